@@ -1,0 +1,71 @@
+import { createConsoleLogger } from '../../shared/logger';
+import type { HostStatus } from '../../shared/protocol';
+import { connectNative } from '../platform/native';
+import { extensionUrl, extensionVersion, isPrivilegedSender, onInstalled, onPortConnect, onStartup } from '../platform/runtime';
+import { allowSessionStorageForPages, chromeStore } from '../platform/storage';
+import { listFrames, sendToFrame } from '../platform/tabs';
+import {
+  createMenuItems,
+  hasSidePanel,
+  onMenuClicked,
+  openPanelOnActionClick,
+  openSidePanel,
+  openTab,
+  useActionPopup,
+} from '../platform/ui-surfaces';
+import { AUTOMATE_CHAT_MENU, handleAutomateChatClick } from './automate-chat-menu';
+import { HostConnection } from './host-connection';
+import { LaunchStore } from './launch-store';
+import { createUiHandlers } from './ui-handlers';
+import { UiServer } from './ui-server';
+
+// Entry of the service worker: it only wires. Every listener is registered synchronously here, at start, so an event
+// that wakes the worker finds its listener in place.
+const log = createConsoleLogger('bg');
+const session = chromeStore('session');
+const launches = new LaunchStore(session);
+
+const host = new HostConnection({
+  connect: connectNative,
+  log: createConsoleLogger('bg:host'),
+  now: () => Date.now(),
+  random: Math.random,
+  setTimer: (callback, ms) => setTimeout(callback, ms),
+  clearTimer: (handle) => clearTimeout(handle),
+  clientVersion: extensionVersion(),
+  onStatus: (status: HostStatus) => {
+    ui.broadcast('host.status', status);
+    void session.set('hostStatus', status);
+  },
+});
+
+const ui: UiServer = new UiServer(
+  createUiHandlers({ host, launches, frames: { listFrames, sendToFrame } }),
+  (port) => isPrivilegedSender(port.sender),
+  createConsoleLogger('bg:ui'),
+);
+
+const panelPage = 'extension/sidepanel/index.html';
+const menuDeps = {
+  hasSidePanel,
+  openSidePanel,
+  openPanelInTab: (tabId: number) => openTab(extensionUrl(`${panelPage}?tab=${tabId}`)),
+  saveLaunch: (launch: Parameters<LaunchStore['set']>[0]) => launches.set(launch),
+  announce: (launch: Parameters<LaunchStore['set']>[0]) => ui.broadcast('launch', launch),
+  now: () => Date.now(),
+  log,
+};
+
+onPortConnect((port) => ui.accept(port));
+onMenuClicked((click, tab) => void handleAutomateChatClick(menuDeps, click, tab));
+onInstalled(() => void createMenuItems([AUTOMATE_CHAT_MENU]));
+onStartup(() => void createMenuItems([AUTOMATE_CHAT_MENU]));
+
+void allowSessionStorageForPages();
+void (hasSidePanel() ? openPanelOnActionClick() : useActionPopup('extension/popup/index.html'));
+host.start();
+
+// A handle for DevTools and for the end-to-end tests: the menu handler cannot be clicked in a headless browser.
+Object.assign(globalThis, {
+  deputy: { host, onMenuClick: (click: Parameters<typeof handleAutomateChatClick>[1], tab: { id: number }) => handleAutomateChatClick(menuDeps, click, tab) },
+});

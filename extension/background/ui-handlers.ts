@@ -1,0 +1,36 @@
+import type { HostConnection } from './host-connection';
+import type { LaunchStore } from './launch-store';
+import { pingFrames, type FramePorts } from './content-frames';
+import type { UiHandlers } from './ui-server';
+
+export interface UiHandlerDeps {
+  host: HostConnection;
+  launches: LaunchStore;
+  frames: FramePorts;
+}
+
+export function createUiHandlers({ host, launches, frames }: UiHandlerDeps): UiHandlers {
+  return {
+    'host.status': () => Promise.resolve(host.status),
+    'host.reconnect': () => {
+      host.reconnectNow();
+      return Promise.resolve(host.status);
+    },
+    'host.ping': async ({ echoBytes }) => {
+      const started = performance.now();
+      const echo = echoBytes === undefined ? undefined : 'x'.repeat(echoBytes);
+      const reply = await host.call('ping', echo === undefined ? {} : { echo });
+      return {
+        roundTripMs: performance.now() - started,
+        hostVersion: host.status.hostVersion ?? 'unknown',
+        echoedBytes: reply.echo?.length ?? 0,
+      };
+    },
+    'content.ping': ({ tabId }) => pingFrames(frames, tabId),
+    'launch.get': async ({ tabId }) => (await launches.get(tabId)) ?? null,
+    'launch.clear': async ({ tabId }) => {
+      await launches.clear(tabId);
+      return {};
+    },
+  };
+}

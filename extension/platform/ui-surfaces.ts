@@ -1,0 +1,66 @@
+/**
+ * Side panel, popup, toolbar action and context menu: the surfaces through which the user reaches Deputy.
+ */
+export function hasSidePanel(): boolean {
+  return typeof chrome.sidePanel?.open === 'function';
+}
+
+/** Must be called synchronously inside a user gesture (a click handler), before any await. */
+export function openSidePanel(target: { tabId: number } | { windowId: number }): Promise<void> {
+  return chrome.sidePanel.open(target);
+}
+
+export function openPanelOnActionClick(): Promise<void> {
+  return chrome.sidePanel.setPanelBehavior({ openPanelOnActionClick: true });
+}
+
+/** Where the side panel cannot open (some Brave versions), the toolbar button opens the popup instead. */
+export function useActionPopup(path: string): Promise<void> {
+  return chrome.action.setPopup({ popup: path });
+}
+
+export function setBadge(text: string, color = '#2563eb'): Promise<void> {
+  return Promise.all([chrome.action.setBadgeText({ text }), chrome.action.setBadgeBackgroundColor({ color })]).then(
+    () => undefined,
+  );
+}
+
+export type MenuContext = 'page' | 'frame' | 'selection';
+
+export interface MenuItem {
+  id: string;
+  title: string;
+  contexts: [MenuContext, ...MenuContext[]];
+}
+
+export async function createMenuItems(items: MenuItem[]): Promise<void> {
+  await chrome.contextMenus.removeAll();
+  for (const item of items) chrome.contextMenus.create({ id: item.id, title: item.title, contexts: item.contexts });
+}
+
+export interface MenuClick {
+  menuItemId: string;
+  frameId: number | undefined;
+  pageUrl: string | undefined;
+  frameUrl: string | undefined;
+  selectionText: string | undefined;
+}
+
+export function onMenuClicked(listener: (click: MenuClick, tab: { id: number; windowId: number } | undefined) => void): void {
+  chrome.contextMenus.onClicked.addListener((info, tab) => {
+    listener(
+      {
+        menuItemId: String(info.menuItemId),
+        frameId: info.frameId,
+        pageUrl: info.pageUrl,
+        frameUrl: info.frameUrl,
+        selectionText: info.selectionText,
+      },
+      tab?.id === undefined ? undefined : { id: tab.id, windowId: tab.windowId },
+    );
+  });
+}
+
+export async function openTab(url: string): Promise<void> {
+  await chrome.tabs.create({ url });
+}

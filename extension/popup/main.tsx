@@ -1,0 +1,10 @@
+import { render } from 'preact';
+import '../ui/theme.css';
+import { connectToBackground } from '../platform/runtime';
+import { BackgroundClient } from '../ui/background-client';
+import { PopupApp } from './popup-app';
+
+const client = new BackgroundClient({ connect: () => connectToBackground('ui'), setTimer: (fn, ms) => setTimeout(fn, ms) });
+client.start();
+const root = document.getElementById('root');
+if (root) render(<PopupApp client={client} />, root);

@@ -1,0 +1,32 @@
+import { defineManifest } from '@crxjs/vite-plugin';
+import pkg from './package.json' with { type: 'json' };
+import { EXTENSION_PUBLIC_KEY, PRODUCT_NAME } from './shared/constants.ts';
+
+// Runs in every frame, including about:blank, srcdoc and data: frames (match_origin_as_fallback). It is declared apart
+// because crxjs's manifest type predates match_origin_as_fallback; the key is passed through to the manifest as is.
+const everyFrame = {
+  matches: ['<all_urls>'],
+  js: ['extension/content/index.ts'],
+  all_frames: true,
+  match_about_blank: true,
+  match_origin_as_fallback: true,
+  run_at: 'document_idle' as const,
+};
+
+export default defineManifest({
+  manifest_version: 3,
+  name: PRODUCT_NAME,
+  description: 'A personal agent that acts for you in the browser and on the desktop, inside limits you set.',
+  version: pkg.version,
+  // Pins the extension id so the native host's allowed_origins can name it (see shared/constants.ts).
+  key: EXTENSION_PUBLIC_KEY,
+  minimum_chrome_version: '116',
+  icons: { 16: 'extension/assets/icon-16.png', 48: 'extension/assets/icon-48.png', 128: 'extension/assets/icon-128.png' },
+  action: { default_title: 'Deputy', default_icon: { 16: 'extension/assets/icon-16.png', 48: 'extension/assets/icon-48.png' } },
+  background: { service_worker: 'extension/background/index.ts', type: 'module' },
+  side_panel: { default_path: 'extension/sidepanel/index.html' },
+  content_scripts: [everyFrame],
+  permissions: ['sidePanel', 'contextMenus', 'storage', 'nativeMessaging', 'scripting', 'tabs', 'activeTab'],
+  host_permissions: ['<all_urls>'],
+  web_accessible_resources: [],
+});

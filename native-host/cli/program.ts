@@ -1,0 +1,25 @@
+import { Command } from 'commander';
+import { hostCommand } from '../host/host-command';
+import { HOST_VERSION } from '../version';
+
+export interface CliResult {
+  exitCode: number;
+}
+
+/** Builds the `deputy` command line. Each subcommand's logic lives in its own module; this file only wires. */
+export function buildProgram(setExitCode: (code: number) => void): Command {
+  const program = new Command('deputy')
+    .description('Deputy: the native host and command line of the Deputy agent')
+    .version(HOST_VERSION, '-v, --version')
+    .showHelpAfterError('(run `deputy --help` for usage)')
+    .exitOverride();
+
+  program
+    .command('native-host', { hidden: true })
+    .description('speak native messaging on stdio (started by the browser)')
+    .allowUnknownOption()
+    .allowExcessArguments()
+    .action(async () => setExitCode(await hostCommand()));
+
+  return program;
+}

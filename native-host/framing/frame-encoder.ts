@@ -1,0 +1,24 @@
+import { endianness } from 'node:os';
+import { randomUUID } from 'node:crypto';
+import { splitIntoChunks } from '../../shared/protocol';
+
+const LITTLE_ENDIAN = endianness() === 'LE';
+
+export function encodeFrame(json: string): Buffer {
+  const body = Buffer.from(json, 'utf8');
+  const frame = Buffer.allocUnsafe(4 + body.length);
+  if (LITTLE_ENDIAN) frame.writeUInt32LE(body.length, 0);
+  else frame.writeUInt32BE(body.length, 0);
+  body.copy(frame, 4);
+  return frame;
+}
+
+/**
+ * Serializes one outgoing message into frames the browser accepts: a single frame when it fits under `maxBytes`,
+ * otherwise a run of chunk messages that the background joins back together.
+ */
+export function encodeMessage(message: unknown, maxBytes: number): Buffer[] {
+  const json = JSON.stringify(message);
+  if (Buffer.byteLength(json, 'utf8') <= maxBytes) return [encodeFrame(json)];
+  return splitIntoChunks(json, randomUUID(), maxBytes).map((chunk) => encodeFrame(JSON.stringify(chunk)));
+}

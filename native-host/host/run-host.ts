@@ -1,0 +1,106 @@
+import { MAX_MESSAGE_FROM_BROWSER_BYTES, MAX_MESSAGE_TO_BROWSER_BYTES } from '../../shared/constants';
+import { HostChannel } from '../../shared/protocol';
+import { FrameDecoder } from '../framing/frame-decoder';
+import { encodeMessage } from '../framing/frame-encoder';
+import type { Logger } from '../log/logger';
+import { hostHandlers, type HostInfo } from './host-handlers';
+import type { ProcessRegistry } from './process-registry';
+import { createRouter } from './router';
+
+export interface HostIo {
+  stdin: NodeJS.ReadableStream;
+  stdout: NodeJS.WritableStream;
+}
+
+export interface RunHostOptions {
+  io: HostIo;
+  log: Logger;
+  info: HostInfo;
+  processes: ProcessRegistry;
+  /** How long children get to stop before SIGKILL, and in-flight replies get to finish. */
+  graceMs?: number;
+  maxInboundBytes?: number;
+  maxOutboundBytes?: number;
+}
+
+export type StopReason = 'stdin-end' | 'corrupt-length' | 'signal' | 'stdout-closed';
+
+export interface RunningHost {
+  /** Resolves once the host has stopped reading, answered what it could, and ended its children. */
+  stopped: Promise<StopReason>;
+  stop(reason: StopReason): void;
+}
+
+/**
+ * The host's main loop: frames in from stdin, one reply out per request on stdout. Nothing but whole frames is ever
+ * written to stdout. It ends when stdin ends (the browser closed the port), on a corrupt length, or when asked.
+ */
+export function runHost(options: RunHostOptions): RunningHost {
+  const { io, log, processes } = options;
+  const graceMs = options.graceMs ?? 3000;
+  const maxOutbound = options.maxOutboundBytes ?? MAX_MESSAGE_TO_BROWSER_BYTES;
+  const decoder = new FrameDecoder(options.maxInboundBytes ?? MAX_MESSAGE_FROM_BROWSER_BYTES);
+  const inFlight = new Set<Promise<void>>();
+  let stopping = false;
+  let outputOpen = true;
+  let resolveStopped: (reason: StopReason) => void = () => undefined;
+  const stopped = new Promise<StopReason>((resolve) => (resolveStopped = resolve));
+
+  const send = (message: unknown): void => {
+    if (!outputOpen) return;
+    let frames: Buffer[];
+    try {
+      frames = encodeMessage(message, maxOutbound);
+    } catch (error) {
+      log.error('reply too large to send', { error: String(error) });
+      return;
+    }
+    for (const frame of frames) io.stdout.write(frame);
+  };
+
+  const route = createRouter(HostChannel, hostHandlers(options.info), {
+    log: log.child('router'),
+    emit: (event, data) => send({ kind: 'event', event, data }),
+  });
+
+  const onData = (chunk: Buffer | string): void => {
+    const items = decoder.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk);
+    for (const item of items) {
+      if (item.type === 'corrupt') {
+        log.error(`closing connection: ${item.reason}`);
+        stop('corrupt-length');
+        return;
+      }
+      const task = route(item.body).then(send, (error: unknown) => log.error('router crashed', { error: String(error) }));
+      inFlight.add(task);
+      void task.finally(() => inFlight.delete(task));
+    }
+  };
+
+  const onEnd = (): void => stop('stdin-end');
+  io.stdin.on('data', onData);
+  io.stdin.on('end', onEnd);
+  io.stdin.on('error', onEnd);
+  io.stdout.on('error', (error: NodeJS.ErrnoException) => {
+    // EPIPE: the browser is gone. Nothing more can be said, so stop quietly.
+    outputOpen = false;
+    log.warn('stdout closed', { code: error.code });
+    stop('stdout-closed');
+  });
+
+  function stop(reason: StopReason): void {
+    if (stopping) return;
+    stopping = true;
+    io.stdin.off('data', onData);
+    log.info('stopping', { reason, inFlight: inFlight.size, children: processes.size });
+    const drain = Promise.race([
+      Promise.allSettled([...inFlight]),
+      new Promise((resolve) => setTimeout(resolve, graceMs)),
+    ]);
+    void drain
+      .then(() => processes.terminateAll(graceMs))
+      .then(() => resolveStopped(reason));
+  }
+
+  return { stopped, stop };
+}

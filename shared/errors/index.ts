@@ -1,0 +1,1 @@
+export { AppError, ErrorCode, ErrorShape, describeZodError, toErrorShape } from './app-error';

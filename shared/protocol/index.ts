@@ -1,0 +1,6 @@
+export * from './channel';
+export * from './host-channel';
+export * from './content-channel';
+export * from './ui-channel';
+export * from './rpc-client';
+export * from './chunks';

@@ -1,0 +1,60 @@
+import { z } from 'zod';
+import { defineChannel } from './channel';
+
+export const HostState = z.enum(['connecting', 'connected', 'not_installed', 'incompatible', 'disconnected']);
+export type HostState = z.infer<typeof HostState>;
+
+export const HostStatus = z.object({
+  state: HostState,
+  hostVersion: z.string().optional(),
+  protocolVersion: z.number().int().optional(),
+  /** A sentence for the user: what is wrong and what to run. */
+  message: z.string().optional(),
+  /** When disconnected, how long until the next attempt. */
+  retryInMs: z.number().int().nonnegative().optional(),
+  updatedAt: z.number(),
+});
+export type HostStatus = z.infer<typeof HostStatus>;
+
+export const Flow = z.enum(['task', 'chat']);
+export type Flow = z.infer<typeof Flow>;
+
+/** What the side panel should show for a tab when it opens: set by the context menu. */
+export const Launch = z.object({
+  tabId: z.number().int().nonnegative(),
+  flow: Flow,
+  frameId: z.number().int().nonnegative().optional(),
+  pageUrl: z.string().optional(),
+  selectionText: z.string().max(2000).optional(),
+  at: z.number(),
+});
+export type Launch = z.infer<typeof Launch>;
+
+const TabRef = z.object({ tabId: z.number().int().nonnegative() });
+
+/** Side panel / popup <-> background, over a runtime port named "ui". */
+export const UiChannel = defineChannel(
+  'ui',
+  {
+    'host.status': { params: z.object({}), result: HostStatus },
+    'host.reconnect': { params: z.object({}), result: HostStatus },
+    'host.ping': {
+      params: z.object({ echoBytes: z.number().int().nonnegative().max(16 * 1024 * 1024).optional() }),
+      result: z.object({ roundTripMs: z.number(), hostVersion: z.string(), echoedBytes: z.number().int() }),
+    },
+    'content.ping': {
+      params: TabRef,
+      result: z.object({
+        frames: z.array(z.object({ frameId: z.number().int(), url: z.string(), top: z.boolean(), title: z.string() })),
+      }),
+    },
+    'launch.get': { params: TabRef, result: Launch.nullable() },
+    'launch.clear': { params: TabRef, result: z.object({}) },
+  },
+  {
+    'host.status': HostStatus,
+    launch: Launch,
+  },
+);
+export type UiChannel = typeof UiChannel;
+export type UiMethods = UiChannel['methods'];

@@ -1,0 +1,14 @@
+import { defineConfig } from 'vitest/config';
+
+// End-to-end tests drive real Chromium and the built host. They run one file at a time: the machines that run them
+// have two cores, and each file starts its own browser.
+export default defineConfig({
+  test: {
+    include: ['tests/e2e/**/*.test.ts'],
+    environment: 'node',
+    fileParallelism: false,
+    testTimeout: 120_000,
+    hookTimeout: 120_000,
+    reporters: ['default'],
+  },
+});
