@@ -25,7 +25,7 @@ export function HostStatusLine(props: { status: HostStatus | undefined; onRetry:
   const state = props.status?.state ?? 'connecting';
   const canRetry = state === 'disconnected' || state === 'not_installed' || state === 'incompatible';
   return (
-    <div class={`host-status host-status--${state}`} role="status" aria-live="polite" data-testid="host-status">
+    <div class={`host-status host-status--${state}`} role="status" aria-live="polite" data-testid="host-status" data-updated-at={props.status?.updatedAt ?? 0}>
       <span class="host-status__dot" aria-hidden="true" />
       <span class="host-status__text">{hostStatusText(props.status)}</span>
       {canRetry ? (
