@@ -4,6 +4,7 @@
 // purpose: it runs before any dependency exists.
 import { spawnSync } from 'node:child_process';
 import { existsSync, statSync } from 'node:fs';
+import process from 'node:process';
 
 const installed = 'node_modules/.package-lock.json';
 const stale = !existsSync(installed) || statSync('package-lock.json').mtimeMs > statSync(installed).mtimeMs;

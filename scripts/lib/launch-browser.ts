@@ -1,7 +1,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import puppeteer, { type Browser, type Page, type Target, type WebWorker } from 'puppeteer-core';
+import puppeteer, { TargetType, type Browser, type Page, type Target, type WebWorker } from 'puppeteer-core';
 import { EXTENSION_ID } from '../../shared/constants';
 import { findBrowser } from './find-browser';
 
@@ -62,7 +62,7 @@ export async function launchWithExtension(options: LaunchOptions = {}): Promise<
   });
 
   const isOurWorker = (candidate: Target): boolean =>
-    candidate.type() === 'service_worker' && candidate.url().startsWith(`chrome-extension://${EXTENSION_ID}/`);
+    candidate.type() === TargetType.SERVICE_WORKER && candidate.url().startsWith(`chrome-extension://${EXTENSION_ID}/`);
 
   const worker = async (): Promise<WebWorker> => {
     const deadline = Date.now() + 30_000;

@@ -23,7 +23,7 @@ export async function uiCall<K extends keyof UiMethods & string>(
         port.postMessage({ kind: 'request', id, method, params });
       }),
     method,
-    params as unknown as Record<string, unknown>,
+    params,
   );
   if (!reply.ok) throw new Error(`${method} failed: ${reply.error?.code}: ${reply.error?.message}`);
   return reply.result as ResultOf<UiMethods, K>;
