@@ -25,3 +25,17 @@ declare const crypto: {
   randomUUID(): string;
   getRandomValues<T extends Uint8Array>(array: T): T;
 };
+
+/** Cancellation, as both runtimes provide it (the agent loop stops a provider call or an action through it). */
+declare class AbortSignal {
+  readonly aborted: boolean;
+  readonly reason: unknown;
+  throwIfAborted(): void;
+  addEventListener(type: 'abort', listener: () => void, options?: { once?: boolean }): void;
+  removeEventListener(type: 'abort', listener: () => void): void;
+}
+
+declare class AbortController {
+  readonly signal: AbortSignal;
+  abort(reason?: unknown): void;
+}

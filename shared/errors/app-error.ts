@@ -16,6 +16,14 @@ export const ErrorCode = z.enum([
   'unavailable',
   'cancelled',
   'internal',
+  // Model providers and the agent loop.
+  'bad_config',
+  'auth_failed',
+  'quota_exceeded',
+  'rate_limited',
+  'bad_reply',
+  'budget_exceeded',
+  'policy_denied',
 ]);
 export type ErrorCode = z.infer<typeof ErrorCode>;
 

@@ -1,0 +1,62 @@
+import { z } from 'zod';
+
+/**
+ * One element of the page as the policy gate and the step text need it. The snapshot text already shows it to the
+ * model; this is the same element in structured form, so code can decide without parsing text.
+ */
+export const ObservedElement = z.object({
+  ref: z.number().int().nonnegative(),
+  role: z.string(),
+  name: z.string(),
+  /** The input type for form fields ("password", "email", ...), so typing into a password field is classed right. */
+  inputType: z.string().optional(),
+  /** The autocomplete hint ("cc-number", "current-password", ...), the strongest signal of what a field holds. */
+  autocomplete: z.string().optional(),
+});
+export type ObservedElement = z.infer<typeof ObservedElement>;
+
+export const ObservedTab = z.object({
+  id: z.number().int(),
+  title: z.string(),
+  url: z.string(),
+  active: z.boolean(),
+});
+export type ObservedTab = z.infer<typeof ObservedTab>;
+
+export const Screenshot = z.object({
+  mediaType: z.enum(['image/png', 'image/jpeg', 'image/webp']),
+  base64: z.string(),
+});
+export type Screenshot = z.infer<typeof Screenshot>;
+
+/** What the model sees at one step. `text` is untrusted page content: the loop wraps and labels it. */
+export const Observation = z.object({
+  url: z.string(),
+  title: z.string(),
+  /** The numbered snapshot, e.g. `[12] button "Add to cart"`. */
+  text: z.string(),
+  elements: z.array(ObservedElement).default([]),
+  tabs: z.array(ObservedTab).default([]),
+  /** Taken only when the task asked for screenshots and the model accepts images. */
+  screenshot: Screenshot.optional(),
+});
+export type Observation = z.input<typeof Observation>;
+
+/**
+ * What an action reports back: whether it happened, what changed (the verification the next turn shows the model), and
+ * whether the page changed at all (the stagnation detector counts steps without change).
+ */
+export const ActionOutcome = z.object({
+  ok: z.boolean(),
+  /** One or two sentences for the model: "Clicked [14]; the cart count changed from 0 to 1." or why it failed. */
+  message: z.string(),
+  changed: z.boolean(),
+  /** Short facts that support the message (diff lines, the new URL); shown to the model, kept in the trace. */
+  evidence: z.array(z.string()).default([]),
+});
+export type ActionOutcome = z.input<typeof ActionOutcome>;
+
+/** Anything the loop can drive: it gives an observation each step; its tools do the acting. */
+export interface AgentEnvironment {
+  observe(options: { screenshot: boolean; signal?: AbortSignal }): Promise<Observation>;
+}

@@ -1,0 +1,51 @@
+import type { Screenshot } from '../environment';
+import type { ToolSchema } from '../tool';
+
+/** One tool call as the model wrote it. `arguments` stays raw text so invalid JSON can be shown back to the model. */
+export interface ToolCall {
+  id: string;
+  name: string;
+  arguments: string;
+}
+
+/** The conversation in a provider-neutral form; each adapter maps it to its own wire format. */
+export type ConversationMessage =
+  | { role: 'user'; content: string; image?: Screenshot }
+  | { role: 'assistant'; content: string; toolCalls: ToolCall[] }
+  | { role: 'tool'; toolCallId: string; name: string; content: string; isError: boolean };
+
+export interface ProviderRequest {
+  system: string;
+  messages: ConversationMessage[];
+  tools: ToolSchema[];
+}
+
+export interface Usage {
+  inputTokens: number;
+  outputTokens: number;
+}
+
+export interface ProviderReply {
+  text: string;
+  toolCalls: ToolCall[];
+  usage: Usage | null;
+  /** The model that answered, as the server named it. */
+  model: string;
+  stopReason: string | null;
+}
+
+export interface CompleteOptions {
+  signal?: AbortSignal;
+  /** Streamed text as it arrives, for a live view; the reply is still returned whole. */
+  onText?(delta: string): void;
+}
+
+/** A model behind some API. Errors are AppErrors whose code says whether to retry and what the user must fix. */
+export interface Provider {
+  /** A label for messages and the trace: "openai", "anthropic", "ollama". */
+  readonly label: string;
+  readonly model: string;
+  /** Whether the model accepts images; screenshots are sent only then, and only when the task asks for them. */
+  readonly vision: boolean;
+  complete(request: ProviderRequest, options?: CompleteOptions): Promise<ProviderReply>;
+}

@@ -1,0 +1,107 @@
+import { z } from 'zod';
+import type { ObservedElement } from './environment';
+import type { Plan } from './plan';
+import type { RiskClass } from './risk-class';
+
+/** What a tool's step text may look up: the element behind a ref on the page the model acted on. */
+export interface PageLookup {
+  element(ref: number): ObservedElement | undefined;
+  url: string;
+}
+
+/** What a tool handler reports. Failures are results too: they go back to the model, never up as exceptions. */
+export interface ToolResult {
+  ok: boolean;
+  /** The tool result the model reads next (already free of secrets). */
+  content: string;
+  /** Whether the page changed, as verified by the environment; absent for tools that do not touch the page. */
+  changed?: boolean;
+  evidence?: string[];
+}
+
+/** What the loop lends a handler for one call: the environment and the few loop services a tool may use. */
+export interface ToolContext<E> {
+  environment: E;
+  signal?: AbortSignal;
+  /** Replaces `{{name}}` placeholders with the user's real values; only handlers that type into the page use it. */
+  resolveSecrets(text: string): string;
+  setPlan(plan: Plan): void;
+  askUser(question: string): Promise<string>;
+  finish(success: boolean, summary: string): void;
+}
+
+export interface ToolDeclaration<S extends z.ZodObject = z.ZodObject, E = unknown> {
+  name: string;
+  description: string;
+  input: S;
+  risk: RiskClass;
+  /** True for tools after which the page may be different: later calls in the same reply are not run blind. */
+  changesPage: boolean;
+  /** The step text users read, in the past tense: `Clicked [14] button "Add to cart"`. */
+  describe(args: z.infer<S>, page: PageLookup): string;
+  handler(args: z.infer<S>, context: ToolContext<E>): Promise<ToolResult>;
+}
+
+/** Any declaration, with its argument type erased so tools of different shapes share one list. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type AnyTool<E = unknown> = ToolDeclaration<any, E>;
+
+/** Declares a tool once; the same object feeds the provider schema, validation, step text and the policy gate. */
+export function defineTool<S extends z.ZodObject, E>(declaration: ToolDeclaration<S, E>): ToolDeclaration<S, E> {
+  if (!/^[a-z][a-z0-9_]{0,63}$/.test(declaration.name)) {
+    throw new Error(`Tool name "${declaration.name}" must be lowercase letters, digits and underscores.`);
+  }
+  return declaration;
+}
+
+/** The tool as providers declare it: name, description and JSON Schema of its arguments. */
+export interface ToolSchema {
+  name: string;
+  description: string;
+  parameters: Record<string, unknown>;
+}
+
+/** JSON Schema of the tool's input as the model writes it: fields with defaults are optional. */
+export function toToolSchema(tool: AnyTool<never>): ToolSchema {
+  const schema = z.toJSONSchema(tool.input, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
+  delete schema.$schema;
+  return { name: tool.name, description: tool.description, parameters: schema };
+}
+
+export type ParsedArguments =
+  | { ok: true; args: Record<string, unknown> }
+  | { ok: false; message: string };
+
+/**
+ * Parses the raw argument text a model sent. Every failure becomes a sentence the model can act on, naming the field
+ * and what was expected, so it can correct the call on the next turn.
+ */
+export function parseToolArguments(tool: { name: string; input: z.ZodObject }, raw: string): ParsedArguments {
+  let json: unknown;
+  try {
+    json = raw.trim() === '' ? {} : (JSON.parse(raw) as unknown);
+  } catch {
+    return { ok: false, message: `The arguments for ${tool.name} are not valid JSON. Send one JSON object that matches the tool's schema.` };
+  }
+  const parsed = tool.input.safeParse(json);
+  if (!parsed.success) {
+    const issues = parsed.error.issues
+      .slice(0, 5)
+      .map((issue) => `${issue.path.length > 0 ? issue.path.join('.') : '(arguments)'}: ${issue.message}`)
+      .join('; ');
+    return { ok: false, message: `Invalid arguments for ${tool.name}: ${issues}. Fix them and call the tool again.` };
+  }
+  return { ok: true, args: parsed.data };
+}
+
+/** Quotes page text for a step line, shortened so one long label does not flood the side panel. */
+export function quote(text: string, max = 60): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  return `"${flat.length > max ? `${flat.slice(0, max - 1)}…` : flat}"`;
+}
+
+/** `[14] button "Add to cart"`, or just `[14]` when the ref is not on the page the model saw. */
+export function describeRef(ref: number, page: PageLookup): string {
+  const element = page.element(ref);
+  return element ? `[${ref}] ${element.role} ${quote(element.name)}` : `[${ref}]`;
+}

@@ -1,0 +1,182 @@
+import { z } from 'zod';
+import type { ActionOutcome } from './environment';
+import { type AnyTool, type ToolContext, type ToolResult, defineTool, describeRef, quote } from './tool';
+import type { WebAction, WebEnvironment } from './web-environment';
+
+const ref = z.number().int().nonnegative().describe('The number in brackets before the element in the page snapshot, e.g. 14 for [14].');
+
+type WebContext = ToolContext<WebEnvironment>;
+
+async function perform(action: WebAction, context: WebContext): Promise<ToolResult> {
+  const outcome: ActionOutcome = await context.environment.act(action, { signal: context.signal });
+  const evidence = outcome.evidence ?? [];
+  const content = evidence.length > 0 ? `${outcome.message}\n${evidence.map((line) => `- ${line}`).join('\n')}` : outcome.message;
+  return { ok: outcome.ok, content, changed: outcome.changed, evidence };
+}
+
+export const clickTool = defineTool({
+  name: 'click',
+  description: 'Click an element of the page by its ref number.',
+  input: z.object({ ref, double: z.boolean().default(false).describe('Double-click instead of a single click.') }),
+  risk: 'act',
+  changesPage: true,
+  describe: (args, page) => `${args.double ? 'Double-clicked' : 'Clicked'} ${describeRef(args.ref, page)}`,
+  handler: (args, context: WebContext) => perform({ kind: 'click', ref: args.ref, double: args.double }, context),
+});
+
+export const typeTool = defineTool({
+  name: 'type',
+  description:
+    'Type text into a field by its ref number. For the user\'s personal data, type the placeholder shown in the task (e.g. {{card_number}}) or the redacted token exactly as you saw it; Deputy fills in the real value.',
+  input: z.object({
+    ref,
+    text: z.string().max(5000).describe('The text to type, or a {{placeholder}} for personal data.'),
+    clear: z.boolean().default(true).describe('Clear the field first (default true).'),
+    submit: z.boolean().default(false).describe('Press Enter after typing, which usually submits the form.'),
+  }),
+  risk: 'act',
+  changesPage: true,
+  describe: (args, page) => `Typed ${quote(args.text, 40)} into ${describeRef(args.ref, page)}${args.submit ? ' and pressed Enter' : ''}`,
+  handler: (args, context: WebContext) =>
+    perform({ kind: 'type', ref: args.ref, text: context.resolveSecrets(args.text), clear: args.clear, submit: args.submit }, context),
+});
+
+export const selectTool = defineTool({
+  name: 'select',
+  description: 'Choose one or more options of a select element (or a listbox) by its ref number, by option label or value.',
+  input: z.object({
+    ref,
+    values: z.array(z.string()).min(1).describe('The labels or values of the options to choose.'),
+  }),
+  risk: 'act',
+  changesPage: true,
+  describe: (args, page) => `Selected ${args.values.map((v) => quote(v, 30)).join(', ')} in ${describeRef(args.ref, page)}`,
+  handler: (args, context: WebContext) =>
+    perform({ kind: 'select', ref: args.ref, values: args.values.map((v) => context.resolveSecrets(v)) }, context),
+});
+
+export const checkTool = defineTool({
+  name: 'check',
+  description: 'Set a checkbox, radio button or switch by its ref number to checked or unchecked.',
+  input: z.object({ ref, checked: z.boolean().default(true).describe('true to check, false to uncheck.') }),
+  risk: 'act',
+  changesPage: true,
+  describe: (args, page) => `${args.checked ? 'Checked' : 'Unchecked'} ${describeRef(args.ref, page)}`,
+  handler: (args, context: WebContext) => perform({ kind: 'check', ref: args.ref, checked: args.checked }, context),
+});
+
+export const hoverTool = defineTool({
+  name: 'hover',
+  description: 'Move the mouse over an element by its ref number, e.g. to open a menu.',
+  input: z.object({ ref }),
+  risk: 'act',
+  changesPage: true,
+  describe: (args, page) => `Hovered over ${describeRef(args.ref, page)}`,
+  handler: (args, context: WebContext) => perform({ kind: 'hover', ref: args.ref }, context),
+});
+
+export const pressTool = defineTool({
+  name: 'press',
+  description: 'Press a key or key combination (Enter, Escape, Tab, ArrowDown, Control+A), optionally on an element by its ref number.',
+  input: z.object({
+    key: z.string().min(1).max(40).describe('The key, as in KeyboardEvent.key, with modifiers joined by +.'),
+    ref: ref.optional(),
+  }),
+  risk: 'act',
+  changesPage: true,
+  describe: (args, page) => `Pressed ${args.key}${args.ref === undefined ? '' : ` on ${describeRef(args.ref, page)}`}`,
+  handler: (args, context: WebContext) => perform({ kind: 'press', key: args.key, ref: args.ref }, context),
+});
+
+export const scrollTool = defineTool({
+  name: 'scroll',
+  description: 'Scroll the page, or a scrollable element by its ref number, to see more of it.',
+  input: z.object({
+    direction: z.enum(['up', 'down', 'left', 'right']).default('down').describe('Which way to scroll.'),
+    ref: ref.optional(),
+    pages: z.number().positive().max(10).default(1).describe('How far, in screen heights (default 1).'),
+  }),
+  risk: 'read',
+  changesPage: true,
+  describe: (args, page) => `Scrolled ${args.direction}${args.ref === undefined ? '' : ` in ${describeRef(args.ref, page)}`}`,
+  handler: (args, context: WebContext) =>
+    perform({ kind: 'scroll', direction: args.direction, ref: args.ref, pages: args.pages }, context),
+});
+
+export const navigateTool = defineTool({
+  name: 'navigate',
+  description: 'Open a URL in the current tab. Only http and https addresses.',
+  input: z.object({ url: z.url({ protocol: /^https?$/ }).describe('The full address, starting with https://.') }),
+  risk: 'navigate',
+  changesPage: true,
+  describe: (args) => `Opened ${args.url}`,
+  handler: (args, context: WebContext) => perform({ kind: 'navigate', url: args.url }, context),
+});
+
+export const backTool = defineTool({
+  name: 'back',
+  description: 'Go back to the previous page of the current tab.',
+  input: z.object({}),
+  risk: 'navigate',
+  changesPage: true,
+  describe: () => 'Went back',
+  handler: (_args, context: WebContext) => perform({ kind: 'back' }, context),
+});
+
+export const findTool = defineTool({
+  name: 'find',
+  description: 'Search the whole page (including parts not in the snapshot) for text and report where it is.',
+  input: z.object({ text: z.string().min(1).max(200).describe('The text to look for, case-insensitive.') }),
+  risk: 'read',
+  changesPage: false,
+  describe: (args) => `Searched the page for ${quote(args.text, 40)}`,
+  handler: (args, context: WebContext) => perform({ kind: 'find', text: args.text }, context),
+});
+
+export const waitTool = defineTool({
+  name: 'wait',
+  description: 'Wait for the page: for some text to appear, or a number of seconds (at most 30).',
+  input: z.object({
+    seconds: z.number().min(0).max(30).optional().describe('How long to wait, in seconds.'),
+    text: z.string().max(200).optional().describe('Wait until this text appears on the page.'),
+  }),
+  risk: 'read',
+  changesPage: true,
+  describe: (args) => (args.text === undefined ? `Waited ${args.seconds ?? 1} s` : `Waited for ${quote(args.text, 40)}`),
+  handler: (args, context: WebContext) => perform({ kind: 'wait', seconds: args.seconds, text: args.text }, context),
+});
+
+export const tabsTool = defineTool({
+  name: 'tabs',
+  description: 'Open a new tab, switch to a tab, or close a tab. The open tabs are listed with each page snapshot.',
+  input: z.object({
+    action: z.enum(['new', 'switch', 'close']).describe('What to do.'),
+    tabId: z.number().int().optional().describe('The tab to switch to or close (from the tab list).'),
+    url: z.string().optional().describe('For new: the address to open.'),
+  }),
+  risk: 'navigate',
+  changesPage: true,
+  describe: (args) =>
+    args.action === 'new' ? `Opened a new tab${args.url ? ` at ${args.url}` : ''}` : `${args.action === 'switch' ? 'Switched to' : 'Closed'} tab ${args.tabId ?? '?'}`,
+  handler: async (args, context: WebContext) => {
+    if (args.action === 'new') return perform({ kind: 'tab_new', url: args.url }, context);
+    if (args.tabId === undefined) return { ok: false, content: `tabs ${args.action} needs a tabId from the tab list.` };
+    return perform(args.action === 'switch' ? { kind: 'tab_switch', tabId: args.tabId } : { kind: 'tab_close', tabId: args.tabId }, context);
+  },
+});
+
+/** The web tools, in the order the model sees them. */
+export const webTools: AnyTool<WebEnvironment>[] = [
+  clickTool,
+  typeTool,
+  selectTool,
+  checkTool,
+  hoverTool,
+  pressTool,
+  scrollTool,
+  navigateTool,
+  backTool,
+  findTool,
+  waitTool,
+  tabsTool,
+];
