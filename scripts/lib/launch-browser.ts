@@ -15,6 +15,8 @@ export interface LaunchOptions {
   args?: string[];
   /** Resolve only loopback hosts, so nothing leaves the machine (the default). */
   loopbackOnly?: boolean;
+  /** Extra environment for the browser, and so for the native host it starts (e.g. DEPUTY_LOG_FILE). */
+  env?: Record<string, string>;
 }
 
 export interface ExtensionBrowser {
@@ -58,6 +60,7 @@ export async function launchWithExtension(options: LaunchOptions = {}): Promise<
     userDataDir,
     pipe: true,
     enableExtensions: [extensionDir],
+    env: { ...process.env, ...options.env },
     args: [...baseArgs({ loopbackOnly: options.loopbackOnly ?? true }), ...(options.args ?? [])],
   });
 
