@@ -1,6 +1,7 @@
 import { Command } from 'commander';
 import { hostCommand } from '../host/host-command';
 import { HOST_VERSION } from '../version';
+import { registerLoopCommands } from './loop-command';
 
 export interface CliResult {
   exitCode: number;
@@ -20,6 +21,8 @@ export function buildProgram(setExitCode: (code: number) => void): Command {
     .allowUnknownOption()
     .allowExcessArguments()
     .action(async () => setExitCode(await hostCommand()));
+
+  registerLoopCommands(program, setExitCode);
 
   return program;
 }

@@ -1,0 +1,132 @@
+import { readFileSync } from 'node:fs';
+import { type Command, InvalidArgumentError, Option } from 'commander';
+import type { LoopOutcome } from '../../shared/protocol/loop-protocol';
+import { createLogger, streamSink } from '../log/logger';
+import { loadLoopConfig, type LoopFlags } from '../loop/load-loop-config';
+import { createPrinter } from '../loop/loop-printer';
+import { HookRulesFile, runHook } from '../loop/pre-tool-use-hook';
+import { createCommandRunner } from '../loop/run-command';
+import { hookCommandLine, startLoop } from '../loop/start-loop';
+import { appPaths, currentPathEnv } from '../paths';
+import { UsageError } from './usage-error';
+
+const positiveInt = (value: string): number => {
+  const number = Number(value);
+  if (!Number.isInteger(number) || number <= 0) throw new InvalidArgumentError('expected a whole number above 0');
+  return number;
+};
+const positiveNumber = (value: string): number => {
+  const number = Number(value);
+  if (!Number.isFinite(number) || number <= 0) throw new InvalidArgumentError('expected a number above 0');
+  return number;
+};
+const list = (value: string): string[] => value.split(',').map((item) => item.trim()).filter(Boolean);
+const collect = (value: string, previous: string[] = []): string[] => [...previous, value];
+
+/** Exit codes of `deputy loop`: 0 when the check passes, 130 when stopped by the user, 1 for every other ending. */
+export function exitCodeFor(outcome: LoopOutcome | undefined): number {
+  if (outcome === 'passed') return 0;
+  if (outcome === 'stopped') return 130;
+  return 1;
+}
+
+interface LoopOptions extends LoopFlags {
+  resume?: boolean;
+  restart?: boolean;
+  json?: boolean;
+  stateDir?: string;
+}
+
+async function loopAction(options: LoopOptions): Promise<number> {
+  if (options.resume && options.restart) throw new UsageError('--resume and --restart cannot be used together: --resume continues the last loop, --restart discards it');
+  const config = loadLoopConfig(options, process.cwd());
+  const stateDir = options.stateDir ?? process.env.DEPUTY_STATE_DIR ?? appPaths(currentPathEnv()).stateDir;
+  const log = createLogger('loop', [streamSink(process.stderr)], process.env.DEPUTY_LOG_LEVEL === 'debug' ? 'debug' : 'warn');
+  const mode = options.json ? 'json' : process.stdout.isTTY ? 'tty' : 'plain';
+  const printer = createPrinter(mode, (text) => void process.stdout.write(text));
+  const controller = new AbortController();
+  const onSignal = (): void => {
+    if (controller.signal.aborted) process.exit(130);
+    process.stderr.write('\nStopping after saving the loop state (press Ctrl-C again to quit at once)...\n');
+    controller.abort();
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  const script = process.argv[1] ?? '';
+  try {
+    const state = await startLoop({
+      config,
+      resume: options.resume === true,
+      restart: options.restart === true,
+      stateDir,
+      hookCommand: (rulesFile) => hookCommandLine(process.execPath, script, rulesFile),
+      run: createCommandRunner(),
+      emit: (event) => printer.print(event),
+      signal: controller.signal,
+      log,
+    });
+    return exitCodeFor(state.outcome);
+  } finally {
+    printer.close();
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+  }
+}
+
+/** The guard hook Claude Code runs before each tool call: the call as JSON on stdin; exit 2 blocks it. */
+async function hookAction(options: { rules: string }): Promise<number> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  let rules: HookRulesFile;
+  try {
+    rules = HookRulesFile.parse(JSON.parse(readFileSync(options.rules, 'utf8')));
+  } catch (error) {
+    // Failing closed: without its rules the guard cannot tell a safe edit from a harmful one.
+    process.stderr.write(`Deputy guard: cannot read the rules file ${options.rules} (${error instanceof Error ? error.message : String(error)}), so the tool call is refused.\n`);
+    return 2;
+  }
+  const result = runHook(Buffer.concat(chunks).toString('utf8'), rules);
+  process.stderr.write(result.stderr);
+  return result.exitCode;
+}
+
+/** Adds `deputy loop` and the hidden `deputy loop-hook` to the program. */
+export function registerLoopCommands(program: Command, setExitCode: (code: number) => void): void {
+  program
+    .command('loop')
+    .description('run a check, fix failures with Claude Code, validate, commit, push, wait for the deploy, repeat')
+    .option('--repo <dir>', 'the git checkout to fix (default: the current folder)')
+    .option('--check <command>', 'the check: a shell command whose exit code says pass (0) or fail')
+    .option('--config <file>', 'a loop definition file (default: deputy.loop.json in the repo)')
+    .option('--max-iterations <n>', 'stop after this many fixer runs (default 10)', positiveInt)
+    .option('--max-cost <usd>', 'stop once the fixer has cost this much in USD (default 20)', positiveNumber)
+    .option('--max-minutes <n>', 'stop after this much running time (default 240)', positiveNumber)
+    .option('--branch <name>', 'the branch to push (default: the checked-out branch)')
+    .option('--remote <name>', 'the remote to push to (default: origin)')
+    .option('--claude-path <path>', 'the Claude Code executable (default: claude on PATH)')
+    .option('--claude-prefix <words>', 'a command prefix for the fixer, for example "wsl --"', (value: string) => value.split(' ').filter(Boolean))
+    .option('--fixer-command <command>', 'use this command as the fixer instead of Claude Code; it gets the prompt on stdin')
+    .option('--model <model>', 'Claude Code --model')
+    .option('--max-turns <n>', 'Claude Code --max-turns', positiveInt)
+    .addOption(new Option('--permission-mode <mode>', 'Claude Code --permission-mode').choices(['default', 'acceptEdits', 'bypassPermissions', 'plan']))
+    .option('--allowed-tools <list>', 'Claude Code --allowedTools, comma-separated', list)
+    .option('--disallowed-tools <list>', 'Claude Code --disallowedTools, comma-separated', list)
+    .option('--fixer-timeout <seconds>', 'kill the fixer after this long (default 600)', positiveNumber)
+    .option('--protect <glob>', 'a protected path, besides the defaults (repeatable)', collect)
+    .option('--allow <glob>', 'only these paths may change (repeatable)', collect)
+    .option('--health-url <url>', 'wait for this URL to answer 2xx after each push')
+    .option('--deploy-timeout <seconds>', 'how long to wait for the health URL (default 1800)', positiveNumber)
+    .addOption(new Option('--start-from <step>', 'skip earlier steps on the first iteration').choices(['trigger', 'output', 'check']))
+    .option('--output-file <path>', 'with --start-from check: an existing output file for the first check')
+    .option('--resume', 'continue the interrupted loop of this repo from its last step')
+    .option('--restart', 'discard an unfinished (or damaged) loop state of this repo and start over')
+    .option('--json', 'print one JSON event per line instead of the status line')
+    .option('--state-dir <dir>', 'where loop state and reports are kept (default: the Deputy state folder)')
+    .action(async (options: LoopOptions) => setExitCode(await loopAction(options)));
+
+  program
+    .command('loop-hook', { hidden: true })
+    .description('the PreToolUse guard hook Claude Code runs during a fix loop')
+    .requiredOption('--rules <file>', 'the loop guard rules file')
+    .action(async (options: { rules: string }) => setExitCode(await hookAction(options)));
+}

@@ -1,0 +1,113 @@
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { AppError, describeZodError } from '../../shared/errors';
+import { LoopConfig } from '../../shared/protocol/loop-protocol';
+
+export const LOOP_FILE = 'deputy.loop.json';
+
+/** What the CLI's flags can say; each one overrides the same setting in deputy.loop.json. */
+export interface LoopFlags {
+  repo?: string;
+  config?: string;
+  check?: string;
+  branch?: string;
+  remote?: string;
+  maxIterations?: number;
+  maxCost?: number;
+  maxMinutes?: number;
+  claudePath?: string;
+  claudePrefix?: string[];
+  fixerCommand?: string;
+  model?: string;
+  maxTurns?: number;
+  permissionMode?: string;
+  allowedTools?: string[];
+  disallowedTools?: string[];
+  fixerTimeout?: number;
+  protect?: string[];
+  allow?: string[];
+  healthUrl?: string;
+  deployTimeout?: number;
+  startFrom?: string;
+  outputFile?: string;
+}
+
+type Json = Record<string, unknown>;
+
+const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+function setIn(target: Json, path: string[], value: unknown): void {
+  if (value === undefined) return;
+  let node = target;
+  for (const key of path.slice(0, -1)) {
+    if (!isObject(node[key])) node[key] = {};
+    node = node[key] as Json;
+  }
+  node[path[path.length - 1] ?? ''] = value;
+}
+
+/** Reads the loop file of the repo (or the one named by --config), a clear error if it is not valid JSON. */
+function readLoopFile(path: string): Json {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    throw new AppError('not_found', `Cannot read the loop file ${path} (${(error as NodeJS.ErrnoException).code ?? String(error)}): check the path given to --config`);
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (error) {
+    throw new AppError('bad_request', `${path} is not valid JSON (${error instanceof Error ? error.message : String(error)}): fix the file, or pass the settings as flags`);
+  }
+  if (!isObject(json)) throw new AppError('bad_request', `${path} must hold one JSON object, like {"check": "npm test"}`);
+  return json;
+}
+
+/** Builds the loop definition from deputy.loop.json and the flags, and validates it with messages that say what to fix. */
+export function loadLoopConfig(flags: LoopFlags, cwd: string): LoopConfig {
+  const repo = resolve(cwd, flags.repo ?? '.');
+  if (!existsSync(repo) || !statSync(repo).isDirectory()) {
+    throw new AppError('not_found', `The repository folder ${repo} does not exist: pass --repo with the path of a git checkout`);
+  }
+  const filePath = flags.config ? resolve(cwd, flags.config) : join(repo, LOOP_FILE);
+  const raw: Json = flags.config || existsSync(filePath) ? readLoopFile(filePath) : {};
+  raw.repo = repo;
+  setIn(raw, ['check'], flags.check !== undefined ? (isObject(raw.check) ? { ...raw.check, command: flags.check } : flags.check) : undefined);
+  setIn(raw, ['branch'], flags.branch);
+  setIn(raw, ['remote'], flags.remote);
+  setIn(raw, ['budgets', 'maxIterations'], flags.maxIterations);
+  setIn(raw, ['budgets', 'maxCostUsd'], flags.maxCost);
+  setIn(raw, ['budgets', 'maxWallMinutes'], flags.maxMinutes);
+  setIn(raw, ['fixer', 'claudePath'], flags.claudePath);
+  setIn(raw, ['fixer', 'commandPrefix'], flags.claudePrefix);
+  if (flags.fixerCommand !== undefined) {
+    setIn(raw, ['fixer', 'kind'], 'command');
+    setIn(raw, ['fixer', 'command'], flags.fixerCommand);
+  }
+  setIn(raw, ['fixer', 'model'], flags.model);
+  setIn(raw, ['fixer', 'maxTurns'], flags.maxTurns);
+  setIn(raw, ['fixer', 'permissionMode'], flags.permissionMode);
+  setIn(raw, ['fixer', 'allowedTools'], flags.allowedTools);
+  setIn(raw, ['fixer', 'disallowedTools'], flags.disallowedTools);
+  setIn(raw, ['fixer', 'timeoutSeconds'], flags.fixerTimeout);
+  if (flags.protect?.length) raw.protectedPaths = [...((raw.protectedPaths as string[] | undefined) ?? []), ...flags.protect];
+  if (flags.allow?.length) raw.allowedPaths = flags.allow;
+  if (flags.healthUrl !== undefined) raw.deploy = { healthUrl: flags.healthUrl, ...(flags.deployTimeout !== undefined ? { timeoutSeconds: flags.deployTimeout } : {}) };
+  setIn(raw, ['startFrom'], flags.startFrom);
+  setIn(raw, ['outputFile'], flags.outputFile);
+  if (raw.check === undefined) {
+    throw new AppError('bad_request', `No check command: pass --check "npm test" (any command whose exit code says pass or fail) or add "check" to ${join(repo, LOOP_FILE)}`);
+  }
+  return parseLoopConfig(raw, existsSync(filePath) ? filePath : 'the flags');
+}
+
+/** Validates a loop definition from any source (file, flags, the side panel). */
+export function parseLoopConfig(raw: unknown, source: string): LoopConfig {
+  const parsed = LoopConfig.safeParse(raw);
+  if (!parsed.success) throw new AppError('bad_request', `The loop definition in ${source} is invalid: ${describeZodError(parsed.error)}`);
+  if (parsed.data.fixer.kind === 'command' && !parsed.data.fixer.command) {
+    throw new AppError('bad_request', `The loop definition in ${source} has fixer kind "command" without fixer.command: set the command that receives the prompt on stdin`);
+  }
+  return parsed.data;
+}

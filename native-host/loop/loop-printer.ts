@@ -1,0 +1,92 @@
+import type { LoopEvent } from '../../shared/protocol/loop-protocol';
+
+export type PrintMode = 'json' | 'tty' | 'plain';
+
+export interface Printer {
+  print(event: LoopEvent): void;
+  close(): void;
+}
+
+const clock = (ms: number): string => {
+  const total = Math.floor(ms / 1000);
+  const minutes = Math.floor(total / 60);
+  return `${minutes}:${String(total % 60).padStart(2, '0')}`;
+};
+
+/** The line a person reads for an event, or undefined for events that only update the status line. */
+export function describeEvent(event: LoopEvent): string | undefined {
+  const it = `[${event.iteration}]`;
+  switch (event.type) {
+    case 'loop.started':
+      return `${event.resumed ? 'Resuming' : 'Starting'} the fix loop on ${event.repo} (branch ${event.branch}) at ${event.step}`;
+    case 'step.started':
+      return undefined;
+    case 'step.finished':
+      return event.ok ? undefined : `${it} ${event.step} failed: ${event.detail ?? ''}`;
+    case 'check.result':
+      return event.passed
+        ? `${it} check passed`
+        : `${it} check failed: ${event.failures.length} failure(s): ${event.failures.slice(0, 3).map((item) => item.id).join(', ')}`;
+    case 'fixer.progress':
+      return undefined;
+    case 'fixer.finished':
+      return `${it} fixer finished ($${event.costUsd.toFixed(2)}${event.turns !== undefined ? `, ${event.turns} turns` : ''}): ${event.summary}`;
+    case 'fix.rejected':
+      return `${it} fix rejected and rolled back: ${event.reasons.join('; ')}`;
+    case 'commit.created':
+      return `${it} committed ${event.commit.slice(0, 10)}`;
+    case 'push.verified':
+      return `${it} pushed ${event.commit.slice(0, 10)}${event.rebased ? ' after rebasing onto the remote' : ''}`;
+    case 'notice':
+      return `${it} ${event.message}`;
+    case 'loop.finished':
+      return `Loop ${event.outcome}: ${event.reason} (cost $${event.costUsd.toFixed(2)})${event.reportPath ? `\nReport: ${event.reportPath}` : ''}`;
+  }
+}
+
+/**
+ * Output of `deputy loop` on the user's stdout: one JSON event per line with --json, plain lines when piped, and on a
+ * terminal the same lines plus a status line (iteration, step, elapsed, cost, the fixer's current action) redrawn in
+ * place every second.
+ */
+export function createPrinter(mode: PrintMode, write: (text: string) => void, now: () => number = Date.now): Printer {
+  if (mode === 'json') return { print: (event) => write(`${JSON.stringify(event)}\n`), close: () => undefined };
+  const started = now();
+  const status = { iteration: 0, step: '', cost: 0, action: '' };
+  let shown = false;
+  const statusLine = (): string =>
+    `iteration ${status.iteration} · ${status.step} · ${clock(now() - started)} · $${status.cost.toFixed(2)}${status.action ? ` · ${status.action}` : ''}`.slice(0, 160);
+  const redraw = (): void => {
+    if (mode !== 'tty') return;
+    write(`\r\u001b[2K${statusLine()}`);
+    shown = true;
+  };
+  const timer = mode === 'tty' ? setInterval(redraw, 1000) : undefined;
+  timer?.unref();
+  return {
+    print: (event) => {
+      status.iteration = event.iteration;
+      if (event.type === 'step.started') {
+        status.step = event.step;
+        status.action = '';
+      }
+      if (event.type === 'fixer.progress') status.action = event.action;
+      if (event.type === 'fixer.finished') status.cost += event.costUsd;
+      if (event.type === 'loop.finished') status.cost = event.costUsd;
+      // Piped output has no status line, so the steps and the fixer's actions are printed as lines instead.
+      const progress =
+        mode === 'plain' && event.type === 'step.started' ? `[${event.iteration}] ${event.step}` : mode === 'plain' && event.type === 'fixer.progress' ? `[${event.iteration}]   ${event.action}` : undefined;
+      const line = describeEvent(event) ?? progress;
+      if (line !== undefined) {
+        if (shown) write('\r\u001b[2K');
+        shown = false;
+        write(`${line}\n`);
+      }
+      if (event.type !== 'loop.finished') redraw();
+    },
+    close: () => {
+      if (timer) clearInterval(timer);
+      if (shown) write('\r\u001b[2K');
+    },
+  };
+}

@@ -1,0 +1,108 @@
+import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, unlinkSync, writeSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { basename, dirname, join } from 'node:path';
+import { AppError, describeZodError } from '../../shared/errors';
+import { isAlive } from './kill-tree';
+import { LoopState } from './loop-state';
+
+export interface LoopPaths {
+  dir: string;
+  stateFile: string;
+  reportFile: string;
+  settingsFile: string;
+  rulesFile: string;
+  lockFile: string;
+}
+
+/** One folder per repository under the host's state directory, named so a person can tell which repo it is. */
+export function loopPaths(stateDir: string, repo: string): LoopPaths {
+  const slug = basename(repo).replace(/[^A-Za-z0-9._-]/g, '_').slice(0, 40) || 'repo';
+  const hash = createHash('sha256').update(repo).digest('hex').slice(0, 10);
+  const dir = join(stateDir, 'loops', `${slug}-${hash}`);
+  return {
+    dir,
+    stateFile: join(dir, 'state.json'),
+    reportFile: join(dir, 'report.md'),
+    settingsFile: join(dir, 'claude-settings.json'),
+    rulesFile: join(dir, 'guard-rules.json'),
+    lockFile: join(dir, 'lock'),
+  };
+}
+
+/** Writes a file so that a crash leaves either the old content or the new, never a torn mix: temp, fsync, rename. */
+export function writeFileAtomic(file: string, content: string): void {
+  mkdirSync(dirname(file), { recursive: true });
+  const temp = `${file}.${process.pid}.tmp`;
+  const fd = openSync(temp, 'w', 0o600);
+  try {
+    writeSync(fd, content);
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+  renameSync(temp, file);
+  // The rename itself is durable only once the directory is flushed; not every platform allows opening one.
+  try {
+    const dirFd = openSync(dirname(file), 'r');
+    try {
+      fsyncSync(dirFd);
+    } finally {
+      closeSync(dirFd);
+    }
+  } catch {
+    // Windows cannot fsync a directory; NTFS journals the rename.
+  }
+}
+
+export function saveState(file: string, state: LoopState): void {
+  writeFileAtomic(file, `${JSON.stringify(state, null, 2)}\n`);
+}
+
+/** Reads the state file: undefined when there is none, a clear error (and nothing touched) when it is damaged. */
+export function loadState(file: string, restartHint: string): LoopState | undefined {
+  if (!existsSync(file)) return undefined;
+  const text = readFileSync(file, 'utf8');
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (error) {
+    throw new AppError('bad_request', `The loop state file ${file} is corrupt (${error instanceof Error ? error.message : String(error)}). It was left as it is; to start a new loop run ${restartHint} (the damaged file is kept as ${file}.corrupt)`);
+  }
+  const parsed = LoopState.safeParse(json);
+  if (!parsed.success) {
+    throw new AppError('bad_request', `The loop state file ${file} is not a valid loop state (${describeZodError(parsed.error)}). It was left as it is; to start a new loop run ${restartHint} (the damaged file is kept as ${file}.corrupt)`);
+  }
+  return parsed.data;
+}
+
+/** Moves a state file aside instead of deleting it, so a restart never loses the record of an earlier loop. */
+export function setAside(file: string, suffix: string): void {
+  if (existsSync(file)) renameSync(file, `${file}.${suffix}`);
+}
+
+/** Makes sure only one loop works on a repo; a lock left by a killed process (its pid gone) is taken over. */
+export function acquireLock(lockFile: string): () => void {
+  mkdirSync(dirname(lockFile), { recursive: true });
+  for (let attempt = 0; attempt < 2; attempt += 1) {
+    try {
+      const fd = openSync(lockFile, 'wx');
+      writeSync(fd, String(process.pid));
+      closeSync(fd);
+      return () => {
+        try {
+          unlinkSync(lockFile);
+        } catch {
+          // Already gone.
+        }
+      };
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      const pid = Number(readFileSync(lockFile, 'utf8').trim());
+      if (Number.isInteger(pid) && pid > 0 && pid !== process.pid && isAlive(pid)) {
+        throw new AppError('forbidden', `Another loop (pid ${pid}) is running on this repository; stop it first, or wait for it to finish`);
+      }
+      unlinkSync(lockFile);
+    }
+  }
+  throw new AppError('internal', `Could not take the loop lock ${lockFile}`);
+}

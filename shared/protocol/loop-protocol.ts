@@ -1,0 +1,171 @@
+import { z } from 'zod';
+
+/**
+ * The fix loop's definition, its events and its snapshot. The same schemas read `deputy.loop.json`, the CLI's flags
+ * (after they are turned into this shape), and the params of `loop.start` from the side panel, so every entry point
+ * validates the same way. Durations are in seconds because people write them by hand.
+ */
+
+const seconds = (fallback: number) => z.number().positive().max(7 * 24 * 3600).default(fallback);
+
+const CheckSpec = z.object({
+  command: z.string().min(1).describe('Shell command run in the repo; exit code 0 means the check passed'),
+  timeoutSeconds: seconds(600),
+  format: z.enum(['auto', 'tap', 'junit', 'vitest', 'jest', 'pytest', 'text']).default('auto'),
+  junitFile: z.string().min(1).optional().describe('A JUnit XML report the command writes, relative to the repo'),
+});
+
+const TriggerSpec = z.union([
+  z.strictObject({
+    url: z.url(),
+    method: z.enum(['GET', 'POST', 'PUT']).default('POST'),
+    body: z.string().optional(),
+    timeoutSeconds: seconds(60),
+  }),
+  z.strictObject({ command: z.string().min(1), timeoutSeconds: seconds(600) }),
+]);
+
+const OutputSpec = z.union([
+  z.strictObject({
+    folder: z.string().min(1),
+    pattern: z.string().min(1).describe('Glob of the file name, for example "report-*.json"'),
+    timeoutSeconds: seconds(900),
+    pollSeconds: seconds(5),
+  }),
+  z.strictObject({ url: z.url(), timeoutSeconds: seconds(120) }),
+]);
+
+const DeploySpec = z.union([
+  z.strictObject({
+    healthUrl: z.url(),
+    timeoutSeconds: seconds(1800),
+    backoffStartSeconds: seconds(15),
+    backoffMaxSeconds: seconds(60),
+  }),
+  z.strictObject({ waitSeconds: z.number().nonnegative().max(24 * 3600) }),
+]);
+
+const FixerSpec = z.strictObject({
+  kind: z.enum(['claude', 'command']).default('claude'),
+  /** The executable, and for example `["wsl", "--"]` as a prefix to run it inside WSL from Windows. */
+  claudePath: z.string().min(1).default('claude'),
+  commandPrefix: z.array(z.string().min(1)).default([]),
+  /** For kind "command": a shell command that receives the prompt on stdin. */
+  command: z.string().min(1).optional(),
+  model: z.string().min(1).optional(),
+  maxTurns: z.number().int().positive().max(500).optional(),
+  permissionMode: z.enum(['default', 'acceptEdits', 'bypassPermissions', 'plan']).default('acceptEdits'),
+  allowedTools: z.array(z.string().min(1)).optional(),
+  disallowedTools: z.array(z.string().min(1)).optional(),
+  timeoutSeconds: seconds(600),
+});
+
+export const LoopConfig = z
+  .strictObject({
+    repo: z.string().min(1),
+    check: z.preprocess((value) => (typeof value === 'string' ? { command: value } : value), CheckSpec),
+    branch: z.string().min(1).optional(),
+    remote: z.string().min(1).default('origin'),
+    trigger: TriggerSpec.optional(),
+    output: OutputSpec.optional(),
+    deploy: DeploySpec.optional(),
+    logs: z.strictObject({ command: z.string().min(1), timeoutSeconds: seconds(120), maxChars: z.number().int().positive().default(4000) }).optional(),
+    startFrom: z.enum(['trigger', 'output', 'check']).default('trigger'),
+    /** With startFrom "check": an existing output file the first check receives. */
+    outputFile: z.string().min(1).optional(),
+    allowedPaths: z.array(z.string().min(1)).default([]),
+    protectedPaths: z.array(z.string().min(1)).default([]),
+    fabricationPatterns: z.array(z.string().min(1)).default([]),
+    guidanceFile: z.string().min(1).default('CLAUDE.md'),
+    fixer: FixerSpec.default(() => FixerSpec.parse({})),
+    budgets: z
+      .strictObject({
+        maxIterations: z.number().int().positive().max(1000).default(10),
+        maxCostUsd: z.number().positive().default(20),
+        maxWallMinutes: z.number().positive().default(240),
+      })
+      .default({ maxIterations: 10, maxCostUsd: 20, maxWallMinutes: 240 }),
+    retries: z
+      .strictObject({ attempts: z.number().int().min(1).max(10).default(3), backoffSeconds: z.number().nonnegative().default(5) })
+      .default({ attempts: 3, backoffSeconds: 5 }),
+  })
+  .refine((config) => config.startFrom !== 'output' || config.output !== undefined, {
+    message: 'startFrom "output" needs an "output" section',
+    path: ['startFrom'],
+  });
+export type LoopConfig = z.infer<typeof LoopConfig>;
+export type LoopConfigInput = z.input<typeof LoopConfig>;
+
+export const LoopStep = z.enum(['trigger', 'output', 'check', 'fix', 'validate', 'commit', 'push', 'deploy', 'logs']);
+export type LoopStep = z.infer<typeof LoopStep>;
+
+export const LoopOutcome = z.enum(['passed', 'stuck', 'needs_human', 'budget', 'stopped', 'failed']);
+export type LoopOutcome = z.infer<typeof LoopOutcome>;
+
+export const FailureItem = z.object({
+  id: z.string().max(500),
+  message: z.string().max(4000),
+  /** error: the test could not run at all; failure: it ran and failed; warning: output without a known structure. */
+  severity: z.enum(['error', 'failure', 'warning']),
+  file: z.string().max(500).optional(),
+});
+export type FailureItem = z.infer<typeof FailureItem>;
+
+const base = { loopId: z.string(), at: z.number(), iteration: z.number().int().nonnegative() };
+
+/** One line of `deputy loop --json`, and the data of the host's `loop.event`. */
+export const LoopEvent = z.discriminatedUnion('type', [
+  z.object({ ...base, type: z.literal('loop.started'), repo: z.string(), branch: z.string(), resumed: z.boolean(), step: LoopStep }),
+  z.object({ ...base, type: z.literal('step.started'), step: LoopStep }),
+  z.object({ ...base, type: z.literal('step.finished'), step: LoopStep, ok: z.boolean(), detail: z.string().optional() }),
+  z.object({ ...base, type: z.literal('check.result'), passed: z.boolean(), format: z.string(), failures: z.array(FailureItem) }),
+  z.object({ ...base, type: z.literal('fixer.progress'), action: z.string() }),
+  z.object({
+    ...base,
+    type: z.literal('fixer.finished'),
+    costUsd: z.number(),
+    sessionId: z.string().optional(),
+    turns: z.number().int().optional(),
+    isError: z.boolean(),
+    summary: z.string(),
+  }),
+  z.object({ ...base, type: z.literal('fix.rejected'), reasons: z.array(z.string()) }),
+  z.object({ ...base, type: z.literal('commit.created'), commit: z.string(), summary: z.string() }),
+  z.object({ ...base, type: z.literal('push.verified'), commit: z.string(), rebased: z.boolean() }),
+  z.object({ ...base, type: z.literal('notice'), level: z.enum(['info', 'warn', 'error']), message: z.string() }),
+  z.object({
+    ...base,
+    type: z.literal('loop.finished'),
+    outcome: LoopOutcome,
+    reason: z.string(),
+    costUsd: z.number(),
+    reportPath: z.string().optional(),
+  }),
+]);
+export type LoopEvent = z.infer<typeof LoopEvent>;
+
+/** What `loop.status` answers: enough for a side panel to draw the loop without replaying every event. */
+export const LoopSnapshot = z.object({
+  loopId: z.string(),
+  repo: z.string(),
+  running: z.boolean(),
+  iteration: z.number().int().nonnegative(),
+  step: LoopStep,
+  costUsd: z.number(),
+  startedAt: z.number(),
+  outcome: LoopOutcome.optional(),
+  reason: z.string().optional(),
+  stateFile: z.string(),
+});
+export type LoopSnapshot = z.infer<typeof LoopSnapshot>;
+
+export const LoopMethods = {
+  'loop.start': {
+    params: z.object({ config: z.unknown(), resume: z.boolean().default(false) }),
+    result: LoopSnapshot,
+  },
+  'loop.status': { params: z.object({ loopId: z.string().optional() }), result: z.object({ loops: z.array(LoopSnapshot) }) },
+  'loop.stop': { params: z.object({ loopId: z.string() }), result: LoopSnapshot },
+} as const;
+
+export const LoopEvents = { 'loop.event': LoopEvent } as const;
