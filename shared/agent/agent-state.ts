@@ -1,0 +1,99 @@
+import { z } from 'zod';
+import { ObservedElement, Screenshot } from './environment';
+import { Plan } from './plan';
+import { RiskClass } from './risk-class';
+
+export const CallStatus = z.enum([
+  /** The model asked for it; nothing happened yet. */
+  'proposed',
+  /** Waiting for the user; nothing happened yet. */
+  'awaiting_approval',
+  /** Intent recorded before acting: after a crash the action may or may not have happened, so it is never repeated. */
+  'started',
+  'finished',
+  'denied',
+  'skipped',
+  /** Resumed after a crash while started: not repeated, reported to the model as unknown. */
+  'interrupted',
+]);
+export type CallStatus = z.infer<typeof CallStatus>;
+
+export const CallResult = z.object({
+  ok: z.boolean(),
+  content: z.string(),
+  changed: z.boolean().optional(),
+  evidence: z.array(z.string()).optional(),
+});
+export type CallResult = z.infer<typeof CallResult>;
+
+export const CallRecord = z.object({
+  id: z.string(),
+  name: z.string(),
+  /** As the model wrote them (it only ever sees placeholders, so this holds no secret). */
+  arguments: z.string(),
+  status: CallStatus,
+  classes: z.array(RiskClass).default([]),
+  decision: z.enum(['allow', 'ask', 'deny']).optional(),
+  decisionReason: z.string().optional(),
+  /** The past-tense line the side panel shows. */
+  stepText: z.string().optional(),
+  result: CallResult.optional(),
+  startedAt: z.number().optional(),
+  finishedAt: z.number().optional(),
+});
+export type CallRecord = z.infer<typeof CallRecord>;
+
+export const ObservationRecord = z.object({
+  url: z.string(),
+  title: z.string(),
+  hash: z.string(),
+  chars: z.number().int(),
+  /** The redacted snapshot while it is among the last few; null once masked. */
+  text: z.string().nullable(),
+  /** Kept while the step is current, for the policy gate and step text after a resume. */
+  elements: z.array(ObservedElement).default([]),
+  screenshot: Screenshot.optional(),
+});
+export type ObservationRecord = z.infer<typeof ObservationRecord>;
+
+export const StepRecord = z.object({
+  index: z.number().int().nonnegative(),
+  startedAt: z.number(),
+  observation: ObservationRecord,
+  /** Problems the loop told the model about in this step's prompt. */
+  notices: z.array(z.string()).default([]),
+  reply: z
+    .object({ text: z.string(), toolCalls: z.array(z.object({ id: z.string(), name: z.string(), arguments: z.string() })) })
+    .nullable(),
+  calls: z.array(CallRecord).default([]),
+  usage: z.object({ inputTokens: z.number(), outputTokens: z.number() }).nullable().default(null),
+  costUsd: z.number().nullable().default(null),
+});
+export type StepRecord = z.infer<typeof StepRecord>;
+
+export const AgentStatus = z.enum(['running', 'awaiting_approval', 'awaiting_user', 'completed', 'failed', 'stopped']);
+export type AgentStatus = z.infer<typeof AgentStatus>;
+
+/** Everything needed to resume a task: persisted after every change, parsed (never cast) when loaded. */
+export const AgentState = z.object({
+  version: z.literal(1),
+  taskId: z.string(),
+  /** The task as the model sees it: already redacted. */
+  task: z.string(),
+  startUrl: z.string(),
+  status: AgentStatus,
+  startedAt: z.number(),
+  plan: Plan.nullable(),
+  /** The plan the user approved in ask mode; a plan with different sub-goals needs approval again. */
+  approvedPlan: Plan.nullable().default(null),
+  steps: z.array(StepRecord),
+  outcome: z.object({ success: z.boolean(), summary: z.string() }).nullable(),
+  /** Why the task ended, when it did not end with done. */
+  endReason: z.string().nullable(),
+  usage: z.object({ inputTokens: z.number(), outputTokens: z.number(), costUsd: z.number().nullable() }),
+});
+export type AgentState = z.infer<typeof AgentState>;
+
+export function isFinished(status: AgentStatus): boolean {
+  return status === 'completed' || status === 'failed' || status === 'stopped';
+}

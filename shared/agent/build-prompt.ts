@@ -1,0 +1,124 @@
+import type { AgentState, CallRecord, StepRecord } from './agent-state';
+import { formatPlan } from './plan';
+import type { ConversationMessage, ProviderRequest } from './providers/provider';
+import type { ToolSchema } from './tool';
+import { wrapUntrusted } from './untrusted';
+
+export interface PromptOptions {
+  /** How many of the latest observations the model sees verbatim (the current one included). */
+  keepObservations: number;
+  /** The ceiling on the whole prompt, in characters (about four per token). */
+  maxPromptChars: number;
+  /** Attach the current screenshot: only when the task asked for screenshots and the model accepts images. */
+  attachScreenshot: boolean;
+}
+
+export interface BuiltPrompt {
+  request: ProviderRequest;
+  chars: number;
+  maskedObservations: number;
+  /** True when the budget forced the prompt to be cut beyond normal masking. */
+  trimmed: boolean;
+}
+
+/** The one line that replaces an old observation: enough to follow the history, none of the page text. */
+export function observationSummary(step: StepRecord): string {
+  const o = step.observation;
+  return `[Step ${step.index + 1} page: "${o.title.slice(0, 80)}" ${o.url} (${o.chars} characters; content omitted)]`;
+}
+
+function callResultText(call: CallRecord): { content: string; isError: boolean } {
+  if (call.result) return { content: call.result.ok ? call.result.content : `Error: ${call.result.content}`, isError: !call.result.ok };
+  return { content: 'Not run.', isError: true };
+}
+
+function lastStepReport(step: StepRecord | undefined): string {
+  if (!step) return 'Last step: none yet; this is the first turn.';
+  if (step.calls.length === 0) return 'Last step: you called no tool.';
+  const lines = step.calls.map((call) => {
+    const { content } = callResultText(call);
+    const head = call.stepText ?? call.name;
+    return `- ${head}: ${call.status === 'finished' ? (call.result?.ok ? 'succeeded' : 'failed') : call.status}. ${content.split('\n')[0] ?? ''}`;
+  });
+  return `Last step (verification):\n${lines.join('\n')}`;
+}
+
+interface Limits {
+  keep: number;
+  currentChars: number;
+  resultChars: number;
+}
+
+function build(state: AgentState, limits: Limits, options: PromptOptions): { messages: ConversationMessage[]; masked: number } {
+  const messages: ConversationMessage[] = [{ role: 'user', content: `Task: ${state.task}\nStarted on: ${state.startUrl}` }];
+  const steps = state.steps;
+  const current = steps.at(-1);
+  let masked = 0;
+  steps.slice(0, -1).forEach((step, i) => {
+    const verbatim = step.observation.text !== null && i >= steps.length - limits.keep;
+    if (!verbatim) masked += 1;
+    const page = verbatim
+      ? wrapUntrusted('untrusted_page', { url: step.observation.url, title: step.observation.title }, step.observation.text ?? '')
+      : observationSummary(step);
+    const notices = step.notices.length > 0 ? `Notice: ${step.notices.join(' ')}\n` : '';
+    messages.push({ role: 'user', content: `${notices}${page}` });
+    if (!step.reply) return;
+    messages.push({ role: 'assistant', content: step.reply.text, toolCalls: step.reply.toolCalls });
+    for (const toolCall of step.reply.toolCalls) {
+      const record = step.calls.find((c) => c.id === toolCall.id);
+      const { content, isError } = record ? callResultText(record) : { content: 'Not run.', isError: true };
+      const short = content.length > limits.resultChars ? `${content.slice(0, limits.resultChars)}… [cut]` : content;
+      messages.push({ role: 'tool', toolCallId: toolCall.id, name: toolCall.name, content: short, isError });
+    }
+  });
+  if (current) {
+    const text = current.observation.text ?? '';
+    const cut = text.length > limits.currentChars ? `${text.slice(0, limits.currentChars)}\n[… the rest of the page was cut to fit the prompt budget; scroll or use find to see more]` : text;
+    const sections = [
+      lastStepReport(steps.at(-2)),
+      `Plan:\n${formatPlan(state.plan)}`,
+      ...(current.notices.length > 0 ? [`Notice: ${current.notices.join(' ')}`] : []),
+      `Current page (step ${current.index + 1}):`,
+      wrapUntrusted('untrusted_page', { url: current.observation.url, title: current.observation.title }, cut),
+    ];
+    const screenshot = options.attachScreenshot ? current.observation.screenshot : undefined;
+    messages.push({ role: 'user', content: sections.join('\n\n'), ...(screenshot ? { image: screenshot } : {}) });
+  }
+  return { messages, masked };
+}
+
+function sizeOf(system: string, messages: ConversationMessage[], tools: ToolSchema[]): number {
+  let chars = system.length + JSON.stringify(tools).length;
+  for (const m of messages) chars += m.content.length + (m.role === 'assistant' ? JSON.stringify(m.toolCalls).length : 0);
+  return chars;
+}
+
+/**
+ * Assembles the next turn: the task, every past action and result, the last few observations verbatim and older ones
+ * as one-line summaries, then the current plan, the last step's verification, any notices, and the page, wrapped as
+ * untrusted. Over budget, it masks more observations, then cuts the current page, then shortens old results.
+ */
+export function buildPrompt(state: AgentState, system: string, tools: ToolSchema[], options: PromptOptions): BuiltPrompt {
+  const attempts: Limits[] = [
+    { keep: options.keepObservations, currentChars: Infinity, resultChars: Infinity },
+    { keep: 1, currentChars: Infinity, resultChars: Infinity },
+  ];
+  let last: { messages: ConversationMessage[]; masked: number; chars: number } | null = null;
+  for (const limits of attempts) {
+    const built = build(state, limits, options);
+    const chars = sizeOf(system, built.messages, tools);
+    last = { ...built, chars };
+    if (chars <= options.maxPromptChars) {
+      return { request: { system, messages: built.messages, tools }, chars, maskedObservations: built.masked, trimmed: limits !== attempts[0] };
+    }
+  }
+  const overflow = (last?.chars ?? 0) - options.maxPromptChars;
+  const currentText = state.steps.at(-1)?.observation.text?.length ?? 0;
+  const cut = build(state, { keep: 1, currentChars: Math.max(2000, currentText - overflow - 200), resultChars: 300 }, options);
+  return {
+    request: { system, messages: cut.messages, tools },
+    chars: sizeOf(system, cut.messages, tools),
+    maskedObservations: cut.masked,
+    trimmed: true,
+  };
+}

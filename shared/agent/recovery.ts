@@ -1,0 +1,145 @@
+import type { StepRecord } from './agent-state';
+
+export interface RecoveryLimits {
+  /** The same action (tool and arguments) this many times in a row: warn, then stop. */
+  repeatWarn: number;
+  repeatStop: number;
+  /** Pages visited as A, B, A, B...: warn at this many alternations, stop at the second. */
+  oscillationWarn: number;
+  oscillationStop: number;
+  /** Steps in a row whose page did not change at all. */
+  stagnationWarn: number;
+  stagnationStop: number;
+  /** The same error this many times in a row. */
+  errorWarn: number;
+  errorStop: number;
+  /** Replies in a row without any tool call. */
+  emptyWarn: number;
+  emptyStop: number;
+}
+
+export const DEFAULT_RECOVERY_LIMITS: RecoveryLimits = {
+  repeatWarn: 3,
+  repeatStop: 5,
+  oscillationWarn: 4,
+  oscillationStop: 6,
+  stagnationWarn: 3,
+  stagnationStop: 6,
+  errorWarn: 3,
+  errorStop: 5,
+  emptyWarn: 1,
+  emptyStop: 3,
+};
+
+export interface RecoveryVerdict {
+  /** Plain sentences for the model's next turn. */
+  notices: string[];
+  /** Set when the task must end: the reason the user reads. */
+  stop: string | null;
+}
+
+const CONTROL_TOOLS = new Set(['update_plan', 'ask_user', 'done']);
+
+function pageKey(url: string): string {
+  return url.replace(/#.*$/, '');
+}
+
+function signature(name: string, args: string): string {
+  try {
+    return `${name} ${JSON.stringify(JSON.parse(args))}`;
+  } catch {
+    return `${name} ${args}`;
+  }
+}
+
+function trailingRun<T>(items: T[], same: (a: T, b: T) => boolean): number {
+  const last = items.at(-1);
+  if (last === undefined) return 0;
+  let count = 0;
+  for (let i = items.length - 1; i >= 0 && same(items[i] as T, last); i -= 1) count += 1;
+  return count;
+}
+
+/** How many of the last visits alternate between the last two pages: A, B, A, B gives 4. */
+function alternatingTail(visits: string[]): number {
+  if (visits.length < 2) return 0;
+  const pair = [visits.at(-1), visits.at(-2)];
+  let count = 0;
+  for (let i = visits.length - 1; i >= 0 && visits[i] === pair[count % 2]; i -= 1) count += 1;
+  return count;
+}
+
+/**
+ * Looks at the finished steps and the page just observed for the ways agents get stuck: the same action again and
+ * again, going back and forth between two pages, a page that no longer changes, the same error, and replies with no
+ * tool call. Below the stop limit the model is told plainly; past it the task ends with the reason.
+ */
+export function detectTrouble(steps: StepRecord[], current: { url: string; hash: string }, limits: RecoveryLimits): RecoveryVerdict {
+  const notices: string[] = [];
+  let stop: string | null = null;
+  const verdict = (count: number, warn: number, halt: number, notice: string, reason: string): void => {
+    if (count >= halt) stop ??= reason;
+    else if (count >= warn) notices.push(notice);
+  };
+
+  const actions = steps.flatMap((s) => s.calls.filter((c) => !CONTROL_TOOLS.has(c.name) && c.status !== 'skipped'));
+  const signatures = actions.map((c) => signature(c.name, c.arguments));
+  const repeats = trailingRun(signatures, (a, b) => a === b);
+  const lastSignature = signatures.at(-1) ?? '';
+  verdict(
+    repeats,
+    limits.repeatWarn,
+    limits.repeatStop,
+    `You have done the same action ${repeats} times in a row (${lastSignature}). It is not working: try something different, or call done if the task cannot be finished.`,
+    `Stopped: the same action was repeated ${repeats} times without progress (${lastSignature}).`,
+  );
+
+  const visits: string[] = [];
+  for (const url of [...steps.map((s) => s.observation.url), current.url].map(pageKey)) if (visits.at(-1) !== url) visits.push(url);
+  const alternations = alternatingTail(visits);
+  const [a, b] = [visits.at(-1) ?? '', visits.at(-2) ?? ''];
+  verdict(
+    alternations,
+    limits.oscillationWarn,
+    limits.oscillationStop,
+    `You are going back and forth between ${a} and ${b}. Stop alternating: decide what you need from each page and take a different path.`,
+    `Stopped: the task went back and forth between ${b} and ${a} ${alternations} times without progress.`,
+  );
+
+  const hashes = [...steps.map((s) => s.observation.hash), current.hash];
+  const unchanged = trailingRun(hashes, (x, y) => x === y) - 1;
+  verdict(
+    unchanged,
+    limits.stagnationWarn,
+    limits.stagnationStop,
+    `The page has not changed for ${unchanged} steps. Your actions are having no effect: check the refs, scroll, or try another approach.`,
+    `Stopped: the page did not change for ${unchanged} steps in a row.`,
+  );
+
+  const failures: string[] = [];
+  for (const call of actions) {
+    if (call.result?.ok === false) failures.push(call.result.content);
+    else failures.length = 0;
+  }
+  const errors = trailingRun(failures, (x, y) => x === y);
+  verdict(
+    errors,
+    limits.errorWarn,
+    limits.errorStop,
+    `The same error happened ${errors} times in a row: "${(failures.at(-1) ?? '').slice(0, 200)}". Do not repeat the failing call; change approach.`,
+    `Stopped: the same error happened ${errors} times in a row: ${(failures.at(-1) ?? '').slice(0, 200)}`,
+  );
+
+  const finished = steps.filter((s) => s.reply !== null);
+  const empty = trailingRun(finished.map((s) => s.calls.length === 0), (x, y) => x === y && x);
+  const lastEmpty = finished.at(-1)?.calls.length === 0 ? empty : 0;
+  verdict(
+    lastEmpty,
+    limits.emptyWarn,
+    limits.emptyStop,
+    'Your last reply did not call any tool. Every reply must call a tool: act on the page, update_plan, ask_user, or done.',
+    `Stopped: the model replied ${lastEmpty} times in a row without calling a tool.`,
+  );
+
+  return { notices, stop };
+}

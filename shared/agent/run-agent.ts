@@ -1,0 +1,329 @@
+import { AppError, describeZodError } from '../errors';
+import type { Logger } from '../logger';
+import { AgentState, type CallRecord, type StepRecord, isFinished } from './agent-state';
+import type { Approver } from './approval';
+import { buildPrompt } from './build-prompt';
+import type { AgentEnvironment } from './environment';
+import { executeCall } from './execute-call';
+import { PolicyConfig } from './policy-gate';
+import type { Provider } from './providers/provider';
+import { costOf } from './providers/pricing';
+import { DEFAULT_RECOVERY_LIMITS, type RecoveryLimits, detectTrouble } from './recovery';
+import { type RedactionOptions, createRedactor } from './redactor';
+import { isSideEffectFree } from './risk-class';
+import type { SecretVault } from './secret-vault';
+import { type SystemPromptInput, webSystemPrompt } from './system-prompt';
+import { textHash } from './text-hash';
+import { type AnyTool, toToolSchema } from './tool';
+import type { TraceRecord, TraceSink } from './trace';
+
+export interface AgentLimits {
+  maxSteps: number;
+  maxDurationMs: number;
+  keepObservations: number;
+  maxPromptChars: number;
+  recovery: RecoveryLimits;
+}
+
+export const DEFAULT_AGENT_LIMITS: AgentLimits = {
+  maxSteps: 30,
+  maxDurationMs: 20 * 60_000,
+  keepObservations: 3,
+  maxPromptChars: 120_000,
+  recovery: DEFAULT_RECOVERY_LIMITS,
+};
+
+/** Everything the loop runs with; each part is passed in so tests and both runtimes can supply their own. */
+export interface AgentDeps<E extends AgentEnvironment> {
+  environment: E;
+  tools: AnyTool<E>[];
+  provider: Provider;
+  policy: PolicyConfig | Partial<PolicyConfig>;
+  vault: SecretVault;
+  redaction?: RedactionOptions;
+  approve: Approver;
+  /** Asks the user a question from ask_user; without it the model is told nobody can answer. */
+  askUser?: (question: string, signal?: AbortSignal) => Promise<string>;
+  /** Stores the state (the task runner writes chrome.storage); called before and after every side effect. */
+  persist(state: AgentState): Promise<void>;
+  trace?: TraceSink;
+  now(): number;
+  /** Checked before every observation and every action: a user's stop takes effect before the next action. */
+  shouldStop?: () => boolean;
+  signal?: AbortSignal;
+  limits?: Partial<Omit<AgentLimits, 'recovery'>> & { recovery?: Partial<RecoveryLimits> };
+  /** Send screenshots (when the environment takes them and the model accepts images). */
+  screenshots?: boolean;
+  systemPrompt?: (input: SystemPromptInput) => string;
+  logger?: Logger;
+}
+
+export interface NewTask {
+  taskId: string;
+  task: string;
+  startUrl: string;
+}
+
+/** Starts a task from scratch and runs it to its end. Returns the final state (also persisted). */
+export async function startAgent<E extends AgentEnvironment>(deps: AgentDeps<E>, task: NewTask): Promise<AgentState> {
+  const redactor = createRedactor(deps.vault, deps.redaction);
+  const state: AgentState = {
+    version: 1,
+    taskId: task.taskId,
+    task: redactor.redact(task.task),
+    startUrl: task.startUrl,
+    status: 'running',
+    startedAt: deps.now(),
+    plan: null,
+    approvedPlan: null,
+    steps: [],
+    outcome: null,
+    endReason: null,
+    usage: { inputTokens: 0, outputTokens: 0, costUsd: 0 },
+  };
+  return runLoop(deps, state, false);
+}
+
+/**
+ * Resumes a persisted task from its last step. A call that was started but not recorded as finished is not run again:
+ * the model is told it may or may not have happened and sees the page as it is now.
+ */
+export async function resumeAgent<E extends AgentEnvironment>(deps: AgentDeps<E>, saved: unknown): Promise<AgentState> {
+  const parsed = AgentState.safeParse(saved);
+  if (!parsed.success) throw new AppError('bad_request', `The saved task cannot be resumed: ${describeZodError(parsed.error)}`);
+  return runLoop(deps, parsed.data, true);
+}
+
+async function runLoop<E extends AgentEnvironment>(deps: AgentDeps<E>, state: AgentState, resumed: boolean): Promise<AgentState> {
+  const limits = { ...DEFAULT_AGENT_LIMITS, ...deps.limits, recovery: { ...DEFAULT_RECOVERY_LIMITS, ...deps.limits?.recovery } };
+  const policy = PolicyConfig.parse(deps.policy);
+  const redactor = createRedactor(deps.vault, deps.redaction);
+  const tools = deps.tools;
+  const schemas = tools.map((t) => toToolSchema(t as AnyTool<never>));
+  const system = redactor.redact(
+    (deps.systemPrompt ?? webSystemPrompt)({ mode: policy.mode, placeholders: deps.vault.names().filter((n) => !n.startsWith('redacted_')), allowedSites: policy.allowedSites }),
+  );
+  const stepOf = (): number => state.steps.length - 1;
+  const emit = (record: TraceRecord): void => deps.trace?.(redactor.redactDeep(record));
+  const save = (): Promise<void> => deps.persist(JSON.parse(JSON.stringify(state)) as AgentState);
+  const stopRequested = (): boolean => (deps.shouldStop?.() ?? false) || (deps.signal?.aborted ?? false);
+
+  const end = async (status: 'completed' | 'failed' | 'stopped', reason: string | null): Promise<AgentState> => {
+    state.status = status;
+    state.endReason = reason;
+    for (const call of state.steps.at(-1)?.calls ?? []) {
+      if (call.status === 'proposed' || call.status === 'awaiting_approval') {
+        call.status = 'skipped';
+        call.result = { ok: false, content: reason ?? 'The task ended before this call.' };
+      }
+    }
+    await save();
+    emit({
+      type: 'end',
+      at: deps.now(),
+      status,
+      reason,
+      steps: state.steps.length,
+      inputTokens: state.usage.inputTokens,
+      outputTokens: state.usage.outputTokens,
+      costUsd: state.usage.costUsd,
+      durationMs: deps.now() - state.startedAt,
+    });
+    deps.logger?.info('agent task ended', { taskId: state.taskId, status, steps: state.steps.length });
+    return state;
+  };
+
+  if (isFinished(state.status)) return state;
+  emit({ type: 'task', at: deps.now(), taskId: state.taskId, task: state.task, mode: policy.mode, provider: deps.provider.label, model: deps.provider.model, resumed });
+
+  let finished: { success: boolean; summary: string } | null = null;
+  const services = (step: StepRecord) => ({
+    state,
+    step,
+    tools,
+    environment: deps.environment,
+    policy,
+    vault: deps.vault,
+    redactor,
+    approve: deps.approve,
+    askUser: async (question: string): Promise<string> => {
+      if (!deps.askUser) return 'Nobody can answer questions during this task. Decide with what you know, or call done and explain what is missing.';
+      state.status = 'awaiting_user';
+      await save();
+      const answer = await deps.askUser(question, deps.signal);
+      state.status = 'running';
+      return redactor.redact(answer);
+    },
+    finish: (success: boolean, summary: string) => {
+      finished = { success, summary: redactor.redact(summary) };
+    },
+    save,
+    now: () => deps.now(),
+    stopRequested,
+    ...(deps.signal ? { signal: deps.signal } : {}),
+  });
+
+  /** Runs the calls of a step that have not run yet. After a page-changing action, later calls are not run blind. */
+  const runCalls = async (step: StepRecord): Promise<'continue' | 'stop'> => {
+    let pageMayHaveChanged = false;
+    for (const call of step.calls) {
+      if (call.status !== 'proposed' && call.status !== 'awaiting_approval') continue;
+      if (finished) {
+        skip(call, 'Not run: the task was already finished by an earlier call.');
+        continue;
+      }
+      if (pageMayHaveChanged) {
+        skip(call, 'Not run: an earlier action in the same reply may have changed the page. Look at the new page and call it again if it is still needed.');
+        continue;
+      }
+      if (stopRequested()) return 'stop';
+      const started = deps.now();
+      const { tool, result } = await executeCall(call, services(step));
+      // executeCall returns without acting when the user stopped the task while an approval was pending.
+      if (!settled(call) && stopRequested()) return 'stop';
+      emit(toolRecord(call, stepOf(), deps.now() - started, deps.now()));
+      await save();
+      if (tool?.changesPage && result !== null && result.changed !== false) pageMayHaveChanged = true;
+    }
+    return 'continue';
+  };
+
+  try {
+    const last = state.steps.at(-1);
+    if (last && last.reply === null) state.steps.pop();
+    else if (last) {
+      for (const call of last.calls) {
+        if (call.status !== 'started') continue;
+        const tool = tools.find((t) => t.name === call.name);
+        if (tool && isSideEffectFree(tool.risk) && !tool.changesPage) call.status = 'proposed';
+        else {
+          call.status = 'interrupted';
+          call.result = {
+            ok: false,
+            content: 'Deputy was restarted while this action was running, so it may or may not have happened. It was not repeated: check the current page before doing it again.',
+          };
+          emit(toolRecord(call, last.index, null, deps.now()));
+        }
+      }
+      await save();
+      if ((await runCalls(last)) === 'stop') return await end('stopped', 'Stopped by the user.');
+    }
+
+    for (;;) {
+      if (finished) {
+        const outcome: { success: boolean; summary: string } = finished;
+        state.outcome = outcome;
+        return await end(outcome.success ? 'completed' : 'failed', outcome.success ? null : outcome.summary);
+      }
+      if (stopRequested()) return await end('stopped', 'Stopped by the user.');
+      if (state.steps.length >= limits.maxSteps) return await end('failed', `Stopped: the step budget of ${limits.maxSteps} steps ran out before the task was done.`);
+      if (deps.now() - state.startedAt > limits.maxDurationMs) {
+        return await end('failed', `Stopped: the time budget of ${Math.round(limits.maxDurationMs / 60_000)} minutes ran out before the task was done.`);
+      }
+
+      const observedAt = deps.now();
+      const raw = await deps.environment.observe({ screenshot: deps.screenshots === true && deps.provider.vision, ...(deps.signal ? { signal: deps.signal } : {}) });
+      const text = redactor.redact(raw.text);
+      const hash = textHash(`${raw.url}\n${text}`);
+      const trouble = detectTrouble(state.steps, { url: raw.url, hash }, limits.recovery);
+      const step: StepRecord = {
+        index: state.steps.length,
+        startedAt: observedAt,
+        observation: {
+          url: redactor.redact(raw.url),
+          title: redactor.redact(raw.title),
+          hash,
+          chars: text.length,
+          text,
+          elements: redactor.redactDeep(raw.elements ?? []),
+          ...(raw.screenshot ? { screenshot: raw.screenshot } : {}),
+        },
+        notices: trouble.notices,
+        reply: null,
+        calls: [],
+        usage: null,
+        costUsd: null,
+      };
+      emit({ type: 'observation', at: deps.now(), step: step.index, url: step.observation.url, title: step.observation.title, chars: text.length, hash, durationMs: deps.now() - observedAt });
+      for (const message of trouble.notices) emit({ type: 'notice', at: deps.now(), step: step.index, message });
+      if (trouble.stop !== null) return await end('failed', trouble.stop);
+      state.steps.push(step);
+      maskOldObservations(state.steps, limits.keepObservations);
+
+      const prompt = buildPrompt(state, system, schemas, {
+        keepObservations: limits.keepObservations,
+        maxPromptChars: limits.maxPromptChars,
+        attachScreenshot: deps.screenshots === true && deps.provider.vision,
+      });
+      emit({ type: 'prompt', at: deps.now(), step: step.index, chars: prompt.chars, messages: prompt.request.messages.length, maskedObservations: prompt.maskedObservations, trimmed: prompt.trimmed });
+      const asked = deps.now();
+      const reply = await deps.provider.complete(prompt.request, deps.signal ? { signal: deps.signal } : {});
+      const cost = costOf(reply.model, reply.usage);
+      step.reply = { text: redactor.redact(reply.text), toolCalls: reply.toolCalls.map((c) => ({ ...c, arguments: redactor.redact(c.arguments) })) };
+      step.usage = reply.usage;
+      step.costUsd = cost;
+      step.calls = step.reply.toolCalls.map((c): CallRecord => ({ id: c.id, name: c.name, arguments: c.arguments, status: 'proposed', classes: [] }));
+      state.usage.inputTokens += reply.usage?.inputTokens ?? 0;
+      state.usage.outputTokens += reply.usage?.outputTokens ?? 0;
+      state.usage.costUsd = state.usage.costUsd === null || cost === null ? null : state.usage.costUsd + cost;
+      emit({
+        type: 'reply',
+        at: deps.now(),
+        step: step.index,
+        durationMs: deps.now() - asked,
+        text: step.reply.text,
+        toolCalls: step.reply.toolCalls,
+        inputTokens: reply.usage?.inputTokens ?? null,
+        outputTokens: reply.usage?.outputTokens ?? null,
+        costUsd: cost,
+        model: reply.model,
+      });
+      await save();
+      if ((await runCalls(step)) === 'stop') return await end('stopped', 'Stopped by the user.');
+    }
+  } catch (error) {
+    const appError = error instanceof AppError ? error : new AppError('internal', error instanceof Error ? error.message : String(error), { cause: error });
+    emit({ type: 'error', at: deps.now(), step: stepOf(), code: appError.code, message: appError.message });
+    if (appError.code === 'cancelled' || stopRequested()) return end('stopped', 'Stopped by the user.');
+    return end('failed', appError.message);
+  }
+}
+
+function settled(call: CallRecord): boolean {
+  return call.status === 'finished' || call.status === 'denied';
+}
+
+function skip(call: CallRecord, content: string): void {
+  call.status = 'skipped';
+  call.result = { ok: false, content };
+}
+
+/** Old observations lose their text in the saved state too: the model only sees their summary, so nothing needs it. */
+function maskOldObservations(steps: StepRecord[], keep: number): void {
+  steps.forEach((step, i) => {
+    if (i < steps.length - keep) step.observation.text = null;
+    if (i < steps.length - 1) {
+      step.observation.elements = [];
+      delete step.observation.screenshot;
+    }
+  });
+}
+
+function toolRecord(call: CallRecord, step: number, durationMs: number | null, at: number): TraceRecord {
+  return {
+    type: 'tool',
+    at,
+    step,
+    callId: call.id,
+    name: call.name,
+    arguments: call.arguments,
+    classes: call.classes,
+    decision: call.decision ?? null,
+    reason: call.decisionReason ?? null,
+    status: call.status,
+    ok: call.result?.ok ?? null,
+    content: call.result?.content ?? null,
+    changed: call.result?.changed ?? null,
+    durationMs,
+  };
+}

@@ -1,0 +1,30 @@
+const INTENTS: [past: RegExp, intent: string][] = [
+  [/^Double-clicked\b/, 'Double-click'],
+  [/^Clicked\b/, 'Click'],
+  [/^Typed\b/, 'Type'],
+  [/^Selected\b/, 'Select'],
+  [/^Unchecked\b/, 'Uncheck'],
+  [/^Checked\b/, 'Check'],
+  [/^Hovered over\b/, 'Hover over'],
+  [/^Pressed\b/, 'Press'],
+  [/^Scrolled\b/, 'Scroll'],
+  [/^Opened\b/, 'Open'],
+  [/^Went back\b/, 'Go back'],
+  [/^Searched\b/, 'Search'],
+  [/^Waited\b/, 'Wait'],
+  [/^Switched to\b/, 'Switch to'],
+  [/^Closed\b/, 'Close'],
+  [/^Updated\b/, 'Update'],
+  [/^Asked\b/, 'Ask'],
+  [/^Finished\b/, 'Finish'],
+  [/^Gave up\b/, 'Give up'],
+];
+
+/**
+ * Turns a step's past-tense text ("Clicked [14] button "Pay"") into what an approval asks about ("Click [14] button
+ * "Pay""), so each tool writes its step text once.
+ */
+export function intentOf(pastText: string): string {
+  for (const [past, intent] of INTENTS) if (past.test(pastText)) return pastText.replace(past, intent);
+  return pastText;
+}

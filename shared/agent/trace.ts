@@ -1,0 +1,54 @@
+import type { AgentStatus } from './agent-state';
+import type { RiskClass } from './risk-class';
+
+/**
+ * One line of a task's trace (JSONL). Every record passes through redaction before it reaches the sink, so a trace
+ * can be exported without leaking what the model never saw.
+ */
+export type TraceRecord =
+  | { type: 'task'; at: number; taskId: string; task: string; mode: string; provider: string; model: string; resumed: boolean }
+  | { type: 'observation'; at: number; step: number; url: string; title: string; chars: number; hash: string; durationMs: number }
+  | { type: 'notice'; at: number; step: number; message: string }
+  | { type: 'prompt'; at: number; step: number; chars: number; messages: number; maskedObservations: number; trimmed: boolean }
+  | {
+      type: 'reply';
+      at: number;
+      step: number;
+      durationMs: number;
+      text: string;
+      toolCalls: { id: string; name: string; arguments: string }[];
+      inputTokens: number | null;
+      outputTokens: number | null;
+      costUsd: number | null;
+      model: string;
+    }
+  | {
+      type: 'tool';
+      at: number;
+      step: number;
+      callId: string;
+      name: string;
+      arguments: string;
+      classes: RiskClass[];
+      decision: string | null;
+      reason: string | null;
+      status: string;
+      ok: boolean | null;
+      content: string | null;
+      changed: boolean | null;
+      durationMs: number | null;
+    }
+  | { type: 'error'; at: number; step: number; code: string; message: string }
+  | {
+      type: 'end';
+      at: number;
+      status: AgentStatus;
+      reason: string | null;
+      steps: number;
+      inputTokens: number;
+      outputTokens: number;
+      costUsd: number | null;
+      durationMs: number;
+    };
+
+export type TraceSink = (record: TraceRecord) => void;
