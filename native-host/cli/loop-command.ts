@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { type Command, InvalidArgumentError, Option } from 'commander';
 import type { LoopOutcome } from '../../shared/protocol/loop-protocol';
 import { createLogger, streamSink } from '../log/logger';
-import { loadLoopConfig, type LoopFlags } from '../loop/load-loop-config';
+import { loadLoopConfig, resolveRepo, type LoopFlags } from '../loop/load-loop-config';
 import { createPrinter } from '../loop/loop-printer';
 import { HookRulesFile, runHook } from '../loop/pre-tool-use-hook';
 import { createCommandRunner } from '../loop/run-command';
@@ -39,7 +39,9 @@ interface LoopOptions extends LoopFlags {
 
 async function loopAction(options: LoopOptions): Promise<number> {
   if (options.resume && options.restart) throw new UsageError('--resume and --restart cannot be used together: --resume continues the last loop, --restart discards it');
-  const config = loadLoopConfig(options, process.cwd());
+  // A resumed loop keeps the definition saved in its state, so only the repo is read from the flags.
+  const repo = resolveRepo(options.repo, process.cwd());
+  const config = options.resume ? undefined : loadLoopConfig(options, process.cwd());
   const stateDir = options.stateDir ?? process.env.DEPUTY_STATE_DIR ?? appPaths(currentPathEnv()).stateDir;
   const log = createLogger('loop', [streamSink(process.stderr)], process.env.DEPUTY_LOG_LEVEL === 'debug' ? 'debug' : 'warn');
   const mode = options.json ? 'json' : process.stdout.isTTY ? 'tty' : 'plain';
@@ -55,7 +57,8 @@ async function loopAction(options: LoopOptions): Promise<number> {
   const script = process.argv[1] ?? '';
   try {
     const state = await startLoop({
-      config,
+      repo,
+      ...(config ? { config } : {}),
       resume: options.resume === true,
       restart: options.restart === true,
       stateDir,

@@ -66,10 +66,7 @@ function readLoopFile(path: string): Json {
 
 /** Builds the loop definition from deputy.loop.json and the flags, and validates it with messages that say what to fix. */
 export function loadLoopConfig(flags: LoopFlags, cwd: string): LoopConfig {
-  const repo = resolve(cwd, flags.repo ?? '.');
-  if (!existsSync(repo) || !statSync(repo).isDirectory()) {
-    throw new AppError('not_found', `The repository folder ${repo} does not exist: pass --repo with the path of a git checkout`);
-  }
+  const repo = resolveRepo(flags.repo, cwd);
   const filePath = flags.config ? resolve(cwd, flags.config) : join(repo, LOOP_FILE);
   const raw: Json = flags.config || existsSync(filePath) ? readLoopFile(filePath) : {};
   raw.repo = repo;
@@ -100,6 +97,15 @@ export function loadLoopConfig(flags: LoopFlags, cwd: string): LoopConfig {
     throw new AppError('bad_request', `No check command: pass --check "npm test" (any command whose exit code says pass or fail) or add "check" to ${join(repo, LOOP_FILE)}`);
   }
   return parseLoopConfig(raw, existsSync(filePath) ? filePath : 'the flags');
+}
+
+/** The repository folder from --repo (default: the current folder), which must exist. */
+export function resolveRepo(flag: string | undefined, cwd: string): string {
+  const repo = resolve(cwd, flag ?? '.');
+  if (!existsSync(repo) || !statSync(repo).isDirectory()) {
+    throw new AppError('not_found', `The repository folder ${repo} does not exist: pass --repo with the path of a git checkout`);
+  }
+  return repo;
 }
 
 /** Validates a loop definition from any source (file, flags, the side panel). */

@@ -9,7 +9,9 @@ import type { CommandRunner } from './run-command';
 import { acquireLock, loadState, loopPaths, saveState, setAside, type LoopPaths } from './state-store';
 
 export interface PrepareOptions {
-  config: LoopConfig;
+  repo: string;
+  /** The definition of a new loop; a resumed loop keeps the one saved in its state. */
+  config?: LoopConfig;
   resume: boolean;
   /** Discard (set aside) an unfinished or damaged state and start over. */
   restart: boolean;
@@ -34,8 +36,7 @@ const DIRTY_STEPS = new Set(['validate', 'commit']);
  * binary, the health URL, and an existing state. Each failure says what to do, and nothing has changed yet.
  */
 export async function prepareLoop(options: PrepareOptions): Promise<PreparedLoop> {
-  const repo = realpathSync(options.config.repo);
-  const config: LoopConfig = { ...options.config, repo };
+  const repo = realpathSync(options.repo);
   const git = createGit(repo, options.run);
   if (!(await git.isRepo())) throw new AppError('bad_request', `${repo} is not a git repository: pass --repo with the folder of a git checkout (run git init there first if it is new)`);
   const paths = loopPaths(options.stateDir, repo);
@@ -59,6 +60,8 @@ export async function prepareLoop(options: PrepareOptions): Promise<PreparedLoop
       await preflightFixer(existing.config.fixer, repo, options.run);
       return { state: existing, paths, resumed: true, release };
     }
+    if (!options.config) throw new AppError('bad_request', `No loop definition to start on ${repo}: pass --check "<command>" or add deputy.loop.json`);
+    const config: LoopConfig = { ...options.config, repo };
     if (existing && isResumable(existing) && !options.restart) {
       throw new AppError('bad_request', `An unfinished loop exists for ${repo} (iteration ${existing.iteration}, step ${existing.step}): continue it with --resume, or discard it with --restart`);
     }

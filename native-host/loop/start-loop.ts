@@ -6,7 +6,9 @@ import type { CommandRunner } from './run-command';
 import { prepareLoop, type PreparedLoop } from './prepare-loop';
 
 export interface StartLoopOptions {
-  config: LoopConfig;
+  repo: string;
+  /** Required to start a loop; ignored on resume, which keeps the definition saved in the state. */
+  config?: LoopConfig;
   resume: boolean;
   restart: boolean;
   stateDir: string;
@@ -41,7 +43,7 @@ export function abortableSleep(ms: number, signal?: AbortSignal): Promise<void> 
 export async function startLoop(options: StartLoopOptions): Promise<LoopState> {
   const fetchFn = options.fetch ?? fetch;
   const now = options.now ?? Date.now;
-  const prepared = await prepareLoop({ config: options.config, resume: options.resume, restart: options.restart, stateDir: options.stateDir, run: options.run, fetch: fetchFn, now });
+  const prepared = await prepareLoop({ repo: options.repo, ...(options.config ? { config: options.config } : {}), resume: options.resume, restart: options.restart, stateDir: options.stateDir, run: options.run, fetch: fetchFn, now });
   try {
     options.onPrepared?.(prepared);
     return await runLoop(
