@@ -1,4 +1,5 @@
 import { Command } from 'commander';
+import { desktopWorkerMain } from '../desktop/desktop-worker';
 import { hostCommand } from '../host/host-command';
 import { HOST_VERSION } from '../version';
 import { registerLoopCommands } from './loop-command';
@@ -21,6 +22,11 @@ export function buildProgram(setExitCode: (code: number) => void): Command {
     .allowUnknownOption()
     .allowExcessArguments()
     .action(async () => setExitCode(await hostCommand()));
+
+  program
+    .command('desktop-worker', { hidden: true })
+    .description('drive the screen, mouse and keyboard for the host (started by the host over IPC)')
+    .action(async () => setExitCode(await desktopWorkerMain()));
 
   registerLoopCommands(program, setExitCode);
 

@@ -1,5 +1,6 @@
 import { Console } from 'node:console';
 import { join } from 'node:path';
+import { createDesktopService } from '../desktop/create-desktop-service';
 import { createLogger, fileSink, streamSink } from '../log/logger';
 import { appPaths, currentPathEnv } from '../paths';
 import { HOST_VERSION } from '../version';
@@ -28,7 +29,13 @@ export async function hostCommand(): Promise<number> {
     io: { stdin: process.stdin, stdout: process.stdout },
     log,
     processes,
-    info: { version: HOST_VERSION, platform: process.platform, pid: process.pid, now: () => Date.now() },
+    info: {
+      version: HOST_VERSION,
+      platform: process.platform,
+      pid: process.pid,
+      now: () => Date.now(),
+      desktop: createDesktopService({ entry: process.argv[1] ?? '', log, processes }),
+    },
   });
   const onSignal = (signal: NodeJS.Signals): void => {
     log.info('signal', { signal });

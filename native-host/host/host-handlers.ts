@@ -1,5 +1,7 @@
 import { PROTOCOL_VERSION } from '../../shared/constants';
 import type { HostMethods } from '../../shared/protocol';
+import { desktopHandlers } from '../desktop/desktop-handlers';
+import type { DesktopService } from '../desktop/desktop-service';
 import type { Handlers } from './router';
 
 export interface HostInfo {
@@ -7,6 +9,8 @@ export interface HostInfo {
   platform: string;
   pid: number;
   now: () => number;
+  /** Desktop control; its methods answer "unavailable" when absent. */
+  desktop?: DesktopService;
 }
 
 /** The host's built-in methods. Feature modules (desktop, fix loop, shell) add theirs beside these. */
@@ -21,5 +25,6 @@ export function hostHandlers(info: HostInfo): Handlers<HostMethods> {
       capabilities: ['ping'],
     }),
     ping: (params) => (params.echo === undefined ? { time: info.now() } : { time: info.now(), echo: params.echo }),
+    ...desktopHandlers(info.desktop),
   };
 }

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineChannel } from './channel';
+import { DesktopStoppedEvent, desktopMethods } from './desktop-protocol';
 
 /** The background (or the CLI) <-> native host channel. */
 export const HostChannel = defineChannel(
@@ -27,9 +28,11 @@ export const HostChannel = defineChannel(
       }),
       result: z.object({ time: z.number(), echo: z.string().optional() }),
     },
+    ...desktopMethods,
   },
   {
     notice: z.object({ level: z.enum(['info', 'warn', 'error']), message: z.string().max(2000) }),
+    'desktop.stopped': DesktopStoppedEvent,
   },
 );
 export type HostChannel = typeof HostChannel;

@@ -1,5 +1,6 @@
 export * from './channel';
 export * from './host-channel';
+export * from './desktop-protocol';
 export * from './content-channel';
 export * from './ui-channel';
 export * from './rpc-client';

@@ -1,0 +1,72 @@
+import { rename, writeFile, mkdir } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import type { Sharp as SharpPipeline } from 'sharp';
+import type sharpModule from 'sharp';
+import type { RawCapture } from './desktop-driver';
+import { frameSize } from './map-coordinates';
+
+export interface ModelImage {
+  jpeg: Buffer;
+  width: number;
+  height: number;
+  quality: number;
+}
+
+/** Turns a BGRA capture into RGBA in place: a 32-bit swap of the red and blue bytes, far cheaper than a colour matrix. */
+export function toRgba(capture: RawCapture): RawCapture {
+  if (capture.order === 'rgba') return capture;
+  const { data } = capture;
+  const words = new Uint32Array(data.buffer, data.byteOffset, data.length >>> 2);
+  for (let i = 0; i < words.length; i += 1) {
+    const v = words[i] as number;
+    words[i] = (v & 0xff00ff00) | ((v & 0xff) << 16) | ((v >>> 16) & 0xff);
+  }
+  return { ...capture, order: 'rgba' };
+}
+
+export type Sharp = typeof sharpModule;
+
+/**
+ * Loads sharp on first use. It is imported dynamically so that the host, which shares one bundle with the desktop
+ * worker, does not load libvips every time the browser starts it.
+ */
+export async function loadSharp(): Promise<Sharp> {
+  return (await import('sharp')).default;
+}
+
+function pipeline(sharp: Sharp, capture: RawCapture): SharpPipeline {
+  return sharp(capture.data, { raw: { width: capture.width, height: capture.height, channels: 4 } }).removeAlpha();
+}
+
+/**
+ * The image the model sees: downscaled to `width` (never up) and JPEG-encoded. If it would not fit in `maxBytes`
+ * (base64 and the reply around it must stay under the browser's 1 MB message cap), the quality and then the size step
+ * down until it does. Linear resampling keeps small text legible at a fraction of Lanczos's cost.
+ */
+export async function encodeForModel(
+  sharp: Sharp,
+  rgba: RawCapture,
+  options: { width: number; quality: number; maxBytes: number },
+): Promise<ModelImage> {
+  let width = options.width;
+  let quality = options.quality;
+  for (let attempt = 0; attempt < 12; attempt += 1) {
+    const size = frameSize(rgba, width);
+    let image = pipeline(sharp, rgba);
+    if (size.width !== rgba.width) image = image.resize(size.width, size.height, { kernel: 'linear', fit: 'fill' });
+    const jpeg = await image.jpeg({ quality }).toBuffer();
+    if (jpeg.length <= options.maxBytes) return { jpeg, width: size.width, height: size.height, quality };
+    if (quality > 40) quality = Math.max(40, quality - 15);
+    else width = Math.max(160, Math.floor(frameSize(rgba, width).width * 0.75));
+  }
+  throw new Error(`Could not encode the screenshot under ${options.maxBytes} bytes`);
+}
+
+/** Keeps the full-size capture as a PNG, written to a temporary name first so a reader never sees half a file. */
+export async function writeFullPng(sharp: Sharp, rgba: RawCapture, path: string): Promise<void> {
+  const png = await pipeline(sharp, rgba).png({ compressionLevel: 6 }).toBuffer();
+  await mkdir(dirname(path), { recursive: true });
+  const temp = `${path}.${process.pid}.tmp`;
+  await writeFile(temp, png);
+  await rename(temp, path);
+}

@@ -1,0 +1,21 @@
+import { fork } from 'node:child_process';
+import type { ProcessRegistry } from '../host/process-registry';
+import type { WorkerHandle } from './desktop-service';
+
+/**
+ * Starts `deputy desktop-worker` from the same script as the running host. Its stdout goes to the host's stderr: the
+ * host's own stdout carries protocol frames only. The registry ends the worker with the host.
+ */
+export function forkDesktopWorker(entry: string, processes?: ProcessRegistry): WorkerHandle {
+  const child = fork(entry, ['desktop-worker'], { stdio: ['ignore', 2, 2, 'ipc'], execArgv: [], serialization: 'json' });
+  processes?.track(child);
+  return {
+    send: (message) => {
+      if (!child.connected) throw new Error('the desktop worker is not running');
+      child.send(message as object);
+    },
+    onMessage: (listener) => void child.on('message', listener),
+    onExit: (listener) => void child.once('exit', listener),
+    kill: () => void child.kill('SIGTERM'),
+  };
+}
