@@ -82,8 +82,10 @@ export function detectTrouble(steps: StepRecord[], current: { url: string; hash:
     else if (count >= warn) notices.push(notice);
   };
 
-  const actions = steps.flatMap((s) => s.calls.filter((c) => !CONTROL_TOOLS.has(c.name) && c.status !== 'skipped'));
-  const signatures = actions.map((c) => signature(c.name, c.arguments));
+  const isAction = (c: StepRecord['calls'][number]): boolean => !CONTROL_TOOLS.has(c.name) && c.status !== 'skipped';
+  const actions = steps.flatMap((s) => s.calls.filter(isAction));
+  // The same call on another page is a different action (ref 1 on two pages is two elements), so the page is part of it.
+  const signatures = steps.flatMap((s) => s.calls.filter(isAction).map((c) => `${signature(c.name, c.arguments)} on ${pageKey(s.observation.url)}`));
   const repeats = trailingRun(signatures, (a, b) => a === b);
   const lastSignature = signatures.at(-1) ?? '';
   verdict(
@@ -97,13 +99,14 @@ export function detectTrouble(steps: StepRecord[], current: { url: string; hash:
   const visits: string[] = [];
   for (const url of [...steps.map((s) => s.observation.url), current.url].map(pageKey)) if (visits.at(-1) !== url) visits.push(url);
   const alternations = alternatingTail(visits);
-  const [a, b] = [visits.at(-1) ?? '', visits.at(-2) ?? ''];
+  // Named in the order they were first visited, which is how the user remembers the pages.
+  const [a, b] = [visits[visits.length - alternations] ?? '', visits[visits.length - alternations + 1] ?? ''];
   verdict(
     alternations,
     limits.oscillationWarn,
     limits.oscillationStop,
     `You are going back and forth between ${a} and ${b}. Stop alternating: decide what you need from each page and take a different path.`,
-    `Stopped: the task went back and forth between ${b} and ${a} ${alternations} times without progress.`,
+    `Stopped: the task went back and forth between ${a} and ${b} ${alternations} times without progress.`,
   );
 
   const hashes = [...steps.map((s) => s.observation.hash), current.hash];

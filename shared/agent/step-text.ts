@@ -25,6 +25,7 @@ const INTENTS: [past: RegExp, intent: string][] = [
  * "Pay""), so each tool writes its step text once.
  */
 export function intentOf(pastText: string): string {
-  for (const [past, intent] of INTENTS) if (past.test(pastText)) return pastText.replace(past, intent);
+  const tail = (text: string): string => text.replace(/ and pressed /g, ' and press ');
+  for (const [past, intent] of INTENTS) if (past.test(pastText)) return tail(pastText.replace(past, intent));
   return pastText;
 }

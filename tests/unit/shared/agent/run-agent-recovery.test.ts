@@ -1,0 +1,139 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { type FakeProvider, startFakeProvider } from '../../../fixtures/fake-provider/fake-provider-server';
+import { withJsonToolFallback } from '../../../../shared/agent/providers/json-tool-fallback';
+import { startAgent } from '../../../../shared/agent/run-agent';
+import { call, harness } from './support/agent-harness';
+import { type FakePage, createFakeWeb } from './support/fake-web';
+import { providerFor } from './support/provider-clients';
+
+let fake: FakeProvider;
+beforeEach(async () => {
+  fake = await startFakeProvider();
+});
+afterEach(async () => {
+  await fake.close();
+});
+
+const PAGES: FakePage[] = [
+  { url: 'https://shop.example/a', title: 'Plans', elements: [{ ref: 1, role: 'link', name: 'Compare', to: 'https://shop.example/b' }], body: 'Basic 5 EUR. Pro 9 EUR.' },
+  { url: 'https://shop.example/b', title: 'Compare', elements: [{ ref: 1, role: 'link', name: 'Plans', to: 'https://shop.example/a' }], body: 'A long comparison table.' },
+  { url: 'https://shop.example/c', title: 'Checkout', elements: [{ ref: 1, role: 'button', name: 'Continue' }], body: 'Your basket.' },
+];
+
+describe('recovery from stuck models', () => {
+  it('warns, then stops a model that oscillates between two pages, with a clear reason', async () => {
+    const web = createFakeWeb(PAGES, 'https://shop.example/a');
+    const h = harness(web, providerFor('openai-stream', fake));
+    for (let i = 0; i < 10; i += 1) fake.enqueue(call('click', { ref: 1 }));
+    const state = await startAgent(h.deps, { taskId: 'osc', task: 'Find the cheapest plan.', startUrl: 'https://shop.example/a' });
+    expect(state.status).toBe('failed');
+    expect(state.endReason).toBe('Stopped: the task went back and forth between https://shop.example/a and https://shop.example/b 6 times without progress.');
+    // The model was told plainly before the stop.
+    const warned = fake.requests.map((r) => r.text).filter((t) => t.includes('You are going back and forth between'));
+    expect(warned.length).toBeGreaterThan(0);
+    expect(web.actions).toHaveLength(5);
+    expect(h.trace.some((r) => r.type === 'notice')).toBe(true);
+  });
+
+  it('tells the model when it called no tool, and stops after three such replies', async () => {
+    const web = createFakeWeb(PAGES, 'https://shop.example/a');
+    const h = harness(web, providerFor('anthropic-stream', fake));
+    fake.enqueue({ text: 'Let me think.' }, { text: 'Still thinking.' }, { text: '' });
+    const state = await startAgent(h.deps, { taskId: 'empty', task: 'Find the cheapest plan.', startUrl: 'https://shop.example/a' });
+    expect(state.status).toBe('failed');
+    expect(state.endReason).toBe('Stopped: the model replied 3 times in a row without calling a tool.');
+    expect(fake.requests[1]?.text).toContain('Your last reply did not call any tool. Every reply must call a tool');
+  });
+
+  it('stops when the page no longer changes, and says so', async () => {
+    const web = createFakeWeb(PAGES, 'https://shop.example/c');
+    const h = harness(web, providerFor('openai-plain', fake), { limits: { recovery: { repeatStop: 50, stagnationStop: 4 } } });
+    for (let i = 0; i < 6; i += 1) fake.enqueue(call('click', { ref: 1 }));
+    const state = await startAgent(h.deps, { taskId: 'stuck', task: 'Check out.', startUrl: 'https://shop.example/c' });
+    expect(state.endReason).toBe('Stopped: the page did not change for 4 steps in a row.');
+    expect(fake.requests.some((r) => r.text.includes('The page has not changed for 3 steps.'))).toBe(true);
+  });
+
+  it('ends when the step budget runs out', async () => {
+    const web = createFakeWeb(PAGES, 'https://shop.example/a');
+    const h = harness(web, providerFor('openai-plain', fake), { limits: { maxSteps: 2 } });
+    fake.enqueue(call('find', { text: 'Basic' }), call('find', { text: 'Pro' }));
+    const state = await startAgent(h.deps, { taskId: 'budget', task: 'Find the cheapest plan.', startUrl: 'https://shop.example/a' });
+    expect(state.status).toBe('failed');
+    expect(state.endReason).toBe('Stopped: the step budget of 2 steps ran out before the task was done.');
+    expect(fake.requests).toHaveLength(2);
+  });
+
+  it('ends when the time budget runs out', async () => {
+    const web = createFakeWeb(PAGES, 'https://shop.example/a');
+    let now = 0;
+    const h = harness(web, providerFor('openai-plain', fake), { now: () => (now += 40_000), limits: { maxDurationMs: 120_000 } });
+    fake.enqueue(call('find', { text: 'Basic' }), call('find', { text: 'Pro' }), call('find', { text: 'Team' }));
+    const state = await startAgent(h.deps, { taskId: 'time', task: 'Find the cheapest plan.', startUrl: 'https://shop.example/a' });
+    expect(state.endReason).toBe('Stopped: the time budget of 2 minutes ran out before the task was done.');
+  });
+});
+
+describe('context discipline', () => {
+  it('keeps the last observations verbatim, masks older ones to one line, and keeps every action and result', async () => {
+    const web = createFakeWeb(PAGES, 'https://shop.example/a');
+    const h = harness(web, providerFor('openai-stream', fake), { limits: { keepObservations: 2, recovery: { oscillationStop: 99, oscillationWarn: 99 } } });
+    for (let i = 0; i < 4; i += 1) fake.enqueue(call('click', { ref: 1 }));
+    fake.enqueue(call('done', { success: true, summary: 'Basic is cheapest at 5 EUR.' }));
+    const state = await startAgent(h.deps, { taskId: 'mask', task: 'Find the cheapest plan.', startUrl: 'https://shop.example/a' });
+    expect(state.status).toBe('completed');
+
+    const last = fake.requests[4]?.json as { messages: { role: string; content: string | null }[] };
+    const contents = last.messages.map((m) => m.content ?? '');
+    expect(contents.filter((c) => c.includes('<untrusted_page url='))).toHaveLength(2);
+    expect(contents.filter((c) => /^\[Step \d page: ".*" https:\/\/shop\.example\/[ab] \(\d+ characters; content omitted\)\]$/.test(c))).toHaveLength(3);
+    const snapshotChars = '[1] link "Compare"\nBasic 5 EUR. Pro 9 EUR.'.length;
+    expect(contents).toContain(`[Step 1 page: "Plans" https://shop.example/a (${snapshotChars} characters; content omitted)]`);
+    // No text of a masked page survives anywhere in the prompt: only the two newest pages show their body.
+    expect(fake.requests[4]?.text.split('Basic 5 EUR').length).toBe(1 + 1);
+    // Every one of the four clicks and its result is still there.
+    expect(last.messages.filter((m) => m.role === 'tool')).toHaveLength(4);
+    expect(last.messages.filter((m) => m.role === 'assistant')).toHaveLength(4);
+    // The saved state drops masked text too, so storage does not grow with every page.
+    expect(state.steps.map((s) => s.observation.text === null)).toEqual([true, true, true, false, false]);
+  });
+
+  it('cuts the current page to fit the prompt budget and says how to see the rest', async () => {
+    const big: FakePage = { url: 'https://shop.example/a', title: 'Huge', elements: [], body: 'row of a big table\n'.repeat(2000) };
+    const web = createFakeWeb([big], big.url);
+    const h = harness(web, providerFor('openai-plain', fake), { limits: { maxPromptChars: 12_000 } });
+    fake.enqueue(call('done', { success: true, summary: 'ok' }));
+    await startAgent(h.deps, { taskId: 'cut', task: 'Read it.', startUrl: big.url });
+    const body = fake.requests[0]?.text ?? '';
+    expect(body).toContain('the rest of the page was cut to fit the prompt budget');
+    expect(h.trace.find((r) => r.type === 'prompt')).toMatchObject({ trimmed: true });
+    const chars = (h.trace.find((r) => r.type === 'prompt') as { chars: number }).chars;
+    expect(chars).toBeLessThanOrEqual(12_000);
+  });
+});
+
+describe('a model without tool calling', () => {
+  it('runs the task through the JSON fallback: tools described in the prompt, calls read from the reply text', async () => {
+    const web = createFakeWeb(PAGES, 'https://shop.example/a');
+    const h = harness(web, withJsonToolFallback(providerFor('openai-stream', fake, 'llama3.2')));
+    fake.enqueue(
+      { text: 'Opening the comparison.\n```json\n{"tool": "click", "arguments": {"ref": 1}}\n```' },
+      { text: 'I am not sure what to do.' },
+      { text: '{"tool": "done", "arguments": {"success": true, "summary": "Basic at 5 EUR is cheapest."}}' },
+    );
+    const state = await startAgent(h.deps, { taskId: 'json', task: 'Find the cheapest plan.', startUrl: 'https://shop.example/a' });
+    expect(state.status).toBe('completed');
+    expect(web.actions).toEqual([{ kind: 'click', ref: 1, double: false }]);
+    const first = fake.requests[0]?.json as { tools?: unknown; messages: { role: string; content: string }[] };
+    expect(first.tools).toBeUndefined();
+    expect(first.messages[0]?.content).toContain('Reply with exactly one JSON object and nothing else: {"tool": "<tool name>", "arguments": { ... }}.');
+    expect(first.messages[0]?.content).toContain('- click: Click an element of the page by its ref number.');
+    // The earlier call and its result come back as plain text, and the missing call is pointed out.
+    const third = fake.requests[2]?.json as { messages: { role: string; content: string }[] };
+    expect(third.messages.some((m) => m.role === 'assistant' && m.content.includes('{"tool": "click", "arguments": {"ref":1}}'))).toBe(true);
+    expect(third.messages.some((m) => m.role === 'user' && m.content.startsWith('Result of click: Opened https://shop.example/b'))).toBe(true);
+    expect(third.messages.at(-1)?.content).toContain('Your last reply did not call any tool.');
+    // Unknown local models have no price: cost is unknown, not zero.
+    expect(state.usage.costUsd).toBeNull();
+  });
+});
