@@ -18,6 +18,8 @@ export const HookRulesFile = z.object({
 });
 export type HookRulesFile = z.infer<typeof HookRulesFile>;
 
+const EDITING_TOOLS = new Set(['Write', 'Edit', 'MultiEdit', 'NotebookEdit']);
+
 export type HookDecision = { block: false } | { block: true; reason: string };
 
 const str = (value: unknown): string => (typeof value === 'string' ? value : '');
@@ -55,7 +57,8 @@ export function decidePreToolUse(raw: unknown, rules: HookRulesFile): HookDecisi
   };
 
   const file = str(input.file_path) || str(input.notebook_path);
-  if (file) {
+  // Reading is how the fixer understands the code; only tools that change a file are held to the path rules.
+  if (file && EDITING_TOOLS.has(tool)) {
     const violation = pathViolation(toRepoPath(file), guard);
     if (violation) return { block: true, reason: `Deputy guard: ${violation}; change the code that reads it instead.` };
     const content = contentViolations(addedText(tool, input), guard);
