@@ -258,7 +258,7 @@ async function runLoop<E extends AgentEnvironment>(deps: AgentDeps<E>, state: Ag
       emit({ type: 'prompt', at: deps.now(), step: step.index, chars: prompt.chars, messages: prompt.request.messages.length, maskedObservations: prompt.maskedObservations, trimmed: prompt.trimmed });
       const asked = deps.now();
       const reply = await deps.provider.complete(prompt.request, deps.signal ? { signal: deps.signal } : {});
-      const cost = costOf(reply.model, reply.usage);
+      const cost = costOf(reply.model, reply.usage, { free: deps.provider.free === true });
       step.reply = { text: redactor.redact(reply.text), toolCalls: reply.toolCalls.map((c) => ({ ...c, arguments: redactor.redact(c.arguments) })) };
       step.usage = reply.usage;
       step.costUsd = cost;

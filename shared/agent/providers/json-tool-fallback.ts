@@ -70,6 +70,7 @@ export function withJsonToolFallback(provider: Provider): Provider {
     label: provider.label,
     model: provider.model,
     vision: provider.vision,
+    ...(provider.free ? { free: true } : {}),
     async complete(request: ProviderRequest, options?: CompleteOptions): Promise<ProviderReply> {
       const reply = await provider.complete(
         { system: `${request.system}\n\n${toolGuide(request.tools)}`, messages: flatten(request.messages), tools: [] },

@@ -47,5 +47,7 @@ export interface Provider {
   readonly model: string;
   /** Whether the model accepts images; screenshots are sent only then, and only when the task asks for them. */
   readonly vision: boolean;
+  /** A local server: its calls cost nothing (as opposed to an unknown price). */
+  readonly free?: boolean;
   complete(request: ProviderRequest, options?: CompleteOptions): Promise<ProviderReply>;
 }

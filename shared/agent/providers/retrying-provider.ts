@@ -34,6 +34,7 @@ export function withRetries(provider: Provider, options: RetryOptions = {}): Pro
     label: provider.label,
     model: provider.model,
     vision: provider.vision,
+    ...(provider.free ? { free: true } : {}),
     async complete(request: ProviderRequest, callOptions: CompleteOptions = {}): Promise<ProviderReply> {
       for (let attempt = 1; ; attempt += 1) {
         try {

@@ -20,7 +20,7 @@ export interface Harness {
 export function harness(
   environment: WebEnvironment,
   provider: Provider,
-  options: { approve?: (request: ApprovalRequest) => ApprovalAnswer; vault?: Record<string, string> } & Partial<AgentDeps<WebEnvironment>> = {},
+  options: { approve?: (request: ApprovalRequest) => ApprovalAnswer; vault?: Record<string, string> } & Omit<Partial<AgentDeps<WebEnvironment>>, 'approve' | 'vault'> = {},
 ): Harness {
   const saved: AgentState[] = [];
   const trace: TraceRecord[] = [];

@@ -1,0 +1,89 @@
+import { describe, expect, it } from 'vitest';
+import { controlTools } from '../../../../shared/agent/control-tools';
+import type { ObservedElement } from '../../../../shared/agent/environment';
+import { PolicyConfig, gateToolCall } from '../../../../shared/agent/policy-gate';
+import { createSecretVault } from '../../../../shared/agent/secret-vault';
+import type { AnyTool } from '../../../../shared/agent/tool';
+import { webTools } from '../../../../shared/agent/web-tools';
+
+const tools = [...webTools, ...controlTools()] as AnyTool<never>[];
+const tool = (name: string): AnyTool<never> => {
+  const found = tools.find((t) => t.name === name);
+  if (!found) throw new Error(name);
+  return found;
+};
+
+const elements: ObservedElement[] = [
+  { ref: 1, role: 'button', name: 'Add to cart' },
+  { ref: 2, role: 'button', name: 'Place order' },
+  { ref: 3, role: 'button', name: 'Delete account' },
+  { ref: 4, role: 'textbox', name: 'Password', inputType: 'password' },
+  { ref: 5, role: 'textbox', name: 'Name on card', autocomplete: 'cc-name' },
+  { ref: 6, role: 'button', name: 'Delete this address' },
+  { ref: 7, role: 'textbox', name: 'Search' },
+  { ref: 8, role: 'button', name: 'Submit' },
+];
+
+function gate(name: string, args: Record<string, unknown>, config: Partial<PolicyConfig> = {}, url = 'https://shop.example/p') {
+  return gateToolCall({
+    tool: tool(name),
+    args,
+    page: { url, element: (ref) => elements.find((e) => e.ref === ref) },
+    vault: createSecretVault({ entries: { card_number: '4111111111111111' } }),
+    plan: null,
+    config: PolicyConfig.parse({ mode: 'act', ...config }),
+    startUrl: 'https://shop.example/',
+  });
+}
+
+describe('the policy gate in act mode', () => {
+  it('lets routine actions through', () => {
+    expect(gate('click', { ref: 1, double: false }).decision).toBe('allow');
+    expect(gate('type', { ref: 7, text: 'red mug', clear: true, submit: true })).toMatchObject({ decision: 'allow', classes: ['act', 'submit'] });
+    expect(gate('click', { ref: 8, double: false })).toMatchObject({ decision: 'allow', classes: ['act', 'submit'] });
+    expect(gate('navigate', { url: 'https://www.shop.example/cart' }).decision).toBe('allow');
+    expect(gate('find', { text: 'mug' }).decision).toBe('allow');
+  });
+
+  it('stops for money, account changes and irreversible steps, saying why', () => {
+    const order = gate('click', { ref: 2, double: false });
+    expect(order).toMatchObject({ decision: 'ask', classes: ['act', 'money'] });
+    expect(order.reason).toBe('Needs your approval because it looks like it spends money ("Place order").');
+    expect(gate('click', { ref: 3, double: false }).classes).toEqual(['act', 'account', 'irreversible']);
+    expect(gate('click', { ref: 6, double: false })).toMatchObject({ decision: 'ask', classes: ['act', 'irreversible'] });
+    expect(gate('press', { key: 'Enter', ref: 2 })).toMatchObject({ decision: 'ask' });
+  });
+
+  it('stops for typing into password and payment fields, and for personal data anywhere', () => {
+    expect(gate('type', { ref: 4, text: 'x', clear: true, submit: false })).toMatchObject({ decision: 'ask', classes: ['act', 'account'] });
+    expect(gate('type', { ref: 5, text: 'Ada', clear: true, submit: false })).toMatchObject({ decision: 'ask', classes: ['act', 'money'] });
+    const data = gate('type', { ref: 7, text: '{{card_number}}', clear: true, submit: false });
+    expect(data).toMatchObject({ decision: 'ask', personalData: true });
+    expect(data.reason).toContain('it uses personal data ({{card_number}})');
+  });
+
+  it('asks before leaving the approved sites, and never opens denied ones or carries data in addresses', () => {
+    const away = gate('navigate', { url: 'https://elsewhere.example/' });
+    expect(away).toMatchObject({ decision: 'ask', leavesApprovedSites: true });
+    expect(gate('navigate', { url: 'https://elsewhere.example/' }, { allowedSites: ['elsewhere.example'] }).decision).toBe('allow');
+    expect(gate('navigate', { url: 'https://a.bad.example/x' }, { deniedSites: ['bad.example'] })).toMatchObject({ decision: 'deny' });
+    expect(gate('navigate', { url: 'https://shop.example/?c={{card_number}}' }).decision).toBe('deny');
+    expect(gate('navigate', { url: 'https://shop.example/?c=%7B%7Bcard_number%7D%7D' }).decision).toBe('deny');
+    expect(gate('tabs', { action: 'new', url: 'https://elsewhere.example/' }).decision).toBe('ask');
+  });
+
+  it('refuses to act on a denied site, but still lets the model read it', () => {
+    expect(gate('click', { ref: 1, double: false }, { deniedSites: ['shop.example'] }).decision).toBe('deny');
+    expect(gate('find', { text: 'x' }, { deniedSites: ['shop.example'] }).decision).toBe('allow');
+  });
+});
+
+describe('the policy gate in ask mode', () => {
+  it('asks for every action and for a new plan, but not for reading', () => {
+    expect(gate('click', { ref: 1, double: false }, { mode: 'ask' })).toMatchObject({ decision: 'ask', reason: 'You asked to approve each action.' });
+    expect(gate('find', { text: 'mug' }, { mode: 'ask' }).decision).toBe('allow');
+    const plan = { explanation: 'x', steps: [{ step: 'Buy the mug', status: 'pending' }] };
+    expect(gate('update_plan', plan, { mode: 'ask' })).toMatchObject({ decision: 'ask', reason: 'Approve this plan?\n[ ] 1. Buy the mug' });
+    expect(gate('update_plan', plan, { mode: 'act' }).decision).toBe('allow');
+  });
+});
