@@ -7,7 +7,7 @@ import { createPrinter } from '../loop/loop-printer';
 import { HookRulesFile, runHook } from '../loop/pre-tool-use-hook';
 import { createCommandRunner } from '../loop/run-command';
 import { hookCommandLine, startLoop } from '../loop/start-loop';
-import { appPaths, currentPathEnv } from '../paths';
+import { defaultLoopStateDir } from '../loop/state-store';
 import { UsageError } from './usage-error';
 
 const positiveInt = (value: string): number => {
@@ -42,7 +42,7 @@ async function loopAction(options: LoopOptions): Promise<number> {
   // A resumed loop keeps the definition saved in its state, so only the repo is read from the flags.
   const repo = resolveRepo(options.repo, process.cwd());
   const config = options.resume ? undefined : loadLoopConfig(options, process.cwd());
-  const stateDir = options.stateDir ?? process.env.DEPUTY_STATE_DIR ?? appPaths(currentPathEnv()).stateDir;
+  const stateDir = options.stateDir ?? defaultLoopStateDir();
   const log = createLogger('loop', [streamSink(process.stderr)], process.env.DEPUTY_LOG_LEVEL === 'debug' ? 'debug' : 'warn');
   const mode = options.json ? 'json' : process.stdout.isTTY ? 'tty' : 'plain';
   const printer = createPrinter(mode, (text) => void process.stdout.write(text));

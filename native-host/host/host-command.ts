@@ -1,6 +1,7 @@
 import { Console } from 'node:console';
 import { join } from 'node:path';
 import { createDesktopService } from '../desktop/create-desktop-service';
+import { createLoopManager } from '../loop/loop-manager';
 import { createLogger, fileSink, streamSink } from '../log/logger';
 import { appPaths, currentPathEnv } from '../paths';
 import { HOST_VERSION } from '../version';
@@ -35,6 +36,7 @@ export async function hostCommand(): Promise<number> {
       pid: process.pid,
       now: () => Date.now(),
       desktop: createDesktopService({ entry: process.argv[1] ?? '', log, processes }),
+      loops: createLoopManager({ entry: process.argv[1] ?? '', log: log.child('loop'), track: (child) => processes.track(child) }),
     },
   });
   const onSignal = (signal: NodeJS.Signals): void => {

@@ -2,6 +2,8 @@ import { PROTOCOL_VERSION } from '../../shared/constants';
 import type { HostMethods } from '../../shared/protocol';
 import { desktopHandlers } from '../desktop/desktop-handlers';
 import type { DesktopService } from '../desktop/desktop-service';
+import { loopHandlers } from '../loop/loop-handlers';
+import type { LoopManager } from '../loop/loop-manager';
 import type { Handlers } from './router';
 
 export interface HostInfo {
@@ -11,6 +13,8 @@ export interface HostInfo {
   now: () => number;
   /** Desktop control; its methods answer "unavailable" when absent. */
   desktop?: DesktopService;
+  /** Fix loops; their methods answer "unavailable" when absent. */
+  loops?: LoopManager;
 }
 
 /** The host's built-in methods. Feature modules (desktop, fix loop, shell) add theirs beside these. */
@@ -26,5 +30,6 @@ export function hostHandlers(info: HostInfo): Handlers<HostMethods> {
     }),
     ping: (params) => (params.echo === undefined ? { time: info.now() } : { time: info.now(), echo: params.echo }),
     ...desktopHandlers(info.desktop),
+    ...loopHandlers(info.loops),
   };
 }

@@ -2,6 +2,7 @@ import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readFileSync, re
 import { createHash } from 'node:crypto';
 import { basename, dirname, join } from 'node:path';
 import { AppError, describeZodError } from '../../shared/errors';
+import { appPaths, currentPathEnv } from '../paths';
 import { isAlive } from './kill-tree';
 import { LoopState } from './loop-state';
 
@@ -12,6 +13,11 @@ export interface LoopPaths {
   settingsFile: string;
   rulesFile: string;
   lockFile: string;
+}
+
+/** Where loop state lives: DEPUTY_STATE_DIR when set (tests, portable setups), else the host's state folder. */
+export function defaultLoopStateDir(): string {
+  return process.env.DEPUTY_STATE_DIR ?? appPaths(currentPathEnv()).stateDir;
 }
 
 /** One folder per repository under the host's state directory, named so a person can tell which repo it is. */

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { defineChannel } from './channel';
 import { DesktopStoppedEvent, desktopMethods } from './desktop-protocol';
+import { LoopEvents, LoopMethods } from './loop-protocol';
 
 /** The background (or the CLI) <-> native host channel. */
 export const HostChannel = defineChannel(
@@ -29,10 +30,12 @@ export const HostChannel = defineChannel(
       result: z.object({ time: z.number(), echo: z.string().optional() }),
     },
     ...desktopMethods,
+    ...LoopMethods,
   },
   {
     notice: z.object({ level: z.enum(['info', 'warn', 'error']), message: z.string().max(2000) }),
     'desktop.stopped': DesktopStoppedEvent,
+    ...LoopEvents,
   },
 );
 export type HostChannel = typeof HostChannel;
