@@ -1,5 +1,6 @@
 import { createConsoleLogger } from '../../shared/logger';
 import type { HostStatus } from '../../shared/protocol';
+import { callPageFunction, readPageGlobals } from '../platform/main-world';
 import { connectNative } from '../platform/native';
 import { extensionUrl, extensionVersion, isPrivilegedSender, onInstalled, onPortConnect, onStartup } from '../platform/runtime';
 import { allowSessionStorageForPages, chromeStore } from '../platform/storage';
@@ -14,6 +15,7 @@ import {
   useActionPopup,
 } from '../platform/ui-surfaces';
 import { AUTOMATE_CHAT_MENU, handleAutomateChatClick } from './automate-chat-menu';
+import { ChatDriver } from './chat-driver';
 import { HostConnection } from './host-connection';
 import { LaunchStore } from './launch-store';
 import { createUiHandlers } from './ui-handlers';
@@ -39,8 +41,17 @@ const host = new HostConnection({
   },
 });
 
+const chat = new ChatDriver({
+  frames: { listFrames, sendToFrame },
+  readGlobals: readPageGlobals,
+  callPage: callPageFunction,
+  now: () => Date.now(),
+  sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+  log: createConsoleLogger('bg:chat'),
+});
+
 const ui: UiServer = new UiServer(
-  createUiHandlers({ host, launches, frames: { listFrames, sendToFrame } }),
+  createUiHandlers({ host, launches, frames: { listFrames, sendToFrame }, chat }),
   (port) => isPrivilegedSender(port.sender),
   createConsoleLogger('bg:ui'),
 );

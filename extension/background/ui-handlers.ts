@@ -1,3 +1,5 @@
+import type { ChatDriver } from './chat-driver';
+import { createChatUiHandlers } from './chat-ui-handlers';
 import type { HostConnection } from './host-connection';
 import type { LaunchStore } from './launch-store';
 import { pingFrames, type FramePorts } from './content-frames';
@@ -7,9 +9,10 @@ export interface UiHandlerDeps {
   host: HostConnection;
   launches: LaunchStore;
   frames: FramePorts;
+  chat: ChatDriver;
 }
 
-export function createUiHandlers({ host, launches, frames }: UiHandlerDeps): UiHandlers {
+export function createUiHandlers({ host, launches, frames, chat }: UiHandlerDeps): UiHandlers {
   return {
     'host.status': () => Promise.resolve(host.status),
     'host.reconnect': () => {
@@ -32,5 +35,6 @@ export function createUiHandlers({ host, launches, frames }: UiHandlerDeps): UiH
       await launches.clear(tabId);
       return {};
     },
+    ...createChatUiHandlers(chat),
   };
 }

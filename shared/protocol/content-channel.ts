@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { chatContentMethods } from './chat-protocol';
 import { defineChannel } from './channel';
 
 /**
@@ -17,6 +18,7 @@ export const ContentChannel = defineChannel(
         title: z.string(),
       }),
     },
+    ...chatContentMethods,
   },
   {},
 );

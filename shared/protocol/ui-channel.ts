@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { chatUiMethods } from './chat-protocol';
 import { defineChannel } from './channel';
 
 export const HostState = z.enum(['connecting', 'connected', 'not_installed', 'incompatible', 'disconnected']);
@@ -50,6 +51,7 @@ export const UiChannel = defineChannel(
     },
     'launch.get': { params: TabRef, result: Launch.nullable() },
     'launch.clear': { params: TabRef, result: z.object({}) },
+    ...chatUiMethods,
   },
   {
     'host.status': HostStatus,

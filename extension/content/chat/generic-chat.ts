@@ -1,0 +1,132 @@
+import { composedContains, composedParent, deepQueryWithin, isShown, readableText, type DeepDom, type ShadowRootOf } from './deep-query';
+
+/** The parts of a chat found by structure alone. */
+export interface GenericChat {
+  root: Element;
+  composer: Element;
+  send: Element | null;
+  list: Element | null;
+  score: number;
+  reasons: string[];
+}
+
+const COMPOSERS =
+  'textarea, input[type="text"], input:not([type]), [contenteditable=""], [contenteditable="true"], [contenteditable="plaintext-only"], [role="textbox"]';
+const BUTTONS = 'button, [role="button"], input[type="submit"], input[type="button"]';
+const SEND_WORDS = /\b(send|submit|reply|post|enviar|senden|envoyer|invia)\b|➤|➢|⮞/i;
+const CHAT_WORDS = /chat|message|messenger|support|conversation|assistant|help|talk|ask/i;
+const LIST_WORDS = /message|conversation|chat|transcript|history|thread|dialog|log|feed/i;
+const SEARCH_WORDS = /search|query|filter|coupon|promo|zip|postcode|email|password|name|phone/i;
+
+/** The words that describe an element to a person or a screen reader: its text, label, title, value, and icon. */
+export function labelOf(element: Element): string {
+  const parts = [
+    element.getAttribute('aria-label'),
+    element.getAttribute('title'),
+    element.getAttribute('name'),
+    element instanceof HTMLInputElement ? element.value : null,
+    readableText(element),
+    element.querySelector('svg title')?.textContent,
+  ];
+  return parts.filter((part): part is string => typeof part === 'string' && part.trim() !== '').join(' ').trim();
+}
+
+function attributeText(element: Element): string {
+  return [element.id, element.getAttribute('class'), element.getAttribute('aria-label'), element.getAttribute('role'), element.getAttribute('title'), element.tagName]
+    .filter(Boolean)
+    .join(' ');
+}
+
+function isComposerCandidate(element: Element): boolean {
+  if (!isShown(element)) return false;
+  if (element.closest('[role="search"], form[role="search"]')) return false;
+  if (element instanceof HTMLInputElement && (element.type === 'search' || element.type === 'hidden')) return false;
+  const hints = [element.getAttribute('name'), element.getAttribute('placeholder'), element.getAttribute('aria-label'), element.id].join(' ');
+  return !(SEARCH_WORDS.test(hints) && !CHAT_WORDS.test(hints));
+}
+
+/** A send control near the composer: labelled "send", a submit button in its form, or the one icon button beside it. */
+export function findSendControl(scope: Element, composer: Element, shadowRootOf: ShadowRootOf): Element | null {
+  const buttons = deepQueryWithin(scope, BUTTONS, shadowRootOf).filter((button) => button !== composer && isShown(button));
+  const labelled = buttons.find((button) => SEND_WORDS.test(labelOf(button)));
+  if (labelled) return labelled;
+  const form = composer.closest('form');
+  const submit = form ? buttons.find((button) => button.closest('form') === form && (button.getAttribute('type') ?? 'submit') === 'submit') : undefined;
+  return submit ?? null;
+}
+
+function overflowsVertically(element: Element): boolean {
+  const style = element.ownerDocument.defaultView?.getComputedStyle(element);
+  return style !== undefined && /(auto|scroll)/.test(style.overflowY);
+}
+
+/** The element that holds the messages: a log region, a scrolling box, or a box named like a message list. */
+export function findMessageList(scope: Element, composer: Element, shadowRootOf: ShadowRootOf): Element | null {
+  const all = deepQueryWithin(scope, '*', shadowRootOf).filter((element) => !composedContains(element, composer) && !composedContains(composer, element));
+  const log = all.find((element) => element.getAttribute('role') === 'log' || element.getAttribute('aria-live') === 'polite');
+  if (log) return log;
+  const named = all.filter((element) => LIST_WORDS.test(`${element.id} ${element.getAttribute('class') ?? ''}`) && element.children.length > 0);
+  const scrolling = named.find(overflowsVertically) ?? all.find((element) => overflowsVertically(element) && element.children.length > 0);
+  return scrolling ?? named[0] ?? null;
+}
+
+function isFixedCorner(element: Element): boolean {
+  const view = element.ownerDocument.defaultView;
+  for (let current: Element | null = element; current; current = composedParent(current)) {
+    const style = view?.getComputedStyle(current);
+    if (style?.position === 'fixed') {
+      const rect = current.getBoundingClientRect();
+      return view !== null && rect.right > view.innerWidth / 2 && rect.bottom > view.innerHeight / 2;
+    }
+  }
+  return false;
+}
+
+/**
+ * Finds a chat by its shape: a composer and, around it, a list of messages and usually a send control. Each part and
+ * each hint (chat words in labels, a fixed box in the bottom-right corner, a frame that is nothing but the chat) adds
+ * to the score, so a search box or a contact form does not pass for a chat.
+ */
+export function findGenericChat(dom: DeepDom, shadowRootOf: ShadowRootOf): GenericChat | null {
+  let best: GenericChat | null = null;
+  for (const composer of dom.queryAll(COMPOSERS).filter(isComposerCandidate)) {
+    let scope: Element | null = composedParent(composer);
+    for (let depth = 0; scope && depth < 10; depth += 1, scope = composedParent(scope)) {
+      const list = findMessageList(scope, composer, shadowRootOf);
+      if (!list) continue;
+      const send = findSendControl(scope, composer, shadowRootOf);
+      const found = score(composer, scope, list, send);
+      if (!best || found.score > best.score) best = found;
+      break;
+    }
+  }
+  return best;
+}
+
+function score(composer: Element, root: Element, list: Element, send: Element | null): GenericChat {
+  const reasons = ['composer', 'message list'];
+  let value = 0.5;
+  if (send) {
+    value += 0.15;
+    reasons.push('send control');
+  }
+  const words = `${attributeText(root)} ${attributeText(list)} ${composer.getAttribute('placeholder') ?? ''} ${composer.getAttribute('aria-label') ?? ''}`;
+  if (CHAT_WORDS.test(words)) {
+    value += 0.15;
+    reasons.push('chat words in labels');
+  }
+  if (list.getAttribute('role') === 'log' || list.getAttribute('aria-live')) {
+    value += 0.1;
+    reasons.push('live region');
+  }
+  if (isFixedCorner(root)) {
+    value += 0.1;
+    reasons.push('fixed bottom-right');
+  }
+  const view = root.ownerDocument.defaultView;
+  if (view && view !== view.top) {
+    value += 0.05;
+    reasons.push('in its own frame');
+  }
+  return { root, composer, send, list, score: Math.round(Math.min(1, value) * 100) / 100, reasons };
+}
