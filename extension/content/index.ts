@@ -1,9 +1,18 @@
 import { onBackgroundRequest } from '../platform/content-bridge';
+import { frameIdOf, openOrClosedShadowRoot } from '../platform/page-dom';
+import { createChatHandlers } from './chat/chat-handlers';
 import { createContentServer } from './content-server';
 import { frameInfo } from './frame-info';
 
 // Entry of the content script, which runs in every frame of every page: it only wires.
 const serve = createContentServer({
   ping: () => Promise.resolve(frameInfo(window)),
+  ...createChatHandlers({
+    doc: document,
+    shadowRootOf: openOrClosedShadowRoot,
+    frameIdOf,
+    now: () => Date.now(),
+    sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+  }),
 });
 onBackgroundRequest((message) => serve(message));
