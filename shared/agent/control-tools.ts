@@ -25,6 +25,9 @@ export const askUserTool = defineTool({
   describe: (args) => `Asked the user ${quote(args.question, 80)}`,
   handler: async (args, context) => {
     const answer = await context.askUser(args.question);
+    if (answer === null) {
+      return { ok: false, content: 'Nobody can answer questions during this task. Decide with what you know, or call done and explain what is missing.' };
+    }
     return { ok: true, content: `The user answered: ${answer}` };
   },
 });

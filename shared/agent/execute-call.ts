@@ -17,7 +17,7 @@ export interface CallServices<E> {
   vault: SecretVault;
   redactor: Redactor;
   approve: Approver;
-  askUser(question: string): Promise<string>;
+  askUser(question: string): Promise<string | null>;
   finish(success: boolean, summary: string): void;
   save(): Promise<void>;
   now(): number;

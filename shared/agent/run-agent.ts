@@ -55,6 +55,8 @@ export interface AgentDeps<E extends AgentEnvironment> {
   /** Send screenshots (when the environment takes them and the model accepts images). */
   screenshots?: boolean;
   systemPrompt?: (input: SystemPromptInput) => string;
+  /** Streamed reply text as it arrives, for a live view in the side panel. It is not redacted: show it, never log it. */
+  onReplyText?: (delta: string) => void;
   logger?: Logger;
 }
 
@@ -146,8 +148,8 @@ async function runLoop<E extends AgentEnvironment>(deps: AgentDeps<E>, state: Ag
     vault: deps.vault,
     redactor,
     approve: deps.approve,
-    askUser: async (question: string): Promise<string> => {
-      if (!deps.askUser) return 'Nobody can answer questions during this task. Decide with what you know, or call done and explain what is missing.';
+    askUser: async (question: string): Promise<string | null> => {
+      if (!deps.askUser) return null;
       state.status = 'awaiting_user';
       await save();
       const answer = await deps.askUser(question, deps.signal);
@@ -257,7 +259,10 @@ async function runLoop<E extends AgentEnvironment>(deps: AgentDeps<E>, state: Ag
       });
       emit({ type: 'prompt', at: deps.now(), step: step.index, chars: prompt.chars, messages: prompt.request.messages.length, maskedObservations: prompt.maskedObservations, trimmed: prompt.trimmed });
       const asked = deps.now();
-      const reply = await deps.provider.complete(prompt.request, deps.signal ? { signal: deps.signal } : {});
+      const reply = await deps.provider.complete(prompt.request, {
+        ...(deps.signal ? { signal: deps.signal } : {}),
+        ...(deps.onReplyText ? { onText: deps.onReplyText } : {}),
+      });
       const cost = costOf(reply.model, reply.usage, { free: deps.provider.free === true });
       step.reply = { text: redactor.redact(reply.text), toolCalls: reply.toolCalls.map((c) => ({ ...c, arguments: redactor.redact(c.arguments) })) };
       step.usage = reply.usage;

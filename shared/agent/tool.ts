@@ -26,7 +26,8 @@ export interface ToolContext<E> {
   /** Replaces `{{name}}` placeholders with the user's real values; only handlers that type into the page use it. */
   resolveSecrets(text: string): string;
   setPlan(plan: Plan): void;
-  askUser(question: string): Promise<string>;
+  /** The user's answer, or null when nobody can answer during this run (a headless run without a terminal). */
+  askUser(question: string): Promise<string | null>;
   finish(success: boolean, summary: string): void;
 }
 

@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import type { ActionOutcome } from './environment';
 import { type AnyTool, type ToolContext, type ToolResult, defineTool, describeRef, quote } from './tool';
+import { controlTools } from './control-tools';
+import { wrapUntrusted } from './untrusted';
 import type { WebAction, WebEnvironment } from './web-environment';
 
 const ref = z.number().int().nonnegative().describe('The number in brackets before the element in the page snapshot, e.g. 14 for [14].');
@@ -10,7 +12,11 @@ type WebContext = ToolContext<WebEnvironment>;
 async function perform(action: WebAction, context: WebContext): Promise<ToolResult> {
   const outcome: ActionOutcome = await context.environment.act(action, { signal: context.signal });
   const evidence = outcome.evidence ?? [];
-  const content = evidence.length > 0 ? `${outcome.message}\n${evidence.map((line) => `- ${line}`).join('\n')}` : outcome.message;
+  // Evidence quotes the page (a new heading, the text found), so it is labelled untrusted like the snapshot itself.
+  const content =
+    evidence.length > 0
+      ? `${outcome.message}\n${wrapUntrusted('untrusted_output', { from: action.kind }, evidence.map((line) => `- ${line}`).join('\n'))}`
+      : outcome.message;
   return { ok: outcome.ok, content, changed: outcome.changed, evidence };
 }
 
@@ -180,3 +186,8 @@ export const webTools: AnyTool<WebEnvironment>[] = [
   waitTool,
   tabsTool,
 ];
+
+/** Everything a web task offers the model: the web tools and the plan, question and done tools. */
+export function webAgentTools(): AnyTool<WebEnvironment>[] {
+  return [...webTools, ...controlTools<WebEnvironment>()];
+}

@@ -1,4 +1,5 @@
-import type Anthropic from '@anthropic-ai/sdk';
+import Anthropic from '@anthropic-ai/sdk';
+import { AppError } from '../../errors';
 import type { CompleteOptions, ConversationMessage, Provider, ProviderReply, ProviderRequest, ToolCall } from './provider';
 import { toProviderError } from './provider-error';
 
@@ -80,6 +81,7 @@ export function createAnthropicProvider(options: AnthropicProviderOptions): Prov
     const requestOptions = callOptions.signal ? { signal: callOptions.signal } : {};
     if (options.stream === false) {
       const message = await options.client.messages.create({ ...body, stream: false }, requestOptions);
+      if (!Array.isArray(message.content)) throw new AppError('bad_reply', `${label} (${where.baseUrl}) sent a reply without content. Check that the base URL points at the Anthropic API.`);
       let text = '';
       const toolCalls: ToolCall[] = [];
       for (const block of message.content) {
@@ -102,8 +104,10 @@ export function createAnthropicProvider(options: AnthropicProviderOptions): Prov
     let inputTokens = 0;
     let outputTokens = 0;
     const calls = new Map<number, ToolCall>();
+    let started = false;
     for await (const event of stream) {
       if (event.type === 'message_start') {
+        started = true;
         model = event.message.model;
         inputTokens = event.message.usage.input_tokens;
         outputTokens = event.message.usage.output_tokens;
@@ -123,6 +127,7 @@ export function createAnthropicProvider(options: AnthropicProviderOptions): Prov
         if (typeof event.usage.input_tokens === 'number') inputTokens = event.usage.input_tokens;
       }
     }
+    if (!started) throw new AppError('bad_reply', `${label} (${where.baseUrl}) sent an empty or unreadable stream. Check that the base URL points at the Anthropic API.`);
     const toolCalls = [...calls.entries()].sort(([a], [b]) => a - b).map(([, call]) => call);
     return { text, toolCalls, usage: { inputTokens, outputTokens }, model, stopReason };
   }
@@ -135,7 +140,10 @@ export function createAnthropicProvider(options: AnthropicProviderOptions): Prov
       try {
         return await complete(request, callOptions);
       } catch (error) {
-        throw toProviderError(error, where, now());
+        throw toProviderError(error, where, now(), {
+          aborted: error instanceof Anthropic.APIUserAbortError || callOptions?.signal?.aborted === true,
+          connection: error instanceof Anthropic.APIConnectionError,
+        });
       }
     },
   };

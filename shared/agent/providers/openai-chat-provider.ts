@@ -1,4 +1,4 @@
-import type OpenAI from 'openai';
+import OpenAI from 'openai';
 import { AppError } from '../../errors';
 import type { CompleteOptions, ConversationMessage, Provider, ProviderReply, ProviderRequest, ToolCall } from './provider';
 import { toProviderError } from './provider-error';
@@ -70,6 +70,7 @@ export function createOpenAiChatProvider(options: OpenAiChatProviderOptions): Pr
     const requestOptions = callOptions.signal ? { signal: callOptions.signal } : {};
     if (options.stream === false) {
       const completion = await options.client.chat.completions.create({ ...body, stream: false }, requestOptions);
+      if (!Array.isArray(completion.choices)) throw new AppError('bad_reply', `${label} (${where.baseUrl}) sent a reply without choices. Check that the base URL points at an OpenAI-compatible API.`);
       const choice = completion.choices[0];
       if (!choice) throw new AppError('bad_reply', `${label} returned no choices for model "${options.model}".`);
       const toolCalls: ToolCall[] = [];
@@ -94,7 +95,9 @@ export function createOpenAiChatProvider(options: OpenAiChatProviderOptions): Pr
     let stopReason: string | null = null;
     let usage: ProviderReply['usage'] = null;
     const calls = new Map<number, ToolCall>();
+    let chunks = 0;
     for await (const chunk of stream) {
+      chunks += 1;
       if (chunk.model) model = chunk.model;
       if (chunk.usage) usage = { inputTokens: chunk.usage.prompt_tokens, outputTokens: chunk.usage.completion_tokens };
       const choice = chunk.choices[0];
@@ -112,6 +115,7 @@ export function createOpenAiChatProvider(options: OpenAiChatProviderOptions): Pr
         calls.set(delta.index, call);
       }
     }
+    if (chunks === 0) throw new AppError('bad_reply', `${label} (${where.baseUrl}) sent an empty or unreadable stream. Check that the base URL points at an OpenAI-compatible API.`);
     // Some compatible servers omit tool call ids; the conversation needs one to pair each result with its call.
     const toolCalls = [...calls.entries()]
       .sort(([a], [b]) => a - b)
@@ -127,7 +131,10 @@ export function createOpenAiChatProvider(options: OpenAiChatProviderOptions): Pr
       try {
         return await complete(request, callOptions);
       } catch (error) {
-        throw toProviderError(error, where, now());
+        throw toProviderError(error, where, now(), {
+          aborted: error instanceof OpenAI.APIUserAbortError || callOptions?.signal?.aborted === true,
+          connection: error instanceof OpenAI.APIConnectionError,
+        });
       }
     },
   };

@@ -14,6 +14,12 @@ interface Where {
   baseUrl: string;
 }
 
+/** What the adapter knows from its own SDK's classes (class names do not survive minification, instanceof does). */
+export interface ErrorKind {
+  aborted: boolean;
+  connection: boolean;
+}
+
 function readHeader(headers: unknown, name: string): string | null {
   if (headers !== null && typeof headers === 'object' && 'get' in headers && typeof headers.get === 'function') {
     const value: unknown = (headers.get as (n: string) => unknown).call(headers, name);
@@ -41,10 +47,9 @@ function field(error: unknown, name: string): unknown {
  * Maps an SDK error (both SDKs throw APIError subclasses with `status` and `headers`) to one AppError whose message
  * says what to fix. Network failures and timeouts have no status and are retried.
  */
-export function toProviderError(error: unknown, where: Where, now: number): AppError {
+export function toProviderError(error: unknown, where: Where, now: number, kind: ErrorKind): AppError {
   if (error instanceof AppError) return error;
   const status = field(error, 'status');
-  const name = error instanceof Error ? error.constructor.name : '';
   const serverMessage = error instanceof Error ? error.message.slice(0, 300) : String(error).slice(0, 300);
   const headers = field(error, 'headers');
   const details = (retryable: boolean, s: number | null): ProviderErrorDetails => ({
@@ -54,11 +59,17 @@ export function toProviderError(error: unknown, where: Where, now: number): AppE
   });
   const at = `${where.label} (${where.baseUrl})`;
 
-  if (name === 'APIUserAbortError' || field(error, 'name') === 'AbortError') {
+  if (kind.aborted || field(error, 'name') === 'AbortError') {
     return new AppError('cancelled', 'The model call was stopped.', { cause: error, details: details(false, null) });
   }
+  if (typeof status !== 'number' && !kind.connection) {
+    return new AppError('bad_reply', `${at} sent a reply Deputy cannot read (${serverMessage}). Check that the base URL points at a compatible API and that the model "${where.model}" exists there.`, {
+      cause: error,
+      details: details(false, null),
+    });
+  }
   if (typeof status !== 'number') {
-    const timeout = /timeout|timed out/i.test(name + serverMessage);
+    const timeout = /timeout|timed out/i.test(serverMessage);
     return new AppError(timeout ? 'timeout' : 'unavailable', `Could not reach ${at}: ${serverMessage}. Check the base URL and that the server is running.`, {
       cause: error,
       details: details(true, null),

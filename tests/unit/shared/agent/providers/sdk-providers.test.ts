@@ -99,6 +99,14 @@ describe.each(FLAVOURS)('%s adapter over the real SDK', (flavour) => {
     expect(error.details).toMatchObject({ retryable: true, retryAfterMs: 2000 });
   });
 
+  it.each(['<html><body>Welcome to nginx</body></html>', '{"unexpected": true}'])('reports a reply it cannot read (%s) as bad_reply, saying to check the base URL', async (body) => {
+    fake.enqueue({ raw: { status: 200, contentType: flavour.endsWith('stream') ? 'text/event-stream' : 'application/json', body } });
+    const error = (await providerFor(flavour, fake).complete(request).catch((e: unknown) => e)) as AppError;
+    expect(error).toBeInstanceOf(AppError);
+    expect(error.code).toBe('bad_reply');
+    expect(error.message).toMatch(/Check that the base URL points at/);
+  });
+
   it('reports a connection failure as unavailable and retryable, naming the base URL', async () => {
     const url = fake.url;
     await fake.close();
