@@ -1,4 +1,4 @@
-import { XMLParser } from 'fast-xml-parser';
+import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import type { FailureItem } from '../../shared/protocol/loop-protocol';
 
 type Node = Record<string, unknown>;
@@ -26,12 +26,12 @@ function collectSuites(node: unknown, out: Node[]): void {
  * failed; an <error> is a test that could not run, which the prompt lists first.
  */
 export function parseJunitXml(xml: string): FailureItem[] {
-  let doc: Node;
-  try {
-    doc = parser.parse(xml) as Node;
-  } catch {
-    return [{ id: 'junit', message: `The JUnit report is not valid XML; its start: ${xml.slice(0, 300)}`, severity: 'error' }];
+  // The parser is lenient with a report cut short (a runner that crashed mid-write); the validator is not.
+  const valid = XMLValidator.validate(xml);
+  if (valid !== true) {
+    return [{ id: 'junit', message: `The JUnit report is not valid XML (${valid.err.msg}, line ${valid.err.line}); its start: ${xml.slice(0, 300)}`, severity: 'error' }];
   }
+  const doc = parser.parse(xml) as Node;
   const suites: Node[] = [];
   collectSuites(doc.testsuites ?? doc, suites);
   const items: FailureItem[] = [];

@@ -1,0 +1,117 @@
+import { describe, expect, it } from 'vitest';
+import { waitForDeploy } from '../../../../native-host/loop/deploy-wait';
+import { createPrinter } from '../../../../native-host/loop/loop-printer';
+import { withRetries } from '../../../../native-host/loop/with-retries';
+import type { LoopEvent } from '../../../../shared/protocol/loop-protocol';
+
+/** A clock that moves only when the code under test sleeps. */
+function fakeClock() {
+  let now = 0;
+  const pauses: number[] = [];
+  return {
+    now: () => now,
+    sleep: (ms: number) => {
+      pauses.push(ms);
+      now += ms;
+      return Promise.resolve();
+    },
+    pauses,
+  };
+}
+
+const answers = (...statuses: Array<number | 'refused'>): typeof fetch => {
+  let index = 0;
+  return (() => {
+    const status = statuses[Math.min(index++, statuses.length - 1)];
+    if (status === 'refused') return Promise.reject(Object.assign(new TypeError('fetch failed'), { cause: { code: 'ECONNREFUSED' } }));
+    return Promise.resolve(new Response(null, { status }));
+  });
+};
+
+describe('waitForDeploy', () => {
+  const health = { healthUrl: 'http://127.0.0.1:8080/health', timeoutSeconds: 600, backoffStartSeconds: 15, backoffMaxSeconds: 60 };
+
+  it('polls with a pause growing from 15 s to 60 s until the service answers 2xx', async () => {
+    const clock = fakeClock();
+    const tried: string[] = [];
+    const ms = await waitForDeploy(health, { ...clock, fetch: answers('refused', 503, 503, 503, 200), onAttempt: (attempt, status) => tried.push(`${attempt}:${status}`) });
+    expect(clock.pauses).toEqual([15_000, 30_000, 60_000, 60_000, 60_000]);
+    expect(tried).toEqual(['1:unreachable (ECONNREFUSED)', '2:HTTP 503', '3:HTTP 503', '4:HTTP 503']);
+    expect(ms).toBe(225_000);
+  });
+
+  it('gives up at the limit with what it saw and what to check', async () => {
+    const clock = fakeClock();
+    await expect(waitForDeploy({ ...health, timeoutSeconds: 100 }, { ...clock, fetch: answers('refused') })).rejects.toThrow(
+      'The deploy did not become healthy: http://127.0.0.1:8080/health was unreachable (ECONNREFUSED) after 100 s. Check that the service is running and the URL is right',
+    );
+    expect(clock.pauses).toEqual([15_000, 30_000, 55_000]);
+  });
+
+  it('waits a fixed time when configured so', async () => {
+    const clock = fakeClock();
+    expect(await waitForDeploy({ waitSeconds: 90 }, { ...clock, fetch: answers(500) })).toBe(90_000);
+  });
+});
+
+describe('withRetries', () => {
+  it('retries a failing external step with a doubling pause, then gives up with its error', async () => {
+    const clock = fakeClock();
+    let calls = 0;
+    const flaky = () => (++calls < 3 ? Promise.reject(new Error(`down ${calls}`)) : Promise.resolve('up'));
+    expect(await withRetries({ attempts: 3, backoffSeconds: 2 }, clock, flaky)).toBe('up');
+    expect(clock.pauses).toEqual([2000, 4000]);
+    calls = 0;
+    await expect(withRetries({ attempts: 2, backoffSeconds: 1 }, clock, flaky)).rejects.toThrow('down 2');
+  });
+});
+
+describe('loop printer', () => {
+  const base = { loopId: 'l1', at: 0, iteration: 1 };
+  const events: LoopEvent[] = [
+    { ...base, type: 'loop.started', repo: '/srv/app', branch: 'main', resumed: false, step: 'check' },
+    { ...base, type: 'step.started', step: 'fix' },
+    { ...base, type: 'fixer.progress', action: 'Edit src/cart.ts' },
+    { ...base, type: 'fixer.finished', costUsd: 0.25, isError: false, summary: 'Sum in cents', turns: 6 },
+    { ...base, type: 'fix.rejected', reasons: ['changed .env is a protected path'] },
+    { ...base, type: 'loop.finished', outcome: 'passed', reason: 'The check passes', costUsd: 0.25, reportPath: '/state/report.md' },
+  ];
+
+  it('prints one JSON event per line with --json', () => {
+    let out = '';
+    const printer = createPrinter('json', (text) => (out += text));
+    for (const event of events) printer.print(event);
+    const lines = out.trim().split('\n').map((line) => JSON.parse(line) as LoopEvent);
+    expect(lines).toEqual(events);
+  });
+
+  it('prints readable lines when piped, with the steps and the fixer actions', () => {
+    let out = '';
+    const printer = createPrinter('plain', (text) => (out += text));
+    for (const event of events) printer.print(event);
+    printer.close();
+    expect(out).toBe(
+      [
+        'Starting the fix loop on /srv/app (branch main) at check',
+        '[1] fix',
+        '[1]   Edit src/cart.ts',
+        '[1] fixer finished ($0.25, 6 turns): Sum in cents',
+        '[1] fix rejected and rolled back: changed .env is a protected path',
+        'Loop passed: The check passes (cost $0.25)',
+        'Report: /state/report.md',
+        '',
+      ].join('\n'),
+    );
+  });
+
+  it('keeps a status line on a terminal: iteration, step, elapsed, cost and the current action', () => {
+    let out = '';
+    let now = 0;
+    const printer = createPrinter('tty', (text) => (out += text), () => now);
+    printer.print(events[1] as LoopEvent);
+    now = 65_000;
+    printer.print(events[2] as LoopEvent);
+    printer.close();
+    expect(out).toContain('\r\u001b[2Kiteration 1 · fix · 1:05 · $0.00 · Edit src/cart.ts');
+  });
+});

@@ -1,0 +1,95 @@
+import { describe, expect, it } from 'vitest';
+import { describeToolUse, parseStreamLine } from '../../../../native-host/loop/claude-stream';
+import { claudeArgs, preflightFixer, runFixer, withPrefix, type FixerConfig } from '../../../../native-host/loop/fixer';
+import type { CommandResult, CommandSpec } from '../../../../native-host/loop/run-command';
+import { LoopConfig } from '../../../../shared/protocol/loop-protocol';
+
+const config = (fixer: Record<string, unknown> = {}): FixerConfig => LoopConfig.parse({ repo: '/srv/app', check: 'npm test', fixer }).fixer;
+
+/** A session as `claude -p --output-format stream-json --verbose` prints it. */
+const SESSION = [
+  { type: 'system', subtype: 'init', cwd: '/srv/app', session_id: 'f3a1c2d4-0000-4a1b-9c8d-1234567890ab', tools: ['Read', 'Edit', 'Bash'], mcp_servers: [], model: 'claude-sonnet-4-5-20250929', permissionMode: 'acceptEdits', apiKeySource: 'none' },
+  { type: 'assistant', message: { id: 'msg_01', type: 'message', role: 'assistant', content: [{ type: 'text', text: 'Looking at the cart.' }, { type: 'tool_use', id: 'toolu_01', name: 'Read', input: { file_path: '/srv/app/src/cart.ts' } }] }, parent_tool_use_id: null, session_id: 'f3a1c2d4-0000-4a1b-9c8d-1234567890ab' },
+  { type: 'user', message: { role: 'user', content: [{ tool_use_id: 'toolu_01', type: 'tool_result', content: 'export const total = ...' }] }, parent_tool_use_id: null, session_id: 'f3a1c2d4-0000-4a1b-9c8d-1234567890ab' },
+  { type: 'assistant', message: { id: 'msg_02', type: 'message', role: 'assistant', content: [{ type: 'tool_use', id: 'toolu_02', name: 'Bash', input: { command: 'npm test -- --run src/cart.test.ts', description: 'Run the cart tests' } }] }, session_id: 'f3a1c2d4-0000-4a1b-9c8d-1234567890ab' },
+  { type: 'user', message: { role: 'user', content: [{ tool_use_id: 'toolu_02', type: 'tool_result', content: 'PreToolUse:Bash hook error: blocked', is_error: true }] }, session_id: 'f3a1c2d4-0000-4a1b-9c8d-1234567890ab' },
+  { type: 'result', subtype: 'success', is_error: false, duration_ms: 5321, duration_api_ms: 4100, num_turns: 4, result: 'Fixed the cart total to sum prices in cents.\nDetails follow.', session_id: 'f3a1c2d4-0000-4a1b-9c8d-1234567890ab', total_cost_usd: 0.0731, usage: { input_tokens: 10, output_tokens: 5 } },
+].map((event) => JSON.stringify(event));
+
+function fakeRun(lines: string[], outcome: Partial<CommandResult> = {}) {
+  const calls: CommandSpec[] = [];
+  const run = (spec: CommandSpec): Promise<CommandResult> => {
+    calls.push(spec);
+    spec.onSpawn?.(4242);
+    for (const line of lines) spec.onStdoutLine?.(line);
+    return Promise.resolve({ exitCode: 0, signal: null, stdout: lines.join('\n'), stderr: '', timedOut: false, aborted: false, ...outcome });
+  };
+  return { run, calls };
+}
+
+const request = (progress: string[] = [], sessions: string[] = []) => ({
+  prompt: 'Fix the check',
+  repo: '/srv/app',
+  settingsFile: '/state/claude-settings.json',
+  onProgress: (action: string) => progress.push(action),
+  onSessionId: (id: string) => sessions.push(id),
+  onSpawn: () => undefined,
+});
+
+describe('claude stream-json', () => {
+  it('turns events into progress, session and result', () => {
+    const items = SESSION.flatMap(parseStreamLine);
+    expect(items.map((item) => item.kind)).toEqual(['init', 'text', 'action', 'action', 'tool-error', 'result']);
+    expect(items[2]).toEqual({ kind: 'action', action: 'Read /srv/app/src/cart.ts' });
+    expect(parseStreamLine('not json')).toEqual([]);
+    expect(parseStreamLine('{"type":"stream_event"}')).toEqual([{ kind: 'other' }]);
+    expect(describeToolUse('Grep', { pattern: 'total', path: 'src' })).toBe('Grep src');
+    expect(describeToolUse('TodoWrite', {})).toBe('TodoWrite');
+  });
+});
+
+describe('runFixer with Claude Code', () => {
+  it('passes the real flags, the prompt on stdin, and reads cost, session and turns', async () => {
+    const { run, calls } = fakeRun(SESSION);
+    const progress: string[] = [];
+    const sessions: string[] = [];
+    const result = await runFixer(config({ model: 'sonnet', maxTurns: 30, allowedTools: ['Read', 'Edit'], disallowedTools: ['WebFetch'] }), request(progress, sessions), run);
+    expect(calls[0]?.command).toBe('claude');
+    expect(calls[0]?.args).toEqual([
+      '-p', '--output-format', 'stream-json', '--verbose', '--permission-mode', 'acceptEdits', '--settings', '/state/claude-settings.json',
+      '--model', 'sonnet', '--max-turns', '30', '--allowedTools', 'Read,Edit', '--disallowedTools', 'WebFetch',
+    ]);
+    expect(calls[0]?.input).toBe('Fix the check');
+    expect(calls[0]?.timeoutMs).toBe(600_000);
+    expect(progress).toEqual(['Read /srv/app/src/cart.ts', 'Bash npm test -- --run src/cart.test.ts']);
+    expect(sessions).toEqual(['f3a1c2d4-0000-4a1b-9c8d-1234567890ab']);
+    expect(result).toEqual({ costUsd: 0.0731, sessionId: 'f3a1c2d4-0000-4a1b-9c8d-1234567890ab', turns: 4, isError: false, summary: 'Fixed the cart total to sum prices in cents.', completed: true });
+  });
+
+  it('runs through a command prefix, for example WSL', () => {
+    expect(withPrefix(config({ commandPrefix: ['wsl', '--'], claudePath: '/home/me/.local/bin/claude' }), ['-p'])).toEqual({ command: 'wsl', args: ['--', '/home/me/.local/bin/claude', '-p'] });
+    expect(claudeArgs(config({ permissionMode: 'plan' }), 's.json')).toContain('plan');
+  });
+
+  it('reports a timeout and a run without a result as not completed', async () => {
+    const timedOut = await runFixer(config(), request(), fakeRun(SESSION.slice(0, 2), { timedOut: true, exitCode: null, signal: 'SIGKILL' }).run);
+    expect(timedOut).toMatchObject({ completed: false, interruption: 'timeout', costUsd: 0 });
+    const crashed = await runFixer(config(), request(), fakeRun([], { exitCode: 1, stderr: 'Invalid API key' }).run);
+    expect(crashed).toMatchObject({ completed: false, interruption: 'crashed' });
+    expect(crashed.summary).toContain('Invalid API key');
+  });
+
+  it('says how to install Claude Code when the binary is missing', async () => {
+    const missing = fakeRun([], { exitCode: null, spawnError: Object.assign(new Error('spawn claude ENOENT'), { code: 'ENOENT' }) });
+    await expect(preflightFixer(config(), '/srv/app', missing.run)).rejects.toThrow(/Could not start the Claude Code CLI at "claude" \(ENOENT\): install Claude Code/);
+    await expect(runFixer(config(), request(), missing.run)).rejects.toThrow(/--claude-path/);
+  });
+
+  it('runs another fixer as a command that gets the prompt on stdin', async () => {
+    const { run, calls } = fakeRun(['patched 2 files', 'done: use cents'], {});
+    const result = await runFixer(config({ kind: 'command', command: 'my-fixer --apply' }), request(), run);
+    expect(calls[0]).toMatchObject({ command: 'my-fixer --apply', input: 'Fix the check' });
+    expect(calls[0]?.args).toBeUndefined();
+    expect(result).toMatchObject({ costUsd: 0, isError: false, completed: true, summary: 'patched 2 files done: use cents' });
+  });
+});
