@@ -110,12 +110,20 @@ export function findUploads(parts: ChatParts, shadowRootOf: ShadowRootOf): ChatU
 export function isTyping(parts: ChatParts, dom: DeepDom, shadowRootOf: ShadowRootOf): boolean {
   const profileHit = firstMatch(dom, parts.profile?.typing ?? [], isShown);
   if (profileHit) return true;
-  return deepQueryWithin(parts.root, GENERIC_TYPING, shadowRootOf).some(isShown);
+  return genericTyping(parts, shadowRootOf).some(isShown);
+}
+
+/** Typing indicators found by name, except the composer and its own box (some UIs mark the composer "typing"). */
+function genericTyping(parts: ChatParts, shadowRootOf: ShadowRootOf): Element[] {
+  const composer = parts.composer;
+  return deepQueryWithin(parts.root, GENERIC_TYPING, shadowRootOf).filter(
+    (element) => !composer || (!composedContains(element, composer) && !composedContains(composer, element)),
+  );
 }
 
 /** True for elements that belong to controls rather than messages, so the reader skips them. */
 export function controlTest(parts: ChatParts, dom: DeepDom, shadowRootOf: ShadowRootOf): (element: Element) => boolean {
-  const typing = [...(parts.profile?.typing ?? []).flatMap((selector) => dom.queryAll(selector)), ...deepQueryWithin(parts.root, GENERIC_TYPING, shadowRootOf)];
+  const typing = [...(parts.profile?.typing ?? []).flatMap((selector) => dom.queryAll(selector)), ...genericTyping(parts, shadowRootOf)];
   return (element) => {
     if (typing.some((indicator) => composedContains(element, indicator) || composedContains(indicator, element))) return true;
     if (element.tagName === 'FORM' || element.querySelector('form')) return readableText(element) === '' || onlyControls(element);

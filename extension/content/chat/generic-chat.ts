@@ -1,4 +1,4 @@
-import { composedContains, composedParent, deepQueryWithin, isShown, readableText, type DeepDom, type ShadowRootOf } from './deep-query';
+import { composedClosest, composedContains, composedParent, deepQueryWithin, isShown, readableText, type DeepDom, type ShadowRootOf } from './deep-query';
 
 /** The parts of a chat found by structure alone. */
 export interface GenericChat {
@@ -62,7 +62,10 @@ function overflowsVertically(element: Element): boolean {
 
 /** The element that holds the messages: a log region, a scrolling box, or a box named like a message list. */
 export function findMessageList(scope: Element, composer: Element, shadowRootOf: ShadowRootOf): Element | null {
-  const all = deepQueryWithin(scope, '*', shadowRootOf).filter((element) => !composedContains(element, composer) && !composedContains(composer, element));
+  // Parts of controls (a send button's loading spinner is often named "message-loader") are never the list.
+  const all = deepQueryWithin(scope, '*', shadowRootOf).filter(
+    (element) => !composedContains(element, composer) && !composedContains(composer, element) && !composedClosest(element, BUTTONS),
+  );
   const log = all.find((element) => element.getAttribute('role') === 'log' || element.getAttribute('aria-live') === 'polite');
   if (log) return log;
   const named = all.filter((element) => LIST_WORDS.test(`${element.id} ${element.getAttribute('class') ?? ''}`) && element.children.length > 0);

@@ -24,10 +24,23 @@ export function readMessages(context: ReadContext): RawMessage[] {
     const time = timeOf(item, context);
     let text = readableText(item);
     if (time?.shown) text = text.replace(time.shown, '').trim();
+    text = withoutLabels(item, text, context.shadowRootOf);
     if (text === '') continue;
     messages.push({ author: authorOf(item, text, context), text, time: time?.value ?? null });
   }
   return messages;
+}
+
+const LABELS = '[class*="participant" i], [class*="sender" i], [class*="avatar" i], [class*="author-name" i], [class*="display-name" i], [class*="participantName" i]';
+
+/** Drops the sender's name or avatar text that some UIs print inside each message ("Assistant Hi!"). */
+function withoutLabels(item: Element, text: string, shadowRootOf: ShadowRootOf): string {
+  let result = text;
+  for (const label of deepQueryWithin(item, LABELS, shadowRootOf)) {
+    const shown = readableText(label);
+    if (shown !== '' && shown !== result && result.startsWith(shown)) result = result.slice(shown.length).trim();
+  }
+  return result;
 }
 
 function messageElements(context: ReadContext): Element[] {
@@ -35,7 +48,29 @@ function messageElements(context: ReadContext): Element[] {
     const found = deepQueryWithin(context.scope, selector, context.shadowRootOf);
     if (found.length > 0) return outermost(found);
   }
-  return genericItems(context.scope, context.shadowRootOf);
+  return authorMarkedItems(context.scope, context.shadowRootOf) ?? genericItems(context.scope, context.shadowRootOf);
+}
+
+/**
+ * Messages that say who wrote them in their class names (`chatItem--received`, `user-message-text`): UIs that group
+ * messages in segments nest them at different depths, and these marks find them at any depth. Used only when the
+ * marked elements hold nearly all of the list's text, so a list where only some messages are marked is read by
+ * structure instead.
+ */
+function authorMarkedItems(list: Element, shadowRootOf: ShadowRootOf): Element[] | null {
+  const marked = outermost(
+    deepQueryWithin(list, '[class]', shadowRootOf).filter((element) => element !== list && authorFromWords([element.getAttribute('class') ?? '']) !== null),
+  );
+  if (marked.length === 0) return null;
+  const total = textLength(list, shadowRootOf);
+  const covered = marked.reduce((sum, element) => sum + textLength(element, shadowRootOf), 0);
+  return total > 0 && covered / total >= 0.8 ? marked : null;
+}
+
+function textLength(element: Element, shadowRootOf: ShadowRootOf): number {
+  const shadow = shadowRootOf(element);
+  const own = readableText(element).replace(/\s+/g, '').length;
+  return shadow ? own + [...shadow.children].reduce((sum, child) => sum + textLength(child, shadowRootOf), 0) : own;
 }
 
 /** Drops elements inside other found elements, so a message is not read twice through its inner bubble. */

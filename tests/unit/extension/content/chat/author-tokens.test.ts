@@ -1,0 +1,32 @@
+import { describe, expect, it } from 'vitest';
+import { authorFromWords, wordsOf } from '../../../../../extension/content/chat/author-tokens';
+import { matchLabel } from '../../../../../extension/content/chat/chat-frame';
+
+describe('author words in markup', () => {
+  it('splits kebab, snake and camel case class names into words', () => {
+    expect(wordsOf('user-message-text')).toEqual(['user', 'message', 'text']);
+    expect(wordsOf('nlux-comp-chatItem--received')).toEqual(['nlux', 'comp', 'chat', 'item', 'received']);
+    expect(wordsOf('nlux_msg_rcvd')).toEqual(['nlux', 'msg', 'rcvd']);
+  });
+
+  it('names the author when the markup names exactly one kind', () => {
+    expect(authorFromWords(['message-bubble user-message-text'])).toBe('us');
+    expect(authorFromWords(['message-bubble ai-message-text'])).toBe('them');
+    expect(authorFromWords(['chatItem chatItem--received'])).toBe('them');
+    expect(authorFromWords(['event-divider'])).toBe('system');
+    expect(authorFromWords(['message-bubble'])).toBeNull();
+    // Both kinds named: the markup does not decide.
+    expect(authorFromWords(['user-avatar bot-message'])).toBeNull();
+  });
+});
+
+describe('matchLabel', () => {
+  const labels = ['Track my order', 'Request a refund', 'Talk to a human'];
+
+  it('prefers an exact label, then one ignoring case, then one that contains the words', () => {
+    expect(matchLabel(labels, 'Request a refund')).toBe(1);
+    expect(matchLabel(labels, 'talk to a HUMAN')).toBe(2);
+    expect(matchLabel(labels, 'refund')).toBe(1);
+    expect(matchLabel(labels, 'cancel')).toBe(-1);
+  });
+});
