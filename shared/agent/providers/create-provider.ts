@@ -5,6 +5,7 @@ import { AppError, describeZodError } from '../../errors';
 import { createAnthropicProvider } from './anthropic-provider';
 import { withJsonToolFallback } from './json-tool-fallback';
 import { createOpenAiChatProvider } from './openai-chat-provider';
+import { createOpenAiResponsesProvider } from './openai-responses-provider';
 import type { Provider } from './provider';
 import { PROVIDER_PRESETS, PresetName } from './provider-presets';
 import { type RetryOptions, withRetries } from './retrying-provider';
@@ -17,6 +18,8 @@ export const ProviderSettings = z.object({
   model: z.string().min(1),
   apiKey: z.string().optional(),
   stream: z.boolean().default(true),
+  /** For OpenAI itself: the Responses API instead of chat completions (compatible servers mostly speak only chat). */
+  openaiApi: z.enum(['chat', 'responses']).default('chat'),
   /** json for models without tool calling: tools are described in the prompt and read back from the reply. */
   toolCalling: z.enum(['native', 'json']).default('native'),
   /** Whether the model accepts images; screenshots are sent only to such models, and only when asked for. */
@@ -65,7 +68,8 @@ export function createProvider(input: ProviderSettings, runtime: ProviderRuntime
     provider = createAnthropicProvider({ ...options, client: new Anthropic({ ...common, ...runtime.anthropic, apiKey: key, baseURL }) });
   } else {
     const headers = preset.keyHeader ? { defaultHeaders: { [preset.keyHeader]: key } } : {};
-    provider = createOpenAiChatProvider({ ...options, client: new OpenAI({ ...common, ...headers, ...runtime.openai, apiKey: key, baseURL }) });
+    const client = new OpenAI({ ...common, ...headers, ...runtime.openai, apiKey: key, baseURL });
+    provider = settings.openaiApi === 'responses' ? createOpenAiResponsesProvider({ ...options, client }) : createOpenAiChatProvider({ ...options, client });
   }
   if (settings.toolCalling === 'json') provider = withJsonToolFallback(provider);
   const priced: Provider = preset.free ? { ...provider, free: true, complete: provider.complete.bind(provider) } : provider;

@@ -29,10 +29,10 @@ const FORM: FakePage[] = [
 
 const PLAN = { explanation: 'Fill the form and submit it.', steps: [{ step: 'Fill name and email', status: 'in_progress' }, { step: 'Submit', status: 'pending' }] };
 
-describe.each<Flavour>(['openai-stream', 'anthropic-stream', 'openai-plain', 'anthropic-plain'])('a multi-step form task over %s', (flavour) => {
+describe.each<Flavour>(['openai-stream', 'anthropic-stream', 'openai-plain', 'anthropic-plain', 'responses-stream'])('a multi-step form task over %s', (flavour) => {
   it('plans, fills the form by reference, submits, verifies and finishes', async () => {
     const web = createFakeWeb(FORM, 'https://shop.example/contact');
-    const provider = providerFor(flavour, fake, flavour.startsWith('openai') ? 'gpt-4o-mini' : 'claude-haiku-4-5');
+    const provider = providerFor(flavour, fake, flavour.startsWith('anthropic') ? 'claude-haiku-4-5' : 'gpt-4o-mini');
     const h = harness(web, provider);
     fake.enqueue(
       { text: 'I will plan first.', ...call('update_plan', PLAN) },

@@ -76,6 +76,13 @@ describe('createProvider', () => {
     expect(fake.requests).toHaveLength(2);
   });
 
+  it('uses the Responses API for OpenAI when the settings ask for it', async () => {
+    fake.enqueue({ text: 'from responses' });
+    const reply = await createProvider({ preset: 'openai', model: 'gpt-4.1-mini', apiKey: 'k', baseUrl: fake.openaiBaseUrl, openaiApi: 'responses' }, { browser: false }).complete(ask);
+    expect(reply.text).toBe('from responses');
+    expect(fake.requests[0]?.path).toBe('/v1/responses');
+  });
+
   it('knows the documented endpoints of the OpenAI-compatible servers', () => {
     expect(PROVIDER_PRESETS.ollama.baseUrl).toBe('http://localhost:11434/v1');
     expect(PROVIDER_PRESETS.lmstudio.baseUrl).toBe('http://localhost:1234/v1');

@@ -55,6 +55,14 @@ describe.each(FLAVOURS)('%s adapter over the real SDK', (flavour) => {
       expect(messages.map((m) => m.role)).toEqual(['system', 'user', 'assistant', 'tool', 'user']);
       expect(messages[3]?.tool_call_id).toBe('call_a');
       expect((body.tools as { function: { name: string } }[])[0]?.function.name).toBe('click');
+    } else if (flavour.startsWith('responses')) {
+      const input = body.input as { role?: string; type?: string; call_id?: string }[];
+      expect(input.map((item) => item.role ?? item.type)).toEqual(['user', 'assistant', 'function_call', 'function_call_output', 'user']);
+      expect(input[3]?.call_id).toBe('call_a');
+      expect(body.instructions).toBe('You are Deputy.');
+      // Page content is not stored on the provider's side beyond the call.
+      expect(body.store).toBe(false);
+      expect((body.tools as { type: string; name: string }[])[0]).toMatchObject({ type: 'function', name: 'click' });
     } else {
       const messages = body.messages as { role: string; content: { type: string }[] }[];
       // The tool result and the next observation share one user turn, as Anthropic requires alternation.
