@@ -1,5 +1,6 @@
 import { CommanderError } from 'commander';
 import { AppError } from '../shared/errors';
+import { realCliEnv } from './cli/cli-env';
 import { buildProgram } from './cli/program';
 import { UsageError } from './cli/usage-error';
 
@@ -11,7 +12,10 @@ async function main(argv: string[]): Promise<number> {
   const args = argv.slice(2);
   const startedByBrowser = args[0]?.startsWith('chrome-extension://') === true;
   let exitCode = 0;
-  const program = buildProgram((code) => (exitCode = code));
+  const program = buildProgram(
+    (code) => (exitCode = code),
+    () => realCliEnv(import.meta.url),
+  );
   try {
     await program.parseAsync(startedByBrowser ? ['native-host', ...args] : args, { from: 'user' });
     return exitCode;

@@ -1,4 +1,4 @@
-import { join } from 'node:path';
+import { posix, win32 } from 'node:path';
 
 export type OsName = 'linux' | 'darwin' | 'win32';
 
@@ -19,6 +19,9 @@ export interface AppPaths {
 
 /** Per-OS folders following each platform's convention (XDG on Linux). */
 export function appPaths({ platform, home, env }: PathEnv): AppPaths {
+  // Joined with the target OS's separator, not the running one's, so the answer is the same on any machine (tests).
+  const path = platform === 'win32' ? win32 : posix;
+  const join = (...parts: string[]): string => path.join(...parts);
   if (platform === 'darwin') {
     const data = join(home, 'Library', 'Application Support', 'Deputy');
     return { dataDir: data, logDir: join(home, 'Library', 'Logs', 'Deputy'), stateDir: join(data, 'state') };
@@ -28,9 +31,22 @@ export function appPaths({ platform, home, env }: PathEnv): AppPaths {
     const data = join(local, 'Deputy');
     return { dataDir: data, logDir: join(data, 'Logs'), stateDir: join(data, 'State') };
   }
-  const dataHome = env.XDG_DATA_HOME ?? join(home, '.local', 'share');
-  const stateHome = env.XDG_STATE_HOME ?? join(home, '.local', 'state');
+  const dataHome = xdgDir(env.XDG_DATA_HOME) ?? join(home, '.local', 'share');
+  const stateHome = xdgDir(env.XDG_STATE_HOME) ?? join(home, '.local', 'state');
   return { dataDir: join(dataHome, 'deputy'), logDir: join(stateHome, 'deputy', 'logs'), stateDir: join(stateHome, 'deputy') };
+}
+
+/** The XDG spec says an empty or relative value is to be ignored. */
+function xdgDir(value: string | undefined): string | undefined {
+  return value !== undefined && posix.isAbsolute(value) ? value : undefined;
+}
+
+/** Where the host writes its log: DEPUTY_LOG_FILE when set, else host.log in the log folder. */
+export function hostLogFile(pathEnv: PathEnv): string {
+  const override = pathEnv.env.DEPUTY_LOG_FILE;
+  if (override !== undefined && override !== '') return override;
+  const path = pathEnv.platform === 'win32' ? win32 : posix;
+  return path.join(appPaths(pathEnv).logDir, 'host.log');
 }
 
 export function currentPathEnv(): PathEnv {

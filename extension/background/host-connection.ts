@@ -126,9 +126,9 @@ export class HostConnection {
     } catch (error) {
       if (this.rpc !== rpc) return;
       this.deps.log.warn('hello failed', { error: String(error) });
-      const port = this.port;
-      this.close(new AppError('disconnected', 'The host did not answer hello'));
-      this.onDisconnect(port, `hello failed: ${error instanceof Error ? error.message : String(error)}`);
+      // onDisconnect closes the port itself; closing it first would make it look stale there, and no retry would
+      // ever be scheduled.
+      this.onDisconnect(this.port, `hello failed: ${error instanceof Error ? error.message : String(error)}`);
     }
   }
 

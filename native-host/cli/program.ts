@@ -1,15 +1,27 @@
-import { Command } from 'commander';
+import { Command, Option } from 'commander';
 import { desktopWorkerMain } from '../desktop/desktop-worker';
 import { hostCommand } from '../host/host-command';
 import { HOST_VERSION } from '../version';
 import { registerLoopCommands } from './loop-command';
+import type { CliEnv } from './cli-env';
+import { doctorCommand } from './doctor-command';
+import { installCommand } from './install-command';
+import { uninstallCommand } from './uninstall-command';
 
 export interface CliResult {
   exitCode: number;
 }
 
-/** Builds the `deputy` command line. Each subcommand's logic lives in its own module; this file only wires. */
-export function buildProgram(setExitCode: (code: number) => void): Command {
+const browserOption = (verb: string): Option =>
+  new Option('--browser <list>', `comma-separated browsers to ${verb}: chrome, chromium, brave, edge, or all`);
+const userDataDirOption = (verb: string): Option =>
+  new Option('--user-data-dir <dir>', `${verb} one browser profile folder (its NativeMessagingHosts/); Linux test profiles`);
+
+/**
+ * Builds the `deputy` command line. Each subcommand's logic lives in its own module; this file only wires.
+ * `cliEnv` is called only by the commands that need the machine (install, uninstall, doctor).
+ */
+export function buildProgram(setExitCode: (code: number) => void, cliEnv: () => CliEnv): Command {
   const program = new Command('deputy')
     .description('Deputy: the native host and command line of the Deputy agent')
     .version(HOST_VERSION, '-v, --version')
@@ -29,6 +41,36 @@ export function buildProgram(setExitCode: (code: number) => void): Command {
     .action(async () => setExitCode(await desktopWorkerMain()));
 
   registerLoopCommands(program, setExitCode);
+
+  program
+    .command('install')
+    .description('register the native host with Chrome, Chromium, Brave and Edge (default: those found for this user)')
+    .addOption(browserOption('register'))
+    .addOption(userDataDirOption('register in'))
+    .option('--dry-run', 'print what would be written, write nothing')
+    .action(async (options: { browser?: string; userDataDir?: string; dryRun?: boolean }) =>
+      setExitCode(await installCommand(options, cliEnv())),
+    );
+
+  program
+    .command('uninstall')
+    .description('remove what install wrote: manifests, registry keys and the launcher (default: every browser)')
+    .addOption(browserOption('unregister'))
+    .addOption(userDataDirOption('unregister from'))
+    .option('--dry-run', 'print what would be removed, remove nothing')
+    .action(async (options: { browser?: string; userDataDir?: string; dryRun?: boolean }) =>
+      setExitCode(await uninstallCommand(options, cliEnv())),
+    );
+
+  program
+    .command('doctor')
+    .description('check what is installed for each browser and try a real hello round trip through it')
+    .addOption(browserOption('check'))
+    .addOption(userDataDirOption('check'))
+    .option('--json', 'print the report as JSON')
+    .action(async (options: { browser?: string; userDataDir?: string; json?: boolean }) =>
+      setExitCode(await doctorCommand(options, cliEnv())),
+    );
 
   return program;
 }

@@ -26,9 +26,9 @@ export class FrameDecoder {
     return this.corrupt;
   }
 
-  /** Bytes received that do not yet make a whole frame. */
+  /** Bytes received that do not yet make a whole frame, the length header of a frame under way included. */
   get pendingBytes(): number {
-    return this.bufferedBytes;
+    return this.bufferedBytes + (this.expected === undefined ? 0 : 4);
   }
 
   push(chunk: Buffer): DecodedItem[] {

@@ -1,15 +1,16 @@
 import { Console } from 'node:console';
-import { join } from 'node:path';
 import { createDesktopService } from '../desktop/create-desktop-service';
 import { createLoopManager } from '../loop/loop-manager';
 import { createLogger, fileSink, streamSink } from '../log/logger';
-import { appPaths, currentPathEnv } from '../paths';
+import { currentPathEnv, hostLogFile } from '../paths';
 import { HOST_VERSION } from '../version';
 import { ProcessRegistry } from './process-registry';
-import { runHost } from './run-host';
+import { runHost, type StopReason } from './run-host';
 
 /** How long shutdown may take in total before the process exits regardless. */
 const FORCED_EXIT_MS = 8000;
+/** After a clean stop, how long a stray handle (a timer, a socket some module left open) may keep the process up. */
+const LINGER_MS = 2000;
 
 /**
  * `deputy native-host`: the process Chrome starts. Wires the real stdio, log file and signals to runHost, and makes
@@ -18,8 +19,7 @@ const FORCED_EXIT_MS = 8000;
 export async function hostCommand(): Promise<number> {
   // stdout is the protocol: a stray console.log from any module would corrupt it, so console goes to stderr.
   globalThis.console = new Console({ stdout: process.stderr, stderr: process.stderr });
-  const paths = appPaths(currentPathEnv());
-  const logFile = process.env.DEPUTY_LOG_FILE ?? join(paths.logDir, 'host.log');
+  const logFile = hostLogFile(currentPathEnv());
   const file = fileSink(logFile);
   const level = process.env.DEPUTY_LOG_LEVEL === 'debug' ? 'debug' : 'info';
   const log = createLogger('host', [streamSink(process.stderr), file], level);
@@ -39,13 +39,16 @@ export async function hostCommand(): Promise<number> {
       loops: createLoopManager({ entry: process.argv[1] ?? '', log: log.child('loop'), track: (child) => processes.track(child) }),
     },
   });
+  const forceExitAfter = (ms: number, why: string): void => {
+    setTimeout(() => {
+      log.error(`forced exit: ${why}`);
+      process.exit(1);
+    }, ms).unref();
+  };
   const onSignal = (signal: NodeJS.Signals): void => {
     log.info('signal', { signal });
     host.stop('signal');
-    setTimeout(() => {
-      log.error('forced exit: shutdown did not finish in time');
-      process.exit(1);
-    }, FORCED_EXIT_MS).unref();
+    forceExitAfter(FORCED_EXIT_MS, 'shutdown did not finish in time');
   };
   process.once('SIGINT', onSignal);
   process.once('SIGTERM', onSignal);
@@ -55,5 +58,14 @@ export async function hostCommand(): Promise<number> {
   await file.close();
   // Flush stdout before exiting so the last replies are not lost.
   await new Promise<void>((resolve) => (process.stdout.writableLength === 0 ? resolve() : process.stdout.once('drain', () => resolve())));
+  // The browser may keep its end of stdin open (after a corrupt length, or on a signal): release it so the process
+  // can end, and make sure nothing else keeps it up.
+  process.stdin.destroy();
+  forceExitAfter(LINGER_MS, 'a handle kept the process alive after it stopped');
+  return exitCodeFor(reason);
+}
+
+/** A corrupt stream is the one failure; every other stop was asked for (stdin closed, a signal, the browser gone). */
+export function exitCodeFor(reason: StopReason): number {
   return reason === 'corrupt-length' ? 1 : 0;
 }

@@ -1,5 +1,6 @@
 import { MAX_MESSAGE_FROM_BROWSER_BYTES, MAX_MESSAGE_TO_BROWSER_BYTES } from '../../shared/constants';
-import { HostChannel } from '../../shared/protocol';
+import { toErrorShape } from '../../shared/errors';
+import { HostChannel, errorResponse } from '../../shared/protocol';
 import { FrameDecoder } from '../framing/frame-decoder';
 import { encodeMessage } from '../framing/frame-encoder';
 import type { Logger } from '../log/logger';
@@ -52,8 +53,14 @@ export function runHost(options: RunHostOptions): RunningHost {
     try {
       frames = encodeMessage(message, maxOutbound);
     } catch (error) {
-      log.error('reply too large to send', { error: String(error) });
-      return;
+      // Too many chunks, or a result JSON cannot hold (a BigInt, a cycle). The caller still gets an answer, so its
+      // request fails at once instead of waiting for its timeout.
+      const shape = toErrorShape(error);
+      log.error('reply could not be encoded', { code: shape.code, error: shape.message });
+      const id = replyId(message);
+      if (id === undefined) return;
+      const code = shape.code === 'too_large' ? 'too_large' : 'internal';
+      frames = encodeMessage(errorResponse(id, { code, message: `The reply could not be sent: ${shape.message}` }), maxOutbound);
     }
     for (const frame of frames) io.stdout.write(frame);
   };
@@ -77,10 +84,17 @@ export function runHost(options: RunHostOptions): RunningHost {
     }
   };
 
-  const onEnd = (): void => stop('stdin-end');
+  const onEnd = (): void => {
+    if (decoder.pendingBytes > 0) log.warn('stdin ended inside a frame; its bytes are dropped', { bytes: decoder.pendingBytes });
+    stop('stdin-end');
+  };
+  const onInputError = (error: NodeJS.ErrnoException): void => {
+    log.warn('stdin failed', { code: error.code });
+    stop('stdin-end');
+  };
   io.stdin.on('data', onData);
   io.stdin.on('end', onEnd);
-  io.stdin.on('error', onEnd);
+  io.stdin.on('error', onInputError);
   io.stdout.on('error', (error: NodeJS.ErrnoException) => {
     // EPIPE: the browser is gone. Nothing more can be said, so stop quietly.
     outputOpen = false;
@@ -92,15 +106,27 @@ export function runHost(options: RunHostOptions): RunningHost {
     if (stopping) return;
     stopping = true;
     io.stdin.off('data', onData);
+    // Stop reading for good: a stdin left flowing would keep the process alive after a corrupt length or a signal.
+    io.stdin.pause();
     log.info('stopping', { reason, inFlight: inFlight.size, children: processes.size });
+    let graceTimer: ReturnType<typeof setTimeout> | undefined;
     const drain = Promise.race([
       Promise.allSettled([...inFlight]),
-      new Promise((resolve) => setTimeout(resolve, graceMs)),
+      new Promise((resolve) => (graceTimer = setTimeout(resolve, graceMs))),
     ]);
     void drain
-      .then(() => processes.terminateAll(graceMs))
+      .then(() => {
+        // A timer left running would hold the process open for the whole grace period after a clean stop.
+        clearTimeout(graceTimer);
+        return processes.terminateAll(graceMs);
+      })
       .then(() => resolveStopped(reason));
   }
 
   return { stopped, stop };
+}
+
+function replyId(message: unknown): string | undefined {
+  if (typeof message !== 'object' || message === null || !('kind' in message) || !('id' in message)) return undefined;
+  return message.kind === 'response' && typeof message.id === 'string' ? message.id : undefined;
 }

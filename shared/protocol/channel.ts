@@ -25,13 +25,16 @@ export type EventOf<E extends EventMap> = {
 }[keyof E & string];
 
 export type ParamsOf<M extends MethodMap, K extends keyof M> = z.infer<M[K]['params']>;
+/** What a caller may send: defaults are filled in when the receiver parses the params. */
+export type ParamsInputOf<M extends MethodMap, K extends keyof M> = z.input<M[K]['params']>;
 export type ResultOf<M extends MethodMap, K extends keyof M> = z.infer<M[K]['result']>;
 
 export const ResponseOk = z.object({
   kind: z.literal('response'),
   id: RequestId,
   ok: z.literal(true),
-  result: z.unknown(),
+  // A handler that returns nothing serializes without a result key; the method's result schema still judges it.
+  result: z.unknown().optional(),
 });
 
 /** `id` is null when the request was too broken to read an id from. */
@@ -63,7 +66,8 @@ export const RequestEnvelope = z.object({
   kind: z.literal('request'),
   id: RequestId,
   method: z.string().min(1).max(128),
-  params: z.unknown(),
+  // Optional here so that a known method with missing params is reported as invalid_params, not as a bad envelope.
+  params: z.unknown().optional(),
 });
 
 export interface Channel<M extends MethodMap, E extends EventMap> {

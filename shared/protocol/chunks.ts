@@ -9,6 +9,8 @@ export const MAX_CHUNKS = 1024;
  */
 export function splitIntoChunks(json: string, stream: string, maxBytes: number): Chunk[] {
   const pieceLength = Math.floor((maxBytes - 256) / 6);
+  // A piece shortened to keep a surrogate pair whole must still hold one unit, or the loop below would never advance.
+  if (pieceLength < 2) throw new AppError('internal', `A frame limit of ${maxBytes} bytes is too small to carry chunks`);
   const pieces: string[] = [];
   for (let start = 0; start < json.length; ) {
     let end = Math.min(json.length, start + pieceLength);

@@ -1,0 +1,50 @@
+import { realpathSync } from 'node:fs';
+import { join } from 'node:path';
+import { spawnProbe, type HostProbe } from '../install/host-probe';
+import { HOST_SCRIPT, packageRoot } from '../install/host-script';
+import { stableNodePath } from '../install/node-path';
+import { execRunner, nodeInstallFs, type CommandRunner, type InstallFs } from '../install/system';
+import { currentPathEnv, type OsName } from '../paths';
+import { HOST_VERSION } from '../version';
+
+/** Everything the install, uninstall and doctor commands take from the machine; tests build their own. */
+export interface CliEnv {
+  os: OsName;
+  home: string;
+  env: Record<string, string | undefined>;
+  cwd: string;
+  /** Absolute path of the Node the launcher will run. */
+  nodePath: string;
+  /** Absolute path of this copy's built host (it may not exist yet). */
+  hostScript: string;
+  version: string;
+  fs: InstallFs;
+  run: CommandRunner;
+  probe: HostProbe;
+  /** Writes one line of the command's report to stdout. */
+  out: (line: string) => void;
+}
+
+export function realCliEnv(moduleUrl: string): CliEnv {
+  const { platform: os, home, env } = currentPathEnv();
+  const realpath = (path: string): string | undefined => {
+    try {
+      return realpathSync(path);
+    } catch {
+      return undefined;
+    }
+  };
+  return {
+    os,
+    home,
+    env,
+    cwd: process.cwd(),
+    nodePath: stableNodePath(process.execPath, env.PATH, os, realpath),
+    hostScript: join(packageRoot(moduleUrl), HOST_SCRIPT),
+    version: HOST_VERSION,
+    fs: nodeInstallFs,
+    run: execRunner,
+    probe: spawnProbe({ os, clientVersion: HOST_VERSION, env: process.env }),
+    out: (line) => void process.stdout.write(`${line}\n`),
+  };
+}

@@ -1,0 +1,102 @@
+import { EXTENSION_ORIGIN, HOST_INSTALL_COMMAND, NATIVE_HOST_NAME, PROTOCOL_VERSION } from '../../shared/constants';
+import { ALL_BROWSERS } from '../install/browsers';
+import { diagnose, type DoctorReport, type TargetReport } from '../install/doctor';
+import { hostLogFile } from '../paths';
+import type { CliEnv } from './cli-env';
+import { chooseTargets, listNames, row, type TargetOptions } from './target-options';
+
+export interface DoctorOptions extends TargetOptions {
+  json?: boolean;
+}
+
+/**
+ * `deputy doctor`: what is installed for each browser, where, what is wrong, and whether a real hello round trip
+ * through the registered launcher works. Exits 1 when no browser can use the host.
+ */
+export async function doctorCommand(options: DoctorOptions, cli: CliEnv): Promise<number> {
+  const chosen = chooseTargets(options, cli);
+  const report = await diagnose(
+    {
+      os: cli.os,
+      home: cli.home,
+      env: cli.env,
+      browsers: chosen.browsers ?? ALL_BROWSERS,
+      userDataDir: chosen.userDataDir,
+      currentHostScript: cli.hostScript,
+      currentVersion: cli.version,
+    },
+    { fs: cli.fs, run: cli.run, probe: cli.probe },
+  );
+  const logFile = hostLogFile({ platform: cli.os, home: cli.home, env: cli.env });
+  const advice = adviceFor(report);
+  if (options.json) {
+    cli.out(
+      JSON.stringify(
+        {
+          deputyVersion: cli.version,
+          platform: cli.os,
+          hostName: NATIVE_HOST_NAME,
+          extensionOrigin: EXTENSION_ORIGIN,
+          protocolVersion: PROTOCOL_VERSION,
+          logFile,
+          usable: report.usable,
+          targets: report.targets,
+          advice,
+        },
+        null,
+        2,
+      ),
+    );
+    return report.usable ? 0 : 1;
+  }
+  cli.out(`Deputy doctor: native host ${NATIVE_HOST_NAME}, deputy ${cli.version}, ${cli.os}`);
+  cli.out(`Extension origin: ${EXTENSION_ORIGIN}`);
+  cli.out('');
+  for (const target of report.targets) printTarget(target, cli);
+  cli.out('');
+  cli.out(`Host log: ${logFile} (set DEPUTY_LOG_FILE to move it)`);
+  for (const line of advice) cli.out(line);
+  return report.usable ? 0 : 1;
+}
+
+function printTarget(target: TargetReport, cli: CliEnv): void {
+  const head = (text: string): void => cli.out(`${target.label.padEnd(10)}${text}`);
+  if (target.state === 'not_installed') {
+    head(
+      target.browserFound || target.id === 'profile'
+        ? `not installed (no ${target.registryKey ?? target.manifestPath})`
+        : `not installed (${target.label} has no user data folder here)`,
+    );
+    return;
+  }
+  if (target.state === 'ok' && target.hello) {
+    head(`ok: host ${target.hello.hostVersion} answered hello in ${target.hello.ms} ms (protocol ${target.hello.protocolVersion})`);
+  } else {
+    head('BROKEN');
+    for (const problem of target.problems) cli.out(`  - ${problem}`);
+  }
+  if (target.registryKey !== undefined) cli.out(row('registry', target.registryKey));
+  cli.out(row('manifest', target.manifestPath));
+  if (target.launcherPath !== undefined) cli.out(row('launcher', target.launcherPath));
+  if (target.runs !== undefined) cli.out(row('runs', `${target.runs.nodePath} ${target.runs.hostScript}`));
+  for (const note of target.notes) cli.out(row('note', note));
+}
+
+/** What to do next, in the words the README uses. */
+export function adviceFor(report: DoctorReport): string[] {
+  const names = (targets: TargetReport[]): string =>
+    listNames(targets.map((target) => (target.id === 'profile' ? 'the profile' : target.label)));
+  const broken = report.targets.filter((target) => target.state === 'broken');
+  const working = report.targets.filter((target) => target.state === 'ok');
+  const lines: string[] = [];
+  if (working.length > 0) lines.push(`Result: the host works for ${names(working)}.`);
+  if (broken.length > 0) {
+    const protocol = broken.some((target) => target.problems.some((problem) => problem.includes('speaks protocol')));
+    const fix = protocol ? `npm run build && ${HOST_INSTALL_COMMAND}` : HOST_INSTALL_COMMAND;
+    lines.push(`Problems for ${names(broken)}: run \`${fix}\` in the Deputy folder to rewrite the launcher and manifests, then run doctor again.`);
+  }
+  if (working.length === 0 && broken.length === 0) {
+    lines.push(`Result: the Deputy native host is not installed. Run \`${HOST_INSTALL_COMMAND}\` in the Deputy folder, then reload the extension.`);
+  }
+  return lines;
+}
