@@ -18,6 +18,7 @@ import { AUTOMATE_CHAT_MENU, handleAutomateChatClick } from './automate-chat-men
 import { ChatDriver } from './chat-driver';
 import { HostConnection } from './host-connection';
 import { LaunchStore } from './launch-store';
+import { createPageAgent } from './page-agent-wiring';
 import { createUiHandlers } from './ui-handlers';
 import { UiServer } from './ui-server';
 
@@ -41,6 +42,8 @@ const host = new HostConnection({
   },
 });
 
+const page = createPageAgent();
+
 const chat = new ChatDriver({
   frames: { listFrames, sendToFrame },
   readGlobals: readPageGlobals,
@@ -51,7 +54,7 @@ const chat = new ChatDriver({
 });
 
 const ui: UiServer = new UiServer(
-  createUiHandlers({ host, launches, frames: { listFrames, sendToFrame }, chat }),
+  createUiHandlers({ host, launches, frames: { listFrames, sendToFrame }, chat, page }),
   (port) => isPrivilegedSender(port.sender),
   createConsoleLogger('bg:ui'),
 );

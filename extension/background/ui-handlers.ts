@@ -2,6 +2,8 @@ import type { ChatDriver } from './chat-driver';
 import { createChatUiHandlers } from './chat-ui-handlers';
 import type { HostConnection } from './host-connection';
 import type { LaunchStore } from './launch-store';
+import type { PageAgent } from './page-agent';
+import { createPageUiHandlers } from './page-ui-handlers';
 import { pingFrames, type FramePorts } from './content-frames';
 import type { UiHandlers } from './ui-server';
 
@@ -10,9 +12,10 @@ export interface UiHandlerDeps {
   launches: LaunchStore;
   frames: FramePorts;
   chat: ChatDriver;
+  page: PageAgent;
 }
 
-export function createUiHandlers({ host, launches, frames, chat }: UiHandlerDeps): UiHandlers {
+export function createUiHandlers({ host, launches, frames, chat, page }: UiHandlerDeps): UiHandlers {
   return {
     'host.status': () => Promise.resolve(host.status),
     'host.reconnect': () => {
@@ -36,5 +39,6 @@ export function createUiHandlers({ host, launches, frames, chat }: UiHandlerDeps
       return {};
     },
     ...createChatUiHandlers(chat),
+    ...createPageUiHandlers(page),
   };
 }

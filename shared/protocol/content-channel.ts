@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { chatContentMethods } from './chat-protocol';
 import { defineChannel } from './channel';
+import { perceptionContentMethods } from './perception-protocol';
 
 /**
  * Background -> content script requests, one frame at a time. Content scripts run in untrusted pages: nothing on this
@@ -18,6 +19,7 @@ export const ContentChannel = defineChannel(
         title: z.string(),
       }),
     },
+    ...perceptionContentMethods,
     ...chatContentMethods,
   },
   {},

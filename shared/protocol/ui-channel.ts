@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { chatUiMethods } from './chat-protocol';
 import { defineChannel } from './channel';
+import { perceptionUiMethods } from './perception-protocol';
 
 export const HostState = z.enum(['connecting', 'connected', 'not_installed', 'incompatible', 'disconnected']);
 export type HostState = z.infer<typeof HostState>;
@@ -52,6 +53,7 @@ export const UiChannel = defineChannel(
     'launch.get': { params: TabRef, result: Launch.nullable() },
     'launch.clear': { params: TabRef, result: z.object({}) },
     ...chatUiMethods,
+    ...perceptionUiMethods,
   },
   {
     'host.status': HostStatus,

@@ -1,0 +1,34 @@
+import { listFrames, sendToFrame } from '../platform/tabs';
+import {
+  activateTab,
+  closeTab,
+  createTab,
+  goBack,
+  goForward,
+  listWindowTabs,
+  navigateTab,
+  reloadTab,
+  tabState,
+  waitForTabLoad,
+} from '../platform/tab-control';
+import { PageAgent } from './page-agent';
+
+/** The page agent over the real browser: content frames through chrome.tabs messaging, tabs through chrome.tabs. */
+export function createPageAgent(): PageAgent {
+  return new PageAgent({
+    frames: { listFrames, sendToFrame },
+    tabs: {
+      state: tabState,
+      list: listWindowTabs,
+      navigate: navigateTab,
+      back: goBack,
+      forward: goForward,
+      reload: reloadTab,
+      create: createTab,
+      activate: activateTab,
+      close: closeTab,
+      waitForLoad: waitForTabLoad,
+    },
+    sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+  });
+}

@@ -1,0 +1,210 @@
+import { AppError, describeZodError, toErrorShape } from '../../shared/errors';
+import type { ActResult, ElementAction } from '../../shared/perception/element-action';
+import { PageAction, type PageActionInput, type PageOutcome } from '../../shared/perception/page-action';
+import { RefTable, type RefEntry } from '../../shared/perception/ref-table';
+import { callFrame, type FramePorts } from './content-frames';
+import { snapshotTab, type SnapshotOptions, type TabMemory, type TabSnapshot } from './tab-snapshot';
+import { runTabAction, type TabPorts } from './tab-driver';
+
+export interface PageAgentDeps {
+  frames: FramePorts;
+  tabs: TabPorts;
+  sleep: (ms: number) => Promise<void>;
+  /** Longest wait for a page to settle after an action. */
+  settleMs?: number;
+}
+
+/** Errors of the message transport, as opposed to errors the content script reported about the action. */
+const TRANSPORT_CODES = new Set(['unavailable', 'timeout', 'disconnected', 'bad_request']);
+
+function label(n: number, entry: Pick<RefEntry, 'role' | 'name'>): string {
+  return `[${n}] ${entry.role}${entry.name ? ` ${JSON.stringify(entry.name)}` : ''}`;
+}
+
+/**
+ * The tab as the agent drives it: snapshots with tab-wide numbers, actions by number in whichever frame holds the
+ * element, a stale number re-found only on a unique match, tab navigation, and evidence for each action. This is the
+ * one module the agent core's web environment calls.
+ */
+export class PageAgent {
+  private readonly memories = new Map<number, TabMemory>();
+
+  constructor(private readonly deps: PageAgentDeps) {}
+
+  private memory(tabId: number): TabMemory {
+    let memory = this.memories.get(tabId);
+    if (!memory) {
+      memory = { refs: new RefTable(), last: undefined };
+      this.memories.set(tabId, memory);
+    }
+    return memory;
+  }
+
+  /** Forgets a closed tab's numbers. */
+  forget(tabId: number): void {
+    this.memories.delete(tabId);
+  }
+
+  snapshot(tabId: number, options: SnapshotOptions): Promise<TabSnapshot> {
+    return snapshotTab(this.deps.frames, tabId, this.memory(tabId), options);
+  }
+
+  /** Performs one action; failures come back as `ok: false` with a message saying what to do, never as a throw. */
+  async act(tabId: number, input: PageActionInput | Record<string, unknown>): Promise<PageOutcome> {
+    const parsed = PageAction.safeParse(input);
+    if (!parsed.success) {
+      return { ok: false, message: `Invalid action: ${describeZodError(parsed.error)}`, changed: false, evidence: [] };
+    }
+    try {
+      return await this.perform(tabId, parsed.data);
+    } catch (error) {
+      const shape = toErrorShape(error);
+      return { ok: false, message: shape.message, changed: false, evidence: [] };
+    }
+  }
+
+  private async perform(tabId: number, action: PageAction): Promise<PageOutcome> {
+    switch (action.kind) {
+      case 'click':
+        return this.onElement(tabId, action.ref, { kind: 'click', double: action.double });
+      case 'type':
+        return this.onElement(tabId, action.ref, { kind: 'type', text: action.text, clear: action.clear, submit: action.submit });
+      case 'select':
+        return this.onElement(tabId, action.ref, { kind: 'select', values: action.values });
+      case 'check':
+        return this.onElement(tabId, action.ref, { kind: 'check', checked: action.checked });
+      case 'hover':
+        return this.onElement(tabId, action.ref, { kind: 'hover' });
+      case 'focus':
+        return this.onElement(tabId, action.ref, { kind: 'focus' });
+      case 'press':
+        return this.onElement(tabId, action.ref, { kind: 'press', key: action.key });
+      case 'scroll': {
+        if (action.ref === undefined && action.direction === undefined) {
+          throw new AppError('invalid_params', 'scroll needs a direction, or the ref of an element to scroll into view');
+        }
+        const scroll: ElementAction = action.direction
+          ? { kind: 'scroll', direction: action.direction, pages: action.pages }
+          : { kind: 'scroll', pages: action.pages };
+        return this.onElement(tabId, action.ref, scroll);
+      }
+      case 'find':
+        return this.find(tabId, action.text);
+      case 'wait':
+        return this.wait(tabId, action.seconds, action.text);
+      default:
+        return runTabAction(this.deps.tabs, this.deps.sleep, tabId, action);
+    }
+  }
+
+  private async onElement(tabId: number, ref: number | undefined, action: ElementAction): Promise<PageOutcome> {
+    const memory = this.memory(tabId);
+    const entry = ref === undefined ? undefined : memory.refs.lookup(ref);
+    if (ref !== undefined && !entry) {
+      throw new AppError(
+        'not_found',
+        `There is no element [${ref}] in this tab's snapshots${memory.refs.lastRef > 0 ? ` (numbers go up to ${memory.refs.lastRef})` : ''}: take a snapshot and use a number from it`,
+      );
+    }
+    const settleMs = this.deps.settleMs ?? 3000;
+    const before = await this.deps.tabs.state(tabId);
+    const frameId = entry?.frameId ?? 0;
+    const target = entry ? { ref: entry.local, token: entry.token, role: entry.role, name: entry.name, url: entry.url } : null;
+    let result: ActResult;
+    try {
+      result = await callFrame(this.deps.frames, tabId, frameId, 'act', { target, action, settleMs }, settleMs + 10_000);
+    } catch (error) {
+      const shape = toErrorShape(error);
+      if (TRANSPORT_CODES.has(shape.code) && !shape.message.includes('[@]')) return this.afterLostFrame(tabId, ref, entry, before?.url, shape.message);
+      const who = ref !== undefined && entry ? label(ref, entry) : 'the page';
+      const message = shape.message.includes('[@]') ? shape.message.replaceAll('[@]', who) : `Could not ${action.kind} ${who}: ${shape.message}`;
+      return { ok: false, message: message.charAt(0).toUpperCase() + message.slice(1), changed: false, evidence: [] };
+    }
+    const who = ref !== undefined && entry ? label(ref, entry) : 'the page';
+    if (result.candidates) {
+      const candidates = result.candidates.map((c) => label(memory.refs.numberFor({ frameId, token: result.token, url: result.url, local: c.ref, role: c.role, name: c.name }), c));
+      return {
+        ok: false,
+        message: `Element ${who} is gone; ${candidates.length > 0 ? `closest candidates: ${candidates.join(', ')}` : 'nothing like it is on the page now'}. Take a new snapshot before acting`,
+        changed: false,
+        evidence: [],
+      };
+    }
+    const evidence = [...result.evidence];
+    let subject = who;
+    if (result.replacedBy !== undefined && entry) {
+      const n = memory.refs.numberFor({ ...entry, token: result.token, url: result.url, local: result.replacedBy });
+      subject = label(n, entry);
+      evidence.unshift(`[${ref}] had been re-rendered; acted on the same element, now [${n}]`);
+    }
+    const after = await this.deps.tabs.state(tabId);
+    if (after && before && after.title !== before.title) evidence.push(`title is now ${JSON.stringify(after.title)}`);
+    const message = result.message.replaceAll('[@]', subject);
+    return { ok: result.ok, message: message.charAt(0).toUpperCase() + message.slice(1), changed: result.changed, evidence };
+  }
+
+  /**
+   * The frame did not answer: either the action navigated it away (a link, a form submit), which is success, or the
+   * frame is gone, which makes the number stale with nothing to re-find it in.
+   */
+  private async afterLostFrame(tabId: number, ref: number | undefined, entry: RefEntry | undefined, urlBefore: string | undefined, reason: string): Promise<PageOutcome> {
+    await this.deps.sleep(300);
+    const after = await this.deps.tabs.state(tabId);
+    const who = ref !== undefined && entry ? label(ref, entry) : 'the page';
+    if (after && (after.url !== urlBefore || after.status === 'loading')) {
+      const loaded = await this.deps.tabs.waitForLoad(tabId, 10_000);
+      return {
+        ok: true,
+        message: `Acted on ${who}; the page navigated`,
+        changed: true,
+        evidence: [`URL is now ${loaded?.url ?? after.url}`, ...(loaded ? [`title is ${JSON.stringify(loaded.title)}`] : ['still loading'])],
+      };
+    }
+    return {
+      ok: false,
+      message: `Element ${who} is gone: its frame no longer answers (${reason}). Take a new snapshot`,
+      changed: false,
+      evidence: [],
+    };
+  }
+
+  async find(tabId: number, text: string): Promise<PageOutcome> {
+    const memory = this.memory(tabId);
+    const frameIds = await this.deps.frames.listFrames(tabId);
+    const lines: string[] = [];
+    let total = 0;
+    for (const frameId of frameIds) {
+      const found = await callFrame(this.deps.frames, tabId, frameId, 'find', { text, limit: 30 }).catch(() => undefined);
+      if (!found) continue;
+      total += found.total;
+      for (const item of found.items) {
+        if (item.k === 'ctx') lines.push(`text: ${item.text}`);
+        else if (item.k === 'el') {
+          const n = memory.refs.numberFor({ frameId, token: found.token, url: found.url, local: item.ref, role: item.role, name: item.name });
+          lines.push([`[${n}] ${item.role}${item.name ? ` ${JSON.stringify(item.name)}` : ''}`, ...item.ann].join(' '));
+        }
+      }
+    }
+    if (total === 0) return { ok: true, message: `Found nothing matching ${JSON.stringify(text)} on the page`, changed: false, evidence: [] };
+    return {
+      ok: true,
+      message: `Found ${total} match${total === 1 ? '' : 'es'} for ${JSON.stringify(text)}${total > lines.length ? ` (first ${lines.length} shown)` : ''}`,
+      changed: false,
+      evidence: lines.slice(0, 30),
+    };
+  }
+
+  private async wait(tabId: number, seconds: number | undefined, text: string | undefined): Promise<PageOutcome> {
+    if (text === undefined) {
+      await this.deps.sleep(Math.min(seconds ?? 1, 30) * 1000);
+      return { ok: true, message: `Waited ${seconds ?? 1} s`, changed: false, evidence: [] };
+    }
+    const deadline = Math.min(seconds ?? 10, 30) * 1000;
+    for (let waited = 0; waited <= deadline; waited += 500) {
+      const found = await this.find(tabId, text).catch(() => undefined);
+      if (found && found.evidence.length > 0) return { ok: true, message: `${JSON.stringify(text)} is on the page`, changed: true, evidence: found.evidence.slice(0, 3) };
+      await this.deps.sleep(500);
+    }
+    return { ok: false, message: `${JSON.stringify(text)} did not appear within ${deadline / 1000} s`, changed: false, evidence: [] };
+  }
+}

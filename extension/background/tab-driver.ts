@@ -1,0 +1,93 @@
+import { AppError } from '../../shared/errors';
+import type { PageAction, PageOutcome } from '../../shared/perception/page-action';
+import type { TabState } from '../platform/tab-control';
+
+/** The chrome.tabs calls the page agent needs, passed in so tests can drive it with fakes. */
+export interface TabPorts {
+  state(tabId: number): Promise<TabState | undefined>;
+  list(windowId: number): Promise<TabState[]>;
+  navigate(tabId: number, url: string): Promise<void>;
+  back(tabId: number): Promise<void>;
+  forward(tabId: number): Promise<void>;
+  reload(tabId: number): Promise<void>;
+  create(url: string | undefined, windowId: number | undefined): Promise<TabState>;
+  activate(tabId: number): Promise<void>;
+  close(tabId: number): Promise<void>;
+  /** Resolves with the tab once it has finished loading, or undefined after `timeoutMs`. */
+  waitForLoad(tabId: number, timeoutMs: number): Promise<TabState | undefined>;
+}
+
+type TabAction = Extract<PageAction, { kind: 'navigate' | 'back' | 'forward' | 'reload' | 'tab_new' | 'tab_switch' | 'tab_close' }>;
+
+function checkUrl(url: string): string {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    throw new AppError('invalid_params', `${JSON.stringify(url)} is not a full address: include the scheme, e.g. https://example.com/`);
+  }
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
+    throw new AppError('forbidden', `only http and https addresses can be opened, not ${parsed.protocol}`);
+  }
+  return parsed.href;
+}
+
+async function settled(tabs: TabPorts, tabId: number, before: TabState | undefined, verb: string): Promise<PageOutcome> {
+  const after = await tabs.waitForLoad(tabId, 15_000);
+  const state = after ?? (await tabs.state(tabId));
+  const changed = !!state && (!before || state.url !== before.url || state.title !== before.title);
+  const evidence = state ? [`URL is ${state.url}`, `title is ${JSON.stringify(state.title)}`] : [];
+  if (!after) evidence.push('the page is still loading after 15 s');
+  if (!changed) evidence.push('no visible effect');
+  return { ok: true, message: verb, changed, evidence };
+}
+
+/** Navigation and tab management, with the resulting URL and title as evidence. */
+export async function runTabAction(tabs: TabPorts, sleep: (ms: number) => Promise<void>, tabId: number, action: TabAction): Promise<PageOutcome> {
+  const before = await tabs.state(tabId);
+  switch (action.kind) {
+    case 'navigate': {
+      const url = checkUrl(action.url);
+      await tabs.navigate(tabId, url);
+      await sleep(100);
+      return settled(tabs, tabId, before, `Opened ${url}`);
+    }
+    case 'back':
+    case 'forward':
+    case 'reload': {
+      try {
+        await (action.kind === 'back' ? tabs.back(tabId) : action.kind === 'forward' ? tabs.forward(tabId) : tabs.reload(tabId));
+      } catch (error) {
+        throw new AppError('not_found', `cannot go ${action.kind}: ${error instanceof Error ? error.message : String(error)}`);
+      }
+      await sleep(100);
+      return settled(tabs, tabId, before, action.kind === 'reload' ? 'Reloaded the page' : `Went ${action.kind}`);
+    }
+    case 'tab_new': {
+      const url = action.url ? checkUrl(action.url) : undefined;
+      const tab = await tabs.create(url, before?.windowId);
+      const outcome = await settled(tabs, tab.id, undefined, `Opened a new tab ${tab.id}${url ? ` at ${url}` : ''}; actions now go to it`);
+      return { ...outcome, tabId: tab.id };
+    }
+    case 'tab_switch': {
+      const target = await tabs.state(action.tabId);
+      if (!target) throw new AppError('not_found', `there is no tab ${action.tabId}: pick one from the tab list`);
+      await tabs.activate(action.tabId);
+      return { ok: true, message: `Switched to tab ${action.tabId}; actions now go to it`, changed: true, evidence: [`URL is ${target.url}`, `title is ${JSON.stringify(target.title)}`], tabId: action.tabId };
+    }
+    case 'tab_close': {
+      const target = await tabs.state(action.tabId);
+      if (!target) throw new AppError('not_found', `there is no tab ${action.tabId}: pick one from the tab list`);
+      await tabs.close(action.tabId);
+      const rest = before ? await tabs.list(before.windowId) : [];
+      const next = action.tabId === tabId ? rest.find((t) => t.active) : undefined;
+      return {
+        ok: true,
+        message: `Closed tab ${action.tabId}${next ? `; actions now go to tab ${next.id}` : ''}`,
+        changed: true,
+        evidence: next ? [`URL is ${next.url}`] : [],
+        ...(next ? { tabId: next.id } : {}),
+      };
+    }
+  }
+}

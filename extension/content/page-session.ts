@@ -1,0 +1,111 @@
+import { AppError } from '../../shared/errors';
+import type { ActResult, ActTarget, ElementAction } from '../../shared/perception/element-action';
+import type { FrameSnapshot, SnapshotItem, SnapshotMode } from '../../shared/perception/frame-snapshot';
+import { runAction } from './actions/run-action';
+import { collectSnapshot } from './perception/collect-snapshot';
+import type { DomAccess } from './perception/dom-access';
+import { RefRegistry } from './perception/ref-registry';
+import { refindElement, type Candidate } from './perception/refind-element';
+
+/** True when this frame's parent can reach into it (same origin), so the parent's snapshot already shows it. */
+export function isInlinedFrame(win: Window): boolean {
+  try {
+    return win.frameElement !== null;
+  } catch {
+    return false;
+  }
+}
+
+function stripHash(url: string): string {
+  const hash = url.indexOf('#');
+  return hash < 0 ? url : url.slice(0, hash);
+}
+
+export interface PageSessionDeps {
+  win: Window;
+  access: DomAccess;
+  /** The key this frame's parent gave it (for stitching), if any. */
+  frameKey: () => string | undefined;
+  token: string;
+}
+
+/**
+ * One document's perception state: the numbers given to its elements and what was recorded about them. It lives as
+ * long as the content script instance, which is as long as the document; a new document gets a new token, so numbers
+ * from the old one are never taken for the new one's.
+ */
+export class PageSession {
+  private readonly registry = new RefRegistry();
+
+  constructor(private readonly deps: PageSessionDeps) {}
+
+  get token(): string {
+    return this.deps.token;
+  }
+
+  snapshot(params: { mode: SnapshotMode; margin?: number | undefined }): FrameSnapshot {
+    const { win } = this.deps;
+    const frameKey = this.deps.frameKey();
+    const base = { token: this.token, ...(frameKey ? { frameKey } : {}) };
+    if (isInlinedFrame(win)) {
+      return { ...base, url: win.location.href, title: win.document.title, inlined: true, items: [], above: 0, below: 0, dialogs: [] };
+    }
+    const options = params.margin === undefined ? { mode: params.mode } : { mode: params.mode, margin: params.margin };
+    const { snapshot } = collectSnapshot(win.document, this.registry, this.deps.access, options);
+    return { ...base, inlined: false, ...snapshot };
+  }
+
+  find(params: { text: string; limit: number }): { token: string; url: string; items: SnapshotItem[]; total: number } {
+    const url = this.deps.win.location.href;
+    if (isInlinedFrame(this.deps.win)) return { token: this.token, url, items: [], total: 0 };
+    const { snapshot } = collectSnapshot(this.deps.win.document, this.registry, this.deps.access, { mode: 'page', maxText: 200 });
+    const terms = params.text.toLowerCase().split(/\s+/).filter(Boolean);
+    const matches = snapshot.items.filter((item) => {
+      if (item.k === 'frame') return false;
+      const haystack = (item.k === 'ctx' ? item.text : `${item.role} ${item.name} ${item.ann.join(' ')}`).toLowerCase();
+      return terms.every((term) => haystack.includes(term));
+    });
+    return { token: this.token, url, items: matches.slice(0, params.limit), total: matches.length };
+  }
+
+  async act(params: { target: ActTarget | null; action: ElementAction; settleMs: number }): Promise<ActResult> {
+    const doc = this.deps.win.document;
+    const self = { token: this.token, url: this.deps.win.location.href };
+    if (params.target === null) return { ...self, ...(await runAction(doc, null, params.action, this.deps.access, params.settleMs)) };
+    const resolved = this.resolve(params.target);
+    if ('candidates' in resolved) {
+      return { ...self, ok: false, message: '[@] is gone', changed: false, evidence: [], candidates: resolved.candidates };
+    }
+    const outcome = await runAction(doc, resolved.el, params.action, this.deps.access, params.settleMs);
+    return resolved.replacedBy === undefined ? { ...self, ...outcome } : { ...self, ...outcome, replacedBy: resolved.replacedBy };
+  }
+
+  /** The live element for a target; a stale one is re-found only on a unique match. */
+  private resolve(target: ActTarget): { el: Element; replacedBy?: number } | { candidates: { ref: number; role: string; name: string }[] } {
+    if (target.token === this.token) {
+      const el = this.registry.element(target.ref);
+      if (el) return { el };
+      if (!this.registry.known(target.ref)) {
+        throw new AppError('not_found', `this page never showed [@]; take a snapshot and use a number from it`);
+      }
+    }
+    const sameDocument = target.token === this.token;
+    const record = (sameDocument ? this.registry.record(target.ref) : undefined) ?? { role: target.role, name: target.name };
+    // A number from another page is never matched to this one's elements; from an earlier load of this page it may be.
+    const samePage = sameDocument || stripHash(target.url) === stripHash(this.deps.win.location.href);
+    const { snapshot, elements } = collectSnapshot(this.deps.win.document, this.registry, this.deps.access, { mode: 'page' });
+    const current: Candidate[] = [];
+    let index = 0;
+    for (const item of snapshot.items) {
+      if (item.k !== 'el') continue;
+      const el = elements[index];
+      index += 1;
+      if (!el) continue;
+      current.push({ el, ref: item.ref, role: item.role, name: item.name, context: this.registry.record(item.ref)?.context ?? '' });
+    }
+    const refound = refindElement(record, current);
+    if (refound.found && samePage) return { el: refound.found.el, replacedBy: refound.found.ref };
+    if (refound.found) return { candidates: [{ ref: refound.found.ref, role: refound.found.role, name: refound.found.name }] };
+    return { candidates: refound.candidates.map(({ ref, role, name }) => ({ ref, role, name })) };
+  }
+}

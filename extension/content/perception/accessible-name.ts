@@ -1,0 +1,78 @@
+/** Longest name shown; longer names are cut with an ellipsis so one control never floods the snapshot. */
+export const MAX_NAME = 80;
+
+export function collapse(text: string): string {
+  return text.replace(/\s+/g, ' ').trim();
+}
+
+export function clip(text: string, max: number): string {
+  return text.length > max ? `${text.slice(0, max - 1).trimEnd()}…` : text;
+}
+
+function textOf(el: Element): string {
+  return collapse(el.textContent ?? '');
+}
+
+function labelledBy(el: Element): string {
+  const ids = el.getAttribute('aria-labelledby');
+  if (!ids) return '';
+  const root = el.getRootNode() as Document | ShadowRoot;
+  return ids
+    .split(/\s+/)
+    .map((id) => {
+      const target = root.getElementById?.(id) ?? el.ownerDocument.getElementById(id);
+      return target ? textOf(target) : '';
+    })
+    .filter(Boolean)
+    .join(' ');
+}
+
+/** A label's text without the text of controls inside it (a select's options are not part of its label). */
+function labelText(label: Element): string {
+  const walker = label.ownerDocument.createTreeWalker(label, NodeFilter.SHOW_TEXT, {
+    acceptNode: (node) => (node.parentElement?.closest('select, textarea, button, option') ? NodeFilter.FILTER_REJECT : NodeFilter.FILTER_ACCEPT),
+  });
+  let text = '';
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) text += node.nodeValue ?? '';
+  return collapse(text);
+}
+
+function labelsOf(el: Element): string {
+  const labels = (el as HTMLInputElement).labels;
+  if (!labels || labels.length === 0) return '';
+  return Array.from(labels, (label) => labelText(label)).filter(Boolean).join(' ');
+}
+
+/** Text of a control's content, with image alternatives, for roles that take their name from content. */
+function contentName(el: Element): string {
+  const text = textOf(el);
+  if (text) return text;
+  const img = el.querySelector('img[alt], [aria-label], svg title');
+  if (!img) return '';
+  if (img.tagName === 'title') return textOf(img);
+  return collapse(img.getAttribute('alt') ?? img.getAttribute('aria-label') ?? '');
+}
+
+/**
+ * A short accessible name, close to the ARIA name computation for the common cases: aria-labelledby, aria-label,
+ * labels, the button value, content, alt, title. Hidden label text is included, as screen readers do.
+ */
+export function accessibleName(el: Element, tag: string, role: string): string {
+  let name = labelledBy(el) || collapse(el.getAttribute('aria-label') ?? '');
+  if (!name) {
+    if (tag === 'INPUT' || tag === 'SELECT' || tag === 'TEXTAREA') {
+      name = labelsOf(el);
+      const type = (el as HTMLInputElement).type;
+      if (!name && tag === 'INPUT' && (type === 'submit' || type === 'button' || type === 'reset')) {
+        name = collapse((el as HTMLInputElement).value) || (type === 'submit' ? 'Submit' : type === 'reset' ? 'Reset' : '');
+      }
+      if (!name && type === 'image') name = collapse(el.getAttribute('alt') ?? '');
+    } else if (tag === 'IMG') {
+      name = collapse(el.getAttribute('alt') ?? '');
+    } else if (role !== 'textbox' && role !== 'combobox' && role !== 'listbox' && role !== 'searchbox') {
+      name = contentName(el);
+    }
+  }
+  if (!name) name = collapse(el.getAttribute('title') ?? '');
+  return clip(name, MAX_NAME);
+}

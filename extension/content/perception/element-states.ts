@@ -1,0 +1,93 @@
+import { clip, collapse } from './accessible-name';
+
+const MAX_VALUE = 40;
+const MAX_HREF = 40;
+
+function quote(text: string): string {
+  return JSON.stringify(text);
+}
+
+/** A link target the model can tell apart from its neighbours in few tokens: same-origin paths lose the origin. */
+export function shortHref(href: string, pageOrigin: string, pagePath = ''): string {
+  if (!href || href.startsWith('javascript:')) return '';
+  let url: URL;
+  try {
+    url = new URL(href);
+  } catch {
+    return '';
+  }
+  if (url.protocol === 'mailto:' || url.protocol === 'tel:') return clip(href, MAX_HREF);
+  if (url.origin === pageOrigin && url.pathname === pagePath && url.hash) return clip(url.hash, MAX_HREF);
+  const path = url.pathname === '/' ? (url.hash ? url.hash : '/') : url.pathname + (url.hash.length < 16 ? url.hash : '');
+  const shown = url.origin === pageOrigin ? path : `${url.host}${url.pathname === '/' ? '' : url.pathname}`;
+  return clip(shown, MAX_HREF);
+}
+
+function valueOf(el: Element, tag: string, role: string): string | null {
+  if (tag === 'INPUT') {
+    const input = el as HTMLInputElement;
+    const type = input.type;
+    if (type === 'checkbox' || type === 'radio' || type === 'button' || type === 'submit' || type === 'reset' || type === 'image') {
+      return null;
+    }
+    if (type === 'file') return input.files?.length ? Array.from(input.files, (f) => f.name).join(', ') : null;
+    if (!input.value) return null;
+    return type === 'password' ? '•'.repeat(Math.min(input.value.length, 8)) : input.value;
+  }
+  if (tag === 'TEXTAREA') return (el as HTMLTextAreaElement).value || null;
+  if (tag === 'SELECT') {
+    const selected = Array.from((el as HTMLSelectElement).selectedOptions, (o) => collapse(o.label || o.text));
+    return selected.length ? selected.join(', ') : null;
+  }
+  if (role === 'textbox' && (el as HTMLElement).isContentEditable) return collapse(el.textContent ?? '') || null;
+  const ariaValue = el.getAttribute('aria-valuetext') ?? el.getAttribute('aria-valuenow');
+  return ariaValue;
+}
+
+function ariaTrue(el: Element, attribute: string): boolean {
+  return el.getAttribute(attribute) === 'true';
+}
+
+/**
+ * The short annotations after a control's name: its value (passwords masked), the placeholder when it has no name,
+ * its states, and a link's shortened target.
+ */
+export function annotations(el: Element, tag: string, role: string, name: string, pageOrigin: string, pagePath = ''): string[] {
+  const out: string[] = [];
+  const value = valueOf(el, tag, role);
+  if (value !== null && value !== '' && collapse(value) !== name) out.push(`value=${quote(clip(collapse(value), MAX_VALUE))}`);
+  if (!name && value === null) {
+    const placeholder = el.getAttribute('placeholder') ?? el.getAttribute('aria-placeholder');
+    if (placeholder) out.push(`placeholder=${quote(clip(collapse(placeholder), MAX_VALUE))}`);
+  }
+  const input = el as HTMLInputElement;
+  if (tag === 'INPUT' && (input.type === 'checkbox' || input.type === 'radio')) {
+    if (input.checked) out.push('checked');
+    else if (input.indeterminate) out.push('mixed');
+  } else {
+    const checked = el.getAttribute('aria-checked') ?? el.getAttribute('aria-pressed');
+    if (checked === 'true') out.push(role === 'button' ? 'pressed' : 'checked');
+    else if (checked === 'mixed') out.push('mixed');
+  }
+  if (ariaTrue(el, 'aria-selected')) out.push('selected');
+  const expanded = el.getAttribute('aria-expanded');
+  if (expanded === 'true') out.push('expanded');
+  else if (expanded === 'false') out.push('collapsed');
+  if ((el as HTMLButtonElement).disabled || ariaTrue(el, 'aria-disabled')) out.push('disabled');
+  if ((el as HTMLInputElement).required || ariaTrue(el, 'aria-required')) out.push('required');
+  if (ariaTrue(el, 'aria-invalid') || userInvalid(el)) out.push('invalid');
+  if (role === 'link') {
+    const href = shortHref((el as HTMLAnchorElement).href, pageOrigin, pagePath);
+    if (href) out.push(href);
+  }
+  return out;
+}
+
+/** `:user-invalid` arrived in Chrome 119; older versions throw on the selector, and then only aria-invalid counts. */
+function userInvalid(el: Element): boolean {
+  try {
+    return el.matches(':user-invalid');
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,41 @@
+/** The point a user would click: the centre of the part of the element that lies inside the viewport. */
+export function visiblePoint(el: Element, rect: DOMRect): { x: number; y: number } | null {
+  const win = el.ownerDocument.defaultView;
+  if (!win) return null;
+  const left = Math.max(rect.left, 0);
+  const right = Math.min(rect.right, win.innerWidth);
+  const top = Math.max(rect.top, 0);
+  const bottom = Math.min(rect.bottom, win.innerHeight);
+  if (right <= left || bottom <= top) return null;
+  return { x: (left + right) / 2, y: (top + bottom) / 2 };
+}
+
+/** The element a click at (x, y) would reach, looking into the shadow roots the point falls in. */
+export function elementAt(root: Document | ShadowRoot, x: number, y: number): Element | null {
+  return root.elementFromPoint(x, y);
+}
+
+/**
+ * True when a click on the element would land on something else: the topmost element at its visible point is
+ * neither the element, inside it, one of its ancestors (pseudo-element overlays, pointer-events: none), nor a label
+ * that forwards the click to it.
+ */
+export function isCovered(el: Element, rect: DOMRect): boolean {
+  const hit = hitTarget(el, rect);
+  return hit !== null && !reaches(hit, el);
+}
+
+export function hitTarget(el: Element, rect: DOMRect): Element | null {
+  const point = visiblePoint(el, rect);
+  if (!point) return null;
+  const root = el.getRootNode() as Document | ShadowRoot;
+  if (typeof root.elementFromPoint !== 'function') return null;
+  return root.elementFromPoint(point.x, point.y);
+}
+
+/** Whether a click landing on `hit` reaches `el`. */
+export function reaches(hit: Element, el: Element): boolean {
+  if (hit === el || el.contains(hit) || hit.contains(el)) return true;
+  const label = hit.closest('label');
+  return label !== null && label.control === el;
+}

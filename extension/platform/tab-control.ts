@@ -1,0 +1,73 @@
+/** Tab-level navigation for the page agent: the chrome.tabs calls, each narrow, each returning plain data. */
+export interface TabState {
+  id: number;
+  url: string;
+  title: string;
+  status: string;
+  active: boolean;
+  windowId: number;
+}
+
+function toState(tab: chrome.tabs.Tab): TabState {
+  return {
+    id: tab.id ?? -1,
+    url: tab.url ?? tab.pendingUrl ?? '',
+    title: tab.title ?? '',
+    status: tab.status ?? 'complete',
+    active: tab.active,
+    windowId: tab.windowId,
+  };
+}
+
+export async function tabState(tabId: number): Promise<TabState | undefined> {
+  try {
+    return toState(await chrome.tabs.get(tabId));
+  } catch {
+    return undefined;
+  }
+}
+
+export async function listWindowTabs(windowId: number): Promise<TabState[]> {
+  return (await chrome.tabs.query({ windowId })).map(toState);
+}
+
+export async function navigateTab(tabId: number, url: string): Promise<void> {
+  await chrome.tabs.update(tabId, { url });
+}
+
+export function goBack(tabId: number): Promise<void> {
+  return chrome.tabs.goBack(tabId);
+}
+
+export function goForward(tabId: number): Promise<void> {
+  return chrome.tabs.goForward(tabId);
+}
+
+export function reloadTab(tabId: number): Promise<void> {
+  return chrome.tabs.reload(tabId);
+}
+
+export async function createTab(url: string | undefined, windowId: number | undefined): Promise<TabState> {
+  return toState(await chrome.tabs.create({ ...(url ? { url } : {}), ...(windowId === undefined ? {} : { windowId }), active: true }));
+}
+
+export async function activateTab(tabId: number): Promise<void> {
+  const tab = await chrome.tabs.update(tabId, { active: true });
+  if (tab) await chrome.windows.update(tab.windowId, { focused: true });
+}
+
+export function closeTab(tabId: number): Promise<void> {
+  return chrome.tabs.remove(tabId);
+}
+
+/** Polls until the tab has finished loading; undefined when it is still loading after `timeoutMs` or was closed. */
+export async function waitForTabLoad(tabId: number, timeoutMs: number): Promise<TabState | undefined> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const state = await tabState(tabId);
+    if (!state) return undefined;
+    if (state.status === 'complete') return state;
+    if (Date.now() >= deadline) return undefined;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}

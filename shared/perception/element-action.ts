@@ -1,0 +1,51 @@
+import { z } from 'zod';
+
+/**
+ * An action on one element (or on the focused element / the page, for press and scroll), as the content script
+ * receives it. The element comes apart from the action, as a frame-local reference.
+ */
+export const ElementAction = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('click'), double: z.boolean().default(false) }),
+  z.object({ kind: z.literal('type'), text: z.string(), clear: z.boolean().default(true), submit: z.boolean().default(false) }),
+  z.object({ kind: z.literal('select'), values: z.array(z.string()).min(1) }),
+  z.object({ kind: z.literal('check'), checked: z.boolean() }),
+  z.object({ kind: z.literal('hover') }),
+  z.object({ kind: z.literal('focus') }),
+  z.object({ kind: z.literal('press'), key: z.string().min(1).max(40) }),
+  z.object({
+    kind: z.literal('scroll'),
+    /** Without a direction, scrolls the element into view. */
+    direction: z.enum(['up', 'down', 'left', 'right']).optional(),
+    pages: z.number().positive().max(10).default(1),
+  }),
+]);
+export type ElementAction = z.infer<typeof ElementAction>;
+export type ElementActionInput = z.input<typeof ElementAction>;
+
+/** The element an action targets, with what the background last saw of it, so a stale number can be re-found. */
+export const ActTarget = z.object({
+  ref: z.number().int().positive(),
+  token: z.string(),
+  role: z.string(),
+  name: z.string(),
+  /** The address of the document the number was given in; another page's element is never taken for it. */
+  url: z.string(),
+});
+export type ActTarget = z.infer<typeof ActTarget>;
+
+export const ActResult = z.object({
+  /** The token and address of the document that answered, for numbering the elements this result names. */
+  token: z.string(),
+  url: z.string(),
+  ok: z.boolean(),
+  /** One sentence: what was done, or why not. Refers to the element as [@] for the background to number. */
+  message: z.string(),
+  /** Whether the page changed at all (DOM, value, scroll, URL) while the action settled. */
+  changed: z.boolean(),
+  evidence: z.array(z.string()),
+  /** When the target had been re-rendered: the local number of the element acted on instead. */
+  replacedBy: z.number().int().positive().optional(),
+  /** Candidates for a stale target that had no unique match: local numbers with role and name. */
+  candidates: z.array(z.object({ ref: z.number().int().positive(), role: z.string(), name: z.string() })).optional(),
+});
+export type ActResult = z.infer<typeof ActResult>;

@@ -1,0 +1,44 @@
+import { z } from 'zod';
+
+const Ref = z.number().int().nonnegative().describe('The number in brackets before the element in the snapshot.');
+
+/**
+ * Every action the page agent takes on a tab, by tab-wide element number. It accepts everything the web tools send
+ * (shared/agent WebAction) plus `focus` and scrolling an element into view (a scroll with a ref and no direction).
+ */
+export const PageAction = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('click'), ref: Ref, double: z.boolean().default(false) }),
+  z.object({ kind: z.literal('type'), ref: Ref, text: z.string(), clear: z.boolean().default(true), submit: z.boolean().default(false) }),
+  z.object({ kind: z.literal('select'), ref: Ref, values: z.array(z.string()).min(1) }),
+  z.object({ kind: z.literal('check'), ref: Ref, checked: z.boolean().default(true) }),
+  z.object({ kind: z.literal('hover'), ref: Ref }),
+  z.object({ kind: z.literal('focus'), ref: Ref }),
+  z.object({ kind: z.literal('press'), key: z.string().min(1).max(40), ref: Ref.optional() }),
+  z.object({
+    kind: z.literal('scroll'),
+    direction: z.enum(['up', 'down', 'left', 'right']).optional(),
+    ref: Ref.optional(),
+    pages: z.number().positive().max(10).default(1),
+  }),
+  z.object({ kind: z.literal('navigate'), url: z.string() }),
+  z.object({ kind: z.literal('back') }),
+  z.object({ kind: z.literal('forward') }),
+  z.object({ kind: z.literal('reload') }),
+  z.object({ kind: z.literal('find'), text: z.string().min(1).max(200) }),
+  z.object({ kind: z.literal('wait'), seconds: z.number().nonnegative().max(30).optional(), text: z.string().max(200).optional() }),
+  z.object({ kind: z.literal('tab_new'), url: z.string().optional() }),
+  z.object({ kind: z.literal('tab_switch'), tabId: z.number().int() }),
+  z.object({ kind: z.literal('tab_close'), tabId: z.number().int() }),
+]);
+export type PageAction = z.infer<typeof PageAction>;
+export type PageActionInput = z.input<typeof PageAction>;
+
+/** What an action reports, the same shape as the agent core's ActionOutcome. */
+export interface PageOutcome {
+  ok: boolean;
+  message: string;
+  changed: boolean;
+  evidence: string[];
+  /** Set when the action moved the agent to another tab (a new or switched tab). */
+  tabId?: number;
+}

@@ -1,0 +1,43 @@
+/** Where a tab-wide number points: one element in one frame's document, as that frame numbered it. */
+export interface RefEntry {
+  frameId: number;
+  /** The content script instance (one per document) that gave the local number. */
+  token: string;
+  local: number;
+  role: string;
+  name: string;
+  /** The frame's address when the number was given. */
+  url: string;
+}
+
+/**
+ * Tab-wide element numbers. Each frame numbers its own elements; this maps (frame, document, local number) to one
+ * number the model sees, given once and never reused, so `[N]` always resolves to the frame and element it was given
+ * for, and a number from a document that has since gone can only be re-found, never confused with a new element.
+ */
+export class RefTable {
+  private readonly byKey = new Map<string, number>();
+  private readonly entries = new Map<number, RefEntry>();
+  private next = 1;
+
+  get lastRef(): number {
+    return this.next - 1;
+  }
+
+  numberFor(entry: RefEntry): number {
+    const key = `${entry.frameId}/${entry.token}/${entry.local}`;
+    let n = this.byKey.get(key);
+    if (n === undefined) {
+      n = this.next;
+      this.next += 1;
+      this.byKey.set(key, n);
+    }
+    // Role and name are kept current: they are what a stale number is re-found by.
+    this.entries.set(n, entry);
+    return n;
+  }
+
+  lookup(n: number): RefEntry | undefined {
+    return this.entries.get(n);
+  }
+}

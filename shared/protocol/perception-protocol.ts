@@ -1,0 +1,51 @@
+import { z } from 'zod';
+import { ActResult, ActTarget, ElementAction } from '../perception/element-action';
+import { FrameSnapshot, SnapshotItem, SnapshotMode } from '../perception/frame-snapshot';
+
+/** Page perception on the content channel: one frame's snapshot, an action by reference, a search. */
+export const perceptionContentMethods = {
+  snapshot: {
+    params: z.object({
+      mode: SnapshotMode,
+      margin: z.number().int().nonnegative().max(10_000).optional(),
+    }),
+    result: FrameSnapshot,
+  },
+  act: {
+    params: z.object({
+      /** Absent for page-level key presses and scrolling. */
+      target: ActTarget.nullable(),
+      action: ElementAction,
+      /** Longest wait for the page to settle after the action. */
+      settleMs: z.number().int().nonnegative().max(30_000).default(3000),
+    }),
+    result: ActResult,
+  },
+  find: {
+    params: z.object({ text: z.string().min(1).max(200), limit: z.number().int().positive().max(200).default(30) }),
+    result: z.object({ token: z.string(), url: z.string(), items: z.array(SnapshotItem), total: z.number().int().nonnegative() }),
+  },
+};
+
+const PageMode = z.enum(['viewport', 'page']);
+
+/** The same, tab-wide, for the extension pages (and the end-to-end tests that drive them). */
+export const perceptionUiMethods = {
+  'page.snapshot': {
+    params: z.object({
+      tabId: z.number().int().nonnegative(),
+      mode: PageMode.default('viewport'),
+      maxTokens: z.number().int().positive().optional(),
+    }),
+    result: z.object({
+      text: z.string(),
+      url: z.string(),
+      title: z.string(),
+      elements: z.array(z.object({ ref: z.number().int(), role: z.string(), name: z.string(), frameId: z.number().int() })),
+    }),
+  },
+  'page.act': {
+    params: z.object({ tabId: z.number().int().nonnegative(), action: z.record(z.string(), z.unknown()) }),
+    result: z.object({ ok: z.boolean(), message: z.string(), changed: z.boolean(), evidence: z.array(z.string()) }),
+  },
+};
