@@ -62,6 +62,15 @@ export async function encodeForModel(
   throw new Error(`Could not encode the screenshot under ${options.maxBytes} bytes`);
 }
 
+/**
+ * A short code that changes when the screen visibly changes and stays put when it does not (a blinking caret or a
+ * JPEG's noise does not count): a 16x10 grey thumbnail in eight levels. The agent's stagnation check compares it.
+ */
+export async function screenFingerprint(sharp: Sharp, rgba: RawCapture): Promise<string> {
+  const thumb = await pipeline(sharp, rgba).resize(16, 10, { fit: 'fill', kernel: 'linear' }).greyscale().raw().toBuffer();
+  return Array.from(thumb, (value) => (value >> 5).toString(8)).join('');
+}
+
 /** Keeps the full-size capture as a PNG, written to a temporary name first so a reader never sees half a file. */
 export async function writeFullPng(sharp: Sharp, rgba: RawCapture, path: string): Promise<void> {
   const png = await pipeline(sharp, rgba).png({ compressionLevel: 6 }).toBuffer();

@@ -5,7 +5,7 @@ import type { DesktopDriver } from './desktop-driver';
 import { validatePolicy, type DesktopPolicy } from './desktop-policy';
 import { formatKeyChord, parseKeyChord, type KeyName } from './key-chord';
 import { performAction } from './perform-action';
-import { encodeForModel, toRgba, writeFullPng, type Sharp } from './screenshot-encoder';
+import { encodeForModel, screenFingerprint, toRgba, writeFullPng, type Sharp } from './screenshot-encoder';
 import type { DesktopWorkerMethods } from './worker-channel';
 
 export interface WorkerDeps {
@@ -77,8 +77,9 @@ export function workerHandlers(deps: WorkerDeps): Handlers<DesktopWorkerMethods>
       const started = deps.now();
       const rgba = toRgba(await deps.driver.capture(display));
       const captured = deps.now();
-      const [image] = await Promise.all([
+      const [image, fingerprint] = await Promise.all([
         encodeForModel(deps.sharp, rgba, { width: params.width, quality: params.quality, maxBytes: params.maxBytes }),
+        screenFingerprint(deps.sharp, rgba),
         params.pngPath === undefined ? Promise.resolve() : writeFullPng(deps.sharp, rgba, params.pngPath),
       ]);
       return {
@@ -86,6 +87,7 @@ export function workerHandlers(deps: WorkerDeps): Handlers<DesktopWorkerMethods>
         frame: { displayId: display.id, width: image.width, height: image.height },
         image: { mediaType: 'image/jpeg', base64: image.jpeg.toString('base64'), bytes: image.jpeg.length },
         captured: { width: rgba.width, height: rgba.height },
+        fingerprint,
         ...(params.pngPath === undefined ? {} : { pngPath: params.pngPath }),
         timings: { captureMs: captured - started, encodeMs: deps.now() - captured },
       };

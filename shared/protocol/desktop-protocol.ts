@@ -65,6 +65,8 @@ export const DesktopScreenshotResult = z.object({
   image: z.object({ mediaType: z.literal('image/jpeg'), base64: z.string(), bytes: z.number().int() }),
   /** Size of the capture in physical pixels, before downscaling. */
   captured: z.object({ width: z.number().int(), height: z.number().int() }),
+  /** Changes when the screen visibly changes: the agent tells a step that changed nothing from one that did. */
+  fingerprint: z.string(),
   pngPath: z.string().optional(),
   timings: z.object({ captureMs: z.number(), encodeMs: z.number() }),
 });

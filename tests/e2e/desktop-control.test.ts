@@ -7,7 +7,7 @@ import puppeteer, { type Browser, type Page } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { baseArgs } from '../../scripts/lib/launch-browser';
 import { findBrowser } from '../../scripts/lib/find-browser';
-import type { DesktopFrame, DesktopScreenshotResult } from '../../shared/protocol';
+import { DesktopAction, type DesktopActionInput, type DesktopFrame, type DesktopScreenshotResult } from '../../shared/protocol';
 import { findColour } from '../fixtures/desktop/find-colour';
 import { startHost, type HostClient } from '../fixtures/desktop/host-client';
 import { TARGET_COLOURS, TARGET_PAGE, type TargetName } from '../fixtures/desktop/target-page';
@@ -65,8 +65,8 @@ describe.skipIf(skipReason !== undefined)('desktop control on a real X display (
 
   const record = (): Promise<PageRecord> => page.evaluate(() => (window as unknown as { record: PageRecord }).record);
   const shoot = (width = 640): Promise<DesktopScreenshotResult> => host.rpc.call('desktop.screenshot', { width, quality: 80 });
-  const act = (action: Parameters<HostClient['rpc']['call']>[1] & object, frame?: DesktopFrame, dryRun = false) =>
-    host.rpc.call('desktop.act', { action: action as never, frame, dryRun, approvedSensitive: false });
+  const act = (action: DesktopActionInput, frame?: DesktopFrame, dryRun = false) =>
+    host.rpc.call('desktop.act', { action: DesktopAction.parse(action), ...(frame ? { frame } : {}), dryRun, approvedSensitive: false });
   /** Where the model would click: the centre of the target's colour in a fresh screenshot. */
   async function locate(target: TargetName, width = 640): Promise<{ frame: DesktopFrame; x: number; y: number }> {
     const shot = await shoot(width);

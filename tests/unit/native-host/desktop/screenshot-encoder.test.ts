@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
-import { encodeForModel, toRgba, writeFullPng } from '../../../../native-host/desktop/screenshot-encoder';
+import { encodeForModel, screenFingerprint, toRgba, writeFullPng } from '../../../../native-host/desktop/screenshot-encoder';
 import type { RawCapture } from '../../../../native-host/desktop/desktop-driver';
 
 /** A BGRA capture: left half pure red, right half pure blue (as the platform stores them: blue byte first). */
@@ -62,5 +62,17 @@ describe('writeFullPng', () => {
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
+  });
+});
+
+describe('screenFingerprint', () => {
+  it('is the same for the same screen and differs when something visible changes', async () => {
+    const a = await screenFingerprint(sharp, toRgba(redBlue(320, 200)));
+    const b = await screenFingerprint(sharp, toRgba(redBlue(320, 200)));
+    const changed = redBlue(320, 200);
+    changed.data.fill(255, 0, 320 * 4 * 100);
+    expect(a).toBe(b);
+    expect(a).toHaveLength(160);
+    expect(await screenFingerprint(sharp, toRgba(changed))).not.toBe(a);
   });
 });

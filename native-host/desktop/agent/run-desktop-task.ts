@@ -1,0 +1,102 @@
+import { randomUUID } from 'node:crypto';
+import type { AgentState } from '../../../shared/agent/agent-state';
+import type { Approver } from '../../../shared/agent/approval';
+import type { Provider } from '../../../shared/agent/providers/provider';
+import { startAgent, type AgentDeps } from '../../../shared/agent/run-agent';
+import { createSecretVault } from '../../../shared/agent/secret-vault';
+import type { TraceRecord } from '../../../shared/agent/trace';
+import { AppError } from '../../../shared/errors';
+import type { Logger } from '../../log/logger';
+import { createDesktopEnvironment, type DesktopControl } from './desktop-environment';
+import { desktopSystemPrompt } from './desktop-system-prompt';
+import { desktopTools } from './desktop-tools';
+import { createRunLog } from './run-log';
+
+export interface DesktopTaskOptions {
+  task: string;
+  provider: Provider;
+  desktop: DesktopControl & {
+    onStop(listener: () => void): () => void;
+    cancel(): Promise<number>;
+  };
+  runDir: string;
+  mode: 'ask' | 'act';
+  approve: Approver;
+  askUser?: (question: string, signal?: AbortSignal) => Promise<string>;
+  dryRun: boolean;
+  width: number;
+  quality: number;
+  displayId?: string;
+  maxSteps?: number;
+  /** Stops the task from outside (Ctrl+C in the terminal, the side panel's stop). */
+  signal?: AbortSignal;
+  /** Each trace record as it happens, for a live view. */
+  onTrace?: (record: TraceRecord) => void;
+  log: Logger;
+  now: () => number;
+}
+
+/**
+ * Runs one desktop task through the shared agent loop: screenshots as observations, the desktop tools, the same policy
+ * gate, budgets and recovery as web tasks, and a run folder on disk. The stop hotkey and the outside signal both end
+ * it at once: the action in progress is cut off and no further action starts.
+ */
+export async function runDesktopTask(options: DesktopTaskOptions): Promise<{ state: AgentState; stoppedByHotkey: boolean }> {
+  if (!options.provider.vision) {
+    throw new AppError('bad_config', `Desktop tasks need a model that reads images; ${options.provider.model} is not marked as one.`);
+  }
+  const controller = new AbortController();
+  let stoppedByHotkey = false;
+  const stop = (): void => {
+    if (controller.signal.aborted) return;
+    controller.abort(new AppError('cancelled', 'Stopped by the user.'));
+    void options.desktop.cancel().catch(() => 0);
+  };
+  const offHotkey = options.desktop.onStop(() => {
+    stoppedByHotkey = true;
+    options.log.info('stop hotkey pressed');
+    stop();
+  });
+  const onOutsideAbort = (): void => stop();
+  if (options.signal?.aborted) stop();
+  options.signal?.addEventListener('abort', onOutsideAbort, { once: true });
+
+  const environment = createDesktopEnvironment({
+    desktop: options.desktop,
+    runDir: options.runDir,
+    width: options.width,
+    quality: options.quality,
+    dryRun: options.dryRun,
+    now: options.now,
+    ...(options.displayId === undefined ? {} : { displayId: options.displayId }),
+  });
+  const runLog = await createRunLog(options.runDir, (step) => environment.shot(step));
+  const deps: AgentDeps<typeof environment> = {
+    environment,
+    tools: desktopTools(),
+    provider: options.provider,
+    policy: { mode: options.mode },
+    vault: createSecretVault(),
+    approve: options.approve,
+    ...(options.askUser ? { askUser: options.askUser } : {}),
+    persist: (state) => runLog.persist(state),
+    trace: (record) => {
+      runLog.trace(record);
+      options.onTrace?.(record);
+    },
+    now: options.now,
+    signal: controller.signal,
+    screenshots: true,
+    systemPrompt: desktopSystemPrompt,
+    logger: options.log,
+    ...(options.maxSteps === undefined ? {} : { limits: { maxSteps: options.maxSteps } }),
+  };
+  try {
+    const state = await startAgent(deps, { taskId: randomUUID(), task: options.task, startUrl: 'desktop:display' });
+    await runLog.flush();
+    return { state, stoppedByHotkey };
+  } finally {
+    offHotkey();
+    options.signal?.removeEventListener('abort', onOutsideAbort);
+  }
+}

@@ -1,0 +1,185 @@
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { Provider, ProviderReply, ProviderRequest } from '../../../../../shared/agent/providers/provider';
+import type { DesktopActResult, DesktopScreenshotResult } from '../../../../../shared/protocol';
+import type { DesktopControl } from '../../../../../native-host/desktop/agent/desktop-environment';
+import { runDesktopTask, type DesktopTaskOptions } from '../../../../../native-host/desktop/agent/run-desktop-task';
+import type { StepLine } from '../../../../../native-host/desktop/agent/run-log';
+import { silentLogger } from '../../../../../native-host/log/logger';
+import { AppError } from '../../../../../shared/errors';
+
+type Call = { name: string; arguments: Record<string, unknown> };
+
+/** A model that answers each turn with the next scripted tool calls, and keeps every request it was sent. */
+function scriptedModel(turns: Call[][], vision = true): Provider & { requests: ProviderRequest[] } {
+  const requests: ProviderRequest[] = [];
+  let n = 0;
+  return {
+    label: 'scripted',
+    model: 'scripted-vision',
+    vision,
+    free: true,
+    requests,
+    complete: (request): Promise<ProviderReply> => {
+      requests.push(request);
+      const calls = turns[n] ?? [{ name: 'done', arguments: { success: false, summary: 'out of script' } }];
+      n += 1;
+      return Promise.resolve({
+        text: '',
+        toolCalls: calls.map((c, i) => ({ id: `call-${n}-${i}`, name: c.name, arguments: JSON.stringify(c.arguments) })),
+        usage: { inputTokens: 10, outputTokens: 5 },
+        model: 'scripted-vision',
+        stopReason: 'tool_use',
+      });
+    },
+  };
+}
+
+/** A screen that records what it was asked to do. */
+function fakeDesktop(options: { onAct?: (action: unknown) => Promise<void> } = {}) {
+  const acts: { action: unknown; frame: unknown; dryRun: boolean | undefined; approvedSensitive: boolean | undefined }[] = [];
+  const stopListeners = new Set<() => void>();
+  let shots = 0;
+  let cancels = 0;
+  const desktop: DesktopControl & { onStop(l: () => void): () => void; cancel(): Promise<number> } = {
+    screenshot: (params): Promise<DesktopScreenshotResult> => {
+      shots += 1;
+      return Promise.resolve({
+        display: { id: '0', name: 'screen', x: 0, y: 0, width: 1280, height: 800, scaleFactor: 1, primary: true },
+        frame: { displayId: '0', width: params.width ?? 1280, height: 400 },
+        image: { mediaType: 'image/jpeg', base64: Buffer.from(`jpeg ${shots}`).toString('base64'), bytes: 6 },
+        captured: { width: 1280, height: 800 },
+        fingerprint: `fp-${shots}`,
+        ...(params.pngPath ? { pngPath: params.pngPath } : {}),
+        timings: { captureMs: 1, encodeMs: 1 },
+      });
+    },
+    act: async (params): Promise<DesktopActResult> => {
+      acts.push({ action: params.action, frame: params.frame, dryRun: params.dryRun, approvedSensitive: params.approvedSensitive });
+      await options.onAct?.(params.action);
+      return { performed: !params.dryRun, description: `did ${params.action.kind}`, ms: 1 };
+    },
+    onStop: (listener) => {
+      stopListeners.add(listener);
+      return () => stopListeners.delete(listener);
+    },
+    cancel: () => {
+      cancels += 1;
+      return Promise.resolve(0);
+    },
+  };
+  return { desktop, acts, pressHotkey: () => stopListeners.forEach((l) => l()), cancels: () => cancels };
+}
+
+describe('runDesktopTask', () => {
+  let runDir: string;
+  beforeEach(async () => {
+    runDir = await mkdtemp(join(tmpdir(), 'deputy-desktop-task-'));
+  });
+  afterEach(async () => {
+    await rm(runDir, { recursive: true, force: true });
+  });
+
+  const base = (provider: Provider, desktop: DesktopTaskOptions['desktop'], extra: Partial<DesktopTaskOptions> = {}): DesktopTaskOptions => ({
+    task: 'Click the red button',
+    provider,
+    desktop,
+    runDir,
+    mode: 'act',
+    approve: () => Promise.resolve({ approved: true }),
+    dryRun: false,
+    width: 640,
+    quality: 70,
+    log: silentLogger,
+    now: () => Date.now(),
+    ...extra,
+  });
+
+  it('plans, acts on screenshot coordinates, finishes, and leaves a complete run folder', async () => {
+    const model = scriptedModel([
+      [{ name: 'update_plan', arguments: { explanation: 'simple', steps: [{ step: 'Click the red button', status: 'in_progress' }] } }],
+      [{ name: 'click', arguments: { x: 100, y: 50 } }],
+      [{ name: 'done', arguments: { success: true, summary: 'Clicked it.' } }],
+    ]);
+    const { desktop, acts } = fakeDesktop();
+    const { state } = await runDesktopTask(base(model, desktop));
+    expect(state.status).toBe('completed');
+    expect(acts).toEqual([{ action: { kind: 'click', x: 100, y: 50 }, frame: { displayId: '0', width: 640, height: 400 }, dryRun: false, approvedSensitive: false }]);
+    // The model got the screenshot and the image size its coordinates refer to.
+    const firstTurn = model.requests[0]?.messages.at(-1);
+    expect(firstTurn && 'image' in firstTurn ? firstTurn.image?.mediaType : undefined).toBe('image/jpeg');
+    expect(JSON.stringify(model.requests[0]?.messages)).toContain('shown as a 640x400 image');
+    expect(model.requests[0]?.tools.map((t) => t.name)).toEqual(
+      expect.arrayContaining(['click', 'double_click', 'right_click', 'move', 'drag', 'scroll', 'type', 'press', 'wait', 'call_user', 'update_plan', 'done']),
+    );
+    const lines = (await readFile(join(runDir, 'steps.jsonl'), 'utf8')).trim().split('\n').map((l) => JSON.parse(l) as StepLine);
+    expect(lines.map((l) => l.action)).toEqual(['update_plan', 'click', 'done']);
+    const click = lines[1];
+    expect(click).toMatchObject({ step: 1, arguments: { x: 100, y: 50 }, ok: true, result: 'did click', plan: [{ step: 'Click the red button', status: 'in_progress' }] });
+    expect(click?.observation.screenshot).toBe(join(runDir, 'step-002.png'));
+    expect(click?.timings.actionMs).not.toBeNull();
+    expect(click?.timings.modelMs).not.toBeNull();
+    const saved = JSON.parse(await readFile(join(runDir, 'state.json'), 'utf8')) as { status: string };
+    expect(saved.status).toBe('completed');
+    expect(await readFile(join(runDir, 'trace.jsonl'), 'utf8')).toContain('"type":"end"');
+  });
+
+  it('asks the user to approve the plan before the first action in ask mode, and stops acting when declined', async () => {
+    const model = scriptedModel([
+      [{ name: 'update_plan', arguments: { explanation: 'x', steps: [{ step: 'Open the menu', status: 'in_progress' }] } }],
+      [{ name: 'click', arguments: { x: 1, y: 1 } }],
+      [{ name: 'done', arguments: { success: false, summary: 'Not approved.' } }],
+    ]);
+    const { desktop, acts } = fakeDesktop();
+    const asked: string[] = [];
+    await runDesktopTask(
+      base(model, desktop, {
+        mode: 'ask',
+        approve: (request) => {
+          asked.push(request.reason);
+          return Promise.resolve({ approved: false, note: 'no' });
+        },
+      }),
+    );
+    expect(asked[0]).toMatch(/Approve this plan\?\n\[>\] 1\. Open the menu/);
+    expect(acts).toEqual([]);
+  });
+
+  it('passes dry run down to every action', async () => {
+    const model = scriptedModel([[{ name: 'type', arguments: { text: 'hello' } }], [{ name: 'done', arguments: { success: true, summary: 'ok' } }]]);
+    const { desktop, acts } = fakeDesktop();
+    await runDesktopTask(base(model, desktop, { dryRun: true }));
+    expect(acts).toEqual([{ action: { kind: 'type', text: 'hello' }, frame: { displayId: '0', width: 640, height: 400 }, dryRun: true, approvedSensitive: false }]);
+  });
+
+  it('ends the task at once when the stop hotkey is pressed mid-action', async () => {
+    const model = scriptedModel([[{ name: 'wait', arguments: { seconds: 30 } }], [{ name: 'click', arguments: { x: 1, y: 1 } }]]);
+    let fake: ReturnType<typeof fakeDesktop> | undefined = undefined;
+    fake = fakeDesktop({
+      onAct: () => {
+        fake?.pressHotkey();
+        return Promise.reject(new AppError('cancelled', 'The action was stopped by the user before it finished.'));
+      },
+    });
+    const { state, stoppedByHotkey } = await runDesktopTask(base(model, fake.desktop));
+    expect(stoppedByHotkey).toBe(true);
+    expect(state.status).toBe('stopped');
+    expect(fake.acts).toHaveLength(1);
+    expect(fake.cancels()).toBe(1);
+  });
+
+  it('feeds a refused action back to the model instead of failing the task', async () => {
+    const model = scriptedModel([[{ name: 'type', arguments: { text: 'sudo reboot' } }], [{ name: 'done', arguments: { success: false, summary: 'refused' } }]]);
+    const { desktop } = fakeDesktop({ onAct: () => Promise.reject(new AppError('policy_denied', 'The text contains a blocked command.')) });
+    const { state } = await runDesktopTask(base(model, desktop));
+    expect(state.status).toBe('failed');
+    expect(JSON.stringify(model.requests[1]?.messages)).toContain('The action was not done: The text contains a blocked command.');
+  });
+
+  it('refuses a model that cannot read images, saying why', async () => {
+    const { desktop } = fakeDesktop();
+    await expect(runDesktopTask(base(scriptedModel([], false), desktop))).rejects.toThrow(/need a model that reads images/);
+  });
+});
