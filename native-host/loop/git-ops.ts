@@ -15,7 +15,8 @@ export interface DiffSummary {
   deletions: number;
 }
 
-export type PushOutcome = { ok: true; rebased: boolean } | { ok: false; reason: string };
+/** `retryable`: the push failed for a reason that may pass (the network), not because the histories differ. */
+export type PushOutcome = { ok: true; rebased: boolean } | { ok: false; reason: string; retryable: boolean };
 
 const GIT_TIMEOUT_MS = 120_000;
 
@@ -109,16 +110,20 @@ export function createGit(repo: string, run: CommandRunner) {
       const first = await git(['push', '--porcelain', remote, `HEAD:refs/heads/${branch}`], true);
       if (first.code === 0) return { ok: true, rebased: false };
       const text = `${first.out}\n${first.err}`;
-      if (!/rejected|non-fast-forward|fetch first/i.test(text)) return { ok: false, reason: text.trim().slice(-600) };
+      if (!/rejected|non-fast-forward|fetch first/i.test(text)) return { ok: false, reason: text.trim().slice(-600), retryable: true };
       await git(['fetch', '--quiet', remote, branch]);
       const rebase = await git(['-c', 'commit.gpgsign=false', 'rebase', `${remote}/${branch}`], true);
       if (rebase.code !== 0) {
         await git(['rebase', '--abort'], true);
-        return { ok: false, reason: `the remote moved and rebasing onto it conflicts: ${rebase.err.trim().slice(-400)}` };
+        return {
+          ok: false,
+          reason: `the remote moved and rebasing onto it conflicts (${rebase.out.trim().split('\n').slice(-2).join(' ').slice(0, 300)}); rebase onto ${remote}/${branch} yourself, keeping the commit message`,
+          retryable: false,
+        };
       }
       const second = await git(['push', '--porcelain', remote, `HEAD:refs/heads/${branch}`], true);
       if (second.code === 0) return { ok: true, rebased: true };
-      return { ok: false, reason: `push rejected again after one rebase: ${second.err.trim().slice(-400)}` };
+      return { ok: false, reason: `push rejected again after one rebase: ${second.err.trim().slice(-400)}`, retryable: false };
     },
     /** Whether `commit` is an ancestor of (or equal to) `of`. */
     async isAncestor(commit: string, of: string): Promise<boolean> {

@@ -54,8 +54,8 @@ export const LoopState = z.object({
   /** A fixer that was started and has not been seen to end: after a crash it is ended and its edits rolled back. */
   pendingFixer: z.object({ pid: z.number().int().optional(), startedAt: z.number(), sessionId: z.string().optional() }).optional(),
   history: z.array(IterationRecord),
-  /** When the last trigger was sent: output files older than this belong to an earlier run. */
-  triggeredAt: z.number().optional(),
+  /** The output files (name to modification time) that belong to earlier runs of the job. */
+  outputBaseline: z.record(z.string(), z.number()).optional(),
   pushedCommits: z.array(z.string()),
   costUsd: z.number().nonnegative(),
   outcome: LoopOutcome.optional(),

@@ -13,7 +13,7 @@ import { currentRecord, firstStep, type LoopState } from './loop-state';
 import { runCheck } from './run-check';
 import { writeFileAtomic } from './state-store';
 import { CHANGE_APPROACH_AFTER, STUCK_AFTER, repeatCount } from './stuck-detector';
-import { runTrigger, waitForOutput } from './trigger-output';
+import { outputSnapshot, runTrigger, waitForOutput } from './trigger-output';
 import { withRetries } from './with-retries';
 
 type StepHandler = (context: LoopContext) => Promise<string | undefined>;
@@ -52,8 +52,8 @@ function externalDeps(context: LoopContext) {
 const trigger: StepHandler = async (context) => {
   const { state, deps } = context;
   const spec = state.config.trigger;
+  if (state.config.output) state.outputBaseline = outputSnapshot(state.config.output, state.repo);
   const detail = spec ? await withRetries(state.config.retries, deps, () => runTrigger(spec, state.repo, externalDeps(context))) : 'no trigger';
-  state.triggeredAt = deps.now();
   state.step = state.config.output ? 'output' : 'check';
   return detail;
 };
@@ -63,8 +63,10 @@ const output: StepHandler = async (context) => {
   const spec = state.config.output;
   if (spec) {
     const saveTo = join(deps.paths.dir, `output-${state.iteration}`);
-    const since = state.triggeredAt ?? 0;
-    currentRecord(state).outputFile = await withRetries(state.config.retries, deps, () => waitForOutput(spec, state.repo, since, saveTo, externalDeps(context)));
+    const baseline = state.outputBaseline;
+    currentRecord(state).outputFile = await withRetries(state.config.retries, deps, () => waitForOutput(spec, state.repo, baseline, saveTo, externalDeps(context)));
+    // Without a trigger the job runs on its own schedule: the next iteration waits for a file newer than this one.
+    state.outputBaseline = outputSnapshot(spec, state.repo);
   }
   state.step = 'check';
   return currentRecord(state).outputFile;
@@ -245,10 +247,14 @@ const push: StepHandler = async (context) => {
   }
   let rebased = false;
   if ((await git.remoteHead(remote, state.branch)) !== head) {
-    const outcome = await withRetries(state.config.retries, deps, () => git.push(remote, state.branch));
-    if (!outcome.ok) {
-      throw new AppError('unavailable', `git push to ${remote}/${state.branch} failed: ${outcome.reason}. Check your access to the remote, then run deputy loop --resume`);
-    }
+    const outcome = await withRetries(state.config.retries, deps, async () => {
+      const attempt = await git.push(remote, state.branch);
+      if (!attempt.ok && attempt.retryable) {
+        throw new AppError('unavailable', `git push to ${remote}/${state.branch} failed: ${attempt.reason}. Check your access to the remote, then run deputy loop --resume`);
+      }
+      return attempt;
+    });
+    if (!outcome.ok) throw new AppError('bad_request', `git push to ${remote}/${state.branch} failed: ${outcome.reason}, then run deputy loop --resume`);
     rebased = outcome.rebased;
     head = await git.head();
   }

@@ -39,28 +39,47 @@ export async function runTrigger(trigger: NonNullable<LoopConfig['trigger']>, re
   return 'command finished';
 }
 
-function newestMatch(folder: string, pattern: string, since: number): string | undefined {
+/** The files matching the output pattern, with their modification times: what exists before the job runs. */
+export function outputSnapshot(output: NonNullable<LoopConfig['output']>, repo: string): Record<string, number> {
+  if ('url' in output) return {};
+  const folder = isAbsolute(output.folder) ? output.folder : resolve(repo, output.folder);
   let names: string[];
   try {
     names = readdirSync(folder);
   } catch {
-    return undefined;
+    return {};
   }
-  const match = picomatch(pattern, { dot: true });
-  let best: { path: string; mtime: number } | undefined;
-  for (const name of names.filter((entry) => match(entry))) {
-    const path = join(folder, name);
-    const mtime = statSync(path).mtimeMs;
-    if (mtime >= since && (!best || mtime > best.mtime)) best = { path, mtime };
-  }
-  return best?.path;
+  const match = picomatch(output.pattern, { dot: true });
+  const snapshot: Record<string, number> = {};
+  for (const name of names.filter((entry) => match(entry))) snapshot[name] = statSync(join(folder, name)).mtimeMs;
+  return snapshot;
 }
 
 /**
- * Waits for the job's output: a new file matching the pattern in a folder (newer than `since`), or a document fetched
- * from a URL and saved to `saveTo`. Returns the path the check receives.
+ * The newest file that is new or changed since the baseline. Comparing with a snapshot instead of a clock works on
+ * file systems whose timestamps are coarse, and never takes an earlier run's file for this run's output.
  */
-export async function waitForOutput(output: NonNullable<LoopConfig['output']>, repo: string, since: number, saveTo: string, deps: ExternalDeps): Promise<string> {
+function newestNewFile(folder: string, current: Record<string, number>, baseline: Record<string, number> | undefined): string | undefined {
+  let best: { name: string; mtime: number } | undefined;
+  for (const [name, mtime] of Object.entries(current)) {
+    if (baseline && baseline[name] === mtime) continue;
+    if (!best || mtime > best.mtime) best = { name, mtime };
+  }
+  return best ? join(folder, best.name) : undefined;
+}
+
+/**
+ * Waits for the job's output: a file matching the pattern that is not in the baseline (or changed since), or a
+ * document fetched from a URL and saved to `saveTo`. Without a baseline the newest match counts. Returns the path the
+ * check receives.
+ */
+export async function waitForOutput(
+  output: NonNullable<LoopConfig['output']>,
+  repo: string,
+  baseline: Record<string, number> | undefined,
+  saveTo: string,
+  deps: ExternalDeps,
+): Promise<string> {
   if ('url' in output) {
     try {
       const response = await deps.fetch(output.url, { signal: AbortSignal.timeout(output.timeoutSeconds * 1000) });
@@ -75,7 +94,7 @@ export async function waitForOutput(output: NonNullable<LoopConfig['output']>, r
   const folder = isAbsolute(output.folder) ? output.folder : resolve(repo, output.folder);
   const deadline = deps.now() + output.timeoutSeconds * 1000;
   for (;;) {
-    const found = newestMatch(folder, output.pattern, since);
+    const found = newestNewFile(folder, outputSnapshot(output, repo), baseline);
     if (found) return found;
     if (deps.now() >= deadline || deps.signal?.aborted) {
       throw new AppError('timeout', `No file matching "${output.pattern}" appeared in ${folder} within ${output.timeoutSeconds} s: check that the job ran and where it writes its output`);
