@@ -5,22 +5,17 @@ import { decideDetection, type FrameReport, type GlobalsReport } from '../conten
 import { allGlobalPaths } from '../content/chat/profile-match';
 import { baselineAfterAction, baselineOf } from '../content/chat/transcript-ledger';
 import { VENDOR_PROFILES, profileById } from '../content/chat/vendor-profiles';
+import type { ChatSession, ChatSessions } from './chat-sessions';
 import { callFrame, type FramePorts } from './content-frames';
 
 export interface ChatDriverDeps {
   frames: FramePorts;
+  sessions: ChatSessions;
   readGlobals: (tabId: number, paths: string[]) => Promise<GlobalsReport[]>;
   callPage: (tabId: number, frameId: number, path: string[], args: unknown[]) => Promise<{ called: boolean; error: string | null }>;
   now: () => number;
   sleep: (ms: number) => Promise<void>;
   log: Logger;
-}
-
-interface ChatSession {
-  vendor: string;
-  frameId: number;
-  /** Where the last action of ours (or the last settled wait) left the transcript. */
-  baseline: ChatBaseline | null;
 }
 
 /** One content-script wait runs at most this long, so the service worker sees activity and is not stopped mid-wait. */
@@ -34,12 +29,12 @@ const PROBE_RETRY_MS = 2000;
  * choices, form fills and waits to that frame. The chat tools of the agent are thin wrappers over these methods.
  */
 export class ChatDriver {
-  private readonly sessions = new Map<number, ChatSession>();
-
   constructor(private readonly deps: ChatDriverDeps) {}
 
   async detect(tabId: number): Promise<ChatDetection> {
-    const frameIds = await this.deps.frames.listFrames(tabId);
+    const frameIds = await this.deps.frames.listFrames(tabId).catch((error: unknown) => {
+      throw new AppError('not_found', `Tab ${tabId} cannot be read (${String(error)}): it may be closed, or a browser page that extensions cannot script`);
+    });
     const [reports, globals] = await Promise.all([
       this.probeFrames(tabId, frameIds),
       this.deps.readGlobals(tabId, allGlobalPaths(VENDOR_PROFILES)).catch((error: unknown) => {
@@ -49,11 +44,11 @@ export class ChatDriver {
     ]);
     const detection = decideDetection(VENDOR_PROFILES, reports, globals);
     if (detection.found && detection.vendor !== null && detection.frameId !== null) {
-      const previous = this.sessions.get(tabId);
+      const previous = await this.deps.sessions.get(tabId);
       const sameChat = previous?.vendor === detection.vendor && previous.frameId === detection.frameId;
-      this.sessions.set(tabId, { vendor: detection.vendor, frameId: detection.frameId, baseline: sameChat ? previous.baseline : null });
+      await this.deps.sessions.set(tabId, { vendor: detection.vendor, frameId: detection.frameId, baseline: sameChat ? previous.baseline : null });
     } else {
-      this.sessions.delete(tabId);
+      await this.deps.sessions.delete(tabId);
     }
     this.deps.log.info('chat detection', { tabId, vendor: detection.vendor, frameId: detection.frameId, confidence: detection.confidence });
     return detection;
@@ -95,7 +90,7 @@ export class ChatDriver {
       const call = await this.deps.callPage(tabId, apiFrame, api.path, api.args).catch((error: unknown) => ({ called: false, error: String(error) }));
       if (call.called) {
         detection = await this.untilOpen(tabId, detection);
-        if (await this.isOpen(tabId)) return this.opened(tabId, 'api', detection, `Opened with ${api.path.join('.')}()`);
+        if (await this.isOpen(tabId)) return await this.opened(tabId, 'api', detection, `Opened with ${api.path.join('.')}()`);
       } else {
         this.deps.log.warn('open by page API failed; trying the launcher', { vendor, error: call.error });
       }
@@ -105,7 +100,7 @@ export class ChatDriver {
       const launched = await callFrame(this.deps.frames, tabId, frameId, 'chat.launch', { vendor }).catch(() => ({ clicked: false, label: null }));
       if (!launched.clicked) continue;
       detection = await this.untilOpen(tabId, detection);
-      if (await this.isOpen(tabId)) return this.opened(tabId, 'launcher', detection, `Opened by clicking "${launched.label ?? 'the launcher'}"`);
+      if (await this.isOpen(tabId)) return await this.opened(tabId, 'launcher', detection, `Opened by clicking "${launched.label ?? 'the launcher'}"`);
     }
     return { opened: false, how: 'none', detection, summary: `${detection.summary}, but it did not open: neither its page API nor a launcher opened it` };
   }
@@ -114,8 +109,8 @@ export class ChatDriver {
    * A chat we just opened has said nothing to us yet, so its greeting is new: the first wait returns it even if it
    * arrived while the widget was still opening.
    */
-  private opened(tabId: number, how: 'api' | 'launcher', detection: ChatDetection, summary: string): ResultOf<UiMethods, 'chat.open'> {
-    this.setBaseline(tabId, { count: 0, lastText: '' });
+  private async opened(tabId: number, how: 'api' | 'launcher', detection: ChatDetection, summary: string): Promise<ResultOf<UiMethods, 'chat.open'>> {
+    await this.setBaseline(tabId, { count: 0, lastText: '' });
     return { opened: true, how, detection, summary };
   }
 
@@ -126,21 +121,21 @@ export class ChatDriver {
   async send(tabId: number, text: string): Promise<ResultOf<ContentMethods, 'chat.send'>> {
     const before = await this.read(tabId);
     const result = await this.inChat(tabId, 'chat.send', (vendor) => ({ vendor, text }), 10_000);
-    this.setBaseline(tabId, baselineAfterAction(before.messages, result.state.messages));
+    await this.setBaseline(tabId, baselineAfterAction(before.messages, result.state.messages));
     return result;
   }
 
   async choose(tabId: number, choice: string | number): Promise<ResultOf<ContentMethods, 'chat.choose'>> {
     const before = await this.read(tabId);
     const result = await this.inChat(tabId, 'chat.choose', (vendor) => ({ vendor, choice }));
-    this.setBaseline(tabId, baselineAfterAction(before.messages, result.state.messages));
+    await this.setBaseline(tabId, baselineAfterAction(before.messages, result.state.messages));
     return result;
   }
 
   async fill(tabId: number, form: number, values: Record<string, string>, submit: boolean): Promise<ResultOf<ContentMethods, 'chat.fill'>> {
     const before = await this.read(tabId);
     const result = await this.inChat(tabId, 'chat.fill', (vendor) => ({ vendor, form, values, submit }));
-    if (submit) this.setBaseline(tabId, baselineAfterAction(before.messages, result.state.messages));
+    if (submit) await this.setBaseline(tabId, baselineAfterAction(before.messages, result.state.messages));
     return result;
   }
 
@@ -157,7 +152,7 @@ export class ChatDriver {
       typingSeen ||= result.typingSeen;
       const waitedMs = this.deps.now() - startedAt;
       if (result.status === 'replied') {
-        this.setBaseline(tabId, baselineOf(result.state.messages));
+        await this.setBaseline(tabId, baselineOf(result.state.messages));
         return { ...result, typingSeen, waitedMs };
       }
       if (waitedMs >= timeoutMs) {
@@ -170,20 +165,21 @@ export class ChatDriver {
     }
   }
 
-  end(tabId: number): { ended: boolean } {
-    return { ended: this.sessions.delete(tabId) };
+  /** Stops driving the tab's chat: forgets its frame and baseline. The widget itself is left as it is. */
+  async end(tabId: number): Promise<{ ended: boolean }> {
+    return { ended: await this.deps.sessions.delete(tabId) };
   }
 
-  private setBaseline(tabId: number, baseline: ChatBaseline): void {
-    const session = this.sessions.get(tabId);
-    if (session) session.baseline = baseline;
+  private async setBaseline(tabId: number, baseline: ChatBaseline): Promise<void> {
+    const session = await this.deps.sessions.get(tabId);
+    if (session) await this.deps.sessions.set(tabId, { ...session, baseline });
   }
 
   private async session(tabId: number): Promise<ChatSession> {
-    const known = this.sessions.get(tabId);
+    const known = await this.deps.sessions.get(tabId);
     if (known) return known;
     const detection = await this.detect(tabId);
-    const found = this.sessions.get(tabId);
+    const found = await this.deps.sessions.get(tabId);
     if (!found) throw new AppError('not_found', detection.summary);
     return found;
   }
@@ -200,14 +196,14 @@ export class ChatDriver {
       return await callFrame(this.deps.frames, tabId, session.frameId, method, params(session.vendor), timeoutMs);
     } catch (error) {
       if (!(error instanceof AppError) || error.code !== 'unavailable') throw error;
-      this.sessions.delete(tabId);
+      await this.deps.sessions.delete(tabId);
       const again = await this.session(tabId);
       return callFrame(this.deps.frames, tabId, again.frameId, method, params(again.vendor), timeoutMs);
     }
   }
 
   private async isOpen(tabId: number): Promise<boolean> {
-    const session = this.sessions.get(tabId);
+    const session = await this.deps.sessions.get(tabId);
     if (!session) return false;
     const state = await callFrame(this.deps.frames, tabId, session.frameId, 'chat.read', { vendor: session.vendor }).catch(() => null);
     return state?.open === true;

@@ -17,6 +17,6 @@ export function createChatUiHandlers(chat: ChatDriver): ChatUiHandlers {
     'chat.wait': ({ tabId, timeoutMs, quietMs }) => chat.wait(tabId, timeoutMs ?? 30_000, quietMs ?? 800),
     'chat.choose': ({ tabId, choice }) => chat.choose(tabId, choice),
     'chat.fill': ({ tabId, form, values, submit }) => chat.fill(tabId, form ?? 0, values, submit ?? true),
-    'chat.end': ({ tabId }) => Promise.resolve(chat.end(tabId)),
+    'chat.end': ({ tabId }) => chat.end(tabId),
   };
 }

@@ -16,6 +16,7 @@ import {
 } from '../platform/ui-surfaces';
 import { AUTOMATE_CHAT_MENU, handleAutomateChatClick } from './automate-chat-menu';
 import { ChatDriver } from './chat-driver';
+import { ChatSessions } from './chat-sessions';
 import { HostConnection } from './host-connection';
 import { LaunchStore } from './launch-store';
 import { createPageAgent } from './page-agent-wiring';
@@ -46,6 +47,7 @@ const page = createPageAgent();
 
 const chat = new ChatDriver({
   frames: { listFrames, sendToFrame },
+  sessions: new ChatSessions(session),
   readGlobals: readPageGlobals,
   callPage: callPageFunction,
   now: () => Date.now(),

@@ -13,9 +13,9 @@ export const ChatMessage = z.object({
   /** Stable within one frame's ledger: the same message keeps its id while it grows. */
   id: z.string(),
   author: ChatAuthor,
-  text: z.string(),
+  text: z.string().max(4000),
   /** The time the widget shows (an ISO string from `<time datetime>`, or its visible text), when it shows one. */
-  time: z.string().nullable(),
+  time: z.string().max(64).nullable(),
   /** When this frame first saw the message, in epoch milliseconds. */
   seenAt: z.number(),
 });
@@ -49,7 +49,7 @@ export type ChatUpload = z.infer<typeof ChatUpload>;
 export const ChatState = z.object({
   vendor: z.string(),
   open: z.boolean(),
-  messages: z.array(ChatMessage),
+  messages: z.array(ChatMessage).max(200),
   typing: z.boolean(),
   choices: z.array(ChatChoice),
   forms: z.array(ChatForm),

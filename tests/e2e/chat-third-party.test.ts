@@ -58,6 +58,7 @@ describe('chat UIs nobody here wrote, found by their structure alone', () => {
 
     it('holds a conversation: reads the greeting, sends, waits for the streamed reply, reads authors', async () => {
       const { page, tabId } = await openTab(thirdPartyPath(chat.id));
+      expect(await uiCall(panel, 'chat.open', { tabId })).toMatchObject({ opened: true, how: 'already_open' });
       const first = await uiCall(panel, 'chat.read', { tabId });
       expect(first.messages.map((message) => [message.author, message.text])).toEqual([['them', 'Hi! How can I help you today?']]);
       expect(first.typing).toBe(false);
@@ -83,6 +84,9 @@ describe('chat UIs nobody here wrote, found by their structure alone', () => {
       ]);
       // Ids are stable across reads: the same messages keep the ids the earlier wait returned.
       expect(transcript.messages[2]?.id).toBe(reply.newMessages[0]?.id);
+
+      expect(await uiCall(panel, 'chat.end', { tabId })).toEqual({ ended: true });
+      expect(await uiCall(panel, 'chat.end', { tabId })).toEqual({ ended: false });
       await page.close();
     });
 

@@ -85,13 +85,13 @@ export function describeForm(form: FoundForm, index: number): ChatForm {
     index,
     title: form.title,
     fields: form.fields.map((field) => ({
-      label: fieldLabel(field),
-      name: field.getAttribute('name') ?? '',
+      label: fieldLabel(field).slice(0, 200),
+      name: (field.getAttribute('name') ?? '').slice(0, 200),
       type: field instanceof HTMLInputElement ? field.type : field.tagName.toLowerCase(),
       required: field.required,
-      value: field.value,
+      value: field.value.slice(0, 2000),
     })),
-    submitLabel: form.submit ? labelOf(form.submit) : null,
+    submitLabel: form.submit ? labelOf(form.submit).slice(0, 200) : null,
   };
 }
 

@@ -107,6 +107,9 @@ export class ChatFrame {
     const parts = this.requireParts(vendor, dom);
     const composer = parts.composer;
     if (!composer) throw new AppError('not_found', 'The chat has no composer to type into: it may be closed or waiting for a choice');
+    if (composer.matches(':disabled') || composer.getAttribute('aria-disabled') === 'true' || composer.getAttribute('contenteditable') === 'false') {
+      throw new AppError('unavailable', 'The chat does not take typed messages right now (its composer is disabled): pick one of the offered choices or fill its form instead');
+    }
     typeInto(composer, text);
     this.sentTexts.push(text.replace(/\s+/g, ' ').trim());
     const preferButton = (parts.profile?.input.submit ?? (parts.send ? 'button' : 'enter')) === 'button';

@@ -15,6 +15,13 @@ export interface ReadContext {
 }
 
 const TYPING = /typing|is-typing|dots-loading|loading-message|writing/i;
+/** Chat text is untrusted page content: a transcript is bounded in messages and in characters per message. */
+export const MAX_MESSAGES = 200;
+export const MAX_TEXT = 4000;
+
+function capped(text: string, max: number): string {
+  return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
+}
 
 /** Reads the transcript in page order, each message with its author and shown time. */
 export function readMessages(context: ReadContext): RawMessage[] {
@@ -26,9 +33,10 @@ export function readMessages(context: ReadContext): RawMessage[] {
     if (time?.shown) text = text.replace(time.shown, '').trim();
     text = withoutLabels(item, text, context.shadowRootOf);
     if (text === '') continue;
-    messages.push({ author: authorOf(item, text, context), text, time: time?.value ?? null });
+    messages.push({ author: authorOf(item, text, context), text: capped(text, MAX_TEXT), time: time ? capped(time.value, 64) : null });
   }
-  return messages;
+  // The page decides how much it shows; the reader bounds what it passes on.
+  return messages.slice(-MAX_MESSAGES);
 }
 
 const LABELS = '[class*="participant" i], [class*="sender" i], [class*="avatar" i], [class*="author-name" i], [class*="display-name" i], [class*="participantName" i]';
