@@ -3,6 +3,7 @@ import type { Logger } from '../logger';
 import { AgentState, type CallRecord, type StepRecord, isFinished } from './agent-state';
 import type { Approver } from './approval';
 import { buildPrompt } from './build-prompt';
+import { doneTool } from './control-tools';
 import type { AgentEnvironment } from './environment';
 import { executeCall } from './execute-call';
 import { PolicyConfig } from './policy-gate';
@@ -207,6 +208,10 @@ async function runLoop<E extends AgentEnvironment>(deps: AgentDeps<E>, state: Ag
           emit(toolRecord(call, last.index, null, deps.now()));
         }
       }
+      // A task that called done just before the crash is finished: it must not go back to the model.
+      const doneCall = last.calls.find((c) => c.name === 'done' && c.status === 'finished' && c.result?.ok === true);
+      const doneArgs = doneCall ? parseDoneArguments(doneCall.arguments) : null;
+      if (doneArgs) finished = { success: doneArgs.success, summary: doneArgs.summary };
       await save();
       if ((await runCalls(last)) === 'stop') return await end('stopped', 'Stopped by the user.');
     }
@@ -291,6 +296,19 @@ async function runLoop<E extends AgentEnvironment>(deps: AgentDeps<E>, state: Ag
     emit({ type: 'error', at: deps.now(), step: stepOf(), code: appError.code, message: appError.message });
     if (appError.code === 'cancelled' || stopRequested()) return end('stopped', 'Stopped by the user.');
     return end('failed', appError.message);
+  }
+}
+
+function parseDoneArguments(raw: string): { success: boolean; summary: string } | null {
+  const parsed = doneTool.input.safeParse(safeJson(raw));
+  return parsed.success ? parsed.data : null;
+}
+
+function safeJson(raw: string): unknown {
+  try {
+    return JSON.parse(raw) as unknown;
+  } catch {
+    return null;
   }
 }
 

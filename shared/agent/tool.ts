@@ -62,10 +62,26 @@ export interface ToolSchema {
   parameters: Record<string, unknown>;
 }
 
+const SAFE_INTEGER_BOUNDS = new Set([Number.MAX_SAFE_INTEGER, Number.MIN_SAFE_INTEGER]);
+
+/**
+ * zod writes the safe-integer range onto every integer; it says nothing to a model, costs tokens in every request,
+ * and some compatible servers reject schemas with unusual bounds, so it goes.
+ */
+function dropIntegerNoise(node: unknown): void {
+  if (Array.isArray(node)) node.forEach(dropIntegerNoise);
+  else if (node !== null && typeof node === 'object') {
+    const record = node as Record<string, unknown>;
+    for (const key of ['minimum', 'maximum']) if (SAFE_INTEGER_BOUNDS.has(record[key] as number)) delete record[key];
+    Object.values(record).forEach(dropIntegerNoise);
+  }
+}
+
 /** JSON Schema of the tool's input as the model writes it: fields with defaults are optional. */
 export function toToolSchema(tool: AnyTool<never>): ToolSchema {
   const schema = z.toJSONSchema(tool.input, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
   delete schema.$schema;
+  dropIntegerNoise(schema);
   return { name: tool.name, description: tool.description, parameters: schema };
 }
 

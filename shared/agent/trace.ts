@@ -52,3 +52,8 @@ export type TraceRecord =
     };
 
 export type TraceSink = (record: TraceRecord) => void;
+
+/** One trace record as a JSONL line, for the export the user downloads. */
+export function traceLine(record: TraceRecord): string {
+  return `${JSON.stringify(record)}\n`;
+}

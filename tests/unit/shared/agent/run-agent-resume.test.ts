@@ -96,6 +96,27 @@ describe('resuming a persisted task', () => {
     expect(state.status).toBe('completed');
   });
 
+  it('finishes a task whose done call was saved just before the crash, without asking the model again', async () => {
+    const web = createFakeWeb(CART, 'https://shop.example/mug');
+    const store: AgentState[] = [];
+    let killed = false;
+    const first = harness(web, providerFor('openai-plain', fake), {
+      persist: (state) => {
+        killed ||= state.status === 'completed';
+        if (killed) return Promise.reject(new Crash('killed before the final save'));
+        store.push(state);
+        return Promise.resolve();
+      },
+    });
+    fake.enqueue(call('done', { success: true, summary: 'Nothing to do.' }));
+    await expect(startAgent(first.deps, { taskId: 'r3', task: 'Look.', startUrl: 'https://shop.example/mug' })).rejects.toThrow(Crash);
+    const second = harness(web, providerFor('openai-plain', fake));
+    const state = await resumeAgent(second.deps, store.at(-1));
+    expect(state.status).toBe('completed');
+    expect(state.outcome).toEqual({ success: true, summary: 'Nothing to do.' });
+    expect(fake.requests).toHaveLength(1);
+  });
+
   it('refuses a saved state that is not one, with a clear error', async () => {
     const web = createFakeWeb(CART, 'https://shop.example/mug');
     const h = harness(web, providerFor('openai-plain', fake));

@@ -31,9 +31,14 @@ describe('tool declarations', () => {
     expect(undescribed).toEqual([]);
   });
 
-  it('leaves arguments with defaults optional for the model', () => {
+  it('leaves arguments with defaults optional for the model, and integers without meaningless bounds', () => {
     const type = toToolSchema(all[1] as AnyTool<never>);
     expect(type.parameters.required).toEqual(['ref', 'text']);
+    expect((type.parameters.properties as Record<string, unknown>).ref).toEqual({
+      type: 'integer',
+      minimum: 0,
+      description: 'The number in brackets before the element in the page snapshot, e.g. 14 for [14].',
+    });
   });
 
   it('reports bad arguments in words that name the field', () => {
