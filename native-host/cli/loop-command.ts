@@ -125,6 +125,20 @@ export function registerLoopCommands(program: Command, setExitCode: (code: numbe
     .option('--restart', 'discard an unfinished (or damaged) loop state of this repo and start over')
     .option('--json', 'print one JSON event per line instead of the status line')
     .option('--state-dir <dir>', 'where loop state and reports are kept (default: the Deputy state folder)')
+    .addHelpText(
+      'after',
+      [
+        '',
+        'Settings can also live in deputy.loop.json at the root of the repo (flags win): check, trigger, output, deploy,',
+        'logs, startFrom, allowedPaths, protectedPaths, fabricationPatterns, guidanceFile, fixer, budgets, retries.',
+        'State and the report are kept per repo under the state folder; after a crash or Ctrl-C, run with --resume.',
+        '',
+        'Exit codes: 0 the check passes; 1 stuck, needs a human, out of budget or a step failed; 130 stopped; 2 usage.',
+        '',
+        'Example:',
+        '  deputy loop --repo ~/src/service --check "npm test" --max-iterations 5 --health-url https://service.test/health',
+      ].join('\n'),
+    )
     .action(async (options: LoopOptions) => setExitCode(await loopAction(options)));
 
   program

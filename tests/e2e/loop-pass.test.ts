@@ -53,12 +53,13 @@ describe('deputy loop: a service that passes after two fixes', () => {
     expect(prompts[1]).toContain('Iteration 1: failing [add, multiply]; fix: "Return the sum from add"; committed');
   });
 
-  it('waits for the deploy health check after each push before checking again', async () => {
-    repo = buildFixRepo();
+  it('waits for the deploy health check after each push before checking again, and reads the logs', async () => {
+    repo = buildFixRepo({ files: { 'CLAUDE.md': 'Keep math functions pure; no logging.\n' } });
     health = await startHealthServer(repo.remote, repo.initialCommit, 2);
     const deploy = { healthUrl: health.url, timeoutSeconds: 30, backoffStartSeconds: 0.05, backoffMaxSeconds: 0.2 };
+    const logs = { command: 'echo "service log: deployed $(git rev-parse --short HEAD)"' };
     repo.writeScenario(TWO_FIXES);
-    const run = await runLoopCli(repo, ['--check', CHECK_COMMAND, '--config', writeLoopFile(repo, { deploy })]);
+    const run = await runLoopCli(repo, ['--check', CHECK_COMMAND, '--config', writeLoopFile(repo, { deploy, logs })]);
 
     expect(run.code).toBe(0);
     expect(repo.remoteCommits()).toHaveLength(2);
@@ -71,6 +72,11 @@ describe('deputy loop: a service that passes after two fixes', () => {
       const answers = health.requests.filter((request) => request.deployed === commit).map((request) => request.status);
       expect(answers.slice(0, 3)).toEqual([503, 503, 200]);
     }
+    // The service's guidance reaches every prompt; the logs read after a deploy reach the next one.
+    const prompts = repo.fixerRuns().filter((entry) => entry.event === 'start').map((entry) => entry.prompt ?? '');
+    expect(prompts[0]).toContain("## The service's guidance (CLAUDE.md)\nKeep math functions pure; no logging.");
+    expect(prompts[0]).not.toContain('## Service logs');
+    expect(prompts[1]).toContain(`## Service logs after the last deploy\nservice log: deployed ${repo.remoteCommits()[0]?.slice(0, 7) ?? ''}`);
   });
 });
 
