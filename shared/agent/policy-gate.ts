@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { formatPlan, planStepsChanged, type Plan } from './plan';
 import { ALWAYS_ASK_CLASSES, type RiskClass } from './risk-class';
 import type { SecretVault } from './secret-vault';
-import { matchesAny } from './site-list';
+import { hostOf, matchesAny } from './site-list';
 import type { AnyTool, PageLookup } from './tool';
 
 /** The limits a task runs in, set by the user. */
@@ -132,6 +132,11 @@ export function classifyToolCall(input: GateInput): Classification {
     }
   }
   if (tool.risk !== 'read' && matchesAny(page.url, config.deniedSites)) forbidden = `${page.url} is on the list of sites Deputy must not act on`;
+  // A link can lead off the approved sites without any navigate call; acting there needs the user, like going there.
+  else if (tool.risk !== 'read' && url === undefined && /^https?:/i.test(page.url) && !matchesAny(page.url, approved)) {
+    leavesApprovedSites = true;
+    reasons.push(`it acts on ${hostOf(page.url) ?? page.url}, outside the approved sites (${approved.join(', ')})`);
+  }
 
   const result: Classification = { classes: [...classes], reasons, personalData, leavesApprovedSites };
   if (forbidden !== undefined) result.forbidden = forbidden;

@@ -72,6 +72,13 @@ describe('the policy gate in act mode', () => {
     expect(gate('tabs', { action: 'new', url: 'https://elsewhere.example/' }).decision).toBe('ask');
   });
 
+  it('asks before acting on a page a link led to outside the approved sites', () => {
+    const offsite = gate('click', { ref: 1, double: false }, {}, 'https://pay.other.example/checkout');
+    expect(offsite).toMatchObject({ decision: 'ask', leavesApprovedSites: true });
+    expect(offsite.reason).toContain('it acts on pay.other.example, outside the approved sites (shop.example)');
+    expect(gate('find', { text: 'x' }, {}, 'https://pay.other.example/checkout').decision).toBe('allow');
+  });
+
   it('refuses to act on a denied site, but still lets the model read it', () => {
     expect(gate('click', { ref: 1, double: false }, { deniedSites: ['shop.example'] }).decision).toBe('deny');
     expect(gate('find', { text: 'x' }, { deniedSites: ['shop.example'] }).decision).toBe('allow');

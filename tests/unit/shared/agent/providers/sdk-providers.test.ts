@@ -2,7 +2,9 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type FakeProvider, startFakeProvider } from '../../../../fixtures/fake-provider/fake-provider-server';
 import { AppError } from '../../../../../shared/errors';
 import type { ProviderRequest } from '../../../../../shared/agent/providers/provider';
-import { FLAVOURS, providerFor } from '../support/provider-clients';
+import OpenAI from 'openai';
+import { createOpenAiChatProvider } from '../../../../../shared/agent/providers/openai-chat-provider';
+import { FLAVOURS, TEST_KEY, providerFor } from '../support/provider-clients';
 
 let fake: FakeProvider;
 beforeEach(async () => {
@@ -122,6 +124,17 @@ describe.each(FLAVOURS)('%s adapter over the real SDK', (flavour) => {
     fake = await startFakeProvider();
     expect(['unavailable', 'timeout']).toContain(error.code);
     expect(error.message).toContain(url);
+    expect(error.details).toMatchObject({ retryable: true });
+  });
+});
+
+describe('timeouts', () => {
+  it('reports a server that never answers as a retryable timeout', async () => {
+    fake.enqueue({ hang: true });
+    const provider = createOpenAiChatProvider({ client: new OpenAI({ apiKey: TEST_KEY, baseURL: fake.openaiBaseUrl, maxRetries: 0, timeout: 200 }), model: 'gpt-4o-mini' });
+    const error = (await provider.complete(request).catch((e: unknown) => e)) as AppError;
+    expect(error.code).toBe('timeout');
+    expect(error.message).toMatch(/^Could not reach openai \(http:\/\/127\.0\.0\.1:\d+\/v1\): Request timed out\./);
     expect(error.details).toMatchObject({ retryable: true });
   });
 });
