@@ -16,10 +16,10 @@ import {
 } from '../platform/ui-surfaces';
 import { AUTOMATE_CHAT_MENU, handleAutomateChatClick } from './automate-chat-menu';
 import { ChatDriver } from './chat-driver';
-import { ChatSessions } from './chat-sessions';
 import { HostConnection } from './host-connection';
 import { LaunchStore } from './launch-store';
 import { createPageAgent } from './page-agent-wiring';
+import { createTaskServices } from './task-wiring';
 import { createUiHandlers } from './ui-handlers';
 import { UiServer } from './ui-server';
 
@@ -44,10 +44,10 @@ const host = new HostConnection({
 });
 
 const page = createPageAgent();
+const tasks = createTaskServices(page, (record) => ui.broadcast('task.updated', record));
 
 const chat = new ChatDriver({
   frames: { listFrames, sendToFrame },
-  sessions: new ChatSessions(session),
   readGlobals: readPageGlobals,
   callPage: callPageFunction,
   now: () => Date.now(),
@@ -56,7 +56,7 @@ const chat = new ChatDriver({
 });
 
 const ui: UiServer = new UiServer(
-  createUiHandlers({ host, launches, frames: { listFrames, sendToFrame }, chat, page }),
+  createUiHandlers({ host, launches, frames: { listFrames, sendToFrame }, chat, page, tasks: tasks.handlers }),
   (port) => isPrivilegedSender(port.sender),
   createConsoleLogger('bg:ui'),
 );
@@ -80,6 +80,7 @@ onStartup(() => void createMenuItems([AUTOMATE_CHAT_MENU]));
 void allowSessionStorageForPages();
 void (hasSidePanel() ? openPanelOnActionClick() : useActionPopup('extension/popup/index.html'));
 host.start();
+void tasks.runner.resumeInterrupted();
 
 // A handle for DevTools and for the end-to-end tests: the menu handler cannot be clicked in a headless browser.
 Object.assign(globalThis, {

@@ -4,6 +4,7 @@ import type { HostConnection } from './host-connection';
 import type { LaunchStore } from './launch-store';
 import type { PageAgent } from './page-agent';
 import { createPageUiHandlers } from './page-ui-handlers';
+import type { createTaskUiHandlers } from './task-ui-handlers';
 import { pingFrames, type FramePorts } from './content-frames';
 import type { UiHandlers } from './ui-server';
 
@@ -13,9 +14,10 @@ export interface UiHandlerDeps {
   frames: FramePorts;
   chat: ChatDriver;
   page: PageAgent;
+  tasks: ReturnType<typeof createTaskUiHandlers>;
 }
 
-export function createUiHandlers({ host, launches, frames, chat, page }: UiHandlerDeps): UiHandlers {
+export function createUiHandlers({ host, launches, frames, chat, page, tasks }: UiHandlerDeps): UiHandlers {
   return {
     'host.status': () => Promise.resolve(host.status),
     'host.reconnect': () => {
@@ -40,5 +42,6 @@ export function createUiHandlers({ host, launches, frames, chat, page }: UiHandl
     },
     ...createChatUiHandlers(chat),
     ...createPageUiHandlers(page),
+    ...tasks,
   };
 }

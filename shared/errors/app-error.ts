@@ -24,6 +24,8 @@ export const ErrorCode = z.enum([
   'bad_reply',
   'budget_exceeded',
   'policy_denied',
+  // Tasks.
+  'busy',
 ]);
 export type ErrorCode = z.infer<typeof ErrorCode>;
 

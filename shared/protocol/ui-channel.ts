@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { chatUiMethods } from './chat-protocol';
 import { defineChannel } from './channel';
+import { Flow } from './flow';
+import { taskUiEvents, taskUiMethods } from './task-protocol';
 import { perceptionUiMethods } from './perception-protocol';
 
 export const HostState = z.enum(['connecting', 'connected', 'not_installed', 'incompatible', 'disconnected']);
@@ -18,8 +20,7 @@ export const HostStatus = z.object({
 });
 export type HostStatus = z.infer<typeof HostStatus>;
 
-export const Flow = z.enum(['task', 'chat']);
-export type Flow = z.infer<typeof Flow>;
+export { Flow };
 
 /** What the side panel should show for a tab when it opens: set by the context menu. */
 export const Launch = z.object({
@@ -54,10 +55,12 @@ export const UiChannel = defineChannel(
     'launch.clear': { params: TabRef, result: z.object({}) },
     ...chatUiMethods,
     ...perceptionUiMethods,
+    ...taskUiMethods,
   },
   {
     'host.status': HostStatus,
     launch: Launch,
+    ...taskUiEvents,
   },
 );
 export type UiChannel = typeof UiChannel;

@@ -1,0 +1,51 @@
+import type { ActionOutcome, Observation, ObservedTab } from '../../shared/agent/environment';
+import type { WebAction, WebEnvironment } from '../../shared/agent/web-environment';
+import type { TabState } from '../platform/tab-control';
+import type { PageAgent } from './page-agent';
+
+export interface TabEnvironmentDeps {
+  page: Pick<PageAgent, 'snapshot' | 'act'>;
+  tabState: (tabId: number) => Promise<TabState | undefined>;
+  listWindowTabs: (windowId: number) => Promise<TabState[]>;
+}
+
+/** A tab that the agent drives and the tab it is on now (a new or switched tab moves the agent along). */
+export interface TabEnvironment extends WebEnvironment {
+  currentTabId(): number;
+}
+
+/**
+ * The agent core's web environment over the page agent: observe() is a viewport snapshot with tab-wide numbers plus
+ * the window's tabs; act() is one verified page action. It follows the agent when an action opens or switches tabs.
+ */
+export function createTabEnvironment(deps: TabEnvironmentDeps, startTabId: number): TabEnvironment {
+  let tabId = startTabId;
+  return {
+    currentTabId: () => tabId,
+    async observe(): Promise<Observation> {
+      const snapshot = await deps.page.snapshot(tabId, { mode: 'viewport' });
+      const tab = await deps.tabState(tabId);
+      const tabs: ObservedTab[] = tab
+        ? (await deps.listWindowTabs(tab.windowId)).map((t) => ({ id: t.id, title: t.title, url: t.url, active: t.id === tabId }))
+        : [];
+      return {
+        url: snapshot.url,
+        title: snapshot.title,
+        text: snapshot.text,
+        elements: snapshot.elements.map(({ ref, role, name, inputType, autocomplete }) => ({
+          ref,
+          role,
+          name,
+          ...(inputType === undefined ? {} : { inputType }),
+          ...(autocomplete === undefined ? {} : { autocomplete }),
+        })),
+        tabs,
+      };
+    },
+    async act(action: WebAction): Promise<ActionOutcome> {
+      const outcome = await deps.page.act(tabId, action);
+      if (outcome.tabId !== undefined) tabId = outcome.tabId;
+      return { ok: outcome.ok, message: outcome.message, changed: outcome.changed, evidence: outcome.evidence };
+    },
+  };
+}

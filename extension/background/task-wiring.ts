@@ -1,0 +1,35 @@
+import { createProvider } from '../../shared/agent/providers/create-provider';
+import { createConsoleLogger } from '../../shared/logger';
+import type { TaskRecord } from '../../shared/protocol';
+import { chromeStore } from '../platform/storage';
+import { listWindowTabs, tabState } from '../platform/tab-control';
+import { setBadge } from '../platform/ui-surfaces';
+import type { PageAgent } from './page-agent';
+import { SettingsStore } from './settings-store';
+import { createTabEnvironment } from './tab-environment';
+import { TaskRunner } from './task-runner';
+import { TaskStore } from './task-store';
+import { createTaskUiHandlers } from './task-ui-handlers';
+
+/** Builds the task runner and its stores over chrome.storage.local and the page agent. */
+export function createTaskServices(page: PageAgent, broadcast: (record: TaskRecord) => void) {
+  const local = chromeStore('local');
+  const tasks = new TaskStore(local);
+  const settings = new SettingsStore(local);
+  const runner: TaskRunner = new TaskRunner({
+    tasks,
+    settings,
+    tabUrl: async (tabId) => (await tabState(tabId))?.url,
+    environment: (tabId) => createTabEnvironment({ page, tabState, listWindowTabs }, tabId),
+    provider: (provider) => createProvider(provider, { browser: true }),
+    now: () => Date.now(),
+    newId: () => crypto.randomUUID(),
+    log: createConsoleLogger('bg:task'),
+    onUpdate: (record) => {
+      broadcast(record);
+      // The toolbar badge shows how many approvals wait, so a closed panel still gets the user's attention.
+      void setBadge(runner.pendingApprovals > 0 ? String(runner.pendingApprovals) : '', '#d97706');
+    },
+  });
+  return { runner, tasks, settings, handlers: createTaskUiHandlers(runner, tasks, settings) };
+}

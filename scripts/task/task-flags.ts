@@ -1,0 +1,108 @@
+import { Command, InvalidArgumentError, Option } from 'commander';
+import type { ProviderSettings } from '../../shared/agent/providers/create-provider';
+
+export interface TaskOptions {
+  url: string;
+  task: string;
+  flow: 'task' | 'chat';
+  mode: 'ask' | 'act';
+  approve: 'all' | 'none' | 'ask';
+  provider: ProviderSettings;
+  steps: number | undefined;
+  headful: boolean;
+  runsDir: string;
+}
+
+export class TaskUsageError extends Error {
+  override readonly name = 'TaskUsageError';
+}
+
+const DEFAULT_MODELS = { openai: 'gpt-4o-mini', anthropic: 'claude-haiku-4-5' } as const;
+
+/**
+ * Turns `npm run task` flags and the environment into a run: which page, which task, which model and key. The key
+ * comes only from the environment (OPENAI_API_KEY, ANTHROPIC_API_KEY or DEPUTY_API_KEY), never from a flag, so it
+ * does not end up in shell history.
+ */
+export function parseTaskFlags(argv: string[], env: Record<string, string | undefined>): TaskOptions {
+  const program = new Command('npm run task --')
+    .description('Run one Deputy task in Chromium with the built extension, streaming each step.')
+    .argument('<task...>', 'what to do, in words')
+    .requiredOption('--url <url>', 'the page to start on', parseUrl)
+    .option('--chat', 'treat the task as a support-chat goal on the page')
+    .addOption(new Option('--provider <name>', 'model provider').choices(['openai', 'anthropic', 'openai-compatible']))
+    .option('--base-url <url>', 'address of an OpenAI-compatible server (Ollama, LM Studio, vLLM, OpenRouter, ...)', parseUrl)
+    .option('--model <name>', 'model name')
+    .addOption(new Option('--mode <mode>', 'ask before acting, or act without asking (risky steps still stop)').choices(['ask', 'act']).default('act'))
+    .addOption(new Option('--approve <which>', 'answer approvals automatically').choices(['all', 'none']))
+    .option('--steps <n>', 'step budget', parsePositive)
+    .option('--headful', 'show the browser window')
+    .option('--runs-dir <dir>', 'where to write the trace', 'runs')
+    .exitOverride()
+    .configureOutput({ writeErr: () => undefined, writeOut: (text) => process.stdout.write(text) });
+  try {
+    program.parse(argv, { from: 'user' });
+  } catch (error) {
+    throw new TaskUsageError(error instanceof Error ? error.message.replace(/^error: /, '') : String(error));
+  }
+  const flags = program.opts<{
+    url: string;
+    chat?: boolean;
+    provider?: 'openai' | 'anthropic' | 'openai-compatible';
+    baseUrl?: string;
+    model?: string;
+    mode: 'ask' | 'act';
+    approve?: 'all' | 'none';
+    steps?: number;
+    headful?: boolean;
+    runsDir: string;
+  }>();
+  return {
+    url: flags.url,
+    task: program.args.join(' '),
+    flow: flags.chat ? 'chat' : 'task',
+    mode: flags.mode,
+    approve: flags.approve ?? 'ask',
+    provider: providerFrom(flags, env),
+    steps: flags.steps,
+    headful: flags.headful ?? false,
+    runsDir: flags.runsDir,
+  };
+}
+
+function providerFrom(
+  flags: { provider?: 'openai' | 'anthropic' | 'openai-compatible'; baseUrl?: string; model?: string },
+  env: Record<string, string | undefined>,
+): ProviderSettings {
+  const kind = flags.provider ?? (flags.baseUrl ? 'openai-compatible' : env.ANTHROPIC_API_KEY && !env.OPENAI_API_KEY ? 'anthropic' : 'openai');
+  if (kind === 'openai-compatible') {
+    if (!flags.baseUrl) throw new TaskUsageError('--provider openai-compatible needs --base-url (for Ollama: --base-url http://localhost:11434/v1)');
+    if (!flags.model) throw new TaskUsageError('--provider openai-compatible needs --model (the name your server knows the model by)');
+    const apiKey = env.DEPUTY_API_KEY;
+    return { preset: 'custom', baseUrl: flags.baseUrl, model: flags.model, ...(apiKey ? { apiKey } : {}) };
+  }
+  const apiKey = kind === 'openai' ? (env.OPENAI_API_KEY ?? env.DEPUTY_API_KEY) : (env.ANTHROPIC_API_KEY ?? env.DEPUTY_API_KEY);
+  if (!apiKey) {
+    const variable = kind === 'openai' ? 'OPENAI_API_KEY' : 'ANTHROPIC_API_KEY';
+    throw new TaskUsageError(
+      `No API key for ${kind}: set ${variable} (or DEPUTY_API_KEY), or use a local model server with --base-url http://localhost:11434/v1 --model NAME.`,
+    );
+  }
+  return { preset: kind, model: flags.model ?? DEFAULT_MODELS[kind], apiKey, ...(flags.baseUrl ? { baseUrl: flags.baseUrl } : {}) };
+}
+
+function parseUrl(value: string): string {
+  try {
+    const url = new URL(value);
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error('not http');
+    return url.toString();
+  } catch {
+    throw new InvalidArgumentError(`"${value}" is not an http(s) URL.`);
+  }
+}
+
+function parsePositive(value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError('expected a whole number of 1 or more.');
+  return n;
+}

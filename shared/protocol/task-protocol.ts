@@ -1,0 +1,115 @@
+import { z } from 'zod';
+import { AgentState } from '../agent/agent-state';
+import { ProviderSettings } from '../agent/providers/create-provider';
+import { RiskClass } from '../agent/risk-class';
+import { ErrorShape } from '../errors';
+import { Flow } from './flow';
+
+export const TaskMode = z.enum(['ask', 'act']);
+export type TaskMode = z.infer<typeof TaskMode>;
+
+export const TaskStatus = z.enum(['queued', 'running', 'awaiting_approval', 'awaiting_user', 'completed', 'failed', 'stopped']);
+export type TaskStatus = z.infer<typeof TaskStatus>;
+
+/** An approval the task is waiting for: exactly what will happen, where, and why it needs the user. */
+export const PendingApproval = z.object({
+  id: z.string(),
+  step: z.number().int().nonnegative(),
+  callId: z.string(),
+  tool: z.string(),
+  /** "Click [31] button "Place order"". Redacted: personal data shows as placeholders. */
+  intent: z.string(),
+  classes: z.array(RiskClass),
+  reason: z.string(),
+  url: z.string(),
+  askedAt: z.number(),
+});
+export type PendingApproval = z.infer<typeof PendingApproval>;
+
+export const PendingQuestion = z.object({ id: z.string(), text: z.string(), askedAt: z.number() });
+export type PendingQuestion = z.infer<typeof PendingQuestion>;
+
+/** A task as stored in chrome.storage and shown in the side panel. `agent` is the loop's own resumable state. */
+export const TaskRecord = z.object({
+  id: z.string(),
+  tabId: z.number().int().nonnegative(),
+  flow: Flow,
+  /** The task as given, already redacted. */
+  text: z.string(),
+  mode: TaskMode,
+  site: z.string(),
+  status: TaskStatus,
+  createdAt: z.number(),
+  updatedAt: z.number(),
+  agent: AgentState.nullable(),
+  approval: PendingApproval.nullable(),
+  question: PendingQuestion.nullable(),
+  error: ErrorShape.nullable(),
+  stopRequested: z.boolean(),
+  /** Values redaction found on pages during the task (card numbers it saw, ...), so a resumed task types the same. */
+  foundSecrets: z.record(z.string(), z.string()),
+});
+export type TaskRecord = z.infer<typeof TaskRecord>;
+
+/** The user's settings. The API key stays in chrome.storage.local and goes nowhere but the provider. */
+export const Settings = z.object({
+  provider: ProviderSettings.nullable(),
+  defaultMode: TaskMode,
+  stepBudget: z.number().int().min(1).max(200),
+  allowedSites: z.array(z.string().min(1)),
+  deniedSites: z.array(z.string().min(1)),
+  redactEmails: z.boolean(),
+  redactPhones: z.boolean(),
+  /** Personal values the model may use only as `{{name}}` placeholders, typed into pages by Deputy itself. */
+  personalData: z.record(z.string().regex(/^[a-z][a-z0-9_]{0,63}$/), z.string()),
+});
+export type Settings = z.infer<typeof Settings>;
+
+export const DEFAULT_SETTINGS: Settings = {
+  provider: null,
+  defaultMode: 'ask',
+  stepBudget: 30,
+  allowedSites: [],
+  deniedSites: [],
+  redactEmails: false,
+  redactPhones: false,
+  personalData: {},
+};
+
+export const ApprovalDecision = z.enum(['approve', 'reject', 'approve_site']);
+export type ApprovalDecision = z.infer<typeof ApprovalDecision>;
+
+const TaskRef = z.object({ taskId: z.string().min(1) });
+
+/** Side panel / popup methods for tasks and settings, merged into the ui channel. */
+export const taskUiMethods = {
+  'task.start': {
+    params: z.object({
+      tabId: z.number().int().nonnegative(),
+      text: z.string().trim().min(1, 'Describe the task').max(4000),
+      mode: TaskMode.optional(),
+      flow: Flow.default('task'),
+    }),
+    result: TaskRecord,
+  },
+  'task.stop': { params: TaskRef, result: TaskRecord },
+  'task.approve': {
+    params: TaskRef.extend({ approvalId: z.string(), decision: ApprovalDecision, note: z.string().max(1000).optional() }),
+    result: TaskRecord,
+  },
+  'task.answer': { params: TaskRef.extend({ questionId: z.string(), answer: z.string().max(4000) }), result: TaskRecord },
+  'task.get': { params: TaskRef, result: TaskRecord.nullable() },
+  'task.list': {
+    params: z.object({ tabId: z.number().int().optional(), site: z.string().optional(), limit: z.number().int().positive().max(500).optional() }),
+    result: z.array(TaskRecord),
+  },
+  'task.delete': { params: TaskRef, result: z.object({ deleted: z.boolean() }) },
+  /** The task's trace as JSONL (already redacted). */
+  'task.trace': { params: TaskRef, result: z.object({ jsonl: z.string(), records: z.number().int() }) },
+  'settings.get': { params: z.object({}), result: Settings.extend({ apiKeySet: z.boolean() }) },
+  'settings.set': { params: Settings.partial(), result: Settings.extend({ apiKeySet: z.boolean() }) },
+} as const;
+
+export const taskUiEvents = {
+  'task.updated': TaskRecord,
+} as const;
