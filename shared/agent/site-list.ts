@@ -8,7 +8,8 @@ export function hostOf(url: string): string | null {
 }
 
 export function siteMatches(host: string, pattern: string): boolean {
-  const p = pattern.trim().toLowerCase().replace(/^https?:\/\//, '').replace(/\/.*$/, '');
+  // A site is its host: a port in the pattern ("127.0.0.1:8080", from a start URL) does not narrow it.
+  const p = pattern.trim().toLowerCase().replace(/^https?:\/\//, '').replace(/\/.*$/, '').replace(/:\d+$/, '');
   if (p === '') return false;
   if (p.startsWith('*.')) return host.endsWith(p.slice(1));
   return host === p || host.endsWith(`.${p}`);
