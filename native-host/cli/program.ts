@@ -2,6 +2,7 @@ import { Command, Option } from 'commander';
 import { desktopWorkerMain } from '../desktop/desktop-worker';
 import { hostCommand } from '../host/host-command';
 import { HOST_VERSION } from '../version';
+import { registerDesktopCommand } from './desktop-command';
 import { registerLoopCommands } from './loop-command';
 import type { CliEnv } from './cli-env';
 import { doctorCommand } from './doctor-command';
@@ -34,6 +35,8 @@ export function buildProgram(setExitCode: (code: number) => void, cliEnv: () => 
     .allowUnknownOption()
     .allowExcessArguments()
     .action(async () => setExitCode(await hostCommand()));
+
+  registerDesktopCommand(program, setExitCode);
 
   program
     .command('desktop-worker', { hidden: true })
