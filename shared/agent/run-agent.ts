@@ -4,7 +4,7 @@ import { AgentState, type CallRecord, type StepRecord, isFinished } from './agen
 import type { Approver } from './approval';
 import { buildPrompt } from './build-prompt';
 import { doneTool } from './control-tools';
-import type { AgentEnvironment } from './environment';
+import type { AgentEnvironment, ObservedTab } from './environment';
 import { executeCall } from './execute-call';
 import { PolicyConfig } from './policy-gate';
 import type { Provider } from './providers/provider';
@@ -230,7 +230,7 @@ async function runLoop<E extends AgentEnvironment>(deps: AgentDeps<E>, state: Ag
 
       const observedAt = deps.now();
       const raw = await deps.environment.observe({ screenshot: deps.screenshots === true && deps.provider.vision, ...(deps.signal ? { signal: deps.signal } : {}) });
-      const text = redactor.redact(raw.text);
+      const text = redactor.redact(raw.text + tabList(raw.tabs ?? []));
       const hash = textHash(`${raw.url}\n${text}`);
       const trouble = detectTrouble(state.steps, { url: raw.url, hash }, limits.recovery);
       const step: StepRecord = {
@@ -297,6 +297,13 @@ async function runLoop<E extends AgentEnvironment>(deps: AgentDeps<E>, state: Ag
     if (appError.code === 'cancelled' || stopRequested()) return end('stopped', 'Stopped by the user.');
     return end('failed', appError.message);
   }
+}
+
+/** The window's tabs under the snapshot, when there is more than one to choose from; titles are page text too. */
+function tabList(tabs: ObservedTab[]): string {
+  if (tabs.length < 2) return '';
+  const lines = tabs.map((t) => `- tab ${t.id}${t.active ? ' (current)' : ''}: ${t.title.slice(0, 100)} — ${t.url}`);
+  return `\n\nOpen tabs (switch with the tabs tool):\n${lines.join('\n')}`;
 }
 
 function parseDoneArguments(raw: string): { success: boolean; summary: string } | null {

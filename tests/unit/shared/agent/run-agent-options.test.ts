@@ -58,6 +58,25 @@ describe('screenshots', () => {
   });
 });
 
+describe('tabs', () => {
+  it('lists the open tabs under the page when there is more than one, so the model can switch', async () => {
+    const web = createFakeWeb([PAGE], PAGE.url);
+    const observe = web.observe.bind(web);
+    web.observe = async (options): Promise<Observation> => ({
+      ...(await observe(options)),
+      tabs: [
+        { id: 11, title: 'Shop', url: PAGE.url, active: true },
+        { id: 12, title: 'Docs', url: 'https://docs.example/', active: false },
+      ],
+    });
+    const h = harness(web, providerFor('openai-plain', fake));
+    fake.enqueue(call('tabs', { action: 'switch', tabId: 12 }), call('done', { success: true, summary: 'ok' }));
+    await startAgent(h.deps, { taskId: 'tabs', task: 'Open the docs tab.', startUrl: PAGE.url });
+    expect(fake.requests[0]?.text).toContain('Open tabs (switch with the tabs tool):\\n- tab 11 (current): Shop — https://shop.example/\\n- tab 12: Docs — https://docs.example/');
+    expect(web.actions).toEqual([{ kind: 'tab_switch', tabId: 12 }]);
+  });
+});
+
 describe('ask_user', () => {
   it('pauses for the answer, marks the task as waiting, and gives the model the answer redacted', async () => {
     const web = createFakeWeb([PAGE], PAGE.url);
