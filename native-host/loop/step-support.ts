@@ -1,0 +1,38 @@
+import type { LoopStep } from '../../shared/protocol/loop-protocol';
+import type { LoopContext } from './loop-engine';
+import { firstStep, type LoopState } from './loop-state';
+
+export type StepHandler = (context: LoopContext) => Promise<string | undefined>;
+
+/** The guard rules of a loop: its configured paths plus the guidance file, which the fixer reads but may not edit. */
+export function guardRules(state: LoopState) {
+  const { config } = state;
+  return {
+    protectedPaths: [...config.protectedPaths, config.guidanceFile],
+    allowedPaths: config.allowedPaths,
+    fabricationPatterns: config.fabricationPatterns,
+  };
+}
+
+export function nextIteration(context: LoopContext): void {
+  const { state } = context;
+  state.iteration += 1;
+  state.step = firstStep(state, state.iteration);
+}
+
+export function afterPush(state: LoopState): LoopStep | undefined {
+  if (state.config.deploy) return 'deploy';
+  if (state.config.logs) return 'logs';
+  return undefined;
+}
+
+/** The line in each commit message that ties it to one iteration of one loop, so a resume can recognise it. */
+export function trailer(state: LoopState): string {
+  return `Deputy-Loop: ${state.loopId} iteration ${state.iteration}`;
+}
+
+export function externalDeps(context: LoopContext) {
+  const { deps } = context;
+  return { run: deps.run, fetch: deps.fetch, now: deps.now, sleep: deps.sleep, signal: deps.signal };
+}
+
