@@ -104,7 +104,9 @@ export function acquireLock(lockFile: string): () => void {
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
       const pid = Number(readFileSync(lockFile, 'utf8').trim());
-      if (Number.isInteger(pid) && pid > 0 && pid !== process.pid && isAlive(pid)) {
+      // The host runs loops side by side in one process, so its own pid in the lock means a loop of its own.
+      if (pid === process.pid) throw new AppError('forbidden', 'A loop is already running on this repository in this process; stop it first (loop.stop)');
+      if (Number.isInteger(pid) && pid > 0 && isAlive(pid)) {
         throw new AppError('forbidden', `Another loop (pid ${pid}) is running on this repository; stop it first, or wait for it to finish`);
       }
       unlinkSync(lockFile);

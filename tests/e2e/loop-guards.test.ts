@@ -109,6 +109,17 @@ describe('deputy loop: fixes that cheat, fixers that give up or never succeed', 
     expect(repo.pushes()).toHaveLength(0);
   });
 
+  it('stops cleanly at the time budget with a report', async () => {
+    repo = buildFixRepo();
+    repo.writeScenario({ runs: [{ steps: [FIX_ADD], result: 'Fix add' }] });
+    // A budget of a few milliseconds runs out after the first step, whatever the machine's speed.
+    const run = await runLoopCli(repo, ['--check', CHECK_COMMAND, '--max-minutes', '0.00001']);
+    expect(run.code).toBe(1);
+    expect(finished(run)).toMatchObject({ outcome: 'budget', reason: 'The time budget of 0.00001 minutes is used up' });
+    expect(readFileSync(finished(run)?.reportPath ?? '', 'utf8')).toContain('Outcome: **budget**');
+    expect(repo.fixerRuns()).toHaveLength(0);
+  });
+
   it('stops cleanly at the cost budget with a report', async () => {
     repo = buildFixRepo();
     repo.writeScenario({ runs: [{ steps: [FIX_ADD], result: 'Fix add', costUsd: 1.5 }] });

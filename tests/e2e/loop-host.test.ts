@@ -68,6 +68,8 @@ describe('fix loop over native messaging: loop.start, loop.event, loop.status, l
     const started = await host.call('loop.start', { config: { repo: repo.work, check: CHECK_COMMAND, fixer: { claudePath: fakeClaudePath() } } });
     const { loopId } = started.result as LoopSnapshot;
     await host.nextEvent((event) => loopEvent(event)?.type === 'fixer.progress');
+    const second = await host.call('loop.start', { config: { repo: repo.work, check: CHECK_COMMAND, fixer: { claudePath: fakeClaudePath() } } });
+    expect(second.error).toMatchObject({ code: 'forbidden', message: expect.stringContaining('already running on this repository') as unknown });
 
     const stopped = await host.call('loop.stop', { loopId });
     expect(stopped.result).toMatchObject({ loopId, running: false, outcome: 'stopped', step: 'fix' });

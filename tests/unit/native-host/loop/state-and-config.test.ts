@@ -64,6 +64,7 @@ describe('state store', () => {
     writeFileSync(lock, '999999999');
     const release = acquireLock(lock);
     expect(readFileSync(lock, 'utf8')).toBe(String(process.pid));
+    expect(() => acquireLock(lock)).toThrow(/already running on this repository in this process/);
     release();
     expect(existsSync(lock)).toBe(false);
   });
