@@ -81,12 +81,12 @@ export class ChatDriver {
   /** Opens the chat: already open, else the vendor's page API, else its launcher; then finds the frame again. */
   async open(tabId: number): Promise<ResultOf<UiMethods, 'chat.open'>> {
     let detection = await this.detect(tabId);
-    if (!detection.found || detection.vendor === null) return { opened: false, how: 'none', detection, summary: detection.summary };
-    if (await this.isOpen(tabId)) return { opened: true, how: 'already_open', detection, summary: `${detection.summary}; it is open` };
-    const vendor = detection.vendor;
+    if (detection.found && (await this.isOpen(tabId))) return { opened: true, how: 'already_open', detection, summary: `${detection.summary}; it is open` };
+    // Nothing found may still be a widget that renders only once its launcher is clicked: try a generic launcher.
+    const vendor = detection.vendor ?? 'generic';
     const api = profileById(vendor)?.open.api ?? null;
     const apiFrame = detection.evidence.find((item) => item.layer === 'global')?.frameId;
-    if (api && apiFrame !== undefined) {
+    if (detection.found && api && apiFrame !== undefined) {
       const call = await this.deps.callPage(tabId, apiFrame, api.path, api.args).catch((error: unknown) => ({ called: false, error: String(error) }));
       if (call.called) {
         detection = await this.untilOpen(tabId, detection);
@@ -102,7 +102,10 @@ export class ChatDriver {
       detection = await this.untilOpen(tabId, detection);
       if (await this.isOpen(tabId)) return await this.opened(tabId, 'launcher', detection, `Opened by clicking "${launched.label ?? 'the launcher'}"`);
     }
-    return { opened: false, how: 'none', detection, summary: `${detection.summary}, but it did not open: neither its page API nor a launcher opened it` };
+    const summary = detection.found
+      ? `${detection.summary}, but it did not open: neither its page API nor a launcher opened it`
+      : `${detection.summary} No launcher button for a chat was found either.`;
+    return { opened: false, how: 'none', detection, summary };
   }
 
   /**

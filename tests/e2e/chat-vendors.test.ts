@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ChatState } from '../../shared/protocol';
 import { launchWithExtension, type ExtensionBrowser } from '../../scripts/lib/launch-browser';
 import { chatFixtureRoutes } from '../fixtures/chat/chat-routes';
-import { VENDOR_FIXTURES, expectedChatFrameUrl, vendorPath, type VendorFixture } from '../fixtures/chat/vendor-fixtures';
+import { UNKNOWN_VENDOR_FIXTURE, VENDOR_FIXTURES, expectedChatFrameUrl, vendorPath, type VendorFixture } from '../fixtures/chat/vendor-fixtures';
 import { serveRoutes, type StaticServer } from './support/static-server';
 import { uiCall } from './support/ui-call';
 
@@ -48,6 +48,51 @@ describe('support chat driver on the vendor fixtures, in Chromium with the built
     return { page, tabId: tab.id };
   }
 
+  /** The scripted refund conversation every fixture supports, driven and checked step by step. */
+  async function converse(tabId: number, fixture: VendorFixture): Promise<void> {
+    const greeting = await uiCall(panel, 'chat.wait', { tabId, timeoutMs: 10_000, quietMs: QUIET_MS });
+    expect(greeting.status).toBe('replied');
+    expect(texts(greeting.newMessages)).toEqual(GREETING(fixture));
+    expect(greeting.state.choices.map((choice) => choice.label)).toEqual(['Track my order', 'Request a refund', 'Talk to a human']);
+
+    const chosen = await uiCall(panel, 'chat.choose', { tabId, choice: 'request a refund' });
+    expect(chosen.chosen).toBe('Request a refund');
+    const refund = await uiCall(panel, 'chat.wait', { tabId, timeoutMs: 10_000, quietMs: QUIET_MS });
+    expect(refund.status).toBe('replied');
+    // All three bursts, the streamed one whole: the wait did not stop at the first burst or mid-stream.
+    expect(texts(refund.newMessages)).toEqual(REFUND_REPLY);
+    expect(refund.typingSeen).toBe(true);
+    expect(refund.state.typing).toBe(false);
+    expect(refund.state.forms).toHaveLength(1);
+    expect(refund.state.forms[0]?.fields.map((field) => field.label)).toEqual(['Order number', 'Email']);
+
+    const filled = await uiCall(panel, 'chat.fill', { tabId, values: { 'order number': '1234', email: 'me@example.com' } });
+    expect(filled).toMatchObject({ filled: ['Order number', 'Email'], submitted: true });
+    const thanks = await uiCall(panel, 'chat.wait', { tabId, timeoutMs: 10_000, quietMs: QUIET_MS });
+    expect(texts(thanks.newMessages)).toEqual(['Thanks! I found order #1234.', 'Could you upload a photo of the damage?']);
+    expect(thanks.state.uploads).toEqual([{ label: 'Photo of the damage', accept: 'image/*' }]);
+
+    const sent = await uiCall(panel, 'chat.send', { tabId, text: 'Is a photo from my phone fine?' });
+    expect(sent).toMatchObject({ sent: true, via: fixture.submit });
+    const answer = await uiCall(panel, 'chat.wait', { tabId, timeoutMs: 10_000, quietMs: QUIET_MS });
+    expect(texts(answer.newMessages)).toEqual(['Let me check that for you.', 'Could you tell me a little more?']);
+
+    const transcript = await uiCall(panel, 'chat.read', { tabId });
+    expect(transcript.messages.map((message) => [message.author, message.text])).toEqual([
+      ...GREETING(fixture).map((text) => ['them', text]),
+      ['us', 'Request a refund'],
+      ...REFUND_REPLY.map((text) => ['them', text]),
+      ['us', 'Order number: 1234, email: me@example.com'],
+      ['them', 'Thanks! I found order #1234.'],
+      ['them', 'Could you upload a photo of the damage?'],
+      ['us', 'Is a photo from my phone fine?'],
+      ['them', 'Let me check that for you.'],
+      ['them', 'Could you tell me a little more?'],
+    ]);
+    expect(transcript.messages.every((message) => message.time !== null)).toBe(true);
+    expect(transcript.composer).toMatchObject({ found: true, disabled: false });
+  }
+
   describe.each(VENDOR_FIXTURES.map((fixture) => [fixture.vendor, fixture] as const))('%s', (_vendor, fixture) => {
     it('is detected, opened by its API, and holds a refund conversation through the driver', async () => {
       const { page, tabId } = await openTab(vendorPath(fixture.vendor));
@@ -63,47 +108,7 @@ describe('support chat driver on the vendor fixtures, in Chromium with the built
       expect(opened.detection.vendor).toBe(fixture.vendor);
       expect(opened.detection.frameUrl).toBe(expectedChatFrameUrl(fixture, (path, host) => server.url(path, host)));
 
-      const greeting = await uiCall(panel, 'chat.wait', { tabId, timeoutMs: 10_000, quietMs: QUIET_MS });
-      expect(greeting.status).toBe('replied');
-      expect(texts(greeting.newMessages)).toEqual(GREETING(fixture));
-      expect(greeting.state.choices.map((choice) => choice.label)).toEqual(['Track my order', 'Request a refund', 'Talk to a human']);
-
-      const chosen = await uiCall(panel, 'chat.choose', { tabId, choice: 'request a refund' });
-      expect(chosen.chosen).toBe('Request a refund');
-      const refund = await uiCall(panel, 'chat.wait', { tabId, timeoutMs: 10_000, quietMs: QUIET_MS });
-      expect(refund.status).toBe('replied');
-      // All three bursts, the streamed one whole: the wait did not stop at the first burst or mid-stream.
-      expect(texts(refund.newMessages)).toEqual(REFUND_REPLY);
-      expect(refund.typingSeen).toBe(true);
-      expect(refund.state.typing).toBe(false);
-      expect(refund.state.forms).toHaveLength(1);
-      expect(refund.state.forms[0]?.fields.map((field) => field.label)).toEqual(['Order number', 'Email']);
-
-      const filled = await uiCall(panel, 'chat.fill', { tabId, values: { 'order number': '1234', email: 'me@example.com' } });
-      expect(filled).toMatchObject({ filled: ['Order number', 'Email'], submitted: true });
-      const thanks = await uiCall(panel, 'chat.wait', { tabId, timeoutMs: 10_000, quietMs: QUIET_MS });
-      expect(texts(thanks.newMessages)).toEqual(['Thanks! I found order #1234.', 'Could you upload a photo of the damage?']);
-      expect(thanks.state.uploads).toEqual([{ label: 'Photo of the damage', accept: 'image/*' }]);
-
-      const sent = await uiCall(panel, 'chat.send', { tabId, text: 'Is a photo from my phone fine?' });
-      expect(sent).toMatchObject({ sent: true, via: fixture.submit });
-      const answer = await uiCall(panel, 'chat.wait', { tabId, timeoutMs: 10_000, quietMs: QUIET_MS });
-      expect(texts(answer.newMessages)).toEqual(['Let me check that for you.', 'Could you tell me a little more?']);
-
-      const transcript = await uiCall(panel, 'chat.read', { tabId });
-      expect(transcript.messages.map((message) => [message.author, message.text])).toEqual([
-        ...GREETING(fixture).map((text) => ['them', text]),
-        ['us', 'Request a refund'],
-        ...REFUND_REPLY.map((text) => ['them', text]),
-        ['us', 'Order number: 1234, email: me@example.com'],
-        ['them', 'Thanks! I found order #1234.'],
-        ['them', 'Could you upload a photo of the damage?'],
-        ['us', 'Is a photo from my phone fine?'],
-        ['them', 'Let me check that for you.'],
-        ['them', 'Could you tell me a little more?'],
-      ]);
-      expect(transcript.messages.every((message) => message.time !== null)).toBe(true);
-      expect(transcript.composer).toMatchObject({ found: true, disabled: false });
+      await converse(tabId, fixture);
       await page.close();
     });
   });
@@ -130,6 +135,17 @@ describe('support chat driver on the vendor fixtures, in Chromium with the built
       ['system', 'Alex joined the conversation'],
       ['them', 'Hi, Alex here. How can I help?'],
     ]);
+    await page.close();
+  });
+
+  it('finds a widget of no known vendor behind its launcher, in a closed shadow root, and converses through it', async () => {
+    const { page, tabId } = await openTab(vendorPath(UNKNOWN_VENDOR_FIXTURE.vendor));
+    const before = await uiCall(panel, 'chat.detect', { tabId });
+    expect(before.found).toBe(false);
+    const opened = await uiCall(panel, 'chat.open', { tabId });
+    expect(opened).toMatchObject({ opened: true, how: 'launcher', summary: 'Opened by clicking "Chat with us"' });
+    expect(opened.detection).toMatchObject({ found: true, vendor: 'generic', frameId: 0 });
+    await converse(tabId, UNKNOWN_VENDOR_FIXTURE);
     await page.close();
   });
 

@@ -124,9 +124,12 @@ function genericTyping(parts: ChatParts, shadowRootOf: ShadowRootOf): Element[] 
 /** True for elements that belong to controls rather than messages, so the reader skips them. */
 export function controlTest(parts: ChatParts, dom: DeepDom, shadowRootOf: ShadowRootOf): (element: Element) => boolean {
   const typing = [...(parts.profile?.typing ?? []).flatMap((selector) => dom.queryAll(selector)), ...genericTyping(parts, shadowRootOf)];
+  const composer = parts.composer;
   return (element) => {
     if (typing.some((indicator) => composedContains(element, indicator) || composedContains(indicator, element))) return true;
-    if (element.tagName === 'FORM' || element.querySelector('form')) return readableText(element) === '' || onlyControls(element);
+    // Forms and upload prompts are reported as such, not read as messages (the composer's own box aside).
+    const fields = element.matches(FIELDS) ? [element] : [...element.querySelectorAll(FIELDS)];
+    if (fields.some((field) => field !== composer && !(composer && composedContains(field, composer)))) return true;
     return onlyControls(element);
   };
 }

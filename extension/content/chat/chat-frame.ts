@@ -1,6 +1,7 @@
 import { AppError } from '../../../shared/errors';
 import type { ChatBaseline, ChatState, ChatWaitResult } from '../../../shared/protocol';
 import { controlTest, describeForm, fieldLabel, findChoices, findForms, findUploads, isTyping, type ChatParts } from './chat-controls';
+import { findLauncher } from './chat-launcher';
 import { clickLikeAUser, composerText, pressEnter, setFieldValue, typeInto } from './composer-input';
 import { deepDom, firstMatch, isShown, type DeepDom, type ShadowRootOf } from './deep-query';
 import { findGenericChat, findSendControl, labelOf } from './generic-chat';
@@ -95,8 +96,7 @@ export class ChatFrame {
   /** Clicks the widget's launcher (a profile's, else a fixed bottom-right button that names chat or help). */
   launch(vendor: string): { clicked: boolean; label: string | null } {
     const dom = this.dom();
-    const profile = profileById(vendor);
-    const launcher = firstMatch(dom, profile?.open.launcher ?? [], isShown) ?? genericLauncher(dom);
+    const launcher = findLauncher(dom, profileById(vendor));
     if (!launcher) return { clicked: false, label: null };
     clickLikeAUser(launcher);
     return { clicked: true, label: labelOf(launcher).slice(0, 120) || launcher.tagName.toLowerCase() };
@@ -116,9 +116,9 @@ export class ChatFrame {
     let via: 'enter' | 'button' = preferButton && parts.send ? 'button' : 'enter';
     this.submit(composer, parts.send, via);
     let cleared = await this.until(() => composerText(composer).trim() === '', 1000);
-    if (!cleared && parts.send && via === 'enter') {
-      // Enter did nothing (the widget sends only with its button): try the button once.
-      via = 'button';
+    if (!cleared && parts.send) {
+      // The widget ignored that way of sending (some send only on Enter, some only with their button): try the other.
+      via = via === 'enter' ? 'button' : 'enter';
       this.submit(composer, parts.send, via);
       cleared = await this.until(() => composerText(composer).trim() === '', 1000);
     }
@@ -220,18 +220,4 @@ export function matchLabel(labels: readonly string[], wanted: string): number {
 function optionValue(select: HTMLSelectElement, wanted: string): string {
   const option = [...select.options].find((candidate) => candidate.value === wanted || candidate.text.trim().toLowerCase() === wanted.trim().toLowerCase());
   return option?.value ?? wanted;
-}
-
-const LAUNCHER_WORDS = /chat|help|support|message|talk|contact|questions?/i;
-
-function genericLauncher(dom: DeepDom): Element | null {
-  const view = dom.roots[0] && 'defaultView' in dom.roots[0] ? dom.roots[0].defaultView : null;
-  const buttons = dom.queryAll('button, [role="button"], a').filter(isShown);
-  return (
-    buttons.find((button) => {
-      if (!LAUNCHER_WORDS.test(labelOf(button))) return false;
-      const rect = button.getBoundingClientRect();
-      return view !== null && rect.left > view.innerWidth / 2 && rect.top > view.innerHeight / 2;
-    }) ?? null
-  );
 }

@@ -18,17 +18,17 @@ const CHAT_WORDS = /chat|message|messenger|support|conversation|assistant|help|t
 const LIST_WORDS = /message|conversation|chat|transcript|history|thread|dialog|log|feed/i;
 const SEARCH_WORDS = /search|query|filter|coupon|promo|zip|postcode|email|password|name|phone/i;
 
-/** The words that describe an element to a person or a screen reader: its text, label, title, value, and icon. */
+/** What a person or a screen reader would call an element: its ARIA label, else its text, title, value or icon. */
 export function labelOf(element: Element): string {
   const parts = [
     element.getAttribute('aria-label'),
-    element.getAttribute('title'),
-    element.getAttribute('name'),
-    element instanceof HTMLInputElement ? element.value : null,
     readableText(element),
+    element.getAttribute('title'),
+    element instanceof HTMLInputElement ? element.value : null,
     element.querySelector('svg title')?.textContent,
+    element.getAttribute('name'),
   ];
-  return parts.filter((part): part is string => typeof part === 'string' && part.trim() !== '').join(' ').trim();
+  return parts.find((part): part is string => typeof part === 'string' && part.trim() !== '')?.trim() ?? '';
 }
 
 function attributeText(element: Element): string {

@@ -56,7 +56,8 @@ function messageElements(context: ReadContext): Element[] {
     const found = deepQueryWithin(context.scope, selector, context.shadowRootOf);
     if (found.length > 0) return outermost(found);
   }
-  return authorMarkedItems(context.scope, context.shadowRootOf) ?? genericItems(context.scope, context.shadowRootOf);
+  const items = genericItems(context.scope, context.shadowRootOf);
+  return authorMarkedItems(context, items) ?? items;
 }
 
 /**
@@ -65,12 +66,13 @@ function messageElements(context: ReadContext): Element[] {
  * marked elements hold nearly all of the list's text, so a list where only some messages are marked is read by
  * structure instead.
  */
-function authorMarkedItems(list: Element, shadowRootOf: ShadowRootOf): Element[] | null {
+function authorMarkedItems(context: ReadContext, structural: Element[]): Element[] | null {
+  const { scope: list, shadowRootOf } = context;
   const marked = outermost(
     deepQueryWithin(list, '[class]', shadowRootOf).filter((element) => element !== list && authorFromWords([element.getAttribute('class') ?? '']) !== null),
   );
   if (marked.length === 0) return null;
-  const total = textLength(list, shadowRootOf);
+  const total = structural.filter((item) => !context.isControl(item)).reduce((sum, item) => sum + textLength(item, shadowRootOf), 0);
   const covered = marked.reduce((sum, element) => sum + textLength(element, shadowRootOf), 0);
   return total > 0 && covered / total >= 0.8 ? marked : null;
 }
