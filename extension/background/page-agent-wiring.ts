@@ -1,10 +1,11 @@
-import { listFrames, sendToFrame } from '../platform/tabs';
+import { sendToFrame } from '../platform/tabs';
 import {
   activateTab,
   closeTab,
   createTab,
   goBack,
   goForward,
+  listScriptableFrames,
   listWindowTabs,
   navigateTab,
   reloadTab,
@@ -16,7 +17,7 @@ import { PageAgent } from './page-agent';
 /** The page agent over the real browser: content frames through chrome.tabs messaging, tabs through chrome.tabs. */
 export function createPageAgent(): PageAgent {
   return new PageAgent({
-    frames: { listFrames, sendToFrame },
+    frames: { listFrames: listScriptableFrames, sendToFrame },
     tabs: {
       state: tabState,
       list: listWindowTabs,

@@ -49,36 +49,45 @@ export class PageAgent {
     return snapshotTab(this.deps.frames, tabId, this.memory(tabId), options);
   }
 
+  /** Shows the user which element a number names; false when it is no longer on the page. */
+  async highlight(tabId: number, ref: number): Promise<boolean> {
+    const entry = this.memory(tabId).refs.lookup(ref);
+    if (!entry) throw new AppError('not_found', `There is no element [${ref}] in this tab's snapshots: take a snapshot and use a number from it`);
+    const target = { ref: entry.local, token: entry.token, role: entry.role, name: entry.name, url: entry.url };
+    const reply = await callFrame(this.deps.frames, tabId, entry.frameId, 'highlight', { target, durationMs: 1500 });
+    return reply.found;
+  }
+
   /** Performs one action; failures come back as `ok: false` with a message saying what to do, never as a throw. */
-  async act(tabId: number, input: PageActionInput | Record<string, unknown>): Promise<PageOutcome> {
+  async act(tabId: number, input: PageActionInput | Record<string, unknown>, options: { settleMs?: number } = {}): Promise<PageOutcome> {
     const parsed = PageAction.safeParse(input);
     if (!parsed.success) {
       return { ok: false, message: `Invalid action: ${describeZodError(parsed.error)}`, changed: false, evidence: [] };
     }
     try {
-      return await this.perform(tabId, parsed.data);
+      return await this.perform(tabId, parsed.data, options.settleMs ?? this.deps.settleMs ?? 3000);
     } catch (error) {
       const shape = toErrorShape(error);
       return { ok: false, message: shape.message, changed: false, evidence: [] };
     }
   }
 
-  private async perform(tabId: number, action: PageAction): Promise<PageOutcome> {
+  private async perform(tabId: number, action: PageAction, settleMs: number): Promise<PageOutcome> {
     switch (action.kind) {
       case 'click':
-        return this.onElement(tabId, action.ref, { kind: 'click', double: action.double });
+        return this.onElement(tabId, action.ref, { kind: 'click', double: action.double }, settleMs);
       case 'type':
-        return this.onElement(tabId, action.ref, { kind: 'type', text: action.text, clear: action.clear, submit: action.submit });
+        return this.onElement(tabId, action.ref, { kind: 'type', text: action.text, clear: action.clear, submit: action.submit }, settleMs);
       case 'select':
-        return this.onElement(tabId, action.ref, { kind: 'select', values: action.values });
+        return this.onElement(tabId, action.ref, { kind: 'select', values: action.values }, settleMs);
       case 'check':
-        return this.onElement(tabId, action.ref, { kind: 'check', checked: action.checked });
+        return this.onElement(tabId, action.ref, { kind: 'check', checked: action.checked }, settleMs);
       case 'hover':
-        return this.onElement(tabId, action.ref, { kind: 'hover' });
+        return this.onElement(tabId, action.ref, { kind: 'hover' }, settleMs);
       case 'focus':
-        return this.onElement(tabId, action.ref, { kind: 'focus' });
+        return this.onElement(tabId, action.ref, { kind: 'focus' }, settleMs);
       case 'press':
-        return this.onElement(tabId, action.ref, { kind: 'press', key: action.key });
+        return this.onElement(tabId, action.ref, { kind: 'press', key: action.key }, settleMs);
       case 'scroll': {
         if (action.ref === undefined && action.direction === undefined) {
           throw new AppError('invalid_params', 'scroll needs a direction, or the ref of an element to scroll into view');
@@ -86,7 +95,7 @@ export class PageAgent {
         const scroll: ElementAction = action.direction
           ? { kind: 'scroll', direction: action.direction, pages: action.pages }
           : { kind: 'scroll', pages: action.pages };
-        return this.onElement(tabId, action.ref, scroll);
+        return this.onElement(tabId, action.ref, scroll, settleMs);
       }
       case 'find':
         return this.find(tabId, action.text);
@@ -97,7 +106,7 @@ export class PageAgent {
     }
   }
 
-  private async onElement(tabId: number, ref: number | undefined, action: ElementAction): Promise<PageOutcome> {
+  private async onElement(tabId: number, ref: number | undefined, action: ElementAction, settleMs: number): Promise<PageOutcome> {
     const memory = this.memory(tabId);
     const entry = ref === undefined ? undefined : memory.refs.lookup(ref);
     if (ref !== undefined && !entry) {
@@ -106,7 +115,6 @@ export class PageAgent {
         `There is no element [${ref}] in this tab's snapshots${memory.refs.lastRef > 0 ? ` (numbers go up to ${memory.refs.lastRef})` : ''}: take a snapshot and use a number from it`,
       );
     }
-    const settleMs = this.deps.settleMs ?? 3000;
     const before = await this.deps.tabs.state(tabId);
     const frameId = entry?.frameId ?? 0;
     const target = entry ? { ref: entry.local, token: entry.token, role: entry.role, name: entry.name, url: entry.url } : null;

@@ -80,6 +80,23 @@ export class PageSession {
     return resolved.replacedBy === undefined ? { ...self, ...outcome } : { ...self, ...outcome, replacedBy: resolved.replacedBy };
   }
 
+  /**
+   * Outlines the element for the user and marks it with `data-deputy-highlight`, so a person (or a test) can see which
+   * element a number names. Only a live element is highlighted; a stale number is never guessed at here.
+   */
+  highlight(params: { target: ActTarget; durationMs: number }): { found: boolean } {
+    const el = params.target.token === this.token ? this.registry.element(params.target.ref) : undefined;
+    if (!(el instanceof HTMLElement) && !(el instanceof SVGElement)) return { found: false };
+    const outline = el.style.outline;
+    el.setAttribute('data-deputy-highlight', String(params.target.ref));
+    el.style.outline = '3px solid #f59e0b';
+    setTimeout(() => {
+      el.style.outline = outline;
+      el.removeAttribute('data-deputy-highlight');
+    }, params.durationMs);
+    return { found: true };
+  }
+
   /** The live element for a target; a stale one is re-found only on a unique match. */
   private resolve(target: ActTarget): { el: Element; replacedBy?: number } | { candidates: { ref: number; role: string; name: string }[] } {
     if (target.token === this.token) {

@@ -15,7 +15,12 @@ export interface PerceptionDeps {
  * The content channel's perception methods for this frame: snapshot, act and find, over one page session. A child
  * frame is named to the background by a key posted to it (Chrome gives content scripts no frame id for an iframe).
  */
-export function createPerceptionHandlers(deps: PerceptionDeps): { snapshot: Handler<'snapshot'>; act: Handler<'act'>; find: Handler<'find'> } {
+export function createPerceptionHandlers(deps: PerceptionDeps): {
+  snapshot: Handler<'snapshot'>;
+  act: Handler<'act'>;
+  find: Handler<'find'>;
+  highlight: Handler<'highlight'>;
+} {
   const keys = new FrameKeys(deps.randomId);
   keys.listen(deps.win);
   const access: DomAccess = { shadowRootOf: deps.shadowRootOf, frameKeyOf: (frame) => keys.keyOf(frame) };
@@ -24,5 +29,6 @@ export function createPerceptionHandlers(deps: PerceptionDeps): { snapshot: Hand
     snapshot: (params) => Promise.resolve(session.snapshot(params)),
     act: (params) => session.act(params),
     find: (params) => Promise.resolve(session.find(params)),
+    highlight: (params) => Promise.resolve(session.highlight(params)),
   };
 }

@@ -71,3 +71,16 @@ export async function waitForTabLoad(tabId: number, timeoutMs: number): Promise<
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
 }
+
+/**
+ * Lists the frames of a tab that can run script. It injects at once (injectImmediately) rather than at document_idle,
+ * because one frame that never finishes loading (an ad frame whose host does not resolve) would otherwise hold the
+ * answer back forever; and it gives up after `timeoutMs` with the top frame alone.
+ */
+export async function listScriptableFrames(tabId: number, timeoutMs = 3000): Promise<number[]> {
+  const listing = chrome.scripting
+    .executeScript({ target: { tabId, allFrames: true }, func: () => true, injectImmediately: true })
+    .then((results) => results.map((result) => result.frameId));
+  const fallback = new Promise<number[]>((resolve) => setTimeout(() => resolve([0]), timeoutMs));
+  return Promise.race([listing, fallback]);
+}

@@ -21,6 +21,10 @@ export const perceptionContentMethods = {
     }),
     result: ActResult,
   },
+  highlight: {
+    params: z.object({ target: ActTarget, durationMs: z.number().int().nonnegative().max(60_000).default(1500) }),
+    result: z.object({ found: z.boolean() }),
+  },
   find: {
     params: z.object({ text: z.string().min(1).max(200), limit: z.number().int().positive().max(200).default(30) }),
     result: z.object({ token: z.string(), url: z.string(), items: z.array(SnapshotItem), total: z.number().int().nonnegative() }),
@@ -44,8 +48,17 @@ export const perceptionUiMethods = {
       elements: z.array(z.object({ ref: z.number().int(), role: z.string(), name: z.string(), frameId: z.number().int() })),
     }),
   },
+  'page.highlight': {
+    params: z.object({ tabId: z.number().int().nonnegative(), ref: z.number().int().positive() }),
+    result: z.object({ found: z.boolean() }),
+  },
   'page.act': {
-    params: z.object({ tabId: z.number().int().nonnegative(), action: z.record(z.string(), z.unknown()) }),
+    params: z.object({
+      tabId: z.number().int().nonnegative(),
+      action: z.record(z.string(), z.unknown()),
+      /** Longest wait for the page to settle; 0 reports at once. */
+      settleMs: z.number().int().nonnegative().max(30_000).optional(),
+    }),
     result: z.object({ ok: z.boolean(), message: z.string(), changed: z.boolean(), evidence: z.array(z.string()) }),
   },
 };

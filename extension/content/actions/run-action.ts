@@ -17,6 +17,10 @@ function checkedState(el: Element): boolean | null {
   return aria === null ? null : aria === 'true';
 }
 
+function isDisabled(el: Element): boolean {
+  return (el as HTMLButtonElement).disabled === true || el.closest('[aria-disabled=true], fieldset:disabled') !== null;
+}
+
 /** The states whose change a user would notice on the element itself. */
 function stateOf(el: Element | null): string {
   if (!el) return '';
@@ -77,6 +81,10 @@ export async function runAction(
   };
   const need = (): Element => {
     if (!el) throw new AppError('invalid_params', `${action.kind} needs an element: pass the ref of the element to act on`);
+    // A user cannot use a disabled control either; saying so beats an action that silently does nothing.
+    if (action.kind !== 'scroll' && action.kind !== 'hover' && isDisabled(el)) {
+      throw new AppError('forbidden', '[@] is disabled: the page has to enable it first (often by filling in other fields)');
+    }
     return el;
   };
   const evidence: string[] = [];

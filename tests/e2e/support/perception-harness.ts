@@ -68,8 +68,8 @@ export class PerceptionHarness {
   /** The content script loads at document_idle through a dynamic import; wait until the top frame answers. */
   private async waitForContentScript(tabId: number): Promise<void> {
     for (let attempt = 0; attempt < 100; attempt += 1) {
-      const reply = await uiCall(this.panel, 'content.ping', { tabId }).catch(() => undefined);
-      if (reply?.frames.some((frame) => frame.top)) return;
+      const reply = await this.snapshot(tabId).catch(() => undefined);
+      if (reply) return;
       await new Promise((r) => setTimeout(r, 100));
     }
     throw new Error(`The content script never answered in tab ${tabId}`);
@@ -79,8 +79,13 @@ export class PerceptionHarness {
     return uiCall(this.panel, 'page.snapshot', maxTokens === undefined ? { tabId, mode } : { tabId, mode, maxTokens });
   }
 
-  act(tabId: number, action: Record<string, unknown>): Promise<PageOutcome> {
-    return uiCall(this.panel, 'page.act', { tabId, action });
+  act(tabId: number, action: Record<string, unknown>, settleMs?: number): Promise<PageOutcome> {
+    return uiCall(this.panel, 'page.act', settleMs === undefined ? { tabId, action } : { tabId, action, settleMs });
+  }
+
+  /** Marks element [ref] with `data-deputy-highlight` for a moment; false when it is gone. */
+  async highlight(tabId: number, ref: number): Promise<boolean> {
+    return (await uiCall(this.panel, 'page.highlight', { tabId, ref })).found;
   }
 }
 
