@@ -1,3 +1,4 @@
+import { AppError } from '../../shared/errors';
 import type { ActionOutcome, Observation, ObservedTab } from '../../shared/agent/environment';
 import type { WebAction, WebEnvironment } from '../../shared/agent/web-environment';
 import type { TabState } from '../platform/tab-control';
@@ -7,6 +8,22 @@ export interface TabEnvironmentDeps {
   page: Pick<PageAgent, 'snapshot' | 'act'>;
   tabState: (tabId: number) => Promise<TabState | undefined>;
   listWindowTabs: (windowId: number) => Promise<TabState[]>;
+  sleep: (ms: number) => Promise<void>;
+  /** How long to wait for a page that does not answer yet (just navigated, content script still loading). */
+  readyTimeoutMs?: number;
+}
+
+/** Takes a snapshot, waiting while the page cannot answer yet: right after a navigation its script may still load. */
+async function snapshotWhenReady(deps: TabEnvironmentDeps, tabId: number): Promise<Awaited<ReturnType<PageAgent['snapshot']>>> {
+  const deadline = Date.now() + (deps.readyTimeoutMs ?? 5000);
+  for (;;) {
+    try {
+      return await deps.page.snapshot(tabId, { mode: 'viewport' });
+    } catch (error) {
+      if (!(error instanceof AppError) || error.code !== 'unavailable' || Date.now() >= deadline) throw error;
+      await deps.sleep(100);
+    }
+  }
 }
 
 /** A tab that the agent drives and the tab it is on now (a new or switched tab moves the agent along). */
@@ -23,7 +40,7 @@ export function createTabEnvironment(deps: TabEnvironmentDeps, startTabId: numbe
   return {
     currentTabId: () => tabId,
     async observe(): Promise<Observation> {
-      const snapshot = await deps.page.snapshot(tabId, { mode: 'viewport' });
+      const snapshot = await snapshotWhenReady(deps, tabId);
       const tab = await deps.tabState(tabId);
       const tabs: ObservedTab[] = tab
         ? (await deps.listWindowTabs(tab.windowId)).map((t) => ({ id: t.id, title: t.title, url: t.url, active: t.id === tabId }))

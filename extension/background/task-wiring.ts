@@ -20,7 +20,7 @@ export function createTaskServices(page: PageAgent, broadcast: (record: TaskReco
     tasks,
     settings,
     tabUrl: async (tabId) => (await tabState(tabId))?.url,
-    environment: (tabId) => createTabEnvironment({ page, tabState, listWindowTabs }, tabId),
+    environment: (tabId) => createTabEnvironment({ page, tabState, listWindowTabs, sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)) }, tabId),
     provider: (provider) => createProvider(provider, { browser: true }),
     now: () => Date.now(),
     newId: () => crypto.randomUUID(),

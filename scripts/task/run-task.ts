@@ -2,7 +2,8 @@ import { existsSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { ApprovalDecision, TaskRecord } from '../../shared/protocol';
-import { launchWithExtension } from '../lib/launch-browser';
+import type { Page } from 'puppeteer-core';
+import { launchWithExtension, type ExtensionBrowser } from '../lib/launch-browser';
 import { ControlPage } from './control-page';
 import { createStepPrinter } from './step-printer';
 import type { TaskOptions } from './task-flags';
@@ -11,6 +12,12 @@ export interface TaskIo {
   write(line: string): void;
   /** Asks the person at the terminal; absent when nobody is there (no TTY). */
   ask?: (question: string) => Promise<string>;
+}
+
+/** Points where a caller (the end-to-end tests) may look at the browser while the task runs and before it closes. */
+export interface TaskHooks {
+  onLaunched?(browser: ExtensionBrowser): Promise<void> | void;
+  beforeClose?(target: Page, record: TaskRecord): Promise<void> | void;
 }
 
 export interface TaskRun {
@@ -26,11 +33,12 @@ const FINISHED = new Set(['completed', 'failed', 'stopped']);
  * page in a tab, and the background driven over the "ui" port from the extension's own panel page. Each step is
  * streamed as it happens; the redacted trace and the final task record go to runs/<time>/.
  */
-export async function runTask(options: TaskOptions, io: TaskIo): Promise<TaskRun> {
+export async function runTask(options: TaskOptions, io: TaskIo, hooks: TaskHooks = {}): Promise<TaskRun> {
   if (!existsSync('dist/manifest.json')) throw new Error('The extension is not built: run `npm run build` first.');
   const ext = await launchWithExtension({ headless: !options.headful });
   try {
     await ext.worker();
+    await hooks.onLaunched?.(ext);
     const target = await ext.browser.newPage();
     await target.goto(options.url, { waitUntil: 'load' });
     const panel = await ext.openExtensionPage('extension/sidepanel/index.html');
@@ -97,6 +105,7 @@ export async function runTask(options: TaskOptions, io: TaskIo): Promise<TaskRun
     const usage = record.agent?.usage;
     if (usage) io.write(`Tokens: ${usage.inputTokens} in, ${usage.outputTokens} out; cost: ${usage.costUsd === null ? 'unknown' : `$${usage.costUsd.toFixed(4)}`}`);
     io.write(`Trace: ${join(runDir, 'trace.jsonl')} (${trace.records} records)`);
+    await hooks.beforeClose?.(target, record);
     return { exitCode: success ? 0 : 1, record, runDir };
   } finally {
     await ext.close();

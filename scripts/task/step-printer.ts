@@ -31,8 +31,11 @@ export function createStepPrinter(write: (line: string) => void): StepPrinter {
       for (const step of agent?.steps ?? []) {
         for (const call of step.calls) {
           if (call.status !== 'finished' && call.status !== 'denied' && call.status !== 'interrupted') continue;
-          const result = call.result ? ` -> ${call.result.ok ? '' : 'failed: '}${firstLine(call.result.content)}` : '';
-          once(`${step.index}:${call.id}`, `  ${step.index + 1}. ${call.stepText ?? call.name}${call.status === 'denied' ? ' (blocked)' : ''}${result}`);
+          const text = call.stepText ?? call.name;
+          const detail = call.result ? firstLine(call.result.content) : '';
+          // The result often restates the step; show it only when it adds something (a navigation, a failure).
+          const result = detail && detail !== text ? ` -> ${call.result?.ok ? '' : 'failed: '}${detail}` : '';
+          once(`${step.index}:${call.id}`, `  ${step.index + 1}. ${text}${call.status === 'denied' ? ' (blocked)' : ''}${result}`);
         }
       }
       if (record.approval) once(`approval:${record.approval.id}`, `  ? approval needed (${record.approval.classes.join(', ')}): ${record.approval.intent} - ${record.approval.reason}`);

@@ -1,0 +1,23 @@
+import { spawn } from 'node:child_process';
+import { describe, expect, it } from 'vitest';
+import { requireBuild } from './support/register-host';
+
+describe('npm run demo', () => {
+  it('runs the shop task through the real loop with the scripted model when no model is configured', async () => {
+    requireBuild();
+    const env = { ...process.env };
+    for (const name of ['OPENAI_API_KEY', 'ANTHROPIC_API_KEY', 'DEPUTY_API_KEY', 'DEPUTY_BASE_URL']) delete env[name];
+    const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/demo.ts', '--runs-dir', 'test-artifacts/runs'], { env });
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
+    if (code !== 0) process.stderr.write(output);
+    expect(output).toContain('SCRIPTED stand-in for the model: it is not AI');
+    expect(output).toMatch(/OPENAI_API_KEY=.*\n.*ANTHROPIC_API_KEY=.*\n.*DEPUTY_BASE_URL=/);
+    expect(output).toMatch(/Clicked \[\d+\] button "Add Pocket Buds earphones to cart"/);
+    expect(output).toMatch(/Selected "United Kingdom" in \[\d+\] combobox "Country"/);
+    expect(output).toContain('Done: Added Pocket Buds earphones');
+    expect(code).toBe(0);
+  });
+});
