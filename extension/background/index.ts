@@ -16,6 +16,7 @@ import {
 } from '../platform/ui-surfaces';
 import { AUTOMATE_CHAT_MENU, handleAutomateChatClick } from './automate-chat-menu';
 import { ChatDriver } from './chat-driver';
+import { ChatSessions } from './chat-sessions';
 import { HostConnection } from './host-connection';
 import { LaunchStore } from './launch-store';
 import { createPageAgent } from './page-agent-wiring';
@@ -48,6 +49,7 @@ const tasks = createTaskServices(page, (record) => ui.broadcast('task.updated', 
 
 const chat = new ChatDriver({
   frames: { listFrames, sendToFrame },
+  sessions: new ChatSessions(session),
   readGlobals: readPageGlobals,
   callPage: callPageFunction,
   now: () => Date.now(),

@@ -149,6 +149,20 @@ describe('support chat driver on the vendor fixtures, in Chromium with the built
     await page.close();
   });
 
+  it('counts the reply from our last action even when the service worker was stopped in between', async () => {
+    const { page, tabId } = await openTab(vendorPath('crisp'));
+    await uiCall(panel, 'chat.open', { tabId });
+    await uiCall(panel, 'chat.wait', { tabId, timeoutMs: 10_000, quietMs: QUIET_MS });
+    await uiCall(panel, 'chat.choose', { tabId, choice: 'Request a refund' });
+    await (await ext.worker()).close();
+    // The whole reply arrives while no worker runs; the next call starts a fresh one.
+    await page.waitForFunction(() => document.body.innerText.includes('What is your order number?'));
+    const refund = await uiCall(panel, 'chat.wait', { tabId, timeoutMs: 10_000, quietMs: QUIET_MS });
+    expect(refund.status).toBe('replied');
+    expect(texts(refund.newMessages)).toEqual(REFUND_REPLY);
+    await page.close();
+  });
+
   it('ends a wait with a clear timeout when nobody answers', async () => {
     const { page, tabId } = await openTab(`${vendorPath('livechat')}?silent=1`);
     await uiCall(panel, 'chat.open', { tabId });
