@@ -91,6 +91,10 @@ export const AgentState = z.object({
   /** Why the task ended, when it did not end with done. */
   endReason: z.string().nullable(),
   usage: z.object({ inputTokens: z.number(), outputTokens: z.number(), costUsd: z.number().nullable() }),
+  /** Time spent waiting for the user or stopped between runs: the time budget counts only working time. */
+  waitedMs: z.number().nonnegative().default(0),
+  /** When the state was last saved, to tell how long a resumed task was stopped. */
+  updatedAt: z.number().optional(),
 });
 export type AgentState = z.infer<typeof AgentState>;
 

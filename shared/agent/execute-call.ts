@@ -41,18 +41,18 @@ function settle(call: CallRecord, status: CallRecord['status'], result: ToolResu
  * is persisted as `started` before the handler runs, so a crash mid-action is never followed by a blind repeat.
  * Returns the tool, so the loop knows whether the page may have changed.
  */
-export async function executeCall<E>(call: CallRecord, services: CallServices<E>): Promise<{ tool: AnyTool<E> | null; result: ToolResult | null }> {
+export async function executeCall<E>(call: CallRecord, services: CallServices<E>): Promise<{ tool: AnyTool<E> | null; result: ToolResult | null; changesPage: boolean }> {
   const { state, step, redactor } = services;
   const tool = services.tools.find((t) => t.name === call.name);
   if (!tool) {
     const names = services.tools.map((t) => t.name).join(', ');
     settle(call, 'finished', { ok: false, content: `There is no tool named "${call.name}". Use one of: ${names}.` }, services.now());
-    return { tool: null, result: null };
+    return { tool: null, result: null, changesPage: false };
   }
   const parsed = parseToolArguments(tool, call.arguments);
   if (!parsed.ok) {
     settle(call, 'finished', { ok: false, content: parsed.message }, services.now());
-    return { tool, result: null };
+    return { tool, result: null, changesPage: false };
   }
   const page = pageLookup(step);
   call.stepText = redactor.redact(tool.describe(parsed.args, page));
@@ -72,12 +72,13 @@ export async function executeCall<E>(call: CallRecord, services: CallServices<E>
     call.decisionReason = verdict.reason;
     if (verdict.decision === 'deny') {
       settle(call, 'denied', { ok: false, content: `Blocked by Deputy's safety policy: ${verdict.reason} Do not try to reach the same result another way.` }, services.now());
-      return { tool, result: null };
+      return { tool, result: null, changesPage: false };
     }
     if (verdict.decision === 'ask') {
       call.status = 'awaiting_approval';
       state.status = 'awaiting_approval';
       await services.save();
+      const askedAt = services.now();
       const answer = await services.approve(
         {
           taskId: state.taskId,
@@ -92,15 +93,16 @@ export async function executeCall<E>(call: CallRecord, services: CallServices<E>
         services.signal,
       );
       state.status = 'running';
+      state.waitedMs += services.now() - askedAt;
       if (!answer.approved) {
         const note = answer.note ? ` They said: ${redactor.redact(answer.note)}` : '';
         settle(call, 'denied', { ok: false, content: `The user did not approve this action.${note} Do not do it another way; continue without it or call done.` }, services.now());
-        return { tool, result: null };
+        return { tool, result: null, changesPage: false };
       }
       if (verdict.newPlan) state.approvedPlan = verdict.newPlan;
     }
   }
-  if (services.stopRequested()) return { tool, result: null };
+  if (services.stopRequested()) return { tool, result: null, changesPage: false };
 
   call.status = 'started';
   call.startedAt = services.now();
@@ -125,5 +127,6 @@ export async function executeCall<E>(call: CallRecord, services: CallServices<E>
   }
   const clean = redactor.redactDeep(result);
   settle(call, 'finished', clean, services.now());
-  return { tool, result: clean };
+  const mayChange = typeof tool.changesPage === 'function' ? tool.changesPage(parsed.args) : tool.changesPage;
+  return { tool, result: clean, changesPage: mayChange && clean.changed !== false };
 }

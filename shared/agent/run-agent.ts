@@ -83,6 +83,7 @@ export async function startAgent<E extends AgentEnvironment>(deps: AgentDeps<E>,
     outcome: null,
     endReason: null,
     usage: { inputTokens: 0, outputTokens: 0, costUsd: 0 },
+    waitedMs: 0,
   };
   return runLoop(deps, state, false);
 }
@@ -108,7 +109,10 @@ async function runLoop<E extends AgentEnvironment>(deps: AgentDeps<E>, state: Ag
   );
   const stepOf = (): number => state.steps.length - 1;
   const emit = (record: TraceRecord): void => deps.trace?.(redactor.redactDeep(record));
-  const save = (): Promise<void> => deps.persist(JSON.parse(JSON.stringify(state)) as AgentState);
+  const save = (): Promise<void> => {
+    state.updatedAt = deps.now();
+    return deps.persist(JSON.parse(JSON.stringify(state)) as AgentState);
+  };
   const stopRequested = (): boolean => (deps.shouldStop?.() ?? false) || (deps.signal?.aborted ?? false);
 
   const end = async (status: 'completed' | 'failed' | 'stopped', reason: string | null): Promise<AgentState> => {
@@ -137,6 +141,8 @@ async function runLoop<E extends AgentEnvironment>(deps: AgentDeps<E>, state: Ag
   };
 
   if (isFinished(state.status)) return state;
+  // Time spent waiting for the user, or with the worker stopped, does not count against the time budget.
+  if (resumed && state.updatedAt !== undefined) state.waitedMs += Math.max(0, deps.now() - state.updatedAt);
   emit({ type: 'task', at: deps.now(), taskId: state.taskId, task: state.task, mode: policy.mode, provider: deps.provider.label, model: deps.provider.model, resumed });
 
   let finished: { success: boolean; summary: string } | null = null;
@@ -153,8 +159,10 @@ async function runLoop<E extends AgentEnvironment>(deps: AgentDeps<E>, state: Ag
       if (!deps.askUser) return null;
       state.status = 'awaiting_user';
       await save();
+      const askedAt = deps.now();
       const answer = await deps.askUser(question, deps.signal);
       state.status = 'running';
+      state.waitedMs += deps.now() - askedAt;
       return redactor.redact(answer);
     },
     finish: (success: boolean, summary: string) => {
@@ -171,22 +179,24 @@ async function runLoop<E extends AgentEnvironment>(deps: AgentDeps<E>, state: Ag
     let pageMayHaveChanged = false;
     for (const call of step.calls) {
       if (call.status !== 'proposed' && call.status !== 'awaiting_approval') continue;
-      if (finished) {
-        skip(call, 'Not run: the task was already finished by an earlier call.');
-        continue;
-      }
-      if (pageMayHaveChanged) {
-        skip(call, 'Not run: an earlier action in the same reply may have changed the page. Look at the new page and call it again if it is still needed.');
+      if (finished || pageMayHaveChanged) {
+        skip(
+          call,
+          finished
+            ? 'Not run: the task was already finished by an earlier call.'
+            : 'Not run: an earlier action in the same reply may have changed the page. Look at the new page and call it again if it is still needed.',
+        );
+        emit(toolRecord(call, stepOf(), null, deps.now()));
         continue;
       }
       if (stopRequested()) return 'stop';
       const started = deps.now();
-      const { tool, result } = await executeCall(call, services(step));
+      const { changesPage } = await executeCall(call, services(step));
       // executeCall returns without acting when the user stopped the task while an approval was pending.
       if (!settled(call) && stopRequested()) return 'stop';
       emit(toolRecord(call, stepOf(), deps.now() - started, deps.now()));
       await save();
-      if (tool?.changesPage && result !== null && result.changed !== false) pageMayHaveChanged = true;
+      if (changesPage) pageMayHaveChanged = true;
     }
     return 'continue';
   };
@@ -198,7 +208,7 @@ async function runLoop<E extends AgentEnvironment>(deps: AgentDeps<E>, state: Ag
       for (const call of last.calls) {
         if (call.status !== 'started') continue;
         const tool = tools.find((t) => t.name === call.name);
-        if (tool && isSideEffectFree(tool.risk) && !tool.changesPage) call.status = 'proposed';
+        if (tool && isSideEffectFree(tool.risk)) call.status = 'proposed';
         else {
           call.status = 'interrupted';
           call.result = {
@@ -224,7 +234,7 @@ async function runLoop<E extends AgentEnvironment>(deps: AgentDeps<E>, state: Ag
       }
       if (stopRequested()) return await end('stopped', 'Stopped by the user.');
       if (state.steps.length >= limits.maxSteps) return await end('failed', `Stopped: the step budget of ${limits.maxSteps} steps ran out before the task was done.`);
-      if (deps.now() - state.startedAt > limits.maxDurationMs) {
+      if (deps.now() - state.startedAt - state.waitedMs > limits.maxDurationMs) {
         return await end('failed', `Stopped: the time budget of ${Math.round(limits.maxDurationMs / 60_000)} minutes ran out before the task was done.`);
       }
 

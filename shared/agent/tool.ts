@@ -36,8 +36,11 @@ export interface ToolDeclaration<S extends z.ZodObject = z.ZodObject, E = unknow
   description: string;
   input: S;
   risk: RiskClass;
-  /** True for tools after which the page may be different: later calls in the same reply are not run blind. */
-  changesPage: boolean;
+  /**
+   * Whether the page may be different afterwards (a click, a submit), so later calls in the same reply are not run
+   * blind on element numbers of a page that is gone. Filling one field of a form leaves the others where they were.
+   */
+  changesPage: boolean | ((args: z.infer<S>) => boolean);
   /** The step text users read, in the past tense: `Clicked [14] button "Add to cart"`. */
   describe(args: z.infer<S>, page: PageLookup): string;
   handler(args: z.infer<S>, context: ToolContext<E>): Promise<ToolResult>;

@@ -41,7 +41,7 @@ export const typeTool = defineTool({
     submit: z.boolean().default(false).describe('Press Enter after typing, which usually submits the form.'),
   }),
   risk: 'act',
-  changesPage: true,
+  changesPage: (args) => args.submit,
   describe: (args, page) => `Typed ${quote(args.text, 40)} into ${describeRef(args.ref, page)}${args.submit ? ' and pressed Enter' : ''}`,
   handler: (args, context: WebContext) =>
     perform({ kind: 'type', ref: args.ref, text: context.resolveSecrets(args.text), clear: args.clear, submit: args.submit }, context),
@@ -55,7 +55,7 @@ export const selectTool = defineTool({
     values: z.array(z.string()).min(1).describe('The labels or values of the options to choose.'),
   }),
   risk: 'act',
-  changesPage: true,
+  changesPage: false,
   describe: (args, page) => `Selected ${args.values.map((v) => quote(v, 30)).join(', ')} in ${describeRef(args.ref, page)}`,
   handler: (args, context: WebContext) =>
     perform({ kind: 'select', ref: args.ref, values: args.values.map((v) => context.resolveSecrets(v)) }, context),
@@ -66,7 +66,7 @@ export const checkTool = defineTool({
   description: 'Set a checkbox, radio button or switch by its ref number to checked or unchecked.',
   input: z.object({ ref, checked: z.boolean().default(true).describe('true to check, false to uncheck.') }),
   risk: 'act',
-  changesPage: true,
+  changesPage: false,
   describe: (args, page) => `${args.checked ? 'Checked' : 'Unchecked'} ${describeRef(args.ref, page)}`,
   handler: (args, context: WebContext) => perform({ kind: 'check', ref: args.ref, checked: args.checked }, context),
 });
@@ -76,7 +76,7 @@ export const hoverTool = defineTool({
   description: 'Move the mouse over an element by its ref number, e.g. to open a menu.',
   input: z.object({ ref }),
   risk: 'act',
-  changesPage: true,
+  changesPage: false,
   describe: (args, page) => `Hovered over ${describeRef(args.ref, page)}`,
   handler: (args, context: WebContext) => perform({ kind: 'hover', ref: args.ref }, context),
 });
@@ -103,7 +103,7 @@ export const scrollTool = defineTool({
     pages: z.number().positive().max(10).default(1).describe('How far, in screen heights (default 1).'),
   }),
   risk: 'read',
-  changesPage: true,
+  changesPage: false,
   describe: (args, page) => `Scrolled ${args.direction}${args.ref === undefined ? '' : ` in ${describeRef(args.ref, page)}`}`,
   handler: (args, context: WebContext) =>
     perform({ kind: 'scroll', direction: args.direction, ref: args.ref, pages: args.pages }, context),
@@ -147,7 +147,7 @@ export const waitTool = defineTool({
     text: z.string().max(200).optional().describe('Wait until this text appears on the page.'),
   }),
   risk: 'read',
-  changesPage: true,
+  changesPage: false,
   describe: (args) => (args.text === undefined ? `Waited ${args.seconds ?? 1} s` : `Waited for ${quote(args.text, 40)}`),
   handler: (args, context: WebContext) => perform({ kind: 'wait', seconds: args.seconds, text: args.text }, context),
 });

@@ -74,6 +74,26 @@ describe('recovery from stuck models', () => {
   });
 });
 
+describe('the time budget', () => {
+  it('does not count the hours a task waited for the user to approve', async () => {
+    const web = createFakeWeb(PAGES, 'https://shop.example/c');
+    let now = 0;
+    const h = harness(web, providerFor('openai-plain', fake), {
+      now: () => (now += 1000),
+      limits: { maxDurationMs: 60_000 },
+      approve: () => {
+        now += 2 * 60 * 60_000;
+        return { approved: true };
+      },
+    });
+    fake.enqueue(call('navigate', { url: 'https://partner.example/' }), call('done', { success: true, summary: 'Opened the partner site.' }));
+    const state = await startAgent(h.deps, { taskId: 'wait', task: 'Open the partner site.', startUrl: 'https://shop.example/c' });
+    expect(h.approvals).toHaveLength(1);
+    expect(state.status).toBe('completed');
+    expect(state.waitedMs).toBeGreaterThanOrEqual(2 * 60 * 60_000);
+  });
+});
+
 describe('context discipline', () => {
   it('keeps the last observations verbatim, masks older ones to one line, and keeps every action and result', async () => {
     const web = createFakeWeb(PAGES, 'https://shop.example/a');

@@ -81,6 +81,34 @@ describe.each<Flavour>(['openai-stream', 'anthropic-stream', 'openai-plain', 'an
   });
 });
 
+describe('several tool calls in one reply', () => {
+  it('fills fields in a row, but does not run calls after one that changed the page', async () => {
+    const web = createFakeWeb(FORM, 'https://shop.example/contact');
+    const h = harness(web, providerFor('anthropic-stream', fake));
+    fake.enqueue(
+      {
+        toolCalls: [
+          { name: 'type', arguments: { ref: 1, text: 'Ada' } },
+          { name: 'type', arguments: { ref: 2, text: 'ada@example.org' } },
+          { name: 'click', arguments: { ref: 3 } },
+          { name: 'click', arguments: { ref: 1 } },
+        ],
+      },
+      call('done', { success: true, summary: 'Sent.' }),
+    );
+    const state = await startAgent(h.deps, { taskId: 'batch', task: 'Send the form as Ada.', startUrl: 'https://shop.example/contact' });
+    expect(state.status).toBe('completed');
+    expect(web.actions.map((a) => a.kind)).toEqual(['type', 'type', 'click']);
+    const last = state.steps[0]?.calls[3];
+    expect(last?.status).toBe('skipped');
+    expect(last?.result?.content).toMatch(/^Not run: an earlier action in the same reply may have changed the page/);
+    // Anthropic needs a result for every tool_use block, skipped ones included.
+    const next = fake.requests[1]?.json as { messages: { role: string; content: { type: string }[] | string }[] };
+    const results = next.messages.flatMap((m) => (Array.isArray(m.content) ? m.content.filter((b) => b.type === 'tool_result') : []));
+    expect(results).toHaveLength(4);
+  });
+});
+
 describe('bad tool calls from the model', () => {
   it('returns invalid arguments, broken JSON and unknown tools to the model as tool results, and goes on', async () => {
     const web = createFakeWeb(FORM, 'https://shop.example/contact');
