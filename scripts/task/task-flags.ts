@@ -29,7 +29,6 @@ export function parseTaskFlags(argv: string[], env: Record<string, string | unde
     .description('Run one Deputy task in Chromium with the built extension, streaming each step.')
     .argument('<task...>', 'what to do, in words')
     .requiredOption('--url <url>', 'the page to start on', parseUrl)
-    .option('--chat', 'treat the task as a support-chat goal on the page')
     .addOption(new Option('--provider <name>', 'model provider').choices(['openai', 'anthropic', 'openai-compatible']))
     .option('--base-url <url>', 'address of an OpenAI-compatible server (Ollama, LM Studio, vLLM, OpenRouter, ...)', parseUrl)
     .option('--model <name>', 'model name')
@@ -47,7 +46,6 @@ export function parseTaskFlags(argv: string[], env: Record<string, string | unde
   }
   const flags = program.opts<{
     url: string;
-    chat?: boolean;
     provider?: 'openai' | 'anthropic' | 'openai-compatible';
     baseUrl?: string;
     model?: string;
@@ -60,7 +58,7 @@ export function parseTaskFlags(argv: string[], env: Record<string, string | unde
   return {
     url: flags.url,
     task: program.args.join(' '),
-    flow: flags.chat ? 'chat' : 'task',
+    flow: 'task',
     mode: flags.mode,
     approve: flags.approve ?? 'ask',
     provider: providerFrom(flags, env),

@@ -1,0 +1,38 @@
+import { describe, expect, it } from 'vitest';
+import { parseTaskFlags, TaskUsageError } from '../../../../scripts/task/task-flags';
+
+describe('npm run task flags', () => {
+  it('takes the task from the words and the key from the environment', () => {
+    const options = parseTaskFlags(['--url', 'https://shop.example/', 'add', 'the', 'cheapest', 'plan'], { OPENAI_API_KEY: 'sk-1' });
+    expect(options).toMatchObject({
+      url: 'https://shop.example/',
+      task: 'add the cheapest plan',
+      mode: 'act',
+      approve: 'ask',
+      provider: { preset: 'openai', apiKey: 'sk-1', model: 'gpt-4o-mini' },
+    });
+  });
+
+  it('uses Anthropic when only its key is set, and DEPUTY_API_KEY for any provider', () => {
+    expect(parseTaskFlags(['--url', 'https://a.example/', 'go'], { ANTHROPIC_API_KEY: 'k' }).provider).toMatchObject({ preset: 'anthropic', apiKey: 'k' });
+    expect(parseTaskFlags(['--url', 'https://a.example/', '--provider', 'anthropic', 'go'], { DEPUTY_API_KEY: 'd' }).provider).toMatchObject({ apiKey: 'd' });
+  });
+
+  it('points an OpenAI-compatible server by base URL, key optional', () => {
+    const options = parseTaskFlags(['--url', 'http://127.0.0.1:8080/', '--base-url', 'http://localhost:11434/v1', '--model', 'llama3.1', '--mode', 'ask', '--approve', 'none', 'go'], {});
+    expect(options.provider).toEqual({ preset: 'custom', baseUrl: 'http://localhost:11434/v1', model: 'llama3.1' });
+    expect(options).toMatchObject({ mode: 'ask', approve: 'none' });
+  });
+
+  it('says what to set when no key is there', () => {
+    expect(() => parseTaskFlags(['--url', 'https://a.example/', 'go'], {})).toThrow(/set OPENAI_API_KEY .*--base-url/);
+  });
+
+  it('refuses bad input with a usage error', () => {
+    expect(() => parseTaskFlags(['go'], { OPENAI_API_KEY: 'k' })).toThrow(TaskUsageError);
+    expect(() => parseTaskFlags(['--url', 'ftp://x/', 'go'], { OPENAI_API_KEY: 'k' })).toThrow(/not an http\(s\) URL/);
+    expect(() => parseTaskFlags(['--url', 'https://a.example/', '--mode', 'yolo', 'go'], { OPENAI_API_KEY: 'k' })).toThrow(TaskUsageError);
+    expect(() => parseTaskFlags(['--url', 'https://a.example/', '--steps', '0', 'go'], { OPENAI_API_KEY: 'k' })).toThrow(/whole number/);
+    expect(() => parseTaskFlags(['--url', 'https://a.example/', '--provider', 'openai-compatible', 'go'], {})).toThrow(/needs --base-url/);
+  });
+});
