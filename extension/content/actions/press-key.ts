@@ -40,11 +40,13 @@ export interface Chord {
 
 /** Reads "Control+Shift+K", "Enter" or "a" into a key and modifiers; unknown modifiers are an error. */
 export function parseChord(text: string): Chord {
-  const parts = text.split('+').map((part) => part.trim());
-  const last = parts.pop();
-  let key = last === '' && text.endsWith('+') ? '+' : (last ?? '');
+  // A trailing "+" is the plus key itself: "Control++", "Control+" and "+" all press +.
+  const plus = text.endsWith('+');
+  const head = plus ? text.slice(0, text.endsWith('++') ? -2 : -1) : text;
+  const parts = head === '' ? [] : head.split('+').map((part) => part.trim());
+  let key = plus ? '+' : (parts.pop() ?? '');
   key = ALIASES[key.toLowerCase()] ?? key;
-  if (key.length > 1 && !(key in KEY_CODES) && !/^F\d{1,2}$/.test(key)) key = key[0]?.toUpperCase() + key.slice(1);
+  if (key.length > 1) key = Object.keys(KEY_CODES).find((known) => known.toLowerCase() === key.toLowerCase()) ?? key[0]?.toUpperCase() + key.slice(1);
   const chord: Chord = { key, ctrl: false, shift: false, alt: false, meta: false };
   for (const part of parts) {
     const name = part.toLowerCase();
