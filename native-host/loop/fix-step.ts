@@ -1,7 +1,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { AppError } from '../../shared/errors';
-import { runFixer, writeHookSettings } from './fixer';
+import { runFixer, writeHookSettings, type FixerResult } from './fixer';
+import type { LoopContext } from './loop-engine';
 import { buildFixerPrompt } from './fixer-prompt';
 import { protectedList } from './guard-rules';
 import { isAlive, killTree } from './kill-tree';
@@ -19,10 +20,12 @@ export const fixStep: StepHandler = async (context) => {
   const { state, deps, git } = context;
   const record = currentRecord(state);
   if (state.pendingFixer) {
-    // A fixer was running when Deputy stopped without saying so (killed, crashed): end it if it is still there, and
-    // drop its half-made edits. Its run never reported a result, so running the fixer again repeats no finished work.
-    const { pid } = state.pendingFixer;
+    // A fixer was running when Deputy stopped without saying so (killed, crashed): end it if it is still there.
+    const { pid, result } = state.pendingFixer;
     if (pid !== undefined && isAlive(pid)) killTree(pid);
+    // Its result was already read: the run is finished and paid for, so it is kept, edits and all, not repeated.
+    if (result) return finishRun(context, result);
+    // It never reported a result: drop its half-made edits; running the fixer again repeats no finished work.
     record.interruptedRuns += 1;
     await git.rollbackTo(record.startCommit);
     delete state.pendingFixer;
@@ -68,17 +71,30 @@ export const fixStep: StepHandler = async (context) => {
         if (state.pendingFixer) state.pendingFixer.pid = pid;
         context.save();
       },
+      onResult: (early) => {
+        if (state.pendingFixer) state.pendingFixer.result = early;
+        context.save();
+      },
       signal: deps.signal,
     },
     deps.run,
   );
-  if (result.interruption === 'aborted') {
+  // A run stopped after its result was printed (Ctrl-C, or a CLI that lingers past the timeout) still counts.
+  const saved = state.pendingFixer?.result;
+  if (!saved && result.interruption === 'aborted') {
     await git.rollbackTo(record.startCommit);
     record.interruptedRuns += 1;
     delete state.pendingFixer;
     context.save();
     throw new AppError('cancelled', 'Stopped while the fixer was running; its changes were discarded');
   }
+  return finishRun(context, saved ?? result);
+};
+
+/** Records a finished (or timed-out) run, moves the loop on, and saves before telling anyone. */
+async function finishRun(context: LoopContext, result: FixerResult): Promise<string> {
+  const { state, git } = context;
+  const record = currentRecord(state);
   record.fixer = result;
   // Cents are summed as floats over many runs; rounding keeps the report and the budget free of 0.30000000000000004.
   state.costUsd = Math.round((state.costUsd + result.costUsd) * 1e6) / 1e6;
@@ -105,5 +121,4 @@ export const fixStep: StepHandler = async (context) => {
     iteration,
   );
   return result.summary;
-};
-
+}

@@ -12,6 +12,8 @@ export interface FixerRequest {
   onProgress: (action: string) => void;
   onSessionId: (sessionId: string) => void;
   onSpawn: (pid: number) => void;
+  /** Called as soon as the run's result is read, before the process exits: from then on the run is paid for. */
+  onResult?: (result: FixerResult) => void;
   signal?: AbortSignal;
 }
 
@@ -90,7 +92,10 @@ export async function runFixer(config: FixerConfig, request: FixerRequest, run: 
         else if (item.kind === 'action') request.onProgress(item.action);
         else if (item.kind === 'text') lastText = item.text;
         else if (item.kind === 'tool-error') errors.push(item.text);
-        else if (item.kind === 'result') result = item.result;
+        else if (item.kind === 'result') {
+          result = item.result;
+          request.onResult?.(fromResultEvent(item.result, lastText, errors));
+        }
       }
     },
   });
@@ -109,6 +114,10 @@ export async function runFixer(config: FixerConfig, request: FixerRequest, run: 
       interruption: interruption ?? 'crashed',
     };
   }
+  return fromResultEvent(result, lastText, errors);
+}
+
+function fromResultEvent(result: ResultEvent, lastText: string, errors: string[]): FixerResult {
   return {
     costUsd: result.total_cost_usd ?? 0,
     ...(result.session_id ? { sessionId: result.session_id } : {}),

@@ -52,7 +52,15 @@ export const LoopState = z.object({
   iteration: z.number().int().positive(),
   step: LoopStep,
   /** A fixer that was started and has not been seen to end: after a crash it is ended and its edits rolled back. */
-  pendingFixer: z.object({ pid: z.number().int().optional(), startedAt: z.number(), sessionId: z.string().optional() }).optional(),
+  pendingFixer: z
+    .object({
+      pid: z.number().int().optional(),
+      startedAt: z.number(),
+      sessionId: z.string().optional(),
+      /** The run's result, saved the moment it is read: a run with a result is finished and paid, never run again. */
+      result: FixerRecord.optional(),
+    })
+    .optional(),
   history: z.array(IterationRecord),
   /** The output files (name to modification time) that belong to earlier runs of the job. */
   outputBaseline: z.record(z.string(), z.number()).optional(),

@@ -1,5 +1,6 @@
-import { writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
+import { loopPaths } from '../../native-host/loop/state-store';
 import type { LoopEvent } from '../../shared/protocol/loop-protocol';
 import { buildFixRepo, CHECK_COMMAND, FIX_ADD, FIX_MULTIPLY, type FixRepo } from '../fixtures/repo/fix-repo';
 import { startHealthServer, type HealthServer } from '../fixtures/repo/health-server';
@@ -80,6 +81,32 @@ describe('deputy loop: kill -9 at every step, then --resume', () => {
     const runs = repo.fixerRuns();
     expect(runs.filter((entry) => entry.event === 'finish').map((entry) => entry.run)).toEqual([0, 1]);
     for (const start of runs.filter((entry) => entry.event === 'start')) expect(isAlive(start.pid)).toBe(false);
+  });
+
+  it('killed after the fixer printed its result but before it exited, keeps that paid run instead of repeating it', async () => {
+    repo = buildFixRepo();
+    repo.writeScenario({ runs: [{ steps: [FIX_ADD], result: 'Fix add', costUsd: 0.4, lingerMs: 20_000 }, { steps: [FIX_MULTIPLY], result: 'Fix multiply', costUsd: 0.1 }] });
+    const { stateFile } = loopPaths(repo.stateDir, realpathSync(repo.work));
+    const running = startLoopCli(repo, ['--check', CHECK_COMMAND]);
+    // The state file is written atomically, so reading it never sees half a write.
+    await new Promise<void>((resolve) => {
+      const timer = setInterval(() => {
+        const saved = existsSync(stateFile) ? (JSON.parse(readFileSync(stateFile, 'utf8')) as { pendingFixer?: { result?: unknown } }) : undefined;
+        if (saved?.pendingFixer?.result) {
+          clearInterval(timer);
+          running.child.kill('SIGKILL');
+          resolve();
+        }
+      }, 20);
+    });
+    await running.done;
+
+    const resumed = await runLoopCli(repo, ['--resume']);
+    expect(finished(resumed)).toMatchObject({ outcome: 'passed', costUsd: 0.5 });
+    const starts = repo.fixerRuns().filter((entry) => entry.event === 'start');
+    expect(starts.map((entry) => entry.run)).toEqual([0, 1]);
+    for (const start of starts) expect(isAlive(start.pid)).toBe(false);
+    expect(repo.git(['log', '--format=%s', `${repo.initialCommit}..main`], repo.remote)).toBe('Fix: Fix multiply\nFix: Fix add');
   });
 
   it('refuses --resume when nothing was started, and says how to start', async () => {
