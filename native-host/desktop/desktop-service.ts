@@ -19,6 +19,8 @@ export interface WorkerHandle {
   onMessage(listener: (message: unknown) => void): void;
   onExit(listener: (code: number | null, signal: string | null) => void): void;
   kill(): void;
+  /** Lets the worker finish what it is writing and end; kills it after `graceMs`. */
+  close(graceMs?: number): Promise<void>;
 }
 
 export interface DesktopServiceDeps {
@@ -78,8 +80,11 @@ export class DesktopService {
     return (await state.client.call('cancel', {})).cancelled;
   }
 
+  /** Ends the worker gracefully, so the screenshots it is still writing reach the run folder. */
   async close(): Promise<void> {
-    await this.reset();
+    const state = await this.ready?.catch(() => undefined);
+    this.ready = undefined;
+    if (state && 'worker' in state) await state.worker.close();
   }
 
   private async requireReady(): Promise<Ready> {

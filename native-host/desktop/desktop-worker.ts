@@ -38,6 +38,7 @@ export async function desktopWorkerMain(): Promise<number> {
     sleep: abortableSleep,
     now: () => Date.now(),
     emit,
+    onPngError: (path, error) => log.warn('could not keep a screenshot', { path, error: String(error) }),
     listenForHotkey: async (chord, onStop) => {
       try {
         const { hook, codes } = await loadKeyboardHook();
@@ -54,7 +55,12 @@ export async function desktopWorkerMain(): Promise<number> {
   process.on('message', (message) => {
     void route(Buffer.from(JSON.stringify(message))).then((reply) => send(reply));
   });
-  await new Promise<void>((resolve) => process.once('disconnect', resolve));
+  // The host disconnects (or sends SIGTERM when it shuts down): finish the screenshots still being written, then end.
+  await new Promise<void>((resolve) => {
+    process.once('disconnect', resolve);
+    process.once('SIGTERM', resolve);
+  });
   stopHook?.();
+  await handlers.flush();
   return 0;
 }

@@ -18,17 +18,27 @@ export interface WorkerDeps {
   flagsSensitive: (text: string) => boolean;
   sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
   now: () => number;
+  onPngError?: (path: string, error: unknown) => void;
 }
 
 /**
  * The desktop worker's methods. Actions in flight share one abort controller per call; the stop hotkey and `cancel`
  * abort them all at once, so a long text stops being typed mid-word.
  */
-export function workerHandlers(deps: WorkerDeps): Handlers<DesktopWorkerMethods> {
+export function workerHandlers(deps: WorkerDeps): Handlers<DesktopWorkerMethods> & { flush(): Promise<void> } {
   let policy: DesktopPolicy | undefined;
   let stopChord: KeyName[] = [];
   let displays: DesktopDisplay[] = [];
   const running = new Set<AbortController>();
+  const pngWrites = new Set<Promise<void>>();
+
+  // The full-size PNG is written beside the reply, not before it: the model's image is what the next step waits for.
+  // flush() (on shutdown) waits for the writes still going.
+  const keepPng = (rgba: Parameters<typeof writeFullPng>[1], path: string): void => {
+    const write = writeFullPng(deps.sharp, rgba, path).catch((error: unknown) => deps.onPngError?.(path, error));
+    pngWrites.add(write);
+    void write.finally(() => pngWrites.delete(write));
+  };
 
   const cancelAll = (): number => {
     const count = running.size;
@@ -77,11 +87,9 @@ export function workerHandlers(deps: WorkerDeps): Handlers<DesktopWorkerMethods>
       const started = deps.now();
       const rgba = toRgba(await deps.driver.capture(display));
       const captured = deps.now();
-      const [image, fingerprint] = await Promise.all([
-        encodeForModel(deps.sharp, rgba, { width: params.width, quality: params.quality, maxBytes: params.maxBytes }),
-        screenFingerprint(deps.sharp, rgba),
-        params.pngPath === undefined ? Promise.resolve() : writeFullPng(deps.sharp, rgba, params.pngPath),
-      ]);
+      if (params.pngPath !== undefined) keepPng(rgba, params.pngPath);
+      const fingerprint = screenFingerprint(rgba);
+      const image = await encodeForModel(deps.sharp, rgba, { width: params.width, quality: params.quality, maxBytes: params.maxBytes });
       return {
         display,
         frame: { displayId: display.id, width: image.width, height: image.height },
@@ -110,5 +118,8 @@ export function workerHandlers(deps: WorkerDeps): Handlers<DesktopWorkerMethods>
       }
     },
     cancel: () => ({ cancelled: cancelAll() }),
+    flush: async () => {
+      await Promise.all([...pngWrites]);
+    },
   };
 }

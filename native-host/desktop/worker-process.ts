@@ -17,5 +17,20 @@ export function forkDesktopWorker(entry: string, processes?: ProcessRegistry): W
     onMessage: (listener) => void child.on('message', listener),
     onExit: (listener) => void child.once('exit', listener),
     kill: () => void child.kill('SIGTERM'),
+    close: (graceMs = 5000) =>
+      new Promise<void>((resolve) => {
+        if (child.exitCode !== null || child.signalCode !== null) return resolve();
+        const timer = setTimeout(() => {
+          child.kill('SIGKILL');
+          resolve();
+        }, graceMs);
+        child.once('exit', () => {
+          clearTimeout(timer);
+          resolve();
+        });
+        // Disconnecting lets the worker finish writing its screenshots before it ends.
+        if (child.connected) child.disconnect();
+        else child.kill('SIGTERM');
+      }),
   };
 }

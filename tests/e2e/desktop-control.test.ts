@@ -85,6 +85,8 @@ describe.skipIf(skipReason !== undefined)('desktop control on a real X display (
     expect(shot.frame).toEqual({ displayId: '0', width: 640, height: 400 });
     expect(shot.captured).toEqual({ width: 1280, height: 800 });
     expect(shot.image.bytes).toBeLessThan(700_000);
+    // The PNG is written beside the reply, not before it; it lands a moment later.
+    for (let tries = 0; tries < 50 && !existsSync(pngPath); tries += 1) await new Promise((resolve) => setTimeout(resolve, 100));
     expect((await stat(pngPath)).size).toBeGreaterThan(1000);
   });
 

@@ -45,6 +45,10 @@ function fakeWorker(driver: FakeDriver, options: { crashOnInit?: boolean } = {})
     kill: () => {
       worker.killed = true;
     },
+    close: () => {
+      worker.killed = true;
+      return Promise.resolve();
+    },
     crash: (signal) => exitListeners.forEach((l) => l(null, signal)),
     pressStopHotkey: () => onStop?.(),
   };

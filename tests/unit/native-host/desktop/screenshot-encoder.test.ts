@@ -66,13 +66,13 @@ describe('writeFullPng', () => {
 });
 
 describe('screenFingerprint', () => {
-  it('is the same for the same screen and differs when something visible changes', async () => {
-    const a = await screenFingerprint(sharp, toRgba(redBlue(320, 200)));
-    const b = await screenFingerprint(sharp, toRgba(redBlue(320, 200)));
+  it('is the same for the same screen and differs when something visible changes', () => {
+    const a = screenFingerprint(toRgba(redBlue(320, 200)));
+    const b = screenFingerprint(toRgba(redBlue(320, 200)));
     const changed = redBlue(320, 200);
     changed.data.fill(255, 0, 320 * 4 * 100);
     expect(a).toBe(b);
     expect(a).toHaveLength(160);
-    expect(await screenFingerprint(sharp, toRgba(changed))).not.toBe(a);
+    expect(screenFingerprint(toRgba(changed))).not.toBe(a);
   });
 });

@@ -1,0 +1,156 @@
+import { execFileSync, spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { runDesktopTask } from '../native-host/desktop/agent/run-desktop-task';
+import { createDesktopService } from '../native-host/desktop/create-desktop-service';
+import { encodeForModel, loadSharp, toRgba } from '../native-host/desktop/screenshot-encoder';
+import { createLogger, streamSink } from '../native-host/log/logger';
+import type { Provider } from '../shared/agent/providers/provider';
+import { startHost } from '../tests/fixtures/desktop/host-client';
+import { startVirtualDisplay } from '../tests/fixtures/desktop/virtual-display';
+
+/**
+ * `npm run bench:desktop`: how fast the desktop path is under Xvfb at 1280x800 and 1920x1080, beside peers measured in
+ * the same run on the same screen. Each resolution gets its own X server with Chromium showing a text-heavy page, and
+ * its own child process (nut-js keeps the first display it opens). Figures are medians of 20 after 3 warm-up rounds.
+ */
+const RUNS = 20;
+const WARMUP = 3;
+const MODEL_WIDTH = 1280;
+const QUALITY = 70;
+const HOST = 'dist-host/deputy.mjs';
+const SIZES = [
+  [1280, 800],
+  [1920, 1080],
+] as const;
+
+type Figures = Record<string, number>;
+
+async function median(run: () => Promise<unknown> | unknown, runs = RUNS): Promise<number> {
+  for (let i = 0; i < WARMUP; i += 1) await run();
+  const times: number[] = [];
+  for (let i = 0; i < runs; i += 1) {
+    const started = performance.now();
+    await run();
+    times.push(performance.now() - started);
+  }
+  times.sort((a, b) => a - b);
+  return times[Math.floor(times.length / 2)] ?? Number.NaN;
+}
+
+const PAGE = `<!doctype html><meta charset="utf-8"><body style="margin:0;font:15px sans-serif;columns:4;padding:16px">${Array.from(
+  { length: 60 },
+  (_, i) => `<h3 style="color:hsl(${i * 37},60%,40%)">Section ${i + 1}</h3><p>Deputy acts for its user on the desktop: screenshots, the mouse and the keyboard, inside limits the user sets. Paragraph ${i + 1} fills the screen with text the way real applications do.</p>`,
+).join('')}</body>`;
+
+/** Measures one resolution; runs in a child whose DISPLAY is that resolution's X server. Prints JSON figures. */
+async function measure(): Promise<void> {
+  const env = { ...process.env };
+  const figures: Figures = {};
+  const { screen, FileType } = await import('@nut-tree-fork/nut-js');
+  const sharp = await loadSharp();
+  figures.capture = await median(() => screen.grab());
+  const frame = await screen.grab();
+  const raw = { width: frame.width, height: frame.height, data: frame.data, order: 'bgra' as const };
+  figures.encode = await median(() => encodeForModel(sharp, toRgba({ ...raw, data: Buffer.from(raw.data) }), { width: MODEL_WIDTH, quality: QUALITY, maxBytes: 700_000 }));
+  let bytes = 0;
+  figures.ready = await median(async () => {
+    const shot = await screen.grab();
+    const image = await encodeForModel(sharp, toRgba({ width: shot.width, height: shot.height, data: shot.data, order: 'bgra' }), { width: MODEL_WIDTH, quality: QUALITY, maxBytes: 700_000 });
+    bytes = image.jpeg.length;
+  });
+  figures.jpegKb = bytes / 1024;
+  const scratch = await mkdtemp(join(tmpdir(), 'deputy-bench-'));
+  // A peer whose tool is not installed is left out of the table rather than failing the run.
+  const installed = (tool: string): boolean => execFileSync('sh', ['-c', `command -v ${tool} || true`], { encoding: 'utf8' }).trim() !== '';
+  if (installed('import')) figures.peerImport = await median(() => execFileSync('import', ['-window', 'root', '-resize', `${MODEL_WIDTH}x`, '-quality', String(QUALITY), 'jpeg:-'], { env, maxBuffer: 64 << 20 }));
+  if (installed('xwd')) figures.peerXwd = await median(() => execFileSync('xwd', ['-root', '-silent'], { env, maxBuffer: 64 << 20 }));
+  figures.peerNutCapture = await median(() => screen.capture('nut', FileType.JPG, scratch), 10);
+
+  const host = startHost({ ...env, DEPUTY_LOG_FILE: join(scratch, 'host.log') }, HOST);
+  await host.rpc.call('desktop.status', { refresh: false });
+  figures.roundTrip = await median(() => host.rpc.call('desktop.screenshot', { width: MODEL_WIDTH, quality: QUALITY }));
+  await host.close();
+
+  // The loop with a model that answers at once: what remains is Deputy's own cost per step.
+  const steps = RUNS;
+  let turn = 0;
+  const instant: Provider = {
+    label: 'instant',
+    model: 'instant-vision',
+    vision: true,
+    free: true,
+    complete: () => {
+      turn += 1;
+      const call = turn > steps ? { name: 'done', arguments: '{"success":true,"summary":"done"}' } : { name: 'move', arguments: JSON.stringify({ x: 100 + (turn % 2) * 200, y: 100 }) };
+      return Promise.resolve({ text: '', toolCalls: [{ id: `c${turn}`, ...call }], usage: null, model: 'instant-vision', stopReason: 'tool_use' });
+    },
+  };
+  const log = createLogger('bench', [streamSink(process.stderr)], 'warn');
+  const desktop = createDesktopService({ entry: HOST, log });
+  await desktop.status();
+  const started = performance.now();
+  const { state } = await runDesktopTask({
+    task: 'Move the pointer back and forth',
+    provider: instant,
+    desktop,
+    runDir: join(scratch, 'run'),
+    mode: 'act',
+    approve: () => Promise.resolve({ approved: true }),
+    dryRun: false,
+    width: MODEL_WIDTH,
+    quality: QUALITY,
+    maxSteps: steps + 5,
+    log,
+    now: () => Date.now(),
+  });
+  figures.loopStep = (performance.now() - started) / state.steps.length;
+  await desktop.close();
+  await rm(scratch, { recursive: true, force: true });
+  process.stdout.write(JSON.stringify(figures));
+}
+
+async function main(): Promise<void> {
+  if (!existsSync(HOST)) throw new Error(`${HOST} is missing: run \`npm run build:host\` first`);
+  const results: Figures[] = [];
+  for (const [width, height] of SIZES) {
+    const screen = await startVirtualDisplay({ width, height, reuse: false });
+    const profile = await mkdtemp(join(tmpdir(), 'deputy-bench-profile-'));
+    const browser = spawn('chromium', ['--no-sandbox', '--kiosk', '--no-first-run', '--disable-gpu', `--user-data-dir=${profile}`, `data:text/html,${encodeURIComponent(PAGE)}`], {
+      env: { ...process.env, DISPLAY: screen.display },
+      stdio: 'ignore',
+    });
+    await new Promise((resolve) => setTimeout(resolve, 4000));
+    process.stderr.write(`measuring ${width}x${height} on ${screen.display}...\n`);
+    const out = execFileSync(process.execPath, ['--import', 'tsx', 'scripts/bench-desktop.ts', '--measure'], {
+      env: { ...process.env, DISPLAY: screen.display },
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    results.push(JSON.parse(out) as Figures);
+    browser.kill('SIGTERM');
+    await screen.close();
+    await rm(profile, { recursive: true, force: true });
+  }
+  const rows: [string, string, string?][] = [
+    ['Deputy: capture (nut-js grab, in process)', 'capture'],
+    [`Deputy: downscale to ${MODEL_WIDTH} wide + JPEG q${QUALITY} (sharp)`, 'encode'],
+    ['Deputy: screenshot ready for the model (capture + encode)', 'ready', 'target < 60 ms at 1280x800'],
+    ['Deputy: host round trip, desktop.screenshot over native messaging', 'roundTrip'],
+    ['Peer: ImageMagick import -window root -> JPEG (process per shot)', 'peerImport'],
+    ['Peer: xwd -root, capture only (process per shot)', 'peerXwd'],
+    ['Peer: nut-js screen.capture -> JPEG file (jimp, pure JS; median of 10)', 'peerNutCapture'],
+    ['Deputy: agent loop per step apart from the model (instant fake model)', 'loopStep', 'target < 150 ms'],
+  ];
+  const cell = (value: number | undefined): string => (value === undefined ? 'not installed' : `${value.toFixed(1)} ms`).padStart(14);
+  const out: string[] = [`Desktop benchmark: median of ${RUNS} after ${WARMUP} warm-up rounds, Xvfb with Chromium showing a text page`];
+  out.push(`${''.padEnd(74)}${'1280x800'.padStart(14)}${'1920x1080'.padStart(14)}`);
+  for (const [label, key, target] of rows) out.push(`${label.padEnd(74)}${cell(results[0]?.[key])}${cell(results[1]?.[key])}${target ? `   ${target}` : ''}`);
+  out.push(`${'JPEG sent to the model'.padEnd(74)}${results.map((r) => `${(r.jpegKb ?? 0).toFixed(0)} KB`.padStart(14)).join('')}`);
+  process.stdout.write(`${out.join('\n')}\n`);
+}
+
+if (process.argv.includes('--measure')) await measure();
+else await main();
