@@ -3,20 +3,19 @@ import type { Logger } from '../logger';
 import { AgentState, type CallRecord, type StepRecord, isFinished } from './agent-state';
 import type { Approver } from './approval';
 import { buildPrompt } from './build-prompt';
-import { doneTool } from './control-tools';
-import type { AgentEnvironment, ObservedTab } from './environment';
+import type { AgentEnvironment } from './environment';
 import { executeCall } from './execute-call';
 import { PolicyConfig } from './policy-gate';
 import type { Provider } from './providers/provider';
 import { costOf } from './providers/pricing';
 import { DEFAULT_RECOVERY_LIMITS, type RecoveryLimits, detectTrouble } from './recovery';
 import { type RedactionOptions, createRedactor } from './redactor';
-import { isSideEffectFree } from './risk-class';
+import { settleResumedStep } from './resume-step';
 import type { SecretVault } from './secret-vault';
+import { maskOldObservations, observationRecord, recordReply, skipCall } from './step-record';
 import { type SystemPromptInput, webSystemPrompt } from './system-prompt';
-import { textHash } from './text-hash';
 import { type AnyTool, toToolSchema } from './tool';
-import type { TraceRecord, TraceSink } from './trace';
+import { type TraceRecord, type TraceSink, toolRecord } from './trace';
 
 export interface AgentLimits {
   maxSteps: number;
@@ -180,7 +179,7 @@ async function runLoop<E extends AgentEnvironment>(deps: AgentDeps<E>, state: Ag
     for (const call of step.calls) {
       if (call.status !== 'proposed' && call.status !== 'awaiting_approval') continue;
       if (finished || pageMayHaveChanged) {
-        skip(
+        skipCall(
           call,
           finished
             ? 'Not run: the task was already finished by an earlier call.'
@@ -205,23 +204,10 @@ async function runLoop<E extends AgentEnvironment>(deps: AgentDeps<E>, state: Ag
     const last = state.steps.at(-1);
     if (last && last.reply === null) state.steps.pop();
     else if (last) {
-      for (const call of last.calls) {
-        if (call.status !== 'started') continue;
-        const tool = tools.find((t) => t.name === call.name);
-        if (tool && isSideEffectFree(tool.risk)) call.status = 'proposed';
-        else {
-          call.status = 'interrupted';
-          call.result = {
-            ok: false,
-            content: 'Deputy was restarted while this action was running, so it may or may not have happened. It was not repeated: check the current page before doing it again.',
-          };
-          emit(toolRecord(call, last.index, null, deps.now()));
-        }
-      }
+      const settled = settleResumedStep(last, tools);
+      for (const call of settled.interrupted) emit(toolRecord(call, last.index, null, deps.now()));
       // A task that called done just before the crash is finished: it must not go back to the model.
-      const doneCall = last.calls.find((c) => c.name === 'done' && c.status === 'finished' && c.result?.ok === true);
-      const doneArgs = doneCall ? parseDoneArguments(doneCall.arguments) : null;
-      if (doneArgs) finished = { success: doneArgs.success, summary: doneArgs.summary };
+      finished = settled.finished;
       await save();
       if ((await runCalls(last)) === 'stop') return await end('stopped', 'Stopped by the user.');
     }
@@ -240,28 +226,10 @@ async function runLoop<E extends AgentEnvironment>(deps: AgentDeps<E>, state: Ag
 
       const observedAt = deps.now();
       const raw = await deps.environment.observe({ screenshot: deps.screenshots === true && deps.provider.vision, ...(deps.signal ? { signal: deps.signal } : {}) });
-      const text = redactor.redact(raw.text + tabList(raw.tabs ?? []));
-      const hash = textHash(`${raw.url}\n${text}`);
-      const trouble = detectTrouble(state.steps, { url: raw.url, hash }, limits.recovery);
-      const step: StepRecord = {
-        index: state.steps.length,
-        startedAt: observedAt,
-        observation: {
-          url: redactor.redact(raw.url),
-          title: redactor.redact(raw.title),
-          hash,
-          chars: text.length,
-          text,
-          elements: redactor.redactDeep(raw.elements ?? []),
-          ...(raw.screenshot ? { screenshot: raw.screenshot } : {}),
-        },
-        notices: trouble.notices,
-        reply: null,
-        calls: [],
-        usage: null,
-        costUsd: null,
-      };
-      emit({ type: 'observation', at: deps.now(), step: step.index, url: step.observation.url, title: step.observation.title, chars: text.length, hash, durationMs: deps.now() - observedAt });
+      const observation = observationRecord(raw, redactor);
+      const trouble = detectTrouble(state.steps, { url: raw.url, hash: observation.hash }, limits.recovery);
+      const step: StepRecord = { index: state.steps.length, startedAt: observedAt, observation, notices: trouble.notices, reply: null, calls: [], usage: null, costUsd: null };
+      emit({ type: 'observation', at: deps.now(), step: step.index, url: observation.url, title: observation.title, chars: observation.chars, hash: observation.hash, durationMs: deps.now() - observedAt });
       for (const message of trouble.notices) emit({ type: 'notice', at: deps.now(), step: step.index, message });
       if (trouble.stop !== null) return await end('failed', trouble.stop);
       state.steps.push(step);
@@ -279,20 +247,14 @@ async function runLoop<E extends AgentEnvironment>(deps: AgentDeps<E>, state: Ag
         ...(deps.onReplyText ? { onText: deps.onReplyText } : {}),
       });
       const cost = costOf(reply.model, reply.usage, { free: deps.provider.free === true });
-      step.reply = { text: redactor.redact(reply.text), toolCalls: reply.toolCalls.map((c) => ({ ...c, arguments: redactor.redact(c.arguments) })) };
-      step.usage = reply.usage;
-      step.costUsd = cost;
-      step.calls = step.reply.toolCalls.map((c): CallRecord => ({ id: c.id, name: c.name, arguments: c.arguments, status: 'proposed', classes: [] }));
-      state.usage.inputTokens += reply.usage?.inputTokens ?? 0;
-      state.usage.outputTokens += reply.usage?.outputTokens ?? 0;
-      state.usage.costUsd = state.usage.costUsd === null || cost === null ? null : state.usage.costUsd + cost;
+      recordReply(state, step, reply, cost, redactor);
       emit({
         type: 'reply',
         at: deps.now(),
         step: step.index,
         durationMs: deps.now() - asked,
-        text: step.reply.text,
-        toolCalls: step.reply.toolCalls,
+        text: step.reply?.text ?? '',
+        toolCalls: step.reply?.toolCalls ?? [],
         inputTokens: reply.usage?.inputTokens ?? null,
         outputTokens: reply.usage?.outputTokens ?? null,
         costUsd: cost,
@@ -309,61 +271,6 @@ async function runLoop<E extends AgentEnvironment>(deps: AgentDeps<E>, state: Ag
   }
 }
 
-/** The window's tabs under the snapshot, when there is more than one to choose from; titles are page text too. */
-function tabList(tabs: ObservedTab[]): string {
-  if (tabs.length < 2) return '';
-  const lines = tabs.map((t) => `- tab ${t.id}${t.active ? ' (current)' : ''}: ${t.title.slice(0, 100)} — ${t.url}`);
-  return `\n\nOpen tabs (switch with the tabs tool):\n${lines.join('\n')}`;
-}
-
-function parseDoneArguments(raw: string): { success: boolean; summary: string } | null {
-  const parsed = doneTool.input.safeParse(safeJson(raw));
-  return parsed.success ? parsed.data : null;
-}
-
-function safeJson(raw: string): unknown {
-  try {
-    return JSON.parse(raw) as unknown;
-  } catch {
-    return null;
-  }
-}
-
 function settled(call: CallRecord): boolean {
   return call.status === 'finished' || call.status === 'denied';
-}
-
-function skip(call: CallRecord, content: string): void {
-  call.status = 'skipped';
-  call.result = { ok: false, content };
-}
-
-/** Old observations lose their text in the saved state too: the model only sees their summary, so nothing needs it. */
-function maskOldObservations(steps: StepRecord[], keep: number): void {
-  steps.forEach((step, i) => {
-    if (i < steps.length - keep) step.observation.text = null;
-    if (i < steps.length - 1) {
-      step.observation.elements = [];
-      delete step.observation.screenshot;
-    }
-  });
-}
-
-function toolRecord(call: CallRecord, step: number, durationMs: number | null, at: number): TraceRecord {
-  return {
-    type: 'tool',
-    at,
-    step,
-    callId: call.id,
-    name: call.name,
-    arguments: call.arguments,
-    classes: call.classes,
-    decision: call.decision ?? null,
-    reason: call.decisionReason ?? null,
-    status: call.status,
-    ok: call.result?.ok ?? null,
-    content: call.result?.content ?? null,
-    changed: call.result?.changed ?? null,
-    durationMs,
-  };
 }

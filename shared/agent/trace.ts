@@ -1,4 +1,4 @@
-import type { AgentStatus } from './agent-state';
+import type { AgentStatus, CallRecord } from './agent-state';
 import type { RiskClass } from './risk-class';
 
 /**
@@ -56,4 +56,24 @@ export type TraceSink = (record: TraceRecord) => void;
 /** One trace record as a JSONL line, for the export the user downloads. */
 export function traceLine(record: TraceRecord): string {
   return `${JSON.stringify(record)}\n`;
+}
+
+/** The trace record of one call, whatever became of it. */
+export function toolRecord(call: CallRecord, step: number, durationMs: number | null, at: number): TraceRecord {
+  return {
+    type: 'tool',
+    at,
+    step,
+    callId: call.id,
+    name: call.name,
+    arguments: call.arguments,
+    classes: call.classes,
+    decision: call.decision ?? null,
+    reason: call.decisionReason ?? null,
+    status: call.status,
+    ok: call.result?.ok ?? null,
+    content: call.result?.content ?? null,
+    changed: call.result?.changed ?? null,
+    durationMs,
+  };
 }

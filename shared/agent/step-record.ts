@@ -1,0 +1,53 @@
+import type { AgentState, CallRecord, StepRecord } from './agent-state';
+import type { Observation, ObservedTab } from './environment';
+import type { ProviderReply } from './providers/provider';
+import type { Redactor } from './redactor';
+import { textHash } from './text-hash';
+
+/** The window's tabs under the snapshot, when there is more than one to choose from; titles are page text too. */
+function tabList(tabs: ObservedTab[]): string {
+  if (tabs.length < 2) return '';
+  const lines = tabs.map((t) => `- tab ${t.id}${t.active ? ' (current)' : ''}: ${t.title.slice(0, 100)} — ${t.url}`);
+  return `\n\nOpen tabs (switch with the tabs tool):\n${lines.join('\n')}`;
+}
+
+/** The page as the step keeps it: redacted before anything else sees it, fingerprinted for the stagnation check. */
+export function observationRecord(raw: Observation, redactor: Redactor): StepRecord['observation'] {
+  const text = redactor.redact(raw.text + tabList(raw.tabs ?? []));
+  return {
+    url: redactor.redact(raw.url),
+    title: redactor.redact(raw.title),
+    hash: textHash(`${raw.url}\n${text}`),
+    chars: text.length,
+    text,
+    elements: redactor.redactDeep(raw.elements ?? []),
+    ...(raw.screenshot ? { screenshot: raw.screenshot } : {}),
+  };
+}
+
+/** Old observations lose their text in the saved state too: the model only sees their summary, so nothing needs it. */
+export function maskOldObservations(steps: StepRecord[], keep: number): void {
+  steps.forEach((step, i) => {
+    if (i < steps.length - keep) step.observation.text = null;
+    if (i < steps.length - 1) {
+      step.observation.elements = [];
+      delete step.observation.screenshot;
+    }
+  });
+}
+
+/** Records the model's reply on its step (redacted), its calls as proposed, and its tokens and cost on the task. */
+export function recordReply(state: AgentState, step: StepRecord, reply: ProviderReply, cost: number | null, redactor: Redactor): void {
+  step.reply = { text: redactor.redact(reply.text), toolCalls: reply.toolCalls.map((c) => ({ ...c, arguments: redactor.redact(c.arguments) })) };
+  step.usage = reply.usage;
+  step.costUsd = cost;
+  step.calls = step.reply.toolCalls.map((c): CallRecord => ({ id: c.id, name: c.name, arguments: c.arguments, status: 'proposed', classes: [] }));
+  state.usage.inputTokens += reply.usage?.inputTokens ?? 0;
+  state.usage.outputTokens += reply.usage?.outputTokens ?? 0;
+  state.usage.costUsd = state.usage.costUsd === null || cost === null ? null : state.usage.costUsd + cost;
+}
+
+export function skipCall(call: CallRecord, content: string): void {
+  call.status = 'skipped';
+  call.result = { ok: false, content };
+}
