@@ -108,11 +108,14 @@ export function createOpenAiChatProvider(options: OpenAiChatProviderOptions): Pr
         callOptions.onText?.(choice.delta.content);
       }
       for (const delta of choice.delta.tool_calls ?? []) {
-        const call = calls.get(delta.index) ?? { id: '', name: '', arguments: '' };
+        // Some compatible servers leave out the index: a delta with a new id starts the next call, others continue it.
+        const known = delta.index as number | undefined;
+        const index = known ?? (delta.id && ![...calls.values()].some((c) => c.id === delta.id) ? calls.size : Math.max(0, calls.size - 1));
+        const call = calls.get(index) ?? { id: '', name: '', arguments: '' };
         if (delta.id) call.id = delta.id;
         if (delta.function?.name) call.name += delta.function.name;
         if (delta.function?.arguments) call.arguments += delta.function.arguments;
-        calls.set(delta.index, call);
+        calls.set(index, call);
       }
     }
     if (chunks === 0) throw new AppError('bad_reply', `${label} (${where.baseUrl}) sent an empty or unreadable stream. Check that the base URL points at an OpenAI-compatible API.`);

@@ -128,6 +128,14 @@ describe.each(FLAVOURS)('%s adapter over the real SDK', (flavour) => {
   });
 });
 
+describe('OpenAI-compatible servers that stream tool calls without an index', () => {
+  it('still separates the calls by their ids', async () => {
+    fake.enqueue({ omitToolCallIndex: true, toolCalls: [{ name: 'click', arguments: { ref: 1 } }, { name: 'click', arguments: { ref: 2 } }] });
+    const reply = await providerFor('openai-stream', fake).complete(request);
+    expect(reply.toolCalls.map((c) => c.arguments)).toEqual(['{"ref":1}', '{"ref":2}']);
+  });
+});
+
 describe('timeouts', () => {
   it('reports a server that never answers as a retryable timeout', async () => {
     fake.enqueue({ hang: true });
