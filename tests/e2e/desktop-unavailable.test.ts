@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHost } from '../fixtures/desktop/host-client';
+import { startVirtualDisplay, xvfbMissingReason } from '../fixtures/desktop/virtual-display';
 
 const HOST = 'dist-host/deputy.mjs';
 
@@ -51,5 +52,22 @@ describe.skipIf(!existsSync(HOST))('desktop control without a display (the built
     const status = await host.rpc.call('desktop.status', { refresh: false });
     expect(!status.available && status.reason).toMatch(/Wayland session without X access/);
     expect(await host.close()).toBe(0);
+  });
+
+  it.skipIf(xvfbMissingReason() !== undefined)('survives the X server going away mid-session and says so', async () => {
+    const screen = await startVirtualDisplay({ width: 800, height: 600, reuse: false });
+    const host = startHost(headlessEnv({ DISPLAY: screen.display }, logDir));
+    try {
+      expect(await host.rpc.call('desktop.status', { refresh: false })).toMatchObject({ available: true });
+      await screen.close();
+      await expect(host.rpc.call('desktop.screenshot', { width: 400, quality: 60 })).rejects.toMatchObject({ code: 'unavailable' });
+      const status = await host.rpc.call('desktop.status', { refresh: true });
+      expect(!status.available && status.reason).toMatch(/No X server answers/);
+      expect((await host.rpc.call('ping', { echo: 'alive' })).echo).toBe('alive');
+      expect(host.child.exitCode).toBeNull();
+    } finally {
+      await host.close();
+      await screen.close();
+    }
   });
 });
