@@ -53,7 +53,12 @@ describe('runFixer with Claude Code', () => {
     const { run, calls } = fakeRun(SESSION);
     const progress: string[] = [];
     const sessions: string[] = [];
-    const result = await runFixer(config({ model: 'sonnet', maxTurns: 30, allowedTools: ['Read', 'Edit'], disallowedTools: ['WebFetch'] }), request(progress, sessions), run);
+    const early: unknown[] = [];
+    const result = await runFixer(
+      config({ model: 'sonnet', maxTurns: 30, allowedTools: ['Read', 'Edit'], disallowedTools: ['WebFetch'] }),
+      { ...request(progress, sessions), onResult: (value) => early.push(value) },
+      run,
+    );
     expect(calls[0]?.command).toBe('claude');
     expect(calls[0]?.args).toEqual([
       '-p', '--output-format', 'stream-json', '--verbose', '--permission-mode', 'acceptEdits', '--settings', '/state/claude-settings.json',
@@ -63,6 +68,8 @@ describe('runFixer with Claude Code', () => {
     expect(calls[0]?.timeoutMs).toBe(600_000);
     expect(progress).toEqual(['Read /srv/app/src/cart.ts', 'Bash npm test -- --run src/cart.test.ts']);
     expect(sessions).toEqual(['f3a1c2d4-0000-4a1b-9c8d-1234567890ab']);
+    // The result is handed over as soon as its line is read, before the process has exited.
+    expect(early).toEqual([result]);
     expect(result).toEqual({ costUsd: 0.0731, sessionId: 'f3a1c2d4-0000-4a1b-9c8d-1234567890ab', turns: 4, isError: false, summary: 'Fixed the cart total to sum prices in cents.', completed: true });
   });
 
