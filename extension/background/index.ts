@@ -4,6 +4,7 @@ import { callPageFunction, readPageGlobals } from '../platform/main-world';
 import { connectNative } from '../platform/native';
 import { extensionUrl, extensionVersion, isPrivilegedSender, onInstalled, onPortConnect, onStartup } from '../platform/runtime';
 import { allowSessionStorageForPages, chromeStore } from '../platform/storage';
+import { listScriptableFrames } from '../platform/tab-control';
 import { listFrames, sendToFrame } from '../platform/tabs';
 import {
   createMenuItems,
@@ -48,7 +49,7 @@ const page = createPageAgent();
 const tasks = createTaskServices(page, (record) => ui.broadcast('task.updated', record));
 
 const chat = new ChatDriver({
-  frames: { listFrames, sendToFrame },
+  frames: { listFrames: listScriptableFrames, sendToFrame },
   sessions: new ChatSessions(session),
   readGlobals: readPageGlobals,
   callPage: callPageFunction,

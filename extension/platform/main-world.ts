@@ -52,14 +52,19 @@ function callByPath(keys: string[], callArgs: unknown[]): PageCallResult {
 type InjectedFunc = () => void;
 
 /** Which of `paths` (dotted, e.g. `$zoho.salesiq`) exist as non-null values in each frame of the tab. */
-export async function readPageGlobals(tabId: number, paths: string[]): Promise<FrameGlobals[]> {
-  const results = await chrome.scripting.executeScript({
-    target: { tabId, allFrames: true },
-    world: 'MAIN',
-    args: [paths],
-    func: presentGlobals as unknown as InjectedFunc,
-  });
-  return results.map((result) => ({ frameId: result.frameId, found: Array.isArray(result.result) ? (result.result as string[]) : [] }));
+export async function readPageGlobals(tabId: number, paths: string[], timeoutMs = 3000): Promise<FrameGlobals[]> {
+  // Injected at once, not at document_idle: one frame that never finishes loading would otherwise hold every answer.
+  const reading = chrome.scripting
+    .executeScript({
+      target: { tabId, allFrames: true },
+      world: 'MAIN',
+      args: [paths],
+      func: presentGlobals as unknown as InjectedFunc,
+      injectImmediately: true,
+    })
+    .then((results) => results.map((result) => ({ frameId: result.frameId, found: Array.isArray(result.result) ? (result.result as string[]) : [] })));
+  const giveUp = new Promise<FrameGlobals[]>((resolve) => setTimeout(() => resolve([]), timeoutMs));
+  return Promise.race([reading, giveUp]);
 }
 
 /**
@@ -72,6 +77,7 @@ export async function callPageFunction(tabId: number, frameId: number, path: str
     world: 'MAIN',
     args: [path, args],
     func: callByPath as unknown as InjectedFunc,
+    injectImmediately: true,
   });
   const result = first?.result as PageCallResult | undefined;
   return result ?? { called: false, error: 'The frame did not run the call' };

@@ -1,7 +1,7 @@
 import type { ChatAuthor } from '../../../shared/protocol';
 
 const US = new Set(['user', 'visitor', 'customer', 'me', 'self', 'own', 'mine', 'outgoing', 'outbound', 'sent', 'right', 'client', 'requester', 'human', 'enduser', 'guest', 'local']);
-const THEM = new Set(['agent', 'operator', 'bot', 'ai', 'assistant', 'admin', 'support', 'incoming', 'inbound', 'received', 'rcvd', 'left', 'business', 'staff', 'server', 'remote', 'rep', 'response', 'answer']);
+const THEM = new Set(['agent', 'operator', 'bot', 'ai', 'assistant', 'admin', 'support', 'incoming', 'inbound', 'received', 'rcvd', 'left', 'business', 'staff', 'server', 'remote', 'rep', 'response', 'answer', 'them', 'other']);
 const SYSTEM = new Set(['system', 'event', 'notice', 'notification', 'status', 'activity', 'lineitem', 'note', 'divider', 'announcement']);
 
 /**

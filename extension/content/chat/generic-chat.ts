@@ -1,3 +1,4 @@
+import { wordsOf } from './author-tokens';
 import { composedClosest, composedContains, composedParent, deepQueryWithin, isShown, readableText, type DeepDom, type ShadowRootOf } from './deep-query';
 
 /** The parts of a chat found by structure alone. */
@@ -13,9 +14,11 @@ export interface GenericChat {
 const COMPOSERS =
   'textarea, input[type="text"], input:not([type]), [contenteditable=""], [contenteditable="true"], [contenteditable="plaintext-only"], [role="textbox"]';
 const BUTTONS = 'button, [role="button"], input[type="submit"], input[type="button"]';
+const MAX_COMPOSERS = 20;
+const MAX_SCANNED = 3000;
 const SEND_WORDS = /\b(send|submit|reply|post|enviar|senden|envoyer|invia)\b|➤|➢|⮞/i;
-const CHAT_WORDS = /chat|message|messenger|support|conversation|assistant|help|talk|ask/i;
-const LIST_WORDS = /message|conversation|chat|transcript|history|thread|dialog|log|feed/i;
+const CHAT_WORDS = new Set(['chat', 'chats', 'chatbot', 'message', 'messages', 'messaging', 'messenger', 'support', 'conversation', 'conversations', 'assistant', 'help', 'helpdesk', 'talk', 'livechat']);
+const LIST_WORDS = new Set(['message', 'messages', 'msgs', 'conversation', 'conversations', 'chat', 'chats', 'transcript', 'history', 'thread', 'log', 'feed', 'segments']);
 const SEARCH_WORDS = /search|query|filter|coupon|promo|zip|postcode|email|password|name|phone/i;
 
 /** What a person or a screen reader would call an element: its ARIA label, else its text, title, value or icon. */
@@ -31,6 +34,11 @@ export function labelOf(element: Element): string {
   return parts.find((part): part is string => typeof part === 'string' && part.trim() !== '')?.trim() ?? '';
 }
 
+/** Whether a label or class list speaks of chat ("direct-chat-messages", "chatRoom", "Type a message"). */
+export function namesChat(text: string): boolean {
+  return wordsOf(text).some((word) => CHAT_WORDS.has(word));
+}
+
 function attributeText(element: Element): string {
   return [element.id, element.getAttribute('class'), element.getAttribute('aria-label'), element.getAttribute('role'), element.getAttribute('title'), element.tagName]
     .filter(Boolean)
@@ -42,7 +50,7 @@ function isComposerCandidate(element: Element): boolean {
   if (element.closest('[role="search"], form[role="search"]')) return false;
   if (element instanceof HTMLInputElement && (element.type === 'search' || element.type === 'hidden')) return false;
   const hints = [element.getAttribute('name'), element.getAttribute('placeholder'), element.getAttribute('aria-label'), element.id].join(' ');
-  return !(SEARCH_WORDS.test(hints) && !CHAT_WORDS.test(hints));
+  return !(SEARCH_WORDS.test(hints) && !namesChat(hints));
 }
 
 /** A send control near the composer: labelled "send", a submit button in its form, or the one icon button beside it. */
@@ -63,12 +71,14 @@ function overflowsVertically(element: Element): boolean {
 /** The element that holds the messages: a log region, a scrolling box, or a box named like a message list. */
 export function findMessageList(scope: Element, composer: Element, shadowRootOf: ShadowRootOf): Element | null {
   // Parts of controls (a send button's loading spinner is often named "message-loader") are never the list.
-  const all = deepQueryWithin(scope, '*', shadowRootOf).filter(
+  const all = deepQueryWithin(scope, '*', shadowRootOf).slice(0, MAX_SCANNED).filter(
     (element) => !composedContains(element, composer) && !composedContains(composer, element) && !composedClosest(element, BUTTONS),
   );
   const log = all.find((element) => element.getAttribute('role') === 'log' || element.getAttribute('aria-live') === 'polite');
   if (log) return log;
-  const named = all.filter((element) => LIST_WORDS.test(`${element.id} ${element.getAttribute('class') ?? ''}`) && element.children.length > 0);
+  const named = all.filter(
+    (element) => element.children.length > 0 && wordsOf(`${element.id} ${element.getAttribute('class') ?? ''}`).some((word) => LIST_WORDS.has(word)),
+  );
   const scrolling = named.find(overflowsVertically) ?? all.find((element) => overflowsVertically(element) && element.children.length > 0);
   return scrolling ?? named[0] ?? null;
 }
@@ -92,7 +102,8 @@ function isFixedCorner(element: Element): boolean {
  */
 export function findGenericChat(dom: DeepDom, shadowRootOf: ShadowRootOf): GenericChat | null {
   let best: GenericChat | null = null;
-  for (const composer of dom.queryAll(COMPOSERS).filter(isComposerCandidate)) {
+  // Bounded: a page with hundreds of inputs is a form, not a chat, and must not make detection slow.
+  for (const composer of dom.queryAll(COMPOSERS).filter(isComposerCandidate).slice(0, MAX_COMPOSERS)) {
     let scope: Element | null = composedParent(composer);
     for (let depth = 0; scope && depth < 10; depth += 1, scope = composedParent(scope)) {
       const list = findMessageList(scope, composer, shadowRootOf);
@@ -106,21 +117,26 @@ export function findGenericChat(dom: DeepDom, shadowRootOf: ShadowRootOf): Gener
   return best;
 }
 
+/**
+ * How sure the structure is a chat. A composer beside a list is only a start (a form beside a select list, a date
+ * picker beside its live region look the same); a send control, chat words in the labels, a log region and a box
+ * floating in the corner each add, and together they have to reach the fallback's threshold.
+ */
 function score(composer: Element, root: Element, list: Element, send: Element | null): GenericChat {
   const reasons = ['composer', 'message list'];
-  let value = 0.5;
+  let value = 0.4;
   if (send) {
     value += 0.15;
     reasons.push('send control');
   }
   const words = `${attributeText(root)} ${attributeText(list)} ${composer.getAttribute('placeholder') ?? ''} ${composer.getAttribute('aria-label') ?? ''}`;
-  if (CHAT_WORDS.test(words)) {
-    value += 0.15;
+  if (namesChat(words)) {
+    value += 0.2;
     reasons.push('chat words in labels');
   }
-  if (list.getAttribute('role') === 'log' || list.getAttribute('aria-live')) {
+  if (list.getAttribute('role') === 'log') {
     value += 0.1;
-    reasons.push('live region');
+    reasons.push('log region');
   }
   if (isFixedCorner(root)) {
     value += 0.1;

@@ -15,6 +15,9 @@ export interface ReadContext {
 }
 
 const TYPING = /typing|is-typing|dots-loading|loading-message|writing/i;
+/** Where UIs of no known vendor put a message's time: a time element, or a box named for it. */
+const GENERIC_TIME = ['time', '[class*="timestamp" i]', '[class*="-time" i]', '[class*="time-" i]', '[class*="_time" i]'];
+
 /** Chat text is untrusted page content: a transcript is bounded in messages and in characters per message. */
 export const MAX_MESSAGES = 200;
 export const MAX_TEXT = 4000;
@@ -108,7 +111,7 @@ function genericItems(list: Element, shadowRootOf: ShadowRootOf): Element[] {
 }
 
 function timeOf(item: Element, context: ReadContext): { value: string; shown: string } | null {
-  for (const selector of context.profile?.time ?? ['time']) {
+  for (const selector of context.profile?.time ?? GENERIC_TIME) {
     const element = deepQueryWithin(item, selector, context.shadowRootOf)[0];
     if (!element) continue;
     const shown = readableText(element);
