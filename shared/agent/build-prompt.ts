@@ -56,10 +56,14 @@ function build(state: AgentState, limits: Limits, options: PromptOptions): { mes
   let masked = 0;
   steps.slice(0, -1).forEach((step, i) => {
     const verbatim = step.observation.text !== null && i >= steps.length - limits.keep;
+    // A page that did not change since the step before (a plan update, a failed click) is not repeated in full.
+    const unchanged = i > 0 && steps[i - 1]?.observation.hash === step.observation.hash;
     if (!verbatim) masked += 1;
-    const page = verbatim
-      ? wrapUntrusted('untrusted_page', { url: step.observation.url, title: step.observation.title }, step.observation.text ?? '')
-      : observationSummary(step);
+    const page = unchanged
+      ? `[Step ${step.index + 1} page: unchanged since step ${step.index}]`
+      : verbatim
+        ? wrapUntrusted('untrusted_page', { url: step.observation.url, title: step.observation.title }, step.observation.text ?? '')
+        : observationSummary(step);
     const notices = step.notices.length > 0 ? `Notice: ${step.notices.join(' ')}\n` : '';
     messages.push({ role: 'user', content: `${notices}${page}` });
     if (!step.reply) return;

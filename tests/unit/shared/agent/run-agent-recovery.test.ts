@@ -118,6 +118,18 @@ describe('context discipline', () => {
     expect(state.steps.map((s) => s.observation.text === null)).toEqual([true, true, true, false, false]);
   });
 
+  it('does not repeat a page that did not change since the step before', async () => {
+    const web = createFakeWeb(PAGES, 'https://shop.example/a');
+    const h = harness(web, providerFor('openai-plain', fake));
+    const plan = { explanation: 'Compare.', steps: [{ step: 'Read the prices', status: 'in_progress' }] };
+    fake.enqueue(call('update_plan', plan), call('find', { text: 'EUR' }), call('done', { success: true, summary: 'Basic.' }));
+    await startAgent(h.deps, { taskId: 'same', task: 'Find the cheapest plan.', startUrl: 'https://shop.example/a' });
+    const third = fake.requests[2]?.json as { messages: { role: string; content: string | null }[] };
+    const contents = third.messages.map((m) => m.content ?? '');
+    expect(contents).toContain('[Step 2 page: unchanged since step 1]');
+    expect(contents.filter((c) => c.includes('<untrusted_page url='))).toHaveLength(2);
+  });
+
   it('cuts the current page to fit the prompt budget and says how to see the rest', async () => {
     const big: FakePage = { url: 'https://shop.example/a', title: 'Huge', elements: [], body: 'row of a big table\n'.repeat(2000) };
     const web = createFakeWeb([big], big.url);
