@@ -145,10 +145,18 @@ export class PageAgent {
       subject = label(n, entry);
       evidence.unshift(`[${ref}] had been re-rendered; acted on the same element, now [${n}]`);
     }
-    const after = await this.deps.tabs.state(tabId);
+    let after = await this.deps.tabs.state(tabId);
+    let changed = result.changed;
+    // The page settled, but the tab started loading another page (a link, a form post): wait for it, capped.
+    if (after && before && (after.status === 'loading' || after.url !== before.url) && frameId === 0) {
+      after = (await this.deps.tabs.waitForLoad(tabId, 10_000)) ?? after;
+      if (after.url !== before.url && !evidence.some((line) => line.includes(after?.url ?? ''))) evidence.push(`URL is now ${after.url}`);
+      if (after.status === 'loading') evidence.push('the next page is still loading');
+      changed = true;
+    }
     if (after && before && after.title !== before.title) evidence.push(`title is now ${JSON.stringify(after.title)}`);
     const message = result.message.replaceAll('[@]', subject);
-    return { ok: result.ok, message: message.charAt(0).toUpperCase() + message.slice(1), changed: result.changed, evidence };
+    return { ok: result.ok, message: message.charAt(0).toUpperCase() + message.slice(1), changed, evidence };
   }
 
   /**

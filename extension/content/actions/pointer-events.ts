@@ -66,7 +66,10 @@ function mouseInit(el: Element, x: number, y: number, extra: MouseEventInit): Po
   };
 }
 
-/** Moves the pointer onto the element: the events a real mouse sends on the way in. */
+/**
+ * Moves the pointer onto the element: the events a real mouse sends on the way in, which open menus driven by script.
+ * Events sent by script do not set CSS :hover, so content shown only by a :hover rule stays hidden (and unnumbered).
+ */
 export function dispatchHover(target: Element, x: number, y: number): void {
   const init = mouseInit(target, x, y, { button: 0, buttons: 0 });
   target.dispatchEvent(new PointerEvent('pointerover', init));

@@ -76,3 +76,22 @@ export function accessibleName(el: Element, tag: string, role: string): string {
   if (!name) name = collapse(el.getAttribute('title') ?? '');
   return clip(name, MAX_NAME);
 }
+
+/** Landmarks and dialogs are named only by their author (aria-label, aria-labelledby), never by their content. */
+export function landmarkName(el: Element): string {
+  const label = el.getAttribute('aria-label');
+  if (label) return collapse(label);
+  const ids = el.getAttribute('aria-labelledby');
+  if (!ids) return '';
+  const root = el.getRootNode() as Document | ShadowRoot;
+  const first = root.getElementById?.(ids.split(/\s+/)[0] ?? '');
+  return first ? collapse(first.textContent ?? '') : '';
+}
+
+/** A nameless control is still told apart by its id or first class, which often says what it does. */
+export function nameHint(el: Element): string {
+  const id = el.id;
+  if (id && id.length <= 30 && !/\d{3,}/.test(id)) return `#${id}`;
+  const cls = el.classList[0];
+  return cls && cls.length <= 30 ? `.${cls}` : '';
+}

@@ -1,10 +1,11 @@
 import type { FrameSnapshot, SnapshotItem, SnapshotMode } from '../../../shared/perception/frame-snapshot';
-import { accessibleName, clip, collapse } from './accessible-name';
+import { accessibleName, clip, collapse, landmarkName, nameHint } from './accessible-name';
 import { deepActiveElement, type DomAccess } from './dom-access';
 import { annotations } from './element-states';
 import { headingLevel, interactiveKind, landmarkRole } from './element-role';
 import { isCovered } from './hit-test';
 import type { RefRegistry } from './ref-registry';
+import { rowText } from './row-text';
 
 export interface CollectOptions {
   mode: SnapshotMode;
@@ -115,13 +116,19 @@ export function collectSnapshot(doc: Document, registry: RefRegistry, access: Do
     const tag = el.tagName;
     if (SKIP.has(tag)) return;
     if (el.getAttribute('aria-hidden') === 'true' || el.hasAttribute('inert')) return;
+    const editableRoot = !scope.editable && (el as HTMLElement).isContentEditable;
+    let kind = interactiveKind(el, tag, editableRoot);
+    // Inside a numbered element only other controls matter, and each checks its own visibility: reading the style of
+    // every span and icon in a link is most of the cost on large pages, so it is skipped.
+    if (scope.owner !== null && kind?.kind !== 'strong') {
+      if (!LEAF.has(tag)) visitInside(el, tag, scope);
+      return;
+    }
     const style = scope.win.getComputedStyle(el);
     if (style.display === 'none') return;
     const visible = style.visibility === 'visible';
     const pointer = style.cursor === 'pointer';
-    const editableRoot = !scope.editable && (el as HTMLElement).isContentEditable;
 
-    let kind = interactiveKind(el, tag, editableRoot);
     let weakByCursor = false;
     // A label that labels nothing is clickable text in apps (TodoMVC edits an item on a double-click of its label).
     if (!kind && tag === 'LABEL' && scope.owner === null && !(el as HTMLLabelElement).control && el.childElementCount === 0) {
@@ -218,6 +225,16 @@ export function collectSnapshot(doc: Document, registry: RefRegistry, access: Do
     if (pendingTextEl === el) flushText(scope);
   };
 
+  const visitInside = (el: Element, tag: string, scope: Scope): void => {
+    if (tag === 'IFRAME' || tag === 'FRAME') {
+      visitFrame(el, scope);
+      return;
+    }
+    const root = access.shadowRootOf(el);
+    const children = root ? root.childNodes : tag === 'SLOT' ? (el as HTMLSlotElement).assignedNodes({ flatten: true }) : el.childNodes;
+    for (const node of children) if (node.nodeType === 1) visit(node as Element, scope);
+  };
+
   const visitFrame = (frame: Element, scope: Scope): void => {
     let inner: Document | null = null;
     try {
@@ -252,25 +269,6 @@ export function collectSnapshot(doc: Document, registry: RefRegistry, access: Do
   flushText(top);
 
   return finish(entries, registry, { url: win.location.href, title: doc.title, above, below, dialogs, focused });
-}
-
-/** Landmarks and dialogs are named only by their author (aria-label, aria-labelledby), never by their content. */
-function landmarkName(el: Element): string {
-  const label = el.getAttribute('aria-label');
-  if (label) return collapse(label);
-  const ids = el.getAttribute('aria-labelledby');
-  if (!ids) return '';
-  const root = el.getRootNode() as Document | ShadowRoot;
-  const first = root.getElementById?.(ids.split(/\s+/)[0] ?? '');
-  return first ? collapse(first.textContent ?? '') : '';
-}
-
-/** A nameless control is still told apart by its id or first class, which often says what it does. */
-function nameHint(el: Element): string {
-  const id = el.id;
-  if (id && id.length <= 30 && !/\d{3,}/.test(id)) return `#${id}`;
-  const cls = el.classList[0];
-  return cls && cls.length <= 30 ? `.${cls}` : '';
 }
 
 function finish(
@@ -312,27 +310,6 @@ function finish(
     },
     elements,
   };
-}
-
-/** The first `max` characters of an element's text, without reading the whole subtree of a large container. */
-function boundedText(el: Element, max: number): string {
-  const walker = el.ownerDocument.createTreeWalker(el, NodeFilter.SHOW_TEXT);
-  let text = '';
-  for (let node = walker.nextNode(); node && text.length < max; node = walker.nextNode()) text += ` ${node.nodeValue ?? ''}`;
-  return collapse(text).slice(0, max);
-}
-
-/**
- * The text of the row an element sits in: its nearest ancestor (a few levels up at most) with text beyond the
- * element's own name, e.g. the list item a delete button belongs to. It tells a re-rendered copy apart from its twins.
- */
-export function rowText(el: Element, name: string): string {
-  let node = el.parentElement;
-  for (let depth = 0; node && depth < 4; depth += 1, node = node.parentElement) {
-    const text = boundedText(node, 80);
-    if (text && text !== name) return text;
-  }
-  return '';
 }
 
 /** Records what each numbered element looked like and where it was, for re-finding it after a re-render. */
