@@ -144,6 +144,40 @@ describe('page perception and actions on the widgets fixture', () => {
     expect(await page.$eval('#card', (el) => (el as HTMLElement).dataset.clicked)).toBe('yes');
   });
 
+  it('hovers to open a menu, presses keys and chords on a field, and moves focus with Tab', async () => {
+    const hovered = await h.act(tabId, { kind: 'hover', ref: refOf(shot, 'button', 'Account menu') });
+    expect(hovered.ok, hovered.message).toBe(true);
+    const opened = await h.snapshot(tabId, 'page');
+    expect(lineOf(opened, refOf(opened, 'menuitem', 'Settings'))).toMatch(/^\*\[\d+\] menuitem "Settings" #settings$/);
+
+    const field = refOf(shot, 'textbox', 'Shortcut field');
+    await h.act(tabId, { kind: 'press', ref: field, key: 'Control+k' });
+    expect(await page.$eval('#shortcut', (el) => (el as HTMLInputElement).value)).toBe('ctrl-k pressed');
+    await h.act(tabId, { kind: 'press', ref: field, key: 'Escape' });
+    expect(await page.$eval('#shortcut', (el) => (el as HTMLInputElement).value)).toBe('');
+    await h.act(tabId, { kind: 'press', ref: field, key: 'x' });
+    expect(await page.$eval('#shortcut', (el) => (el as HTMLInputElement).value)).toBe('x');
+    // Tab moves to the next control of the same document (it does not step into iframes).
+    const tab = await h.act(tabId, { kind: 'press', key: 'Tab' });
+    expect(tab.evidence.join(' ')).toContain('focus moved to <button id="far">');
+  });
+
+  it('scrolls an element into view by number, and the page by screens', async () => {
+    const far = refOf(shot, 'button', /^Far (below|clicked)$/);
+    const up = await h.act(tabId, { kind: 'scroll', direction: 'up', pages: 10 });
+    expect(up.evidence[0]).toMatch(/^(did not move|top now at 0 of)/);
+    const again = await h.act(tabId, { kind: 'scroll', direction: 'up' });
+    expect(again.evidence[0]).toContain('did not move: already at the start');
+    const view = await h.snapshot(tabId, 'viewport');
+    expect(view.elements.some((el) => el.ref === far)).toBe(false);
+    const scrolled = await h.act(tabId, { kind: 'scroll', ref: far });
+    expect(scrolled.ok, scrolled.message).toBe(true);
+    const after = await h.snapshot(tabId, 'viewport');
+    expect(after.elements.some((el) => el.ref === far)).toBe(true);
+    const down = await h.act(tabId, { kind: 'scroll', direction: 'down', pages: 10 });
+    expect(down.evidence[0]).toMatch(/^(reached the end|did not move: already at the end)/);
+  });
+
   it('marks elements that appeared since the last snapshot and reports the focus change', async () => {
     await h.snapshot(tabId, 'viewport');
     await h.act(tabId, { kind: 'click', ref: refOf(shot, 'combobox', 'Fruit') });

@@ -76,7 +76,7 @@ export function annotations(el: Element, tag: string, role: string, name: string
   if ((el as HTMLButtonElement).disabled || ariaTrue(el, 'aria-disabled')) out.push('disabled');
   if ((el as HTMLInputElement).required || ariaTrue(el, 'aria-required')) out.push('required');
   if (ariaTrue(el, 'aria-invalid') || userInvalid(el)) out.push('invalid');
-  if (role === 'link') {
+  if (role === 'link' || (tag === 'A' && el.hasAttribute('href'))) {
     const href = shortHref((el as HTMLAnchorElement).href, pageOrigin, pagePath);
     if (href) out.push(href);
   }
