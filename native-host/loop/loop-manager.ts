@@ -9,6 +9,7 @@ import type { LoopState } from './loop-state';
 import type { PreparedLoop } from './prepare-loop';
 import { createCommandRunner } from './run-command';
 import { hookCommandLine, startLoop } from './start-loop';
+import { savedLoops } from './saved-loops';
 import { defaultLoopStateDir } from './state-store';
 
 export interface LoopManagerDeps {
@@ -107,7 +108,11 @@ export function createLoopManager(deps: LoopManagerDeps): LoopManager {
       return snapshot(loop);
     },
     status(loopId) {
-      if (loopId === undefined) return [...loops.values()].map(snapshot);
+      if (loopId === undefined) {
+        // Loops of this host first (live), then those only on disk: run from the CLI or by an earlier host.
+        const live = [...loops.values()].map(snapshot);
+        return [...live, ...savedLoops(stateDir).filter((saved) => !loops.has(saved.loopId))];
+      }
       const loop = loops.get(loopId);
       if (!loop) throw new AppError('not_found', `No loop ${loopId} in this host; loop.status without an id lists them`);
       return [snapshot(loop)];

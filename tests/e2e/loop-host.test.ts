@@ -80,4 +80,14 @@ describe('fix loop over native messaging: loop.start, loop.event, loop.status, l
     expect(finished(resumed)?.outcome).toBe('passed');
     expect(repo.remoteCommits()).toHaveLength(1);
   });
+
+  it('lists loops the CLI ran, from their saved state', async () => {
+    repo = buildFixRepo();
+    repo.writeScenario({ runs: [{ steps: [FIX_ADD, FIX_MULTIPLY], result: 'Fix both' }] });
+    const cli = await runLoopCli(repo, ['--check', CHECK_COMMAND]);
+    expect(finished(cli)?.outcome).toBe('passed');
+    host = startHost(repo);
+    const status = await host.call('loop.status', {});
+    expect(status.result).toMatchObject({ loops: [{ loopId: finished(cli)?.loopId, repo: repo.work, running: false, outcome: 'passed', iteration: 2 }] });
+  });
 });
