@@ -99,7 +99,9 @@ export async function resumeAgent<E extends AgentEnvironment>(deps: AgentDeps<E>
 
 async function runLoop<E extends AgentEnvironment>(deps: AgentDeps<E>, state: AgentState, resumed: boolean): Promise<AgentState> {
   const limits = { ...DEFAULT_AGENT_LIMITS, ...deps.limits, recovery: { ...DEFAULT_RECOVERY_LIMITS, ...deps.limits?.recovery } };
-  const policy = PolicyConfig.parse(deps.policy);
+  const policyParsed = PolicyConfig.safeParse(deps.policy);
+  if (!policyParsed.success) throw new AppError('bad_config', `The task's safety settings are invalid: ${describeZodError(policyParsed.error)}`);
+  const policy = policyParsed.data;
   const redactor = createRedactor(deps.vault, deps.redaction);
   const tools = deps.tools;
   const schemas = tools.map((t) => toToolSchema(t as AnyTool<never>));

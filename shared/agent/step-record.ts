@@ -38,7 +38,16 @@ export function maskOldObservations(steps: StepRecord[], keep: number): void {
 
 /** Records the model's reply on its step (redacted), its calls as proposed, and its tokens and cost on the task. */
 export function recordReply(state: AgentState, step: StepRecord, reply: ProviderReply, cost: number | null, redactor: Redactor): void {
-  step.reply = { text: redactor.redact(reply.text), toolCalls: reply.toolCalls.map((c) => ({ ...c, arguments: redactor.redact(c.arguments) })) };
+  // Local servers often number calls from zero in every reply; results are paired with calls by id across the whole
+  // conversation, so an id seen before gets a suffix.
+  const used = new Set(state.steps.flatMap((s) => s.reply?.toolCalls.map((c) => c.id) ?? []));
+  const toolCalls = reply.toolCalls.map((c) => {
+    let id = c.id === '' ? `call_${step.index}` : c.id;
+    for (let n = 2; used.has(id); n += 1) id = `${c.id || 'call'}_${step.index}_${n}`;
+    used.add(id);
+    return { ...c, id, arguments: redactor.redact(c.arguments) };
+  });
+  step.reply = { text: redactor.redact(reply.text), toolCalls };
   step.usage = reply.usage;
   step.costUsd = cost;
   step.calls = step.reply.toolCalls.map((c): CallRecord => ({ id: c.id, name: c.name, arguments: c.arguments, status: 'proposed', classes: [] }));

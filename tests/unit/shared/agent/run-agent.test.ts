@@ -109,6 +109,34 @@ describe('several tool calls in one reply', () => {
   });
 });
 
+describe('tool call ids', () => {
+  it('stay unique across the conversation when a server numbers them from zero in every reply', async () => {
+    const web = createFakeWeb(FORM, 'https://shop.example/contact');
+    const h = harness(web, providerFor('anthropic-plain', fake));
+    fake.enqueue(
+      { toolCalls: [{ id: 'call_0', name: 'type', arguments: { ref: 1, text: 'Ada' } }] },
+      { toolCalls: [{ id: 'call_0', name: 'type', arguments: { ref: 2, text: 'ada@example.org' } }] },
+      { toolCalls: [{ id: 'call_0', name: 'done', arguments: { success: true, summary: 'Filled.' } }] },
+    );
+    const state = await startAgent(h.deps, { taskId: 'ids', task: 'Fill the form as Ada.', startUrl: 'https://shop.example/contact' });
+    expect(state.status).toBe('completed');
+    const ids = state.steps.flatMap((s) => s.calls.map((c) => c.id));
+    expect(new Set(ids).size).toBe(3);
+    const last = fake.requests[2]?.json as { messages: { content: { type: string; id?: string; tool_use_id?: string }[] | string }[] };
+    const blocks = last.messages.flatMap((m) => (Array.isArray(m.content) ? m.content : []));
+    const uses = blocks.filter((b) => b.type === 'tool_use').map((b) => b.id);
+    const results = blocks.filter((b) => b.type === 'tool_result').map((b) => b.tool_use_id);
+    expect(uses).toEqual(results);
+    expect(new Set(uses).size).toBe(2);
+  });
+
+  it('refuses safety settings it cannot read, saying which', async () => {
+    const web = createFakeWeb(FORM, 'https://shop.example/contact');
+    const h = harness(web, providerFor('openai-plain', fake), { policy: { mode: 'yolo' as 'act' } });
+    await expect(startAgent(h.deps, { taskId: 'bad', task: 'x', startUrl: 'https://shop.example/contact' })).rejects.toThrow(/^The task's safety settings are invalid: mode: /);
+  });
+});
+
 describe('bad tool calls from the model', () => {
   it('returns invalid arguments, broken JSON and unknown tools to the model as tool results, and goes on', async () => {
     const web = createFakeWeb(FORM, 'https://shop.example/contact');
