@@ -187,6 +187,23 @@ describe('support chat driver on the vendor fixtures, in Chromium with the built
     await page.close();
   });
 
+  it('answers bad requests with errors that say what to do', async () => {
+    await expect(uiCall(panel, 'chat.detect', { tabId: 987_654 })).rejects.toThrow(/not_found: Tab 987654 cannot be read .*: it may be closed/);
+    const { page, tabId } = await openTab(vendorPath('olark'));
+    await expect(uiCall(panel, 'chat.send', { tabId, text: '' })).rejects.toThrow(/invalid_params: Invalid params for chat.send: text/);
+    await uiCall(panel, 'chat.open', { tabId });
+    await uiCall(panel, 'chat.wait', { tabId, timeoutMs: 10_000, quietMs: QUIET_MS });
+    await uiCall(panel, 'chat.choose', { tabId, choice: 'Request a refund' });
+    await uiCall(panel, 'chat.wait', { tabId, timeoutMs: 10_000, quietMs: QUIET_MS });
+    await expect(uiCall(panel, 'chat.fill', { tabId, values: { 'Order number': '1234', 'Card number': '4111' } })).rejects.toThrow(
+      /invalid_params: The chat form has no field "Card number"; its fields are: "Order number", "Email"/,
+    );
+    // Nothing was typed or sent: the form is still there, empty, to fill.
+    const [form] = (await uiCall(panel, 'chat.read', { tabId })).forms;
+    expect(form?.fields.map((field) => field.value)).toEqual(['', '']);
+    await page.close();
+  });
+
   it('answers a choice that is not offered with the choices that are', async () => {
     const { page, tabId } = await openTab(vendorPath('crisp'));
     await uiCall(panel, 'chat.open', { tabId });

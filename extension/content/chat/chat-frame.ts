@@ -154,13 +154,16 @@ export class ChatFrame {
     const form = forms[formIndex];
     if (!form) throw new AppError('not_found', `The chat shows ${forms.length} form(s); there is no form ${formIndex}`);
     const labels = form.fields.map((field) => [fieldLabel(field), field.name, field.getAttribute('placeholder') ?? ''].join(' '));
-    const filled: string[] = [];
-    for (const [key, value] of Object.entries(values)) {
-      const index = matchLabel(labels, key);
-      const field = form.fields[index];
+    // Every key is matched before anything is typed, so a wrong key changes nothing in the form.
+    const targets = Object.entries(values).map(([key, value]) => {
+      const field = form.fields[matchLabel(labels, key)];
       if (!field) {
         throw new AppError('invalid_params', `The chat form has no field "${key}"; its fields are: ${form.fields.map((f) => `"${fieldLabel(f)}"`).join(', ')}`);
       }
+      return { field, value };
+    });
+    const filled: string[] = [];
+    for (const { field, value } of targets) {
       setFieldValue(field, field instanceof HTMLSelectElement ? optionValue(field, value) : value);
       filled.push(fieldLabel(field));
     }
