@@ -1,0 +1,121 @@
+import { describe, expect, it } from 'vitest';
+import { PageAgent } from '../../../../extension/background/page-agent';
+import type { TabPorts } from '../../../../extension/background/tab-driver';
+import type { TabState } from '../../../../extension/platform/tab-control';
+import type { FrameSnapshot } from '../../../../shared/perception/frame-snapshot';
+import { ContentChannel, okResponse, parseRequest } from '../../../../shared/protocol';
+
+type Handler = (method: string, params: Record<string, unknown>) => unknown;
+
+/** A tab whose frames answer through `handler`, as content scripts would, and whose tab state the test controls. */
+function fakeTab(handler: Handler, frames = [0]) {
+  const state: TabState = { id: 1, url: 'https://shop.test/', title: 'Shop', status: 'complete', active: true, windowId: 1 };
+  const calls: string[] = [];
+  const tabs: TabPorts = {
+    state: () => Promise.resolve({ ...state }),
+    list: () => Promise.resolve([{ ...state }]),
+    navigate: (_id, url) => {
+      calls.push(`navigate ${url}`);
+      state.url = url;
+      return Promise.resolve();
+    },
+    back: () => Promise.reject(new Error('Cannot find a next page in history.')),
+    forward: () => Promise.resolve(),
+    reload: () => Promise.resolve(),
+    create: (url) => Promise.resolve({ ...state, id: 2, url: url ?? '' }),
+    activate: () => Promise.resolve(),
+    close: () => Promise.resolve(),
+    waitForLoad: () => Promise.resolve({ ...state }),
+  };
+  const agent = new PageAgent({
+    frames: {
+      listFrames: () => Promise.resolve(frames),
+      sendToFrame: async (_tab, frameId, message) => {
+        const parsed = parseRequest(ContentChannel, message);
+        if (!parsed.ok) throw new Error(parsed.error.message);
+        const { id, method, params } = parsed.request;
+        return okResponse(id, await handler(method, { ...(params as Record<string, unknown>), frameId }));
+      },
+    },
+    tabs,
+    sleep: () => Promise.resolve(),
+  });
+  return { agent, state, calls };
+}
+
+function snapshot(items: FrameSnapshot['items'], extra: Partial<FrameSnapshot> = {}): FrameSnapshot {
+  return { token: 'doc-1', url: 'https://shop.test/', title: 'Shop', inlined: false, items, above: 0, below: 0, dialogs: [], ...extra };
+}
+
+const button = (ref: number, name: string) => ({ k: 'el' as const, ref, role: 'button', name, ann: [] });
+
+describe('PageAgent', () => {
+  it('numbers elements tab-wide, so frames with the same local numbers never collide', async () => {
+    const { agent } = fakeTab(
+      (method, params) =>
+        method === 'snapshot' && params.frameId === 0
+          ? snapshot([button(1, 'Top'), { k: 'frame', key: 'chat' }])
+          : snapshot([button(1, 'In chat')], { token: 'doc-2', frameKey: 'chat' }),
+      [0, 9],
+    );
+    const shot = await agent.snapshot(1, { mode: 'viewport' });
+    expect(shot.text.split('\n').slice(1)).toEqual(['[1] button "Top"', '[2] button "In chat"']);
+    expect(shot.elements.map((el) => el.frameId)).toEqual([0, 9]);
+  });
+
+  it('sends an action to the frame that holds the element, with its local number', async () => {
+    const seen: Array<Record<string, unknown>> = [];
+    const { agent } = fakeTab((method, params) => {
+      if (method === 'snapshot') return params.frameId === 0 ? snapshot([{ k: 'frame', key: 'f' }]) : snapshot([button(4, 'Send')], { token: 'doc-9', frameKey: 'f' });
+      seen.push(params);
+      return { token: 'doc-9', url: 'https://shop.test/', ok: true, message: 'clicked [@]', changed: true, evidence: ['1 changes on the page'] };
+    }, [0, 3]);
+    await agent.snapshot(1, { mode: 'page' });
+    const outcome = await agent.act(1, { kind: 'click', ref: 1 });
+    expect(outcome).toEqual({ ok: true, message: 'Clicked [1] button "Send"', changed: true, evidence: ['1 changes on the page'] });
+    expect(seen[0]).toMatchObject({ frameId: 3, target: { ref: 4, token: 'doc-9', role: 'button', name: 'Send' } });
+  });
+
+  it('answers a number it never gave with what to do, without asking the page', async () => {
+    const { agent } = fakeTab(() => snapshot([button(1, 'Only')]));
+    await agent.snapshot(1, { mode: 'viewport' });
+    const outcome = await agent.act(1, { kind: 'click', ref: 42 });
+    expect(outcome.ok).toBe(false);
+    expect(outcome.message).toBe("There is no element [42] in this tab's snapshots (numbers go up to 1): take a snapshot and use a number from it");
+  });
+
+  it('turns a gone element into a list of numbered candidates', async () => {
+    const { agent } = fakeTab((method) =>
+      method === 'snapshot'
+        ? snapshot([button(1, 'Delete')])
+        : { token: 'doc-1', url: 'https://shop.test/', ok: false, message: '[@] is gone', changed: false, evidence: [], candidates: [{ ref: 7, role: 'button', name: 'Delete' }] },
+    );
+    await agent.snapshot(1, { mode: 'viewport' });
+    const outcome = await agent.act(1, { kind: 'click', ref: 1 });
+    expect(outcome.message).toBe('Element [1] button "Delete" is gone; closest candidates: [2] button "Delete". Take a new snapshot before acting');
+  });
+
+  it('rejects malformed actions and non-web addresses with a sentence saying what is wrong', async () => {
+    const { agent, calls } = fakeTab(() => snapshot([]));
+    expect((await agent.act(1, { kind: 'click' })).message).toMatch(/^Invalid action: ref:/);
+    expect((await agent.act(1, { kind: 'navigate', url: 'file:///etc/passwd' })).message).toBe('only http and https addresses can be opened, not file:');
+    expect((await agent.act(1, { kind: 'navigate', url: 'shop' })).message).toContain('is not a full address');
+    expect((await agent.act(1, { kind: 'back' })).message).toBe('cannot go back: Cannot find a next page in history.');
+    expect(calls).toEqual([]);
+    const opened = await agent.act(1, { kind: 'navigate', url: 'https://shop.test/cart' });
+    expect(opened.ok).toBe(true);
+    expect(calls).toEqual(['navigate https://shop.test/cart']);
+  });
+
+  it('reports a click that navigated the page away as done, with the new address', async () => {
+    const { agent, state } = fakeTab((method) => {
+      if (method === 'snapshot') return snapshot([button(1, 'Checkout')]);
+      state.url = 'https://shop.test/checkout';
+      throw new Error('The message port closed before a response was received.');
+    });
+    await agent.snapshot(1, { mode: 'viewport' });
+    const outcome = await agent.act(1, { kind: 'click', ref: 1 });
+    expect(outcome).toMatchObject({ ok: true, message: 'Acted on [1] button "Checkout"; the page navigated', changed: true });
+    expect(outcome.evidence[0]).toBe('URL is now https://shop.test/checkout');
+  });
+});
