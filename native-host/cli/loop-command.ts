@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readFileSync, realpathSync } from 'node:fs';
 import { type Command, InvalidArgumentError, Option } from 'commander';
 import type { LoopOutcome } from '../../shared/protocol/loop-protocol';
 import { createLogger, streamSink } from '../log/logger';
@@ -6,6 +6,7 @@ import { loadLoopConfig, resolveRepo, type LoopFlags } from '../loop/load-loop-c
 import { createPrinter } from '../loop/loop-printer';
 import { HookRulesFile, runHook } from '../loop/pre-tool-use-hook';
 import { createCommandRunner } from '../loop/run-command';
+import { savedLoops } from '../loop/saved-loops';
 import { hookCommandLine, startLoop } from '../loop/start-loop';
 import { defaultLoopStateDir } from '../loop/state-store';
 import { UsageError } from './usage-error';
@@ -32,12 +33,34 @@ export function exitCodeFor(outcome: LoopOutcome | undefined): number {
 
 interface LoopOptions extends LoopFlags {
   resume?: boolean;
+  status?: boolean;
   restart?: boolean;
   json?: boolean;
   stateDir?: string;
 }
 
+/** `deputy loop --status`: what the saved state of this repo's loop says, without touching anything. */
+function statusAction(options: LoopOptions): number {
+  const repo = realpathSync(resolveRepo(options.repo, process.cwd()));
+  const stateDir = options.stateDir ?? defaultLoopStateDir();
+  const saved = savedLoops(stateDir).find((loop) => loop.repo === repo);
+  if (!saved) {
+    process.stdout.write(options.json ? 'null\n' : `No loop has run on ${repo} yet.\n`);
+    return 0;
+  }
+  if (options.json) {
+    process.stdout.write(`${JSON.stringify(saved)}\n`);
+    return 0;
+  }
+  const where = `iteration ${saved.iteration}, step ${saved.step}, cost $${saved.costUsd.toFixed(2)}`;
+  const state = saved.running ? 'running' : (saved.outcome ?? 'interrupted');
+  const next = saved.running ? '' : saved.outcome === undefined || saved.outcome === 'stopped' || saved.outcome === 'failed' ? '\nContinue it with: deputy loop --resume' : '';
+  process.stdout.write(`Loop ${saved.loopId} on ${repo}: ${state} (${where})${saved.reason ? `\n${saved.reason}` : ''}\nState: ${saved.stateFile}${next}\n`);
+  return 0;
+}
+
 async function loopAction(options: LoopOptions): Promise<number> {
+  if (options.status) return statusAction(options);
   if (options.resume && options.restart) throw new UsageError('--resume and --restart cannot be used together: --resume continues the last loop, --restart discards it');
   // A resumed loop keeps the definition saved in its state, so only the repo is read from the flags.
   const repo = resolveRepo(options.repo, process.cwd());
@@ -123,6 +146,7 @@ export function registerLoopCommands(program: Command, setExitCode: (code: numbe
     .option('--output-file <path>', 'with --start-from check: an existing output file for the first check')
     .option('--resume', 'continue the interrupted loop of this repo from its last step')
     .option('--restart', 'discard an unfinished (or damaged) loop state of this repo and start over')
+    .option('--status', "show the saved state of this repo's loop and exit")
     .option('--json', 'print one JSON event per line instead of the status line')
     .option('--state-dir <dir>', 'where loop state and reports are kept (default: the Deputy state folder)')
     .addHelpText(

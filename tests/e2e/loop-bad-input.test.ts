@@ -114,6 +114,9 @@ describe('deputy loop: bad input gets a clear error and loses nothing', () => {
     expect(fresh.stderr).toContain('An unfinished loop exists for');
     expect(fresh.stderr).toContain('continue it with --resume, or discard it with --restart');
 
+    const status = await runLoopCli(repo, ['--status']);
+    expect(JSON.parse(status.stdout)).toMatchObject({ repo: realpathSync(repo.work), running: false, iteration: 1, step: 'fix' });
+
     expect(finished(await runLoopCli(repo, ['--resume']))?.outcome).toBe('passed');
     const again = await runLoopCli(repo, ['--resume']);
     expect(again.code).toBe(1);
