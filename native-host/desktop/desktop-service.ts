@@ -50,6 +50,10 @@ export class DesktopService {
 
   constructor(private readonly deps: DesktopServiceDeps) {}
 
+  get log(): Logger {
+    return this.deps.log;
+  }
+
   /** Calls `listener` whenever the user presses the stop hotkey. Returns the function that removes it. */
   onStop(listener: (event: DesktopStoppedEvent) => void): () => void {
     this.stopListeners.add(listener);

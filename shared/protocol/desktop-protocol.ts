@@ -119,13 +119,71 @@ export const DesktopActResult = z.object({
 });
 export type DesktopActResult = z.infer<typeof DesktopActResult>;
 
+/** Starts a desktop task in the host (the side panel's desktop mode). One runs at a time: there is one screen. */
+export const DesktopRunParams = z.object({
+  task: z.string().min(1).max(4000),
+  /** The provider settings (shared/agent ProviderSettings); checked by the host, which says what is missing. */
+  provider: z.unknown(),
+  mode: z.enum(['ask', 'act']).default('ask'),
+  dryRun: z.boolean().default(false),
+  displayId: z.string().min(1).max(64).optional(),
+  width: z.number().int().min(320).max(3840).default(1280),
+  quality: z.number().int().min(10).max(100).default(70),
+  maxSteps: z.number().int().min(1).max(500).optional(),
+});
+export type DesktopRunParams = z.input<typeof DesktopRunParams>;
+
+/** The user's answer to an approval or a question a desktop task asked through a `desktop.task` event. */
+export const DesktopAnswerParams = z.object({
+  runId: z.string().min(1).max(128),
+  id: z.string().min(1).max(128),
+  approved: z.boolean().optional(),
+  /** Why the user declined, or their answer to a question. */
+  text: z.string().max(4000).optional(),
+});
+
 /** The desktop methods of the host channel; host-channel.ts spreads them into its declaration. */
 export const desktopMethods = {
   'desktop.status': { params: z.object({ refresh: z.boolean().default(false) }), result: DesktopStatus },
   'desktop.screenshot': { params: DesktopScreenshotParams, result: DesktopScreenshotResult },
   'desktop.act': { params: DesktopActParams, result: DesktopActResult },
+  'desktop.run': { params: DesktopRunParams, result: z.object({ runId: z.string(), runDir: z.string() }) },
+  'desktop.answer': { params: DesktopAnswerParams, result: z.object({ accepted: z.boolean() }) },
+  'desktop.stop': { params: z.object({ runId: z.string().min(1).max(128) }), result: z.object({ stopped: z.boolean() }) },
 };
 
 /** Sent when the user pressed the stop hotkey: every running desktop task stops. */
 export const DesktopStoppedEvent = z.object({ hotkey: z.string(), at: z.number() });
 export type DesktopStoppedEvent = z.infer<typeof DesktopStoppedEvent>;
+
+/**
+ * What a running desktop task tells the other side: each trace record as it happens, an approval or a question waiting
+ * for `desktop.answer` (by `id`), and the end with its status and run folder.
+ */
+export const DesktopTaskEvent = z.discriminatedUnion('kind', [
+  z.object({ runId: z.string(), kind: z.literal('trace'), record: z.record(z.string(), z.unknown()) }),
+  z.object({
+    runId: z.string(),
+    kind: z.literal('approval'),
+    id: z.string(),
+    intent: z.string(),
+    reason: z.string(),
+    classes: z.array(z.string()),
+  }),
+  z.object({ runId: z.string(), kind: z.literal('question'), id: z.string(), question: z.string() }),
+  z.object({
+    runId: z.string(),
+    kind: z.literal('finished'),
+    status: z.string(),
+    summary: z.string(),
+    runDir: z.string(),
+    stoppedByHotkey: z.boolean(),
+  }),
+]);
+export type DesktopTaskEvent = z.infer<typeof DesktopTaskEvent>;
+
+/** The desktop events of the host channel; host-channel.ts spreads them into its declaration. */
+export const desktopEvents = {
+  'desktop.stopped': DesktopStoppedEvent,
+  'desktop.task': DesktopTaskEvent,
+};

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineChannel } from './channel';
-import { DesktopStoppedEvent, desktopMethods } from './desktop-protocol';
+import { desktopEvents, desktopMethods } from './desktop-protocol';
 import { LoopEvents, LoopMethods } from './loop-protocol';
 
 /** The background (or the CLI) <-> native host channel. */
@@ -34,7 +34,7 @@ export const HostChannel = defineChannel(
   },
   {
     notice: z.object({ level: z.enum(['info', 'warn', 'error']), message: z.string().max(2000) }),
-    'desktop.stopped': DesktopStoppedEvent,
+    ...desktopEvents,
     ...LoopEvents,
   },
 );

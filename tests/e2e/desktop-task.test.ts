@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { baseArgs } from '../../scripts/lib/launch-browser';
 import { findBrowser } from '../../scripts/lib/find-browser';
 import { findColourSync } from '../fixtures/desktop/find-colour';
+import { startHost } from '../fixtures/desktop/host-client';
 import { TARGET_COLOURS, TARGET_PAGE } from '../fixtures/desktop/target-page';
 import { startVirtualDisplay, xvfbMissingReason, type VirtualDisplay } from '../fixtures/desktop/virtual-display';
 import { startFakeProvider, type FakeProvider, type RecordedRequest } from '../fixtures/fake-provider/fake-provider-server';
@@ -137,12 +138,66 @@ describe.skipIf(skipReason !== undefined)('deputy desktop "task" with the fake p
     expect(Date.now() - pressed).toBeLessThan(15_000);
     // The click after the wait never reached the model's turn.
     expect(provider.remaining()).toBe(1);
-    provider.enqueue();
   });
 
   it('refuses bad flags with a message that says what to do', async () => {
     const run = await runCli('anything', ['--width', 'wide']);
     expect(run.code).toBe(2);
     expect(run.stderr).toMatch(/--width must be a whole number from 320 to 3840, not "wide"/);
+  });
+
+  it('runs a task started over native messaging (the side panel\'s desktop mode), with approvals answered on the channel', async () => {
+    await page.reload();
+    // A model of its own: the stop test above left a reply it never asked for in the shared one.
+    const model = await startFakeProvider();
+    model.enqueue(
+      { toolCalls: [{ name: 'update_plan', arguments: { explanation: 'One click.', steps: [{ step: 'Click the red button', status: 'in_progress' }] } }] },
+      (request) => {
+        const spot = findColourSync(lastImage(request), TARGET_COLOURS.button);
+        return { toolCalls: [{ name: 'click', arguments: { x: spot.x, y: spot.y } }] };
+      },
+      { toolCalls: [{ name: 'done', arguments: { success: true, summary: 'Clicked the red button.' } }] },
+    );
+    const state = await mkdtemp(join(tmpdir(), 'deputy-desktop-state-'));
+    const host = startHost({ ...process.env, DISPLAY: screen.display, XDG_STATE_HOME: state, DEPUTY_LOG_FILE: join(state, 'host.log') });
+    try {
+      const started = await host.rpc.call('desktop.run', {
+        task: 'Click the red button',
+        provider: { preset: 'custom', baseUrl: model.openaiBaseUrl, model: 'fake-vision', apiKey: 'test-key' },
+        mode: 'ask',
+        dryRun: false,
+        width: 640,
+        quality: 70,
+      });
+      expect(started.runDir.startsWith(join(state, 'deputy', 'runs'))).toBe(true);
+      const asked: string[] = [];
+      let finished: { status: string; summary: string } | undefined;
+      const deadline = Date.now() + 60_000;
+      while (!finished && Date.now() < deadline) {
+        for (const { event, data } of host.events.splice(0)) {
+          if (event !== 'desktop.task') continue;
+          const task = data as { kind: string; id?: string; intent?: string; status?: string; summary?: string };
+          if (task.kind === 'approval' && task.id) {
+            asked.push(task.intent ?? '');
+            expect((await host.rpc.call('desktop.answer', { runId: started.runId, id: task.id, approved: true })).accepted).toBe(true);
+          }
+          if (task.kind === 'finished') finished = { status: task.status ?? '', summary: task.summary ?? '' };
+        }
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      expect(finished).toEqual({ status: 'completed', summary: 'Clicked the red button.' });
+      // Ask mode: the plan first, then the click, each approved on the channel before it happened.
+      expect(asked).toHaveLength(2);
+      expect(asked[1]).toMatch(/^Click at \(\d+, \d+\)$/);
+      const clicks = await page.evaluate(() => (window as unknown as { record: { clicks: { id: string }[] } }).record.clicks);
+      expect(clicks.map((c) => c.id)).toEqual(['button']);
+      expect((await readdir(started.runDir)).filter((f) => f.endsWith('.png'))).toHaveLength(3);
+      // An answer nobody is waiting for is refused, not applied to anything.
+      expect((await host.rpc.call('desktop.answer', { runId: started.runId, id: 'made-up', approved: true })).accepted).toBe(false);
+    } finally {
+      await host.close();
+      await model.close();
+      await rm(state, { recursive: true, force: true });
+    }
   });
 });

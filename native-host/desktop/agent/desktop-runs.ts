@@ -1,0 +1,107 @@
+import { randomUUID } from 'node:crypto';
+import { join } from 'node:path';
+import type { ApprovalAnswer } from '../../../shared/agent/approval';
+import type { Provider } from '../../../shared/agent/providers/provider';
+import { AppError } from '../../../shared/errors';
+import { DesktopRunParams, type DesktopTaskEvent } from '../../../shared/protocol';
+import type { Logger } from '../../log/logger';
+import { runDesktopTask, type DesktopTaskOptions } from './run-desktop-task';
+
+export interface DesktopRunsDeps {
+  desktop: DesktopTaskOptions['desktop'];
+  /** Folder under which each run gets its own folder. */
+  runsRoot: string;
+  /** Builds the model from the settings the side panel sent; throws a bad_config AppError that says what to fix. */
+  createProvider: (settings: unknown) => Provider;
+  emit: (event: DesktopTaskEvent) => void;
+  log: Logger;
+  now: () => number;
+}
+
+interface Pending {
+  kind: 'approval' | 'question';
+  resolve(answer: { approved?: boolean; text?: string }): void;
+}
+
+/**
+ * Desktop tasks started over the host channel (the side panel's desktop mode). Steps, approvals and questions go out
+ * as `desktop.task` events; answers come back through `answer`, and only for an id the task is waiting on. One task
+ * runs at a time, since both would share one mouse and keyboard.
+ */
+export class DesktopRuns {
+  private current: { runId: string; controller: AbortController; pending: Map<string, Pending> } | undefined;
+
+  constructor(private readonly deps: DesktopRunsDeps) {}
+
+  start(input: DesktopRunParams): { runId: string; runDir: string } {
+    if (this.current) throw new AppError('bad_request', `A desktop task is already running (${this.current.runId}); stop it first with desktop.stop.`);
+    const params = DesktopRunParams.parse(input);
+    const provider = this.deps.createProvider(params.provider);
+    const runId = randomUUID();
+    const runDir = join(this.deps.runsRoot, `${new Date(this.deps.now()).toISOString().replace(/[:.]/g, '-')}-desktop`);
+    const run = { runId, controller: new AbortController(), pending: new Map<string, Pending>() };
+    this.current = run;
+    const wait = (kind: Pending['kind'], signal?: AbortSignal): { id: string; answer: Promise<{ approved?: boolean; text?: string }> } => {
+      const id = randomUUID();
+      const answer = new Promise<{ approved?: boolean; text?: string }>((resolve, reject) => {
+        run.pending.set(id, { kind, resolve });
+        signal?.addEventListener('abort', () => reject(new AppError('cancelled', 'Stopped by the user.')), { once: true });
+      });
+      return { id, answer };
+    };
+    const finished = runDesktopTask({
+      task: params.task,
+      provider,
+      desktop: this.deps.desktop,
+      runDir,
+      mode: params.mode,
+      dryRun: params.dryRun,
+      width: params.width,
+      quality: params.quality,
+      ...(params.displayId === undefined ? {} : { displayId: params.displayId }),
+      ...(params.maxSteps === undefined ? {} : { maxSteps: params.maxSteps }),
+      signal: run.controller.signal,
+      log: this.deps.log,
+      now: this.deps.now,
+      onTrace: (record) => this.deps.emit({ runId, kind: 'trace', record: { ...record } }),
+      approve: async (request, signal): Promise<ApprovalAnswer> => {
+        const { id, answer } = wait('approval', signal);
+        this.deps.emit({ runId, kind: 'approval', id, intent: request.intent, reason: request.reason, classes: request.classes });
+        const reply = await answer;
+        return reply.approved === true ? { approved: true } : { approved: false, ...(reply.text ? { note: reply.text } : {}) };
+      },
+      askUser: async (question, signal) => {
+        const { id, answer } = wait('question', signal);
+        this.deps.emit({ runId, kind: 'question', id, question });
+        return (await answer).text ?? 'The user did not answer.';
+      },
+    });
+    void finished
+      .then(
+        ({ state, stoppedByHotkey }) => ({ status: state.status, summary: state.outcome?.summary ?? state.endReason ?? '', stoppedByHotkey }),
+        (error: unknown) => ({ status: 'failed', summary: error instanceof Error ? error.message : String(error), stoppedByHotkey: false }),
+      )
+      .then((end) => {
+        this.current = undefined;
+        this.deps.emit({ runId, kind: 'finished', runDir, ...end });
+      });
+    return { runId, runDir };
+  }
+
+  /** Delivers the user's answer; false when the task is not waiting on that id (already answered, or stopped). */
+  answer(params: { runId: string; id: string; approved?: boolean; text?: string }): boolean {
+    const run = this.current;
+    if (!run || run.runId !== params.runId) return false;
+    const pending = run.pending.get(params.id);
+    if (!pending) return false;
+    run.pending.delete(params.id);
+    pending.resolve({ ...(params.approved === undefined ? {} : { approved: params.approved }), ...(params.text === undefined ? {} : { text: params.text }) });
+    return true;
+  }
+
+  stop(runId: string): boolean {
+    if (!this.current || this.current.runId !== runId) return false;
+    this.current.controller.abort();
+    return true;
+  }
+}

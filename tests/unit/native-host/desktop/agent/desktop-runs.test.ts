@@ -1,0 +1,95 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { DesktopRuns } from '../../../../../native-host/desktop/agent/desktop-runs';
+import { silentLogger } from '../../../../../native-host/log/logger';
+import type { Provider } from '../../../../../shared/agent/providers/provider';
+import { AppError } from '../../../../../shared/errors';
+import type { DesktopTaskEvent } from '../../../../../shared/protocol';
+
+/** A model that plans, then clicks, then finishes. */
+function model(): Provider {
+  const turns = [
+    { name: 'update_plan', arguments: '{"explanation":"x","steps":[{"step":"Click","status":"in_progress"}]}' },
+    { name: 'click', arguments: '{"x":5,"y":5}' },
+    { name: 'done', arguments: '{"success":true,"summary":"Clicked."}' },
+  ];
+  let n = 0;
+  return {
+    label: 'scripted',
+    model: 'scripted',
+    vision: true,
+    complete: () => Promise.resolve({ text: '', toolCalls: [{ id: `c${n}`, ...(turns[n++] ?? turns[2]!) }], usage: null, model: 'scripted', stopReason: null }),
+  };
+}
+
+const desktop = {
+  screenshot: () =>
+    Promise.resolve({
+      display: { id: '0', name: 's', x: 0, y: 0, width: 100, height: 100, scaleFactor: 1, primary: true },
+      frame: { displayId: '0', width: 100, height: 100 },
+      image: { mediaType: 'image/jpeg' as const, base64: 'AA==', bytes: 1 },
+      captured: { width: 100, height: 100 },
+      fingerprint: 'f',
+      timings: { captureMs: 0, encodeMs: 0 },
+    }),
+  act: () => Promise.resolve({ performed: true, description: 'Clicked', ms: 1 }),
+  onStop: () => () => undefined,
+  cancel: () => Promise.resolve(0),
+};
+
+describe('DesktopRuns', () => {
+  let root: string;
+  let events: DesktopTaskEvent[];
+  beforeEach(async () => {
+    root = await mkdtemp(join(tmpdir(), 'deputy-runs-'));
+    events = [];
+  });
+  afterEach(async () => {
+    await rm(root, { recursive: true, force: true });
+  });
+
+  const runs = (createProvider: (settings: unknown) => Provider = () => model()) =>
+    new DesktopRuns({ desktop, runsRoot: root, createProvider, emit: (e) => events.push(e), log: silentLogger, now: () => Date.parse('2026-01-02T03:04:05Z') });
+
+  const until = async (test: () => boolean): Promise<void> => {
+    for (let i = 0; i < 200 && !test(); i += 1) await new Promise((resolve) => setTimeout(resolve, 10));
+  };
+
+  it('asks for approvals through events and goes on only with the answer for that id', async () => {
+    const manager = runs();
+    const { runId, runDir } = manager.start({ task: 'Click', provider: {}, mode: 'ask' });
+    expect(runDir).toBe(join(root, '2026-01-02T03-04-05-000Z-desktop'));
+    await until(() => events.some((e) => e.kind === 'approval'));
+    const first = events.find((e) => e.kind === 'approval');
+    expect(manager.answer({ runId, id: 'not-asked', approved: true })).toBe(false);
+    expect(manager.answer({ runId: 'other-run', id: first && 'id' in first ? first.id : '', approved: true })).toBe(false);
+    expect(manager.answer({ runId, id: first && 'id' in first ? first.id : '', approved: true })).toBe(true);
+    await until(() => events.filter((e) => e.kind === 'approval').length === 2);
+    const second = events.filter((e) => e.kind === 'approval')[1];
+    manager.answer({ runId, id: second && 'id' in second ? second.id : '', approved: true });
+    await until(() => events.some((e) => e.kind === 'finished'));
+    expect(events.at(-1)).toMatchObject({ kind: 'finished', status: 'completed', summary: 'Clicked.' });
+    expect(events.some((e) => e.kind === 'trace')).toBe(true);
+  });
+
+  it('runs one task at a time, and a stopped task ends as stopped', async () => {
+    const manager = runs();
+    const { runId } = manager.start({ task: 'Click', provider: {}, mode: 'ask' });
+    expect(() => manager.start({ task: 'Another', provider: {} })).toThrow(/already running/);
+    await until(() => events.some((e) => e.kind === 'approval'));
+    expect(manager.stop(runId)).toBe(true);
+    await until(() => events.some((e) => e.kind === 'finished'));
+    expect(events.at(-1)).toMatchObject({ kind: 'finished', status: 'stopped' });
+    expect(manager.stop(runId)).toBe(false);
+  });
+
+  it('reports unusable provider settings at once, with the provider message', () => {
+    const manager = runs(() => {
+      throw new AppError('bad_config', 'No API key for openai.');
+    });
+    expect(() => manager.start({ task: 'Click', provider: { preset: 'openai' } })).toThrow('No API key for openai.');
+    expect(events).toEqual([]);
+  });
+});
