@@ -101,7 +101,9 @@ export function classifyToolCall(input: GateInput): Classification {
   const ref = typeof args.ref === 'number' ? args.ref : undefined;
   const element = ref === undefined ? undefined : page.element(ref);
   const label = element ? `${element.name}` : '';
-  const placeholders = vault.placeholdersIn(argText(args));
+  // A placeholder in a read-only call (a search on the page, a question to the user) is never resolved, so it sends
+  // nothing; anywhere else it may become the real value.
+  const placeholders = tool.risk === 'read' ? [] : vault.placeholdersIn(argText(args));
   const personalData = placeholders.length > 0;
   if (personalData) reasons.push(`it uses personal data (${placeholders.map((p) => `{{${p}}}`).join(', ')})`);
 
