@@ -41,8 +41,8 @@ interface Rule {
   reason: string;
 }
 
-// Labels are matched in any language the user's sites are likely to use in English first; the element's role and
-// the field type add signal that does not depend on wording.
+// Labels are matched in English only, for now: a "Pay" button in another language keeps its tool's class (act). The
+// field type and autocomplete hint add signals that do not depend on wording; ask mode covers the rest.
 const LABEL_RULES: Rule[] = [
   {
     risk: 'money',
