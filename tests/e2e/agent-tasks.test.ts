@@ -7,7 +7,7 @@ import { runTask, type TaskHooks } from '../../scripts/task/run-task';
 import type { TaskOptions } from '../../scripts/task/task-flags';
 import { startFakeProvider, type FakeProvider } from '../fixtures/fake-provider/fake-provider-server';
 import { requireBuild } from './support/register-host';
-import { call, refIn } from './support/snapshot-refs';
+import { call, playSteps, refIn } from './support/snapshot-refs';
 import { serveRoutes, type StaticServer } from './support/static-server';
 import { uiCall } from './support/ui-call';
 
@@ -60,15 +60,16 @@ function actions(record: TaskRecord): string[] {
 
 describe('web tasks end to end: the built extension in Chromium, driven by a model over the real SDK clients', () => {
   it('fills and saves a multi-step form by reference (Anthropic wire format, streaming)', async () => {
-    fake.enqueue(
+    const script = playSteps([
       (r) => call('click', { ref: refIn(r, 'link', /^Account$/) }),
       (r) => call('type', { ref: refIn(r, 'textbox', /^Full name/), text: 'Grace Hopper' }),
       (r) => call('type', { ref: refIn(r, 'textbox', /^Email/), text: 'grace@example.org' }),
       (r) => call('select', { ref: refIn(r, 'combobox', /^Country/), values: ['France'] }),
       (r) => call('check', { ref: refIn(r, 'checkbox', /newsletter/i), checked: true }),
       (r) => call('click', { ref: refIn(r, 'button', /^Save details/) }),
-      call('done', { success: true, summary: 'Saved.' }),
-    );
+      () => call('done', { success: true, summary: 'Saved.' }),
+    ]);
+    for (let turn = 0; turn < 12; turn += 1) fake.enqueue(script);
     let saved: unknown;
     const { exitCode, record } = await run(
       options(shop.url, 'Save my account details: Grace Hopper, France, with the newsletter', {
@@ -78,7 +79,7 @@ describe('web tasks end to end: the built extension in Chromium, driven by a mod
     );
     expect(exitCode).toBe(0);
     expect(record.status).toBe('completed');
-    expect(actions(record)).toEqual(['click', 'type', 'type', 'select', 'check', 'click', 'done']);
+    expect(actions(record).filter((name) => name !== 'wait')).toEqual(['click', 'type', 'type', 'select', 'check', 'click', 'done']);
     expect(saved).toMatchObject({ fullName: 'Grace Hopper', email: 'grace@example.org', country: 'FR', newsletter: true });
     expect(fake.requests.every((request) => request.path.endsWith('/v1/messages'))).toBe(true);
     expect(lines.some((line) => line.includes('Typed "Grace Hopper" into'))).toBe(true);

@@ -107,7 +107,14 @@ describe('the extension in Chromium with the built host registered', () => {
     await page.goto(server.url('/'), { waitUntil: 'load' });
     const panel = await ext.openExtensionPage(PANEL);
     const tabId = await tabIdOf(panel, server.url('/'));
-    const { frames } = await uiCall(panel, 'content.ping', { tabId });
+    // Content scripts start after the page's load event (and a busy machine can lag): ask until every frame answers.
+    const expected = [server.url('/'), server.url('/frame'), server.url('/cross', 'localhost'), 'about:blank'];
+    let frames: { url: string; top: boolean; title: string }[] = [];
+    for (let attempt = 0; attempt < 50; attempt += 1) {
+      frames = (await uiCall(panel, 'content.ping', { tabId })).frames;
+      if (expected.every((url) => frames.some((frame) => frame.url === url))) break;
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
     const top = frames.filter((frame) => frame.top);
     expect(top.map((frame) => frame.url)).toEqual([server.url('/')]);
     const inner = frames.filter((frame) => !frame.top).map((frame) => frame.url);
