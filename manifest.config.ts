@@ -26,7 +26,7 @@ export default defineManifest({
   background: { service_worker: 'extension/background/index.ts', type: 'module' },
   side_panel: { default_path: 'extension/sidepanel/index.html' },
   content_scripts: [everyFrame],
-  permissions: ['sidePanel', 'contextMenus', 'storage', 'nativeMessaging', 'scripting', 'tabs', 'activeTab'],
+  permissions: ['sidePanel', 'contextMenus', 'storage', 'nativeMessaging', 'scripting', 'tabs', 'activeTab', 'notifications'],
   host_permissions: ['<all_urls>'],
   web_accessible_resources: [],
 });

@@ -1,3 +1,5 @@
+import { createProvider, type ProviderSettings } from '../../shared/agent/providers/create-provider';
+import { toErrorShape } from '../../shared/errors';
 import type { taskUiMethods } from '../../shared/protocol';
 import type { SettingsStore } from './settings-store';
 import type { TaskRunner } from './task-runner';
@@ -22,5 +24,27 @@ export function createTaskUiHandlers(runner: TaskRunner, tasks: TaskStore, setti
     },
     'settings.get': () => settings.getPublic(),
     'settings.set': (change) => settings.update(change),
+    'settings.test': async ({ provider }) => testConnection(provider, (await settings.get()).provider),
   };
+}
+
+/**
+ * Makes one tiny request with the given provider settings (a blank key means the stored one), without retries, and
+ * says what happened in words: the settings form shows the message as it is.
+ */
+async function testConnection(given: ProviderSettings | undefined, saved: ProviderSettings | null): Promise<{ ok: boolean; message: string; model?: string; latencyMs?: number }> {
+  const chosen = given ?? saved;
+  if (!chosen) return { ok: false, message: 'Choose a provider and a model first.' };
+  // The stored key is used only for the endpoint it was saved with: another server must never receive it.
+  const sameEndpoint = saved !== null && saved.preset === chosen.preset && (saved.baseUrl ?? '') === (chosen.baseUrl ?? '');
+  const apiKey = chosen.apiKey?.trim() ? chosen.apiKey : sameEndpoint ? saved.apiKey : undefined;
+  const started = Date.now();
+  try {
+    const provider = createProvider({ ...chosen, ...(apiKey ? { apiKey } : {}), stream: false, maxRetries: 0, maxOutputTokens: 16, timeoutMs: 20_000 }, { browser: true });
+    const reply = await provider.complete({ system: 'This is a connection test. Reply with the word OK.', messages: [{ role: 'user', content: 'Say OK.' }], tools: [] });
+    const latencyMs = Date.now() - started;
+    return { ok: true, message: `Connected: ${reply.model || chosen.model} answered in ${latencyMs} ms.`, model: reply.model, latencyMs };
+  } catch (error) {
+    return { ok: false, message: toErrorShape(error).message };
+  }
 }

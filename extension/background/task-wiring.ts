@@ -1,9 +1,11 @@
 import { createProvider } from '../../shared/agent/providers/create-provider';
 import { createConsoleLogger } from '../../shared/logger';
 import type { TaskRecord } from '../../shared/protocol';
+import { clearNotification, hasOpenUiPage, onNotificationClicked, showNotification } from '../platform/notifications';
+import { extensionUrl } from '../platform/runtime';
 import { chromeStore } from '../platform/storage';
 import { listWindowTabs, tabState } from '../platform/tab-control';
-import { setBadge } from '../platform/ui-surfaces';
+import { openTab, setBadge } from '../platform/ui-surfaces';
 import type { PageAgent } from './page-agent';
 import { SettingsStore } from './settings-store';
 import { createTabEnvironment } from './tab-environment';
@@ -14,6 +16,7 @@ import { createTaskUiHandlers } from './task-ui-handlers';
 /** Builds the task runner and its stores over chrome.storage.local and the page agent. */
 export function createTaskServices(page: PageAgent, broadcast: (record: TaskRecord) => void) {
   const local = chromeStore('local');
+  const notified = new Set<string>();
   const tasks = new TaskStore(local);
   const settings = new SettingsStore(local);
   const runner: TaskRunner = new TaskRunner({
@@ -29,7 +32,21 @@ export function createTaskServices(page: PageAgent, broadcast: (record: TaskReco
       broadcast(record);
       // The toolbar badge shows how many approvals wait, so a closed panel still gets the user's attention.
       void setBadge(runner.pendingApprovals > 0 ? String(runner.pendingApprovals) : '', '#d97706');
+      void notifyApproval(record, notified);
     },
   });
+  onNotificationClicked((id) => {
+    const tabId = /^approval:(\d+):/.exec(id)?.[1];
+    if (tabId !== undefined) void openTab(extensionUrl(`extension/sidepanel/index.html?tab=${tabId}`)).then(() => clearNotification(id));
+  });
   return { runner, tasks, settings, handlers: createTaskUiHandlers(runner, tasks, settings) };
+}
+
+/** A desktop notification for a new approval, only when no panel or popup is open to show its card. */
+async function notifyApproval(record: TaskRecord, notified: Set<string>): Promise<void> {
+  const approval = record.approval;
+  if (!approval || notified.has(approval.id)) return;
+  notified.add(approval.id);
+  if (await hasOpenUiPage()) return;
+  await showNotification({ id: `approval:${record.tabId}:${approval.id}`, title: `Deputy needs your approval on ${record.site}`, message: approval.intent });
 }

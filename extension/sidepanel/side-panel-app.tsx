@@ -1,18 +1,32 @@
 import { useEffect, useState } from 'preact/hooks';
-import { Launch, type Flow } from '../../shared/protocol';
+import { Launch, type TaskRecord } from '../../shared/protocol';
 import type { BackgroundClient } from '../ui/background-client';
 import { HostStatusLine } from '../ui/host-status-line';
 import { useHostStatus } from '../ui/use-host-status';
+import { useTabTask } from '../ui/use-tab-task';
 import { siteOf, useTargetTab } from '../ui/use-target-tab';
 import { ChatFlowView } from './chat-flow-view';
+import { HistoryView } from './history-view';
+import { SettingsView } from './settings-view';
 import { TaskFlowView } from './task-flow-view';
+
+type View = 'task' | 'chat' | 'history' | 'settings';
+
+const VIEWS: { view: View; label: string }[] = [
+  { view: 'task', label: 'Task' },
+  { view: 'chat', label: 'Support chat' },
+  { view: 'history', label: 'History' },
+  { view: 'settings', label: 'Settings' },
+];
 
 export function SidePanelApp(props: { client: BackgroundClient; fixedTabId: number | undefined }) {
   const { client } = props;
   const status = useHostStatus(client);
   const tab = useTargetTab(props.fixedTabId);
-  const [flow, setFlow] = useState<Flow>('task');
+  const [view, setView] = useState<View>('task');
   const [launch, setLaunch] = useState<Launch | undefined>(undefined);
+  const [record, acceptRecord] = useTabTask(client, tab?.id);
+  const [preset, setPreset] = useState<{ text: string; at: number } | undefined>(undefined);
 
   // The context menu's "Automate this chat" leaves a launch for the tab; pick it up on load, on tab switch, and live.
   useEffect(() => {
@@ -20,7 +34,7 @@ export function SidePanelApp(props: { client: BackgroundClient; fixedTabId: numb
     const apply = (next: Launch | null | undefined): void => {
       if (!next || next.tabId !== tab.id) return;
       setLaunch(next);
-      setFlow(next.flow);
+      setView(next.flow);
     };
     client.call('launch.get', { tabId: tab.id }).then(apply, () => undefined);
     return client.onEvent((event, data) => {
@@ -30,8 +44,13 @@ export function SidePanelApp(props: { client: BackgroundClient; fixedTabId: numb
     });
   }, [client, tab?.id]);
 
+  const rerun = (past: TaskRecord): void => {
+    setPreset({ text: past.text, at: Date.now() });
+    setView(past.flow);
+  };
+
   return (
-    <main class="app" data-flow={flow} data-tab-id={tab?.id ?? ''}>
+    <main class="app" data-flow={view} data-tab-id={tab?.id ?? ''}>
       <header class="app__header">
         <h1 class="app__title">Deputy</h1>
         <span class="site" data-testid="site">
@@ -39,25 +58,29 @@ export function SidePanelApp(props: { client: BackgroundClient; fixedTabId: numb
         </span>
       </header>
       <HostStatusLine status={status} onRetry={() => void client.call('host.reconnect', {})} />
-      <nav class="tabs" role="tablist" aria-label="What to do">
-        <FlowTab flow="task" current={flow} label="Task" onSelect={setFlow} />
-        <FlowTab flow="chat" current={flow} label="Support chat" onSelect={setFlow} />
+      <nav class="tabs" role="tablist" aria-label="Views">
+        {VIEWS.map((entry) => (
+          <button
+            key={entry.view}
+            type="button"
+            role="tab"
+            aria-selected={entry.view === view}
+            data-testid={`flow-${entry.view}`}
+            onClick={() => setView(entry.view)}
+          >
+            {entry.label}
+          </button>
+        ))}
       </nav>
-      {flow === 'chat' ? <ChatFlowView tabUrl={tab?.url} launch={launch} /> : <TaskFlowView tabUrl={tab?.url} />}
+      {view === 'task' ? (
+        <TaskFlowView client={client} tabId={tab?.id} tabUrl={tab?.url} record={record} preset={preset} onRecord={acceptRecord} />
+      ) : view === 'chat' ? (
+        <ChatFlowView client={client} tabId={tab?.id} tabUrl={tab?.url} launch={launch} record={record} onRecord={acceptRecord} />
+      ) : view === 'history' ? (
+        <HistoryView client={client} onRerun={rerun} />
+      ) : (
+        <SettingsView client={client} hostStatus={status} />
+      )}
     </main>
-  );
-}
-
-function FlowTab(props: { flow: Flow; current: Flow; label: string; onSelect: (flow: Flow) => void }) {
-  return (
-    <button
-      type="button"
-      role="tab"
-      aria-selected={props.flow === props.current}
-      data-testid={`flow-${props.flow}`}
-      onClick={() => props.onSelect(props.flow)}
-    >
-      {props.label}
-    </button>
   );
 }

@@ -108,6 +108,11 @@ export const taskUiMethods = {
   'task.trace': { params: TaskRef, result: z.object({ jsonl: z.string(), records: z.number().int() }) },
   'settings.get': { params: z.object({}), result: Settings.extend({ apiKeySet: z.boolean() }) },
   'settings.set': { params: Settings.partial(), result: Settings.extend({ apiKeySet: z.boolean() }) },
+  /** One tiny request to the provider: the given settings (unsaved form values; a blank key means the stored one) or the saved ones. */
+  'settings.test': {
+    params: z.object({ provider: ProviderSettings.optional() }),
+    result: z.object({ ok: z.boolean(), message: z.string(), model: z.string().optional(), latencyMs: z.number().optional() }),
+  },
 } as const;
 
 export const taskUiEvents = {

@@ -1,0 +1,182 @@
+import { useEffect, useState } from 'preact/hooks';
+import { HOST_INSTALL_COMMAND } from '../../shared/constants';
+import type { HostStatus } from '../../shared/protocol';
+import type { BackgroundClient } from '../ui/background-client';
+import { errorMessage } from '../ui/error-message';
+import { hostStatusText } from '../ui/host-status-line';
+import { ModeSwitch } from '../ui/mode-switch';
+import { PersonalDataRows } from '../ui/personal-data-rows';
+import { formFromSettings, providerFromForm, validateForm, type FormErrors, type ProviderChoice, type SavedSettings, type SettingsForm } from '../ui/settings-form';
+
+const PROVIDERS: { value: ProviderChoice; label: string }[] = [
+  { value: 'none', label: 'Choose a provider' },
+  { value: 'openai', label: 'OpenAI' },
+  { value: 'anthropic', label: 'Anthropic' },
+  { value: 'compatible', label: 'OpenAI-compatible server (base URL)' },
+];
+
+/** Provider, key, limits, sites and personal data, validated field by field before anything is saved. */
+export function SettingsView(props: { client: BackgroundClient; hostStatus: HostStatus | undefined }) {
+  const { client } = props;
+  const [saved, setSaved] = useState<SavedSettings | undefined>(undefined);
+  const [form, setForm] = useState<SettingsForm | undefined>(undefined);
+  const [errors, setErrors] = useState<FormErrors>({});
+  const [notice, setNotice] = useState<{ ok: boolean; text: string } | undefined>(undefined);
+  const [test, setTest] = useState<{ ok: boolean; text: string } | 'running' | undefined>(undefined);
+
+  useEffect(() => {
+    client.call('settings.get', {}).then(
+      (settings) => {
+        setSaved(settings);
+        setForm(formFromSettings(settings));
+      },
+      (failure: unknown) => setNotice({ ok: false, text: errorMessage(failure) }),
+    );
+  }, [client]);
+
+  if (!form || !saved) return <p class="muted">Loading settings…</p>;
+  const edit = (change: Partial<SettingsForm>): void => setForm({ ...form, ...change });
+
+  const save = (event: Event): void => {
+    event.preventDefault();
+    const result = validateForm(form, saved);
+    if (!result.ok) {
+      setErrors(result.errors);
+      setNotice({ ok: false, text: 'Some settings need fixing: see the messages above.' });
+      return;
+    }
+    setErrors({});
+    client.call('settings.set', result.change).then(
+      (next) => {
+        setSaved(next);
+        setForm(formFromSettings(next));
+        setNotice({ ok: true, text: 'Settings saved.' });
+      },
+      (failure: unknown) => setNotice({ ok: false, text: errorMessage(failure) }),
+    );
+  };
+  const testConnection = (): void => {
+    const provider = providerFromForm(form, saved.provider);
+    if (!provider) {
+      setTest({ ok: false, text: 'Choose a provider and a model first.' });
+      return;
+    }
+    setTest('running');
+    client.call('settings.test', { provider }).then(
+      (result) => setTest({ ok: result.ok, text: result.message }),
+      (failure: unknown) => setTest({ ok: false, text: errorMessage(failure) }),
+    );
+  };
+
+  const hostMissing = props.hostStatus?.state === 'not_installed';
+  return (
+    <form class="settings" data-testid="settings" onSubmit={save} noValidate>
+      <fieldset class="card">
+        <legend class="section-title">Model</legend>
+        <Field label="Provider" id="provider">
+          <select id="provider" data-testid="provider" value={form.provider} onChange={(e) => edit({ provider: e.currentTarget.value as ProviderChoice })}>
+            {PROVIDERS.map((p) => (
+              <option key={p.value} value={p.value}>
+                {p.label}
+              </option>
+            ))}
+          </select>
+        </Field>
+        {form.provider === 'compatible' ? (
+          <Field label="Base URL" id="base-url" error={errors.baseUrl} hint="Ollama, LM Studio, vLLM, OpenRouter, Azure…">
+            <input id="base-url" data-testid="base-url" type="url" value={form.baseUrl} placeholder="http://localhost:11434/v1" onInput={(e) => edit({ baseUrl: e.currentTarget.value })} />
+          </Field>
+        ) : null}
+        {form.provider !== 'none' ? (
+          <>
+            <Field label="Model" id="model" error={errors.model}>
+              <input id="model" data-testid="model" value={form.model} placeholder={form.provider === 'anthropic' ? 'claude-sonnet-4-5' : 'gpt-4o-mini'} onInput={(e) => edit({ model: e.currentTarget.value })} />
+            </Field>
+            <Field
+              label="API key"
+              id="api-key"
+              error={errors.apiKey}
+              hint={saved.apiKeySet ? 'A key is saved and hidden. Type a new one to replace it.' : 'Stored only in this browser and sent only to the provider.'}
+            >
+              <input id="api-key" data-testid="api-key" type="password" autocomplete="off" value={form.apiKey} placeholder={saved.apiKeySet ? '•••••••• (saved)' : ''} onInput={(e) => edit({ apiKey: e.currentTarget.value })} />
+            </Field>
+            <div class="button-row">
+              <button type="button" class="button button--quiet" data-testid="test-connection" disabled={test === 'running'} onClick={testConnection}>
+                {test === 'running' ? 'Testing…' : 'Test connection'}
+              </button>
+            </div>
+            <p class={`result ${test && test !== 'running' ? (test.ok ? 'result--ok' : 'result--bad') : ''}`} role="status" data-testid="test-result">
+              {test && test !== 'running' ? test.text : ''}
+            </p>
+          </>
+        ) : null}
+      </fieldset>
+
+      <fieldset class="card">
+        <legend class="section-title">Tasks</legend>
+        <div class="field">
+          <span class="field__label">Default mode</span>
+          <ModeSwitch mode={form.defaultMode} name="default-mode" onChange={(defaultMode) => edit({ defaultMode })} />
+        </div>
+        <Field label="Step budget" id="step-budget" error={errors.stepBudget} hint="The most actions one task may take (1–200).">
+          <input id="step-budget" data-testid="step-budget" inputMode="numeric" value={form.stepBudget} onInput={(e) => edit({ stepBudget: e.currentTarget.value })} />
+        </Field>
+        <Field label="Allowed sites" id="allowed-sites" error={errors.allowedSites} hint="One per line. Empty: the site the task starts on.">
+          <textarea id="allowed-sites" data-testid="allowed-sites" rows={3} value={form.allowedSites} placeholder="shop.example.com" onInput={(e) => edit({ allowedSites: e.currentTarget.value })} />
+        </Field>
+        <Field label="Denied sites" id="denied-sites" error={errors.deniedSites} hint="Deputy never opens or acts on these.">
+          <textarea id="denied-sites" data-testid="denied-sites" rows={3} value={form.deniedSites} placeholder="bank.example.com" onInput={(e) => edit({ deniedSites: e.currentTarget.value })} />
+        </Field>
+      </fieldset>
+
+      <fieldset class="card">
+        <legend class="section-title">Personal data</legend>
+        <label class="check">
+          <input type="checkbox" data-testid="redact-emails" checked={form.redactEmails} onChange={(e) => edit({ redactEmails: e.currentTarget.checked })} />
+          Hide email addresses from the model
+        </label>
+        <label class="check">
+          <input type="checkbox" data-testid="redact-phones" checked={form.redactPhones} onChange={(e) => edit({ redactPhones: e.currentTarget.checked })} />
+          Hide phone numbers from the model
+        </label>
+        <PersonalDataRows rows={form.personalData} error={errors.personalData} onChange={(personalData) => edit({ personalData })} />
+      </fieldset>
+
+      <section class="card" aria-labelledby="host-title">
+        <h2 id="host-title" class="section-title">Desktop helper (native host)</h2>
+        <p data-testid="settings-host">{hostStatusText(props.hostStatus)}</p>
+        {hostMissing ? (
+          <p>
+            Install it from the Deputy folder with <code data-testid="install-command">{HOST_INSTALL_COMMAND}</code>, then reload the extension.
+          </p>
+        ) : null}
+      </section>
+
+      <div class="settings__save">
+        <button type="submit" class="button" data-testid="save-settings">
+          Save settings
+        </button>
+        <p class={`result ${notice ? (notice.ok ? 'result--ok' : 'result--bad') : ''}`} role="status" data-testid="settings-notice">
+          {notice?.text ?? ''}
+        </p>
+      </div>
+    </form>
+  );
+}
+
+function Field(props: { label: string; id: string; error?: string | undefined; hint?: string; children: preact.ComponentChildren }) {
+  return (
+    <div class="field">
+      <label class="field__label" for={props.id}>
+        {props.label}
+      </label>
+      {props.children}
+      {props.hint ? <span class="hint">{props.hint}</span> : null}
+      {props.error ? (
+        <span class="form-error" role="alert" data-testid={`error-${props.id}`}>
+          {props.error}
+        </span>
+      ) : null}
+    </div>
+  );
+}

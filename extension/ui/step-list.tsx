@@ -1,0 +1,36 @@
+import type { StepRecord } from '../../shared/agent/agent-state';
+import { stepLines, type StepState } from './task-format';
+
+const MARKS: Record<StepState, string> = { running: '…', waiting: '?', ok: '✓', failed: '✗', blocked: '⊘', skipped: '–', unknown: '!' };
+
+/**
+ * Every action as a readable line with what verification found. Lines are only ever appended, and each has a fixed
+ * shape, so the list grows downward without moving what is already on screen.
+ */
+export function StepList(props: { steps: readonly StepRecord[]; active: boolean }) {
+  const lines = stepLines(props.steps);
+  return (
+    <section class="steps" aria-label="Steps">
+      <h3 class="section-title">Steps</h3>
+      {lines.length === 0 ? (
+        <p class="muted steps__empty">{props.active ? 'Looking at the page…' : 'No steps were taken.'}</p>
+      ) : (
+        <ol class="steps__list" data-testid="steps">
+          {lines.map((line) => (
+            <li key={line.key} class={`step step--${line.state}`} data-testid="step" data-state={line.state}>
+              <span class="step__mark" aria-hidden="true">
+                {MARKS[line.state]}
+              </span>
+              <span class="step__body">
+                <span class="step__text" data-testid="step-text">
+                  {line.text}
+                </span>
+                {line.check ? <span class="step__check">{line.check}</span> : null}
+              </span>
+            </li>
+          ))}
+        </ol>
+      )}
+    </section>
+  );
+}

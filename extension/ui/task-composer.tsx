@@ -1,0 +1,105 @@
+import { useEffect, useState } from 'preact/hooks';
+import type { Flow, TaskMode, TaskRecord } from '../../shared/protocol';
+import type { BackgroundClient } from './background-client';
+import { errorMessage } from './error-message';
+import { ModeSwitch } from './mode-switch';
+
+export interface TaskComposerProps {
+  client: BackgroundClient;
+  tabId: number | undefined;
+  flow: Flow;
+  /** Shown above the box: what the task acts on. */
+  label: string;
+  placeholder: string;
+  /** A task is already running in this tab: starting another is refused by the background anyway. */
+  busy: boolean;
+  /** Text put in the box from outside (a rerun, a goal template); the user can still edit it. */
+  preset?: { text: string; at: number } | undefined;
+  onStarted: (record: TaskRecord) => void;
+}
+
+/** The task box: Enter runs, Shift+Enter adds a line; the mode switch says whether each action needs approval. */
+export function TaskComposer(props: TaskComposerProps) {
+  const { client, tabId } = props;
+  const [text, setText] = useState('');
+  const [mode, setMode] = useState<TaskMode>('ask');
+  const [error, setError] = useState('');
+  const [starting, setStarting] = useState(false);
+
+  useEffect(() => {
+    client.call('settings.get', {}).then((settings) => setMode(settings.defaultMode), () => undefined);
+  }, [client]);
+  useEffect(() => {
+    if (props.preset) setText(props.preset.text);
+  }, [props.preset?.at]);
+
+  const submit = (): void => {
+    if (starting || props.busy) return;
+    if (tabId === undefined) {
+      setError('No tab to act on: open a web page first.');
+      return;
+    }
+    if (!text.trim()) {
+      setError(props.flow === 'chat' ? 'Describe your goal for the chat first.' : 'Describe the task first.');
+      return;
+    }
+    setStarting(true);
+    setError('');
+    client.call('task.start', { tabId, text, mode, flow: props.flow }).then(
+      (record) => {
+        setStarting(false);
+        setText('');
+        props.onStarted(record);
+      },
+      (failure: unknown) => {
+        setStarting(false);
+        setError(errorMessage(failure));
+      },
+    );
+  };
+
+  const id = `composer-${props.flow}`;
+  return (
+    <form
+      class="composer"
+      data-testid={`composer-${props.flow}`}
+      onSubmit={(event) => {
+        event.preventDefault();
+        submit();
+      }}
+    >
+      <label class="composer__label" for={id}>
+        {props.label}
+      </label>
+      <textarea
+        id={id}
+        class="composer__input"
+        data-testid="task-input"
+        rows={3}
+        value={text}
+        placeholder={props.placeholder}
+        aria-describedby={`${id}-hint`}
+        onInput={(event) => setText(event.currentTarget.value)}
+        onKeyDown={(event) => {
+          if (event.key === 'Enter' && !event.shiftKey && !event.isComposing) {
+            event.preventDefault();
+            submit();
+          }
+        }}
+      />
+      <p id={`${id}-hint`} class="hint">
+        Enter to run · Shift+Enter for a new line
+      </p>
+      <div class="composer__row">
+        <ModeSwitch mode={mode} onChange={setMode} name={`${id}-mode`} />
+        <button type="submit" class="button" data-testid="run-task" disabled={starting || props.busy}>
+          {starting ? 'Starting…' : 'Run'}
+        </button>
+      </div>
+      {props.busy ? <p class="hint">A task is running in this tab; stop it to start another.</p> : null}
+      <p class="form-error" role="alert" data-testid="composer-error">
+        {error}
+      </p>
+    </form>
+  );
+}

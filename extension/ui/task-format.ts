@@ -1,0 +1,135 @@
+import type { CallRecord, StepRecord } from '../../shared/agent/agent-state';
+import type { TaskRecord, TaskStatus } from '../../shared/protocol';
+
+/** How a step line is marked in the list. */
+export type StepState = 'running' | 'waiting' | 'ok' | 'failed' | 'blocked' | 'skipped' | 'unknown';
+
+export interface StepLine {
+  key: string;
+  /** 1-based, as the user counts. */
+  number: number;
+  text: string;
+  state: StepState;
+  /** What verification found, in one line: evidence of the change, no change, or why it failed. */
+  check: string;
+}
+
+const ACTIVE: ReadonlySet<TaskStatus> = new Set(['queued', 'running', 'awaiting_approval', 'awaiting_user']);
+
+export function isActiveTask(record: TaskRecord | undefined): boolean {
+  return record !== undefined && ACTIVE.has(record.status);
+}
+
+const STATUS_LABELS: Record<TaskStatus, string> = {
+  queued: 'Starting',
+  running: 'Working',
+  awaiting_approval: 'Waiting for your approval',
+  awaiting_user: 'Waiting for your answer',
+  completed: 'Done',
+  failed: 'Failed',
+  stopped: 'Stopped',
+};
+
+export function statusLabel(record: TaskRecord): string {
+  if (record.status === 'running' && record.stopRequested) return 'Stopping';
+  if (record.status === 'completed' && record.agent?.outcome?.success === false) return 'Finished without success';
+  return STATUS_LABELS[record.status];
+}
+
+function firstLine(text: string, max = 160): string {
+  const line = (text.split('\n')[0] ?? '').trim();
+  return line.length > max ? `${line.slice(0, max - 1)}…` : line;
+}
+
+function callState(call: CallRecord): StepState {
+  switch (call.status) {
+    case 'proposed':
+    case 'started':
+      return 'running';
+    case 'awaiting_approval':
+      return 'waiting';
+    case 'finished':
+      return call.result?.ok === false ? 'failed' : 'ok';
+    case 'denied':
+      return 'blocked';
+    case 'skipped':
+      return 'skipped';
+    case 'interrupted':
+      return 'unknown';
+  }
+}
+
+function checkOf(call: CallRecord, state: StepState): string {
+  const result = call.result;
+  if (state === 'running') return 'in progress…';
+  if (state === 'waiting') return 'waiting for your approval';
+  if (state === 'blocked') return firstLine(result?.content ?? call.decisionReason ?? 'not allowed');
+  if (state === 'unknown') return 'interrupted: it may or may not have happened, so it was not repeated';
+  if (!result) return '';
+  if (!result.ok) return firstLine(result.content);
+  // The plan shows itself above, and the outcome below: their results would only repeat them.
+  if (call.name === 'update_plan' || call.name === 'done') return '';
+  if (result.changed === true) return `verified: ${firstLine(result.evidence?.[0] ?? 'the page changed', 120)}`;
+  if (result.changed === false) return 'no visible change on the page';
+  const line = firstLine(result.content);
+  return line === call.stepText ? '' : line;
+}
+
+/** Every tool call of the task as a readable line, in the order they were made. */
+export function stepLines(steps: readonly StepRecord[]): StepLine[] {
+  const lines: StepLine[] = [];
+  for (const step of steps) {
+    for (const call of step.calls) {
+      const state = callState(call);
+      lines.push({ key: `${step.index}:${call.id}`, number: lines.length + 1, text: call.stepText ?? call.name, state, check: checkOf(call, state) });
+    }
+  }
+  return lines;
+}
+
+/** The model's own words per step (its "thinking"), for the collapsed section. */
+export function thinkingOf(steps: readonly StepRecord[]): { step: number; text: string }[] {
+  return steps.flatMap((step) => (step.reply?.text.trim() ? [{ step: step.index + 1, text: step.reply.text.trim() }] : []));
+}
+
+export function formatDuration(ms: number): string {
+  const seconds = Math.max(0, Math.floor(ms / 1000));
+  if (seconds < 60) return `${seconds}s`;
+  const minutes = Math.floor(seconds / 60);
+  if (minutes < 60) return `${minutes}m ${String(seconds % 60).padStart(2, '0')}s`;
+  return `${Math.floor(minutes / 60)}h ${String(minutes % 60).padStart(2, '0')}m`;
+}
+
+export function formatCost(usd: number | null | undefined): string {
+  if (usd === null || usd === undefined) return 'cost unknown';
+  if (usd === 0) return '$0';
+  if (usd < 0.0001) return '< $0.0001';
+  return usd < 0.01 ? `$${usd.toFixed(4)}` : `$${usd.toFixed(2)}`;
+}
+
+export function formatTokens(count: number): string {
+  return count < 1000 ? String(count) : `${(count / 1000).toFixed(count < 10_000 ? 1 : 0)}k`;
+}
+
+/** Time since the task started, or its whole duration once it has ended (its last change). */
+export function elapsedMs(record: TaskRecord, now: number): number {
+  const end = isActiveTask(record) ? now : record.updatedAt;
+  return Math.max(0, end - record.createdAt);
+}
+
+export function usageText(record: TaskRecord): string {
+  const usage = record.agent?.usage;
+  if (!usage) return '0 tokens';
+  return `${formatTokens(usage.inputTokens)} in · ${formatTokens(usage.outputTokens)} out · ${formatCost(usage.costUsd)}`;
+}
+
+/** Why the task ended, in a sentence, or null while it runs. */
+export function outcomeText(record: TaskRecord): string | null {
+  if (isActiveTask(record)) return null;
+  const agent = record.agent;
+  if (record.status === 'completed' && agent?.outcome) return agent.outcome.summary;
+  if (record.error) return record.error.message;
+  if (agent?.endReason) return agent.endReason;
+  if (record.status === 'stopped') return 'You stopped the task.';
+  return agent?.outcome?.summary ?? null;
+}

@@ -1,0 +1,93 @@
+import { useState } from 'preact/hooks';
+import type { TaskRecord } from '../../shared/protocol';
+import { ApprovalCard } from './approval-card';
+import type { BackgroundClient } from './background-client';
+import { errorMessage } from './error-message';
+import { PlanChecklist } from './plan-checklist';
+import { QuestionCard } from './question-card';
+import { StepList } from './step-list';
+import { elapsedMs, formatDuration, isActiveTask, outcomeText, statusLabel, thinkingOf, usageText } from './task-format';
+import { useNow } from './use-now';
+
+/**
+ * One task as it runs and after: status, time, tokens and cost on one line of fixed height; the approval or question
+ * waiting for the user; the plan as a checklist; every step as a line with its verification; the model's own words
+ * folded away.
+ */
+export function TaskProgress(props: { client: BackgroundClient; record: TaskRecord; onChange: (record: TaskRecord) => void }) {
+  const { client, record } = props;
+  const active = isActiveTask(record);
+  const now = useNow(active);
+  const [error, setError] = useState('');
+  const steps = record.agent?.steps ?? [];
+  const thinking = thinkingOf(steps);
+  const outcome = outcomeText(record);
+
+  const act = (call: Promise<TaskRecord>): Promise<unknown> =>
+    call.then((updated) => {
+      setError('');
+      props.onChange(updated);
+    });
+  const stop = (): void => {
+    act(client.call('task.stop', { taskId: record.id })).catch((failure: unknown) => setError(errorMessage(failure)));
+  };
+
+  return (
+    <section class="task" data-testid="task-progress" data-task-id={record.id} data-status={record.status} aria-label="Current task">
+      <div class="task__head">
+        <p class="task__text" title={record.text}>
+          {record.text}
+        </p>
+        <div class="task__meta" role="status" aria-live="polite">
+          <span class={`status status--${record.status}`} data-testid="task-status">
+            {statusLabel(record)}
+          </span>
+          <span class="task__numbers" data-testid="task-elapsed">
+            {formatDuration(elapsedMs(record, now))}
+          </span>
+          <span class="task__numbers" data-testid="task-usage">
+            {usageText(record)}
+          </span>
+        </div>
+        {active ? (
+          <button type="button" class="button button--danger task__stop" data-testid="stop-task" disabled={record.stopRequested} onClick={stop}>
+            {record.stopRequested ? 'Stopping…' : 'Stop'}
+          </button>
+        ) : null}
+        <p class="form-error" role="alert">
+          {error}
+        </p>
+      </div>
+      {record.approval ? (
+        <ApprovalCard
+          approval={record.approval}
+          onDecide={(decision) => act(client.call('task.approve', { taskId: record.id, approvalId: record.approval?.id ?? '', decision }))}
+        />
+      ) : null}
+      {record.question ? (
+        <QuestionCard
+          question={record.question}
+          onAnswer={(answer) => act(client.call('task.answer', { taskId: record.id, questionId: record.question?.id ?? '', answer }))}
+        />
+      ) : null}
+      {outcome ? (
+        <p class={`outcome outcome--${record.status}`} data-testid="task-outcome">
+          {outcome}
+        </p>
+      ) : null}
+      {record.agent?.plan ? <PlanChecklist plan={record.agent.plan} /> : null}
+      <StepList steps={steps} active={active} />
+      {thinking.length > 0 ? (
+        <details class="thinking" data-testid="thinking">
+          <summary>Thinking ({thinking.length})</summary>
+          {thinking.map((entry) => (
+            <p key={entry.step} class="thinking__entry">
+              <span class="muted">Step {entry.step}: </span>
+              {entry.text}
+            </p>
+          ))}
+        </details>
+      ) : null}
+    </section>
+  );
+}

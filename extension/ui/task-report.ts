@@ -1,0 +1,32 @@
+import { formatPlan } from '../../shared/agent/plan';
+import type { TaskRecord } from '../../shared/protocol';
+import { elapsedMs, formatDuration, outcomeText, statusLabel, stepLines, usageText } from './task-format';
+
+/** A readable report of one task in Markdown: what was asked, what was done step by step, and how it ended. */
+export function taskReport(record: TaskRecord): string {
+  const lines = [
+    `# Deputy task on ${record.site}`,
+    '',
+    `- Task: ${record.text}`,
+    `- Started: ${new Date(record.createdAt).toISOString()}`,
+    `- Mode: ${record.mode === 'ask' ? 'ask before acting' : 'act without asking'}`,
+    `- Outcome: ${statusLabel(record)}`,
+    `- Duration: ${formatDuration(elapsedMs(record, record.updatedAt))}`,
+    `- Usage: ${usageText(record)}`,
+  ];
+  const outcome = outcomeText(record);
+  if (outcome) lines.push('', '## Result', '', outcome);
+  if (record.agent?.plan) lines.push('', '## Plan', '', formatPlan(record.agent.plan));
+  const steps = stepLines(record.agent?.steps ?? []);
+  lines.push('', '## Steps', '');
+  if (steps.length === 0) lines.push('No steps were taken.');
+  for (const step of steps) lines.push(`${step.number}. ${step.text}${step.check ? ` (${step.check})` : ''}`);
+  return `${lines.join('\n')}\n`;
+}
+
+/** A file name for a task's exports: the site and the start time, safe on every file system. */
+export function exportFileName(record: TaskRecord, extension: string): string {
+  const stamp = new Date(record.createdAt).toISOString().replace(/[:.]/g, '-');
+  const site = record.site.replace(/[^a-z0-9.-]+/gi, '_') || 'task';
+  return `deputy-${site}-${stamp}.${extension}`;
+}

@@ -1,0 +1,214 @@
+import type { Page } from 'puppeteer-core';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { serveDemoSite, type DemoSite } from '../../scripts/demo/serve-demo-site';
+import { launchWithExtension, type ExtensionBrowser } from '../../scripts/lib/launch-browser';
+import { startFakeProvider, type FakeProvider } from '../fixtures/fake-provider/fake-provider-server';
+import { openPanel, screenshotBothSchemes, tabIdOf, texts } from './support/panel-harness';
+import { requireBuild } from './support/register-host';
+import { call, refIn } from './support/snapshot-refs';
+import { serveRoutes, type StaticServer } from './support/static-server';
+import { uiCall } from './support/ui-call';
+
+/** A page whose two buttons each need approval; what they did shows in the status line. */
+const ORDERS = `<!doctype html><title>Orders</title><h1>Your order</h1>
+  <button onclick="document.getElementById('s').textContent = 'Order placed'">Place order</button>
+  <button onclick="document.getElementById('s').textContent = 'Account deleted'">Delete my account</button>
+  <p id="s" role="status">Nothing done yet</p>`;
+
+let ext: ExtensionBrowser;
+let fake: FakeProvider;
+let shop: DemoSite;
+let orders: StaticServer;
+let target: Page;
+let panel: Page;
+let tabId: number;
+
+beforeAll(async () => {
+  requireBuild();
+  shop = await serveDemoSite();
+  orders = await serveRoutes({ '/': ORDERS });
+  fake = await startFakeProvider();
+  ext = await launchWithExtension();
+  await ext.worker();
+});
+afterAll(async () => {
+  await ext?.close();
+  await fake?.close();
+  await orders?.close();
+  await shop?.close();
+});
+
+async function openOn(url: string): Promise<void> {
+  target = await ext.browser.newPage();
+  await target.goto(url, { waitUntil: 'load' });
+  const helper = await ext.openExtensionPage('extension/sidepanel/index.html');
+  tabId = await tabIdOf(helper, url);
+  await uiCall(helper, 'settings.set', { provider: { preset: 'custom', baseUrl: fake.openaiBaseUrl, model: 'gpt-4o-mini', stream: true, openaiApi: 'chat', toolCalling: 'native', vision: false, timeoutMs: 60_000, maxRetries: 0 }, defaultMode: 'act' });
+  await helper.close();
+  panel = await openPanel(ext, tabId);
+  await panel.waitForSelector('[data-testid=task-input]');
+}
+
+/** Types the task in the panel's box and presses Enter, the way a user runs it. */
+async function runInPanel(text: string): Promise<void> {
+  await panel.click('[data-testid=task-input]');
+  await panel.keyboard.type(text);
+  await panel.keyboard.press('Enter');
+  await panel.waitForSelector('[data-testid=task-progress]');
+}
+
+function waitForStatus(page: Page, status: string): Promise<unknown> {
+  return page.waitForSelector(`[data-testid=task-progress][data-status=${status}]`, { timeout: 60_000 });
+}
+
+beforeEach(() => {
+  expect(fake.remaining()).toBe(0);
+});
+afterEach(async () => {
+  await panel?.close().catch(() => undefined);
+  await target?.close().catch(() => undefined);
+});
+
+describe('the side panel runs a task given in it', () => {
+  it('runs to completion with the plan and each step shown in order, and Shift+Enter makes a new line', async () => {
+    await openOn(shop.url);
+    await panel.click('[data-testid=task-input]');
+    await panel.keyboard.type('Add the Pocket Buds');
+    await panel.keyboard.down('Shift');
+    await panel.keyboard.press('Enter');
+    await panel.keyboard.up('Shift');
+    expect(await panel.$eval('[data-testid=task-input]', (box) => (box as HTMLTextAreaElement).value)).toBe('Add the Pocket Buds\n');
+    expect(await panel.$('[data-testid=task-progress]')).toBeNull();
+    fake.enqueue(
+      call('update_plan', { explanation: 'Two steps.', steps: [{ step: 'Add the Pocket Buds to the cart', status: 'in_progress' }, { step: 'Open the cart', status: 'pending' }] }),
+      (r) => call('click', { ref: refIn(r, 'button', /^Add Pocket Buds/) }),
+      (r) => call('click', { ref: refIn(r, 'link', /^Cart/) }),
+      call('update_plan', { explanation: 'Done.', steps: [{ step: 'Add the Pocket Buds to the cart', status: 'completed' }, { step: 'Open the cart', status: 'completed' }] }),
+      call('done', { success: true, summary: 'The Pocket Buds are in the cart, and the cart is open.' }),
+    );
+    await panel.keyboard.type('then open the cart');
+    await panel.keyboard.press('Enter');
+    await waitForStatus(panel, 'completed');
+
+    const steps = await texts(panel, '[data-testid=step-text]');
+    expect(steps).toHaveLength(5);
+    expect(steps[0]).toMatch(/^Updated the plan/);
+    expect(steps[1]).toMatch(/^Clicked \[\d+\] button "Add Pocket Buds/);
+    expect(steps[2]).toMatch(/^Clicked \[\d+\] link "Cart/);
+    expect(steps[3]).toMatch(/^Updated the plan \(2\/2 done\)/);
+    expect(steps[4]).toBe('Finished the task');
+    expect(await panel.$$eval('[data-testid=step]', (items) => items.map((item) => item.getAttribute('data-state')))).toEqual(['ok', 'ok', 'ok', 'ok', 'ok']);
+    expect(await panel.$eval('[data-testid=plan]', (plan) => Array.from(plan.children).map((item) => item.getAttribute('data-status')))).toEqual(['completed', 'completed']);
+    expect(await panel.$eval('[data-testid=task-outcome]', (element) => element.textContent)).toBe('The Pocket Buds are in the cart, and the cart is open.');
+    expect(await panel.$eval('[data-testid=task-status]', (element) => element.textContent)).toBe('Done');
+    expect(await panel.$eval('[data-testid=task-usage]', (element) => element.textContent)).toMatch(/\d+ in · \d+ out/);
+    // The effect on the page, not just the panel's word for it.
+    expect(await target.evaluate(() => localStorage.getItem('cart'))).toBe(JSON.stringify([{ id: 'pocket-buds', qty: 1 }]));
+    expect(target.url()).toMatch(/\/cart\.html$/);
+    expect(await screenshotBothSchemes(panel, 'panel-task-completed')).toEqual([]);
+  });
+
+  it('shows approval cards: one approved by keyboard takes effect, one rejected does not', async () => {
+    await openOn(orders.url('/'));
+    fake.enqueue(
+      (r) => call('click', { ref: refIn(r, 'button', /^Place order$/) }),
+      (r) => call('click', { ref: refIn(r, 'button', /^Delete my account$/) }),
+      call('done', { success: true, summary: 'Placed the order; the account was kept.' }),
+    );
+    await runInPanel('Place my order, then delete my account');
+
+    await panel.waitForSelector('[data-testid=approval-card]', { timeout: 60_000 });
+    expect(await panel.$eval('[data-testid=approval-intent]', (element) => element.textContent)).toMatch(/^Click \[\d+\] button "Place order"$/);
+    expect(await panel.$eval('[data-testid=approval-where]', (element) => element.textContent)).toBe(new URL(orders.url('/')).host);
+    expect(await texts(panel, '[data-testid=approval-class]')).toContain('spends money');
+    expect(await panel.$eval('[data-testid=approval-reason]', (element) => element.textContent)).toMatch(/spends money/);
+    expect(await target.$eval('#s', (element) => element.textContent)).toBe('Nothing done yet');
+    expect(await screenshotBothSchemes(panel, 'panel-approval')).toEqual([]);
+    // The Approve button has the focus: Enter alone approves.
+    expect(await panel.evaluate(() => document.activeElement?.getAttribute('data-testid'))).toBe('approve');
+    const firstId = await panel.$eval('[data-testid=approval-card]', (element) => element.getAttribute('data-approval-id'));
+    await panel.keyboard.press('Enter');
+
+    await panel.waitForFunction((id) => {
+      const card = document.querySelector('[data-testid=approval-card]');
+      return card !== null && card.getAttribute('data-approval-id') !== id;
+    }, { timeout: 60_000 }, firstId);
+    expect(await target.$eval('#s', (element) => element.textContent)).toBe('Order placed');
+    expect(await panel.$eval('[data-testid=approval-intent]', (element) => element.textContent)).toMatch(/"Delete my account"$/);
+    expect(await texts(panel, '[data-testid=approval-class]')).toEqual(expect.arrayContaining(['changes your account', 'cannot be undone']));
+    // Tab from Approve to Reject, then Enter.
+    await panel.keyboard.press('Tab');
+    expect(await panel.evaluate(() => document.activeElement?.getAttribute('data-testid'))).toBe('reject');
+    await panel.keyboard.press('Enter');
+
+    await waitForStatus(panel, 'completed');
+    expect(await target.$eval('#s', (element) => element.textContent)).toBe('Order placed');
+    expect(await panel.$$eval('[data-testid=step]', (items) => items.map((item) => item.getAttribute('data-state')))).toEqual(['ok', 'blocked', 'ok']);
+    expect(await panel.$('[data-testid=approval-card]')).toBeNull();
+  });
+
+  it("takes an answer to the agent's question and passes it to the model", async () => {
+    await openOn(shop.url);
+    fake.enqueue(call('ask_user', { question: 'Which colour do you want?' }), (r) =>
+      r.text.includes('The user answered: Midnight blue') ? call('done', { success: true, summary: 'Noted: midnight blue.' }) : call('done', { success: false, summary: 'No answer reached me.' }),
+    );
+    await runInPanel('Pick a colour for me');
+    await panel.waitForSelector('[data-testid=question-card]', { timeout: 60_000 });
+    expect(await panel.$eval('[data-testid=question-text]', (element) => element.textContent)).toBe('Which colour do you want?');
+    expect(await panel.$eval('[data-testid=task-status]', (element) => element.textContent)).toBe('Waiting for your answer');
+    expect(await screenshotBothSchemes(panel, 'panel-question')).toEqual([]);
+    // The answer box has the focus.
+    await panel.keyboard.type('Midnight blue');
+    await panel.keyboard.press('Enter');
+    await waitForStatus(panel, 'completed');
+    expect(await panel.$eval('[data-testid=task-outcome]', (element) => element.textContent)).toBe('Noted: midnight blue.');
+  });
+
+  it('stops a task during a step: nothing more happens on the page or on the wire', async () => {
+    await openOn(shop.url);
+    const cartBefore = await target.evaluate(() => localStorage.getItem('cart'));
+    const sent = fake.requests.length + 1;
+    fake.enqueue({ hang: true });
+    await runInPanel('Add the Pocket Buds to the cart');
+    await panel.waitForSelector('[data-testid=stop-task]', { timeout: 60_000 });
+    // Wait until the model has the request: the task is inside its first step.
+    while (fake.requests.length < sent) await new Promise((resolve) => setTimeout(resolve, 50));
+    await panel.click('[data-testid=stop-task]');
+    await waitForStatus(panel, 'stopped');
+    expect(await panel.$eval('[data-testid=task-status]', (element) => element.textContent)).toBe('Stopped');
+    expect(await panel.$('[data-testid=stop-task]')).toBeNull();
+    expect(fake.requests.length).toBe(sent);
+    expect(await target.evaluate(() => localStorage.getItem('cart'))).toBe(cartBefore);
+    // The box is free for the next task.
+    expect(await panel.$eval('[data-testid=run-task]', (button) => (button as HTMLButtonElement).disabled)).toBe(false);
+  });
+
+  it('shows the same state in a panel closed and reopened mid-task, and the reopened one can approve', async () => {
+    await openOn(orders.url('/'));
+    fake.enqueue(
+      call('update_plan', { explanation: 'One step.', steps: [{ step: 'Place the order', status: 'in_progress' }] }),
+      (r) => call('click', { ref: refIn(r, 'button', /^Place order$/) }),
+      call('done', { success: true, summary: 'Order placed.' }),
+    );
+    await runInPanel('Place my order');
+    await panel.waitForSelector('[data-testid=approval-card]', { timeout: 60_000 });
+    const before = {
+      steps: await texts(panel, '[data-testid=step-text]'),
+      intent: await panel.$eval('[data-testid=approval-intent]', (element) => element.textContent),
+      id: await panel.$eval('[data-testid=approval-card]', (element) => element.getAttribute('data-approval-id')),
+      plan: await texts(panel, '[data-testid=plan] li'),
+    };
+    await panel.close();
+
+    panel = await openPanel(ext, tabId);
+    await panel.waitForSelector('[data-testid=approval-card]', { timeout: 20_000 });
+    expect(await texts(panel, '[data-testid=step-text]')).toEqual(before.steps);
+    expect(await panel.$eval('[data-testid=approval-intent]', (element) => element.textContent)).toBe(before.intent);
+    expect(await panel.$eval('[data-testid=approval-card]', (element) => element.getAttribute('data-approval-id'))).toBe(before.id);
+    expect(await texts(panel, '[data-testid=plan] li')).toEqual(before.plan);
+    expect(await panel.$eval('[data-testid=task-status]', (element) => element.textContent)).toBe('Waiting for your approval');
+    await panel.click('[data-testid=approve]');
+    await waitForStatus(panel, 'completed');
+    expect(await target.$eval('#s', (element) => element.textContent)).toBe('Order placed');
+  });
+});

@@ -1,0 +1,68 @@
+import { mkdir } from 'node:fs/promises';
+import type { Page } from 'puppeteer-core';
+import type { ExtensionBrowser } from '../../../scripts/lib/launch-browser';
+
+export const PANEL = 'extension/sidepanel/index.html';
+export const POPUP = 'extension/popup/index.html';
+export const PANEL_WIDTH = 360;
+const SHOTS = 'test-artifacts/screenshots';
+
+/** The id of the tab that shows `url`, asked from an extension page. */
+export async function tabIdOf(extensionPage: Page, url: string): Promise<number> {
+  const tabs = await extensionPage.evaluate(() => chrome.tabs.query({}));
+  const tab = tabs.find((candidate) => candidate.url === url);
+  if (tab?.id === undefined) throw new Error(`No tab shows ${url}`);
+  return tab.id;
+}
+
+/** Opens the side panel's page for a tab at the panel's narrow width, as the context menu's fallback does. */
+export async function openPanel(ext: ExtensionBrowser, tabId: number, page = PANEL): Promise<Page> {
+  const panel = await ext.browser.newPage();
+  await panel.setViewport({ width: PANEL_WIDTH, height: 800 });
+  await panel.goto(`chrome-extension://${ext.extensionId}/${page}?tab=${tabId}`);
+  await panel.waitForSelector('main');
+  return panel;
+}
+
+/** Text of every element matching the selector, in document order. */
+export function texts(page: Page, selector: string): Promise<string[]> {
+  return page.$$eval(selector, (elements) => elements.map((element) => element.textContent ?? ''));
+}
+
+/** Elements wider than the panel or sticking out of it: each would force a sideways scroll at the panel's width. */
+export function overflowing(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const width = document.documentElement.clientWidth;
+    const found: string[] = [];
+    if (document.documentElement.scrollWidth > width) found.push(`document scrolls sideways: ${document.documentElement.scrollWidth} > ${width}`);
+    for (const element of Array.from(document.querySelectorAll('body *'))) {
+      const box = element.getBoundingClientRect();
+      if (box.width === 0 || box.height === 0) continue;
+      if (box.right > width + 0.5 || box.left < -0.5) {
+        const id = element.getAttribute('data-testid') ?? element.className.toString();
+        found.push(`${element.tagName.toLowerCase()}.${id} spans ${Math.round(box.left)}..${Math.round(box.right)} of ${width}`);
+      }
+    }
+    return found;
+  });
+}
+
+/**
+ * Saves the page in light and dark (test-artifacts/screenshots/<name>-light.png and -dark.png) and returns what
+ * overflows the panel in either scheme, for the test to assert on.
+ */
+export async function screenshotBothSchemes(page: Page, name: string): Promise<string[]> {
+  await mkdir(SHOTS, { recursive: true });
+  const problems: string[] = [];
+  for (const scheme of ['light', 'dark'] as const) {
+    await page.emulateMediaFeatures([{ name: 'prefers-color-scheme', value: scheme }]);
+    const background = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+    // The theme must follow the scheme: a dark page with a light background (or the reverse) is a bug to report.
+    const dark = background === 'rgb(17, 19, 24)';
+    if (dark !== (scheme === 'dark')) problems.push(`${scheme}: body background is ${background}`);
+    problems.push(...(await overflowing(page)).map((problem) => `${scheme}: ${problem}`));
+    await page.screenshot({ path: `${SHOTS}/${name}-${scheme}.png`, fullPage: true });
+  }
+  await page.emulateMediaFeatures([{ name: 'prefers-color-scheme', value: 'light' }]);
+  return problems;
+}

@@ -1,0 +1,95 @@
+import { describe, expect, it } from 'vitest';
+import type { StepRecord } from '../../../../shared/agent/agent-state';
+import { elapsedMs, formatCost, formatDuration, formatTokens, isActiveTask, outcomeText, statusLabel, stepLines, thinkingOf, usageText } from '../../../../extension/ui/task-format';
+import { taskRecord } from './task-record-fixture';
+
+function step(index: number, calls: StepRecord['calls'], text = ''): StepRecord {
+  return {
+    index,
+    startedAt: 0,
+    observation: { url: 'https://shop.test/', title: 'Shop', hash: 'h', chars: 10, text: null, elements: [] },
+    notices: [],
+    reply: { text, toolCalls: [] },
+    calls,
+    usage: null,
+    costUsd: null,
+  };
+}
+
+describe('step lines', () => {
+  it('lists every call in order with what verification found', () => {
+    const lines = stepLines([
+      step(0, [
+        { id: 'a', name: 'update_plan', arguments: '{}', status: 'finished', classes: [], stepText: 'Updated the plan (0/2 done)', result: { ok: true, content: 'Plan recorded:\n[ ] 1. x' } },
+        { id: 'b', name: 'click', arguments: '{}', status: 'finished', classes: ['act'], stepText: 'Clicked [8] button "Add"', result: { ok: true, content: 'Clicked', changed: true, evidence: ['"Added to cart" appeared'] } },
+      ]),
+      step(1, [
+        { id: 'c', name: 'click', arguments: '{}', status: 'finished', classes: ['act'], stepText: 'Clicked [9] button "Sort"', result: { ok: true, content: 'Clicked', changed: false } },
+        { id: 'd', name: 'click', arguments: '{}', status: 'finished', classes: ['act'], stepText: 'Clicked [3] button "Gone"', result: { ok: false, content: 'Element [3] is disabled\nmore' } },
+        { id: 'e', name: 'click', arguments: '{}', status: 'denied', classes: ['money'], stepText: 'Clicked [4] button "Pay"', result: { ok: false, content: 'The user declined.' } },
+        { id: 'f', name: 'click', arguments: '{}', status: 'awaiting_approval', classes: ['money'], stepText: 'Clicked [5] button "Buy"' },
+        { id: 'g', name: 'type', arguments: '{}', status: 'started', classes: ['act'], stepText: 'Typed "x" into [6]' },
+        { id: 'h', name: 'click', arguments: '{}', status: 'interrupted', classes: ['act'], stepText: 'Clicked [7] link "Next"' },
+      ]),
+    ]);
+    expect(lines.map((l) => [l.number, l.state, l.check])).toEqual([
+      [1, 'ok', ''],
+      [2, 'ok', 'verified: "Added to cart" appeared'],
+      [3, 'ok', 'no visible change on the page'],
+      [4, 'failed', 'Element [3] is disabled'],
+      [5, 'blocked', 'The user declined.'],
+      [6, 'waiting', 'waiting for your approval'],
+      [7, 'running', 'in progress…'],
+      [8, 'unknown', 'interrupted: it may or may not have happened, so it was not repeated'],
+    ]);
+    expect(lines[1]?.text).toBe('Clicked [8] button "Add"');
+    expect(new Set(lines.map((l) => l.key)).size).toBe(lines.length);
+  });
+
+  it('keeps the model\'s words per step for the folded thinking section, skipping empty ones', () => {
+    expect(thinkingOf([step(0, [], '  I will add it. '), step(1, [], ''), step(2, [], 'Now the cart.')])).toEqual([
+      { step: 1, text: 'I will add it.' },
+      { step: 3, text: 'Now the cart.' },
+    ]);
+  });
+});
+
+describe('numbers and words', () => {
+  it('formats durations, costs and token counts for a narrow line', () => {
+    expect(formatDuration(999)).toBe('0s');
+    expect(formatDuration(59_000)).toBe('59s');
+    expect(formatDuration(61_000)).toBe('1m 01s');
+    expect(formatDuration(3_720_000)).toBe('1h 02m');
+    expect(formatCost(null)).toBe('cost unknown');
+    expect(formatCost(0)).toBe('$0');
+    expect(formatCost(0.00002)).toBe('< $0.0001');
+    expect(formatCost(0.0042)).toBe('$0.0042');
+    expect(formatCost(1.5)).toBe('$1.50');
+    expect(formatTokens(950)).toBe('950');
+    expect(formatTokens(1530)).toBe('1.5k');
+    expect(formatTokens(25_300)).toBe('25k');
+  });
+
+  it('names the status, and says a completed task that did not succeed is not done', () => {
+    expect(statusLabel(taskRecord({ status: 'awaiting_approval' }))).toBe('Waiting for your approval');
+    expect(statusLabel(taskRecord({ status: 'running', stopRequested: true }))).toBe('Stopping');
+    const gaveUp = taskRecord({ status: 'completed' });
+    gaveUp.agent = { ...gaveUp.agent!, outcome: { success: false, summary: 'Out of stock.' } };
+    expect(statusLabel(gaveUp)).toBe('Finished without success');
+    expect(outcomeText(gaveUp)).toBe('Out of stock.');
+  });
+
+  it('counts time to now while active and to the last change once ended', () => {
+    const running = taskRecord({ status: 'running', createdAt: 1000, updatedAt: 2000 });
+    expect(isActiveTask(running)).toBe(true);
+    expect(elapsedMs(running, 10_000)).toBe(9000);
+    expect(elapsedMs({ ...running, status: 'completed' }, 10_000)).toBe(1000);
+    expect(outcomeText(running)).toBeNull();
+  });
+
+  it('explains how a task ended without an outcome', () => {
+    expect(outcomeText(taskRecord({ status: 'stopped' }))).toBe('You stopped the task.');
+    expect(outcomeText(taskRecord({ status: 'failed', error: { code: 'bad_config', message: 'Choose a model provider in Settings first.' } }))).toBe('Choose a model provider in Settings first.');
+    expect(usageText(taskRecord({}))).toBe('1.2k in · 80 out · $0.0030');
+  });
+});
