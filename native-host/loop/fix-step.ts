@@ -81,12 +81,13 @@ export const fixStep: StepHandler = async (context) => {
   );
   // A run stopped after its result was printed (Ctrl-C, or a CLI that lingers past the timeout) still counts.
   const saved = state.pendingFixer?.result;
-  if (!saved && result.interruption === 'aborted') {
+  if (!saved && (result.interruption === 'aborted' || result.interruption === 'killed')) {
     await git.rollbackTo(record.startCommit);
     record.interruptedRuns += 1;
     delete state.pendingFixer;
     context.save();
-    throw new AppError('cancelled', 'Stopped while the fixer was running; its changes were discarded');
+    if (result.interruption === 'aborted') throw new AppError('cancelled', 'Stopped while the fixer was running; its changes were discarded');
+    throw new AppError('unavailable', 'The fixer was ended by a signal Deputy did not send (a host shutdown, the system); its changes were discarded. Run deputy loop --resume to run it again');
   }
   return finishRun(context, saved ?? result);
 };

@@ -25,7 +25,7 @@ export interface FixerResult {
   summary: string;
   /** Whether the process ran to its end; false when it timed out, was stopped or crashed. */
   completed: boolean;
-  interruption?: 'timeout' | 'aborted' | 'crashed';
+  interruption?: 'timeout' | 'aborted' | 'killed' | 'crashed';
 }
 
 export type FixerConfig = LoopConfig['fixer'];
@@ -100,7 +100,8 @@ export async function runFixer(config: FixerConfig, request: FixerRequest, run: 
     },
   });
   if (outcome.spawnError) throw missingFixerError(config, outcome);
-  const interruption = outcome.timedOut ? 'timeout' : outcome.aborted ? 'aborted' : undefined;
+  // A signal Deputy did not send (a host shutdown ending its children, the OS) cuts the run short like a stop does.
+  const interruption = outcome.timedOut ? 'timeout' : outcome.aborted ? 'aborted' : outcome.signal !== null ? 'killed' : undefined;
   if (config.kind === 'command') {
     const summary = outcome.stdout.trim().split('\n').slice(-5).join(' ').slice(0, 300);
     return { costUsd: 0, isError: outcome.exitCode !== 0, summary, completed: interruption === undefined, ...(interruption ? { interruption } : {}) };

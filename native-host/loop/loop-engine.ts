@@ -72,11 +72,11 @@ export async function runLoop(state: LoopState, deps: LoopDeps, resumed: boolean
       context.finish('budget', `The time budget of ${state.config.budgets.maxWallMinutes} minutes is used up`);
       break;
     }
-    const record = currentRecord(state);
-    if (record.startCommit === '') record.startCommit = await context.git.head();
     const iteration = state.iteration;
     context.emit({ type: 'step.started', step });
     try {
+      const record = currentRecord(state);
+      if (record.startCommit === '') record.startCommit = await context.git.head();
       const detail = await stepHandlers[step](context);
       context.save();
       context.emit({ type: 'step.finished', step, ok: true, ...(detail ? { detail } : {}) }, iteration);

@@ -9,7 +9,7 @@ export const FixerRecord = z.object({
   isError: z.boolean(),
   summary: z.string(),
   completed: z.boolean(),
-  interruption: z.enum(['timeout', 'aborted', 'crashed']).optional(),
+  interruption: z.enum(['timeout', 'aborted', 'killed', 'crashed']).optional(),
 });
 
 /** Everything that happened in one iteration, kept for the next prompt, stuck detection and the report. */

@@ -6,6 +6,15 @@ import { buildFixRepo, CHECK_COMMAND, FIX_ADD, FIX_MULTIPLY, type FixRepo } from
 import { HostClient, type HostEvent } from '../fixtures/repo/host-client';
 import { finished, runLoopCli } from '../fixtures/repo/loop-cli';
 
+const isAlive = (pid: number): boolean => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
 const loopEvent = (event: HostEvent): LoopEvent | undefined => (event.event === 'loop.event' ? (event.data as LoopEvent) : undefined);
 
 describe('fix loop over native messaging: loop.start, loop.event, loop.status, loop.stop', () => {
@@ -79,6 +88,23 @@ describe('fix loop over native messaging: loop.start, loop.event, loop.status, l
     const resumed = await runLoopCli(repo, ['--resume'], { FAKE_CLAUDE_DELAY_MS: '0' });
     expect(finished(resumed)?.outcome).toBe('passed');
     expect(repo.remoteCommits()).toHaveLength(1);
+  });
+
+  it('a host that shuts down mid-fix ends the fixer, and the loop resumes from the CLI', async () => {
+    repo = buildFixRepo();
+    repo.writeScenario({ runs: [{ steps: [FIX_ADD, FIX_MULTIPLY], result: 'Fix both' }], delayMs: 1500 });
+    const closing = startHost(repo);
+    await closing.call('loop.start', { config: { repo: repo.work, check: CHECK_COMMAND, fixer: { claudePath: fakeClaudePath() } } });
+    await closing.nextEvent((event) => loopEvent(event)?.type === 'fixer.progress');
+    await closing.close();
+    const started = repo.fixerRuns().filter((entry) => entry.event === 'start');
+    expect(started).toHaveLength(1);
+    expect(isAlive(started[0]?.pid ?? 0)).toBe(false);
+
+    const resumed = await runLoopCli(repo, ['--resume'], { FAKE_CLAUDE_DELAY_MS: '0' });
+    expect(finished(resumed)?.outcome).toBe('passed');
+    expect(repo.remoteCommits()).toHaveLength(1);
+    expect(repo.fixerRuns().filter((entry) => entry.event === 'finish')).toHaveLength(1);
   });
 
   it('lists loops the CLI ran, from their saved state', async () => {

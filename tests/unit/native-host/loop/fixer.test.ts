@@ -81,6 +81,8 @@ describe('runFixer with Claude Code', () => {
   it('reports a timeout and a run without a result as not completed', async () => {
     const timedOut = await runFixer(config(), request(), fakeRun(SESSION.slice(0, 2), { timedOut: true, exitCode: null, signal: 'SIGKILL' }).run);
     expect(timedOut).toMatchObject({ completed: false, interruption: 'timeout', costUsd: 0 });
+    const killed = await runFixer(config(), request(), fakeRun(SESSION.slice(0, 2), { exitCode: null, signal: 'SIGTERM' }).run);
+    expect(killed).toMatchObject({ completed: false, interruption: 'killed' });
     const crashed = await runFixer(config(), request(), fakeRun([], { exitCode: 1, stderr: 'Invalid API key' }).run);
     expect(crashed).toMatchObject({ completed: false, interruption: 'crashed' });
     expect(crashed.summary).toContain('Invalid API key');
