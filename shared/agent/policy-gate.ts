@@ -41,12 +41,14 @@ interface Rule {
   reason: string;
 }
 
-// Labels are matched in English only, for now: a "Pay" button in another language keeps its tool's class (act). The
-// field type and autocomplete hint add signals that do not depend on wording; ask mode covers the rest.
+// Labels are matched mostly in English (money words also in German, French, Spanish and Italian): a button worded
+// otherwise keeps its tool's class (act). The field type and autocomplete hint add signals that do not depend on
+// wording; ask mode covers the rest.
 const LABEL_RULES: Rule[] = [
   {
     risk: 'money',
-    words: /\b(pay|place (?:my |your |the )?order|buy|purchase|check ?out|complete (?:purchase|order|payment)|subscribe|donate|transfer|send money|add funds|top up|book now|upgrade)\b/i,
+    words:
+      /\b(pay|place (?:my |your |the )?order|buy|purchase|check ?out|complete (?:purchase|order|payment)|subscribe|donate|transfer|send money|add funds|top up|book now|upgrade|kaufen|bezahlen|bestellen|payer|acheter|commander|pagar|comprar|acquista)\b/i,
     reason: 'it looks like it spends money',
   },
   {

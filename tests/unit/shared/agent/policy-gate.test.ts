@@ -22,6 +22,7 @@ const elements: ObservedElement[] = [
   { ref: 6, role: 'button', name: 'Delete this address' },
   { ref: 7, role: 'textbox', name: 'Search' },
   { ref: 8, role: 'button', name: 'Submit' },
+  { ref: 9, role: 'button', name: 'Zahlungspflichtig bestellen' },
 ];
 
 function gate(name: string, args: Record<string, unknown>, config: Partial<PolicyConfig> = {}, url = 'https://shop.example/p') {
@@ -52,6 +53,7 @@ describe('the policy gate in act mode', () => {
     expect(gate('click', { ref: 3, double: false }).classes).toEqual(['act', 'account', 'irreversible']);
     expect(gate('click', { ref: 6, double: false })).toMatchObject({ decision: 'ask', classes: ['act', 'irreversible'] });
     expect(gate('press', { key: 'Enter', ref: 2 })).toMatchObject({ decision: 'ask' });
+    expect(gate('click', { ref: 9, double: false })).toMatchObject({ decision: 'ask', classes: ['act', 'money'] });
   });
 
   it('stops for typing into password and payment fields, and for personal data anywhere', () => {
