@@ -1,3 +1,4 @@
+import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -52,6 +53,16 @@ describe.skipIf(!existsSync(HOST))('desktop control without a display (the built
     const status = await host.rpc.call('desktop.status', { refresh: false });
     expect(!status.available && status.reason).toMatch(/Wayland session without X access/);
     expect(await host.close()).toBe(0);
+  });
+
+  it('deputy desktop says why it cannot run, and exits with an error instead of crashing', async () => {
+    const env = headlessEnv({ DEPUTY_API_KEY: 'k' }, logDir);
+    const args = [HOST, 'desktop', 'open the editor', '--provider', 'openai-compatible', '--base-url', 'http://127.0.0.1:9/v1', '--model', 'm'];
+    const result = await new Promise<{ code: number | null; stderr: string }>((resolve) => {
+      const child = execFile(process.execPath, args, { env }, (_error, _stdout, stderr) => resolve({ code: child.exitCode, stderr }));
+    });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/deputy: Desktop control is unavailable: No display: DISPLAY is not set/);
   });
 
   it.skipIf(xvfbMissingReason() !== undefined)('survives the X server going away mid-session and says so', async () => {
