@@ -1,19 +1,8 @@
-import { toErrorShape } from '../../shared/errors';
 import type { Logger } from '../../shared/logger';
-import {
-  UiChannel,
-  errorResponse,
-  okResponse,
-  parseRequest,
-  type ParamsOf,
-  type ResultOf,
-  type UiMethods,
-} from '../../shared/protocol';
+import { UiChannel, serveRequest, type ChannelHandlers, type UiMethods } from '../../shared/protocol';
 import type { RuntimePort } from '../platform/runtime';
 
-export type UiHandlers = {
-  [K in keyof UiMethods & string]: (params: ParamsOf<UiMethods, K>) => Promise<ResultOf<UiMethods, K>>;
-};
+export type UiHandlers = ChannelHandlers<UiMethods>;
 
 export type UiEventName = keyof UiChannel['events'] & string;
 
@@ -57,19 +46,7 @@ export class UiServer {
   }
 
   private async handle(port: RuntimePort, message: unknown): Promise<void> {
-    const parsed = parseRequest(UiChannel, message);
-    let reply: unknown;
-    if (!parsed.ok) {
-      reply = errorResponse(parsed.id, parsed.error);
-    } else {
-      const { id, method, params } = parsed.request;
-      try {
-        const handler = this.handlers[method] as (p: unknown) => Promise<unknown>;
-        reply = okResponse(id, await handler(params));
-      } catch (error) {
-        reply = errorResponse(id, toErrorShape(error));
-      }
-    }
+    const reply = await serveRequest(UiChannel, this.handlers, message);
     try {
       port.post(reply);
     } catch {

@@ -1,4 +1,5 @@
 export * from './channel';
+export * from './serve-request';
 export * from './host-channel';
 export * from './desktop-protocol';
 export * from './content-channel';
