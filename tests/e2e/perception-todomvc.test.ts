@@ -2,9 +2,10 @@ import type { Page } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PerceptionHarness, requireExtensionBuild, type PageSnapshot } from './support/perception-harness';
 
-// Real apps no one here wrote: the TodoMVC examples shipped in the `todomvc` npm package, driven only through
-// snapshot numbers, as the model drives them. The page's DOM is read only to check the outcome.
-const APPS = ['vanillajs', 'react', 'vue', 'backbone'];
+// Real apps no one here wrote: the TodoMVC examples shipped in the `todomvc` npm package (plain JS, React, Vue,
+// Backbone, AngularJS), driven only through snapshot numbers, as the model drives them. The page's DOM is read only
+// to check the outcome.
+const APPS = ['vanillajs', 'react', 'vue', 'backbone', 'angularjs'];
 
 /** The toggle checkbox of a todo: the checkbox listed right before the todo's label. */
 function toggleOf(shot: PageSnapshot, title: string): number {
