@@ -112,6 +112,9 @@ export class ChatFrame {
     }
     typeInto(composer, text);
     this.sentTexts.push(text.replace(/\s+/g, ' ').trim());
+    // Frameworks apply the typed text to their state on their next render; Enter in the same task would find the
+    // widget still empty (and its send disabled), as it never would for a person.
+    await this.deps.sleep(POLL_MS);
     const preferButton = (parts.profile?.input.submit ?? (parts.send ? 'button' : 'enter')) === 'button';
     let via: 'enter' | 'button' = preferButton && parts.send ? 'button' : 'enter';
     this.submit(composer, parts.send, via);

@@ -4,8 +4,11 @@ import { confidenceOf, globalsEvidence } from './profile-match';
 
 /** Below this a vendor is only "seen", not detected. */
 export const VENDOR_THRESHOLD = 0.5;
-/** The structural fallback must find a composer and a message list at least. */
-export const GENERIC_THRESHOLD = 0.6;
+/**
+ * The structural fallback needs a composer and a message list plus two more signs (a send control, chat words, a
+ * log region, a box floating in the corner): one sign alone also fits feedback forms and comment boxes.
+ */
+export const GENERIC_THRESHOLD = 0.65;
 
 export interface FrameReport {
   frameId: number;

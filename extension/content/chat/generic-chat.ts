@@ -14,6 +14,8 @@ export interface GenericChat {
 const COMPOSERS =
   'textarea, input[type="text"], input:not([type]), [contenteditable=""], [contenteditable="true"], [contenteditable="plaintext-only"], [role="textbox"]';
 const BUTTONS = 'button, [role="button"], input[type="submit"], input[type="button"]';
+/** Parts of the composer's box are named after messages too ("message-input__tools"); they are never the list. */
+const NOT_LIST_WORDS = new Set(['input', 'composer', 'compose', 'editor', 'tools', 'toolbar', 'button', 'buttons', 'form', 'header', 'footer', 'avatar', 'actions', 'attach', 'emoji', 'send', 'typing', 'indicator', 'loader', 'spinner']);
 const MAX_COMPOSERS = 20;
 const MAX_SCANNED = 3000;
 const SEND_WORDS = /\b(send|submit|reply|post|enviar|senden|envoyer|invia)\b|➤|➢|⮞/i;
@@ -49,6 +51,7 @@ function isComposerCandidate(element: Element): boolean {
   if (!isShown(element)) return false;
   if (element.closest('[role="search"], form[role="search"]')) return false;
   if (element instanceof HTMLInputElement && (element.type === 'search' || element.type === 'hidden')) return false;
+  if (element.hasAttribute('readonly') || element.getAttribute('aria-readonly') === 'true') return false;
   const hints = [element.getAttribute('name'), element.getAttribute('placeholder'), element.getAttribute('aria-label'), element.id].join(' ');
   return !(SEARCH_WORDS.test(hints) && !namesChat(hints));
 }
@@ -76,11 +79,14 @@ export function findMessageList(scope: Element, composer: Element, shadowRootOf:
   );
   const log = all.find((element) => element.getAttribute('role') === 'log' || element.getAttribute('aria-live') === 'polite');
   if (log) return log;
-  const named = all.filter(
-    (element) => element.children.length > 0 && wordsOf(`${element.id} ${element.getAttribute('class') ?? ''}`).some((word) => LIST_WORDS.has(word)),
-  );
-  const scrolling = named.find(overflowsVertically) ?? all.find((element) => overflowsVertically(element) && element.children.length > 0);
-  return scrolling ?? named[0] ?? null;
+  const named = all.filter((element) => {
+    if (element.children.length === 0) return false;
+    const words = wordsOf(`${element.id} ${element.getAttribute('class') ?? ''}`);
+    return words.some((word) => LIST_WORDS.has(word)) && !words.some((word) => NOT_LIST_WORDS.has(word));
+  });
+  // A list holds its messages, whose parts are often named like it ("message__content"): keep the outermost ones.
+  const outer = named.slice(0, 300).filter((element) => !named.some((other) => other !== element && composedContains(other, element)));
+  return outer.find(overflowsVertically) ?? outer[0] ?? all.find((element) => overflowsVertically(element) && element.children.length > 0) ?? null;
 }
 
 function isFixedCorner(element: Element): boolean {
