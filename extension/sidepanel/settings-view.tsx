@@ -74,7 +74,7 @@ export function SettingsView(props: { client: BackgroundClient; hostStatus: Host
       <fieldset class="card">
         <legend class="section-title">Model</legend>
         <Field label="Provider" id="provider">
-          <select id="provider" data-testid="provider" value={form.provider} onChange={(e) => edit({ provider: e.currentTarget.value as ProviderChoice })}>
+          <select id="provider" data-testid="provider" value={form.provider} onChange={(e) => edit({ provider: e.currentTarget.value as ProviderChoice, apiKey: '' })}>
             {PROVIDERS.map((p) => (
               <option key={p.value} value={p.value}>
                 {p.label}

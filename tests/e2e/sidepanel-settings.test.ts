@@ -1,0 +1,119 @@
+import type { Page } from 'puppeteer-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchWithExtension, type ExtensionBrowser } from '../../scripts/lib/launch-browser';
+import { startFakeProvider, type FakeProvider } from '../fixtures/fake-provider/fake-provider-server';
+import { PANEL_WIDTH, screenshotBothSchemes } from './support/panel-harness';
+import { requireBuild } from './support/register-host';
+import { uiCall } from './support/ui-call';
+
+const KEY = 'sk-test-SECRET-4242';
+
+let ext: ExtensionBrowser;
+let fake: FakeProvider;
+let panel: Page;
+
+beforeAll(async () => {
+  requireBuild();
+  fake = await startFakeProvider();
+  ext = await launchWithExtension();
+  await ext.worker();
+});
+afterAll(async () => {
+  await ext?.close();
+  await fake?.close();
+});
+
+async function openSettings(): Promise<Page> {
+  const page = await ext.openExtensionPage('extension/sidepanel/index.html');
+  await page.setViewport({ width: PANEL_WIDTH, height: 800 });
+  await page.click('[data-testid=flow-settings]');
+  await page.waitForSelector('[data-testid=settings]');
+  return page;
+}
+
+async function replaceText(page: Page, selector: string, text: string): Promise<void> {
+  await page.focus(selector);
+  await page.$eval(selector, (field) => (field as HTMLInputElement | HTMLTextAreaElement).select());
+  await page.keyboard.press('Backspace');
+  if (text) await page.type(selector, text);
+}
+
+function text(page: Page, selector: string): Promise<string> {
+  return page.$eval(selector, (element) => element.textContent ?? '');
+}
+
+describe('settings in the side panel', () => {
+  it('refuses bad input with a message per field, and saves nothing', async () => {
+    panel = await openSettings();
+    await panel.select('[data-testid=provider]', 'openai');
+    await panel.waitForSelector('[data-testid=model]');
+    await replaceText(panel, '[data-testid=step-budget]', '0');
+    await replaceText(panel, '[data-testid=allowed-sites]', 'shop.test\nnot a site');
+    await panel.click('[data-testid=save-settings]');
+    await panel.waitForSelector('[data-testid=error-model]');
+    expect(await text(panel, '[data-testid=error-model]')).toBe('Enter a model name, e.g. gpt-4o-mini.');
+    expect(await text(panel, '[data-testid=error-api-key]')).toBe('Enter your OpenAI API key.');
+    expect(await text(panel, '[data-testid=error-step-budget]')).toBe('The step budget is a whole number from 1 to 200.');
+    expect(await text(panel, '[data-testid=error-allowed-sites]')).toMatch(/^Not a site: not a site\./);
+    expect(await text(panel, '[data-testid=settings-notice]')).toBe('Some settings need fixing: see the messages above.');
+    expect(await screenshotBothSchemes(panel, 'panel-settings-errors')).toEqual([]);
+    const stored = await uiCall(panel, 'settings.get', {});
+    expect(stored.provider).toBeNull();
+    expect(stored.stepBudget).toBe(30);
+  });
+
+  it('saves a key without ever showing it back, and keeps it when other fields change', async () => {
+    await replaceText(panel, '[data-testid=model]', 'gpt-4o-mini');
+    await panel.type('[data-testid=api-key]', KEY);
+    expect(await panel.$eval('[data-testid=api-key]', (input) => input.getAttribute('type'))).toBe('password');
+    await replaceText(panel, '[data-testid=step-budget]', '25');
+    await replaceText(panel, '[data-testid=allowed-sites]', 'shop.test');
+    await panel.click('[data-testid=save-settings]');
+    await panel.waitForFunction(() => document.querySelector('[data-testid=settings-notice]')?.textContent === 'Settings saved.');
+    expect(await panel.$eval('[data-testid=api-key]', (input) => (input as HTMLInputElement).value)).toBe('');
+    expect(await panel.$eval('[data-testid=api-key]', (input) => input.getAttribute('placeholder'))).toMatch(/saved/);
+    expect(await panel.content()).not.toContain(KEY);
+    const stored = await uiCall(panel, 'settings.get', {});
+    expect(stored).toMatchObject({ apiKeySet: true, stepBudget: 25, allowedSites: ['shop.test'], provider: { preset: 'openai', model: 'gpt-4o-mini', apiKey: '' } });
+
+    // A reopened panel shows the key as saved, and saving another field keeps it.
+    await panel.close();
+    panel = await openSettings();
+    expect(await panel.$eval('[data-testid=api-key]', (input) => (input as HTMLInputElement).value)).toBe('');
+    await panel.click('[data-testid=redact-emails]');
+    await panel.click('[data-testid=save-settings]');
+    await panel.waitForFunction(() => document.querySelector('[data-testid=settings-notice]')?.textContent === 'Settings saved.');
+    expect(await uiCall(panel, 'settings.get', {})).toMatchObject({ apiKeySet: true, redactEmails: true });
+    expect(await panel.content()).not.toContain(KEY);
+  });
+
+  it('tests the connection with a clear result, and never sends the saved key to another server', async () => {
+    // A key typed for OpenAI is dropped with the switch, not carried to the new server.
+    await panel.type('[data-testid=api-key]', KEY);
+    await panel.select('[data-testid=provider]', 'compatible');
+    await panel.waitForSelector('[data-testid=base-url]');
+    await replaceText(panel, '[data-testid=base-url]', fake.openaiBaseUrl);
+    await replaceText(panel, '[data-testid=model]', 'gpt-4o-mini');
+    fake.enqueue({ text: 'OK' });
+    await panel.click('[data-testid=test-connection]');
+    await panel.waitForFunction(() => document.querySelector('[data-testid=test-result]')?.textContent !== '');
+    expect(await text(panel, '[data-testid=test-result]')).toMatch(/^Connected: gpt-4o-mini answered in \d+ ms\.$/);
+    expect(await panel.$eval('[data-testid=test-result]', (element) => element.className)).toContain('result--ok');
+    const request = fake.requests.at(-1);
+    expect(request?.path).toBe('/v1/chat/completions');
+    expect(request?.text).not.toContain(KEY);
+    expect(JSON.stringify(request?.headers)).not.toContain(KEY);
+
+    fake.enqueue({ error: { status: 401, message: 'Incorrect API key provided.', type: 'invalid_request_error', code: 'invalid_api_key' } });
+    await panel.click('[data-testid=test-connection]');
+    await panel.waitForFunction(() => document.querySelector('[data-testid=test-result]')?.className.includes('result--bad') === true);
+    expect(await text(panel, '[data-testid=test-result]')).toMatch(/Incorrect API key provided|API key/);
+
+    await replaceText(panel, '[data-testid=base-url]', 'localhost:1234');
+    await panel.click('[data-testid=save-settings]');
+    await panel.waitForSelector('[data-testid=error-base-url]');
+    expect(await text(panel, '[data-testid=error-base-url]')).toBe('The base URL must start with http:// or https://, e.g. http://localhost:1234/v1.');
+    expect(await screenshotBothSchemes(panel, 'panel-settings')).toEqual([]);
+    await panel.close();
+  });
+});
