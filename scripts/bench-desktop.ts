@@ -1,7 +1,7 @@
 import { execFileSync, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runDesktopTask } from '../native-host/desktop/agent/run-desktop-task';
 import { createDesktopService } from '../native-host/desktop/create-desktop-service';
@@ -107,6 +107,12 @@ async function measure(): Promise<void> {
     now: () => Date.now(),
   });
   figures.loopStep = (performance.now() - started) / state.steps.length;
+  // Where a step's time goes, from the run folder's own timings.
+  const lines = (await readFile(join(scratch, 'run', 'steps.jsonl'), 'utf8')).trim().split('\n');
+  const timings = lines.map((line) => (JSON.parse(line) as { timings: { screenshotMs: number | null; actionMs: number | null } }).timings);
+  const mid = (values: number[]): number => values.sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? Number.NaN;
+  figures.loopScreenshot = mid(timings.flatMap((t) => (t.screenshotMs === null ? [] : [t.screenshotMs])));
+  figures.loopAction = mid(timings.flatMap((t) => (t.actionMs === null ? [] : [t.actionMs])));
   await desktop.close();
   await rm(scratch, { recursive: true, force: true });
   process.stdout.write(JSON.stringify(figures));
@@ -143,9 +149,14 @@ async function main(): Promise<void> {
     ['Peer: xwd -root, capture only (process per shot)', 'peerXwd'],
     ['Peer: nut-js screen.capture -> JPEG file (jimp, pure JS; median of 10)', 'peerNutCapture'],
     ['Deputy: agent loop per step apart from the model (instant fake model)', 'loopStep', 'target < 150 ms'],
+    ['  of which the screenshot (observe, PNG kept in the run folder)', 'loopScreenshot'],
+    ['  of which the action (a pointer move, with the blocked-window check)', 'loopAction'],
   ];
   const cell = (value: number | undefined): string => (value === undefined ? 'not installed' : `${value.toFixed(1)} ms`).padStart(14);
-  const out: string[] = [`Desktop benchmark: median of ${RUNS} after ${WARMUP} warm-up rounds, Xvfb with Chromium showing a text page`];
+  const out: string[] = [
+    `Desktop benchmark: median of ${RUNS} after ${WARMUP} warm-up rounds, Xvfb with Chromium showing a text page`,
+    `(load average ${loadavg().map((n) => n.toFixed(1)).join(' ')} on ${cpus().length} cores: figures scale with the machine's load)`,
+  ];
   out.push(`${''.padEnd(74)}${'1280x800'.padStart(14)}${'1920x1080'.padStart(14)}`);
   for (const [label, key, target] of rows) out.push(`${label.padEnd(74)}${cell(results[0]?.[key])}${cell(results[1]?.[key])}${target ? `   ${target}` : ''}`);
   out.push(`${'JPEG sent to the model'.padEnd(74)}${results.map((r) => `${(r.jpegKb ?? 0).toFixed(0)} KB`.padStart(14)).join('')}`);
