@@ -1,5 +1,5 @@
 import { AppError, describeZodError, toErrorShape } from '../../shared/errors';
-import type { ActResult, ElementAction } from '../../shared/perception/element-action';
+import type { ActResult, ActTarget, ElementAction } from '../../shared/perception/element-action';
 import { PageAction, type PageActionInput, type PageOutcome } from '../../shared/perception/page-action';
 import { RefTable, type RefEntry } from '../../shared/perception/ref-table';
 import { callFrame, type FramePorts } from './content-frames';
@@ -120,7 +120,7 @@ export class PageAgent {
     const target = entry ? { ref: entry.local, token: entry.token, role: entry.role, name: entry.name, url: entry.url } : null;
     let result: ActResult;
     try {
-      result = await callFrame(this.deps.frames, tabId, frameId, 'act', { target, action, settleMs }, settleMs + 10_000);
+      result = await this.callUntilReady(tabId, frameId, { target, action, settleMs });
     } catch (error) {
       const shape = toErrorShape(error);
       if (TRANSPORT_CODES.has(shape.code) && !shape.message.includes('[@]')) return this.afterLostFrame(tabId, ref, entry, before?.url, shape.message);
@@ -157,6 +157,21 @@ export class PageAgent {
     if (after && before && after.title !== before.title) evidence.push(`title is now ${JSON.stringify(after.title)}`);
     const message = result.message.replaceAll('[@]', subject);
     return { ok: result.ok, message: message.charAt(0).toUpperCase() + message.slice(1), changed, evidence };
+  }
+
+  /**
+   * Sends the action, waiting up to 3 s for a content script that is not there yet (a page that just loaded runs it at
+   * document_idle). Only "no receiving end" is retried: the message was not delivered, so nothing was done twice.
+   */
+  private async callUntilReady(tabId: number, frameId: number, params: { target: ActTarget | null; action: ElementAction; settleMs: number }): Promise<ActResult> {
+    for (let attempt = 0; ; attempt += 1) {
+      try {
+        return await callFrame(this.deps.frames, tabId, frameId, 'act', params, params.settleMs + 10_000);
+      } catch (error) {
+        if (attempt >= 15 || !toErrorShape(error).message.includes('Receiving end does not exist')) throw error;
+        await this.deps.sleep(200);
+      }
+    }
   }
 
   /**

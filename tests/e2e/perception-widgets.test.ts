@@ -239,7 +239,12 @@ describe('page perception and actions on the widgets fixture', () => {
   });
 
   it('re-finds a number from before a navigation in the new document, or says it is gone', async () => {
-    // The page was navigated away and back in the previous test: the old numbers belong to a document that is gone.
+    // After leaving and coming back, the old numbers belong to a document that is gone.
+    await h.act(tabId, { kind: 'navigate', url: h.server.url('/next.html') });
+    const elsewhere = await h.act(tabId, { kind: 'type', ref: refOf(shot, 'textbox', 'Email'), text: 'nobody@example.com' });
+    expect(elsewhere.ok).toBe(false);
+    expect(elsewhere.message).toMatch(/^Element \[\d+\] textbox "Email" is gone; nothing like it is on the page now/);
+    await h.act(tabId, { kind: 'navigate', url: h.server.url('/widgets.html') });
     const email = await h.act(tabId, { kind: 'type', ref: refOf(shot, 'textbox', 'Email'), text: 'again@example.com' });
     expect(email.ok, email.message).toBe(true);
     expect(email.evidence.join(' ')).toContain('re-rendered');
