@@ -1,0 +1,117 @@
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Page } from 'puppeteer-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { serveDemoSite, type DemoSite } from '../../scripts/demo/serve-demo-site';
+import { launchWithExtension, type ExtensionBrowser } from '../../scripts/lib/launch-browser';
+import { startFakeProvider, type FakeProvider } from '../fixtures/fake-provider/fake-provider-server';
+import { openPanel, screenshotBothSchemes, tabIdOf, texts } from './support/panel-harness';
+import { requireBuild } from './support/register-host';
+import { call, refIn } from './support/snapshot-refs';
+import { uiCall } from './support/ui-call';
+
+const TASK = 'Add the Pocket Buds to the cart';
+
+let ext: ExtensionBrowser;
+let fake: FakeProvider;
+let shop: DemoSite;
+let panel: Page;
+let downloads: string;
+let taskId: string;
+
+beforeAll(async () => {
+  requireBuild();
+  shop = await serveDemoSite();
+  fake = await startFakeProvider();
+  downloads = await mkdtemp(join(tmpdir(), 'deputy-downloads-'));
+  ext = await launchWithExtension();
+  await ext.worker();
+  const session = await ext.browser.target().createCDPSession();
+  await session.send('Browser.setDownloadBehavior', { behavior: 'allow', downloadPath: downloads });
+
+  // One finished task to look back on, run from the panel like any other.
+  const target = await ext.browser.newPage();
+  await target.goto(shop.url, { waitUntil: 'load' });
+  const helper = await ext.openExtensionPage('extension/sidepanel/index.html');
+  const tabId = await tabIdOf(helper, shop.url);
+  await uiCall(helper, 'settings.set', { provider: { preset: 'custom', baseUrl: fake.openaiBaseUrl, model: 'gpt-4o-mini', stream: true, openaiApi: 'chat', toolCalling: 'native', vision: false, timeoutMs: 60_000, maxRetries: 0 }, defaultMode: 'act' });
+  await helper.close();
+  fake.enqueue((r) => call('click', { ref: refIn(r, 'button', /^Add Pocket Buds/) }), call('done', { success: true, summary: 'Added the Pocket Buds.' }));
+  panel = await openPanel(ext, tabId);
+  await panel.type('[data-testid=task-input]', TASK);
+  await panel.keyboard.press('Enter');
+  await panel.waitForSelector('[data-testid=task-progress][data-status=completed]', { timeout: 60_000 });
+  taskId = (await panel.$eval('[data-testid=task-progress]', (element) => element.getAttribute('data-task-id'))) ?? '';
+});
+afterAll(async () => {
+  await ext?.close();
+  await fake?.close();
+  await shop?.close();
+  if (downloads) await rm(downloads, { recursive: true, force: true });
+});
+
+async function downloaded(extension: string): Promise<string> {
+  for (;;) {
+    const name = (await readdir(downloads)).find((file) => file.endsWith(extension));
+    if (name) return readFile(join(downloads, name), 'utf8');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+describe('history in the side panel', () => {
+  it('lists past tasks by site with outcome, duration and cost, and opens one to its steps', async () => {
+    await panel.click('[data-testid=flow-history]');
+    await panel.waitForSelector('[data-testid=history-item]');
+    expect(await texts(panel, '.history__site h2')).toEqual([new URL(shop.url).host]);
+    const item = await panel.$eval(`[data-testid=history-item][data-task-id="${taskId}"]`, (element) => element.textContent ?? '');
+    expect(item).toContain(TASK);
+    expect(item).toContain('Done');
+    expect(item).toMatch(/\d+s/);
+    expect(item).toMatch(/\$|cost unknown/);
+    expect(await screenshotBothSchemes(panel, 'panel-history')).toEqual([]);
+
+    await panel.click(`[data-testid=history-item][data-task-id="${taskId}"]`);
+    await panel.waitForSelector('[data-testid=history-detail]');
+    const steps = await texts(panel, '[data-testid=history-detail] [data-testid=step-text]');
+    expect(steps).toHaveLength(2);
+    expect(steps[0]).toMatch(/^Clicked \[\d+\] button "Add Pocket Buds/);
+    expect(await screenshotBothSchemes(panel, 'panel-history-detail')).toEqual([]);
+  });
+
+  it('exports the trace as JSONL and a readable report', async () => {
+    await panel.click('[data-testid=export-trace]');
+    const jsonl = await downloaded('.jsonl');
+    const trace = await uiCall(panel, 'task.trace', { taskId });
+    expect(jsonl).toBe(trace.jsonl);
+    const lines = jsonl.trim().split('\n');
+    expect(lines.length).toBe(trace.records);
+    expect(lines.length).toBeGreaterThan(0);
+    for (const line of lines) expect(() => JSON.parse(line) as unknown).not.toThrow();
+
+    await panel.click('[data-testid=export-report]');
+    const report = await downloaded('.md');
+    expect(report).toContain(`# Deputy task on ${new URL(shop.url).host}`);
+    expect(report).toContain(`- Task: ${TASK}`);
+    expect(report).toContain('Added the Pocket Buds.');
+    expect(report).toMatch(/1\. Clicked \[\d+\] button "Add Pocket Buds/);
+  });
+
+  it('reruns a task by putting it back in the task box', async () => {
+    await panel.click('[data-testid=rerun]');
+    await panel.waitForSelector('[data-testid=task-flow]');
+    expect(await panel.$eval('[data-testid=task-input]', (box) => (box as HTMLTextAreaElement).value)).toBe(TASK);
+  });
+
+  it('deletes a task from the history and from storage', async () => {
+    await panel.click('[data-testid=flow-history]');
+    await panel.waitForSelector(`[data-testid=history-item][data-task-id="${taskId}"]`);
+    await panel.click(`[data-testid=history-item][data-task-id="${taskId}"]`);
+    await panel.waitForSelector('[data-testid=delete-task]');
+    await panel.click('[data-testid=delete-task]');
+    await panel.waitForSelector('[data-testid=history]');
+    expect(await panel.$(`[data-testid=history-item][data-task-id="${taskId}"]`)).toBeNull();
+    expect(await uiCall(panel, 'task.get', { taskId })).toBeNull();
+    expect((await uiCall(panel, 'task.trace', { taskId })).records).toBe(0);
+  });
+});
