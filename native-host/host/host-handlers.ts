@@ -26,7 +26,7 @@ export function hostHandlers(info: HostInfo): Handlers<HostMethods> {
       compatible: params.protocolVersion === PROTOCOL_VERSION,
       platform: info.platform,
       pid: info.pid,
-      capabilities: ['ping'],
+      capabilities: info.desktop ? ['ping', 'desktop'] : ['ping'],
     }),
     ping: (params) => (params.echo === undefined ? { time: info.now() } : { time: info.now(), echo: params.echo }),
     ...desktopHandlers(info.desktop),

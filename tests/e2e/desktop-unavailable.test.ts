@@ -4,6 +4,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PROTOCOL_VERSION } from '../../shared/constants';
 import { startHost } from '../fixtures/desktop/host-client';
 import { startVirtualDisplay, xvfbMissingReason } from '../fixtures/desktop/virtual-display';
 
@@ -34,6 +35,9 @@ describe.skipIf(!existsSync(HOST))('desktop control without a display (the built
     await expect(
       host.rpc.call('desktop.act', { action: { kind: 'click', x: 1, y: 1 }, frame: { displayId: '0', width: 10, height: 10 }, dryRun: false, approvedSensitive: false }),
     ).rejects.toMatchObject({ code: 'unavailable', message: expect.stringMatching(/Xvfb/) as unknown });
+    // The host has the desktop methods even here; desktop.status is what says there is no screen.
+    const hello = await host.rpc.call('hello', { protocolVersion: PROTOCOL_VERSION, client: 'test', clientVersion: '0' });
+    expect(hello.capabilities).toContain('desktop');
     const pong = await host.rpc.call('ping', { echo: 'still here' });
     expect(pong.echo).toBe('still here');
     expect(host.child.exitCode).toBeNull();
