@@ -1,5 +1,5 @@
 import { AppError } from '../../shared/errors';
-import type { ActionOutcome, Observation, ObservedTab } from '../../shared/agent/environment';
+import type { ActionOutcome, Observation, ObservedTab, Screenshot } from '../../shared/agent/environment';
 import type { WebAction, WebEnvironment } from '../../shared/agent/web-environment';
 import type { TabState } from '../platform/tab-control';
 import type { PageAgent } from './page-agent';
@@ -9,6 +9,8 @@ export interface TabEnvironmentDeps {
   tabState: (tabId: number) => Promise<TabState | undefined>;
   listWindowTabs: (windowId: number) => Promise<TabState[]>;
   sleep: (ms: number) => Promise<void>;
+  /** A JPEG of the tab as the user sees it, or nothing when it is not in front. */
+  capture: (tabId: number) => Promise<Screenshot | undefined>;
   /** How long to wait for a page that does not answer yet (just navigated, content script still loading). */
   readyTimeoutMs?: number;
 }
@@ -39,8 +41,10 @@ export function createTabEnvironment(deps: TabEnvironmentDeps, startTabId: numbe
   let tabId = startTabId;
   return {
     currentTabId: () => tabId,
-    async observe(): Promise<Observation> {
+    async observe(options): Promise<Observation> {
       const snapshot = await snapshotWhenReady(deps, tabId);
+      // Taken only when the task asked for screenshots and the model accepts images (the loop decides).
+      const screenshot = options.screenshot ? await deps.capture(tabId) : undefined;
       const tab = await deps.tabState(tabId);
       const tabs: ObservedTab[] = tab
         ? (await deps.listWindowTabs(tab.windowId)).map((t) => ({ id: t.id, title: t.title, url: t.url, active: t.id === tabId }))
@@ -57,6 +61,7 @@ export function createTabEnvironment(deps: TabEnvironmentDeps, startTabId: numbe
           ...(autocomplete === undefined ? {} : { autocomplete }),
         })),
         tabs,
+        ...(screenshot ? { screenshot } : {}),
       };
     },
     async act(action: WebAction): Promise<ActionOutcome> {

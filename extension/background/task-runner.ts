@@ -168,6 +168,7 @@ export class TaskRunner {
         shouldStop: () => controller.signal.aborted,
         signal: controller.signal,
         limits: { maxSteps: settings.stepBudget },
+        screenshots: settings.screenshots,
         logger: this.deps.log,
       };
       await this.change(taskId, (r) => ({ ...r, status: 'running' }));

@@ -3,6 +3,7 @@ import { createConsoleLogger } from '../../shared/logger';
 import type { TaskRecord } from '../../shared/protocol';
 import { clearNotification, hasOpenUiPage, onNotificationClicked, showNotification } from '../platform/notifications';
 import { extensionUrl } from '../platform/runtime';
+import { captureTabIfVisible } from '../platform/capture';
 import { chromeStore } from '../platform/storage';
 import { listWindowTabs, tabState } from '../platform/tab-control';
 import { openTab, setBadge } from '../platform/ui-surfaces';
@@ -23,7 +24,11 @@ export function createTaskServices(page: PageAgent, broadcast: (record: TaskReco
     tasks,
     settings,
     tabUrl: async (tabId) => (await tabState(tabId))?.url,
-    environment: (tabId) => createTabEnvironment({ page, tabState, listWindowTabs, sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)) }, tabId),
+    environment: (tabId) =>
+      createTabEnvironment(
+        { page, tabState, listWindowTabs, sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)), capture: (id) => captureTabIfVisible(id) },
+        tabId,
+      ),
     provider: (provider) => createProvider(provider, { browser: true }),
     now: () => Date.now(),
     newId: () => crypto.randomUUID(),

@@ -52,6 +52,7 @@ export async function runTask(options: TaskOptions, io: TaskIo, hooks: TaskHooks
     await control.call('settings.set', {
       provider: options.provider,
       defaultMode: options.mode,
+      screenshots: options.screenshots,
       ...(options.steps === undefined ? {} : { stepBudget: options.steps }),
     });
     const printer = createStepPrinter((line) => io.write(line));

@@ -9,6 +9,7 @@ export interface TaskOptions {
   approve: 'all' | 'none' | 'ask';
   provider: ProviderSettings;
   steps: number | undefined;
+  screenshots: boolean;
   headful: boolean;
   runsDir: string;
 }
@@ -35,6 +36,7 @@ export function parseTaskFlags(argv: string[], env: Record<string, string | unde
     .addOption(new Option('--mode <mode>', 'ask before acting, or act without asking (risky steps still stop)').choices(['ask', 'act']).default('act'))
     .addOption(new Option('--approve <which>', 'answer approvals automatically').choices(['all', 'none']))
     .option('--steps <n>', 'step budget', parsePositive)
+    .option('--screenshots', 'send a screenshot with each page (for models that accept images)')
     .option('--headful', 'show the browser window')
     .option('--runs-dir <dir>', 'where to write the trace', 'runs')
     .exitOverride()
@@ -52,6 +54,7 @@ export function parseTaskFlags(argv: string[], env: Record<string, string | unde
     mode: 'ask' | 'act';
     approve?: 'all' | 'none';
     steps?: number;
+    screenshots?: boolean;
     headful?: boolean;
     runsDir: string;
   }>();
@@ -61,8 +64,9 @@ export function parseTaskFlags(argv: string[], env: Record<string, string | unde
     flow: 'task',
     mode: flags.mode,
     approve: flags.approve ?? 'ask',
-    provider: providerFrom(flags, env),
+    provider: { ...providerFrom(flags, env), ...(flags.screenshots ? { vision: true } : {}) },
     steps: flags.steps,
+    screenshots: flags.screenshots ?? false,
     headful: flags.headful ?? false,
     runsDir: flags.runsDir,
   };

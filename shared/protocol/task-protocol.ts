@@ -60,6 +60,8 @@ export const Settings = z.object({
   deniedSites: z.array(z.string().min(1)),
   redactEmails: z.boolean(),
   redactPhones: z.boolean(),
+  /** Send a screenshot with each page to models that accept images (more tokens, better on visual pages). */
+  screenshots: z.boolean().default(false),
   /** Personal values the model may use only as `{{name}}` placeholders, typed into pages by Deputy itself. */
   personalData: z.record(z.string().regex(/^[a-z][a-z0-9_]{0,63}$/), z.string()),
 });
@@ -73,6 +75,7 @@ export const DEFAULT_SETTINGS: Settings = {
   deniedSites: [],
   redactEmails: false,
   redactPhones: false,
+  screenshots: false,
   personalData: {},
 };
 

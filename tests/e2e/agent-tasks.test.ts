@@ -41,6 +41,7 @@ function options(url: string, task: string, overrides: Partial<TaskOptions> = {}
     approve: 'none',
     provider: { preset: 'custom', baseUrl: fake.openaiBaseUrl, model: 'gpt-4o-mini' },
     steps: 12,
+    screenshots: false,
     headful: false,
     runsDir: 'test-artifacts/runs',
     ...overrides,
@@ -95,6 +96,16 @@ describe('web tasks end to end: the built extension in Chromium, driven by a mod
     expect(exitCode).toBe(0);
     expect(record.status).toBe('completed');
     expect(fake.requests).toHaveLength(3);
+  });
+
+  it('sends a screenshot of the page only when asked, and only to a model that accepts images', async () => {
+    fake.enqueue(call('done', { success: true, summary: 'Looked.' }), call('done', { success: true, summary: 'Looked.' }));
+    await run(options(shop.url, 'Look at the shop', { screenshots: true, provider: { preset: 'custom', baseUrl: fake.openaiBaseUrl, model: 'gpt-4o', vision: true } }));
+    await run(options(shop.url, 'Look at the shop'));
+    const [withImage, withoutImage] = fake.requests;
+    // A JPEG's base64 starts with /9j/: the screenshot of the tab went to the vision model, and to no one else.
+    expect(withImage?.text).toMatch(/"image_url".*data:image\/jpeg;base64,\/9j\//s);
+    expect(withoutImage?.text).not.toContain('image_url');
   });
 
   it('stops a model that goes back and forth between two pages, with a clear reason', async () => {
