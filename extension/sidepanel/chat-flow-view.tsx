@@ -19,6 +19,8 @@ export function ChatFlowView(props: {
   tabUrl: string | undefined;
   launch: Launch | undefined;
   record: TaskRecord | undefined;
+  /** A past chat goal to run again, from the history. */
+  rerun: { text: string; at: number } | undefined;
   onRecord: (record: TaskRecord) => void;
 }) {
   const { client, tabId } = props;
@@ -32,6 +34,12 @@ export function ChatFlowView(props: {
     client.call('chat.detect', { tabId }).then(setDetection, (failure: unknown) => setDetection({ error: errorMessage(failure) }));
   };
   useEffect(detect, [client, tabId, pageUrl]);
+  // Many widgets show only a launcher until clicked: opening the chat lets detection see its message list.
+  const openChat = (): void => {
+    if (tabId === undefined) return;
+    setDetection('checking');
+    client.call('chat.open', { tabId }).then((opened) => setDetection(opened.detection), (failure: unknown) => setDetection({ error: errorMessage(failure) }));
+  };
 
   const chatRecord = props.record?.flow === 'chat' ? props.record : undefined;
   return (
@@ -41,7 +49,7 @@ export function ChatFlowView(props: {
         <p>
           Support chat on <strong data-testid="chat-site">{siteOf(pageUrl)}</strong>
         </p>
-        <DetectionLine detection={detection} onRetry={detect} />
+        <DetectionLine detection={detection} onRetry={detect} onOpen={openChat} />
         <p class="muted">Deputy talks to support for you, hides your personal data, and stops for your approval before any commitment.</p>
       </div>
       <div class="templates" role="group" aria-label="Goal templates">
@@ -58,7 +66,7 @@ export function ChatFlowView(props: {
         label="Your goal for this chat"
         placeholder="e.g. Get a refund for order 1234, which arrived damaged"
         busy={isActiveTask(props.record)}
-        preset={preset}
+        preset={preset && (!props.rerun || preset.at > props.rerun.at) ? preset : props.rerun}
         onStarted={props.onRecord}
       />
       {chatRecord ? <TaskProgress client={client} record={chatRecord} onChange={props.onRecord} /> : null}
@@ -66,7 +74,7 @@ export function ChatFlowView(props: {
   );
 }
 
-function DetectionLine(props: { detection: ChatDetection | 'checking' | { error: string }; onRetry: () => void }) {
+function DetectionLine(props: { detection: ChatDetection | 'checking' | { error: string }; onRetry: () => void; onOpen: () => void }) {
   const { detection } = props;
   if (detection === 'checking') {
     return (
@@ -98,9 +106,16 @@ function DetectionLine(props: { detection: ChatDetection | 'checking' | { error:
       <p class="muted" data-testid="chat-summary">
         {detection.summary}
       </p>
-      <button type="button" class="link-button" onClick={props.onRetry}>
-        Check again
-      </button>
+      <div class="button-row">
+        {detection.found ? null : (
+          <button type="button" class="link-button" data-testid="open-chat" onClick={props.onOpen}>
+            Open the chat and check again
+          </button>
+        )}
+        <button type="button" class="link-button" onClick={props.onRetry}>
+          Check again
+        </button>
+      </div>
     </div>
   );
 }

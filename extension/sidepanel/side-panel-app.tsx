@@ -75,7 +75,7 @@ export function SidePanelApp(props: { client: BackgroundClient; fixedTabId: numb
       {view === 'task' ? (
         <TaskFlowView client={client} tabId={tab?.id} tabUrl={tab?.url} record={record} preset={preset} onRecord={acceptRecord} />
       ) : view === 'chat' ? (
-        <ChatFlowView client={client} tabId={tab?.id} tabUrl={tab?.url} launch={launch} record={record} onRecord={acceptRecord} />
+        <ChatFlowView client={client} tabId={tab?.id} tabUrl={tab?.url} launch={launch} record={record} rerun={preset} onRecord={acceptRecord} />
       ) : view === 'history' ? (
         <HistoryView client={client} onRerun={rerun} />
       ) : (

@@ -1,0 +1,112 @@
+import type { Page, WebWorker } from 'puppeteer-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { serveDemoSite, type DemoSite } from '../../scripts/demo/serve-demo-site';
+import { launchWithExtension, type ExtensionBrowser } from '../../scripts/lib/launch-browser';
+import { startFakeProvider, type FakeProvider } from '../fixtures/fake-provider/fake-provider-server';
+import { PANEL, PANEL_WIDTH, screenshotBothSchemes, tabIdOf } from './support/panel-harness';
+import { requireBuild } from './support/register-host';
+import { call, refIn } from './support/snapshot-refs';
+import { serveRoutes, type StaticServer } from './support/static-server';
+import { uiCall } from './support/ui-call';
+
+let ext: ExtensionBrowser;
+let worker: WebWorker;
+let fake: FakeProvider;
+let shop: DemoSite;
+let plain: StaticServer;
+
+beforeAll(async () => {
+  requireBuild();
+  shop = await serveDemoSite();
+  plain = await serveRoutes({ '/': '<!doctype html><title>About us</title><h1>About us</h1><p>We make headphones.</p>' });
+  fake = await startFakeProvider();
+  ext = await launchWithExtension();
+  worker = await ext.worker();
+});
+afterAll(async () => {
+  await ext?.close();
+  await fake?.close();
+  await plain?.close();
+  await shop?.close();
+});
+
+/**
+ * Right-click "Automate this chat" on a page: a headless browser has no context menu, so the registered handler is
+ * called the way the menu calls it; without a user gesture the panel opens as a tab pinned to the page's tab.
+ */
+async function automateChat(url: string): Promise<{ panel: Page; tabId: number; target: Page }> {
+  const target = await ext.browser.newPage();
+  await target.goto(url, { waitUntil: 'load' });
+  const helper = await ext.openExtensionPage(PANEL);
+  const tabId = await tabIdOf(helper, url);
+  await helper.close();
+  const opened = ext.browser.waitForTarget((candidate) => candidate.url().includes(`${PANEL}?tab=${tabId}`), { timeout: 20_000 });
+  await worker.evaluate(
+    (id, pageUrl) =>
+      (globalThis as unknown as { deputy: { onMenuClick: (click: object, tab: object) => Promise<unknown> } }).deputy.onMenuClick(
+        { menuItemId: 'deputy-automate-chat', frameId: 0, pageUrl, frameUrl: undefined, selectionText: undefined },
+        { id },
+      ),
+    tabId,
+    url,
+  );
+  const panel = await (await opened).page();
+  if (!panel) throw new Error('The panel tab has no page');
+  await panel.setViewport({ width: PANEL_WIDTH, height: 800 });
+  await panel.waitForSelector('[data-testid=chat-detection]:not([data-found=checking])', { timeout: 30_000 });
+  return { panel, tabId, target };
+}
+
+describe('"Automate this chat" from the context menu', () => {
+  it('opens the chat flow with the detected widget named, goal templates, and starts the goal as a chat task', async () => {
+    const { panel, tabId, target } = await automateChat(shop.url);
+    expect(await panel.$eval('main', (main) => main.getAttribute('data-flow'))).toBe('chat');
+    // The demo shop shows only a launcher until clicked; the panel offers to open it, and then names the widget.
+    expect(await panel.$eval('[data-testid=chat-detection]', (element) => element.getAttribute('data-found'))).toBe('false');
+    await panel.click('[data-testid=open-chat]');
+    await panel.waitForSelector('[data-testid=chat-detection][data-found=true]', { timeout: 30_000 });
+    expect(await target.$eval('.chat-window', (element) => (element as HTMLElement).hidden)).toBe(false);
+    const detection = await uiCall(panel, 'chat.detect', { tabId });
+    expect(detection.found).toBe(true);
+    expect(await panel.$eval('[data-testid=chat-vendor]', (element) => element.textContent)).toBe(detection.vendor ?? 'a chat widget');
+    expect(await panel.$eval('[data-testid=chat-summary]', (element) => element.textContent)).toBe(detection.summary);
+    expect(await screenshotBothSchemes(panel, 'panel-chat-flow')).toEqual([]);
+
+    await panel.click('[data-testid=goal-refund]');
+    expect(await panel.$eval('[data-testid=task-input]', (box) => (box as HTMLTextAreaElement).value)).toMatch(/^Ask for a full refund for order \[order number\]/);
+    await panel.click('[data-testid=goal-custom]');
+    expect(await panel.$eval('[data-testid=task-input]', (box) => (box as HTMLTextAreaElement).value)).toBe('');
+
+    // Without chat tools in the agent yet, a chat goal runs as a task on the page with the web tools: here the model
+    // writes to support through the widget's composer, and the task records that it belongs to the chat flow.
+    await uiCall(panel, 'settings.set', { provider: { preset: 'custom', baseUrl: fake.openaiBaseUrl, model: 'gpt-4o-mini', stream: true, openaiApi: 'chat', toolCalling: 'native', vision: false, timeoutMs: 60_000, maxRetries: 0 }, defaultMode: 'ask' });
+    fake.enqueue((r) => call('type', { ref: refIn(r, 'textbox', /^Write a message/), text: 'Where is order 1234?', submit: true }), call('done', { success: true, summary: 'Asked support.' }));
+    await panel.type('[data-testid=task-input]', 'Ask support where order 1234 is');
+    await panel.keyboard.press('Enter');
+    // Ask mode, the default: sending the message waits for the user.
+    await panel.waitForSelector('[data-testid=chat-flow] [data-testid=approval-card]', { timeout: 60_000 });
+    expect(await panel.$eval('[data-testid=approval-intent]', (element) => element.textContent)).toMatch(/^Type "Where is order 1234\?" into \[\d+\] textbox "Write a message" and press Enter$/);
+    expect(await target.$eval('.chat-log', (element) => element.textContent ?? '')).not.toContain('Where is order 1234?');
+    await panel.click('[data-testid=approve]');
+    await panel.waitForSelector('[data-testid=chat-flow] [data-testid=task-progress][data-status=completed]', { timeout: 60_000 });
+    expect(await target.$eval('.chat-log', (element) => element.textContent ?? '')).toContain('Where is order 1234?');
+    const record = (await uiCall(panel, 'task.list', { tabId, limit: 1 }))[0];
+    expect(record).toMatchObject({ flow: 'chat', text: 'Ask support where order 1234 is', status: 'completed' });
+    await panel.close();
+    await target.close();
+  });
+
+  it('says clearly that no chat widget was found, with what was checked', async () => {
+    const { panel, tabId, target } = await automateChat(plain.url('/'));
+    const detection = await uiCall(panel, 'chat.detect', { tabId });
+    expect(detection.found).toBe(false);
+    expect(await panel.$eval('[data-testid=chat-detection]', (element) => element.getAttribute('data-found'))).toBe('false');
+    expect(await panel.$eval('[data-testid=chat-detection]', (element) => element.textContent ?? '')).toContain('No chat widget found on this page.');
+    const summary = await panel.$eval('[data-testid=chat-summary]', (element) => element.textContent ?? '');
+    expect(summary).toBe(detection.summary);
+    expect(summary).toMatch(/checked/i);
+    expect(await screenshotBothSchemes(panel, 'panel-chat-none')).toEqual([]);
+    await panel.close();
+    await target.close();
+  });
+});
