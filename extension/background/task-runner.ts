@@ -13,8 +13,18 @@ import type { SettingsStore } from './settings-store';
 import type { TabEnvironment } from './tab-environment';
 import type { TaskStore } from './task-store';
 
+/**
+ * Values redaction found on pages during a task (a card number it saw, ...), kept so a resumed task can still type
+ * `{{redacted_card_1}}`. They live in session storage, apart from the task: never on disk, never sent to the panel.
+ */
+export interface FoundSecrets {
+  load(taskId: string): Promise<Record<string, string>>;
+  save(taskId: string, entries: Record<string, string>): Promise<void>;
+}
+
 export interface TaskRunnerDeps {
   tasks: TaskStore;
+  secrets: FoundSecrets;
   settings: SettingsStore;
   /** The tab the task starts on: its URL names the task's site. */
   tabUrl: (tabId: number) => Promise<string | undefined>;
@@ -82,7 +92,6 @@ export class TaskRunner {
       question: null,
       error: null,
       stopRequested: false,
-      foundSecrets: {},
     };
     await this.deps.tasks.save(record);
     this.deps.onUpdate(record);
@@ -148,7 +157,7 @@ export class TaskRunner {
     try {
       const settings = await this.deps.settings.get();
       if (!settings.provider) throw new AppError('bad_config', 'Choose a model provider in Settings first.');
-      const vault = createSecretVault({ entries: { ...settings.personalData, ...record.foundSecrets } });
+      const vault = createSecretVault({ entries: { ...settings.personalData, ...(await this.deps.secrets.load(taskId)) } });
       const environment = this.deps.environment(record.tabId);
       const agentDeps: AgentDeps<TabEnvironment> = {
         environment,
@@ -161,7 +170,8 @@ export class TaskRunner {
         askUser: (question) => this.waitForAnswer(taskId, question),
         persist: async (state: AgentState) => {
           const found = Object.fromEntries(Object.entries(vault.contents().entries).filter(([name]) => !(name in settings.personalData)));
-          await this.change(taskId, (r) => ({ ...r, agent: state, status: statusOf(state, r), foundSecrets: found }));
+          await this.deps.secrets.save(taskId, found);
+          await this.change(taskId, (r) => ({ ...r, agent: state, status: statusOf(state, r) }));
         },
         trace: (line: TraceRecord) => void this.deps.tasks.appendTrace(taskId, line),
         now: this.deps.now,

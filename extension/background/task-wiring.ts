@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import { createProvider } from '../../shared/agent/providers/create-provider';
 import { createConsoleLogger } from '../../shared/logger';
 import type { TaskRecord } from '../../shared/protocol';
@@ -20,8 +21,14 @@ export function createTaskServices(page: PageAgent, broadcast: (record: TaskReco
   const notified = new Set<string>();
   const tasks = new TaskStore(local);
   const settings = new SettingsStore(local);
+  const session = chromeStore('session');
+  const secretsKey = (taskId: string): string => `found-secrets:${taskId}`;
   const runner: TaskRunner = new TaskRunner({
     tasks,
+    secrets: {
+      load: async (taskId) => (await session.get(secretsKey(taskId), z.record(z.string(), z.string()))) ?? {},
+      save: (taskId, entries) => session.set(secretsKey(taskId), entries),
+    },
     settings,
     tabUrl: async (tabId) => (await tabState(tabId))?.url,
     environment: (tabId) =>

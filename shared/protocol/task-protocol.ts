@@ -46,8 +46,6 @@ export const TaskRecord = z.object({
   question: PendingQuestion.nullable(),
   error: ErrorShape.nullable(),
   stopRequested: z.boolean(),
-  /** Values redaction found on pages during the task (card numbers it saw, ...), so a resumed task types the same. */
-  foundSecrets: z.record(z.string(), z.string()),
 });
 export type TaskRecord = z.infer<typeof TaskRecord>;
 

@@ -30,6 +30,18 @@ function memoryStore(): Store & { data: Map<string, string> } {
   };
 }
 
+function memorySecrets() {
+  const saved = new Map<string, Record<string, string>>();
+  return {
+    saved,
+    load: (taskId: string) => Promise.resolve(saved.get(taskId) ?? {}),
+    save: (taskId: string, entries: Record<string, string>) => {
+      saved.set(taskId, entries);
+      return Promise.resolve();
+    },
+  };
+}
+
 type Turn = { name: string; args: Record<string, unknown> };
 
 /** A model that plays a fixed list of tool calls, one per turn, and records what it was sent. */
@@ -89,6 +101,7 @@ async function setup(turns: Turn[], mode: 'ask' | 'act' = 'act') {
   let ids = 0;
   const runner = new TaskRunner({
     tasks,
+    secrets: memorySecrets(),
     settings,
     tabUrl: () => Promise.resolve('https://shop.example/cart'),
     environment: () => tab,
@@ -184,6 +197,7 @@ describe('the background task runner', () => {
     const store = memoryStore();
     const runner = new TaskRunner({
       tasks: new TaskStore(store),
+      secrets: memorySecrets(),
       settings: new SettingsStore(store),
       tabUrl: () => Promise.resolve('https://a.example/'),
       environment: () => fakeTab(),

@@ -31,7 +31,6 @@ export function taskRecord(overrides: Partial<TaskRecord>): TaskRecord {
     question: null,
     error: null,
     stopRequested: false,
-    foundSecrets: {},
     ...overrides,
   };
 }
