@@ -97,7 +97,7 @@ function DetectionLine(props: { detection: ChatDetection | 'checking' | { error:
     <div class="detection" role="status" data-testid="chat-detection" data-found={String(detection.found)}>
       {detection.found ? (
         <p>
-          Found: <strong data-testid="chat-vendor">{detection.vendor ?? 'a chat widget'}</strong>
+          Found: <strong data-testid="chat-vendor">{vendorName(detection.vendor)}</strong>
           <span class="muted"> ({Math.round(detection.confidence * 100)}% sure)</span>
         </p>
       ) : (
@@ -118,4 +118,10 @@ function DetectionLine(props: { detection: ChatDetection | 'checking' | { error:
       </div>
     </div>
   );
+}
+
+/** Detection calls a chat it knows only by its structure "generic"; the user reads what that means. */
+export function vendorName(vendor: string | null): string {
+  if (vendor === null) return 'a chat widget';
+  return vendor === 'generic' ? 'a support chat (vendor not recognised)' : vendor;
 }

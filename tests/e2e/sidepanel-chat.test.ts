@@ -1,6 +1,7 @@
 import type { Page, WebWorker } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serveDemoSite, type DemoSite } from '../../scripts/demo/serve-demo-site';
+import { vendorName } from '../../extension/sidepanel/chat-flow-view';
 import { launchWithExtension, type ExtensionBrowser } from '../../scripts/lib/launch-browser';
 import { startFakeProvider, type FakeProvider } from '../fixtures/fake-provider/fake-provider-server';
 import { PANEL, PANEL_WIDTH, screenshotBothSchemes, tabIdOf } from './support/panel-harness';
@@ -68,7 +69,7 @@ describe('"Automate this chat" from the context menu', () => {
     expect(await target.$eval('.chat-window', (element) => (element as HTMLElement).hidden)).toBe(false);
     const detection = await uiCall(panel, 'chat.detect', { tabId });
     expect(detection.found).toBe(true);
-    expect(await panel.$eval('[data-testid=chat-vendor]', (element) => element.textContent)).toBe(detection.vendor ?? 'a chat widget');
+    expect(await panel.$eval('[data-testid=chat-vendor]', (element) => element.textContent)).toBe(vendorName(detection.vendor));
     expect(await panel.$eval('[data-testid=chat-summary]', (element) => element.textContent)).toBe(detection.summary);
     expect(await screenshotBothSchemes(panel, 'panel-chat-flow')).toEqual([]);
 
