@@ -87,8 +87,9 @@ export function TaskComposer(props: TaskComposerProps) {
           }
         }}
       />
-      <p id={`${id}-hint`} class="hint">
-        Enter to run · Shift+Enter for a new line
+      {/* One line either way, so the panel below does not move when a task starts or ends. */}
+      <p id={`${id}-hint`} class="hint" data-testid="composer-hint">
+        {props.busy ? 'Busy: stop the running task to start another.' : 'Enter to run · Shift+Enter for a new line'}
       </p>
       <div class="composer__row">
         <ModeSwitch mode={mode} onChange={setMode} name={`${id}-mode`} />
@@ -96,7 +97,6 @@ export function TaskComposer(props: TaskComposerProps) {
           {starting ? 'Starting…' : 'Run'}
         </button>
       </div>
-      {props.busy ? <p class="hint">A task is running in this tab; stop it to start another.</p> : null}
       <p class="form-error" role="alert" data-testid="composer-error">
         {error}
       </p>

@@ -10,9 +10,10 @@ import { elapsedMs, formatDuration, isActiveTask, outcomeText, statusLabel, thin
 import { useNow } from './use-now';
 
 /**
- * One task as it runs and after: status, time, tokens and cost on one line of fixed height; the approval or question
- * waiting for the user; the plan as a checklist; every step as a line with its verification; the model's own words
- * folded away.
+ * One task as it runs and after: status, time, tokens and cost in a bar of fixed height; the approval or question
+ * waiting for the user; the plan as a checklist; every step as a line with its verification; the outcome below the
+ * last step, where the eye already is; the model's own words folded away. Nothing above the steps changes height as
+ * they stream in, so what is on screen stays put.
  */
 export function TaskProgress(props: { client: BackgroundClient; record: TaskRecord; onChange: (record: TaskRecord) => void }) {
   const { client, record } = props;
@@ -38,22 +39,23 @@ export function TaskProgress(props: { client: BackgroundClient; record: TaskReco
         <p class="task__text" title={record.text}>
           {record.text}
         </p>
-        <div class="task__meta" role="status" aria-live="polite">
-          <span class={`status status--${record.status}`} data-testid="task-status">
-            {statusLabel(record)}
-          </span>
-          <span class="task__numbers" data-testid="task-elapsed">
-            {formatDuration(elapsedMs(record, now))}
-          </span>
-          <span class="task__numbers" data-testid="task-usage">
-            {usageText(record)}
-          </span>
+        <div class="task__bar">
+          <div class="task__meta" role="status" aria-live="polite">
+            <span class={`status status--${record.status}`} data-testid="task-status">
+              {statusLabel(record)}
+            </span>
+            <span class="task__numbers">
+              <span data-testid="task-elapsed">{formatDuration(elapsedMs(record, now))}</span>
+              {' · '}
+              <span data-testid="task-usage">{usageText(record)}</span>
+            </span>
+          </div>
+          {active ? (
+            <button type="button" class="button button--danger" data-testid="stop-task" disabled={record.stopRequested} onClick={stop}>
+              {record.stopRequested ? 'Stopping…' : 'Stop'}
+            </button>
+          ) : null}
         </div>
-        {active ? (
-          <button type="button" class="button button--danger task__stop" data-testid="stop-task" disabled={record.stopRequested} onClick={stop}>
-            {record.stopRequested ? 'Stopping…' : 'Stop'}
-          </button>
-        ) : null}
         <p class="form-error" role="alert">
           {error}
         </p>
@@ -70,13 +72,13 @@ export function TaskProgress(props: { client: BackgroundClient; record: TaskReco
           onAnswer={(answer) => act(client.call('task.answer', { taskId: record.id, questionId: record.question?.id ?? '', answer }))}
         />
       ) : null}
+      {record.agent?.plan ? <PlanChecklist plan={record.agent.plan} /> : null}
+      <StepList steps={steps} active={active} />
       {outcome ? (
         <p class={`outcome outcome--${record.status}`} data-testid="task-outcome">
           {outcome}
         </p>
       ) : null}
-      {record.agent?.plan ? <PlanChecklist plan={record.agent.plan} /> : null}
-      <StepList steps={steps} active={active} />
       {thinking.length > 0 ? (
         <details class="thinking" data-testid="thinking">
           <summary>Thinking ({thinking.length})</summary>

@@ -88,7 +88,19 @@ describe('the side panel runs a task given in it', () => {
     );
     await panel.keyboard.type('then open the cart');
     await panel.keyboard.press('Enter');
+    // From the moment the plan and the first step are on screen, nothing above a step moves it while the rest stream in.
+    await panel.waitForSelector('[data-testid=plan] li + li');
+    await panel.waitForSelector('[data-testid=step]');
+    const firstStepTop = (): Promise<number> => panel.$eval('[data-testid=step]', (element) => element.getBoundingClientRect().top + window.scrollY);
+    const top = await firstStepTop();
+    const tops: number[] = [];
+    const sampling = (async () => {
+      while ((await panel.$('[data-testid=task-progress][data-status=completed]')) === null) tops.push(await firstStepTop());
+    })();
     await waitForStatus(panel, 'completed');
+    await sampling;
+    tops.push(await firstStepTop());
+    expect(new Set(tops)).toEqual(new Set([top]));
 
     const steps = await texts(panel, '[data-testid=step-text]');
     expect(steps).toHaveLength(5);
