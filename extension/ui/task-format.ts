@@ -61,7 +61,7 @@ function callState(call: CallRecord): StepState {
 
 function checkOf(call: CallRecord, state: StepState): string {
   const result = call.result;
-  if (state === 'running') return 'in progress…';
+  if (state === 'running') return call.name === 'ask_user' ? 'waiting for your answer' : 'in progress…';
   if (state === 'waiting') return 'waiting for your approval';
   if (state === 'blocked') return firstLine(result?.content ?? call.decisionReason ?? 'not allowed');
   if (state === 'unknown') return 'interrupted: it may or may not have happened, so it was not repeated';

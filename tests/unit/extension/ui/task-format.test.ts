@@ -30,6 +30,7 @@ describe('step lines', () => {
         { id: 'f', name: 'click', arguments: '{}', status: 'awaiting_approval', classes: ['money'], stepText: 'Clicked [5] button "Buy"' },
         { id: 'g', name: 'type', arguments: '{}', status: 'started', classes: ['act'], stepText: 'Typed "x" into [6]' },
         { id: 'h', name: 'click', arguments: '{}', status: 'interrupted', classes: ['act'], stepText: 'Clicked [7] link "Next"' },
+        { id: 'i', name: 'ask_user', arguments: '{}', status: 'started', classes: ['read'], stepText: 'Asked the user "Size?"' },
       ]),
     ]);
     expect(lines.map((l) => [l.number, l.state, l.check])).toEqual([
@@ -41,6 +42,7 @@ describe('step lines', () => {
       [6, 'waiting', 'waiting for your approval'],
       [7, 'running', 'in progress…'],
       [8, 'unknown', 'interrupted: it may or may not have happened, so it was not repeated'],
+      [9, 'running', 'waiting for your answer'],
     ]);
     expect(lines[1]?.text).toBe('Clicked [8] button "Add"');
     expect(new Set(lines.map((l) => l.key)).size).toBe(lines.length);
