@@ -6,7 +6,7 @@ import { errorMessage } from '../ui/error-message';
 import { hostStatusText } from '../ui/host-status-line';
 import { ModeSwitch } from '../ui/mode-switch';
 import { PersonalDataRows } from '../ui/personal-data-rows';
-import { formFromSettings, providerFromForm, validateForm, type FormErrors, type ProviderChoice, type SavedSettings, type SettingsForm } from '../ui/settings-form';
+import { formFromSettings, providerFromForm, sameEndpoint, validateForm, type FormErrors, type ProviderChoice, type SavedSettings, type SettingsForm } from '../ui/settings-form';
 
 const PROVIDERS: { value: ProviderChoice; label: string }[] = [
   { value: 'none', label: 'Choose a provider' },
@@ -69,6 +69,13 @@ export function SettingsView(props: { client: BackgroundClient; hostStatus: Host
   };
 
   const hostMissing = props.hostStatus?.state === 'not_installed';
+  // The saved key stays with the endpoint it was given for; say so when the form points elsewhere.
+  const keyKept = saved.apiKeySet && sameEndpoint(providerFromForm(form, saved.provider), saved.provider);
+  const keyHint = keyKept
+    ? 'A key is saved and hidden. Type a new one to replace it.'
+    : saved.apiKeySet
+      ? 'The saved key belongs to another provider and is not sent here. Type a key if this one needs it.'
+      : 'Stored only in this browser and sent only to the provider.';
   return (
     <form class="settings" data-testid="settings" onSubmit={save} noValidate>
       <fieldset class="card">
@@ -96,9 +103,9 @@ export function SettingsView(props: { client: BackgroundClient; hostStatus: Host
               label="API key"
               id="api-key"
               error={errors.apiKey}
-              hint={saved.apiKeySet ? 'A key is saved and hidden. Type a new one to replace it.' : 'Stored only in this browser and sent only to the provider.'}
+              hint={keyHint}
             >
-              <input id="api-key" data-testid="api-key" type="password" autocomplete="off" value={form.apiKey} placeholder={saved.apiKeySet ? '•••••••• (saved)' : ''} onInput={(e) => edit({ apiKey: e.currentTarget.value })} />
+              <input id="api-key" data-testid="api-key" type="password" autocomplete="off" value={form.apiKey} placeholder={keyKept ? '•••••••• (saved)' : ''} onInput={(e) => edit({ apiKey: e.currentTarget.value })} />
             </Field>
             <div class="button-row">
               <button type="button" class="button button--quiet" data-testid="test-connection" disabled={test === 'running'} onClick={testConnection}>

@@ -94,6 +94,8 @@ describe('settings in the side panel', () => {
     await panel.waitForSelector('[data-testid=base-url]');
     await replaceText(panel, '[data-testid=base-url]', fake.openaiBaseUrl);
     await replaceText(panel, '[data-testid=model]', 'gpt-4o-mini');
+    expect(await panel.$eval('[data-testid=api-key]', (input) => (input as HTMLInputElement).value)).toBe('');
+    expect(await panel.$eval('[data-testid=settings]', (form) => form.textContent ?? '')).toContain('The saved key belongs to another provider and is not sent here.');
     fake.enqueue({ text: 'OK' });
     await panel.click('[data-testid=test-connection]');
     await panel.waitForFunction(() => document.querySelector('[data-testid=test-result]')?.textContent !== '');
