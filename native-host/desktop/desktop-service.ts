@@ -67,14 +67,14 @@ export class DesktopService {
 
   async screenshot(params: DesktopScreenshotParams): Promise<DesktopScreenshotResult> {
     const ready = await this.requireReady();
-    return ready.client.call('screenshot', { ...DesktopScreenshotParams.parse(params), maxBytes: this.deps.maxImageBytes });
+    return ready.client.call('screenshot', { ...DesktopScreenshotParams.parse(params), maxBytes: this.deps.maxImageBytes }).catch(workerGone);
   }
 
   async act(params: DesktopActParams): Promise<DesktopActResult> {
     const parsed = DesktopActParams.parse(params);
     const ready = await this.requireReady();
     const timeoutMs = parsed.action.kind === 'wait' ? parsed.action.seconds * 1000 + 10_000 : 120_000;
-    return ready.client.call('act', parsed, { timeoutMs });
+    return ready.client.call('act', parsed, { timeoutMs }).catch(workerGone);
   }
 
   /** Cuts off the actions in progress, as the hotkey does; used when a task is stopped from the side panel or CLI. */
@@ -154,4 +154,15 @@ export class DesktopService {
       throw error;
     }
   }
+}
+
+/**
+ * A worker that died a moment ago (its display went away) may not have reported its exit yet, so sending to it fails
+ * as "disconnected". For the caller that is the same thing as the exit: desktop control is unavailable right now.
+ */
+function workerGone(error: unknown): never {
+  if (error instanceof AppError && error.code === 'disconnected') {
+    throw new AppError('unavailable', `Desktop control is unavailable: the desktop worker ended (${error.message}). Check that the X display is still running.`);
+  }
+  throw error;
 }

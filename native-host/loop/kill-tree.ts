@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 
 /**
  * Ends a child and everything it started. Children are spawned as leaders of their own process group (detached) on
@@ -23,12 +24,26 @@ export function killTree(pid: number, signal: NodeJS.Signals = 'SIGKILL', platfo
   }
 }
 
-/** Whether a process with this pid still exists (signal 0 checks without sending anything). */
+/**
+ * Whether a process with this pid is still running (signal 0 checks without sending anything). A zombie, one that has
+ * ended but that nobody reaped yet (its parent was killed, and a container's first process may never reap it), still
+ * answers signal 0 but runs nothing, so on Linux /proc says which it is.
+ */
 export function isAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
-    return true;
   } catch (error) {
     return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+  return !isZombie(pid);
+}
+
+function isZombie(pid: number): boolean {
+  try {
+    // The state letter follows the command name in parentheses, which may itself contain spaces or parentheses.
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) === 'Z';
+  } catch {
+    return false;
   }
 }

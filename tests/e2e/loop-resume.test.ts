@@ -5,6 +5,8 @@ import type { LoopEvent } from '../../shared/protocol/loop-protocol';
 import { buildFixRepo, CHECK_COMMAND, FIX_ADD, FIX_MULTIPLY, type FixRepo } from '../fixtures/repo/fix-repo';
 import { startHealthServer, type HealthServer } from '../fixtures/repo/health-server';
 import { finished, runLoopCli, startLoopCli } from '../fixtures/repo/loop-cli';
+// A killed fixer whose parent was killed too can linger unreaped as a zombie; the product's check counts it as gone.
+import { isAlive } from '../../native-host/loop/kill-tree';
 
 /** Where the first run is killed: the first event of the first iteration that matches. */
 const KILL_POINTS: Array<{ name: string; when: (event: LoopEvent) => boolean }> = [
@@ -20,15 +22,6 @@ const KILL_POINTS: Array<{ name: string; when: (event: LoopEvent) => boolean }> 
   { name: 'deploy', when: (event) => event.type === 'step.started' && event.step === 'deploy' },
   { name: 'logs', when: (event) => event.type === 'step.started' && event.step === 'logs' },
 ];
-
-const isAlive = (pid: number): boolean => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
 
 describe('deputy loop: kill -9 at every step, then --resume', () => {
   let repo: FixRepo | undefined;
