@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import type { Flow, TaskMode, TaskRecord } from '../../shared/protocol';
 import type { BackgroundClient } from './background-client';
 import { errorMessage } from './error-message';
@@ -26,8 +26,10 @@ export function TaskComposer(props: TaskComposerProps) {
   const [error, setError] = useState('');
   const [starting, setStarting] = useState(false);
 
+  // The saved default mode arrives a moment after the box shows; a choice the user made meanwhile wins.
+  const chosen = useRef(false);
   useEffect(() => {
-    client.call('settings.get', {}).then((settings) => setMode(settings.defaultMode), () => undefined);
+    client.call('settings.get', {}).then((settings) => chosen.current || setMode(settings.defaultMode), () => undefined);
   }, [client]);
   useEffect(() => {
     if (props.preset) setText(props.preset.text);
@@ -92,7 +94,14 @@ export function TaskComposer(props: TaskComposerProps) {
         {props.busy ? 'Busy: stop the running task to start another.' : 'Enter to run · Shift+Enter for a new line'}
       </p>
       <div class="composer__row">
-        <ModeSwitch mode={mode} onChange={setMode} name={`${id}-mode`} />
+        <ModeSwitch
+          mode={mode}
+          onChange={(next) => {
+            chosen.current = true;
+            setMode(next);
+          }}
+          name={`${id}-mode`}
+        />
         <button type="submit" class="button" data-testid="run-task" disabled={starting || props.busy}>
           {starting ? 'Starting…' : 'Run'}
         </button>

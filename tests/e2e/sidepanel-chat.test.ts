@@ -73,10 +73,14 @@ describe('"Automate this chat" from the context menu', () => {
     expect(await panel.$eval('[data-testid=chat-summary]', (element) => element.textContent)).toBe(detection.summary);
     expect(await screenshotBothSchemes(panel, 'panel-chat-flow')).toEqual([]);
 
+    // The box is filled after the click's render: wait for the value rather than read it at once.
+    const boxValue = (): Promise<string> => panel.$eval('[data-testid=task-input]', (box) => (box as HTMLTextAreaElement).value);
     await panel.click('[data-testid=goal-refund]');
-    expect(await panel.$eval('[data-testid=task-input]', (box) => (box as HTMLTextAreaElement).value)).toMatch(/^Ask for a full refund for order \[order number\]/);
+    await panel.waitForFunction(() => (document.querySelector('[data-testid=task-input]') as HTMLTextAreaElement).value !== '');
+    expect(await boxValue()).toMatch(/^Ask for a full refund for order \[order number\]/);
     await panel.click('[data-testid=goal-custom]');
-    expect(await panel.$eval('[data-testid=task-input]', (box) => (box as HTMLTextAreaElement).value)).toBe('');
+    await panel.waitForFunction(() => (document.querySelector('[data-testid=task-input]') as HTMLTextAreaElement).value === '');
+    expect(await boxValue()).toBe('');
 
     // Without chat tools in the agent yet, a chat goal runs as a task on the page with the web tools: here the model
     // writes to support through the widget's composer, and the task records that it belongs to the chat flow.

@@ -100,6 +100,8 @@ describe('history in the side panel', () => {
   it('reruns a task by putting it back in the task box', async () => {
     await panel.click('[data-testid=rerun]');
     await panel.waitForSelector('[data-testid=task-flow]');
+    // The box is filled after the view's first render: wait for it rather than read it at once.
+    await panel.waitForFunction(() => document.querySelector<HTMLTextAreaElement>('[data-testid=task-input]')?.value !== '');
     expect(await panel.$eval('[data-testid=task-input]', (box) => (box as HTMLTextAreaElement).value)).toBe(TASK);
   });
 
