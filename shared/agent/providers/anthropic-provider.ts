@@ -1,7 +1,7 @@
 import Anthropic from '@anthropic-ai/sdk';
 import { AppError } from '../../errors';
 import type { CompleteOptions, ConversationMessage, Provider, ProviderReply, ProviderRequest, ToolCall } from './provider';
-import { toProviderError } from './provider-error';
+import { providerWithErrors } from './provider-error';
 
 type MessageParam = Anthropic.Messages.MessageParam;
 type UserBlock = Anthropic.Messages.TextBlockParam | Anthropic.Messages.ImageBlockParam | Anthropic.Messages.ToolResultBlockParam;
@@ -132,19 +132,11 @@ export function createAnthropicProvider(options: AnthropicProviderOptions): Prov
     return { text, toolCalls, usage: { inputTokens, outputTokens }, model, stopReason };
   }
 
-  return {
-    label,
-    model: options.model,
-    vision,
-    async complete(request, callOptions) {
-      try {
-        return await complete(request, callOptions);
-      } catch (error) {
-        throw toProviderError(error, where, now(), {
-          aborted: error instanceof Anthropic.APIUserAbortError || callOptions?.signal?.aborted === true,
-          connection: error instanceof Anthropic.APIConnectionError,
-        });
-      }
-    },
-  };
+  return providerWithErrors(
+    { label, model: options.model, vision },
+    where,
+    now,
+    { userAbort: Anthropic.APIUserAbortError, connection: Anthropic.APIConnectionError },
+    complete,
+  );
 }

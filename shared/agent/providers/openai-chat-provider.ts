@@ -1,7 +1,7 @@
 import OpenAI from 'openai';
 import { AppError } from '../../errors';
 import type { CompleteOptions, ConversationMessage, Provider, ProviderReply, ProviderRequest, ToolCall } from './provider';
-import { toProviderError } from './provider-error';
+import { providerWithErrors } from './provider-error';
 
 type ChatMessage = OpenAI.Chat.Completions.ChatCompletionMessageParam;
 type ChatTool = OpenAI.Chat.Completions.ChatCompletionTool;
@@ -126,19 +126,11 @@ export function createOpenAiChatProvider(options: OpenAiChatProviderOptions): Pr
     return { text, toolCalls, usage, model, stopReason };
   }
 
-  return {
-    label,
-    model: options.model,
-    vision,
-    async complete(request, callOptions) {
-      try {
-        return await complete(request, callOptions);
-      } catch (error) {
-        throw toProviderError(error, where, now(), {
-          aborted: error instanceof OpenAI.APIUserAbortError || callOptions?.signal?.aborted === true,
-          connection: error instanceof OpenAI.APIConnectionError,
-        });
-      }
-    },
-  };
+  return providerWithErrors(
+    { label, model: options.model, vision },
+    where,
+    now,
+    { userAbort: OpenAI.APIUserAbortError, connection: OpenAI.APIConnectionError },
+    complete,
+  );
 }

@@ -1,7 +1,7 @@
 import OpenAI from 'openai';
 import { AppError } from '../../errors';
 import type { CompleteOptions, ConversationMessage, Provider, ProviderReply, ProviderRequest, ToolCall } from './provider';
-import { toProviderError } from './provider-error';
+import { providerWithErrors } from './provider-error';
 
 type InputItem = OpenAI.Responses.ResponseInputItem;
 type Response = OpenAI.Responses.Response;
@@ -97,19 +97,11 @@ export function createOpenAiResponsesProvider(options: OpenAiResponsesProviderOp
     throw new AppError('bad_reply', `${label} (${where.baseUrl}) ended the stream before the response was complete. Check that the base URL points at an API with the Responses endpoint.`);
   }
 
-  return {
-    label,
-    model: options.model,
-    vision,
-    async complete(request, callOptions) {
-      try {
-        return await complete(request, callOptions);
-      } catch (error) {
-        throw toProviderError(error, where, now(), {
-          aborted: error instanceof OpenAI.APIUserAbortError || callOptions?.signal?.aborted === true,
-          connection: error instanceof OpenAI.APIConnectionError,
-        });
-      }
-    },
-  };
+  return providerWithErrors(
+    { label, model: options.model, vision },
+    where,
+    now,
+    { userAbort: OpenAI.APIUserAbortError, connection: OpenAI.APIConnectionError },
+    complete,
+  );
 }

@@ -1,4 +1,5 @@
 import { AppError } from '../../errors';
+import type { CompleteOptions, Provider, ProviderReply, ProviderRequest } from './provider';
 
 /** What the retry loop needs to know about a failed call. */
 export interface ProviderErrorDetails {
@@ -101,4 +102,36 @@ export function toProviderError(error: unknown, where: Where, now: number, kind:
 export function providerErrorDetails(error: AppError): ProviderErrorDetails {
   const d = error.details as Partial<ProviderErrorDetails> | undefined;
   return { status: d?.status ?? null, retryable: d?.retryable === true, retryAfterMs: d?.retryAfterMs ?? null };
+}
+
+/** The SDK's own error classes for a cancelled call and for a connection that never got an answer. */
+export interface SdkErrorClasses {
+  userAbort: abstract new (...args: never[]) => Error;
+  connection: abstract new (...args: never[]) => Error;
+}
+
+/**
+ * Wraps an adapter's call so every failure leaves it as one AppError whose code says whether to retry and what to fix,
+ * the same way for every SDK.
+ */
+export function providerWithErrors(
+  identity: Pick<Provider, 'label' | 'model' | 'vision'>,
+  where: Where,
+  now: () => number,
+  sdk: SdkErrorClasses,
+  complete: (request: ProviderRequest, options: CompleteOptions) => Promise<ProviderReply>,
+): Provider {
+  return {
+    ...identity,
+    async complete(request, callOptions = {}) {
+      try {
+        return await complete(request, callOptions);
+      } catch (error) {
+        throw toProviderError(error, where, now(), {
+          aborted: error instanceof sdk.userAbort || callOptions.signal?.aborted === true,
+          connection: error instanceof sdk.connection,
+        });
+      }
+    },
+  };
 }
