@@ -68,7 +68,10 @@ describe('support chat driver on the vendor fixtures, in Chromium with the built
 
     const filled = await uiCall(panel, 'chat.fill', { tabId, values: { 'order number': '1234', email: 'me@example.com' } });
     expect(filled).toMatchObject({ filled: ['Order number', 'Email'], submitted: true });
+    // Support has typed and answered before anyone waits: the typing it showed in between still counts.
+    await new Promise((resolve) => setTimeout(resolve, 600));
     const thanks = await uiCall(panel, 'chat.wait', { tabId, timeoutMs: 10_000, quietMs: QUIET_MS });
+    expect(thanks.typingSeen).toBe(true);
     expect(texts(thanks.newMessages)).toEqual(['Thanks! I found order #1234.', 'Could you upload a photo of the damage?']);
     expect(thanks.state.uploads).toEqual([{ label: 'Photo of the damage', accept: 'image/*' }]);
 

@@ -8,6 +8,7 @@ import { findGenericChat, findSendControl, labelOf } from './generic-chat';
 import { readMessages } from './message-reader';
 import { ReplySettle } from './reply-settle';
 import { TranscriptLedger, messagesSince } from './transcript-ledger';
+import { TypingWatch } from './typing-watch';
 import { profileById } from './vendor-profiles';
 
 export interface ChatFrameDeps {
@@ -27,6 +28,7 @@ const POLL_MS = 50;
 export class ChatFrame {
   private readonly ledger: TranscriptLedger;
   private readonly sentTexts: string[] = [];
+  private readonly typingWatch = new TypingWatch();
 
   constructor(private readonly deps: ChatFrameDeps) {
     this.ledger = new TranscriptLedger(deps.now);
@@ -48,6 +50,26 @@ export class ChatFrame {
     const send =
       (profile && firstMatch(dom, profile.send, isShown)) ?? generic?.send ?? (composer ? findSendControl(root, composer, this.deps.shadowRootOf) : null);
     return { root, composer, send, list, profile };
+  }
+
+  /** From now on, remembers any typing indicator the other side shows, however briefly (see TypingWatch). */
+  private watchTyping(vendor: string, parts: ChatParts): void {
+    this.typingWatch.start({
+      typing: () => {
+        const dom = this.dom();
+        const current = parts.root.isConnected ? parts : this.parts(vendor, dom);
+        return current !== null && isTyping(current, dom, this.deps.shadowRootOf);
+      },
+      targets: () => {
+        const targets: Node[] = [this.deps.doc];
+        for (let node = parts.root.getRootNode(); node instanceof ShadowRoot; node = node.host.getRootNode()) targets.push(node);
+        return targets;
+      },
+      setTimer: (run, ms) => {
+        const timer = setTimeout(run, ms);
+        return () => clearTimeout(timer);
+      },
+    });
   }
 
   private requireParts(vendor: string, dom: DeepDom): ChatParts {
@@ -110,6 +132,7 @@ export class ChatFrame {
     if (composer.matches(':disabled') || composer.getAttribute('aria-disabled') === 'true' || composer.getAttribute('contenteditable') === 'false') {
       throw new AppError('unavailable', 'The chat does not take typed messages right now (its composer is disabled): pick one of the offered choices or fill its form instead');
     }
+    this.watchTyping(vendor, parts);
     typeInto(composer, text);
     this.sentTexts.push(text.replace(/\s+/g, ' ').trim());
     // Frameworks apply the typed text to their state on their next render; Enter in the same task would find the
@@ -146,6 +169,7 @@ export class ChatFrame {
       const offered = labels.length > 0 ? labels.map((label) => `"${label}"`).join(', ') : 'none';
       throw new AppError('not_found', `No choice ${JSON.stringify(choice)} in the chat; the choices offered are: ${offered}`);
     }
+    this.watchTyping(vendor, parts);
     clickLikeAUser(target);
     return { chosen: labels[index] ?? '', state: this.read(vendor) };
   }
@@ -172,6 +196,7 @@ export class ChatFrame {
     }
     let submitted = false;
     if (submit) {
+      this.watchTyping(vendor, parts);
       if (form.submit) clickLikeAUser(form.submit);
       else if (form.element instanceof HTMLFormElement) form.element.requestSubmit();
       submitted = true;
@@ -189,15 +214,17 @@ export class ChatFrame {
       const extras = JSON.stringify([state.choices, state.forms, state.uploads]);
       const verdict = settle.observe(this.deps.now(), { messages: state.messages, typing: state.typing, extras });
       if (verdict.status !== 'waiting') {
+        const typingSeen = verdict.typingSeen || this.typingWatch.seen;
+        if (verdict.status === 'replied') this.typingWatch.stop();
         const newMessages = messagesSince(state.messages, baseline).filter((message) => message.author !== 'us');
         const waitedMs = this.deps.now() - startedAt;
         const summary =
           verdict.status === 'replied'
             ? `Support replied with ${newMessages.length} message(s)`
-            : verdict.typingSeen
+            : typingSeen
               ? `No complete reply within ${Math.round(timeoutMs / 1000)} s: support was typing but sent nothing more`
               : `No reply within ${Math.round(timeoutMs / 1000)} s: nobody answered`;
-        return { status: verdict.status, newMessages, typingSeen: verdict.typingSeen, waitedMs, summary, state };
+        return { status: verdict.status, newMessages, typingSeen, waitedMs, summary, state };
       }
       await this.deps.sleep(POLL_MS);
     }
