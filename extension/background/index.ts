@@ -19,6 +19,7 @@ import { AUTOMATE_CHAT_MENU, handleAutomateChatClick } from './automate-chat-men
 import { ChatDriver } from './chat-driver';
 import { ChatSessions } from './chat-sessions';
 import { HostConnection } from './host-connection';
+import { isPassthroughEvent } from './host-passthrough';
 import { LaunchStore } from './launch-store';
 import { createPageAgent } from './page-agent-wiring';
 import { createTaskServices } from './task-wiring';
@@ -42,6 +43,9 @@ const host = new HostConnection({
   onStatus: (status: HostStatus) => {
     ui.broadcast('host.status', status);
     void session.set('hostStatus', status);
+  },
+  onEvent: (event, data) => {
+    if (isPassthroughEvent(event)) ui.broadcast(event, data);
   },
 });
 

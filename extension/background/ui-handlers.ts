@@ -1,6 +1,7 @@
 import type { ChatDriver } from './chat-driver';
 import { createChatUiHandlers } from './chat-ui-handlers';
 import type { HostConnection } from './host-connection';
+import { createHostPassthroughHandlers } from './host-passthrough';
 import type { LaunchStore } from './launch-store';
 import type { PageAgent } from './page-agent';
 import { createPageUiHandlers } from './page-ui-handlers';
@@ -43,5 +44,6 @@ export function createUiHandlers({ host, launches, frames, chat, page, tasks }: 
     ...createChatUiHandlers(chat),
     ...createPageUiHandlers(page),
     ...tasks,
+    ...createHostPassthroughHandlers(host),
   };
 }

@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { chatUiMethods } from './chat-protocol';
 import { defineChannel } from './channel';
+import { desktopEvents, desktopMethods } from './desktop-protocol';
+import { LoopEvents, LoopMethods } from './loop-protocol';
 import { Flow } from './flow';
 import { taskUiEvents, taskUiMethods } from './task-protocol';
 import { perceptionUiMethods } from './perception-protocol';
@@ -35,6 +37,23 @@ export type Launch = z.infer<typeof Launch>;
 
 const TabRef = z.object({ tabId: z.number().int().nonnegative() });
 
+/**
+ * Host methods the side panel calls as they are (the background only forwards them): the fix loop and desktop tasks
+ * run in the native host. Low-level desktop input (`desktop.act`, `desktop.screenshot`) stays with the agent.
+ */
+export const hostPassthroughMethods = {
+  ...LoopMethods,
+  'desktop.status': desktopMethods['desktop.status'],
+  'desktop.run': desktopMethods['desktop.run'],
+  'desktop.answer': desktopMethods['desktop.answer'],
+  'desktop.stop': desktopMethods['desktop.stop'],
+} as const;
+export type HostPassthroughMethod = keyof typeof hostPassthroughMethods;
+
+/** Host events the background passes on to every open panel and popup. */
+export const hostPassthroughEvents = { ...LoopEvents, ...desktopEvents } as const;
+export type HostPassthroughEvent = keyof typeof hostPassthroughEvents;
+
 /** Side panel / popup <-> background, over a runtime port named "ui". */
 export const UiChannel = defineChannel(
   'ui',
@@ -56,11 +75,13 @@ export const UiChannel = defineChannel(
     ...chatUiMethods,
     ...perceptionUiMethods,
     ...taskUiMethods,
+    ...hostPassthroughMethods,
   },
   {
     'host.status': HostStatus,
     launch: Launch,
     ...taskUiEvents,
+    ...hostPassthroughEvents,
   },
 );
 export type UiChannel = typeof UiChannel;
