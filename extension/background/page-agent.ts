@@ -57,9 +57,11 @@ export class PageAgent {
     const refs = this.memory(tabId).refs;
     let restored = 0;
     for (const element of elements) {
+      // Every old number stays taken, restored or not, so an old [N] never names a new element.
+      refs.reserveThrough(element.ref);
       // Frame ids are not kept across a browser restart: an element in a frame is left to a new snapshot.
       if (element.frame !== 0) continue;
-      if (refs.restore(element.ref, { frameId: 0, token: RESTORED_TOKEN, local: 0, role: element.role, name: element.name, url })) restored += 1;
+      if (refs.restore(element.ref, { frameId: 0, token: RESTORED_TOKEN, local: element.ref, role: element.role, name: element.name, url })) restored += 1;
     }
     return restored;
   }

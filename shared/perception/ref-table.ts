@@ -48,6 +48,11 @@ export class RefTable {
     return true;
   }
 
+  /** Never gives out numbers up to `n` again: they named elements before a restart, which the model may still use. */
+  reserveThrough(n: number): void {
+    this.next = Math.max(this.next, n + 1);
+  }
+
   lookup(n: number): RefEntry | undefined {
     return this.entries.get(n);
   }
