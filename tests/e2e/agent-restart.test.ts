@@ -172,6 +172,42 @@ describe('a task waiting for approval survives a browser restart', () => {
     expect(done?.tabId).toBe(record.tabId);
   });
 
+  it('keeps the same card when only the service worker stops while waiting, and approving acts once in the same tab', async () => {
+    fake.enqueue(
+      (r) => call('click', { ref: refIn(r, 'button', /^Place order$/) }),
+      (r) => (r.text.includes('Order placed') ? call('done', { success: true, summary: 'The order is placed.' }) : call('done', { success: false, summary: 'No confirmation.' })),
+    );
+    const ext = await launch();
+    const target = await ext.browser.newPage();
+    await target.goto(shop.url, { waitUntil: 'load' });
+    const helper = await ext.openExtensionPage(PANEL);
+    const tabId = await tabIdOf(helper, shop.url);
+    await uiCall(helper, 'settings.set', {
+      provider: { preset: 'custom', baseUrl: fake.openaiBaseUrl, model: 'gpt-4o-mini', stream: true, openaiApi: 'chat', toolCalling: 'native', vision: false, timeoutMs: 60_000, maxRetries: 0 },
+      defaultMode: 'act',
+    });
+    const started = await uiCall(helper, 'task.start', { tabId, text: 'Place my order', mode: 'act', flow: 'task' });
+    const before = await until(() => uiCall(helper, 'task.get', { taskId: started.id }), (r) => r?.status === 'awaiting_approval', 'the approval');
+    await helper.close();
+    // Stop the worker: the runner's memory (the pending answer, the page's element numbers) goes; storage stays.
+    const worker = await ext.worker();
+    await worker.evaluate('globalThis.deputyTestMarker = 1');
+    await worker.close();
+    const panel = await openPanel(ext, tabId);
+    await panel.waitForSelector(`[data-testid=approval-card][data-approval-id="${before?.approval?.id}"]`, { timeout: 60_000 });
+    // A new worker answers the panel: the marker set in the old one is gone.
+    expect(await (await ext.worker()).evaluate('typeof globalThis.deputyTestMarker')).toBe('undefined');
+    await panel.click('[data-testid=approve]');
+    await panel.waitForSelector('[data-testid=task-progress][data-status=completed]', { timeout: 60_000 });
+    expect(shop.orders()).toBe(1);
+    expect(await target.$eval('[role=status]', (element) => element.textContent)).toBe('Order placed');
+    const check = await ext.openExtensionPage(PANEL);
+    const done = await uiCall(check, 'task.get', { taskId: started.id });
+    // The same browser session: no note, the same tab.
+    expect(done?.notes ?? []).toEqual([]);
+    expect(done?.tabId).toBe(tabId);
+  });
+
   it('takes a rejection given in the popup after the restart: nothing is ordered and the task ends', async () => {
     fake.enqueue(
       (r) => call('click', { ref: refIn(r, 'button', /^Place order$/) }),
