@@ -14,6 +14,9 @@ export interface PageAgentDeps {
   settleMs?: number;
 }
 
+/** Stands for a document from before a restart: never equal to a live content script's token. */
+const RESTORED_TOKEN = 'restored-after-restart';
+
 /** Errors of the message transport, as opposed to errors the content script reported about the action. */
 const TRANSPORT_CODES = new Set(['unavailable', 'timeout', 'disconnected', 'bad_request']);
 
@@ -43,6 +46,24 @@ export class PageAgent {
   /** Forgets a closed tab's numbers. */
   forget(tabId: number): void {
     this.memories.delete(tabId);
+  }
+
+  /**
+   * Gives a tab back the numbers of a snapshot taken before a restart (of the worker or the browser), for the
+   * elements of its top page. Their document is gone, so the content script acts on one only when the same page has a
+   * unique element with the same role and name; otherwise the action fails with the closest candidates.
+   */
+  restoreRefs(tabId: number, url: string, elements: readonly { ref: number; role: string; name: string; frame?: number | undefined }[]): number {
+    const refs = this.memory(tabId).refs;
+    let restored = 0;
+    for (const element of elements) {
+      // Every old number stays taken, restored or not, so an old [N] never names a new element.
+      refs.reserveThrough(element.ref);
+      // Frame ids are not kept across a browser restart: an element in a frame is left to a new snapshot.
+      if (element.frame !== 0) continue;
+      if (refs.restore(element.ref, { frameId: 0, token: RESTORED_TOKEN, local: element.ref, role: element.role, name: element.name, url })) restored += 1;
+    }
+    return restored;
   }
 
   snapshot(tabId: number, options: SnapshotOptions): Promise<TabSnapshot> {

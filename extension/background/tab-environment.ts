@@ -1,11 +1,11 @@
 import { AppError } from '../../shared/errors';
-import type { ActionOutcome, Observation, ObservedTab, Screenshot } from '../../shared/agent/environment';
+import type { ActionOutcome, Observation, ObservedElement, ObservedTab, Screenshot } from '../../shared/agent/environment';
 import type { WebAction, WebEnvironment } from '../../shared/agent/web-environment';
 import type { TabState } from '../platform/tab-control';
 import type { PageAgent } from './page-agent';
 
 export interface TabEnvironmentDeps {
-  page: Pick<PageAgent, 'snapshot' | 'act'>;
+  page: Pick<PageAgent, 'snapshot' | 'act' | 'restoreRefs'>;
   tabState: (tabId: number) => Promise<TabState | undefined>;
   listWindowTabs: (windowId: number) => Promise<TabState[]>;
   sleep: (ms: number) => Promise<void>;
@@ -31,6 +31,8 @@ async function snapshotWhenReady(deps: TabEnvironmentDeps, tabId: number): Promi
 /** A tab that the agent drives and the tab it is on now (a new or switched tab moves the agent along). */
 export interface TabEnvironment extends WebEnvironment {
   currentTabId(): number;
+  /** Numbers from a snapshot taken before a restart, so the action the task was about to take still names its element. */
+  restoreRefs(url: string, elements: readonly ObservedElement[]): number;
 }
 
 /**
@@ -41,6 +43,7 @@ export function createTabEnvironment(deps: TabEnvironmentDeps, startTabId: numbe
   let tabId = startTabId;
   return {
     currentTabId: () => tabId,
+    restoreRefs: (url, elements) => deps.page.restoreRefs(tabId, url, elements),
     async observe(options): Promise<Observation> {
       const snapshot = await snapshotWhenReady(deps, tabId);
       // Taken only when the task asked for screenshots and the model accepts images (the loop decides).
@@ -53,10 +56,11 @@ export function createTabEnvironment(deps: TabEnvironmentDeps, startTabId: numbe
         url: snapshot.url,
         title: snapshot.title,
         text: snapshot.text,
-        elements: snapshot.elements.map(({ ref, role, name, inputType, autocomplete }) => ({
+        elements: snapshot.elements.map(({ ref, role, name, inputType, autocomplete, frameId }) => ({
           ref,
           role,
           name,
+          frame: frameId,
           ...(inputType === undefined ? {} : { inputType }),
           ...(autocomplete === undefined ? {} : { autocomplete }),
         })),

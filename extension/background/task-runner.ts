@@ -3,12 +3,13 @@ import type { ApprovalAnswer, ApprovalRequest } from '../../shared/agent/approva
 import { controlTools } from '../../shared/agent/control-tools';
 import type { Provider } from '../../shared/agent/providers/provider';
 import { resumeAgent, startAgent, type AgentDeps } from '../../shared/agent/run-agent';
-import { createSecretVault } from '../../shared/agent/secret-vault';
+import { countersAfter, createSecretVault, foundNamesIn, refuseUnknownFound } from '../../shared/agent/secret-vault';
 import type { TraceRecord } from '../../shared/agent/trace';
 import { webTools } from '../../shared/agent/web-tools';
 import { AppError, toErrorShape } from '../../shared/errors';
 import type { Logger } from '../../shared/logger';
 import type { ApprovalDecision, Flow, Settings, TaskMode, TaskRecord, TaskStatus } from '../../shared/protocol';
+import { callCount, refindTaskTab, restartNote, skipCallsOnLostInput, taskPageUrl, type TaskTabPorts } from './refind-task-tab';
 import type { SettingsStore } from './settings-store';
 import type { TabEnvironment } from './tab-environment';
 import type { TaskStore } from './task-store';
@@ -35,6 +36,12 @@ export interface TaskRunnerDeps {
   log: Logger;
   /** Every change to a task, for the side panel, the popup and the toolbar badge. */
   onUpdate: (record: TaskRecord) => void;
+  /** This browser session's id: it lives in session storage, so a browser restart gives a new one. */
+  browserSession: () => Promise<string>;
+  /** Every open tab, and opening one: a task from before a browser restart finds its page again through these. */
+  tabs: TaskTabPorts;
+  /** How long a restarted browser may take to restore its tabs before a task's page is opened anew; 2 s by default. */
+  restoreGraceMs?: number;
 }
 
 export interface StartTask {
@@ -60,6 +67,10 @@ export class TaskRunner {
   private readonly runs = new Map<string, AbortController>();
   private readonly approvals = new Map<string, (answer: ApprovalAnswer) => void>();
   private readonly questions = new Map<string, (answer: string) => void>();
+  /** Answers given to a restored approval card before its resumed task asked again, by task. */
+  private readonly earlyAnswers = new Map<string, { step: number; callId: string; answer: ApprovalAnswer }>();
+  /** Settles once the tasks interrupted by a stop of the worker or the browser run again. */
+  private ready: Promise<void> = Promise.resolve();
 
   constructor(private readonly deps: TaskRunnerDeps) {}
 
@@ -68,7 +79,9 @@ export class TaskRunner {
   }
 
   async start(input: StartTask): Promise<TaskRecord> {
-    const busy = (await this.deps.tasks.list({ tabId: input.tabId })).find(isActive);
+    const session = await this.deps.browserSession();
+    // A task from before a browser restart names a tab id of that session: it says nothing about this tab.
+    const busy = (await this.deps.tasks.list({ tabId: input.tabId })).find((r) => isActive(r) && (r.tabSession === undefined || r.tabSession === session));
     if (busy) throw new AppError('busy', 'A task is already running in this tab: stop it or wait for it to finish.');
     const url = await this.deps.tabUrl(input.tabId);
     if (url === undefined) throw new AppError('not_found', `Tab ${input.tabId} is gone.`);
@@ -92,6 +105,8 @@ export class TaskRunner {
       question: null,
       error: null,
       stopRequested: false,
+      tabSession: session,
+      pageUrl: url,
     };
     await this.deps.tasks.save(record);
     this.deps.onUpdate(record);
@@ -99,18 +114,75 @@ export class TaskRunner {
     return record;
   }
 
-  /** Resumes every task that was active when the worker stopped. Called once when the worker starts. */
-  async resumeInterrupted(): Promise<number> {
-    const active = (await this.deps.tasks.list()).filter((record) => isActive(record) && !this.runs.has(record.id));
+  /**
+   * Resumes every task that was active when the worker or the browser stopped. Called once when the worker starts. A
+   * task from an earlier browser session first finds its page again, in a tab no other task works in, or reopens it.
+   */
+  resumeInterrupted(): Promise<number> {
+    const resuming = this.resumeAll();
+    this.ready = resuming.then(
+      () => undefined,
+      () => undefined,
+    );
+    return resuming;
+  }
+
+  private async resumeAll(): Promise<number> {
+    const session = await this.deps.browserSession();
+    const records = await this.deps.tasks.list();
+    const active = records.filter((record) => isActive(record) && !this.runs.has(record.id));
+    const owned = new Set(records.filter((r) => isActive(r) && r.tabSession === session).map((r) => r.tabId));
     for (const record of active) {
       if (record.stopRequested) {
         await this.change(record.id, (r) => ({ ...r, status: 'stopped', approval: null, question: null }));
         continue;
       }
-      this.deps.log.info('resuming task', { taskId: record.id, steps: record.agent?.steps.length ?? 0 });
-      void this.run(record, record.agent?.startUrl ?? (await this.deps.tabUrl(record.tabId)) ?? '');
+      let current = record;
+      if (record.tabSession !== session) {
+        try {
+          current = await this.rebind(record, session, owned);
+        } catch (error) {
+          this.deps.log.warn('task lost its page on restart', { taskId: record.id, error: String(error) });
+          await this.change(record.id, (r) => ({ ...r, status: 'failed', error: toErrorShape(error), approval: null, question: null }));
+          continue;
+        }
+        owned.add(current.tabId);
+      }
+      this.deps.log.info('resuming task', { taskId: record.id, steps: current.agent?.steps.length ?? 0 });
+      void this.run(current, current.agent?.startUrl ?? current.pageUrl ?? (await this.deps.tabUrl(current.tabId)) ?? '');
     }
     return active.length;
+  }
+
+  /**
+   * Moves a task from a tab of an earlier browser session to one of this session showing its page, and says so among
+   * its steps. Calls decided on input the reload lost are skipped (a pending approval with them).
+   */
+  private async rebind(record: TaskRecord, session: string, owned: ReadonlySet<number>): Promise<TaskRecord> {
+    const url = taskPageUrl(record);
+    if (url === undefined || url === '') {
+      throw new AppError('not_found', 'The browser restarted before this task had looked at its page, so Deputy cannot tell where to continue: start the task again.');
+    }
+    const tab = await refindTaskTab(this.deps.tabs, { url, previousTabId: record.tabId, owned, graceMs: this.deps.restoreGraceMs ?? 2000 });
+    const kept = await this.deps.secrets.load(record.id);
+    const forgotten = foundNamesIn(JSON.stringify(record.agent)).filter((name) => !(name in kept)).length;
+    const agent = record.agent ? (JSON.parse(JSON.stringify(record.agent)) as typeof record.agent) : null;
+    const skipped = agent ? skipCallsOnLostInput(agent) : [];
+    const approvalSkipped = record.approval !== null && skipped.some((call) => call.id === record.approval?.callId);
+    let text = restartNote(url, tab.how, forgotten);
+    if (approvalSkipped) text += ' The action that waited for your approval was not taken: the page was loaded again and lost what had been filled in, so the task looks at it again.';
+    this.deps.log.info('task moved to a tab of the restarted browser', { taskId: record.id, how: tab.how, skipped: skipped.length });
+    const updated = await this.change(record.id, (r) => ({
+      ...r,
+      tabId: tab.tabId,
+      tabSession: session,
+      pageUrl: url,
+      ...(skipped.length > 0 ? { agent } : {}),
+      ...(approvalSkipped ? { approval: null, status: 'running' as const } : {}),
+      notes: [...(r.notes ?? []), { at: this.deps.now(), afterCalls: callCount(r.agent), text }],
+    }));
+    if (!updated) throw new AppError('not_found', 'The task was deleted while it was being resumed.');
+    return updated;
   }
 
   async stop(taskId: string): Promise<TaskRecord> {
@@ -126,19 +198,27 @@ export class TaskRunner {
   }
 
   async approve(taskId: string, approvalId: string, decision: ApprovalDecision, note?: string): Promise<TaskRecord> {
+    // A card restored after a restart may be answered before its task has resumed: wait for that first.
+    await this.ready;
     const record = await this.deps.tasks.get(taskId);
     const resolve = this.approvals.get(approvalId);
-    if (!record || record.approval?.id !== approvalId || !resolve) {
+    const approval = record?.approval;
+    // A resumed task that has not asked again yet takes the answer when it does (it asks with the same card).
+    const early = !resolve && this.runs.has(taskId);
+    if (!record || !approval || approval.id !== approvalId || (!resolve && !early)) {
       throw new AppError('not_found', 'That approval is no longer pending (the task moved on or was restarted): answer the card shown now.');
     }
-    if (decision === 'approve_site') await this.deps.settings.allowSite(siteOf(record.approval.url));
+    if (decision === 'approve_site') await this.deps.settings.allowSite(siteOf(approval.url));
+    const answer: ApprovalAnswer = { approved: decision !== 'reject', ...(note ? { note } : {}) };
     this.approvals.delete(approvalId);
+    if (!resolve) this.earlyAnswers.set(taskId, { step: approval.step, callId: approval.callId, answer });
     const updated = await this.change(taskId, (r) => ({ ...r, approval: null, status: 'running' }));
-    resolve({ approved: decision !== 'reject', ...(note ? { note } : {}) });
+    resolve?.(answer);
     return updated ?? record;
   }
 
   async answer(taskId: string, questionId: string, answer: string): Promise<TaskRecord> {
+    await this.ready;
     const record = await this.deps.tasks.get(taskId);
     const resolve = this.questions.get(questionId);
     if (!record || record.question?.id !== questionId || !resolve) {
@@ -157,8 +237,23 @@ export class TaskRunner {
     try {
       const settings = await this.deps.settings.get();
       if (!settings.provider) throw new AppError('bad_config', 'Choose a model provider in Settings first.');
-      const vault = createSecretVault({ entries: { ...settings.personalData, ...(await this.deps.secrets.load(taskId)) } });
+      const found = await this.deps.secrets.load(taskId);
+      // Values seen before a browser restart were in session storage only: their placeholders are known, not their values.
+      const seen = foundNamesIn(JSON.stringify(record.agent));
+      const forgotten = new Set(seen.filter((name) => !(name in found)));
+      const vault = refuseUnknownFound(
+        createSecretVault({ entries: { ...settings.personalData, ...found }, counters: countersAfter([...seen, ...Object.keys(found)]) }),
+        (name) =>
+          forgotten.has(name)
+            ? `{{${name}}} stood for a value seen on a page before the browser restarted. Such values are kept only in memory, so it was forgotten on the restart for safety and was not typed. Read it from the page again, or ask the user for it.`
+            : `{{${name}}} is not a value Deputy knows, so nothing was typed: use only placeholders shown on the page or in the instructions.`,
+      );
       const environment = this.deps.environment(record.tabId);
+      // An action decided before a restart names elements by the numbers of a snapshot this worker never took.
+      const last = record.agent?.steps.at(-1);
+      if (last?.calls.some((call) => call.status === 'proposed' || call.status === 'awaiting_approval' || call.status === 'started')) {
+        environment.restoreRefs(last.observation.url, last.observation.elements);
+      }
       const agentDeps: AgentDeps<TabEnvironment> = {
         environment,
         tools: [...webTools, ...controlTools<TabEnvironment>()],
@@ -169,9 +264,15 @@ export class TaskRunner {
         approve: (request) => this.waitForApproval(taskId, request),
         askUser: (question) => this.waitForAnswer(taskId, question),
         persist: async (state: AgentState) => {
-          const found = Object.fromEntries(Object.entries(vault.contents().entries).filter(([name]) => !(name in settings.personalData)));
-          await this.deps.secrets.save(taskId, found);
-          await this.change(taskId, (r) => ({ ...r, agent: state, status: statusOf(state, r) }));
+          const seenNow = Object.fromEntries(Object.entries(vault.contents().entries).filter(([name]) => !(name in settings.personalData)));
+          await this.deps.secrets.save(taskId, seenNow);
+          const pageUrl = await this.deps.tabUrl(environment.currentTabId());
+          await this.change(taskId, (r) => {
+            // A card restored after a restart stays only while its call still waits; a gate that now decides otherwise drops it.
+            const approval = r.approval && waitsForApproval(state, r.approval.callId) ? r.approval : null;
+            const next = { ...r, agent: state, approval, ...(pageUrl ? { pageUrl } : {}) };
+            return { ...next, status: statusOf(state, next) };
+          });
         },
         trace: (line: TraceRecord) => void this.deps.tasks.appendTrace(taskId, line),
         now: this.deps.now,
@@ -181,7 +282,8 @@ export class TaskRunner {
         screenshots: settings.screenshots,
         logger: this.deps.log,
       };
-      await this.change(taskId, (r) => ({ ...r, status: 'running' }));
+      // A task resumed with a card or a question still shown keeps that status until it asks again.
+      await this.change(taskId, (r) => ({ ...r, status: r.approval ? 'awaiting_approval' : r.question ? 'awaiting_user' : 'running' }));
       const final = record.agent
         ? await resumeAgent(agentDeps, record.agent)
         : await startAgent(agentDeps, { taskId, task: record.text, startUrl });
@@ -194,21 +296,28 @@ export class TaskRunner {
     }
   }
 
-  private waitForApproval(taskId: string, request: ApprovalRequest): Promise<ApprovalAnswer> {
-    const id = this.deps.newId();
+  /** Asks the user; a resumed task asking for the same call again shows the same card (same id), not a new one. */
+  private async waitForApproval(taskId: string, request: ApprovalRequest): Promise<ApprovalAnswer> {
+    const previous = (await this.deps.tasks.get(taskId))?.approval;
+    const early = this.earlyAnswers.get(taskId);
+    this.earlyAnswers.delete(taskId);
+    if (early && early.step === request.step && early.callId === request.callId) return early.answer;
+    const same = previous && previous.step === request.step && previous.callId === request.callId ? previous : undefined;
+    const id = same?.id ?? this.deps.newId();
     return new Promise((resolve) => {
       this.approvals.set(id, resolve);
       const { step, callId, tool, intent, classes, reason, url } = request;
       void this.change(taskId, (r) => ({
         ...r,
         status: 'awaiting_approval',
-        approval: { id, step, callId, tool, intent, classes, reason, url, askedAt: this.deps.now() },
+        approval: { id, step, callId, tool, intent, classes, reason, url, askedAt: same?.askedAt ?? this.deps.now() },
       }));
     });
   }
 
-  private waitForAnswer(taskId: string, question: string): Promise<string> {
-    const id = this.deps.newId();
+  private async waitForAnswer(taskId: string, question: string): Promise<string> {
+    const previous = (await this.deps.tasks.get(taskId))?.question;
+    const id = previous?.text === question ? previous.id : this.deps.newId();
     return new Promise((resolve) => {
       this.questions.set(id, resolve);
       void this.change(taskId, (r) => ({ ...r, status: 'awaiting_user', question: { id, text: question, askedAt: this.deps.now() } }));
@@ -220,6 +329,11 @@ export class TaskRunner {
     if (updated) this.deps.onUpdate(updated);
     return updated;
   }
+}
+
+/** Whether the state's last step has this call waiting for the user's approval. */
+function waitsForApproval(state: AgentState, callId: string): boolean {
+  return state.steps.at(-1)?.calls.some((call) => call.id === callId && call.status === 'awaiting_approval') ?? false;
 }
 
 /** While an approval or question is pending, that is the task's status, whatever the loop last saved. */

@@ -5,8 +5,8 @@ import type { TaskRecord } from '../../shared/protocol';
 import { clearNotification, hasOpenUiPage, onNotificationClicked, showNotification } from '../platform/notifications';
 import { extensionUrl } from '../platform/runtime';
 import { captureTabIfVisible } from '../platform/capture';
-import { chromeStore } from '../platform/storage';
-import { listWindowTabs, tabState } from '../platform/tab-control';
+import { chromeStore, type Store } from '../platform/storage';
+import { createTab, listAllTabs, listWindowTabs, tabState, waitForTabLoad } from '../platform/tab-control';
 import { openTab, setBadge } from '../platform/ui-surfaces';
 import type { PageAgent } from './page-agent';
 import { SettingsStore } from './settings-store';
@@ -23,6 +23,8 @@ export function createTaskServices(page: PageAgent, broadcast: (record: TaskReco
   const settings = new SettingsStore(local);
   const session = chromeStore('session');
   const secretsKey = (taskId: string): string => `found-secrets:${taskId}`;
+  const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+  let browserSession: Promise<string> | undefined;
   const runner: TaskRunner = new TaskRunner({
     tasks,
     secrets: {
@@ -33,12 +35,22 @@ export function createTaskServices(page: PageAgent, broadcast: (record: TaskReco
     tabUrl: async (tabId) => (await tabState(tabId))?.url,
     environment: (tabId) =>
       createTabEnvironment(
-        { page, tabState, listWindowTabs, sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)), capture: (id) => captureTabIfVisible(id) },
+        { page, tabState, listWindowTabs, sleep, capture: (id) => captureTabIfVisible(id) },
         tabId,
       ),
     provider: (provider) => createProvider(provider, { browser: true }),
     now: () => Date.now(),
     newId: () => crypto.randomUUID(),
+    // Session storage outlives the worker but not the browser: a new id here means the browser restarted.
+    browserSession: () => (browserSession ??= sessionId(session)),
+    tabs: {
+      list: listAllTabs,
+      open: async (url) => {
+        const tab = await createTab(url, undefined);
+        return (await waitForTabLoad(tab.id, 15_000)) ?? tab;
+      },
+      sleep,
+    },
     log: createConsoleLogger('bg:task'),
     onUpdate: (record) => {
       broadcast(record);
@@ -52,6 +64,14 @@ export function createTaskServices(page: PageAgent, broadcast: (record: TaskReco
     if (tabId !== undefined) void openTab(extensionUrl(`extension/sidepanel/index.html?tab=${tabId}`)).then(() => clearNotification(id));
   });
   return { runner, tasks, settings, handlers: createTaskUiHandlers(runner, tasks, settings) };
+}
+
+async function sessionId(session: Store): Promise<string> {
+  const saved = await session.get('browser-session', z.string());
+  if (saved) return saved;
+  const id = crypto.randomUUID();
+  await session.set('browser-session', id);
+  return id;
 }
 
 /** A desktop notification for a new approval, only when no panel or popup is open to show its card. */

@@ -27,6 +27,10 @@ export async function tabState(tabId: number): Promise<TabState | undefined> {
   }
 }
 
+export async function listAllTabs(): Promise<TabState[]> {
+  return (await chrome.tabs.query({})).map(toState);
+}
+
 export async function listWindowTabs(windowId: number): Promise<TabState[]> {
   return (await chrome.tabs.query({ windowId })).map(toState);
 }

@@ -1,14 +1,15 @@
 import type { StepRecord } from '../../shared/agent/agent-state';
+import type { TaskNote } from '../../shared/protocol';
 import { stepLines, type StepState } from './task-format';
 
-const MARKS: Record<StepState, string> = { running: '…', waiting: '?', ok: '✓', failed: '✗', blocked: '⊘', skipped: '–', unknown: '!' };
+const MARKS: Record<StepState, string> = { running: '…', waiting: '?', ok: '✓', failed: '✗', blocked: '⊘', skipped: '–', unknown: '!', note: 'i' };
 
 /**
  * Every action as a readable line with what verification found. Lines are only ever appended, and each has a fixed
  * shape, so the list grows downward without moving what is already on screen.
  */
-export function StepList(props: { steps: readonly StepRecord[]; active: boolean }) {
-  const lines = stepLines(props.steps);
+export function StepList(props: { steps: readonly StepRecord[]; notes?: readonly TaskNote[] | undefined; active: boolean }) {
+  const lines = stepLines(props.steps, props.notes);
   return (
     <section class="steps" aria-label="Steps">
       <h3 class="section-title">Steps</h3>

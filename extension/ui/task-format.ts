@@ -1,12 +1,12 @@
 import type { CallRecord, StepRecord } from '../../shared/agent/agent-state';
-import type { TaskRecord, TaskStatus } from '../../shared/protocol';
+import type { TaskNote, TaskRecord, TaskStatus } from '../../shared/protocol';
 
 /** How a step line is marked in the list. */
-export type StepState = 'running' | 'waiting' | 'ok' | 'failed' | 'blocked' | 'skipped' | 'unknown';
+export type StepState = 'running' | 'waiting' | 'ok' | 'failed' | 'blocked' | 'skipped' | 'unknown' | 'note';
 
 export interface StepLine {
   key: string;
-  /** 1-based, as the user counts. */
+  /** 1-based, as the user counts; 0 for a note about the task, which is not an action. */
   number: number;
   text: string;
   state: StepState;
@@ -75,15 +75,30 @@ function checkOf(call: CallRecord, state: StepState): string {
   return line === call.stepText ? '' : line;
 }
 
-/** Every tool call of the task as a readable line, in the order they were made. */
-export function stepLines(steps: readonly StepRecord[]): StepLine[] {
+/**
+ * Every tool call of the task as a readable line, in the order they were made, with the task's notes (the browser
+ * restarted, ...) among them where they happened.
+ */
+export function stepLines(steps: readonly StepRecord[], notes: readonly TaskNote[] = []): StepLine[] {
   const lines: StepLine[] = [];
+  const queue = [...notes].sort((a, b) => a.afterCalls - b.afterCalls || a.at - b.at);
+  let calls = 0;
+  const addNotes = (upTo: number): void => {
+    for (let note = queue[0]; note !== undefined && note.afterCalls <= upTo; note = queue[0]) {
+      queue.shift();
+      lines.push({ key: `note:${note.at}:${lines.length}`, number: 0, text: note.text, state: 'note', check: '' });
+    }
+  };
+  addNotes(0);
   for (const step of steps) {
     for (const call of step.calls) {
       const state = callState(call);
-      lines.push({ key: `${step.index}:${call.id}`, number: lines.length + 1, text: call.stepText ?? call.name, state, check: checkOf(call, state) });
+      calls += 1;
+      lines.push({ key: `${step.index}:${call.id}`, number: calls, text: call.stepText ?? call.name, state, check: checkOf(call, state) });
+      addNotes(calls);
     }
   }
+  addNotes(Number.POSITIVE_INFINITY);
   return lines;
 }
 

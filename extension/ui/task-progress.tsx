@@ -73,7 +73,7 @@ export function TaskProgress(props: { client: BackgroundClient; record: TaskReco
         />
       ) : null}
       {record.agent?.plan ? <PlanChecklist plan={record.agent.plan} /> : null}
-      <StepList steps={steps} active={active} />
+      <StepList steps={steps} notes={record.notes} active={active} />
       {outcome ? (
         <p class={`outcome outcome--${record.status}`} data-testid="task-outcome">
           {outcome}

@@ -38,6 +38,7 @@ export function createStepPrinter(write: (line: string) => void): StepPrinter {
           once(`${step.index}:${call.id}`, `  ${step.index + 1}. ${text}${call.status === 'denied' ? ' (blocked)' : ''}${result}`);
         }
       }
+      for (const note of record.notes ?? []) once(`note:${note.at}`, `  i ${note.text}`);
       if (record.approval) once(`approval:${record.approval.id}`, `  ? approval needed (${record.approval.classes.join(', ')}): ${record.approval.intent} - ${record.approval.reason}`);
       if (record.question) once(`question:${record.question.id}`, `  ? the agent asks: ${record.question.text}`);
       if (record.error) once('error', `  error: ${record.error.message}`);

@@ -12,6 +12,8 @@ export const ObservedElement = z.object({
   inputType: z.string().optional(),
   /** The autocomplete hint ("cc-number", "current-password", ...), the strongest signal of what a field holds. */
   autocomplete: z.string().optional(),
+  /** The frame it is in (0 is the page itself), so a resumed task can find the element again after a restart. */
+  frame: z.number().int().nonnegative().optional(),
 });
 export type ObservedElement = z.infer<typeof ObservedElement>;
 

@@ -56,3 +56,41 @@ export function createSecretVault(initial: VaultContents = { entries: {} }): Sec
     contents: () => ({ entries: Object.fromEntries(entries), counters: Object.fromEntries(counters) }),
   };
 }
+
+const FOUND_NAME = /^redacted_([a-z0-9_]+)_(\d+)$/;
+
+/** The names of values redaction found (`redacted_card_1`) that a text mentions as placeholders, each once. */
+export function foundNamesIn(text: string): string[] {
+  const names = [...text.matchAll(PLACEHOLDER)].map((m) => m[1] ?? '').filter((name) => FOUND_NAME.test(name));
+  return [...new Set(names)];
+}
+
+/**
+ * Counters that go on after the highest found name already used, so a value seen after a restart never gets the name
+ * an earlier, different value had in the task's history.
+ */
+export function countersAfter(names: Iterable<string>): Record<string, number> {
+  const counters: Record<string, number> = {};
+  for (const name of names) {
+    const match = FOUND_NAME.exec(name);
+    if (!match?.[1] || !match[2]) continue;
+    counters[match[1]] = Math.max(counters[match[1]] ?? 0, Number(match[2]));
+  }
+  return counters;
+}
+
+/**
+ * A vault that refuses to resolve a found placeholder it does not hold (one forgotten on a browser restart, or one
+ * the model made up): typing `{{redacted_card_1}}` into a page is never right. The error says why, from `explain`.
+ */
+export function refuseUnknownFound(vault: SecretVault, explain: (name: string) => string): SecretVault {
+  return {
+    ...vault,
+    resolve(text) {
+      const known = new Set(vault.names());
+      const missing = foundNamesIn(text).find((name) => !known.has(name));
+      if (missing !== undefined) throw new Error(explain(missing));
+      return vault.resolve(text);
+    },
+  };
+}

@@ -37,6 +37,22 @@ export class RefTable {
     return n;
   }
 
+  /**
+   * Gives number `n` back to an element it named before this table existed (a service worker or browser restart
+   * emptied it), so an action the user approved by that number still names the element. A number in use is kept.
+   */
+  restore(n: number, entry: RefEntry): boolean {
+    if (this.entries.has(n)) return false;
+    this.entries.set(n, entry);
+    this.next = Math.max(this.next, n + 1);
+    return true;
+  }
+
+  /** Never gives out numbers up to `n` again: they named elements before a restart, which the model may still use. */
+  reserveThrough(n: number): void {
+    this.next = Math.max(this.next, n + 1);
+  }
+
   lookup(n: number): RefEntry | undefined {
     return this.entries.get(n);
   }

@@ -29,6 +29,15 @@ export type PendingApproval = z.infer<typeof PendingApproval>;
 export const PendingQuestion = z.object({ id: z.string(), text: z.string(), askedAt: z.number() });
 export type PendingQuestion = z.infer<typeof PendingQuestion>;
 
+/** Something that happened to the task outside the model's steps (the browser restarted), shown among its steps. */
+export const TaskNote = z.object({
+  at: z.number(),
+  /** How many actions the task had made when it happened, so the note shows in its place among them. */
+  afterCalls: z.number().int().nonnegative(),
+  text: z.string(),
+});
+export type TaskNote = z.infer<typeof TaskNote>;
+
 /** A task as stored in chrome.storage and shown in the side panel. `agent` is the loop's own resumable state. */
 export const TaskRecord = z.object({
   id: z.string(),
@@ -46,6 +55,14 @@ export const TaskRecord = z.object({
   question: PendingQuestion.nullable(),
   error: ErrorShape.nullable(),
   stopRequested: z.boolean(),
+  /**
+   * The browser session `tabId` belongs to. Tab ids start over when the browser restarts, so a task from an earlier
+   * session finds its page again (or reopens it) before it goes on.
+   */
+  tabSession: z.string().optional(),
+  /** The address of the task's page as last seen: where it continues after a browser restart. */
+  pageUrl: z.string().optional(),
+  notes: z.array(TaskNote).optional(),
 });
 export type TaskRecord = z.infer<typeof TaskRecord>;
 

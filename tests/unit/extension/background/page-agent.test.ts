@@ -76,6 +76,30 @@ describe('PageAgent', () => {
     expect(seen[0]).toMatchObject({ frameId: 3, target: { ref: 4, token: 'doc-9', role: 'button', name: 'Send' } });
   });
 
+  it('gives back the numbers of a snapshot from before a restart, for the top page only, and keeps new numbers clear of them', async () => {
+    const seen: Array<Record<string, unknown>> = [];
+    const { agent } = fakeTab((method, params) => {
+      if (method === 'snapshot') return snapshot([button(1, 'Place order')], { token: 'doc-new' });
+      seen.push(params);
+      // The content script re-finds the element by role and name: the restored number's document is gone.
+      return { token: 'doc-new', url: 'https://shop.test/', ok: true, message: 'clicked [@]', changed: true, evidence: [], replacedBy: 1 };
+    });
+    const restored = agent.restoreRefs(1, 'https://shop.test/', [
+      { ref: 7, role: 'button', name: 'Place order', frame: 0 },
+      { ref: 8, role: 'button', name: 'Send', frame: 4 },
+      { ref: 9, role: 'link', name: 'Old record without a frame' },
+    ]);
+    expect(restored).toBe(1);
+    const outcome = await agent.act(1, { kind: 'click', ref: 7 });
+    expect(outcome).toMatchObject({ ok: true, message: 'Clicked [10] button "Place order"' });
+    expect(seen[0]).toMatchObject({ frameId: 0, target: { role: 'button', name: 'Place order', url: 'https://shop.test/' } });
+    expect(seen[0]?.target).not.toMatchObject({ token: 'doc-new' });
+    // An element in a frame is not guessed at: the model is told to look again.
+    expect((await agent.act(1, { kind: 'click', ref: 8 })).message).toMatch(/no element \[8\].*take a snapshot/);
+    // A snapshot taken now numbers its elements after the restored ones.
+    expect((await agent.snapshot(1, { mode: 'viewport' })).elements.map((e) => e.ref)).toEqual([10]);
+  });
+
   it('answers a number it never gave with what to do, without asking the page', async () => {
     const { agent } = fakeTab(() => snapshot([button(1, 'Only')]));
     await agent.snapshot(1, { mode: 'viewport' });

@@ -4,6 +4,7 @@ import type { Provider, ProviderReply, ProviderRequest } from '../../../../share
 import type { WebAction } from '../../../../shared/agent/web-environment';
 import type { TaskRecord } from '../../../../shared/protocol';
 import { SettingsStore } from '../../../../extension/background/settings-store';
+import type { OpenTab } from '../../../../extension/background/refind-task-tab';
 import type { TabEnvironment } from '../../../../extension/background/tab-environment';
 import { TaskRunner } from '../../../../extension/background/task-runner';
 import { TaskStore } from '../../../../extension/background/task-store';
@@ -65,12 +66,18 @@ function scriptedProvider(turns: Turn[]): Provider & { requests: ProviderRequest
 }
 
 /** A one-page shop: a quantity box and two buttons. */
-function fakeTab(): TabEnvironment & { actions: WebAction[] } {
+function fakeTab(tabId = 5): TabEnvironment & { actions: WebAction[]; restored: number[] } {
   const actions: WebAction[] = [];
+  const restored: number[] = [];
   let count = 0;
   return {
     actions,
-    currentTabId: () => 5,
+    restored,
+    currentTabId: () => tabId,
+    restoreRefs: (_url, elements) => {
+      restored.push(...elements.map((e) => e.ref));
+      return elements.length;
+    },
     observe: () =>
       Promise.resolve({
         url: 'https://shop.example/cart',
@@ -90,28 +97,63 @@ function fakeTab(): TabEnvironment & { actions: WebAction[] } {
   };
 }
 
-async function setup(turns: Turn[], mode: 'ask' | 'act' = 'act') {
-  const store = memoryStore();
+/** The browser's open tabs: a list to re-find a task's page in, and new tabs opened with the next free id. */
+function fakeTabs(open: OpenTab[] = []) {
+  const tabs = [...open];
+  const opened: string[] = [];
+  return {
+    tabs,
+    opened,
+    list: () => Promise.resolve([...tabs]),
+    open: (url: string) => {
+      const tab = { id: Math.max(100, ...tabs.map((t) => t.id + 1)), url };
+      tabs.push(tab);
+      opened.push(url);
+      return Promise.resolve(tab);
+    },
+    sleep: () => Promise.resolve(),
+  };
+}
+
+interface SetupOptions {
+  /** Storage shared with an earlier "browser": chrome.storage.local survives a restart. */
+  store?: ReturnType<typeof memoryStore>;
+  /** The browser session's id: a new one stands for a restarted browser. */
+  session?: string;
+  tabs?: ReturnType<typeof fakeTabs>;
+}
+
+async function setup(turns: Turn[], mode: 'ask' | 'act' = 'act', options: SetupOptions = {}) {
+  const store = options.store ?? memoryStore();
   const tasks = new TaskStore(store);
   const settings = new SettingsStore(store);
   await settings.update({ provider: { preset: 'ollama', model: 'scripted-1' }, defaultMode: mode });
   const provider = scriptedProvider(turns);
   const tab = fakeTab();
+  const environments: number[] = [];
+  const browser = options.tabs ?? fakeTabs([{ id: 5, url: 'https://shop.example/cart' }]);
   const updates: TaskRecord[] = [];
   let ids = 0;
+  const prefix = options.session ?? 'A';
   const runner = new TaskRunner({
     tasks,
     secrets: memorySecrets(),
     settings,
     tabUrl: () => Promise.resolve('https://shop.example/cart'),
-    environment: () => tab,
+    environment: (tabId) => {
+      environments.push(tabId);
+      return tab;
+    },
     provider: () => provider,
     now: () => 1_000 + ids,
-    newId: () => `id-${(ids += 1)}`,
+    newId: () => `${prefix}-id-${(ids += 1)}`,
     log: { debug: vi.fn(), info: vi.fn(), warn: vi.fn(), error: vi.fn() },
     onUpdate: (record) => updates.push(record),
+    browserSession: () => Promise.resolve(options.session ?? 'A'),
+    tabs: browser,
+    restoreGraceMs: 0,
   });
-  return { store, tasks, settings, provider, tab, updates, runner };
+  return { store, tasks, settings, provider, tab, browser, environments, updates, runner };
 }
 
 async function until(check: () => Promise<boolean> | boolean): Promise<void> {
@@ -206,8 +248,149 @@ describe('the background task runner', () => {
       newId: () => 'x',
       log: { debug: vi.fn(), info: vi.fn(), warn: vi.fn(), error: vi.fn() },
       onUpdate: () => undefined,
+      browserSession: () => Promise.resolve('A'),
+      tabs: fakeTabs(),
     });
     await expect(runner.start({ tabId: 1, text: 'go', flow: 'task' })).rejects.toMatchObject({ code: 'bad_config' });
+  });
+});
+
+const CART = 'https://shop.example/cart';
+
+/** A task on tab 5 of browser session A, stopped at the approval for "Place order", then the browser "closes". */
+async function waitingBeforeRestart(turnsBefore: Turn[] = [{ name: 'click', args: { ref: 2 } }]) {
+  const before = await setup(turnsBefore, 'act', { session: 'A' });
+  const { id } = await before.runner.start({ tabId: 5, text: 'Buy it', flow: 'task' });
+  await until(async () => (await before.tasks.get(id))?.status === 'awaiting_approval');
+  const record = (await before.tasks.get(id))!;
+  return { id, record, store: before.store };
+}
+
+describe('a browser restart', () => {
+  it('keeps a task waiting for the same approval, on a tab showing its page, and acts once when approved', async () => {
+    const { id, record, store } = await waitingBeforeRestart();
+    // After the restart tab 5 is another page, and the shop is open in tab 9.
+    const tabs = fakeTabs([
+      { id: 5, url: 'https://news.example/' },
+      { id: 9, url: CART },
+    ]);
+    const after = await setup([doneTurn], 'act', { store, session: 'B', tabs });
+    expect(await after.runner.resumeInterrupted()).toBe(1);
+    await until(async () => (await after.tasks.get(id))?.tabId === 9 && after.runner.pendingApprovals === 1);
+    const resumed = (await after.tasks.get(id))!;
+    expect(resumed.status).toBe('awaiting_approval');
+    expect(resumed.approval).toEqual(record.approval);
+    expect(resumed.tabSession).toBe('B');
+    expect(resumed.notes?.map((n) => n.text)).toEqual([`The browser restarted; Deputy found ${CART} open in a tab and continued there.`]);
+    expect(after.environments).toEqual([9]);
+    expect(tabs.opened).toEqual([]);
+    // The approved click names its element by the number the user saw: that number is given back to the new tab.
+    expect(after.tab.restored).toEqual([1, 2]);
+
+    await after.runner.approve(id, record.approval!.id, 'approve');
+    await until(async () => (await after.tasks.get(id))?.status === 'completed');
+    expect(after.tab.actions).toEqual([{ kind: 'click', ref: 2, double: false }]);
+  });
+
+  it('takes an answer given to the restored card before the task has asked again', async () => {
+    const { id, record, store } = await waitingBeforeRestart();
+    const after = await setup([doneTurn], 'act', { store, session: 'B', tabs: fakeTabs([{ id: 3, url: CART }]) });
+    const resuming = after.runner.resumeInterrupted();
+    // The panel shows the stored card at once; the user answers while the worker is still finding the tab.
+    await after.runner.approve(id, record.approval!.id, 'reject', 'not today');
+    await resuming;
+    await until(async () => (await after.tasks.get(id))?.status === 'completed');
+    const call = (await after.tasks.get(id))?.agent?.steps[0]?.calls[0];
+    expect(call?.status).toBe('denied');
+    expect(call?.result?.content).toContain('not today');
+    expect(after.tab.actions).toEqual([]);
+  });
+
+  it('reopens the page in a new tab when no free tab shows it, never taking the tab of another active task', async () => {
+    const { id, store } = await waitingBeforeRestart();
+    const tabs = fakeTabs([{ id: 9, url: CART }]);
+    const after = await setup([{ name: 'click', args: { ref: 2 } }], 'act', { store, session: 'B', tabs });
+    // A task started after the restart works in tab 9, on the same page.
+    const other = await after.runner.start({ tabId: 9, text: 'Buy another', flow: 'task' });
+    await until(async () => (await after.tasks.get(other.id))?.status === 'awaiting_approval');
+    await after.runner.resumeInterrupted();
+    await until(async () => (await after.tasks.get(id))?.tabSession === 'B');
+    const moved = (await after.tasks.get(id))!;
+    expect(tabs.opened).toEqual([CART]);
+    expect(moved.tabId).toBe(100);
+    expect(moved.notes?.[0]?.text).toContain(`its tab was gone, so Deputy reopened ${CART} in a new tab`);
+    expect((await after.tasks.get(other.id))?.tabId).toBe(9);
+  });
+
+  it('does not refuse a new task in a tab whose id an unfinished task had before the restart', async () => {
+    const { store } = await waitingBeforeRestart();
+    const after = await setup([doneTurn], 'act', { store, session: 'B', tabs: fakeTabs([{ id: 5, url: 'https://news.example/' }]) });
+    await expect(after.runner.start({ tabId: 5, text: 'Read the news', flow: 'task' })).resolves.toMatchObject({ tabId: 5, tabSession: 'B' });
+  });
+
+  it('resumes a running task on the re-found tab without repeating the action it had started', async () => {
+    const { id, record, store } = await waitingBeforeRestart();
+    // The approved click had started when the browser went away: it may or may not have happened.
+    const steps = record.agent!.steps.map((step) => ({ ...step, calls: step.calls.map((call) => ({ ...call, status: 'started' as const })) }));
+    await new TaskStore(store).save({ ...record, status: 'running', approval: null, agent: { ...record.agent!, status: 'running', steps } });
+    const after = await setup([doneTurn], 'act', { store, session: 'B', tabs: fakeTabs([{ id: 7, url: CART }]) });
+    await after.runner.resumeInterrupted();
+    await until(async () => (await after.tasks.get(id))?.status === 'completed');
+    const done = (await after.tasks.get(id))!;
+    expect(done.tabId).toBe(7);
+    expect(done.agent?.steps[0]?.calls[0]?.status).toBe('interrupted');
+    expect(after.tab.actions).toEqual([]);
+  });
+
+  it('does not act on a reloaded form: what was typed before the restart is gone, so the waiting action is dropped', async () => {
+    const { id, store } = await waitingBeforeRestart([
+      { name: 'type', args: { ref: 1, text: 'gift note' } },
+      { name: 'click', args: { ref: 2 } },
+    ]);
+    const after = await setup([doneTurn], 'act', { store, session: 'B', tabs: fakeTabs([{ id: 7, url: CART }]) });
+    await after.runner.resumeInterrupted();
+    await until(async () => (await after.tasks.get(id))?.status === 'completed');
+    const done = (await after.tasks.get(id))!;
+    const click = done.agent?.steps[1]?.calls[0];
+    expect(click?.status).toBe('skipped');
+    expect(click?.result?.content).toContain('typed or chosen on it before is gone');
+    expect(done.notes?.[0]?.text).toContain('The action that waited for your approval was not taken');
+    expect(after.tab.actions).toEqual([]);
+  });
+
+  it('says a value seen before the restart was forgotten, rather than typing its placeholder', async () => {
+    const { id, record, store } = await waitingBeforeRestart();
+    // The page had shown a card number, redacted to {{redacted_card_1}}; its value was only in session storage.
+    const steps = record.agent!.steps.map((step) => ({ ...step, observation: { ...step.observation, text: `${step.observation.text}\ncard on file: {{redacted_card_1}}` } }));
+    await new TaskStore(store).save({ ...record, agent: { ...record.agent!, steps } });
+    const after = await setup(
+      [{ name: 'type', args: { ref: 1, text: '{{redacted_card_1}}' } }, { name: 'done', args: { success: false, summary: 'The card number is gone.' } }],
+      'act',
+      { store, session: 'B', tabs: fakeTabs([{ id: 7, url: CART }]) },
+    );
+    await after.runner.resumeInterrupted();
+    await until(() => after.runner.pendingApprovals === 1);
+    expect((await after.tasks.get(id))?.notes?.[0]?.text).toContain('A value Deputy had seen on pages');
+    await after.runner.approve(id, record.approval!.id, 'reject');
+    await until(async () => (await after.tasks.get(id))?.status === 'failed');
+    const typed = (await after.tasks.get(id))?.agent?.steps[1]?.calls[0];
+    expect(typed?.result?.ok).toBe(false);
+    expect(typed?.result?.content).toContain('forgotten on the restart for safety');
+    expect(after.tab.actions.filter((a) => a.kind === 'type')).toEqual([]);
+  });
+
+  it('fails with a clear message when the task had not seen its page yet and its address is unknown', async () => {
+    const store = memoryStore();
+    const tasks = new TaskStore(store);
+    await tasks.save({
+      id: 't1', tabId: 5, flow: 'task', text: 'go', mode: 'act', site: 'shop.example', status: 'queued', createdAt: 1, updatedAt: 1,
+      agent: null, approval: null, question: null, error: null, stopRequested: false, tabSession: 'A',
+    });
+    const after = await setup([doneTurn], 'act', { store, session: 'B' });
+    await after.runner.resumeInterrupted();
+    const failed = await tasks.get('t1');
+    expect(failed?.status).toBe('failed');
+    expect(failed?.error?.message).toMatch(/browser restarted before this task had looked at its page.*start the task again/);
   });
 });
 

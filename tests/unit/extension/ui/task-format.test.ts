@@ -48,6 +48,25 @@ describe('step lines', () => {
     expect(new Set(lines.map((l) => l.key)).size).toBe(lines.length);
   });
 
+  it('shows a note about the task (the browser restarted) among the actions, where it happened, without a number', () => {
+    const click = (id: string) => ({ id, name: 'click', arguments: '{}', status: 'finished' as const, classes: [], stepText: `Clicked ${id}`, result: { ok: true, content: 'Clicked' } });
+    const lines = stepLines(
+      [step(0, [click('a'), click('b')]), step(1, [click('c')])],
+      [
+        { at: 9, afterCalls: 2, text: 'The browser restarted; Deputy found the page open in a tab and continued there.' },
+        { at: 1, afterCalls: 0, text: 'Started before anything.' },
+      ],
+    );
+    expect(lines.map((l) => [l.number, l.state, l.text])).toEqual([
+      [0, 'note', 'Started before anything.'],
+      [1, 'ok', 'Clicked a'],
+      [2, 'ok', 'Clicked b'],
+      [0, 'note', 'The browser restarted; Deputy found the page open in a tab and continued there.'],
+      [3, 'ok', 'Clicked c'],
+    ]);
+    expect(new Set(lines.map((l) => l.key)).size).toBe(lines.length);
+  });
+
   it('keeps the model\'s words per step for the folded thinking section, skipping empty ones', () => {
     expect(thinkingOf([step(0, [], '  I will add it. '), step(1, [], ''), step(2, [], 'Now the cart.')])).toEqual([
       { step: 1, text: 'I will add it.' },
