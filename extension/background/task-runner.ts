@@ -304,6 +304,8 @@ export class TaskRunner {
     if (early && early.step === request.step && early.callId === request.callId) return early.answer;
     const same = previous && previous.step === request.step && previous.callId === request.callId ? previous : undefined;
     const id = same?.id ?? this.deps.newId();
+    // A stop that came while the card was being looked up found nothing to answer: answer for it here.
+    if (this.runs.get(taskId)?.signal.aborted) return { approved: false, note: 'The user stopped the task.' };
     return new Promise((resolve) => {
       this.approvals.set(id, resolve);
       const { step, callId, tool, intent, classes, reason, url } = request;
@@ -318,6 +320,7 @@ export class TaskRunner {
   private async waitForAnswer(taskId: string, question: string): Promise<string> {
     const previous = (await this.deps.tasks.get(taskId))?.question;
     const id = previous?.text === question ? previous.id : this.deps.newId();
+    if (this.runs.get(taskId)?.signal.aborted) return 'The user stopped the task.';
     return new Promise((resolve) => {
       this.questions.set(id, resolve);
       void this.change(taskId, (r) => ({ ...r, status: 'awaiting_user', question: { id, text: question, askedAt: this.deps.now() } }));
