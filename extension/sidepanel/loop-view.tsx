@@ -111,7 +111,8 @@ export function LoopView(props: { client: BackgroundClient; hostStatus: HostStat
 
   const show = (next: LoopSnapshot): void => {
     setSnapshot(next);
-    setLogged([]);
+    // A resumed loop keeps its id: its logged events stay, the new ones arrive live.
+    if (next.loopId !== loopId) setLogged([]);
     setLoopId(next.loopId);
     void store.set(LAST_LOOP_KEY, next.loopId);
   };
@@ -161,8 +162,8 @@ export function LoopView(props: { client: BackgroundClient; hostStatus: HostStat
     <section class="loop" data-testid="loop-view" aria-label="Fix loop">
       {!connected ? (
         <p class="loop__host" role="status" data-testid="loop-host">
-          {hostStatusText(props.hostStatus)}. The fix loop runs in the native host: install it from the Deputy folder with <code>{HOST_INSTALL_COMMAND}</code>, then reload the
-          extension.
+          {props.hostStatus?.state === 'not_installed' ? 'host not installed' : hostStatusText(props.hostStatus)}. The fix loop runs in the native host: install it from
+          the Deputy folder with <code>{HOST_INSTALL_COMMAND}</code>, then reload the extension.
         </p>
       ) : null}
       {running && view ? (
