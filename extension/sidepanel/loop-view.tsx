@@ -183,6 +183,13 @@ export function LoopView(props: { client: BackgroundClient; hostStatus: HostStat
         </>
       ) : (
         <>
+          {view ? (
+            <>
+              <LoopStatus view={view} now={now} />
+              <IterationList iterations={view.iterations} />
+              <h2 class="section-title">New loop</h2>
+            </>
+          ) : null}
           <LoopDefinitionForm form={form} errors={errors} disabled={busy !== undefined} onChange={(change) => setForm({ ...form, ...change })} onSubmit={() => start(false)}>
             <div class="button-row">
               <button type="submit" class="button" data-testid="loop-start" disabled={!connected || busy !== undefined}>
@@ -201,12 +208,6 @@ export function LoopView(props: { client: BackgroundClient; hostStatus: HostStat
               </p>
             ) : null}
           </LoopDefinitionForm>
-          {view ? (
-            <>
-              <LoopStatus view={view} now={now} />
-              <IterationList iterations={view.iterations} />
-            </>
-          ) : null}
         </>
       )}
     </section>

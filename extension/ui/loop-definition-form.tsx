@@ -55,18 +55,21 @@ export function LoopDefinitionForm(props: {
       <input {...common} inputMode={spec.numeric ? 'decimal' : undefined} spellcheck={false} onInput={(e) => props.onChange({ [spec.field]: e.currentTarget.value })} />
     );
   };
-  const field = (spec: FieldSpec) => (
+  const error = (spec: FieldSpec) =>
+    props.errors[spec.field] ? (
+      <span key={`error-${spec.field}`} class="form-error" role="alert" data-testid={`error-${fieldId(spec.field)}`}>
+        {props.errors[spec.field]}
+      </span>
+    ) : null;
+  // The budgets sit three to a row: their errors go under the row, at full width, to stay readable.
+  const field = (spec: FieldSpec, withError = true) => (
     <div class="field" key={spec.field}>
       <label class="field__label" for={fieldId(spec.field)}>
         {spec.label}
       </label>
       {input(spec)}
       {spec.hint ? <span class="hint">{spec.hint}</span> : null}
-      {props.errors[spec.field] ? (
-        <span class="form-error" role="alert" data-testid={`error-${fieldId(spec.field)}`}>
-          {props.errors[spec.field]}
-        </span>
-      ) : null}
+      {withError ? error(spec) : null}
     </div>
   );
   return (
@@ -79,14 +82,15 @@ export function LoopDefinitionForm(props: {
         props.onSubmit();
       }}
     >
-      {REQUIRED.map(field)}
+      {REQUIRED.map((spec) => field(spec))}
       <fieldset class="loop-form__group">
         <legend class="section-title">Budgets (optional)</legend>
-        <div class="loop-form__budgets">{BUDGETS.map(field)}</div>
+        <div class="loop-form__budgets">{BUDGETS.map((spec) => field(spec, false))}</div>
+        {BUDGETS.map(error)}
       </fieldset>
       <fieldset class="loop-form__group">
         <legend class="section-title">More (optional)</legend>
-        {OPTIONAL.map(field)}
+        {OPTIONAL.map((spec) => field(spec))}
       </fieldset>
       {props.errors.form ? (
         <p class="form-error" role="alert" data-testid="loop-form-error">

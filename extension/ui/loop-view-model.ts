@@ -199,12 +199,11 @@ export function loopElapsedMs(view: LoopView, now: number): number | undefined {
   return end === undefined ? undefined : Math.max(0, end - view.startedAt);
 }
 
-/** The status line: iteration, step, elapsed, cost and the fixer's current action. */
+/** The status line: iteration, step, elapsed and cost (the fixer's current action has a line of its own). */
 export function statusLine(view: LoopView, now: number): string {
   const elapsed = loopElapsedMs(view, now);
   const parts = [`Iteration ${view.iteration}`, view.step ?? 'starting'];
   if (elapsed !== undefined) parts.push(formatClock(elapsed));
   parts.push(`$${view.costUsd.toFixed(2)}`);
-  if (view.action) parts.push(view.action);
   return parts.join(' · ');
 }

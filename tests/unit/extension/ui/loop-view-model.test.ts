@@ -65,7 +65,7 @@ describe('fix loop view model', () => {
     const events = twoFixes().slice(0, 6);
     const view = reduceLoop(ID, events);
     expect(view).toMatchObject({ running: true, step: 'fix', action: 'Edit src/math.mjs', costUsd: 0 });
-    expect(statusLine(view, (view.startedAt ?? 0) + 65_000)).toBe('Iteration 1 · fix · 1:05 · $0.00 · Edit src/math.mjs');
+    expect(statusLine(view, (view.startedAt ?? 0) + 65_000)).toBe('Iteration 1 · fix · 1:05 · $0.00');
     const next = reduceLoop(ID, twoFixes().slice(0, 9));
     expect(next).toMatchObject({ step: 'validate', costUsd: 0.12 });
     expect(next.action).toBeUndefined();
