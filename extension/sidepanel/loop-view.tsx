@@ -117,7 +117,9 @@ export function LoopView(props: { client: BackgroundClient; hostStatus: HostStat
     void store.set(LAST_LOOP_KEY, next.loopId);
   };
 
-  const start = (resume: boolean): void => {
+  /** new: a fresh loop; resume: continue the saved one; restart: set the saved one aside and start the form's. */
+  const start = (mode: 'new' | 'resume' | 'restart'): void => {
+    const resume = mode === 'resume';
     const result = configFromForm(form);
     if (!result.ok && !resume) {
       setErrors(result.errors);
@@ -127,7 +129,7 @@ export function LoopView(props: { client: BackgroundClient; hostStatus: HostStat
     setBusy('starting');
     void store.set(LOOP_FORM_KEY, form);
     const config = resume ? { repo: form.repo.trim() } : result.ok ? result.config : {};
-    client.call('loop.start', { config, resume }).then(
+    client.call('loop.start', { config, resume, restart: mode === 'restart' }).then(
       (started) => {
         setBusy(undefined);
         setResumeOffered(false);
@@ -190,21 +192,26 @@ export function LoopView(props: { client: BackgroundClient; hostStatus: HostStat
               <h2 class="section-title">New loop</h2>
             </>
           ) : null}
-          <LoopDefinitionForm form={form} errors={errors} disabled={busy !== undefined} onChange={(change) => setForm({ ...form, ...change })} onSubmit={() => start(false)}>
+          <LoopDefinitionForm form={form} errors={errors} disabled={busy !== undefined} onChange={(change) => setForm({ ...form, ...change })} onSubmit={() => start('new')}>
             <div class="button-row">
               <button type="submit" class="button" data-testid="loop-start" disabled={!connected || busy !== undefined}>
                 {busy === 'starting' ? 'Starting…' : 'Start'}
               </button>
               {resumeOffered || resumable ? (
-                <button type="button" class="button button--quiet" data-testid="loop-resume" disabled={!connected || busy !== undefined} onClick={() => start(true)}>
-                  Resume
-                </button>
+                <>
+                  <button type="button" class="button button--quiet" data-testid="loop-resume" disabled={!connected || busy !== undefined} onClick={() => start('resume')}>
+                    Resume
+                  </button>
+                  <button type="button" class="button button--quiet" data-testid="loop-restart" disabled={!connected || busy !== undefined} onClick={() => start('restart')}>
+                    Discard it and start
+                  </button>
+                </>
               ) : null}
             </div>
             {resumable ? (
               <p class="hint" data-testid="loop-resume-hint">
                 An unfinished loop on this repository stopped at iteration {resumable.iteration}, step {resumable.step}: Resume continues it without repeating a commit,
-                a push or a paid fixer run.
+                a push or a paid fixer run; Discard sets its state aside and starts the definition above.
               </p>
             ) : null}
           </LoopDefinitionForm>

@@ -188,6 +188,30 @@ describe('the fix loop in the side panel, over native messaging to the built hos
     expect(await texts(panel, '[data-testid=loop-fix]')).toEqual(['Fix: Fix add and multiply']);
     await panel.close();
   });
+
+  it('Discard sets a stopped loop aside and starts the definition in the form', async () => {
+    repo = buildFixRepo();
+    useScenario({ runs: [{ steps: [FIX_ADD], result: 'never finishes', hang: true }] });
+    const panel = await openLoopView();
+    await fillDefinition(panel, { repo: repo.work, check: CHECK_COMMAND, 'claude-path': fakeClaudePath() });
+    await panel.click('[data-testid=loop-start]');
+    await panel.waitForSelector('[data-testid=loop-action]', LOOP_WAIT);
+    const stoppedId = await panel.$eval('[data-testid=loop-state]', (element) => element.getAttribute('data-loop-id'));
+    await panel.click('[data-testid=loop-stop]');
+    await waitForOutcome(panel, 'stopped');
+    const stateFile = (await uiCall(panel, 'loop.status', {})).loops.find((loop) => loop.loopId === stoppedId)?.stateFile ?? '';
+
+    useScenario({ runs: [{ steps: [FIX_ADD, FIX_MULTIPLY], result: 'Fix add and multiply' }] });
+    await panel.waitForSelector('[data-testid=loop-restart]');
+    await panel.click('[data-testid=loop-restart]');
+    await waitForOutcome(panel, 'passed');
+    expect(await panel.$eval('[data-testid=loop-state]', (element) => element.getAttribute('data-loop-id'))).not.toBe(stoppedId);
+    expect(await texts(panel, '[data-testid=loop-iteration-check]')).toEqual(['2 failure(s)', 'check passed']);
+    expect(repo.remoteCommits()).toHaveLength(1);
+    // The stopped loop's state was set aside, not deleted.
+    expect(readFileSync(`${stateFile}.ended-${stoppedId ?? ''}`, 'utf8')).toContain('"outcome": "stopped"');
+    await panel.close();
+  });
 });
 
 describe('the fix loop view without the host', () => {
