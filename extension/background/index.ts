@@ -1,5 +1,6 @@
 import { createConsoleLogger } from '../../shared/logger';
 import type { HostStatus } from '../../shared/protocol';
+import { LoopEvent } from '../../shared/protocol/loop-protocol';
 import { callPageFunction, readPageGlobals } from '../platform/main-world';
 import { connectNative } from '../platform/native';
 import { extensionUrl, extensionVersion, isPrivilegedSender, onInstalled, onPortConnect, onStartup } from '../platform/runtime';
@@ -21,6 +22,7 @@ import { ChatSessions } from './chat-sessions';
 import { HostConnection } from './host-connection';
 import { isPassthroughEvent } from './host-passthrough';
 import { LaunchStore } from './launch-store';
+import { LoopEventLog } from './loop-event-log';
 import { createPageAgent } from './page-agent-wiring';
 import { createTaskServices } from './task-wiring';
 import { createUiHandlers } from './ui-handlers';
@@ -31,6 +33,7 @@ import { UiServer } from './ui-server';
 const log = createConsoleLogger('bg');
 const session = chromeStore('session');
 const launches = new LaunchStore(session);
+const loopLog = new LoopEventLog(session);
 
 const host = new HostConnection({
   connect: connectNative,
@@ -45,7 +48,12 @@ const host = new HostConnection({
     void session.set('hostStatus', status);
   },
   onEvent: (event, data) => {
-    if (isPassthroughEvent(event)) ui.broadcast(event, data);
+    if (!isPassthroughEvent(event)) return;
+    ui.broadcast(event, data);
+    if (event === 'loop.event') {
+      const parsed = LoopEvent.safeParse(data);
+      if (parsed.success) void loopLog.append(parsed.data);
+    }
   },
 });
 
@@ -63,7 +71,7 @@ const chat = new ChatDriver({
 });
 
 const ui: UiServer = new UiServer(
-  createUiHandlers({ host, launches, frames: { listFrames, sendToFrame }, chat, page, tasks: tasks.handlers }),
+  createUiHandlers({ host, launches, loopLog, frames: { listFrames, sendToFrame }, chat, page, tasks: tasks.handlers }),
   (port) => isPrivilegedSender(port.sender),
   createConsoleLogger('bg:ui'),
 );

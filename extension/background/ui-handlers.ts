@@ -3,6 +3,7 @@ import { createChatUiHandlers } from './chat-ui-handlers';
 import type { HostConnection } from './host-connection';
 import { createHostPassthroughHandlers } from './host-passthrough';
 import type { LaunchStore } from './launch-store';
+import type { LoopEventLog } from './loop-event-log';
 import type { PageAgent } from './page-agent';
 import { createPageUiHandlers } from './page-ui-handlers';
 import type { createTaskUiHandlers } from './task-ui-handlers';
@@ -12,13 +13,14 @@ import type { UiHandlers } from './ui-server';
 export interface UiHandlerDeps {
   host: HostConnection;
   launches: LaunchStore;
+  loopLog: Pick<LoopEventLog, 'events'>;
   frames: FramePorts;
   chat: ChatDriver;
   page: PageAgent;
   tasks: ReturnType<typeof createTaskUiHandlers>;
 }
 
-export function createUiHandlers({ host, launches, frames, chat, page, tasks }: UiHandlerDeps): UiHandlers {
+export function createUiHandlers({ host, launches, loopLog, frames, chat, page, tasks }: UiHandlerDeps): UiHandlers {
   return {
     'host.status': () => Promise.resolve(host.status),
     'host.reconnect': () => {
@@ -45,5 +47,6 @@ export function createUiHandlers({ host, launches, frames, chat, page, tasks }: 
     ...createPageUiHandlers(page),
     ...tasks,
     ...createHostPassthroughHandlers(host),
+    'loop.log': async ({ loopId }) => ({ events: await loopLog.events(loopId) }),
   };
 }

@@ -31,7 +31,7 @@ interface RunningLoop {
 }
 
 export interface LoopManager {
-  start(params: { config: unknown; resume: boolean }, emit: (event: LoopEvent) => void): Promise<LoopSnapshot>;
+  start(params: { config: unknown; resume: boolean; restart?: boolean }, emit: (event: LoopEvent) => void): Promise<LoopSnapshot>;
   status(loopId?: string): LoopSnapshot[];
   stop(loopId: string): Promise<LoopSnapshot>;
 }
@@ -82,7 +82,7 @@ export function createLoopManager(deps: LoopManagerDeps): LoopManager {
         repo,
         ...(config ? { config } : {}),
         resume: params.resume,
-        restart: false,
+        restart: params.restart === true && !params.resume,
         stateDir,
         hookCommand: (rulesFile) => hookCommandLine(process.execPath, deps.entry, rulesFile),
         run,

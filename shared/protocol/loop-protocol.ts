@@ -161,7 +161,8 @@ export type LoopSnapshot = z.infer<typeof LoopSnapshot>;
 
 export const LoopMethods = {
   'loop.start': {
-    params: z.object({ config: z.unknown(), resume: z.boolean().default(false) }),
+    /** restart: set aside an unfinished loop of the same repository and start this definition instead. */
+    params: z.object({ config: z.unknown(), resume: z.boolean().default(false), restart: z.boolean().default(false) }),
     result: LoopSnapshot,
   },
   'loop.status': { params: z.object({ loopId: z.string().optional() }), result: z.object({ loops: z.array(LoopSnapshot) }) },

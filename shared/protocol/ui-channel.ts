@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { chatUiMethods } from './chat-protocol';
 import { defineChannel } from './channel';
 import { desktopEvents, desktopMethods } from './desktop-protocol';
-import { LoopEvents, LoopMethods } from './loop-protocol';
+import { LoopEvent, LoopEvents, LoopMethods } from './loop-protocol';
 import { Flow } from './flow';
 import { taskUiEvents, taskUiMethods } from './task-protocol';
 import { perceptionUiMethods } from './perception-protocol';
@@ -76,6 +76,8 @@ export const UiChannel = defineChannel(
     ...perceptionUiMethods,
     ...taskUiMethods,
     ...hostPassthroughMethods,
+    /** The loop events the background kept for a loop (bounded), so a panel opened mid-loop can draw its iterations. */
+    'loop.log': { params: z.object({ loopId: z.string().min(1) }), result: z.object({ events: z.array(LoopEvent) }) },
   },
   {
     'host.status': HostStatus,

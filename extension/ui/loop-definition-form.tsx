@@ -1,0 +1,103 @@
+import type { ComponentChildren } from 'preact';
+import type { LoopField, LoopForm, LoopFormErrors } from './loop-form';
+
+interface FieldSpec {
+  field: LoopField;
+  label: string;
+  placeholder?: string;
+  hint?: string;
+  multiline?: boolean;
+  numeric?: boolean;
+}
+
+const REQUIRED: FieldSpec[] = [
+  { field: 'repo', label: 'Repository folder', placeholder: '/home/me/my-service', hint: 'A git checkout with a clean working tree and a remote to push to.' },
+  { field: 'check', label: 'Check command', placeholder: 'npm test', hint: 'Run in the repository; exit code 0 means the check passes.' },
+];
+
+const BUDGETS: FieldSpec[] = [
+  { field: 'maxIterations', label: 'Max iterations', placeholder: '10', numeric: true },
+  { field: 'maxCostUsd', label: 'Cost budget ($)', placeholder: '20', numeric: true },
+  { field: 'maxMinutes', label: 'Time budget (min)', placeholder: '240', numeric: true },
+];
+
+const OPTIONAL: FieldSpec[] = [
+  { field: 'branch', label: 'Branch', placeholder: 'the checked-out branch', hint: 'The branch the fixes are pushed to; it must be checked out.' },
+  { field: 'protectedPaths', label: 'Protected paths', placeholder: 'migrations/**', hint: 'One glob per line; the fixer may not change them.', multiline: true },
+  { field: 'healthUrl', label: 'Deploy health URL', placeholder: 'https://my-service.example/health', hint: 'After each push, wait until it answers 200.' },
+  { field: 'claudePath', label: 'Claude Code path', placeholder: 'claude', hint: 'The full path when the browser does not find claude on its PATH.' },
+];
+
+const fieldId = (field: LoopField): string => `loop-${field.replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`)}`;
+
+/** The loop definition: repository and check, then the optional limits, branch, protected paths and deploy. */
+export function LoopDefinitionForm(props: {
+  form: LoopForm;
+  errors: LoopFormErrors;
+  disabled: boolean;
+  onChange: (change: Partial<LoopForm>) => void;
+  onSubmit: () => void;
+  children?: ComponentChildren;
+}) {
+  const input = (spec: FieldSpec) => {
+    const id = fieldId(spec.field);
+    const common = {
+      id,
+      'data-testid': id,
+      value: props.form[spec.field],
+      placeholder: spec.placeholder,
+      disabled: props.disabled,
+      'aria-invalid': props.errors[spec.field] ? true : undefined,
+    };
+    return spec.multiline ? (
+      <textarea {...common} rows={2} onInput={(e) => props.onChange({ [spec.field]: e.currentTarget.value })} />
+    ) : (
+      <input {...common} inputMode={spec.numeric ? 'decimal' : undefined} spellcheck={false} onInput={(e) => props.onChange({ [spec.field]: e.currentTarget.value })} />
+    );
+  };
+  const error = (spec: FieldSpec) =>
+    props.errors[spec.field] ? (
+      <span key={`error-${spec.field}`} class="form-error" role="alert" data-testid={`error-${fieldId(spec.field)}`}>
+        {props.errors[spec.field]}
+      </span>
+    ) : null;
+  // The budgets sit three to a row: their errors go under the row, at full width, to stay readable.
+  const field = (spec: FieldSpec, withError = true) => (
+    <div class="field" key={spec.field}>
+      <label class="field__label" for={fieldId(spec.field)}>
+        {spec.label}
+      </label>
+      {input(spec)}
+      {spec.hint ? <span class="hint">{spec.hint}</span> : null}
+      {withError ? error(spec) : null}
+    </div>
+  );
+  return (
+    <form
+      class="loop-form card"
+      data-testid="loop-form"
+      noValidate
+      onSubmit={(event) => {
+        event.preventDefault();
+        props.onSubmit();
+      }}
+    >
+      {REQUIRED.map((spec) => field(spec))}
+      <fieldset class="loop-form__group">
+        <legend class="section-title">Budgets (optional)</legend>
+        <div class="loop-form__budgets">{BUDGETS.map((spec) => field(spec, false))}</div>
+        {BUDGETS.map(error)}
+      </fieldset>
+      <fieldset class="loop-form__group">
+        <legend class="section-title">More (optional)</legend>
+        {OPTIONAL.map((spec) => field(spec))}
+      </fieldset>
+      {props.errors.form ? (
+        <p class="form-error" role="alert" data-testid="loop-form-error">
+          {props.errors.form}
+        </p>
+      ) : null}
+      {props.children}
+    </form>
+  );
+}

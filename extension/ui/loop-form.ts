@@ -1,0 +1,131 @@
+import { z } from 'zod';
+import type { LoopConfigInput, LoopSnapshot } from '../../shared/protocol/loop-protocol';
+
+/**
+ * The side panel's fix-loop form: the fields as typed (strings), remembered between sessions, and turned into the
+ * loop definition `loop.start` takes. The host validates the definition again and its errors land on the field they
+ * name.
+ */
+const text = z.string().catch('');
+export const LoopForm = z.object({
+  repo: text,
+  check: text,
+  branch: text,
+  maxIterations: text,
+  maxCostUsd: text,
+  maxMinutes: text,
+  protectedPaths: text,
+  healthUrl: text,
+  claudePath: text,
+});
+export type LoopForm = z.infer<typeof LoopForm>;
+export type LoopField = keyof LoopForm;
+export type LoopFormErrors = Partial<Record<LoopField | 'form', string>>;
+
+export const EMPTY_LOOP_FORM: LoopForm = LoopForm.parse({});
+
+/** Where the last definition is kept, in chrome.storage.local. */
+export const LOOP_FORM_KEY = 'loopForm';
+
+type Result = { ok: true; config: LoopConfigInput } | { ok: false; errors: LoopFormErrors };
+
+const lines = (value: string): string[] =>
+  value
+    .split('\n')
+    .map((line) => line.trim())
+    .filter((line) => line.length > 0);
+
+function numberField(value: string, whole: boolean): number | undefined | 'bad' {
+  const trimmed = value.trim();
+  if (trimmed === '') return undefined;
+  const parsed = Number(trimmed);
+  if (!Number.isFinite(parsed) || parsed <= 0 || (whole && !Number.isInteger(parsed))) return 'bad';
+  return parsed;
+}
+
+/** The loop definition from the form, or a message per field that needs fixing first. */
+export function configFromForm(form: LoopForm): Result {
+  const errors: LoopFormErrors = {};
+  const repo = form.repo.trim();
+  const check = form.check.trim();
+  if (!repo) errors.repo = 'Enter the folder of the git checkout to fix, e.g. /home/me/my-service.';
+  if (!check) errors.check = 'Enter the command that checks the service, e.g. npm test (exit code 0 means it passes).';
+  const maxIterations = numberField(form.maxIterations, true);
+  const maxCostUsd = numberField(form.maxCostUsd, false);
+  const maxWallMinutes = numberField(form.maxMinutes, false);
+  if (maxIterations === 'bad') errors.maxIterations = 'Max iterations is a whole number of 1 or more, or empty for 10.';
+  if (maxCostUsd === 'bad') errors.maxCostUsd = 'The cost budget is an amount in dollars above 0, e.g. 5 or 2.50, or empty for $20.';
+  if (maxWallMinutes === 'bad') errors.maxMinutes = 'The time budget is a number of minutes above 0, or empty for 240.';
+  const healthUrl = form.healthUrl.trim();
+  if (healthUrl && !/^https?:\/\/\S+$/.test(healthUrl)) errors.healthUrl = 'The health URL starts with http:// or https://, e.g. https://my-service.example/health.';
+  if (Object.keys(errors).length > 0) return { ok: false, errors };
+
+  const budgets = {
+    ...(typeof maxIterations === 'number' ? { maxIterations } : {}),
+    ...(typeof maxCostUsd === 'number' ? { maxCostUsd } : {}),
+    ...(typeof maxWallMinutes === 'number' ? { maxWallMinutes } : {}),
+  };
+  const protectedPaths = lines(form.protectedPaths);
+  const branch = form.branch.trim();
+  const claudePath = form.claudePath.trim();
+  const config: LoopConfigInput = {
+    repo,
+    check,
+    ...(branch ? { branch } : {}),
+    ...(Object.keys(budgets).length > 0 ? { budgets } : {}),
+    ...(protectedPaths.length > 0 ? { protectedPaths } : {}),
+    ...(healthUrl ? { deploy: { healthUrl } } : {}),
+    ...(claudePath ? { fixer: { claudePath } } : {}),
+  };
+  return { ok: true, config };
+}
+
+/** Which field a definition path of the host's validation names ("budgets.maxIterations: ..."). */
+const PATH_FIELDS: [RegExp, LoopField][] = [
+  [/\bbudgets\.maxIterations\b/, 'maxIterations'],
+  [/\bbudgets\.maxCostUsd\b/, 'maxCostUsd'],
+  [/\bbudgets\.maxWallMinutes\b/, 'maxMinutes'],
+  [/\bdeploy\b/, 'healthUrl'],
+  [/\bprotectedPaths\b/, 'protectedPaths'],
+  [/\bbranch\b/, 'branch'],
+  [/\bcheck\b/, 'check'],
+  [/\bfixer\b/, 'claudePath'],
+  [/\brepo\b/, 'repo'],
+];
+
+/** The host's own sentences for a bad field, as loop.start answers them. */
+const MESSAGE_FIELDS: [RegExp, LoopField][] = [
+  [/The repository folder .* does not exist|is not a git repository|needs config\.repo|has uncommitted changes|has no remote/, 'repo'],
+  [/is on branch .* but the loop is set to push/, 'branch'],
+  [/Could not start the Claude Code CLI|Claude Code CLI/, 'claudePath'],
+  [/deploy health URL/, 'healthUrl'],
+];
+
+/**
+ * Puts the host's error next to the field it is about; anything else stays a message for the whole form. The host's
+ * sentence is kept as it is: it already says what to do.
+ */
+export function errorsFromHost(message: string): LoopFormErrors {
+  const invalid = /The loop definition in .* is invalid: (.*)$/s.exec(message);
+  if (invalid) {
+    const detail = invalid[1] ?? '';
+    const field = PATH_FIELDS.find(([pattern]) => pattern.test(detail.split(':')[0] ?? ''))?.[1];
+    return field ? { [field]: message } : { form: message };
+  }
+  const field = MESSAGE_FIELDS.find(([pattern]) => pattern.test(message))?.[1];
+  return field ? { [field]: message } : { form: message };
+}
+
+/** True when the host refused a new loop because an unfinished one for the same repo can be resumed. */
+export function offersResume(message: string): boolean {
+  return /An unfinished loop exists for /.test(message);
+}
+
+/** The saved loop of this repository that the host could resume: stopped, failed, or cut off by a crash. */
+export function resumableLoop(loops: readonly LoopSnapshot[], repo: string): LoopSnapshot | undefined {
+  const wanted = repo.trim().replace(/\/+$/, '');
+  if (!wanted) return undefined;
+  return loops.find(
+    (loop) => !loop.running && loop.repo.replace(/\/+$/, '') === wanted && (loop.outcome === undefined || loop.outcome === 'stopped' || loop.outcome === 'failed'),
+  );
+}

@@ -1,0 +1,120 @@
+import type { IterationView, LoopView } from './loop-view-model';
+import { outcomeLabel, statusLine } from './loop-view-model';
+
+const short = (commit: string): string => commit.slice(0, 10);
+
+/** The live line of a running loop, or its outcome with the report once it ended. */
+export function LoopStatus(props: { view: LoopView; now: number }) {
+  const { view } = props;
+  return (
+    <section class="loop-status card" aria-label="Fix loop status" data-testid="loop-state" data-running={String(view.running)} data-loop-id={view.loopId}>
+      <p class="loop-status__repo">
+        <span class="muted">{view.running ? 'Fixing' : 'Loop on'}</span> <code>{view.repo}</code>
+        {view.branch ? <span class="muted"> · {view.branch}</span> : null}
+      </p>
+      <p class="loop-status__line" role="status" aria-live="polite" data-testid="loop-status">
+        {statusLine(view, props.now)}
+      </p>
+      {view.running && view.action ? (
+        <p class="loop-status__action" data-testid="loop-action">
+          {view.action}
+        </p>
+      ) : null}
+      {view.notices.map((notice, index) => (
+        <p key={index} class="form-error" data-testid="loop-notice">
+          {notice}
+        </p>
+      ))}
+      {view.outcome && !view.running ? (
+        <div class={`outcome loop-outcome loop-outcome--${view.outcome}`} data-testid="loop-outcome" data-outcome={view.outcome}>
+          <strong>{outcomeLabel(view.outcome)}</strong>
+          {view.reason ? <span data-testid="loop-reason">{view.reason}</span> : null}
+          <span class="muted">Total cost ${view.costUsd.toFixed(2)}</span>
+          {view.reportPath ? (
+            <span class="loop-outcome__report">
+              Report: <code data-testid="loop-report">{view.reportPath}</code>
+            </span>
+          ) : null}
+        </div>
+      ) : null}
+    </section>
+  );
+}
+
+/** One entry per iteration: failures, the fix, its diff, commit and push, deploy time and cost. */
+export function IterationList(props: { iterations: IterationView[] }) {
+  if (props.iterations.length === 0) return null;
+  return (
+    <section class="loop-iterations" aria-label="Iterations">
+      <h2 class="section-title">Iterations</h2>
+      <ol class="loop-iterations__list">
+        {props.iterations.map((entry) => (
+          <IterationItem key={entry.iteration} entry={entry} />
+        ))}
+      </ol>
+    </section>
+  );
+}
+
+function checkText(entry: IterationView): string {
+  if (entry.checkPassed === undefined) return 'check not run yet';
+  if (entry.checkPassed) return 'check passed';
+  return `${entry.failures.length} failure(s)`;
+}
+
+function IterationItem(props: { entry: IterationView }) {
+  const { entry } = props;
+  const state = entry.failedStep ? 'failed' : entry.checkPassed ? 'passed' : entry.pushed ? 'pushed' : entry.rejected ? 'rejected' : 'open';
+  return (
+    <li class={`loop-iteration loop-iteration--${state}`} data-testid="loop-iteration" data-iteration={entry.iteration} data-state={state}>
+      <div class="loop-iteration__head">
+        <strong>Iteration {entry.iteration}</strong>
+        <span class="muted" data-testid="loop-iteration-check">
+          {checkText(entry)}
+        </span>
+      </div>
+      {entry.failures.length > 0 ? (
+        <ul class="loop-iteration__failures" data-testid="loop-failures">
+          {entry.failures.slice(0, 5).map((failure) => (
+            <li key={failure.id}>
+              <code>{failure.id}</code> {failure.message}
+            </li>
+          ))}
+          {entry.failures.length > 5 ? <li class="muted">and {entry.failures.length - 5} more</li> : null}
+        </ul>
+      ) : null}
+      {entry.fixSummary !== undefined ? (
+        <p class="loop-iteration__fix" data-testid="loop-fix">
+          Fix: {entry.fixSummary || '(no summary)'}
+          {entry.fixerError ? <span class="form-error"> (the fixer reported an error)</span> : null}
+        </p>
+      ) : null}
+      <p class="loop-iteration__facts">
+        {entry.diff ? <span data-testid="loop-diff">Diff: {entry.diff}</span> : null}
+        {entry.commit ? (
+          <span data-testid="loop-commit">
+            {entry.pushed ? 'Pushed' : 'Committed'} <code>{short(entry.commit)}</code>
+            {entry.rebased ? ' (rebased)' : ''}
+          </span>
+        ) : null}
+        {entry.deploy ? <span data-testid="loop-deploy">Deploy: {entry.deploy}</span> : null}
+        {entry.fixerCostUsd !== undefined ? (
+          <span data-testid="loop-cost">
+            ${entry.fixerCostUsd.toFixed(2)}
+            {entry.turns !== undefined ? `, ${entry.turns} turns` : ''}
+          </span>
+        ) : null}
+      </p>
+      {entry.rejected ? (
+        <p class="form-error" data-testid="loop-rejected">
+          Rolled back: {entry.rejected.join('; ')}
+        </p>
+      ) : null}
+      {entry.failedStep ? (
+        <p class="form-error" data-testid="loop-step-error">
+          {entry.failedStep.step} failed: {entry.failedStep.detail}
+        </p>
+      ) : null}
+    </li>
+  );
+}

@@ -1,0 +1,234 @@
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Page } from 'puppeteer-core';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { launchWithExtension, type ExtensionBrowser } from '../../scripts/lib/launch-browser';
+import { fakeClaudePath } from '../fixtures/fake-claude/build-fake-claude';
+import { buildFixRepo, CHECK_COMMAND, FIX_ADD, FIX_MULTIPLY, type FixRepo, type Scenario } from '../fixtures/repo/fix-repo';
+import { PANEL, PANEL_WIDTH, screenshotBothSchemes, texts } from './support/panel-harness';
+import { registerHostInProfile, requireBuild } from './support/register-host';
+import { uiCall } from './support/ui-call';
+
+// The host is started by Chromium, so it (and the fake claude it runs) gets its settings from the browser's
+// environment: one state folder, one scenario file and one fixer log for the whole file, reset before each loop.
+const root = mkdtempSync(join(tmpdir(), 'deputy-panel-loop-'));
+const profile = join(root, 'profile');
+const stateDir = join(root, 'state');
+const scenarioFile = join(root, 'scenario.json');
+const claudeLog = join(root, 'claude-runs.jsonl');
+const LOOP_WAIT = { timeout: 150_000 };
+
+let ext: ExtensionBrowser;
+let repo: FixRepo | undefined;
+
+beforeAll(async () => {
+  requireBuild();
+  mkdirSync(profile);
+  await registerHostInProfile(profile);
+  ext = await launchWithExtension({
+    userDataDir: profile,
+    env: { DEPUTY_STATE_DIR: stateDir, DEPUTY_LOG_FILE: join(root, 'host.log'), FAKE_CLAUDE_SCENARIO: scenarioFile, FAKE_CLAUDE_LOG: claudeLog },
+  });
+  await ext.worker();
+});
+afterEach(() => {
+  repo?.cleanup();
+  repo = undefined;
+});
+afterAll(async () => {
+  await ext?.close();
+  rmSync(root, { recursive: true, force: true });
+});
+
+function useScenario(scenario: Scenario): void {
+  rmSync(claudeLog, { force: true });
+  writeFileSync(scenarioFile, JSON.stringify(scenario));
+}
+
+/** The side panel's page at the panel's width, on the Fix loop view, once the host is connected. */
+async function openLoopView(): Promise<Page> {
+  const panel = await ext.openExtensionPage(PANEL);
+  await panel.setViewport({ width: PANEL_WIDTH, height: 900 });
+  await panel.waitForSelector('[data-testid=flow-loop]');
+  await panel.click('[data-testid=flow-loop]');
+  await panel.waitForSelector('[data-testid=loop-view]');
+  await panel.waitForFunction(() => document.querySelector('[data-testid=host-status]')?.textContent?.includes('host: connected') === true, { timeout: 30_000 });
+  return panel;
+}
+
+async function replaceText(page: Page, selector: string, text: string): Promise<void> {
+  await page.waitForSelector(selector);
+  await page.focus(selector);
+  await page.$eval(selector, (field) => (field as HTMLInputElement | HTMLTextAreaElement).select());
+  await page.keyboard.press('Backspace');
+  if (text) await page.type(selector, text);
+}
+
+async function fillDefinition(page: Page, fields: Record<string, string>): Promise<void> {
+  for (const [id, value] of Object.entries(fields)) await replaceText(page, `[data-testid=loop-${id}]`, value);
+}
+
+function text(page: Page, selector: string): Promise<string> {
+  return page.$eval(selector, (element) => element.textContent ?? '');
+}
+
+function waitForOutcome(page: Page, outcome: string): Promise<unknown> {
+  return page.waitForFunction((wanted) => document.querySelector('[data-testid=loop-outcome]')?.getAttribute('data-outcome') === wanted, LOOP_WAIT, outcome);
+}
+
+describe('the fix loop in the side panel, over native messaging to the built host', () => {
+  it('a bad definition gets the host error next to the field, and nothing starts', async () => {
+    const panel = await openLoopView();
+    await panel.click('[data-testid=loop-start]');
+    await panel.waitForSelector('[data-testid=error-loop-repo]');
+    expect(await text(panel, '[data-testid=error-loop-repo]')).toMatch(/^Enter the folder of the git checkout to fix/);
+    expect(await text(panel, '[data-testid=error-loop-check]')).toMatch(/^Enter the command that checks the service/);
+
+    const missing = join(root, 'no-such-repo');
+    await fillDefinition(panel, { repo: missing, check: CHECK_COMMAND, 'max-iterations': '3' });
+    await panel.click('[data-testid=loop-start]');
+    await panel.waitForFunction(() => document.querySelector('[data-testid=error-loop-repo]')?.textContent?.startsWith('The repository folder') === true, { timeout: 30_000 });
+    expect(await text(panel, '[data-testid=error-loop-repo]')).toBe(`The repository folder ${missing} does not exist: pass --repo with the path of a git checkout`);
+    expect(await panel.$('[data-testid=error-loop-check]')).toBeNull();
+    expect(await panel.$('[data-testid=loop-state]')).toBeNull();
+    // What the user typed stays in the form.
+    expect(await panel.$eval('[data-testid=loop-check]', (input) => (input as HTMLInputElement).value)).toBe(CHECK_COMMAND);
+    expect((await uiCall(panel, 'loop.status', {})).loops).toEqual([]);
+
+    await replaceText(panel, '[data-testid=loop-max-cost-usd]', 'lots');
+    await panel.click('[data-testid=loop-start]');
+    await panel.waitForSelector('[data-testid=error-loop-max-cost-usd]');
+    expect(await screenshotBothSchemes(panel, 'panel-loop-errors')).toEqual([]);
+    await panel.close();
+  });
+
+  it('starts a loop typed into the form, shows both fixes and the pass, and the remote gets two commits', async () => {
+    repo = buildFixRepo();
+    useScenario({
+      runs: [
+        { steps: [{ tool: 'Read', file: 'src/math.mjs' }, FIX_ADD], result: 'Return the sum from add', costUsd: 0.12 },
+        { steps: [FIX_MULTIPLY], result: 'Return the product from multiply', costUsd: 0.2 },
+      ],
+    });
+    const panel = await openLoopView();
+    await fillDefinition(panel, { repo: repo.work, check: CHECK_COMMAND, 'max-iterations': '5', 'max-cost-usd': '', 'protected-paths': '.env', 'claude-path': fakeClaudePath() });
+    await panel.click('[data-testid=loop-start]');
+    await panel.waitForSelector('[data-testid=loop-state]');
+    await waitForOutcome(panel, 'passed');
+
+    expect(await text(panel, '[data-testid=loop-reason]')).toBe('The check passes after 2 pushed fix(es)');
+    expect(await text(panel, '[data-testid=loop-status]')).toMatch(/^Iteration 3 · check · \d+:\d\d · \$0\.32$/);
+    const iterations = await panel.$$eval('[data-testid=loop-iteration]', (items) => items.map((item) => `${item.getAttribute('data-iteration')}:${item.getAttribute('data-state')}`));
+    expect(iterations).toEqual(['1:pushed', '2:pushed', '3:passed']);
+    expect(await texts(panel, '[data-testid=loop-iteration-check]')).toEqual(['2 failure(s)', '1 failure(s)', 'check passed']);
+    expect(await texts(panel, '[data-testid=loop-fix]')).toEqual(['Fix: Return the sum from add', 'Fix: Return the product from multiply']);
+    expect(await texts(panel, '[data-testid=loop-diff]')).toEqual(['Diff: 1 file(s), +1 -1', 'Diff: 1 file(s), +1 -1']);
+    expect(await texts(panel, '[data-testid=loop-cost]')).toEqual(['$0.12, 3 turns', '$0.20, 2 turns']);
+    const failures = await texts(panel, '[data-testid=loop-failures] li');
+    expect(failures[0]).toBe('add add returned the wrong value');
+
+    const commits = repo.remoteCommits();
+    expect(commits).toHaveLength(2);
+    expect(await texts(panel, '[data-testid=loop-commit]')).toEqual(commits.map((commit) => `Pushed ${commit.slice(0, 10)}`));
+    const report = await text(panel, '[data-testid=loop-report]');
+    expect(readFileSync(report, 'utf8')).toContain('Outcome: **passed**');
+    expect(await screenshotBothSchemes(panel, 'panel-loop-passed')).toEqual([]);
+    await panel.close();
+
+    // A reopened panel remembers the definition and shows the last loop's outcome.
+    const again = await openLoopView();
+    await waitForOutcome(again, 'passed');
+    expect(await again.$eval('[data-testid=loop-repo]', (input) => (input as HTMLInputElement).value)).toBe(repo.work);
+    expect(await again.$eval('[data-testid=loop-protected-paths]', (input) => (input as HTMLTextAreaElement).value)).toBe('.env');
+    expect(await again.$eval('[data-testid=loop-max-iterations]', (input) => (input as HTMLInputElement).value)).toBe('5');
+    expect(await again.$$eval('[data-testid=loop-iteration]', (items) => items.length)).toBe(3);
+    await again.close();
+  });
+
+  it('a panel reopened mid-loop shows the running loop; Stop ends it with the state saved, and Resume finishes it', async () => {
+    repo = buildFixRepo();
+    // The fixer edits, then works on: it is still running whatever the machine's speed when the panel stops it.
+    useScenario({ runs: [{ steps: [FIX_ADD], result: 'never finishes', hang: true }] });
+    const first = await openLoopView();
+    await fillDefinition(first, { repo: repo.work, check: CHECK_COMMAND, 'max-iterations': '', 'claude-path': fakeClaudePath() });
+    await first.click('[data-testid=loop-start]');
+    await first.waitForSelector('[data-testid=loop-action]', LOOP_WAIT);
+    expect(await text(first, '[data-testid=loop-action]')).toBe('Edit src/math.mjs');
+    await first.close();
+
+    // The failures of iteration 1 came before this panel opened: they come from the background's log.
+    const panel = await openLoopView();
+    await panel.waitForSelector('[data-testid=loop-stop]');
+    await panel.waitForSelector('[data-testid=loop-failures]');
+    expect(await texts(panel, '[data-testid=loop-failures] li')).toEqual(['add add returned the wrong value', 'multiply multiply returned the wrong value']);
+    expect(await text(panel, '[data-testid=loop-status]')).toMatch(/^Iteration 1 · fix · \d+:\d\d · \$0\.00$/);
+    expect(await text(panel, '[data-testid=loop-action]')).toBe('Edit src/math.mjs');
+    expect(await screenshotBothSchemes(panel, 'panel-loop-running')).toEqual([]);
+
+    await panel.click('[data-testid=loop-stop]');
+    await waitForOutcome(panel, 'stopped');
+    expect(await text(panel, '[data-testid=loop-reason]')).toMatch(/^Stopped by the user during the fix step/);
+    const [saved] = (await uiCall(panel, 'loop.status', {})).loops.filter((loop) => loop.repo === repo?.work);
+    expect(saved).toMatchObject({ running: false, outcome: 'stopped', step: 'fix', iteration: 1 });
+    expect(JSON.parse(readFileSync(saved?.stateFile ?? '', 'utf8'))).toMatchObject({ outcome: 'stopped', step: 'fix' });
+    expect(repo.git(['status', '--porcelain'])).toBe('');
+    expect(repo.pushes()).toHaveLength(0);
+
+    // Starting again is refused while the stopped loop can be resumed; Resume continues it to a pass.
+    await panel.waitForSelector('[data-testid=loop-resume]');
+    expect(await text(panel, '[data-testid=loop-resume-hint]')).toContain('stopped at iteration 1, step fix');
+    await panel.click('[data-testid=loop-start]');
+    await panel.waitForSelector('[data-testid=loop-form-error]');
+    expect(await text(panel, '[data-testid=loop-form-error]')).toMatch(/^An unfinished loop exists for .* \(iteration 1, step fix\): continue it with --resume/);
+    useScenario({ runs: [{ steps: [FIX_ADD, FIX_MULTIPLY], result: 'Fix add and multiply' }] });
+    await panel.click('[data-testid=loop-resume]');
+    await waitForOutcome(panel, 'passed');
+    expect(repo.remoteCommits()).toHaveLength(1);
+    expect(await texts(panel, '[data-testid=loop-fix]')).toEqual(['Fix: Fix add and multiply']);
+    await panel.close();
+  });
+
+  it('Discard sets a stopped loop aside and starts the definition in the form', async () => {
+    repo = buildFixRepo();
+    useScenario({ runs: [{ steps: [FIX_ADD], result: 'never finishes', hang: true }] });
+    const panel = await openLoopView();
+    await fillDefinition(panel, { repo: repo.work, check: CHECK_COMMAND, 'claude-path': fakeClaudePath() });
+    await panel.click('[data-testid=loop-start]');
+    await panel.waitForSelector('[data-testid=loop-action]', LOOP_WAIT);
+    const stoppedId = await panel.$eval('[data-testid=loop-state]', (element) => element.getAttribute('data-loop-id'));
+    await panel.click('[data-testid=loop-stop]');
+    await waitForOutcome(panel, 'stopped');
+    const stateFile = (await uiCall(panel, 'loop.status', {})).loops.find((loop) => loop.loopId === stoppedId)?.stateFile ?? '';
+
+    useScenario({ runs: [{ steps: [FIX_ADD, FIX_MULTIPLY], result: 'Fix add and multiply' }] });
+    await panel.waitForSelector('[data-testid=loop-restart]');
+    await panel.click('[data-testid=loop-restart]');
+    await waitForOutcome(panel, 'passed');
+    expect(await panel.$eval('[data-testid=loop-state]', (element) => element.getAttribute('data-loop-id'))).not.toBe(stoppedId);
+    expect(await texts(panel, '[data-testid=loop-iteration-check]')).toEqual(['2 failure(s)', 'check passed']);
+    expect(repo.remoteCommits()).toHaveLength(1);
+    // The stopped loop's state was set aside, not deleted.
+    expect(readFileSync(`${stateFile}.ended-${stoppedId ?? ''}`, 'utf8')).toContain('"outcome": "stopped"');
+    await panel.close();
+  });
+});
+
+describe('the fix loop view without the host', () => {
+  it('says how to install the host, and cannot start', async () => {
+    const bare = await launchWithExtension();
+    try {
+      await bare.worker();
+      const panel = await bare.openExtensionPage(PANEL);
+      await panel.setViewport({ width: PANEL_WIDTH, height: 800 });
+      await panel.waitForSelector('[data-testid=flow-loop]');
+      await panel.click('[data-testid=flow-loop]');
+      await panel.waitForFunction(() => document.querySelector('[data-testid=loop-host]')?.textContent?.includes('host not installed') === true, { timeout: 30_000 });
+      expect(await text(panel, '[data-testid=loop-host]')).toContain('npm run host:install');
+      expect(await panel.$eval('[data-testid=loop-start]', (button) => (button as HTMLButtonElement).disabled)).toBe(true);
+      expect(await screenshotBothSchemes(panel, 'panel-loop-no-host')).toEqual([]);
+    } finally {
+      await bare.close();
+    }
+  });
+});

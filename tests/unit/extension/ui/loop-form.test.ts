@@ -1,0 +1,71 @@
+import { describe, expect, it } from 'vitest';
+import { LoopConfig, type LoopSnapshot } from '../../../../shared/protocol/loop-protocol';
+import { configFromForm, EMPTY_LOOP_FORM, errorsFromHost, LoopForm, offersResume, resumableLoop } from '../../../../extension/ui/loop-form';
+
+describe('fix loop form', () => {
+  it('turns a filled form into a definition the host accepts', () => {
+    const result = configFromForm({
+      ...EMPTY_LOOP_FORM,
+      repo: ' /srv/app ',
+      check: 'npm test',
+      maxIterations: '5',
+      maxCostUsd: '2.50',
+      maxMinutes: '30',
+      branch: 'main',
+      protectedPaths: 'migrations/**\n\n  .env  \n',
+      healthUrl: 'http://127.0.0.1:8080/health',
+      claudePath: '/opt/claude',
+    });
+    expect(result).toEqual({
+      ok: true,
+      config: {
+        repo: '/srv/app',
+        check: 'npm test',
+        branch: 'main',
+        budgets: { maxIterations: 5, maxCostUsd: 2.5, maxWallMinutes: 30 },
+        protectedPaths: ['migrations/**', '.env'],
+        deploy: { healthUrl: 'http://127.0.0.1:8080/health' },
+        fixer: { claudePath: '/opt/claude' },
+      },
+    });
+    if (result.ok) expect(LoopConfig.safeParse(result.config).success).toBe(true);
+  });
+
+  it('leaves out what is empty, so the host defaults and deputy.loop.json apply', () => {
+    expect(configFromForm({ ...EMPTY_LOOP_FORM, repo: '/srv/app', check: 'npm test' })).toEqual({ ok: true, config: { repo: '/srv/app', check: 'npm test' } });
+  });
+
+  it('says per field what to fix', () => {
+    const result = configFromForm({ ...EMPTY_LOOP_FORM, maxIterations: '2.5', maxCostUsd: 'lots', maxMinutes: '-1', healthUrl: 'my-service/health' });
+    expect(result.ok).toBe(false);
+    if (result.ok) return;
+    expect(Object.keys(result.errors).sort()).toEqual(['check', 'healthUrl', 'maxCostUsd', 'maxIterations', 'maxMinutes', 'repo']);
+    expect(result.errors.repo).toMatch(/folder of the git checkout/);
+    expect(result.errors.maxIterations).toMatch(/whole number/);
+  });
+
+  it('puts the host error on the field it is about, and keeps its sentence', () => {
+    const missing = 'The repository folder /tmp/x does not exist: pass --repo with the path of a git checkout';
+    expect(errorsFromHost(missing)).toEqual({ repo: missing });
+    const invalid = 'The loop definition in loop.start is invalid: budgets.maxIterations: Too big: expected number to be <=1000';
+    expect(errorsFromHost(invalid)).toEqual({ maxIterations: invalid });
+    const claude = 'Could not start the Claude Code CLI at "/nope" (ENOENT): pass --claude-path with the full path';
+    expect(errorsFromHost(claude)).toEqual({ claudePath: claude });
+    const other = 'No connection to the background';
+    expect(errorsFromHost(other)).toEqual({ form: other });
+  });
+
+  it('offers a resume when the host has an unfinished loop for the repository', () => {
+    expect(offersResume('An unfinished loop exists for /srv/app (iteration 1, step fix): continue it with --resume, or discard it with --restart')).toBe(true);
+    expect(offersResume('The repository folder /x does not exist')).toBe(false);
+    const loop = (change: Partial<LoopSnapshot>): LoopSnapshot => ({ loopId: 'a', repo: '/srv/app', running: false, iteration: 1, step: 'fix', costUsd: 0, startedAt: 1, stateFile: '/s', ...change });
+    expect(resumableLoop([loop({ outcome: 'stopped' })], '/srv/app/')?.loopId).toBe('a');
+    expect(resumableLoop([loop({ outcome: 'passed' })], '/srv/app')).toBeUndefined();
+    expect(resumableLoop([loop({ running: true })], '/srv/app')).toBeUndefined();
+    expect(resumableLoop([loop({ outcome: 'stopped' })], '/srv/other')).toBeUndefined();
+  });
+
+  it('reads a remembered form even when an older version stored less or other types', () => {
+    expect(LoopForm.parse({ repo: '/srv/app', check: 7 })).toEqual({ ...EMPTY_LOOP_FORM, repo: '/srv/app' });
+  });
+});
