@@ -1,11 +1,14 @@
-import type { FrameSnapshot, SnapshotItem, SnapshotMode } from '../../../shared/perception/frame-snapshot';
+import type { SnapshotMode } from '../../../shared/perception/frame-snapshot';
 import { accessibleName, clip, collapse, landmarkName, nameHint } from './accessible-name';
 import { deepActiveElement, type DomAccess } from './dom-access';
 import { annotations } from './element-states';
 import { headingLevel, interactiveKind, landmarkRole } from './element-role';
-import { isCovered } from './hit-test';
+import { markCovered, type CoverCandidate, type Layer } from './hit-test';
+import { readingOrder, unionBox, type Box } from './reading-order';
 import type { RefRegistry } from './ref-registry';
-import { rowText } from './row-text';
+import { finishSnapshot, type Collected, type Entry, type Pending } from './snapshot-entries';
+
+export type { Collected } from './snapshot-entries';
 
 export interface CollectOptions {
   mode: SnapshotMode;
@@ -19,23 +22,15 @@ export interface CollectOptions {
 const SKIP = new Set(['SCRIPT', 'STYLE', 'NOSCRIPT', 'TEMPLATE', 'HEAD', 'META', 'LINK', 'TITLE', 'OPTION', 'DATALIST']);
 /** Elements whose subtree belongs to the element: a control's parts, or an icon's drawing. */
 const LEAF = new Set(['SELECT', 'TEXTAREA', 'INPUT', 'svg', 'IMG', 'VIDEO', 'AUDIO', 'CANVAS', 'OBJECT', 'EMBED']);
-
-interface Pending {
-  el: Element;
-  role: string;
-  name: string;
-  ann: string[];
-  weakByCursor: boolean;
-  dropped: boolean;
-}
-
-type Entry = Pending | { text: string; prio: 1 | 2 } | { key: string };
+const NOT_BLANK = /\S/;
 
 interface Scope {
   win: Window;
   /** Offset of this document's viewport inside the top frame's viewport. */
   dx: number;
   dy: number;
+  /** Added to the top of reading boxes: moves a fixed header or footer to the page's top or end. */
+  shiftY: number;
   /** The nearest numbered ancestor, if any. */
   owner: Pending | null;
   parentPointer: boolean;
@@ -45,17 +40,19 @@ interface Scope {
   inLabel: boolean;
 }
 
-export interface Collected {
-  snapshot: Omit<FrameSnapshot, 'token' | 'inlined'>;
-  /** The numbered elements shown, in order, for callers that act on them or measure them. */
-  elements: Element[];
+/** Children that belong to the flow of a multi-column container, whose reading order is the page order. */
+function multiColumn(style: CSSStyleDeclaration): boolean {
+  return style.columnCount !== 'auto' || style.columnWidth !== 'auto';
 }
 
 /**
- * Reads the page as a flat list in document order: numbered controls, and context lines for headings, landmarks,
+ * Reads the page as a flat list in reading order: numbered controls, and context lines for headings, landmarks,
  * dialogs and short text. Hidden, inert and aria-hidden content is left out; open (and, through `access`, closed)
  * shadow roots and same-origin iframes are walked inline; cross-origin iframes leave a placeholder for the background.
- * It is a function of the document alone, so it runs the same in the extension, in the benchmark and in tests.
+ * Reading order is settled container by container: the children of each element are put top to bottom and left to
+ * right by the boxes of their lines, so a reordered flex row or a header placed late in the page reads where it is
+ * seen, while a column's lines stay together. It is a function of the document alone, so it runs the same in the
+ * extension, in the benchmark and in tests.
  */
 export function collectSnapshot(doc: Document, registry: RefRegistry, access: DomAccess, options: CollectOptions): Collected {
   const win = doc.defaultView;
@@ -69,6 +66,8 @@ export function collectSnapshot(doc: Document, registry: RefRegistry, access: Do
   const focused = deepActiveElement(doc, access);
   const entries: Entry[] = [];
   const dialogs: string[] = [];
+  const candidates: CoverCandidate[] = [];
+  const layers: Layer[] = [];
   let above = 0;
   let below = 0;
   let pendingText = '';
@@ -82,52 +81,112 @@ export function collectSnapshot(doc: Document, registry: RefRegistry, access: Do
     return 0;
   };
 
-  const flushText = (scope: Scope): void => {
+  /** The box lines read from an element take in reading order; none for a boxless one (display: contents). */
+  const boxOf = (rect: DOMRect, scope: Scope): Box | null => {
+    if (rect.width === 0 && rect.height === 0) return null;
+    const top = rect.top + scope.dy + scope.shiftY;
+    return { top, left: rect.left + scope.dx, bottom: top + rect.height, right: rect.right + scope.dx };
+  };
+
+  /** Ends the run of text gathered so far as one context line, and returns that line's box. */
+  const flushText = (scope: Scope): Box | null => {
     const text = collapse(pendingText);
     const el = pendingTextEl;
     pendingText = '';
     pendingTextEl = null;
-    if (!text || !el) return;
-    if (viewport && inView(el.getBoundingClientRect(), scope) !== 0) return;
-    const last = entries[entries.length - 1];
-    if (last && 'text' in last && last.prio === 1 && last.text.length < maxText) {
-      last.text = clip(`${last.text} ${text}`, maxText);
-    } else {
-      entries.push({ text: clip(text, maxText), prio: 1 });
-    }
+    if (!text || !el) return null;
+    const rect = el.getBoundingClientRect();
+    if (viewport && inView(rect, scope) !== 0) return null;
+    entries.push({ text: clip(text, maxText), prio: 1 });
+    return boxOf(rect, scope);
   };
 
-  const visitChildren = (nodes: NodeListOf<ChildNode> | Node[], parent: Element, scope: Scope): void => {
-    for (const node of nodes) {
-      if (node.nodeType === 1) {
-        visit(node as Element, scope);
-      } else if (node.nodeType === 3 && scope.owner === null && scope.showText) {
+  /**
+   * Visits a parent's child nodes (text only when `text`), each child's lines kept together as a block, then puts
+   * the blocks in reading order. Returns the union of their boxes.
+   */
+  const visitChildren = (from: Node | Node[], parent: Element, scope: Scope, text: boolean, style: CSSStyleDeclaration | null): Box | null => {
+    // Most elements have one child block or none, so the lists are made only when a first block appears.
+    let starts = null as number[] | null;
+    let boxes = null as Array<Box | null> | null;
+    let union = null as Box | null;
+    const block = (start: number, box: Box | null): void => {
+      if (entries.length === start) return;
+      (starts ??= []).push(start);
+      (boxes ??= []).push(box);
+      union = unionBox(union, box);
+    };
+    // Children are followed by nextSibling: cheaper than indexing a live NodeList on pages of many thousand nodes.
+    const list = Array.isArray(from) ? from : null;
+    let index = 0;
+    for (let node = list ? list[0] : (from as Node).firstChild; node; node = list ? list[(index += 1)] : node.nextSibling) {
+      const type = node.nodeType;
+      if (type === 1) {
+        if (pendingText) block(entries.length, flushText(scope));
+        const start = entries.length;
+        let box = visit(node as Element, scope);
+        if (pendingText) box = unionBox(box, flushText(scope));
+        block(start, box);
+      } else if (type === 3 && text) {
         const data = node.nodeValue;
-        if (data && data.trim()) {
-          if (pendingTextEl !== parent && pendingText) flushText(scope);
+        if (data && NOT_BLANK.test(data)) {
           pendingText += data;
           pendingTextEl = parent;
         }
       }
     }
+    if (pendingText) block(entries.length, flushText(scope));
+    if (starts && boxes && starts.length > 1) reorder(starts, boxes, style);
+    return union;
   };
 
-  const visit = (el: Element, scope: Scope): void => {
+  const reorder = (starts: number[], boxes: Array<Box | null>, style: CSSStyleDeclaration | null): void => {
+    const order = readingOrder(boxes);
+    if (!order || (style && multiColumn(style))) return;
+    const first = starts[0] as number;
+    const end = entries.length;
+    const moved: Entry[] = [];
+    for (const index of order) {
+      const to = index + 1 < starts.length ? (starts[index + 1] as number) : end;
+      for (let i = starts[index] as number; i < to; i += 1) moved.push(entries[i] as Entry);
+    }
+    for (let i = 0; i < moved.length; i += 1) entries[first + i] = moved[i] as Entry;
+  };
+
+  const visit = (el: Element, scope: Scope): Box | null => {
     const tag = el.tagName;
-    if (SKIP.has(tag)) return;
-    if (el.getAttribute('aria-hidden') === 'true' || el.hasAttribute('inert')) return;
-    const editableRoot = !scope.editable && (el as HTMLElement).isContentEditable;
+    if (SKIP.has(tag)) return null;
+    if (el.getAttribute('aria-hidden') === 'true' || el.hasAttribute('inert')) return null;
+    // isContentEditable costs a style lookup; only an element with the attribute, or the root of a document in
+    // design mode, can start an editable region.
+    const editableRoot =
+      !scope.editable && (tag === 'HTML' || tag === 'BODY' || el.hasAttribute('contenteditable')) && (el as HTMLElement).isContentEditable === true;
     let kind = interactiveKind(el, tag, editableRoot);
     // Inside a numbered element only other controls matter, and each checks its own visibility: reading the style of
     // every span and icon in a link is most of the cost on large pages, so it is skipped.
     if (scope.owner !== null && kind?.kind !== 'strong') {
-      if (!LEAF.has(tag)) visitInside(el, tag, scope);
-      return;
+      return LEAF.has(tag) ? null : visitInside(el, tag, scope);
     }
     const style = scope.win.getComputedStyle(el);
-    if (style.display === 'none') return;
+    if (style.display === 'none') return null;
     const visible = style.visibility === 'visible';
-    const pointer = style.cursor === 'pointer';
+    // A visible control numbers its content as its own, so the cursor of its children is never asked about.
+    const pointer = kind?.kind === 'strong' && visible ? scope.parentPointer : style.cursor === 'pointer';
+    const position = style.position;
+    const layered = position === 'fixed' || position === 'absolute' || position === 'sticky';
+    let rect: DOMRect | null = null;
+    let box: Box | null = null;
+    let childScope = scope;
+    if (layered) {
+      rect = el.getBoundingClientRect();
+      if (position === 'fixed' && scope.win === win) {
+        // A fixed bar is read with the top of the page when it sits in the upper half of the view, and with its end
+        // otherwise, not beside whatever content happens to be scrolled under it.
+        const scrollY = win.scrollY;
+        const shiftY = rect.top < vh / 2 ? -scrollY : doc.documentElement.scrollHeight - vh - scrollY;
+        childScope = { ...scope, shiftY };
+      }
+    }
 
     let weakByCursor = false;
     // A label that labels nothing is clickable text in apps (TodoMVC edits an item on a double-click of its label).
@@ -141,11 +200,10 @@ export function collectSnapshot(doc: Document, registry: RefRegistry, access: Do
 
     let owner = scope.owner;
     if (kind && visible && (kind.kind === 'strong' || owner === null)) {
-      const rect = el.getBoundingClientRect();
+      rect ??= el.getBoundingClientRect();
       // checkVisibility sees what the computed style of the element alone does not: content skipped by a closed
       // <details> or an ancestor with content-visibility: hidden.
       if (rect.width > 0 && rect.height > 0 && el.checkVisibility()) {
-        flushText(scope);
         const where = inView(rect, scope);
         if (where < 0) above += 1;
         else if (where > 0) below += 1;
@@ -154,10 +212,11 @@ export function collectSnapshot(doc: Document, registry: RefRegistry, access: Do
           const ann = annotations(el, tag, kind.role, named, origin, path);
           const name = named || (ann.length === 0 || !ann[0]?.startsWith('placeholder=') ? nameHint(el) : '');
           if (el === focused) ann.push('focused');
-          if (rect.bottom + scope.dy > 0 && rect.top + scope.dy < vh && isCovered(el, rect)) ann.push('covered');
+          if (rect.bottom + scope.dy > 0 && rect.top + scope.dy < vh) candidates.push({ el, rect, dx: scope.dx, dy: scope.dy, ann });
           const item: Pending = { el, role: kind.role, name, ann, weakByCursor, dropped: false };
           if (owner?.weakByCursor && kind.kind === 'strong') owner.dropped = true;
           entries.push(item);
+          box = boxOf(rect, childScope);
           owner = item;
         } else {
           // Out of view: numbered (so it keeps its number when it scrolls in) but not shown.
@@ -174,68 +233,79 @@ export function collectSnapshot(doc: Document, registry: RefRegistry, access: Do
       const level = headingLevel(el, tag);
       const landmark = level === 0 ? landmarkRole(el, tag) : null;
       if (level > 0 || landmark) {
-        flushText(scope);
-        const rect = viewport ? el.getBoundingClientRect() : null;
-        if (!rect || inView(rect, scope) === 0) {
+        rect ??= el.getBoundingClientRect();
+        if (!viewport || inView(rect, scope) === 0) {
           // A heading made of a link is shown by the link's own line; a plain heading is one context line.
           if (level > 0 && !el.querySelector('a[href], button, input, [role=link], [role=button]')) {
             const text = clip(collapse(el.textContent ?? ''), maxText);
-            if (text) entries.push({ text: `${'#'.repeat(level)} ${text}`, prio: 2 });
-            return;
+            if (!text) return null;
+            entries.push({ text: `${'#'.repeat(level)} ${text}`, prio: 2 });
+            return boxOf(rect, childScope);
           }
-          if (level > 0) return visitChildren(el.childNodes, el, { ...scope, parentPointer: pointer });
+          if (level > 0) return visitChildren(el, el, { ...childScope, parentPointer: pointer }, childScope.showText, style);
           const name = landmarkName(el);
           if (landmark === 'dialog' || landmark === 'alertdialog') {
             if (tag !== 'DIALOG' || (el as HTMLDialogElement).open) dialogs.push(name || landmark);
           }
           const label = landmark === 'region' || landmark === 'form' || !name ? landmark : `${landmark} ${JSON.stringify(clip(name, 40))}`;
           entries.push({ text: `${label}:`, prio: 2 });
+          box = boxOf(rect, childScope);
         }
       }
     }
 
-    if (LEAF.has(tag)) return;
-    const child: Scope = {
-      win: scope.win,
-      dx: scope.dx,
-      dy: scope.dy,
-      owner,
-      parentPointer: pointer,
-      editable: scope.editable || editableRoot,
-      inLabel: scope.inLabel || (tag === 'LABEL' && (el as HTMLLabelElement).control !== null),
-      showText: false,
-    };
-    child.showText = visible && !child.inLabel;
-    if (tag === 'IFRAME' || tag === 'FRAME') {
-      visitFrame(el, child);
-      return;
+    if (LEAF.has(tag)) return box;
+    const editable = scope.editable || editableRoot;
+    const inLabel = scope.inLabel || (tag === 'LABEL' && (el as HTMLLabelElement).control !== null);
+    const showText = visible && !inLabel;
+    // Most elements change nothing for their children: their scope is shared rather than copied.
+    const same =
+      owner === scope.owner &&
+      pointer === scope.parentPointer &&
+      editable === scope.editable &&
+      inLabel === scope.inLabel &&
+      showText === scope.showText &&
+      childScope.shiftY === scope.shiftY;
+    const child: Scope = same
+      ? scope
+      : { win: scope.win, dx: scope.dx, dy: scope.dy, shiftY: childScope.shiftY, owner, parentPointer: pointer, editable, inLabel, showText };
+    const inner = visitContent(el, tag, child, child.owner === null && child.showText, style);
+    box = unionBox(box, inner);
+    if (layered && rect) {
+      // Content painted over the page: a control under it is hit-tested for `covered`.
+      const own = rect.width > 0 && rect.height > 0 ? boxOf(rect, { ...scope, shiftY: 0 }) : null;
+      const drawn = inner && childScope.shiftY !== 0 ? { ...inner, top: inner.top - childScope.shiftY, bottom: inner.bottom - childScope.shiftY } : inner;
+      const area = unionBox(own, drawn);
+      if (area) layers.push({ el, box: area });
     }
+    // A sticky element is seen where it is stuck, not where it belongs in the page: its page place stands.
+    return position === 'sticky' ? null : box;
+  };
+
+  /** An element's children: a frame's document, a shadow root, a slot's assigned nodes, or its child nodes. */
+  const visitContent = (el: Element, tag: string, scope: Scope, text: boolean, style: CSSStyleDeclaration | null): Box | null => {
+    if (tag === 'IFRAME' || tag === 'FRAME') return visitFrame(el, scope);
     const root = access.shadowRootOf(el);
     if (tag === 'DETAILS' && !(el as HTMLDetailsElement).open) {
       const summary = Array.from(el.children).find((c) => c.tagName === 'SUMMARY');
-      if (summary) visit(summary, child);
-    } else if (root) {
-      visitChildren(root.childNodes, el, child);
-    } else if (tag === 'SLOT') {
+      return summary ? visitChildren([summary], el, scope, false, null) : null;
+    }
+    if (root) return visitChildren(root, el, scope, text, style);
+    if (tag === 'SLOT') {
       const assigned = (el as HTMLSlotElement).assignedNodes({ flatten: true });
-      visitChildren(assigned.length > 0 ? assigned : el.childNodes, el, child);
-    } else {
-      visitChildren(el.childNodes, el, child);
+      return visitChildren(assigned.length > 0 ? assigned : el, el, scope, text, style);
     }
-    if (pendingTextEl === el) flushText(scope);
+    return visitChildren(el, el, scope, text, style);
   };
 
-  const visitInside = (el: Element, tag: string, scope: Scope): void => {
-    if (tag === 'IFRAME' || tag === 'FRAME') {
-      visitFrame(el, scope);
-      return;
-    }
+  const visitInside = (el: Element, tag: string, scope: Scope): Box | null => {
+    if (tag === 'IFRAME' || tag === 'FRAME') return visitFrame(el, scope);
     const root = access.shadowRootOf(el);
-    const children = root ? root.childNodes : tag === 'SLOT' ? (el as HTMLSlotElement).assignedNodes({ flatten: true }) : el.childNodes;
-    for (const node of children) if (node.nodeType === 1) visit(node as Element, scope);
+    const children = root ?? (tag === 'SLOT' ? (el as HTMLSlotElement).assignedNodes({ flatten: true }) : el);
+    return visitChildren(children, el, scope, false, null);
   };
 
-  const visitFrame = (frame: Element, scope: Scope): void => {
+  const visitFrame = (frame: Element, scope: Scope): Box | null => {
     let inner: Document | null = null;
     try {
       inner = (frame as HTMLIFrameElement).contentDocument;
@@ -243,7 +313,7 @@ export function collectSnapshot(doc: Document, registry: RefRegistry, access: Do
       inner = null;
     }
     const rect = frame.getBoundingClientRect();
-    if (rect.width === 0 || rect.height === 0) return;
+    if (rect.width === 0 || rect.height === 0) return null;
     if (inner?.documentElement && inner.defaultView) {
       const frameScope: Scope = {
         ...scope,
@@ -252,74 +322,19 @@ export function collectSnapshot(doc: Document, registry: RefRegistry, access: Do
         dy: scope.dy + rect.top + frame.clientTop,
         parentPointer: false,
       };
-      flushText(scope);
-      visit(inner.documentElement, frameScope);
-      flushText(frameScope);
-      return;
+      return visitChildren([inner.documentElement], frame, frameScope, false, null);
     }
-    if (viewport && inView(rect, scope) !== 0) return;
+    if (viewport && inView(rect, scope) !== 0) return null;
     const key = access.frameKeyOf(frame);
-    if (key === null) return;
-    flushText(scope);
+    if (key === null) return null;
     entries.push({ key });
+    return boxOf(rect, scope);
   };
 
-  const top: Scope = { win, dx: 0, dy: 0, owner: null, parentPointer: false, editable: false, showText: true, inLabel: false };
-  if (doc.documentElement) visit(doc.documentElement, top);
-  flushText(top);
+  const top: Scope = { win, dx: 0, dy: 0, shiftY: 0, owner: null, parentPointer: false, editable: false, showText: true, inLabel: false };
+  if (doc.documentElement) visitChildren([doc.documentElement], doc.documentElement, top, false, null);
+  // Hit tests come last, once every layer that could cover a control is known.
+  markCovered(candidates, layers, win.innerWidth, vh);
 
-  return finish(entries, registry, { url: win.location.href, title: doc.title, above, below, dialogs, focused });
-}
-
-function finish(
-  entries: Entry[],
-  registry: RefRegistry,
-  meta: { url: string; title: string; above: number; below: number; dialogs: string[]; focused: Element | null },
-): Collected {
-  const items: SnapshotItem[] = [];
-  const elements: Element[] = [];
-  const previous = registry.lastRef;
-  for (const entry of entries) {
-    if ('el' in entry) {
-      if (entry.dropped) continue;
-      const ref = registry.refOf(entry.el);
-      const item: SnapshotItem = { k: 'el', ref, role: entry.role, name: entry.name, ann: entry.ann };
-      if (ref > previous) item.fresh = true;
-      if (entry.el.tagName === 'INPUT') item.inputType = (entry.el as HTMLInputElement).type;
-      const autocomplete = entry.el.getAttribute('autocomplete');
-      if (autocomplete) item.autocomplete = autocomplete;
-      items.push(item);
-      elements.push(entry.el);
-    } else if ('text' in entry) {
-      items.push({ k: 'ctx', text: entry.text, prio: entry.prio });
-    } else {
-      items.push({ k: 'frame', key: entry.key });
-    }
-  }
-  rememberAll(items, elements, registry);
-  const focusedRef = meta.focused && elements.includes(meta.focused) ? registry.peek(meta.focused) : undefined;
-  return {
-    snapshot: {
-      url: meta.url,
-      title: meta.title,
-      items,
-      above: meta.above,
-      below: meta.below,
-      dialogs: meta.dialogs,
-      ...(focusedRef !== undefined ? { focusedRef } : {}),
-    },
-    elements,
-  };
-}
-
-/** Records what each numbered element looked like and where it was, for re-finding it after a re-render. */
-function rememberAll(items: SnapshotItem[], elements: Element[], registry: RefRegistry): void {
-  let ordinal = 0;
-  for (const item of items) {
-    if (item.k !== 'el') continue;
-    const el = elements[ordinal];
-    const context = el ? rowText(el, item.name) : '';
-    registry.remember({ ref: item.ref, role: item.role, name: item.name, context, ordinal });
-    ordinal += 1;
-  }
+  return finishSnapshot(entries, registry, maxText, { url: win.location.href, title: doc.title, above, below, dialogs, focused });
 }

@@ -7,15 +7,35 @@ function quote(text: string): string {
   return JSON.stringify(text);
 }
 
+/** An http(s) URL as the browser serializes a link's `href`, with no user name or password in it. */
+const WEB_URL = /^(https?:)\/\/([^/?#@]*)((?:\/[^?#]*)?)(?:\?[^#]*)?(#.*)?$/;
+
+type UrlParts = Pick<URL, 'protocol' | 'origin' | 'host' | 'pathname' | 'hash'>;
+
+/**
+ * The parts of a link's URL. A page may have thousands of links, and a `URL` object for each is a good part of a
+ * snapshot's time, so the common form (already normalized by the browser) is split by a regular expression.
+ */
+function urlParts(href: string): UrlParts | null {
+  const match = WEB_URL.exec(href);
+  if (match) {
+    const protocol = match[1] ?? '';
+    const host = match[2] ?? '';
+    const hash = match[4] ?? '';
+    return { protocol, host, origin: `${protocol}//${host}`, pathname: match[3] || '/', hash: hash.length > 1 ? hash : '' };
+  }
+  try {
+    return new URL(href);
+  } catch {
+    return null;
+  }
+}
+
 /** A link target the model can tell apart from its neighbours in few tokens: same-origin paths lose the origin. */
 export function shortHref(href: string, pageOrigin: string, pagePath = ''): string {
   if (!href || href.startsWith('javascript:')) return '';
-  let url: URL;
-  try {
-    url = new URL(href);
-  } catch {
-    return '';
-  }
+  const url = urlParts(href);
+  if (!url) return '';
   if (url.protocol === 'mailto:' || url.protocol === 'tel:') return clip(href, MAX_HREF);
   if (url.origin === pageOrigin && url.pathname === pagePath && url.hash) return clip(url.hash, MAX_HREF);
   const path = url.pathname === '/' ? (url.hash ? url.hash : '/') : url.pathname + (url.hash.length < 16 ? url.hash : '');

@@ -1,0 +1,87 @@
+import type { FrameSnapshot, SnapshotItem } from '../../../shared/perception/frame-snapshot';
+import { clip } from './accessible-name';
+import type { RefRegistry } from './ref-registry';
+import { rowText } from './row-text';
+
+/** A control found by the walk; `dropped` when a control inside it took its place or it is not shown. */
+export interface Pending {
+  el: Element;
+  role: string;
+  name: string;
+  ann: string[];
+  weakByCursor: boolean;
+  dropped: boolean;
+}
+
+/** One line as the walk finds it: a control, a context line, or a cross-origin frame's placeholder. */
+export type Entry = Pending | { text: string; prio: 1 | 2 } | { key: string };
+
+export interface Collected {
+  snapshot: Omit<FrameSnapshot, 'token' | 'inlined'>;
+  /** The numbered elements shown, in order, for callers that act on them or measure them. */
+  elements: Element[];
+}
+
+/**
+ * Turns the walk's lines, already in reading order, into the frame's snapshot: numbers are given here (so elements
+ * first seen are numbered as they are read), and runs of short text that end up side by side are joined.
+ */
+export function finishSnapshot(
+  entries: Entry[],
+  registry: RefRegistry,
+  maxText: number,
+  meta: { url: string; title: string; above: number; below: number; dialogs: string[]; focused: Element | null },
+): Collected {
+  const items: SnapshotItem[] = [];
+  const elements: Element[] = [];
+  const previous = registry.lastRef;
+  for (const entry of entries) {
+    if ('el' in entry) {
+      if (entry.dropped) continue;
+      const ref = registry.refOf(entry.el);
+      const item: SnapshotItem = { k: 'el', ref, role: entry.role, name: entry.name, ann: entry.ann };
+      if (ref > previous) item.fresh = true;
+      if (entry.el.tagName === 'INPUT') item.inputType = (entry.el as HTMLInputElement).type;
+      const autocomplete = entry.el.getAttribute('autocomplete');
+      if (autocomplete) item.autocomplete = autocomplete;
+      items.push(item);
+      elements.push(entry.el);
+    } else if ('text' in entry) {
+      // Runs of short text that end up next to each other in reading order read as one line.
+      const last = items[items.length - 1];
+      if (last?.k === 'ctx' && last.prio === 1 && entry.prio === 1 && last.text.length < maxText) {
+        last.text = clip(`${last.text} ${entry.text}`, maxText);
+      } else {
+        items.push({ k: 'ctx', text: entry.text, prio: entry.prio });
+      }
+    } else {
+      items.push({ k: 'frame', key: entry.key });
+    }
+  }
+  rememberAll(items, elements, registry);
+  const focusedRef = meta.focused && elements.includes(meta.focused) ? registry.peek(meta.focused) : undefined;
+  return {
+    snapshot: {
+      url: meta.url,
+      title: meta.title,
+      items,
+      above: meta.above,
+      below: meta.below,
+      dialogs: meta.dialogs,
+      ...(focusedRef !== undefined ? { focusedRef } : {}),
+    },
+    elements,
+  };
+}
+
+/** Records what each numbered element looked like and where it was, for re-finding it after a re-render. */
+function rememberAll(items: SnapshotItem[], elements: Element[], registry: RefRegistry): void {
+  let ordinal = 0;
+  for (const item of items) {
+    if (item.k !== 'el') continue;
+    const el = elements[ordinal];
+    const context = el ? rowText(el, item.name) : '';
+    registry.remember({ ref: item.ref, role: item.role, name: item.name, context, ordinal });
+    ordinal += 1;
+  }
+}
