@@ -44,7 +44,9 @@ export interface StartTask {
   flow: Flow;
 }
 
-const ACTIVE: ReadonlySet<TaskStatus> = new Set(['queued', 'running', 'awaiting_approval', 'awaiting_user']);
+const ACTIVE: ReadonlySet<TaskStatus> = new Set(['queued', 'running', 'paused', 'awaiting_approval', 'awaiting_user']);
+/** A task can be paused only while it works on its own: a pending approval or question already holds it. */
+const PAUSABLE: ReadonlySet<TaskStatus> = new Set(['queued', 'running']);
 
 export function isActive(record: TaskRecord): boolean {
   return ACTIVE.has(record.status);
@@ -60,6 +62,8 @@ export class TaskRunner {
   private readonly runs = new Map<string, AbortController>();
   private readonly approvals = new Map<string, (answer: ApprovalAnswer) => void>();
   private readonly questions = new Map<string, (answer: string) => void>();
+  /** Loops held at a pause, by task id: calling one lets its loop go on. */
+  private readonly held = new Map<string, () => void>();
 
   constructor(private readonly deps: TaskRunnerDeps) {}
 
@@ -69,6 +73,7 @@ export class TaskRunner {
 
   async start(input: StartTask): Promise<TaskRecord> {
     const busy = (await this.deps.tasks.list({ tabId: input.tabId })).find(isActive);
+    if (busy?.status === 'paused') throw new AppError('busy', 'A paused task holds this tab: resume it or stop it first.');
     if (busy) throw new AppError('busy', 'A task is already running in this tab: stop it or wait for it to finish.');
     const url = await this.deps.tabUrl(input.tabId);
     if (url === undefined) throw new AppError('not_found', `Tab ${input.tabId} is gone.`);
@@ -92,6 +97,7 @@ export class TaskRunner {
       question: null,
       error: null,
       stopRequested: false,
+      pauseRequested: false,
     };
     await this.deps.tasks.save(record);
     this.deps.onUpdate(record);
@@ -99,24 +105,61 @@ export class TaskRunner {
     return record;
   }
 
-  /** Resumes every task that was active when the worker stopped. Called once when the worker starts. */
+  /**
+   * Resumes every task that was working when the worker stopped; called once when the worker starts. A paused task
+   * stays paused until the user resumes it. Returns how many were resumed.
+   */
   async resumeInterrupted(): Promise<number> {
     const active = (await this.deps.tasks.list()).filter((record) => isActive(record) && !this.runs.has(record.id));
+    let resumed = 0;
     for (const record of active) {
       if (record.stopRequested) {
         await this.change(record.id, (r) => ({ ...r, status: 'stopped', approval: null, question: null }));
         continue;
       }
+      if (record.status === 'paused') continue;
       this.deps.log.info('resuming task', { taskId: record.id, steps: record.agent?.steps.length ?? 0 });
-      void this.run(record, record.agent?.startUrl ?? (await this.deps.tabUrl(record.tabId)) ?? '');
+      void this.run(record, await this.startUrlOf(record));
+      resumed += 1;
     }
-    return active.length;
+    return resumed;
+  }
+
+  /** Asks a working task to hold before its next action; its status turns 'paused' once it holds. */
+  async pause(taskId: string): Promise<TaskRecord> {
+    const current = await this.deps.tasks.get(taskId);
+    if (!current) throw new AppError('not_found', 'No such task.');
+    if (!isActive(current)) throw new AppError('bad_request', 'The task has ended: there is nothing to pause.');
+    if (current.stopRequested) throw new AppError('bad_request', 'The task is stopping: there is nothing left to pause.');
+    if (current.status === 'paused' || current.pauseRequested) return current;
+    if (!PAUSABLE.has(current.status)) throw new AppError('bad_request', 'The task is already waiting for you: answer its card, or stop it.');
+    return (await this.change(taskId, (r) => ({ ...r, pauseRequested: true }))) ?? current;
+  }
+
+  /** Lets a paused task go on from the point where it held, without doing again anything it had done. */
+  async resume(taskId: string): Promise<TaskRecord> {
+    const current = await this.deps.tasks.get(taskId);
+    if (!current) throw new AppError('not_found', 'No such task.');
+    if (current.status !== 'paused' && !current.pauseRequested) throw new AppError('bad_request', 'The task is not paused: nothing to resume.');
+    const updated = await this.change(taskId, (r) => ({ ...r, pauseRequested: false, status: r.status === 'paused' ? 'running' : r.status }));
+    const release = this.held.get(taskId);
+    if (release) {
+      this.held.delete(taskId);
+      release();
+    } else if (current.status === 'paused' && !this.runs.has(taskId) && updated) {
+      // The worker restarted while the task was paused: its loop goes on from the saved state.
+      this.deps.log.info('resuming paused task', { taskId, steps: updated.agent?.steps.length ?? 0 });
+      void this.run(updated, await this.startUrlOf(updated));
+    }
+    return updated ?? current;
   }
 
   async stop(taskId: string): Promise<TaskRecord> {
     const record = await this.change(taskId, (r) => ({ ...r, stopRequested: true }));
     if (!record) throw new AppError('not_found', 'No such task.');
     this.runs.get(taskId)?.abort();
+    this.held.get(taskId)?.();
+    this.held.delete(taskId);
     if (record.approval) this.approvals.get(record.approval.id)?.({ approved: false, note: 'The user stopped the task.' });
     if (record.question) this.questions.get(record.question.id)?.('The user stopped the task.');
     if (!this.runs.has(taskId) && isActive(record)) {
@@ -176,6 +219,7 @@ export class TaskRunner {
         trace: (line: TraceRecord) => void this.deps.tasks.appendTrace(taskId, line),
         now: this.deps.now,
         shouldStop: () => controller.signal.aborted,
+        untilResumed: () => this.untilResumed(taskId),
         signal: controller.signal,
         limits: { maxSteps: settings.stepBudget },
         screenshots: settings.screenshots,
@@ -192,6 +236,26 @@ export class TaskRunner {
     } finally {
       this.runs.delete(taskId);
     }
+  }
+
+  /** Holds the loop while the user has paused the task; settles at once when they have not. */
+  private async untilResumed(taskId: string): Promise<void> {
+    const record = await this.deps.tasks.get(taskId);
+    if (!record?.pauseRequested || record.stopRequested) return;
+    await new Promise<void>((resolve) => {
+      this.held.set(taskId, resolve);
+      // A resume that came in between the read above and this change has cleared the request: go on at once.
+      void this.change(taskId, (r) => (r.pauseRequested && !r.stopRequested ? { ...r, status: 'paused' } : r)).then((updated) => {
+        if (updated && (!updated.pauseRequested || updated.stopRequested)) {
+          this.held.delete(taskId);
+          resolve();
+        }
+      });
+    });
+  }
+
+  private async startUrlOf(record: TaskRecord): Promise<string> {
+    return record.agent?.startUrl ?? (await this.deps.tabUrl(record.tabId)) ?? '';
   }
 
   private waitForApproval(taskId: string, request: ApprovalRequest): Promise<ApprovalAnswer> {

@@ -32,6 +32,12 @@ export function TaskProgress(props: { client: BackgroundClient; record: TaskReco
   const stop = (): void => {
     act(client.call('task.stop', { taskId: record.id })).catch((failure: unknown) => setError(errorMessage(failure)));
   };
+  // Pause holds the task before its next action; the same button then resumes it, so the keyboard focus stays put.
+  const holding = record.status === 'paused' || record.pauseRequested;
+  const pausable = holding || record.status === 'running' || record.status === 'queued';
+  const togglePause = (): void => {
+    act(client.call(holding ? 'task.resume' : 'task.pause', { taskId: record.id })).catch((failure: unknown) => setError(errorMessage(failure)));
+  };
 
   return (
     <section class="task" data-testid="task-progress" data-task-id={record.id} data-status={record.status} aria-label="Current task">
@@ -51,9 +57,24 @@ export function TaskProgress(props: { client: BackgroundClient; record: TaskReco
             </span>
           </div>
           {active ? (
-            <button type="button" class="button button--danger" data-testid="stop-task" disabled={record.stopRequested} onClick={stop}>
-              {record.stopRequested ? 'Stopping…' : 'Stop'}
-            </button>
+            <div class="task__controls">
+              {pausable ? (
+                <button
+                  type="button"
+                  class="button button--quiet"
+                  data-testid="pause-task"
+                  data-action={holding ? 'resume' : 'pause'}
+                  aria-label={holding ? 'Resume the task' : 'Pause the task'}
+                  disabled={record.stopRequested}
+                  onClick={togglePause}
+                >
+                  {holding ? 'Resume' : 'Pause'}
+                </button>
+              ) : null}
+              <button type="button" class="button button--danger" data-testid="stop-task" disabled={record.stopRequested} onClick={stop}>
+                {record.stopRequested ? 'Stopping…' : 'Stop'}
+              </button>
+            </div>
           ) : null}
         </div>
         <p class="form-error" role="alert">
@@ -73,7 +94,7 @@ export function TaskProgress(props: { client: BackgroundClient; record: TaskReco
         />
       ) : null}
       {record.agent?.plan ? <PlanChecklist plan={record.agent.plan} /> : null}
-      <StepList steps={steps} active={active} />
+      <StepList steps={steps} active={active} paused={record.status === 'paused'} />
       {outcome ? (
         <p class={`outcome outcome--${record.status}`} data-testid="task-outcome">
           {outcome}
