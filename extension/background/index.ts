@@ -21,7 +21,7 @@ import { ChatSessions } from './chat-sessions';
 import { HostConnection } from './host-connection';
 import { LaunchStore } from './launch-store';
 import { createPageAgent } from './page-agent-wiring';
-import { createTaskServices } from './task-wiring';
+import { clearStaleNotices, createTaskServices } from './task-wiring';
 import { createUiHandlers } from './ui-handlers';
 import { UiServer } from './ui-server';
 
@@ -83,9 +83,16 @@ onStartup(() => void createMenuItems([AUTOMATE_CHAT_MENU]));
 void allowSessionStorageForPages();
 void (hasSidePanel() ? openPanelOnActionClick() : useActionPopup('extension/popup/index.html'));
 host.start();
+void clearStaleNotices(tasks.notices);
 void tasks.runner.resumeInterrupted();
 
 // A handle for DevTools and for the end-to-end tests: the menu handler cannot be clicked in a headless browser.
 Object.assign(globalThis, {
-  deputy: { host, onMenuClick: (click: Parameters<typeof handleAutomateChatClick>[1], tab: { id: number }) => handleAutomateChatClick(menuDeps, click, tab) },
+  deputy: {
+    host,
+    onMenuClick: (click: Parameters<typeof handleAutomateChatClick>[1], tab: { id: number }) => handleAutomateChatClick(menuDeps, click, tab),
+    // Nor can a desktop notification be clicked there, or read: the browser tells only their ids.
+    onNoticeClick: tasks.openNotice,
+    notices: () => tasks.notices.current(),
+  },
 });
