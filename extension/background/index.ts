@@ -46,7 +46,11 @@ const host = new HostConnection({
 });
 
 const page = createPageAgent();
-const tasks = createTaskServices(page, (record) => ui.broadcast('task.updated', record));
+const tasks = createTaskServices(
+  page,
+  (record) => ui.broadcast('task.updated', record),
+  (thinking) => ui.broadcast('task.thinking', thinking),
+);
 
 const chat = new ChatDriver({
   frames: { listFrames: listScriptableFrames, sendToFrame },

@@ -8,10 +8,11 @@ import type { TraceRecord } from '../../shared/agent/trace';
 import { webTools } from '../../shared/agent/web-tools';
 import { AppError, toErrorShape } from '../../shared/errors';
 import type { Logger } from '../../shared/logger';
-import type { ApprovalDecision, Flow, Settings, TaskMode, TaskRecord, TaskStatus } from '../../shared/protocol';
+import type { ApprovalDecision, Flow, Settings, TaskMode, TaskRecord, TaskStatus, TaskThinking } from '../../shared/protocol';
 import type { SettingsStore } from './settings-store';
 import type { TabEnvironment } from './tab-environment';
 import type { TaskStore } from './task-store';
+import { createThinkingFeed } from './thinking-feed';
 
 /**
  * Values redaction found on pages during a task (a card number it saw, ...), kept so a resumed task can still type
@@ -35,6 +36,8 @@ export interface TaskRunnerDeps {
   log: Logger;
   /** Every change to a task, for the side panel, the popup and the toolbar badge. */
   onUpdate: (record: TaskRecord) => void;
+  /** The model's text while it writes, for a live view; never stored. */
+  onThinking?: (thinking: TaskThinking) => void;
 }
 
 export interface StartTask {
@@ -202,6 +205,7 @@ export class TaskRunner {
       if (!settings.provider) throw new AppError('bad_config', 'Choose a model provider in Settings first.');
       const vault = createSecretVault({ entries: { ...settings.personalData, ...(await this.deps.secrets.load(taskId)) } });
       const environment = this.deps.environment(record.tabId);
+      const thinking = createThinkingFeed(taskId, (event) => this.deps.onThinking?.(event), this.deps.now);
       const agentDeps: AgentDeps<TabEnvironment> = {
         environment,
         tools: [...webTools, ...controlTools<TabEnvironment>()],
@@ -216,7 +220,11 @@ export class TaskRunner {
           await this.deps.secrets.save(taskId, found);
           await this.change(taskId, (r) => ({ ...r, agent: state, status: statusOf(state, r) }));
         },
-        trace: (line: TraceRecord) => void this.deps.tasks.appendTrace(taskId, line),
+        trace: (line: TraceRecord) => {
+          void this.deps.tasks.appendTrace(taskId, line);
+          thinking.trace(line);
+        },
+        onReplyText: (delta) => thinking.text(delta),
         now: this.deps.now,
         shouldStop: () => controller.signal.aborted,
         untilResumed: () => this.untilResumed(taskId),

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { createProvider } from '../../shared/agent/providers/create-provider';
 import { createConsoleLogger } from '../../shared/logger';
-import type { TaskRecord } from '../../shared/protocol';
+import type { TaskRecord, TaskThinking } from '../../shared/protocol';
 import { clearNotification, hasOpenUiPage, notificationIds, onNotificationClicked, showNotification } from '../platform/notifications';
 import { extensionUrl } from '../platform/runtime';
 import { captureTabIfVisible } from '../platform/capture';
@@ -17,7 +17,7 @@ import { TaskStore } from './task-store';
 import { createTaskUiHandlers } from './task-ui-handlers';
 
 /** Builds the task runner and its stores over chrome.storage.local and the page agent. */
-export function createTaskServices(page: PageAgent, broadcast: (record: TaskRecord) => void) {
+export function createTaskServices(page: PageAgent, broadcast: (record: TaskRecord) => void, broadcastThinking: (thinking: TaskThinking) => void) {
   const local = chromeStore('local');
   const log = createConsoleLogger('bg:task');
   const notices = new AttentionNotices({ hasOpenUiPage, show: showNotification, clear: clearNotification, log });
@@ -42,6 +42,7 @@ export function createTaskServices(page: PageAgent, broadcast: (record: TaskReco
     now: () => Date.now(),
     newId: () => crypto.randomUUID(),
     log,
+    onThinking: broadcastThinking,
     onUpdate: (record) => {
       broadcast(record);
       // The toolbar badge shows how many approvals wait, so a closed panel still gets the user's attention.

@@ -8,6 +8,7 @@ import { QuestionCard } from './question-card';
 import { StepList } from './step-list';
 import { elapsedMs, formatDuration, isActiveTask, outcomeText, statusLabel, thinkingOf, usageText } from './task-format';
 import { useNow } from './use-now';
+import { useThinking } from './use-thinking';
 
 /**
  * One task as it runs and after: status, time, tokens and cost in a bar of fixed height; the approval or question
@@ -23,6 +24,9 @@ export function TaskProgress(props: { client: BackgroundClient; record: TaskReco
   const steps = record.agent?.steps ?? [];
   const thinking = thinkingOf(steps);
   const outcome = outcomeText(record);
+  // The model is writing its answer for a step not saved yet: say so, with the time it takes and its words so far.
+  const live = useThinking(client, record.id);
+  const writing = active && live !== undefined && !live.done && steps[live.step]?.reply == null ? live : undefined;
 
   const act = (call: Promise<TaskRecord>): Promise<unknown> =>
     call.then((updated) => {
@@ -95,6 +99,21 @@ export function TaskProgress(props: { client: BackgroundClient; record: TaskReco
       ) : null}
       {record.agent?.plan ? <PlanChecklist plan={record.agent.plan} /> : null}
       <StepList steps={steps} active={active} paused={record.status === 'paused'} />
+      {writing ? (
+        <div class="thinking-live" data-testid="thinking-live">
+          <p class="thinking-live__head">
+            Thinking… <span data-testid="thinking-elapsed">{formatDuration(now - writing.since)}</span>
+          </p>
+          {writing.text ? (
+            <details class="thinking">
+              <summary>What the model is writing</summary>
+              <p class="thinking__entry" data-testid="thinking-live-text">
+                {writing.text}
+              </p>
+            </details>
+          ) : null}
+        </div>
+      ) : null}
       {outcome ? (
         <p class={`outcome outcome--${record.status}`} data-testid="task-outcome">
           {outcome}

@@ -123,6 +123,22 @@ export const taskUiMethods = {
   },
 } as const;
 
+/**
+ * What the model is writing while a step waits for its answer: sent as it streams (a few times a second at most),
+ * never stored. `done` says the answer is complete and the step goes on.
+ */
+export const TaskThinking = z.object({
+  taskId: z.string(),
+  step: z.number().int().nonnegative(),
+  /** When the model was asked. */
+  since: z.number(),
+  /** The model's text so far (its last few thousand characters). */
+  text: z.string(),
+  done: z.boolean(),
+});
+export type TaskThinking = z.infer<typeof TaskThinking>;
+
 export const taskUiEvents = {
   'task.updated': TaskRecord,
+  'task.thinking': TaskThinking,
 } as const;

@@ -43,7 +43,7 @@ const stepStates = (page: Page): Promise<(string | null)[]> => page.$$eval('[dat
 const focused = (page: Page): Promise<string | null> =>
   page.evaluate('document.activeElement && [document.activeElement.getAttribute("data-testid"), document.activeElement.getAttribute("data-action")].join(":")') as Promise<string | null>;
 
-describe('pausing a task', () => {
+describe('a long task in the panel', () => {
   it('holds before the next action while paused, and resumes the same step to the end without repeating one', async () => {
     const target = await ext.browser.newPage();
     await target.goto(site.url('/'), { waitUntil: 'load' });
@@ -70,6 +70,14 @@ describe('pausing a task', () => {
     await until(() => fake.requests.length === sent + 3, 'the model is asked for the third step');
     expect(await countOn(target)).toBe('1');
 
+    // While the model writes its answer, the panel says it is thinking, for how long, and what it has written so
+    // far (folded), before the step is saved.
+    await panel.waitForSelector('[data-testid=thinking-live] [data-testid=thinking-elapsed]');
+    await panel.waitForFunction('document.querySelector("[data-testid=thinking-live-text]")?.textContent === "The count is 1: one more click."');
+    expect(await panel.$eval('[data-testid=thinking-live] details', (details) => details.open)).toBe(false);
+    expect(await stepStates(panel)).toEqual(['ok', 'ok']);
+    expect(await screenshotBothSchemes(panel, 'panel-task-thinking')).toEqual([]);
+
     // Pause by keyboard: the button takes the focus and Enter presses it.
     await panel.waitForSelector('[data-testid=pause-task][data-action=pause]');
     await panel.focus('[data-testid=pause-task]');
@@ -80,6 +88,7 @@ describe('pausing a task', () => {
     release();
     await panel.waitForSelector('[data-testid=task-progress][data-status=paused]', { timeout: 60_000 });
     expect(await panel.$eval('[data-testid=task-status]', (element) => element.textContent)).toBe('Paused');
+    expect(await panel.$('[data-testid=thinking-live]')).toBeNull();
     expect(await stepStates(panel)).toEqual(['ok', 'ok', 'paused']);
     expect((await texts(panel, '[data-testid=step]')).at(-1)).toMatch(/^‖Click \[\d+\] button "Add one"paused: it runs when you resume$/);
     expect(await countOn(target)).toBe('1');
