@@ -24,7 +24,7 @@ import { isPassthroughEvent } from './host-passthrough';
 import { LaunchStore } from './launch-store';
 import { LoopEventLog } from './loop-event-log';
 import { createPageAgent } from './page-agent-wiring';
-import { createTaskServices } from './task-wiring';
+import { clearStaleNotices, createTaskServices } from './task-wiring';
 import { createUiHandlers } from './ui-handlers';
 import { UiServer } from './ui-server';
 
@@ -58,7 +58,11 @@ const host = new HostConnection({
 });
 
 const page = createPageAgent();
-const tasks = createTaskServices(page, (record) => ui.broadcast('task.updated', record));
+const tasks = createTaskServices(
+  page,
+  (record) => ui.broadcast('task.updated', record),
+  (thinking) => ui.broadcast('task.thinking', thinking),
+);
 
 const chat = new ChatDriver({
   frames: { listFrames: listScriptableFrames, sendToFrame },
@@ -95,9 +99,16 @@ onStartup(() => void createMenuItems([AUTOMATE_CHAT_MENU]));
 void allowSessionStorageForPages();
 void (hasSidePanel() ? openPanelOnActionClick() : useActionPopup('extension/popup/index.html'));
 host.start();
+void clearStaleNotices(tasks.notices);
 void tasks.runner.resumeInterrupted();
 
 // A handle for DevTools and for the end-to-end tests: the menu handler cannot be clicked in a headless browser.
 Object.assign(globalThis, {
-  deputy: { host, onMenuClick: (click: Parameters<typeof handleAutomateChatClick>[1], tab: { id: number }) => handleAutomateChatClick(menuDeps, click, tab) },
+  deputy: {
+    host,
+    onMenuClick: (click: Parameters<typeof handleAutomateChatClick>[1], tab: { id: number }) => handleAutomateChatClick(menuDeps, click, tab),
+    // Nor can a desktop notification be clicked there, or read: the browser tells only their ids.
+    onNoticeClick: tasks.openNotice,
+    notices: () => tasks.notices.current(),
+  },
 });

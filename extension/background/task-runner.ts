@@ -8,11 +8,12 @@ import type { TraceRecord } from '../../shared/agent/trace';
 import { webTools } from '../../shared/agent/web-tools';
 import { AppError, toErrorShape } from '../../shared/errors';
 import type { Logger } from '../../shared/logger';
-import type { ApprovalDecision, Flow, Settings, TaskMode, TaskRecord, TaskStatus } from '../../shared/protocol';
+import type { ApprovalDecision, Flow, Settings, TaskMode, TaskRecord, TaskStatus, TaskThinking } from '../../shared/protocol';
 import { callCount, refindTaskTab, restartNote, skipCallsOnLostInput, taskPageUrl, type TaskTabPorts } from './refind-task-tab';
 import type { SettingsStore } from './settings-store';
 import type { TabEnvironment } from './tab-environment';
 import type { TaskStore } from './task-store';
+import { createThinkingFeed } from './thinking-feed';
 
 /**
  * Values redaction found on pages during a task (a card number it saw, ...), kept so a resumed task can still type
@@ -42,6 +43,8 @@ export interface TaskRunnerDeps {
   tabs: TaskTabPorts;
   /** How long a restarted browser may take to restore its tabs before a task's page is opened anew; 2 s by default. */
   restoreGraceMs?: number;
+  /** The model's text while it writes, for a live view; never stored. */
+  onThinking?: (thinking: TaskThinking) => void;
 }
 
 export interface StartTask {
@@ -51,7 +54,9 @@ export interface StartTask {
   flow: Flow;
 }
 
-const ACTIVE: ReadonlySet<TaskStatus> = new Set(['queued', 'running', 'awaiting_approval', 'awaiting_user']);
+const ACTIVE: ReadonlySet<TaskStatus> = new Set(['queued', 'running', 'paused', 'awaiting_approval', 'awaiting_user']);
+/** A task can be paused only while it works on its own: a pending approval or question already holds it. */
+const PAUSABLE: ReadonlySet<TaskStatus> = new Set(['queued', 'running']);
 
 export function isActive(record: TaskRecord): boolean {
   return ACTIVE.has(record.status);
@@ -71,6 +76,8 @@ export class TaskRunner {
   private readonly earlyAnswers = new Map<string, { step: number; callId: string; answer: ApprovalAnswer }>();
   /** Settles once the tasks interrupted by a stop of the worker or the browser run again. */
   private ready: Promise<void> = Promise.resolve();
+  /** Loops held at a pause, by task id: calling one lets its loop go on. */
+  private readonly held = new Map<string, () => void>();
 
   constructor(private readonly deps: TaskRunnerDeps) {}
 
@@ -82,6 +89,7 @@ export class TaskRunner {
     const session = await this.deps.browserSession();
     // A task from before a browser restart names a tab id of that session: it says nothing about this tab.
     const busy = (await this.deps.tasks.list({ tabId: input.tabId })).find((r) => isActive(r) && (r.tabSession === undefined || r.tabSession === session));
+    if (busy?.status === 'paused') throw new AppError('busy', 'A paused task holds this tab: resume it or stop it first.');
     if (busy) throw new AppError('busy', 'A task is already running in this tab: stop it or wait for it to finish.');
     const url = await this.deps.tabUrl(input.tabId);
     if (url === undefined) throw new AppError('not_found', `Tab ${input.tabId} is gone.`);
@@ -107,6 +115,7 @@ export class TaskRunner {
       stopRequested: false,
       tabSession: session,
       pageUrl: url,
+      pauseRequested: false,
     };
     await this.deps.tasks.save(record);
     this.deps.onUpdate(record);
@@ -115,8 +124,9 @@ export class TaskRunner {
   }
 
   /**
-   * Resumes every task that was active when the worker or the browser stopped. Called once when the worker starts. A
-   * task from an earlier browser session first finds its page again, in a tab no other task works in, or reopens it.
+   * Resumes every task that was working when the worker or the browser stopped. Called once when the worker starts. A
+   * task from an earlier browser session first finds its page again, in a tab no other task works in, or reopens it. A
+   * paused task stays paused until the user resumes it. Returns how many were resumed.
    */
   resumeInterrupted(): Promise<number> {
     const resuming = this.resumeAll();
@@ -132,6 +142,7 @@ export class TaskRunner {
     const records = await this.deps.tasks.list();
     const active = records.filter((record) => isActive(record) && !this.runs.has(record.id));
     const owned = new Set(records.filter((r) => isActive(r) && r.tabSession === session).map((r) => r.tabId));
+    let resumed = 0;
     for (const record of active) {
       if (record.stopRequested) {
         await this.change(record.id, (r) => ({ ...r, status: 'stopped', approval: null, question: null }));
@@ -148,10 +159,41 @@ export class TaskRunner {
         }
         owned.add(current.tabId);
       }
+      if (current.status === 'paused') continue;
       this.deps.log.info('resuming task', { taskId: record.id, steps: current.agent?.steps.length ?? 0 });
-      void this.run(current, current.agent?.startUrl ?? current.pageUrl ?? (await this.deps.tabUrl(current.tabId)) ?? '');
+      void this.run(current, await this.startUrlOf(current));
+      resumed += 1;
     }
-    return active.length;
+    return resumed;
+  }
+
+  /** Asks a working task to hold before its next action; its status turns 'paused' once it holds. */
+  async pause(taskId: string): Promise<TaskRecord> {
+    const current = await this.deps.tasks.get(taskId);
+    if (!current) throw new AppError('not_found', 'No such task.');
+    if (!isActive(current)) throw new AppError('bad_request', 'The task has ended: there is nothing to pause.');
+    if (current.stopRequested) throw new AppError('bad_request', 'The task is stopping: there is nothing left to pause.');
+    if (current.status === 'paused' || current.pauseRequested) return current;
+    if (!PAUSABLE.has(current.status)) throw new AppError('bad_request', 'The task is already waiting for you: answer its card, or stop it.');
+    return (await this.change(taskId, (r) => ({ ...r, pauseRequested: true }))) ?? current;
+  }
+
+  /** Lets a paused task go on from the point where it held, without doing again anything it had done. */
+  async resume(taskId: string): Promise<TaskRecord> {
+    const current = await this.deps.tasks.get(taskId);
+    if (!current) throw new AppError('not_found', 'No such task.');
+    if (current.status !== 'paused' && !current.pauseRequested) throw new AppError('bad_request', 'The task is not paused: nothing to resume.');
+    const updated = await this.change(taskId, (r) => ({ ...r, pauseRequested: false, status: r.status === 'paused' ? 'running' : r.status }));
+    const release = this.held.get(taskId);
+    if (release) {
+      this.held.delete(taskId);
+      release();
+    } else if (current.status === 'paused' && !this.runs.has(taskId) && updated) {
+      // The worker restarted while the task was paused: its loop goes on from the saved state.
+      this.deps.log.info('resuming paused task', { taskId, steps: updated.agent?.steps.length ?? 0 });
+      void this.run(updated, await this.startUrlOf(updated));
+    }
+    return updated ?? current;
   }
 
   /**
@@ -189,6 +231,8 @@ export class TaskRunner {
     const record = await this.change(taskId, (r) => ({ ...r, stopRequested: true }));
     if (!record) throw new AppError('not_found', 'No such task.');
     this.runs.get(taskId)?.abort();
+    this.held.get(taskId)?.();
+    this.held.delete(taskId);
     if (record.approval) this.approvals.get(record.approval.id)?.({ approved: false, note: 'The user stopped the task.' });
     if (record.question) this.questions.get(record.question.id)?.('The user stopped the task.');
     if (!this.runs.has(taskId) && isActive(record)) {
@@ -254,6 +298,7 @@ export class TaskRunner {
       if (last?.calls.some((call) => call.status === 'proposed' || call.status === 'awaiting_approval' || call.status === 'started')) {
         environment.restoreRefs(last.observation.url, last.observation.elements);
       }
+      const thinking = createThinkingFeed(taskId, (event) => this.deps.onThinking?.(event), this.deps.now);
       const agentDeps: AgentDeps<TabEnvironment> = {
         environment,
         tools: [...webTools, ...controlTools<TabEnvironment>()],
@@ -274,9 +319,14 @@ export class TaskRunner {
             return { ...next, status: statusOf(state, next) };
           });
         },
-        trace: (line: TraceRecord) => void this.deps.tasks.appendTrace(taskId, line),
+        trace: (line: TraceRecord) => {
+          void this.deps.tasks.appendTrace(taskId, line);
+          thinking.trace(line);
+        },
+        onReplyText: (delta) => thinking.text(delta),
         now: this.deps.now,
         shouldStop: () => controller.signal.aborted,
+        untilResumed: () => this.untilResumed(taskId),
         signal: controller.signal,
         limits: { maxSteps: settings.stepBudget },
         screenshots: settings.screenshots,
@@ -294,6 +344,26 @@ export class TaskRunner {
     } finally {
       this.runs.delete(taskId);
     }
+  }
+
+  /** Holds the loop while the user has paused the task; settles at once when they have not. */
+  private async untilResumed(taskId: string): Promise<void> {
+    const record = await this.deps.tasks.get(taskId);
+    if (!record?.pauseRequested || record.stopRequested) return;
+    await new Promise<void>((resolve) => {
+      this.held.set(taskId, resolve);
+      // A resume that came in between the read above and this change has cleared the request: go on at once.
+      void this.change(taskId, (r) => (r.pauseRequested && !r.stopRequested ? { ...r, status: 'paused' } : r)).then((updated) => {
+        if (updated && (!updated.pauseRequested || updated.stopRequested)) {
+          this.held.delete(taskId);
+          resolve();
+        }
+      });
+    });
+  }
+
+  private async startUrlOf(record: TaskRecord): Promise<string> {
+    return record.agent?.startUrl ?? record.pageUrl ?? (await this.deps.tabUrl(record.tabId)) ?? '';
   }
 
   /** Asks the user; a resumed task asking for the same call again shows the same card (same id), not a new one. */

@@ -13,6 +13,8 @@ export function createTaskUiHandlers(runner: TaskRunner, tasks: TaskStore, setti
   return {
     'task.start': (params) => runner.start(params),
     'task.stop': ({ taskId }) => runner.stop(taskId),
+    'task.pause': ({ taskId }) => runner.pause(taskId),
+    'task.resume': ({ taskId }) => runner.resume(taskId),
     'task.approve': ({ taskId, approvalId, decision, note }) => runner.approve(taskId, approvalId, decision, note),
     'task.answer': ({ taskId, questionId, answer }) => runner.answer(taskId, questionId, answer),
     'task.get': async ({ taskId }) => (await tasks.get(taskId)) ?? null,

@@ -1,13 +1,14 @@
 import { z } from 'zod';
 import { createProvider } from '../../shared/agent/providers/create-provider';
 import { createConsoleLogger } from '../../shared/logger';
-import type { TaskRecord } from '../../shared/protocol';
-import { clearNotification, hasOpenUiPage, onNotificationClicked, showNotification } from '../platform/notifications';
+import type { TaskRecord, TaskThinking } from '../../shared/protocol';
+import { clearNotification, hasOpenUiPage, notificationIds, onNotificationClicked, showNotification } from '../platform/notifications';
 import { extensionUrl } from '../platform/runtime';
 import { captureTabIfVisible } from '../platform/capture';
 import { chromeStore, type Store } from '../platform/storage';
 import { createTab, listAllTabs, listWindowTabs, tabState, waitForTabLoad } from '../platform/tab-control';
-import { openTab, setBadge } from '../platform/ui-surfaces';
+import { openPanelOnTab, setBadge } from '../platform/ui-surfaces';
+import { AttentionNotices, isAttentionNotice, tabOfNotice } from './attention-notices';
 import type { PageAgent } from './page-agent';
 import { SettingsStore } from './settings-store';
 import { createTabEnvironment } from './tab-environment';
@@ -16,9 +17,10 @@ import { TaskStore } from './task-store';
 import { createTaskUiHandlers } from './task-ui-handlers';
 
 /** Builds the task runner and its stores over chrome.storage.local and the page agent. */
-export function createTaskServices(page: PageAgent, broadcast: (record: TaskRecord) => void) {
+export function createTaskServices(page: PageAgent, broadcast: (record: TaskRecord) => void, broadcastThinking: (thinking: TaskThinking) => void) {
   const local = chromeStore('local');
-  const notified = new Set<string>();
+  const log = createConsoleLogger('bg:task');
+  const notices = new AttentionNotices({ hasOpenUiPage, show: showNotification, clear: clearNotification, log });
   const tasks = new TaskStore(local);
   const settings = new SettingsStore(local);
   const session = chromeStore('session');
@@ -51,19 +53,23 @@ export function createTaskServices(page: PageAgent, broadcast: (record: TaskReco
       },
       sleep,
     },
-    log: createConsoleLogger('bg:task'),
+    log,
+    onThinking: broadcastThinking,
     onUpdate: (record) => {
       broadcast(record);
       // The toolbar badge shows how many approvals wait, so a closed panel still gets the user's attention.
       void setBadge(runner.pendingApprovals > 0 ? String(runner.pendingApprovals) : '', '#d97706');
-      void notifyApproval(record, notified);
+      notices.update(record).catch((error: unknown) => log.warn('notification failed', { error: String(error) }));
     },
   });
-  onNotificationClicked((id) => {
-    const tabId = /^approval:(\d+):/.exec(id)?.[1];
-    if (tabId !== undefined) void openTab(extensionUrl(`extension/sidepanel/index.html?tab=${tabId}`)).then(() => clearNotification(id));
-  });
-  return { runner, tasks, settings, handlers: createTaskUiHandlers(runner, tasks, settings) };
+  // A click on a notice opens the side panel on its tab, synchronously: the click is the gesture the panel needs.
+  const openNotice = (id: string): Promise<void> => {
+    const tabId = tabOfNotice(id);
+    if (tabId === undefined) return Promise.resolve();
+    return openPanelOnTab(tabId, extensionUrl(`extension/sidepanel/index.html?tab=${tabId}`)).finally(() => notices.clicked(id));
+  };
+  onNotificationClicked((id) => void openNotice(id));
+  return { runner, tasks, settings, notices, openNotice, handlers: createTaskUiHandlers(runner, tasks, settings) };
 }
 
 async function sessionId(session: Store): Promise<string> {
@@ -74,11 +80,10 @@ async function sessionId(session: Store): Promise<string> {
   return id;
 }
 
-/** A desktop notification for a new approval, only when no panel or popup is open to show its card. */
-async function notifyApproval(record: TaskRecord, notified: Set<string>): Promise<void> {
-  const approval = record.approval;
-  if (!approval || notified.has(approval.id)) return;
-  notified.add(approval.id);
-  if (await hasOpenUiPage()) return;
-  await showNotification({ id: `approval:${record.tabId}:${approval.id}`, title: `Deputy needs your approval on ${record.site}`, message: approval.intent });
+/**
+ * Clears notices left by an earlier worker: what they asked about is gone with it (a resumed task asks again, with a
+ * new notice).
+ */
+export async function clearStaleNotices(notices: AttentionNotices): Promise<void> {
+  for (const id of await notificationIds()) if (isAttentionNotice(id) && !notices.shownIds.has(id)) await clearNotification(id);
 }

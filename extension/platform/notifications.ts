@@ -1,5 +1,5 @@
 /**
- * Desktop notifications, for approvals that wait while no Deputy page is open to show them.
+ * Desktop notifications, for approvals and questions that wait while no Deputy page is open to show them.
  */
 export interface Notice {
   id: string;
@@ -27,6 +27,11 @@ export async function showNotification(notice: Notice): Promise<void> {
 
 export async function clearNotification(id: string): Promise<void> {
   await chrome.notifications.clear(id);
+}
+
+/** Ids of this extension's notifications on screen now. */
+export async function notificationIds(): Promise<string[]> {
+  return Object.keys(await chrome.notifications.getAll());
 }
 
 export function onNotificationClicked(listener: (id: string) => void): void {

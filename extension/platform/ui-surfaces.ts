@@ -64,3 +64,19 @@ export function onMenuClicked(listener: (click: MenuClick, tab: { id: number; wi
 export async function openTab(url: string): Promise<void> {
   await chrome.tabs.create({ url });
 }
+
+/**
+ * Opens the side panel on a tab and brings that tab forward; where the panel cannot open (outside a user gesture,
+ * some Brave versions) the panel's page opens in a tab instead. Call it first thing in the event handler, before any
+ * await: the side panel opens only while the user's gesture lasts.
+ */
+export function openPanelOnTab(tabId: number, fallbackUrl: string): Promise<void> {
+  const opened = hasSidePanel() ? chrome.sidePanel.open({ tabId }) : Promise.reject(new Error('This browser has no side panel.'));
+  return opened.then(
+    async () => {
+      const tab = await chrome.tabs.update(tabId, { active: true });
+      if (tab?.windowId !== undefined) await chrome.windows.update(tab.windowId, { focused: true });
+    },
+    () => openTab(fallbackUrl),
+  );
+}

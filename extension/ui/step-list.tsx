@@ -2,19 +2,19 @@ import type { StepRecord } from '../../shared/agent/agent-state';
 import type { TaskNote } from '../../shared/protocol';
 import { stepLines, type StepState } from './task-format';
 
-const MARKS: Record<StepState, string> = { running: '…', waiting: '?', ok: '✓', failed: '✗', blocked: '⊘', skipped: '–', unknown: '!', note: 'i' };
+const MARKS: Record<StepState, string> = { running: '…', paused: '‖', waiting: '?', ok: '✓', failed: '✗', blocked: '⊘', skipped: '–', unknown: '!', note: 'i' };
 
 /**
  * Every action as a readable line with what verification found. Lines are only ever appended, and each has a fixed
  * shape, so the list grows downward without moving what is already on screen.
  */
-export function StepList(props: { steps: readonly StepRecord[]; notes?: readonly TaskNote[] | undefined; active: boolean }) {
-  const lines = stepLines(props.steps, props.notes);
+export function StepList(props: { steps: readonly StepRecord[]; notes?: readonly TaskNote[] | undefined; active: boolean; paused?: boolean }) {
+  const lines = stepLines(props.steps, props.notes, props.paused === true);
   return (
     <section class="steps" aria-label="Steps">
       <h3 class="section-title">Steps</h3>
       {lines.length === 0 ? (
-        <p class="muted steps__empty">{props.active ? 'Looking at the page…' : 'No steps were taken.'}</p>
+        <p class="muted steps__empty">{props.paused ? 'Paused before the first step.' : props.active ? 'Looking at the page…' : 'No steps were taken.'}</p>
       ) : (
         <ol class="steps__list" data-testid="steps">
           {lines.map((line) => (

@@ -1,8 +1,9 @@
 import type { CallRecord, StepRecord } from '../../shared/agent/agent-state';
+import { intentOf } from '../../shared/agent/step-text';
 import type { TaskNote, TaskRecord, TaskStatus } from '../../shared/protocol';
 
 /** How a step line is marked in the list. */
-export type StepState = 'running' | 'waiting' | 'ok' | 'failed' | 'blocked' | 'skipped' | 'unknown' | 'note';
+export type StepState = 'running' | 'paused' | 'waiting' | 'ok' | 'failed' | 'blocked' | 'skipped' | 'unknown' | 'note';
 
 export interface StepLine {
   key: string;
@@ -14,7 +15,7 @@ export interface StepLine {
   check: string;
 }
 
-const ACTIVE: ReadonlySet<TaskStatus> = new Set(['queued', 'running', 'awaiting_approval', 'awaiting_user']);
+const ACTIVE: ReadonlySet<TaskStatus> = new Set(['queued', 'running', 'paused', 'awaiting_approval', 'awaiting_user']);
 
 export function isActiveTask(record: TaskRecord | undefined): boolean {
   return record !== undefined && ACTIVE.has(record.status);
@@ -23,6 +24,7 @@ export function isActiveTask(record: TaskRecord | undefined): boolean {
 const STATUS_LABELS: Record<TaskStatus, string> = {
   queued: 'Starting',
   running: 'Working',
+  paused: 'Paused',
   awaiting_approval: 'Waiting for your approval',
   awaiting_user: 'Waiting for your answer',
   completed: 'Done',
@@ -31,7 +33,8 @@ const STATUS_LABELS: Record<TaskStatus, string> = {
 };
 
 export function statusLabel(record: TaskRecord): string {
-  if (record.status === 'running' && record.stopRequested) return 'Stopping';
+  if ((record.status === 'running' || record.status === 'paused') && record.stopRequested) return 'Stopping';
+  if ((record.status === 'running' || record.status === 'queued') && record.pauseRequested) return 'Pausing';
   if (record.status === 'completed' && record.agent?.outcome?.success === false) return 'Finished without success';
   return STATUS_LABELS[record.status];
 }
@@ -61,6 +64,7 @@ function callState(call: CallRecord): StepState {
 
 function checkOf(call: CallRecord, state: StepState): string {
   const result = call.result;
+  if (state === 'paused') return 'paused: it runs when you resume';
   if (state === 'running') return call.name === 'ask_user' ? 'waiting for your answer' : 'in progress…';
   if (state === 'waiting') return 'waiting for your approval';
   if (state === 'blocked') return firstLine(result?.content ?? call.decisionReason ?? 'not allowed');
@@ -77,12 +81,14 @@ function checkOf(call: CallRecord, state: StepState): string {
 
 /**
  * Every tool call of the task as a readable line, in the order they were made, with the task's notes (the browser
- * restarted, ...) among them where they happened.
+ * restarted, ...) among them where they happened. While the task is paused, the call it holds before (the first not
+ * yet run) says so instead of "in progress".
  */
-export function stepLines(steps: readonly StepRecord[], notes: readonly TaskNote[] = []): StepLine[] {
+export function stepLines(steps: readonly StepRecord[], notes: readonly TaskNote[] = [], paused = false): StepLine[] {
   const lines: StepLine[] = [];
   const queue = [...notes].sort((a, b) => a.afterCalls - b.afterCalls || a.at - b.at);
   let calls = 0;
+  let holding = paused;
   const addNotes = (upTo: number): void => {
     for (let note = queue[0]; note !== undefined && note.afterCalls <= upTo; note = queue[0]) {
       queue.shift();
@@ -92,9 +98,15 @@ export function stepLines(steps: readonly StepRecord[], notes: readonly TaskNote
   addNotes(0);
   for (const step of steps) {
     for (const call of step.calls) {
-      const state = callState(call);
+      let state = callState(call);
+      if (holding && call.status === 'proposed') {
+        state = 'paused';
+        holding = false;
+      }
       calls += 1;
-      lines.push({ key: `${step.index}:${call.id}`, number: calls, text: call.stepText ?? call.name, state, check: checkOf(call, state) });
+      const text = call.stepText ?? call.name;
+      // What a paused task will do next is said as what it will do, not as done.
+      lines.push({ key: `${step.index}:${call.id}`, number: calls, text: state === 'paused' ? intentOf(text) : text, state, check: checkOf(call, state) });
       addNotes(calls);
     }
   }

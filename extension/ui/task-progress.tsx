@@ -8,6 +8,7 @@ import { QuestionCard } from './question-card';
 import { StepList } from './step-list';
 import { elapsedMs, formatDuration, isActiveTask, outcomeText, statusLabel, thinkingOf, usageText } from './task-format';
 import { useNow } from './use-now';
+import { useThinking } from './use-thinking';
 
 /**
  * One task as it runs and after: status, time, tokens and cost in a bar of fixed height; the approval or question
@@ -23,6 +24,9 @@ export function TaskProgress(props: { client: BackgroundClient; record: TaskReco
   const steps = record.agent?.steps ?? [];
   const thinking = thinkingOf(steps);
   const outcome = outcomeText(record);
+  // The model is writing its answer for a step not saved yet: say so, with the time it takes and its words so far.
+  const live = useThinking(client, record.id);
+  const writing = active && live !== undefined && !live.done && steps[live.step]?.reply == null ? live : undefined;
 
   const act = (call: Promise<TaskRecord>): Promise<unknown> =>
     call.then((updated) => {
@@ -31,6 +35,12 @@ export function TaskProgress(props: { client: BackgroundClient; record: TaskReco
     });
   const stop = (): void => {
     act(client.call('task.stop', { taskId: record.id })).catch((failure: unknown) => setError(errorMessage(failure)));
+  };
+  // Pause holds the task before its next action; the same button then resumes it, so the keyboard focus stays put.
+  const holding = record.status === 'paused' || record.pauseRequested;
+  const pausable = holding || record.status === 'running' || record.status === 'queued';
+  const togglePause = (): void => {
+    act(client.call(holding ? 'task.resume' : 'task.pause', { taskId: record.id })).catch((failure: unknown) => setError(errorMessage(failure)));
   };
 
   return (
@@ -51,9 +61,24 @@ export function TaskProgress(props: { client: BackgroundClient; record: TaskReco
             </span>
           </div>
           {active ? (
-            <button type="button" class="button button--danger" data-testid="stop-task" disabled={record.stopRequested} onClick={stop}>
-              {record.stopRequested ? 'Stopping…' : 'Stop'}
-            </button>
+            <div class="task__controls">
+              {pausable ? (
+                <button
+                  type="button"
+                  class="button button--quiet"
+                  data-testid="pause-task"
+                  data-action={holding ? 'resume' : 'pause'}
+                  aria-label={holding ? 'Resume the task' : 'Pause the task'}
+                  disabled={record.stopRequested}
+                  onClick={togglePause}
+                >
+                  {holding ? 'Resume' : 'Pause'}
+                </button>
+              ) : null}
+              <button type="button" class="button button--danger" data-testid="stop-task" disabled={record.stopRequested} onClick={stop}>
+                {record.stopRequested ? 'Stopping…' : 'Stop'}
+              </button>
+            </div>
           ) : null}
         </div>
         <p class="form-error" role="alert">
@@ -73,7 +98,22 @@ export function TaskProgress(props: { client: BackgroundClient; record: TaskReco
         />
       ) : null}
       {record.agent?.plan ? <PlanChecklist plan={record.agent.plan} /> : null}
-      <StepList steps={steps} notes={record.notes} active={active} />
+      <StepList steps={steps} notes={record.notes} active={active} paused={record.status === 'paused'} />
+      {writing ? (
+        <div class="thinking-live" data-testid="thinking-live">
+          <p class="thinking-live__head">
+            Thinking… <span data-testid="thinking-elapsed">{formatDuration(now - writing.since)}</span>
+          </p>
+          {writing.text ? (
+            <details class="thinking">
+              <summary>What the model is writing</summary>
+              <p class="thinking__entry" data-testid="thinking-live-text">
+                {writing.text}
+              </p>
+            </details>
+          ) : null}
+        </div>
+      ) : null}
       {outcome ? (
         <p class={`outcome outcome--${record.status}`} data-testid="task-outcome">
           {outcome}

@@ -17,7 +17,7 @@ export function taskReport(record: TaskRecord): string {
   const outcome = outcomeText(record);
   if (outcome) lines.push('', '## Result', '', outcome);
   if (record.agent?.plan) lines.push('', '## Plan', '', formatPlan(record.agent.plan));
-  const steps = stepLines(record.agent?.steps ?? [], record.notes);
+  const steps = stepLines(record.agent?.steps ?? [], record.notes, record.status === 'paused');
   lines.push('', '## Steps', '');
   if (steps.length === 0) lines.push('No steps were taken.');
   for (const step of steps) lines.push(step.state === 'note' ? `> ${step.text}` : `${step.number}. ${step.text}${step.check ? ` (${step.check})` : ''}`);

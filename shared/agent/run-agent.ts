@@ -4,7 +4,7 @@ import { AgentState, type CallRecord, type StepRecord, isFinished } from './agen
 import type { Approver } from './approval';
 import { buildPrompt } from './build-prompt';
 import type { AgentEnvironment } from './environment';
-import { executeCall } from './execute-call';
+import { executeCall, pageLookup } from './execute-call';
 import { PolicyConfig } from './policy-gate';
 import type { Provider } from './providers/provider';
 import { costOf } from './providers/pricing';
@@ -14,7 +14,7 @@ import { settleResumedStep } from './resume-step';
 import type { SecretVault } from './secret-vault';
 import { maskOldObservations, observationRecord, recordReply, skipCall } from './step-record';
 import { type SystemPromptInput, webSystemPrompt } from './system-prompt';
-import { type AnyTool, toToolSchema } from './tool';
+import { type AnyTool, parseToolArguments, toToolSchema } from './tool';
 import { type TraceRecord, type TraceSink, toolRecord } from './trace';
 
 export interface AgentLimits {
@@ -50,6 +50,12 @@ export interface AgentDeps<E extends AgentEnvironment> {
   now(): number;
   /** Checked before every observation and every action: a user's stop takes effect before the next action. */
   shouldStop?: () => boolean;
+  /**
+   * Awaited at the same points as shouldStop: while the user has paused the task it does not settle, so a pause takes
+   * effect before the next action and the task goes on from that very point when it settles. Settles at once when the
+   * task is not paused.
+   */
+  untilResumed?: () => Promise<void>;
   signal?: AbortSignal;
   limits?: Partial<Omit<AgentLimits, 'recovery'>> & { recovery?: Partial<RecoveryLimits> };
   /** Send screenshots (when the environment takes them and the model accepts images). */
@@ -115,6 +121,13 @@ async function runLoop<E extends AgentEnvironment>(deps: AgentDeps<E>, state: Ag
     return deps.persist(JSON.parse(JSON.stringify(state)) as AgentState);
   };
   const stopRequested = (): boolean => (deps.shouldStop?.() ?? false) || (deps.signal?.aborted ?? false);
+  // Time paused, like time waiting for an answer, does not count against the time budget.
+  const holdWhilePaused = async (): Promise<void> => {
+    if (!deps.untilResumed) return;
+    const from = deps.now();
+    await deps.untilResumed();
+    state.waitedMs += Math.max(0, deps.now() - from);
+  };
 
   const end = async (status: 'completed' | 'failed' | 'stopped', reason: string | null): Promise<AgentState> => {
     state.status = status;
@@ -190,6 +203,7 @@ async function runLoop<E extends AgentEnvironment>(deps: AgentDeps<E>, state: Ag
         emit(toolRecord(call, stepOf(), null, deps.now()));
         continue;
       }
+      await holdWhilePaused();
       if (stopRequested()) return 'stop';
       const started = deps.now();
       const { changesPage } = await executeCall(call, services(step));
@@ -220,6 +234,7 @@ async function runLoop<E extends AgentEnvironment>(deps: AgentDeps<E>, state: Ag
         state.outcome = outcome;
         return await end(outcome.success ? 'completed' : 'failed', outcome.success ? null : outcome.summary);
       }
+      await holdWhilePaused();
       if (stopRequested()) return await end('stopped', 'Stopped by the user.');
       if (state.steps.length >= limits.maxSteps) return await end('failed', `Stopped: the step budget of ${limits.maxSteps} steps ran out before the task was done.`);
       if (deps.now() - state.startedAt - state.waitedMs > limits.maxDurationMs) {
@@ -250,6 +265,13 @@ async function runLoop<E extends AgentEnvironment>(deps: AgentDeps<E>, state: Ag
       });
       const cost = costOf(reply.model, reply.usage, { free: deps.provider.free === true });
       recordReply(state, step, reply, cost, redactor);
+      // Each call gets its readable line as soon as it is proposed, so the panel shows what comes next (a paused task
+      // shows the action it holds before).
+      for (const call of step.calls) {
+        const tool = tools.find((t) => t.name === call.name);
+        const parsed = tool ? parseToolArguments(tool, call.arguments) : null;
+        if (tool && parsed?.ok) call.stepText = redactor.redact(tool.describe(parsed.args, pageLookup(step)));
+      }
       emit({
         type: 'reply',
         at: deps.now(),

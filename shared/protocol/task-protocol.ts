@@ -8,7 +8,8 @@ import { Flow } from './flow';
 export const TaskMode = z.enum(['ask', 'act']);
 export type TaskMode = z.infer<typeof TaskMode>;
 
-export const TaskStatus = z.enum(['queued', 'running', 'awaiting_approval', 'awaiting_user', 'completed', 'failed', 'stopped']);
+/** 'paused': the user paused the task and it holds before its next action until they resume it (or stop it). */
+export const TaskStatus = z.enum(['queued', 'running', 'paused', 'awaiting_approval', 'awaiting_user', 'completed', 'failed', 'stopped']);
 export type TaskStatus = z.infer<typeof TaskStatus>;
 
 /** An approval the task is waiting for: exactly what will happen, where, and why it needs the user. */
@@ -63,6 +64,8 @@ export const TaskRecord = z.object({
   /** The address of the task's page as last seen: where it continues after a browser restart. */
   pageUrl: z.string().optional(),
   notes: z.array(TaskNote).optional(),
+  /** The user pressed Pause: the task holds at its next check (before the next action) and its status turns 'paused'. */
+  pauseRequested: z.boolean().default(false),
 });
 export type TaskRecord = z.infer<typeof TaskRecord>;
 
@@ -111,6 +114,10 @@ export const taskUiMethods = {
     result: TaskRecord,
   },
   'task.stop': { params: TaskRef, result: TaskRecord },
+  /** Holds a running task before its next action; the model's answer in flight is kept, not asked again. */
+  'task.pause': { params: TaskRef, result: TaskRecord },
+  /** Goes on from where the task was paused, even after the worker restarted in between. */
+  'task.resume': { params: TaskRef, result: TaskRecord },
   'task.approve': {
     params: TaskRef.extend({ approvalId: z.string(), decision: ApprovalDecision, note: z.string().max(1000).optional() }),
     result: TaskRecord,
@@ -133,6 +140,22 @@ export const taskUiMethods = {
   },
 } as const;
 
+/**
+ * What the model is writing while a step waits for its answer: sent as it streams (a few times a second at most),
+ * never stored. `done` says the answer is complete and the step goes on.
+ */
+export const TaskThinking = z.object({
+  taskId: z.string(),
+  step: z.number().int().nonnegative(),
+  /** When the model was asked. */
+  since: z.number(),
+  /** The model's text so far (its last few thousand characters). */
+  text: z.string(),
+  done: z.boolean(),
+});
+export type TaskThinking = z.infer<typeof TaskThinking>;
+
 export const taskUiEvents = {
   'task.updated': TaskRecord,
+  'task.thinking': TaskThinking,
 } as const;

@@ -123,6 +123,19 @@ interface SetupOptions {
   tabs?: ReturnType<typeof fakeTabs>;
 }
 
+/** Holds the model's answer to request number `at` (1-based) until the test releases it, as a slow model would. */
+function holdReply(provider: Provider & { requests: ProviderRequest[] }, at: number): { release: () => void } {
+  let release: () => void = () => undefined;
+  const gate = new Promise<void>((resolve) => (release = resolve));
+  const complete = provider.complete.bind(provider);
+  provider.complete = async (request, options) => {
+    const reply = complete(request, options);
+    if (provider.requests.length === at) await gate;
+    return reply;
+  };
+  return { release: () => release() };
+}
+
 async function setup(turns: Turn[], mode: 'ask' | 'act' = 'act', options: SetupOptions = {}) {
   const store = options.store ?? memoryStore();
   const tasks = new TaskStore(store);
@@ -233,6 +246,65 @@ describe('the background task runner', () => {
     expect(await second.runner.resumeInterrupted()).toBe(1);
     await until(async () => (await second.tasks.get(id))?.status === 'completed');
     expect(second.tab.actions).toEqual([]);
+  });
+
+  it('pauses before the next action, holds there, and resumes the same step without repeating an action', async () => {
+    const { runner, tasks, tab, provider } = await setup([{ name: 'click', args: { ref: 1 } }, { name: 'click', args: { ref: 1 } }, doneTurn]);
+    const slow = holdReply(provider, 2);
+    const { id } = await runner.start({ tabId: 5, text: 'Add two', flow: 'task' });
+    await until(() => provider.requests.length === 2);
+    const pausing = await runner.pause(id);
+    expect(pausing).toMatchObject({ pauseRequested: true, status: 'running' });
+    slow.release();
+    await until(async () => (await tasks.get(id))?.status === 'paused');
+    // The second click was proposed by the model but not made.
+    expect(tab.actions).toHaveLength(1);
+    expect((await tasks.get(id))?.agent?.steps.at(-1)?.calls.map((c) => c.status)).toEqual(['proposed']);
+    await expect(runner.start({ tabId: 5, text: 'other', flow: 'task' })).rejects.toMatchObject({ code: 'busy', message: 'A paused task holds this tab: resume it or stop it first.' });
+    const resumed = await runner.resume(id);
+    expect(resumed).toMatchObject({ pauseRequested: false, status: 'running' });
+    await until(async () => (await tasks.get(id))?.status === 'completed');
+    expect(tab.actions).toEqual([{ kind: 'click', ref: 1, double: false }, { kind: 'click', ref: 1, double: false }]);
+    expect(provider.requests).toHaveLength(3);
+  });
+
+  it('keeps a paused task paused across a worker restart, then resumes it from its saved state', async () => {
+    const first = await setup([{ name: 'click', args: { ref: 1 } }, { name: 'click', args: { ref: 1 } }]);
+    const slow = holdReply(first.provider, 2);
+    const { id } = await first.runner.start({ tabId: 5, text: 'Add two', flow: 'task' });
+    await until(() => first.provider.requests.length === 2);
+    await first.runner.pause(id);
+    slow.release();
+    await until(async () => (await first.tasks.get(id))?.status === 'paused');
+    const paused = await first.tasks.get(id);
+
+    // A new worker over the same storage: the task stays paused, and nothing runs.
+    const second = await setup([doneTurn]);
+    await second.tasks.save(paused!);
+    expect(await second.runner.resumeInterrupted()).toBe(0);
+    expect((await second.tasks.get(id))?.status).toBe('paused');
+    expect(second.provider.requests).toHaveLength(0);
+    await second.runner.resume(id);
+    await until(async () => (await second.tasks.get(id))?.status === 'completed');
+    // The click the model asked for before the pause is made once, and the model is not asked for it again.
+    expect(second.tab.actions).toEqual([{ kind: 'click', ref: 1, double: false }]);
+    expect(second.provider.requests).toHaveLength(1);
+    await first.runner.stop(id);
+  });
+
+  it('stops a paused task without acting, and refuses to pause or resume what cannot be', async () => {
+    const { runner, tasks, tab, provider } = await setup([{ name: 'click', args: { ref: 1 } }, { name: 'click', args: { ref: 1 } }, doneTurn]);
+    const slow = holdReply(provider, 2);
+    const { id } = await runner.start({ tabId: 5, text: 'Add two', flow: 'task' });
+    await until(() => provider.requests.length === 2);
+    await expect(runner.resume(id)).rejects.toMatchObject({ code: 'bad_request' });
+    await runner.pause(id);
+    slow.release();
+    await until(async () => (await tasks.get(id))?.status === 'paused');
+    await runner.stop(id);
+    await until(async () => (await tasks.get(id))?.status === 'stopped');
+    expect(tab.actions).toHaveLength(1);
+    await expect(runner.pause(id)).rejects.toMatchObject({ code: 'bad_request', message: 'The task has ended: there is nothing to pause.' });
   });
 
   it('fails with a clear error when no provider is set', async () => {
@@ -384,7 +456,7 @@ describe('a browser restart', () => {
     const tasks = new TaskStore(store);
     await tasks.save({
       id: 't1', tabId: 5, flow: 'task', text: 'go', mode: 'act', site: 'shop.example', status: 'queued', createdAt: 1, updatedAt: 1,
-      agent: null, approval: null, question: null, error: null, stopRequested: false, tabSession: 'A',
+      agent: null, approval: null, question: null, error: null, stopRequested: false, pauseRequested: false, tabSession: 'A',
     });
     const after = await setup([doneTurn], 'act', { store, session: 'B' });
     await after.runner.resumeInterrupted();

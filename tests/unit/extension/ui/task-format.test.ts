@@ -100,6 +100,28 @@ describe('numbers and words', () => {
     expect(outcomeText(gaveUp)).toBe('Out of stock.');
   });
 
+  it('names a paused task and one about to pause, keeps it active, and marks the call it holds before', () => {
+    const paused = taskRecord({ status: 'paused' });
+    expect(statusLabel(paused)).toBe('Paused');
+    expect(isActiveTask(paused)).toBe(true);
+    expect(outcomeText(paused)).toBeNull();
+    expect(statusLabel(taskRecord({ status: 'running', pauseRequested: true }))).toBe('Pausing');
+    expect(statusLabel(taskRecord({ status: 'paused', stopRequested: true }))).toBe('Stopping');
+    const steps = [
+      step(0, [{ id: 'a', name: 'click', arguments: '{}', status: 'finished', classes: ['act'], stepText: 'Clicked [1] button "Add"', result: { ok: true, content: 'Clicked', changed: true, evidence: ['count is 1'] } }]),
+      step(1, [
+        { id: 'b', name: 'click', arguments: '{}', status: 'proposed', classes: [], stepText: 'Clicked [1] button "Add"' },
+        { id: 'c', name: 'done', arguments: '{}', status: 'proposed', classes: [], stepText: 'Finished the task' },
+      ]),
+    ];
+    expect(stepLines(steps, [], true).map((l) => [l.text, l.state, l.check])).toEqual([
+      ['Clicked [1] button "Add"', 'ok', 'verified: count is 1'],
+      ['Click [1] button "Add"', 'paused', 'paused: it runs when you resume'],
+      ['Finished the task', 'running', 'in progress…'],
+    ]);
+    expect(stepLines(steps).map((l) => l.state)).toEqual(['ok', 'running', 'running']);
+  });
+
   it('counts time to now while active and to the last change once ended', () => {
     const running = taskRecord({ status: 'running', createdAt: 1000, updatedAt: 2000 });
     expect(isActiveTask(running)).toBe(true);

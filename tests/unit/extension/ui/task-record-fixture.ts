@@ -31,6 +31,7 @@ export function taskRecord(overrides: Partial<TaskRecord>): TaskRecord {
     question: null,
     error: null,
     stopRequested: false,
+    pauseRequested: false,
     ...overrides,
   };
 }
