@@ -18,6 +18,8 @@ import {
 import { AUTOMATE_CHAT_MENU, handleAutomateChatClick } from './automate-chat-menu';
 import { ChatDriver } from './chat-driver';
 import { ChatSessions } from './chat-sessions';
+import { DesktopRunLog } from './desktop-run-log';
+import { createDesktopUiHandlers } from './desktop-ui-handlers';
 import { HostConnection } from './host-connection';
 import { isPassthroughEvent } from './host-passthrough';
 import { LaunchStore } from './launch-store';
@@ -43,11 +45,14 @@ const host = new HostConnection({
   onStatus: (status: HostStatus) => {
     ui.broadcast('host.status', status);
     void session.set('hostStatus', status);
+    void desktopRuns.hostStatus(status);
   },
   onEvent: (event, data) => {
+    if (event === 'desktop.task') void desktopRuns.apply(data);
     if (isPassthroughEvent(event)) ui.broadcast(event, data);
   },
 });
+const desktopRuns: DesktopRunLog = new DesktopRunLog({ store: session, broadcast: (record) => ui.broadcast('desktop.updated', record), now: () => Date.now() });
 
 const page = createPageAgent();
 const tasks = createTaskServices(page, (record) => ui.broadcast('task.updated', record));
@@ -63,7 +68,15 @@ const chat = new ChatDriver({
 });
 
 const ui: UiServer = new UiServer(
-  createUiHandlers({ host, launches, frames: { listFrames, sendToFrame }, chat, page, tasks: tasks.handlers }),
+  createUiHandlers({
+    host,
+    launches,
+    frames: { listFrames, sendToFrame },
+    chat,
+    page,
+    tasks: tasks.handlers,
+    desktop: createDesktopUiHandlers({ host, settings: tasks.settings, log: desktopRuns }),
+  }),
   (port) => isPrivilegedSender(port.sender),
   createConsoleLogger('bg:ui'),
 );

@@ -1,5 +1,6 @@
 import type { ChatDriver } from './chat-driver';
 import { createChatUiHandlers } from './chat-ui-handlers';
+import type { createDesktopUiHandlers } from './desktop-ui-handlers';
 import type { HostConnection } from './host-connection';
 import { createHostPassthroughHandlers } from './host-passthrough';
 import type { LaunchStore } from './launch-store';
@@ -16,9 +17,10 @@ export interface UiHandlerDeps {
   chat: ChatDriver;
   page: PageAgent;
   tasks: ReturnType<typeof createTaskUiHandlers>;
+  desktop: ReturnType<typeof createDesktopUiHandlers>;
 }
 
-export function createUiHandlers({ host, launches, frames, chat, page, tasks }: UiHandlerDeps): UiHandlers {
+export function createUiHandlers({ host, launches, frames, chat, page, tasks, desktop }: UiHandlerDeps): UiHandlers {
   return {
     'host.status': () => Promise.resolve(host.status),
     'host.reconnect': () => {
@@ -45,5 +47,7 @@ export function createUiHandlers({ host, launches, frames, chat, page, tasks }: 
     ...createPageUiHandlers(page),
     ...tasks,
     ...createHostPassthroughHandlers(host),
+    // After the plain forwarding: these add the saved model to desktop.run and keep the panel's run log.
+    ...desktop,
   };
 }

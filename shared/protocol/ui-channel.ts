@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { chatUiMethods } from './chat-protocol';
 import { defineChannel } from './channel';
 import { desktopEvents, desktopMethods } from './desktop-protocol';
+import { desktopUiEvents, desktopUiMethods } from './desktop-ui-protocol';
 import { LoopEvents, LoopMethods } from './loop-protocol';
 import { Flow } from './flow';
 import { taskUiEvents, taskUiMethods } from './task-protocol';
@@ -76,12 +77,14 @@ export const UiChannel = defineChannel(
     ...perceptionUiMethods,
     ...taskUiMethods,
     ...hostPassthroughMethods,
+    ...desktopUiMethods,
   },
   {
     'host.status': HostStatus,
     launch: Launch,
     ...taskUiEvents,
     ...hostPassthroughEvents,
+    ...desktopUiEvents,
   },
 );
 export type UiChannel = typeof UiChannel;
