@@ -6,6 +6,7 @@ import {
   type DesktopRunStep,
   type HostStatus,
 } from '../../shared/protocol';
+import { Plan } from '../../shared/agent/plan';
 import type { Store } from '../platform/storage';
 
 const KEY = 'desktopRun';
@@ -26,12 +27,29 @@ export function newDesktopRun(runId: string, now: number, start: Partial<Pick<De
     steps: [],
     droppedSteps: 0,
     shots: [],
+    plan: null,
     approval: null,
     question: null,
     stopRequested: false,
     summary: null,
     stoppedByHotkey: false,
   };
+}
+
+/** The plan of the last update_plan call in a model reply, as proposed (before any approval). */
+function proposedPlan(record: Record<string, unknown>): Plan | undefined {
+  if (record.type !== 'reply' || !Array.isArray(record.toolCalls)) return undefined;
+  let found: Plan | undefined;
+  for (const call of record.toolCalls as unknown[]) {
+    if (typeof call !== 'object' || call === null || !('name' in call) || call.name !== 'update_plan' || !('arguments' in call)) continue;
+    try {
+      const parsed = Plan.safeParse(JSON.parse(String(call.arguments)));
+      if (parsed.success) found = parsed.data;
+    } catch {
+      // Arguments that are not JSON are reported to the model by the loop; there is no plan to show.
+    }
+  }
+  return found;
 }
 
 function stepOf(record: Record<string, unknown>): DesktopRunStep | undefined {
@@ -56,6 +74,8 @@ export function applyDesktopEvent(current: DesktopRunRecord | undefined, event: 
   const next: DesktopRunRecord = { ...base, updatedAt: now };
   switch (event.kind) {
     case 'trace': {
+      const plan = proposedPlan(event.record);
+      if (plan) return { ...next, plan };
       const step = stepOf(event.record);
       if (!step) return next;
       const steps = [...next.steps.filter((s) => s.callId !== step.callId), step];

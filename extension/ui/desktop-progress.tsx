@@ -4,6 +4,7 @@ import type { DesktopRunRecord, DesktopRunStep } from '../../shared/protocol';
 import { ApprovalCard } from './approval-card';
 import type { BackgroundClient } from './background-client';
 import { errorMessage } from './error-message';
+import { PlanChecklist } from './plan-checklist';
 import { QuestionCard } from './question-card';
 
 const STATUS_LABELS: Record<DesktopRunRecord['status'], string> = { running: 'Running', completed: 'Done', failed: 'Failed', stopped: 'Stopped' };
@@ -109,6 +110,7 @@ export function DesktopProgress(props: { client: BackgroundClient; record: Deskt
       {record.question ? (
         <QuestionCard question={record.question} onAnswer={(text) => answer({ id: record.question?.id ?? '', text })} />
       ) : null}
+      {record.plan ? <PlanChecklist plan={record.plan} /> : null}
       <section class="steps" aria-label="Steps">
         <h3 class="section-title">Steps</h3>
         {record.droppedSteps > 0 ? <p class="hint">{record.droppedSteps} earlier actions are in the run folder.</p> : null}

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { Plan } from '../agent/plan';
 
 /**
  * The side panel's view of a desktop task: the background folds the host's `desktop.task` events into one bounded
@@ -46,6 +47,8 @@ export const DesktopRunRecord = z.object({
   droppedSteps: z.number().int().nonnegative(),
   /** Small images of the latest screenshots, with the full-size PNG's path in the run folder. */
   shots: z.array(z.object({ step: z.number().int().nonnegative(), pngPath: z.string(), thumbnail: DesktopThumbnail })).max(DESKTOP_RUN_MAX_SHOTS),
+  /** The model's latest plan, shown from the moment it is proposed: in ask mode the user approves it before any action. */
+  plan: Plan.nullable().default(null),
   approval: z.object({ id: z.string(), intent: z.string(), reason: z.string(), classes: z.array(z.string()), askedAt: z.number() }).nullable(),
   question: z.object({ id: z.string(), text: z.string(), askedAt: z.number() }).nullable(),
   stopRequested: z.boolean(),

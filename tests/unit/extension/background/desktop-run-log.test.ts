@@ -46,7 +46,11 @@ describe('the desktop run log the side panel reads', () => {
     await log.begin({ runId: 'r1', runDir: '/runs/a-desktop', task: 'Click the red button', mode: 'ask' });
     await log.apply({ runId: 'r1', kind: 'approval', id: 'a1', intent: 'Follow this plan: click the button', reason: 'Ask first mode', classes: ['act'] });
     expect((await log.current())?.approval).toMatchObject({ id: 'a1', intent: 'Follow this plan: click the button' });
-    await log.apply(tool(0, 'c1', 'update_plan', { steps: [{ step: 'Click', status: 'in_progress' }] }));
+    const plan = { explanation: 'One click.', steps: [{ step: 'Click', status: 'in_progress' }] };
+    await log.apply({ runId: 'r1', kind: 'trace', record: { type: 'reply', step: 0, toolCalls: [{ id: 'c1', name: 'update_plan', arguments: JSON.stringify(plan) }] } });
+    // Shown as proposed, while its approval is pending.
+    expect(await log.current()).toMatchObject({ plan, approval: { id: 'a1' } });
+    await log.apply(tool(0, 'c1', 'update_plan', plan));
     await log.apply({ runId: 'r1', kind: 'screenshot', step: 1, pngPath: '/runs/a-desktop/step-002.png', thumbnail: thumb });
     await log.apply(tool(1, 'c2', 'click', { x: 320, y: 200 }));
     await log.apply({ runId: 'r1', kind: 'finished', status: 'completed', summary: 'Clicked it.', runDir: '/runs/a-desktop', stoppedByHotkey: false });
@@ -58,7 +62,8 @@ describe('the desktop run log the side panel reads', () => {
     ]);
     expect(record?.shots).toEqual([{ step: 1, pngPath: '/runs/a-desktop/step-002.png', thumbnail: thumb }]);
     expect(sent.at(-1)).toEqual(record);
-    expect(sent.length).toBe(6);
+    expect(record?.plan).toEqual(plan);
+    expect(sent.length).toBe(7);
   });
 
   it('keeps an event that arrives before desktop.run answered, then adds the task text to it', async () => {
