@@ -154,7 +154,7 @@ async function main(): Promise<void> {
     ['Peer: nut-js screen.capture -> JPEG file (jimp, pure JS; median of 10)', 'peerNutCapture'],
     ['Deputy: agent loop per step apart from the model (instant fake model)', 'loopStep', 'target < 150 ms'],
     ['  of which the screenshot (observe, PNG kept in the run folder)', 'loopScreenshot'],
-    ['  of which the action (a pointer move: no input, so no focused-window lookup)', 'loopAction'],
+    ['  of which the action (a pointer move: sends no input, no window lookup)', 'loopAction'],
     ['Deputy: one click through the worker, with the focused-window lookup', 'actClick'],
   ];
   const cell = (value: number | undefined): string => (value === undefined ? 'not installed' : `${value.toFixed(1)} ms`).padStart(14);
