@@ -19,6 +19,8 @@ import {
 import { AUTOMATE_CHAT_MENU, handleAutomateChatClick } from './automate-chat-menu';
 import { ChatDriver } from './chat-driver';
 import { ChatSessions } from './chat-sessions';
+import { DesktopRunLog } from './desktop-run-log';
+import { createDesktopUiHandlers } from './desktop-ui-handlers';
 import { HostConnection } from './host-connection';
 import { isPassthroughEvent } from './host-passthrough';
 import { LaunchStore } from './launch-store';
@@ -46,8 +48,10 @@ const host = new HostConnection({
   onStatus: (status: HostStatus) => {
     ui.broadcast('host.status', status);
     void session.set('hostStatus', status);
+    void desktopRuns.hostStatus(status);
   },
   onEvent: (event, data) => {
+    if (event === 'desktop.task') void desktopRuns.apply(data);
     if (!isPassthroughEvent(event)) return;
     ui.broadcast(event, data);
     if (event === 'loop.event') {
@@ -56,6 +60,7 @@ const host = new HostConnection({
     }
   },
 });
+const desktopRuns: DesktopRunLog = new DesktopRunLog({ store: session, broadcast: (record) => ui.broadcast('desktop.updated', record), now: () => Date.now() });
 
 const page = createPageAgent();
 const tasks = createTaskServices(
@@ -75,7 +80,16 @@ const chat = new ChatDriver({
 });
 
 const ui: UiServer = new UiServer(
-  createUiHandlers({ host, launches, loopLog, frames: { listFrames, sendToFrame }, chat, page, tasks: tasks.handlers }),
+  createUiHandlers({
+    host,
+    launches,
+    loopLog,
+    frames: { listFrames, sendToFrame },
+    chat,
+    page,
+    tasks: tasks.handlers,
+    desktop: createDesktopUiHandlers({ host, settings: tasks.settings, log: desktopRuns }),
+  }),
   (port) => isPrivilegedSender(port.sender),
   createConsoleLogger('bg:ui'),
 );

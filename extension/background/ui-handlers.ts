@@ -1,5 +1,6 @@
 import type { ChatDriver } from './chat-driver';
 import { createChatUiHandlers } from './chat-ui-handlers';
+import type { createDesktopUiHandlers } from './desktop-ui-handlers';
 import type { HostConnection } from './host-connection';
 import { createHostPassthroughHandlers } from './host-passthrough';
 import type { LaunchStore } from './launch-store';
@@ -18,9 +19,10 @@ export interface UiHandlerDeps {
   chat: ChatDriver;
   page: PageAgent;
   tasks: ReturnType<typeof createTaskUiHandlers>;
+  desktop: ReturnType<typeof createDesktopUiHandlers>;
 }
 
-export function createUiHandlers({ host, launches, loopLog, frames, chat, page, tasks }: UiHandlerDeps): UiHandlers {
+export function createUiHandlers({ host, launches, loopLog, frames, chat, page, tasks, desktop }: UiHandlerDeps): UiHandlers {
   return {
     'host.status': () => Promise.resolve(host.status),
     'host.reconnect': () => {
@@ -48,5 +50,7 @@ export function createUiHandlers({ host, launches, loopLog, frames, chat, page, 
     ...tasks,
     ...createHostPassthroughHandlers(host),
     'loop.log': async ({ loopId }) => ({ events: await loopLog.events(loopId) }),
+    // After the plain forwarding: these add the saved model to desktop.run and keep the panel's run log.
+    ...desktop,
   };
 }

@@ -6,17 +6,19 @@ import { useHostStatus } from '../ui/use-host-status';
 import { useTabTask } from '../ui/use-tab-task';
 import { siteOf, useTargetTab } from '../ui/use-target-tab';
 import { ChatFlowView } from './chat-flow-view';
+import { DesktopView } from './desktop-view';
 import { HistoryView } from './history-view';
 import { LoopView } from './loop-view';
 import { SettingsView } from './settings-view';
 import { TaskFlowView } from './task-flow-view';
 
-type View = 'task' | 'chat' | 'loop' | 'history' | 'settings';
+type View = 'task' | 'chat' | 'loop' | 'desktop' | 'history' | 'settings';
 
 const VIEWS: { view: View; label: string }[] = [
   { view: 'task', label: 'Task' },
   { view: 'chat', label: 'Support chat' },
   { view: 'loop', label: 'Fix loop' },
+  { view: 'desktop', label: 'Desktop' },
   { view: 'history', label: 'History' },
   { view: 'settings', label: 'Settings' },
 ];
@@ -80,6 +82,8 @@ export function SidePanelApp(props: { client: BackgroundClient; fixedTabId: numb
         <ChatFlowView client={client} tabId={tab?.id} tabUrl={tab?.url} launch={launch} record={record} rerun={preset} onRecord={acceptRecord} />
       ) : view === 'loop' ? (
         <LoopView client={client} hostStatus={status} />
+      ) : view === 'desktop' ? (
+        <DesktopView client={client} hostStatus={status} />
       ) : view === 'history' ? (
         <HistoryView client={client} onRerun={rerun} />
       ) : (

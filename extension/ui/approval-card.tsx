@@ -29,9 +29,10 @@ export function placeOf(url: string): string {
 
 /**
  * A pending approval: exactly what will happen, where, and why it needs the user. The intent is already redacted
- * (personal data as {{placeholders}}). The Approve button takes focus so the keyboard alone can answer.
+ * (personal data as {{placeholders}}). The Approve button takes focus so the keyboard alone can answer. `allowSite`
+ * false hides "Approve for <site>" where there is no site to trust (a desktop task).
  */
-export function ApprovalCard(props: { approval: PendingApproval; onDecide: (decision: ApprovalDecision) => Promise<unknown> }) {
+export function ApprovalCard(props: { approval: PendingApproval; allowSite?: boolean; onDecide: (decision: ApprovalDecision) => Promise<unknown> }) {
   const { approval } = props;
   const [sending, setSending] = useState(false);
   const [error, setError] = useState('');
@@ -88,9 +89,11 @@ export function ApprovalCard(props: { approval: PendingApproval; onDecide: (deci
         <button type="button" class="button button--danger" data-testid="reject" disabled={sending} onClick={() => decide('reject')}>
           Reject
         </button>
-        <button type="button" class="button button--quiet" data-testid="approve-site" disabled={sending} onClick={() => decide('approve_site')}>
-          Approve for {site}
-        </button>
+        {props.allowSite === false ? null : (
+          <button type="button" class="button button--quiet" data-testid="approve-site" disabled={sending} onClick={() => decide('approve_site')}>
+            Approve for {site}
+          </button>
+        )}
       </div>
       <p class="form-error" role="alert">
         {error}

@@ -6,12 +6,16 @@ import type { Handlers } from '../host/router';
 import { appPaths, currentPathEnv } from '../paths';
 import { DesktopRuns, type DesktopRunsDeps } from './agent/desktop-runs';
 import type { DesktopService } from './desktop-service';
+import { loadSharp } from './screenshot-encoder';
 
 type DesktopMethodNames = 'desktop.status' | 'desktop.screenshot' | 'desktop.act' | 'desktop.run' | 'desktop.answer' | 'desktop.stop';
 export type DesktopHandlers = Pick<Handlers<HostMethods>, DesktopMethodNames>;
 
 /** Where host-started desktop runs are kept, and how their model is built; tests replace both. */
-export type DesktopRunOptions = Pick<DesktopRunsDeps, 'runsRoot' | 'createProvider'>;
+export type DesktopRunOptions = Pick<DesktopRunsDeps, 'runsRoot' | 'createProvider' | 'thumbnail'>;
+
+/** The side panel's image of a step: 240 pixels wide, a few kilobytes. */
+const THUMBNAIL_WIDTH = 240;
 
 const NOT_BUILT = 'Desktop control is not part of this host build.';
 
@@ -20,6 +24,14 @@ function defaultRunOptions(): DesktopRunOptions {
     runsRoot: join(appPaths(currentPathEnv()).stateDir, 'runs'),
     // Desktop tasks always send screenshots, so the model is used as one that reads images.
     createProvider: (settings) => createProvider({ ...(settings as object), vision: true } as Parameters<typeof createProvider>[0], { browser: false }),
+    thumbnail: async (jpegBase64) => {
+      const sharp = await loadSharp();
+      const { data, info } = await sharp(Buffer.from(jpegBase64, 'base64'))
+        .resize({ width: THUMBNAIL_WIDTH, withoutEnlargement: true })
+        .jpeg({ quality: 60 })
+        .toBuffer({ resolveWithObject: true });
+      return { mediaType: 'image/jpeg', base64: data.toString('base64'), width: info.width, height: info.height };
+    },
   };
 }
 

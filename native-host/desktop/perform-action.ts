@@ -70,7 +70,9 @@ export async function performAction(request: ActionRequest, deps: ActionDeps): P
   if (action.kind === 'type' && !request.approvedSensitive && deps.flagsSensitive(action.text)) {
     throw new AppError('policy_denied', 'The text holds personal data (a card number, password, key or token); ask the user to approve typing it.');
   }
-  const verdict = checkDesktopAction(deps.policy, action, action.kind === 'wait' ? undefined : await deps.driver.activeWindowTitle());
+  // Waiting and moving the pointer send no input to any window, so they need not know which one has the focus; reading
+  // the title costs a child process per action. Every action that clicks, scrolls or types still reads it first.
+  const verdict = checkDesktopAction(deps.policy, action, action.kind === 'wait' || action.kind === 'move' ? undefined : await deps.driver.activeWindowTitle());
   if (!verdict.allowed) throw new AppError('policy_denied', verdict.reason);
   const description = describe(action, points, request.display);
   const screenPoint = points.at(-1);

@@ -118,7 +118,9 @@ async function runLoop<E extends AgentEnvironment>(deps: AgentDeps<E>, state: Ag
   const emit = (record: TraceRecord): void => deps.trace?.(redactor.redactDeep(record));
   const save = (): Promise<void> => {
     state.updatedAt = deps.now();
-    return deps.persist(JSON.parse(JSON.stringify(state)) as AgentState);
+    // The copy leaves the screenshot out: a resumed task takes a new one before it asks the model again, and copying
+    // (then storing) a few hundred kilobytes of base64 at every save was a large share of a desktop step's cost.
+    return deps.persist(JSON.parse(JSON.stringify(state, withoutScreenshots)) as AgentState);
   };
   const stopRequested = (): boolean => (deps.shouldStop?.() ?? false) || (deps.signal?.aborted ?? false);
   // Time paused, like time waiting for an answer, does not count against the time budget.
@@ -293,6 +295,10 @@ async function runLoop<E extends AgentEnvironment>(deps: AgentDeps<E>, state: Ag
     if (appError.code === 'cancelled' || stopRequested()) return end('stopped', 'Stopped by the user.');
     return end('failed', appError.message);
   }
+}
+
+function withoutScreenshots(key: string, value: unknown): unknown {
+  return key === 'screenshot' ? undefined : value;
 }
 
 function settled(call: CallRecord): boolean {

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { DesktopThumbnail } from './desktop-ui-protocol';
 
 /**
  * Desktop control over the host channel: what the host reports about the screens, the screenshots it sends, and the
@@ -171,6 +172,14 @@ export const DesktopTaskEvent = z.discriminatedUnion('kind', [
     classes: z.array(z.string()),
   }),
   z.object({ runId: z.string(), kind: z.literal('question'), id: z.string(), question: z.string() }),
+  /** A step's screenshot as a small image for the live view, with the full-size PNG's path in the run folder. */
+  z.object({
+    runId: z.string(),
+    kind: z.literal('screenshot'),
+    step: z.number().int().nonnegative(),
+    pngPath: z.string(),
+    thumbnail: DesktopThumbnail,
+  }),
   z.object({
     runId: z.string(),
     kind: z.literal('finished'),

@@ -2,6 +2,7 @@ export * from './channel';
 export * from './serve-request';
 export * from './host-channel';
 export * from './desktop-protocol';
+export * from './desktop-ui-protocol';
 export * from './content-channel';
 export * from './ui-channel';
 export * from './task-protocol';

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { chatUiMethods } from './chat-protocol';
 import { defineChannel } from './channel';
 import { desktopEvents, desktopMethods } from './desktop-protocol';
+import { desktopUiEvents, desktopUiMethods } from './desktop-ui-protocol';
 import { LoopEvent, LoopEvents, LoopMethods } from './loop-protocol';
 import { Flow } from './flow';
 import { taskUiEvents, taskUiMethods } from './task-protocol';
@@ -78,12 +79,14 @@ export const UiChannel = defineChannel(
     ...hostPassthroughMethods,
     /** The loop events the background kept for a loop (bounded), so a panel opened mid-loop can draw its iterations. */
     'loop.log': { params: z.object({ loopId: z.string().min(1) }), result: z.object({ events: z.array(LoopEvent) }) },
+    ...desktopUiMethods,
   },
   {
     'host.status': HostStatus,
     launch: Launch,
     ...taskUiEvents,
     ...hostPassthroughEvents,
+    ...desktopUiEvents,
   },
 );
 export type UiChannel = typeof UiChannel;

@@ -35,6 +35,8 @@ export interface DesktopEnvironmentOptions {
   displayId?: string;
   dryRun: boolean;
   now: () => number;
+  /** Each step's screenshot as the model gets it, for a live view (the side panel's thumbnails). */
+  onShot?: (shot: ShotRecord & { jpegBase64: string }) => void;
 }
 
 /**
@@ -60,14 +62,16 @@ export function createDesktopEnvironment(options: DesktopEnvironmentOptions): De
       });
       frame = shot.frame;
       const { display } = shot;
-      shots.push({
+      const record: ShotRecord = {
         step,
         pngPath,
         frame: shot.frame,
         display: { width: display.width, height: display.height, scaleFactor: display.scaleFactor },
         fingerprint: shot.fingerprint,
         ms: options.now() - started,
-      });
+      };
+      shots.push(record);
+      options.onShot?.({ ...record, jpegBase64: shot.image.base64 });
       const text = [
         `Screenshot of display ${display.id} (${display.name}, ${display.width}x${display.height}), shown as a ${shot.frame.width}x${shot.frame.height} image.`,
         `Give every x and y in this image's pixels, from its top-left corner (x to the right, y down).`,

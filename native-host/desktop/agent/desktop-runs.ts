@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import type { ApprovalAnswer } from '../../../shared/agent/approval';
 import type { Provider } from '../../../shared/agent/providers/provider';
 import { AppError } from '../../../shared/errors';
-import { DesktopRunParams, type DesktopTaskEvent } from '../../../shared/protocol';
+import { DESKTOP_THUMBNAIL_MAX_BASE64, DesktopRunParams, type DesktopTaskEvent, type DesktopThumbnail } from '../../../shared/protocol';
 import type { Logger } from '../../log/logger';
 import { runDesktopTask, type DesktopTaskOptions } from './run-desktop-task';
 
@@ -14,6 +14,8 @@ export interface DesktopRunsDeps {
   /** Builds the model from the settings the side panel sent; throws a bad_config AppError that says what to fix. */
   createProvider: (settings: unknown) => Provider;
   emit: (event: DesktopTaskEvent) => void;
+  /** A small JPEG of a step's screenshot for the side panel; without it no screenshot events are sent. */
+  thumbnail?: (jpegBase64: string) => Promise<DesktopThumbnail>;
   log: Logger;
   now: () => number;
 }
@@ -39,6 +41,7 @@ export class DesktopRuns {
     const provider = this.deps.createProvider(params.provider);
     const runId = randomUUID();
     const runDir = join(this.deps.runsRoot, `${new Date(this.deps.now()).toISOString().replace(/[:.]/g, '-')}-desktop`);
+    const thumbnail = this.deps.thumbnail;
     const run = { runId, controller: new AbortController(), pending: new Map<string, Pending>() };
     this.current = run;
     const wait = (kind: Pending['kind'], signal?: AbortSignal): { id: string; answer: Promise<{ approved?: boolean; text?: string }> } => {
@@ -64,6 +67,7 @@ export class DesktopRuns {
       log: this.deps.log,
       now: this.deps.now,
       onTrace: (record) => this.deps.emit({ runId, kind: 'trace', record: { ...record } }),
+      ...(thumbnail ? { onScreenshot: (shot) => this.sendThumbnail(runId, shot.step, shot.pngPath, shot.jpegBase64, thumbnail) } : {}),
       approve: async (request, signal): Promise<ApprovalAnswer> => {
         const { id, answer } = wait('approval', signal);
         this.deps.emit({ runId, kind: 'approval', id, intent: request.intent, reason: request.reason, classes: request.classes });
@@ -86,6 +90,19 @@ export class DesktopRuns {
         this.deps.emit({ runId, kind: 'finished', runDir, ...end });
       });
     return { runId, runDir };
+  }
+
+  /**
+   * Made beside the loop, not in it: the next step does not wait for the panel's image, and a thumbnail that fails or
+   * comes out too large is left out (the step itself is in the run folder either way).
+   */
+  private sendThumbnail(runId: string, step: number, pngPath: string, jpegBase64: string, make: (jpeg: string) => Promise<DesktopThumbnail>): void {
+    make(jpegBase64).then(
+      (thumbnail) => {
+        if (thumbnail.base64.length <= DESKTOP_THUMBNAIL_MAX_BASE64) this.deps.emit({ runId, kind: 'screenshot', step, pngPath, thumbnail });
+      },
+      (error: unknown) => this.deps.log.warn('thumbnail failed', { step, error: error instanceof Error ? error.message : String(error) }),
+    );
   }
 
   /** Delivers the user's answer; false when the task is not waiting on that id (already answered, or stopped). */

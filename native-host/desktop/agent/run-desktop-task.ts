@@ -7,7 +7,7 @@ import { createSecretVault } from '../../../shared/agent/secret-vault';
 import type { TraceRecord } from '../../../shared/agent/trace';
 import { AppError } from '../../../shared/errors';
 import type { Logger } from '../../log/logger';
-import { createDesktopEnvironment, type DesktopControl } from './desktop-environment';
+import { createDesktopEnvironment, type DesktopControl, type DesktopEnvironmentOptions } from './desktop-environment';
 import { desktopSystemPrompt } from './desktop-system-prompt';
 import { desktopTools } from './desktop-tools';
 import { createRunLog } from './run-log';
@@ -32,6 +32,8 @@ export interface DesktopTaskOptions {
   signal?: AbortSignal;
   /** Each trace record as it happens, for a live view. */
   onTrace?: (record: TraceRecord) => void;
+  /** Each step's screenshot (the model's JPEG and the PNG's path), for a live view. */
+  onScreenshot?: DesktopEnvironmentOptions['onShot'];
   log: Logger;
   now: () => number;
 }
@@ -69,6 +71,7 @@ export async function runDesktopTask(options: DesktopTaskOptions): Promise<{ sta
     dryRun: options.dryRun,
     now: options.now,
     ...(options.displayId === undefined ? {} : { displayId: options.displayId }),
+    ...(options.onScreenshot ? { onShot: options.onScreenshot } : {}),
   });
   const runLog = await createRunLog(options.runDir, (step) => environment.shot(step));
   const deps: AgentDeps<typeof environment> = {

@@ -44,7 +44,10 @@ function planOf(args: unknown): StepLine['plan'] {
 /**
  * Writes a desktop run folder: steps.jsonl (one line per action), trace.jsonl (the loop's full trace, already
  * redacted), state.json (the task as last persisted, replaced atomically), beside the step-N.png screenshots the
- * environment keeps there. Lines are appended in order through one queue, so a crash loses at most the last line.
+ * environment keeps there. Everything is written in order through one queue that the loop does not wait on: desktop
+ * tasks are not resumed from state.json (it is the user's record of the run), so the disk stays off each step's path,
+ * a state saved while an earlier one is still being written replaces it, and `flush` waits for the rest. A crash
+ * loses at most the lines still queued.
  */
 export async function createRunLog(runDir: string, shot: (step: number) => ShotRecord | undefined): Promise<RunLog> {
   await mkdir(runDir, { recursive: true });
@@ -52,6 +55,8 @@ export async function createRunLog(runDir: string, shot: (step: number) => ShotR
   let failure: Error | undefined;
   let plan: StepLine['plan'] = null;
   const modelMs = new Map<number, number>();
+  const target = join(runDir, 'state.json');
+  let latestState: AgentState | undefined;
   const enqueue = (work: () => Promise<void>): void => {
     queue = queue.then(work).catch((error: unknown) => {
       failure ??= error instanceof Error ? error : new Error(`Could not write the run folder: ${JSON.stringify(error)}`);
@@ -88,12 +93,20 @@ export async function createRunLog(runDir: string, shot: (step: number) => ShotR
     },
     persist: (state) => {
       plan = state.plan ? state.plan.steps.map((s) => ({ step: s.step, status: s.status })) : null;
-      const target = join(runDir, 'state.json');
-      enqueue(async () => {
-        await writeFile(`${target}.tmp`, JSON.stringify(state, (key, value: unknown) => (key === 'screenshot' ? undefined : value), 2));
-        await rename(`${target}.tmp`, target);
-      });
-      return queue;
+      const queued = latestState !== undefined;
+      latestState = state;
+      if (!queued) {
+        enqueue(async () => {
+          const latest = latestState;
+          latestState = undefined;
+          if (latest === undefined) return;
+          // The loop's saved state carries no screenshot (the PNGs beside it are the record); compact, as it is
+          // rewritten several times a step.
+          await writeFile(`${target}.tmp`, JSON.stringify(latest));
+          await rename(`${target}.tmp`, target);
+        });
+      }
+      return Promise.resolve();
     },
     flush: async () => {
       await queue;

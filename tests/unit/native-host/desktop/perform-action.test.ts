@@ -109,6 +109,19 @@ describe('performAction', () => {
     expect(driver.calls).toEqual([]);
   });
 
+  it('reads the focused window only for actions that send input: a pointer move or a wait does not need it', async () => {
+    const { driver, deps } = setup();
+    let reads = 0;
+    const counted = { ...deps, driver: { ...driver, activeWindowTitle: () => ((reads += 1), Promise.resolve('Settings')) } };
+    await performAction(request({ kind: 'move', x: 1, y: 1 }), counted);
+    await performAction(request({ kind: 'wait', seconds: 0 }), counted);
+    expect(reads).toBe(0);
+    for (const action of [{ kind: 'click', x: 1, y: 1 }, { kind: 'scroll', x: 1, y: 1, direction: 'down', amount: 1 }, { kind: 'key', keys: 'enter' }, { kind: 'type', text: 'a' }] as const) {
+      await expect(performAction(request(action), counted)).rejects.toThrow(/blocked list/);
+    }
+    expect(reads).toBe(4);
+  });
+
   it('types flagged text once the user approved it', async () => {
     const { driver, deps } = setup();
     await performAction(request({ kind: 'type', text: 'card 4111 1111 1111 1111' }, { approvedSensitive: true }), deps);

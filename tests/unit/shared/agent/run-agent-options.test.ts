@@ -47,6 +47,18 @@ describe('screenshots', () => {
     expect(fake.requests[1]?.text).toContain(`"source":{"type":"base64","media_type":"image/png","data":"${PIXEL}"}`);
   });
 
+  it('are sent to the model but never copied into the saved state', async () => {
+    const asked: boolean[] = [];
+    fake.enqueue(call('done', { success: true, summary: 'seen' }));
+    const vision = createOpenAiChatProvider({ client: openAiClient(fake), model: 'gpt-4o', vision: true });
+    const run = harness(webWithScreenshots(asked), vision, { screenshots: true });
+    await startAgent(run.deps, { taskId: 's', task: 'Look.', startUrl: PAGE.url });
+    expect(fake.requests[0]?.text).toContain(PIXEL);
+    expect(run.saved.length).toBeGreaterThan(1);
+    expect(run.saved.some((state) => JSON.stringify(state).includes(PIXEL))).toBe(false);
+    expect(run.saved.at(-1)?.steps[0]?.observation.url).toBe(PAGE.url);
+  });
+
   it('are not even taken for a model without vision, or when the task did not ask', async () => {
     const asked: boolean[] = [];
     fake.enqueue(call('done', { success: true, summary: 'a' }), call('done', { success: true, summary: 'b' }));

@@ -6,7 +6,7 @@ import { DesktopRuns } from '../../../../../native-host/desktop/agent/desktop-ru
 import { silentLogger } from '../../../../../native-host/log/logger';
 import type { Provider } from '../../../../../shared/agent/providers/provider';
 import { AppError } from '../../../../../shared/errors';
-import type { DesktopTaskEvent } from '../../../../../shared/protocol';
+import type { DesktopTaskEvent, DesktopThumbnail } from '../../../../../shared/protocol';
 
 /** A model that plans, then clicks, then finishes. */
 function model(): Provider {
@@ -50,8 +50,16 @@ describe('DesktopRuns', () => {
     await rm(root, { recursive: true, force: true });
   });
 
-  const runs = (createProvider: (settings: unknown) => Provider = () => model()) =>
-    new DesktopRuns({ desktop, runsRoot: root, createProvider, emit: (e) => events.push(e), log: silentLogger, now: () => Date.parse('2026-01-02T03:04:05Z') });
+  const runs = (createProvider: (settings: unknown) => Provider = () => model(), thumbnail?: (jpeg: string) => Promise<DesktopThumbnail>) =>
+    new DesktopRuns({
+      desktop,
+      runsRoot: root,
+      createProvider,
+      emit: (e) => events.push(e),
+      log: silentLogger,
+      now: () => Date.parse('2026-01-02T03:04:05Z'),
+      ...(thumbnail ? { thumbnail } : {}),
+    });
 
   const until = async (test: () => boolean): Promise<void> => {
     for (let i = 0; i < 200 && !test(); i += 1) await new Promise((resolve) => setTimeout(resolve, 10));
@@ -91,5 +99,22 @@ describe('DesktopRuns', () => {
     });
     expect(() => manager.start({ task: 'Click', provider: { preset: 'openai' } })).toThrow('No API key for openai.');
     expect(events).toEqual([]);
+  });
+
+  it('sends a thumbnail of each step\'s screenshot with the PNG\'s path, and leaves out one too large for the panel', async () => {
+    let made = 0;
+    const manager = runs(undefined, (jpeg) => {
+      made += 1;
+      // The second screenshot's image comes out too large to send: it is left out, the run goes on.
+      return Promise.resolve({ mediaType: 'image/jpeg', base64: made === 2 ? 'A'.repeat(70_000) : `thumb-of-${jpeg}`, width: 24, height: 24 });
+    });
+    const { runId, runDir } = manager.start({ task: 'Click', provider: {}, mode: 'act' });
+    await until(() => events.some((e) => e.kind === 'finished'));
+    const shots = events.filter((e) => e.kind === 'screenshot');
+    expect(made).toBe(3);
+    expect(shots).toEqual([
+      { runId, kind: 'screenshot', step: 0, pngPath: join(runDir, 'step-001.png'), thumbnail: { mediaType: 'image/jpeg', base64: 'thumb-of-AA==', width: 24, height: 24 } },
+      { runId, kind: 'screenshot', step: 2, pngPath: join(runDir, 'step-003.png'), thumbnail: { mediaType: 'image/jpeg', base64: 'thumb-of-AA==', width: 24, height: 24 } },
+    ]);
   });
 });

@@ -1,0 +1,116 @@
+import { useEffect, useRef, useState } from 'preact/hooks';
+import type { HostStatus, TaskMode } from '../../shared/protocol';
+import type { BackgroundClient } from '../ui/background-client';
+import { DesktopProgress } from '../ui/desktop-progress';
+import { errorMessage } from '../ui/error-message';
+import { ModeSwitch } from '../ui/mode-switch';
+import { useDesktopRun } from '../ui/use-desktop-run';
+import { useDesktopStatus } from '../ui/use-desktop-status';
+
+/**
+ * Desktop mode: whether the host can see and drive the screen (and why not), a task box with the mode switch, and the
+ * latest desktop run as it happens. The run uses the model saved in Settings; the background hands it to the host.
+ */
+export function DesktopView(props: { client: BackgroundClient; hostStatus: HostStatus | undefined }) {
+  const { client } = props;
+  const [availability, recheck] = useDesktopStatus(client, props.hostStatus);
+  const [record, acceptRecord] = useDesktopRun(client);
+  const [text, setText] = useState('');
+  const [mode, setMode] = useState<TaskMode>('ask');
+  const [error, setError] = useState('');
+  const [starting, setStarting] = useState(false);
+  const chosen = useRef(false);
+  useEffect(() => {
+    client.call('settings.get', {}).then((settings) => chosen.current || setMode(settings.defaultMode), () => undefined);
+  }, [client]);
+
+  const busy = record?.status === 'running';
+  const submit = (): void => {
+    if (starting || busy) return;
+    if (availability.state !== 'available') {
+      setError(availability.text);
+      return;
+    }
+    if (!text.trim()) {
+      setError('Describe the task first.');
+      return;
+    }
+    setStarting(true);
+    setError('');
+    // The background puts the saved model (with its key) in place of `provider`: the panel never holds the key.
+    client.call('desktop.run', { task: text.trim(), mode, provider: null, dryRun: false, width: 1280, quality: 70 }).then(
+      () => {
+        setStarting(false);
+        setText('');
+        client.call('desktop.current', {}).then((found) => found && acceptRecord(found), () => undefined);
+      },
+      (failure: unknown) => {
+        setStarting(false);
+        setError(errorMessage(failure));
+      },
+    );
+  };
+
+  return (
+    <section class="flow" data-testid="desktop-flow" aria-label="Desktop">
+      <p class={`desktop-availability desktop-availability--${availability.state}`} role="status" data-testid="desktop-availability" data-state={availability.state}>
+        <span class="host-status__dot" aria-hidden="true" />
+        <span class="desktop-availability__text">{availability.text}</span>
+        {availability.state === 'unavailable' && props.hostStatus?.state === 'connected' ? (
+          <button type="button" class="link-button" data-testid="desktop-recheck" onClick={recheck}>
+            Check again
+          </button>
+        ) : null}
+      </p>
+      <form
+        class="composer"
+        data-testid="composer-desktop"
+        onSubmit={(event) => {
+          event.preventDefault();
+          submit();
+        }}
+      >
+        <label class="composer__label" for="composer-desktop">
+          What should Deputy do on your desktop?
+        </label>
+        <textarea
+          id="composer-desktop"
+          class="composer__input"
+          data-testid="desktop-task-input"
+          rows={3}
+          value={text}
+          placeholder="e.g. Open the text editor and write a shopping list"
+          onInput={(event) => setText(event.currentTarget.value)}
+          onKeyDown={(event) => {
+            if (event.key === 'Enter' && !event.shiftKey && !event.isComposing) {
+              event.preventDefault();
+              submit();
+            }
+          }}
+        />
+        <p class="hint">{busy ? 'Busy: stop the running task to start another.' : 'Screenshots go to the model saved in Settings; the mouse and keyboard move for real.'}</p>
+        <div class="composer__row">
+          <ModeSwitch
+            mode={mode}
+            name="desktop-mode"
+            onChange={(next) => {
+              chosen.current = true;
+              setMode(next);
+            }}
+          />
+          <button type="submit" class="button" data-testid="desktop-run" disabled={starting || busy || availability.state !== 'available'}>
+            {starting ? 'Starting…' : 'Run'}
+          </button>
+        </div>
+        <p class="form-error" role="alert" data-testid="desktop-composer-error">
+          {error}
+        </p>
+      </form>
+      {record ? (
+        <DesktopProgress client={client} record={record} onChange={acceptRecord} />
+      ) : (
+        <p class="muted">Deputy looks at the screen, moves the mouse and types, one checked step at a time. Ask first shows you the plan before the first action.</p>
+      )}
+    </section>
+  );
+}
