@@ -46,8 +46,6 @@ const host = new HostConnection({
 });
 
 const page = createPageAgent();
-const tasks = createTaskServices(page, (record) => ui.broadcast('task.updated', record));
-
 const chat = new ChatDriver({
   frames: { listFrames: listScriptableFrames, sendToFrame },
   sessions: new ChatSessions(session),
@@ -57,6 +55,7 @@ const chat = new ChatDriver({
   sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
   log: createConsoleLogger('bg:chat'),
 });
+const tasks = createTaskServices(page, chat, (record) => ui.broadcast('task.updated', record));
 
 const ui: UiServer = new UiServer(
   createUiHandlers({ host, launches, frames: { listFrames, sendToFrame }, chat, page, tasks: tasks.handlers }),

@@ -1,6 +1,10 @@
 import type { AgentState } from '../../shared/agent/agent-state';
 import type { ApprovalAnswer, ApprovalRequest } from '../../shared/agent/approval';
+import { chatSystemPrompt } from '../../shared/agent/chat-prompt';
+import { chatAgentTools } from '../../shared/agent/chat-tools';
 import { controlTools } from '../../shared/agent/control-tools';
+import type { AgentEnvironment } from '../../shared/agent/environment';
+import { createRedactor } from '../../shared/agent/redactor';
 import type { Provider } from '../../shared/agent/providers/provider';
 import { resumeAgent, startAgent, type AgentDeps } from '../../shared/agent/run-agent';
 import { createSecretVault } from '../../shared/agent/secret-vault';
@@ -8,7 +12,8 @@ import type { TraceRecord } from '../../shared/agent/trace';
 import { webTools } from '../../shared/agent/web-tools';
 import { AppError, toErrorShape } from '../../shared/errors';
 import type { Logger } from '../../shared/logger';
-import type { ApprovalDecision, Flow, Settings, TaskMode, TaskRecord, TaskStatus } from '../../shared/protocol';
+import type { ApprovalDecision, ChatCaseResult, ChatFacts, Flow, Settings, TaskMode, TaskRecord, TaskStatus } from '../../shared/protocol';
+import type { ChatCaseEnvironment } from './chat-case-environment';
 import type { SettingsStore } from './settings-store';
 import type { TabEnvironment } from './tab-environment';
 import type { TaskStore } from './task-store';
@@ -29,6 +34,8 @@ export interface TaskRunnerDeps {
   /** The tab the task starts on: its URL names the task's site. */
   tabUrl: (tabId: number) => Promise<string | undefined>;
   environment: (tabId: number) => TabEnvironment;
+  /** A support-chat case on the tab: the chat and the page around it. */
+  chatEnvironment?: (tabId: number) => ChatCaseEnvironment;
   provider: (settings: NonNullable<Settings['provider']>) => Provider;
   now: () => number;
   newId: () => string;
@@ -42,6 +49,8 @@ export interface StartTask {
   text: string;
   mode?: TaskMode | undefined;
   flow: Flow;
+  /** For a support chat: the facts Deputy may share with support. */
+  facts?: ChatFacts | undefined;
 }
 
 const ACTIVE: ReadonlySet<TaskStatus> = new Set(['queued', 'running', 'awaiting_approval', 'awaiting_user']);
@@ -92,6 +101,8 @@ export class TaskRunner {
       question: null,
       error: null,
       stopRequested: false,
+      facts: input.flow === 'chat' ? (input.facts ?? {}) : {},
+      chat: null,
     };
     await this.deps.tasks.save(record);
     this.deps.onUpdate(record);
@@ -158,12 +169,16 @@ export class TaskRunner {
       const settings = await this.deps.settings.get();
       if (!settings.provider) throw new AppError('bad_config', 'Choose a model provider in Settings first.');
       const vault = createSecretVault({ entries: { ...settings.personalData, ...(await this.deps.secrets.load(taskId)) } });
-      const environment = this.deps.environment(record.tabId);
-      const agentDeps: AgentDeps<TabEnvironment> = {
+      if (record.flow === 'chat' && !this.deps.chatEnvironment) throw new AppError('unavailable', 'Support chats cannot be automated here.');
+      const chatCase = record.flow === 'chat' ? (this.deps.chatEnvironment?.(record.tabId) ?? null) : null;
+      const environment: TabEnvironment = chatCase ?? this.deps.environment(record.tabId);
+      const facts = record.facts;
+      const agentDeps: AgentDeps<AgentEnvironment> = {
         environment,
-        tools: [...webTools, ...controlTools<TabEnvironment>()],
+        tools: chatCase ? chatAgentTools() : [...webTools, ...controlTools<TabEnvironment>()],
+        ...(chatCase ? { systemPrompt: (input) => chatSystemPrompt({ ...input, facts }) } : {}),
         provider: this.deps.provider(settings.provider),
-        policy: { mode: record.mode, allowedSites: settings.allowedSites, deniedSites: settings.deniedSites },
+        policy: { mode: record.mode, allowedSites: settings.allowedSites, deniedSites: settings.deniedSites, allowedFacts: facts },
         vault,
         redaction: { emails: settings.redactEmails, phones: settings.redactPhones },
         approve: (request) => this.waitForApproval(taskId, request),
@@ -185,13 +200,27 @@ export class TaskRunner {
       const final = record.agent
         ? await resumeAgent(agentDeps, record.agent)
         : await startAgent(agentDeps, { taskId, task: record.text, startUrl });
-      await this.change(taskId, (r) => ({ ...r, agent: final, status: final.status, approval: null, question: null }));
+      const chat = chatCase ? await this.caseResult(chatCase, final, createRedactor(vault, { emails: settings.redactEmails, phones: settings.redactPhones })) : null;
+      await this.change(taskId, (r) => ({ ...r, agent: final, status: final.status, approval: null, question: null, ...(chat ? { chat } : {}) }));
     } catch (error) {
       this.deps.log.warn('task failed', { taskId, error: String(error) });
       await this.change(taskId, (r) => ({ ...r, status: 'failed', error: toErrorShape(error), approval: null, question: null }));
     } finally {
       this.runs.delete(taskId);
     }
+  }
+
+  /** What a chat case leaves in history: its outcome, the summary of what was agreed, and the transcript, redacted. */
+  private async caseResult(chat: ChatCaseEnvironment, final: AgentState, redactor: ReturnType<typeof createRedactor>): Promise<ChatCaseResult> {
+    const state = await chat.finalState().catch(() => null);
+    const outcome = final.outcome?.label ?? (final.status === 'completed' ? 'agreed' : final.status);
+    const summary = final.outcome?.summary ?? final.endReason ?? 'The case ended without a summary.';
+    return {
+      outcome,
+      summary,
+      vendor: state?.vendor ?? null,
+      transcript: (state?.messages ?? []).map((message) => ({ author: message.author, text: redactor.redact(message.text) })),
+    };
   }
 
   private waitForApproval(taskId: string, request: ApprovalRequest): Promise<ApprovalAnswer> {

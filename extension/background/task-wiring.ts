@@ -8,6 +8,8 @@ import { captureTabIfVisible } from '../platform/capture';
 import { chromeStore } from '../platform/storage';
 import { listWindowTabs, tabState } from '../platform/tab-control';
 import { openTab, setBadge } from '../platform/ui-surfaces';
+import { createChatCaseEnvironment } from './chat-case-environment';
+import type { ChatDriver } from './chat-driver';
 import type { PageAgent } from './page-agent';
 import { SettingsStore } from './settings-store';
 import { createTabEnvironment } from './tab-environment';
@@ -16,13 +18,18 @@ import { TaskStore } from './task-store';
 import { createTaskUiHandlers } from './task-ui-handlers';
 
 /** Builds the task runner and its stores over chrome.storage.local and the page agent. */
-export function createTaskServices(page: PageAgent, broadcast: (record: TaskRecord) => void) {
+export function createTaskServices(page: PageAgent, chat: ChatDriver, broadcast: (record: TaskRecord) => void) {
   const local = chromeStore('local');
   const notified = new Set<string>();
   const tasks = new TaskStore(local);
   const settings = new SettingsStore(local);
   const session = chromeStore('session');
   const secretsKey = (taskId: string): string => `found-secrets:${taskId}`;
+  const tabEnvironment = (tabId: number) =>
+    createTabEnvironment(
+      { page, tabState, listWindowTabs, sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)), capture: (id) => captureTabIfVisible(id) },
+      tabId,
+    );
   const runner: TaskRunner = new TaskRunner({
     tasks,
     secrets: {
@@ -31,11 +38,8 @@ export function createTaskServices(page: PageAgent, broadcast: (record: TaskReco
     },
     settings,
     tabUrl: async (tabId) => (await tabState(tabId))?.url,
-    environment: (tabId) =>
-      createTabEnvironment(
-        { page, tabState, listWindowTabs, sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)), capture: (id) => captureTabIfVisible(id) },
-        tabId,
-      ),
+    environment: (tabId) => tabEnvironment(tabId),
+    chatEnvironment: (tabId) => createChatCaseEnvironment(chat, tabEnvironment(tabId)),
     provider: (provider) => createProvider(provider, { browser: true }),
     now: () => Date.now(),
     newId: () => crypto.randomUUID(),

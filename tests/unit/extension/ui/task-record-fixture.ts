@@ -31,6 +31,8 @@ export function taskRecord(overrides: Partial<TaskRecord>): TaskRecord {
     question: null,
     error: null,
     stopRequested: false,
+    facts: {},
+    chat: null,
     ...overrides,
   };
 }
