@@ -3,6 +3,9 @@ import type { z } from 'zod';
 import type { Provider, ProviderReply, ProviderRequest } from '../../../../shared/agent/providers/provider';
 import type { WebAction } from '../../../../shared/agent/web-environment';
 import type { TaskRecord } from '../../../../shared/protocol';
+import type { ChatState } from '../../../../shared/protocol';
+import { createChatCaseEnvironment } from '../../../../extension/background/chat-case-environment';
+import type { ChatDriver } from '../../../../extension/background/chat-driver';
 import { SettingsStore } from '../../../../extension/background/settings-store';
 import type { TabEnvironment } from '../../../../extension/background/tab-environment';
 import { TaskRunner } from '../../../../extension/background/task-runner';
@@ -90,6 +93,36 @@ function fakeTab(): TabEnvironment & { actions: WebAction[] } {
   };
 }
 
+/** A chat driver over one in-memory conversation: support offers store credit and confirms whatever is accepted. */
+function fakeChatDriver() {
+  const messages: ChatState['messages'] = [{ id: '0', author: 'them', text: 'We can offer a $25 store credit instead of a refund. Would you like that?', time: null, seenAt: 0 }];
+  const state = (): ChatState => ({
+    vendor: 'fake',
+    open: true,
+    messages: [...messages],
+    typing: false,
+    choices: [],
+    forms: [],
+    uploads: [],
+    composer: { found: true, kind: 'textarea', disabled: false },
+  });
+  const driver = {
+    sent: [] as string[],
+    open: () => Promise.resolve({ opened: true, how: 'already_open' as const, detection: {} as never, summary: 'open' }),
+    read: () => Promise.resolve(state()),
+    send: (_tabId: number, text: string) => {
+      driver.sent.push(text);
+      messages.push({ id: String(messages.length), author: 'us', text, time: null, seenAt: 1 });
+      messages.push({ id: String(messages.length), author: 'them', text: 'Done: the credit is on your account.', time: null, seenAt: 2 });
+      return Promise.resolve({ sent: true, via: 'enter' as const, state: state() });
+    },
+    wait: () => Promise.resolve({ status: 'timeout' as const, newMessages: [], typingSeen: false, waitedMs: 1, summary: 'No reply', state: state() }),
+    choose: () => Promise.reject(new Error('no choices')),
+    end: () => Promise.resolve({ ended: true }),
+  };
+  return driver as typeof driver & Pick<ChatDriver, 'open' | 'read' | 'send' | 'wait' | 'choose' | 'end'>;
+}
+
 async function setup(turns: Turn[], mode: 'ask' | 'act' = 'act') {
   const store = memoryStore();
   const tasks = new TaskStore(store);
@@ -97,6 +130,7 @@ async function setup(turns: Turn[], mode: 'ask' | 'act' = 'act') {
   await settings.update({ provider: { preset: 'ollama', model: 'scripted-1' }, defaultMode: mode });
   const provider = scriptedProvider(turns);
   const tab = fakeTab();
+  const chat = fakeChatDriver();
   const updates: TaskRecord[] = [];
   let ids = 0;
   const runner = new TaskRunner({
@@ -105,13 +139,14 @@ async function setup(turns: Turn[], mode: 'ask' | 'act' = 'act') {
     settings,
     tabUrl: () => Promise.resolve('https://shop.example/cart'),
     environment: () => tab,
+    chatEnvironment: () => createChatCaseEnvironment(chat, tab),
     provider: () => provider,
     now: () => 1_000 + ids,
     newId: () => `id-${(ids += 1)}`,
     log: { debug: vi.fn(), info: vi.fn(), warn: vi.fn(), error: vi.fn() },
     onUpdate: (record) => updates.push(record),
   });
-  return { store, tasks, settings, provider, tab, updates, runner };
+  return { store, tasks, settings, provider, tab, chat, updates, runner };
 }
 
 async function until(check: () => Promise<boolean> | boolean): Promise<void> {
@@ -191,6 +226,37 @@ describe('the background task runner', () => {
     expect(await second.runner.resumeInterrupted()).toBe(1);
     await until(async () => (await second.tasks.get(id))?.status === 'completed');
     expect(second.tab.actions).toEqual([]);
+  });
+
+  it('runs a chat case: stops before accepting an offer with the exact message, and saves what was agreed with the transcript', async () => {
+    const { runner, tasks, chat, provider, updates } = await setup([
+      { name: 'chat_send', args: { text: 'Yes, I accept the $25 store credit.' } },
+      { name: 'chat_end', args: { outcome: 'agreed', summary: 'A $25 store credit for order 1234.' } },
+    ]);
+    const started = await runner.start({ tabId: 5, text: 'Refund for order 1234', flow: 'chat', facts: { order_number: '1234' } });
+    expect(started.facts).toEqual({ order_number: '1234' });
+    await until(async () => (await tasks.get(started.id))?.approval !== null);
+    const waiting = await tasks.get(started.id);
+    expect(waiting?.status).toBe('awaiting_approval');
+    expect(waiting?.approval?.intent).toBe('Send to support: "Yes, I accept the $25 store credit."');
+    expect(chat.sent).toEqual([]);
+    await runner.approve(started.id, waiting?.approval?.id ?? '', 'approve');
+    await until(async () => (await tasks.get(started.id))?.status === 'completed');
+    const saved = await tasks.get(started.id);
+    expect(chat.sent).toEqual(['Yes, I accept the $25 store credit.']);
+    expect(saved?.chat).toEqual({
+      outcome: 'agreed',
+      summary: 'A $25 store credit for order 1234.',
+      vendor: 'fake',
+      transcript: [
+        { author: 'them', text: 'We can offer a $25 store credit instead of a refund. Would you like that?' },
+        { author: 'us', text: 'Yes, I accept the $25 store credit.' },
+        { author: 'them', text: 'Done: the credit is on your account.' },
+      ],
+    });
+    expect(updates.map((u) => u.status)).toEqual(expect.arrayContaining(['queued', 'running', 'awaiting_approval', 'completed']));
+    expect(provider.requests[0]?.system).toContain('Order number: 1234');
+    expect(JSON.stringify(provider.requests[0]?.messages)).toMatch(/<untrusted_chat[^>]*>\\n.*support: We can offer a \$25 store credit/);
   });
 
   it('fails with a clear error when no provider is set', async () => {
