@@ -63,7 +63,8 @@ const NEGATED = /\b(?:no|not|never|don'?t|do not|won'?t|will not|can'?t|cannot|c
 
 /** Something support offers instead of (or on top of) the remedy asked for. */
 const OFFER = /\b(?:store credit|(?:account |shop )?credit|voucher|gift card|coupon|discount|promo(?:tion)? code|partial refund|replacement|exchange|offer|compensation|points|goodwill)\b/i;
-const CHARGE = /\b(?:charge|charged|fee|surcharge|pay|payment|bill|billed|invoice|cost(?:s)?)\b|[$€£]\s?\d/i;
+// An amount alone is not a charge: "$25 store credit" is an offer. Only the words that make it one count.
+const CHARGE = /\b(?:charge|charged|fee|surcharge|pay|payment|bill|billed|invoice|cost(?:s)?)\b/i;
 const PLAN = /\b(?:upgrade|downgrade|switch|change|cancel|pause|renew|extend|move)\b[^.?!]{0,40}\b(?:plan|subscription|membership|tier|contract|package)\b|\b(?:plan|subscription|membership|tier|contract)\b[^.?!]{0,30}\b(?:upgrade|downgrade|change|cancel(?:led|ation)?|pause|renewal)\b/i;
 const CLOSE_ACCOUNT = /\b(?:close|delete|deactivate|cancel|terminate|remove)\b[^.?!]{0,30}\baccount\b|\baccount\b[^.?!]{0,20}\b(?:closure|deletion|closed|deleted|deactivated)\b/i;
 const PAYMENT_DETAILS = /\b(?:card number|credit card|debit card|card details|cvv|cvc|security code|expiry|expiration date|iban|sort code|routing number|bank (?:account|details))\b/i;
