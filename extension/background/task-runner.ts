@@ -1,4 +1,4 @@
-import type { AgentState } from '../../shared/agent/agent-state';
+import { type AgentState, isFinished } from '../../shared/agent/agent-state';
 import type { ApprovalAnswer, ApprovalRequest } from '../../shared/agent/approval';
 import { chatSystemPrompt } from '../../shared/agent/chat-prompt';
 import { chatAgentTools } from '../../shared/agent/chat-tools';
@@ -186,7 +186,9 @@ export class TaskRunner {
         persist: async (state: AgentState) => {
           const found = Object.fromEntries(Object.entries(vault.contents().entries).filter(([name]) => !(name in settings.personalData)));
           await this.deps.secrets.save(taskId, found);
-          await this.change(taskId, (r) => ({ ...r, agent: state, status: statusOf(state, r) }));
+          // A chat case shows as ended only with its result (what was agreed, the transcript), saved together below.
+          const ended = chatCase !== null && isFinished(state.status);
+          await this.change(taskId, (r) => ({ ...r, agent: state, status: ended ? r.status : statusOf(state, r) }));
         },
         trace: (line: TraceRecord) => void this.deps.tasks.appendTrace(taskId, line),
         now: this.deps.now,
