@@ -63,11 +63,6 @@ const host = new HostConnection({
 const desktopRuns: DesktopRunLog = new DesktopRunLog({ store: session, broadcast: (record) => ui.broadcast('desktop.updated', record), now: () => Date.now() });
 
 const page = createPageAgent();
-const tasks = createTaskServices(
-  page,
-  (record) => ui.broadcast('task.updated', record),
-  (thinking) => ui.broadcast('task.thinking', thinking),
-);
 
 const chat = new ChatDriver({
   frames: { listFrames: listScriptableFrames, sendToFrame },
@@ -78,6 +73,12 @@ const chat = new ChatDriver({
   sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
   log: createConsoleLogger('bg:chat'),
 });
+const tasks = createTaskServices(
+  page,
+  chat,
+  (record) => ui.broadcast('task.updated', record),
+  (thinking) => ui.broadcast('task.thinking', thinking),
+);
 
 const ui: UiServer = new UiServer(
   createUiHandlers({

@@ -1,6 +1,10 @@
-import type { AgentState } from '../../shared/agent/agent-state';
+import { type AgentState, isFinished } from '../../shared/agent/agent-state';
 import type { ApprovalAnswer, ApprovalRequest } from '../../shared/agent/approval';
+import { chatSystemPrompt } from '../../shared/agent/chat-prompt';
+import { chatAgentTools } from '../../shared/agent/chat-tools';
 import { controlTools } from '../../shared/agent/control-tools';
+import type { AgentEnvironment } from '../../shared/agent/environment';
+import { createRedactor } from '../../shared/agent/redactor';
 import type { Provider } from '../../shared/agent/providers/provider';
 import { resumeAgent, startAgent, type AgentDeps } from '../../shared/agent/run-agent';
 import { countersAfter, createSecretVault, foundNamesIn, refuseUnknownFound } from '../../shared/agent/secret-vault';
@@ -8,7 +12,8 @@ import type { TraceRecord } from '../../shared/agent/trace';
 import { webTools } from '../../shared/agent/web-tools';
 import { AppError, toErrorShape } from '../../shared/errors';
 import type { Logger } from '../../shared/logger';
-import type { ApprovalDecision, Flow, Settings, TaskMode, TaskRecord, TaskStatus, TaskThinking } from '../../shared/protocol';
+import type { ApprovalDecision, ChatCaseResult, ChatFacts, Flow, Settings, TaskMode, TaskRecord, TaskStatus, TaskThinking } from '../../shared/protocol';
+import type { ChatCaseEnvironment } from './chat-case-environment';
 import { callCount, refindTaskTab, restartNote, skipCallsOnLostInput, taskPageUrl, type TaskTabPorts } from './refind-task-tab';
 import type { SettingsStore } from './settings-store';
 import type { TabEnvironment } from './tab-environment';
@@ -31,6 +36,8 @@ export interface TaskRunnerDeps {
   /** The tab the task starts on: its URL names the task's site. */
   tabUrl: (tabId: number) => Promise<string | undefined>;
   environment: (tabId: number) => TabEnvironment;
+  /** A support-chat case on the tab: the chat and the page around it. */
+  chatEnvironment?: (tabId: number) => ChatCaseEnvironment;
   provider: (settings: NonNullable<Settings['provider']>) => Provider;
   now: () => number;
   newId: () => string;
@@ -52,6 +59,8 @@ export interface StartTask {
   text: string;
   mode?: TaskMode | undefined;
   flow: Flow;
+  /** For a support chat: the facts Deputy may share with support. */
+  facts?: ChatFacts | undefined;
 }
 
 const ACTIVE: ReadonlySet<TaskStatus> = new Set(['queued', 'running', 'paused', 'awaiting_approval', 'awaiting_user']);
@@ -116,6 +125,8 @@ export class TaskRunner {
       tabSession: session,
       pageUrl: url,
       pauseRequested: false,
+      facts: input.flow === 'chat' ? (input.facts ?? {}) : {},
+      chat: null,
     };
     await this.deps.tasks.save(record);
     this.deps.onUpdate(record);
@@ -292,18 +303,28 @@ export class TaskRunner {
             ? `{{${name}}} stood for a value seen on a page before the browser restarted. Such values are kept only in memory, so it was forgotten on the restart for safety and was not typed. Read it from the page again, or ask the user for it.`
             : `{{${name}}} is not a value Deputy knows, so nothing was typed: use only placeholders shown on the page or in the instructions.`,
       );
-      const environment = this.deps.environment(record.tabId);
-      // An action decided before a restart names elements by the numbers of a snapshot this worker never took.
-      const last = record.agent?.steps.at(-1);
-      if (last?.calls.some((call) => call.status === 'proposed' || call.status === 'awaiting_approval' || call.status === 'started')) {
-        environment.restoreRefs(last.observation.url, last.observation.elements);
+      if (record.flow === 'chat' && !this.deps.chatEnvironment) throw new AppError('unavailable', 'Support chats cannot be automated here.');
+      const chatCase = record.flow === 'chat' ? (this.deps.chatEnvironment?.(record.tabId) ?? null) : null;
+      let environment: AgentEnvironment & Pick<TabEnvironment, 'currentTabId'>;
+      if (chatCase) {
+        environment = chatCase;
+      } else {
+        const web = this.deps.environment(record.tabId);
+        // An action decided before a restart names elements by the numbers of a snapshot this worker never took.
+        const last = record.agent?.steps.at(-1);
+        if (last?.calls.some((call) => call.status === 'proposed' || call.status === 'awaiting_approval' || call.status === 'started')) {
+          web.restoreRefs(last.observation.url, last.observation.elements);
+        }
+        environment = web;
       }
+      const facts = record.facts;
       const thinking = createThinkingFeed(taskId, (event) => this.deps.onThinking?.(event), this.deps.now);
-      const agentDeps: AgentDeps<TabEnvironment> = {
+      const agentDeps: AgentDeps<AgentEnvironment> = {
         environment,
-        tools: [...webTools, ...controlTools<TabEnvironment>()],
+        tools: chatCase ? chatAgentTools() : [...webTools, ...controlTools<TabEnvironment>()],
+        ...(chatCase ? { systemPrompt: (input) => chatSystemPrompt({ ...input, facts }) } : {}),
         provider: this.deps.provider(settings.provider),
-        policy: { mode: record.mode, allowedSites: settings.allowedSites, deniedSites: settings.deniedSites },
+        policy: { mode: record.mode, allowedSites: settings.allowedSites, deniedSites: settings.deniedSites, allowedFacts: facts },
         vault,
         redaction: { emails: settings.redactEmails, phones: settings.redactPhones },
         approve: (request) => this.waitForApproval(taskId, request),
@@ -312,11 +333,13 @@ export class TaskRunner {
           const seenNow = Object.fromEntries(Object.entries(vault.contents().entries).filter(([name]) => !(name in settings.personalData)));
           await this.deps.secrets.save(taskId, seenNow);
           const pageUrl = await this.deps.tabUrl(environment.currentTabId());
+          // A chat case shows as ended only with its result (what was agreed, the transcript), saved together below.
+          const ended = chatCase !== null && isFinished(state.status);
           await this.change(taskId, (r) => {
             // A card restored after a restart stays only while its call still waits; a gate that now decides otherwise drops it.
             const approval = r.approval && waitsForApproval(state, r.approval.callId) ? r.approval : null;
             const next = { ...r, agent: state, approval, ...(pageUrl ? { pageUrl } : {}) };
-            return { ...next, status: statusOf(state, next) };
+            return { ...next, status: ended ? r.status : statusOf(state, next) };
           });
         },
         trace: (line: TraceRecord) => {
@@ -337,7 +360,8 @@ export class TaskRunner {
       const final = record.agent
         ? await resumeAgent(agentDeps, record.agent)
         : await startAgent(agentDeps, { taskId, task: record.text, startUrl });
-      await this.change(taskId, (r) => ({ ...r, agent: final, status: final.status, approval: null, question: null }));
+      const chat = chatCase ? await this.caseResult(chatCase, final, createRedactor(vault, { emails: settings.redactEmails, phones: settings.redactPhones })) : null;
+      await this.change(taskId, (r) => ({ ...r, agent: final, status: final.status, approval: null, question: null, ...(chat ? { chat } : {}) }));
     } catch (error) {
       this.deps.log.warn('task failed', { taskId, error: String(error) });
       await this.change(taskId, (r) => ({ ...r, status: 'failed', error: toErrorShape(error), approval: null, question: null }));
@@ -364,6 +388,19 @@ export class TaskRunner {
 
   private async startUrlOf(record: TaskRecord): Promise<string> {
     return record.agent?.startUrl ?? record.pageUrl ?? (await this.deps.tabUrl(record.tabId)) ?? '';
+  }
+
+  /** What a chat case leaves in history: its outcome, the summary of what was agreed, and the transcript, redacted. */
+  private async caseResult(chat: ChatCaseEnvironment, final: AgentState, redactor: ReturnType<typeof createRedactor>): Promise<ChatCaseResult> {
+    const state = await chat.finalState().catch(() => null);
+    const outcome = final.outcome?.label ?? (final.status === 'completed' ? 'agreed' : final.status);
+    const summary = final.outcome?.summary ?? final.endReason ?? 'The case ended without a summary.';
+    return {
+      outcome,
+      summary,
+      vendor: state?.vendor ?? null,
+      transcript: (state?.messages ?? []).map((message) => ({ author: message.author, text: redactor.redact(message.text) })),
+    };
   }
 
   /** Asks the user; a resumed task asking for the same call again shows the same card (same id), not a new one. */

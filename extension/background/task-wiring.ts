@@ -9,6 +9,8 @@ import { chromeStore, type Store } from '../platform/storage';
 import { createTab, listAllTabs, listWindowTabs, tabState, waitForTabLoad } from '../platform/tab-control';
 import { openPanelOnTab, setBadge } from '../platform/ui-surfaces';
 import { AttentionNotices, isAttentionNotice, tabOfNotice } from './attention-notices';
+import { createChatCaseEnvironment } from './chat-case-environment';
+import type { ChatDriver } from './chat-driver';
 import type { PageAgent } from './page-agent';
 import { SettingsStore } from './settings-store';
 import { createTabEnvironment } from './tab-environment';
@@ -17,7 +19,12 @@ import { TaskStore } from './task-store';
 import { createTaskUiHandlers } from './task-ui-handlers';
 
 /** Builds the task runner and its stores over chrome.storage.local and the page agent. */
-export function createTaskServices(page: PageAgent, broadcast: (record: TaskRecord) => void, broadcastThinking: (thinking: TaskThinking) => void) {
+export function createTaskServices(
+  page: PageAgent,
+  chat: ChatDriver,
+  broadcast: (record: TaskRecord) => void,
+  broadcastThinking: (thinking: TaskThinking) => void,
+) {
   const local = chromeStore('local');
   const log = createConsoleLogger('bg:task');
   const notices = new AttentionNotices({ hasOpenUiPage, show: showNotification, clear: clearNotification, log });
@@ -27,6 +34,8 @@ export function createTaskServices(page: PageAgent, broadcast: (record: TaskReco
   const secretsKey = (taskId: string): string => `found-secrets:${taskId}`;
   const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
   let browserSession: Promise<string> | undefined;
+  const tabEnvironment = (tabId: number) =>
+    createTabEnvironment({ page, tabState, listWindowTabs, sleep, capture: (id) => captureTabIfVisible(id) }, tabId);
   const runner: TaskRunner = new TaskRunner({
     tasks,
     secrets: {
@@ -35,11 +44,8 @@ export function createTaskServices(page: PageAgent, broadcast: (record: TaskReco
     },
     settings,
     tabUrl: async (tabId) => (await tabState(tabId))?.url,
-    environment: (tabId) =>
-      createTabEnvironment(
-        { page, tabState, listWindowTabs, sleep, capture: (id) => captureTabIfVisible(id) },
-        tabId,
-      ),
+    environment: (tabId) => tabEnvironment(tabId),
+    chatEnvironment: (tabId) => createChatCaseEnvironment(chat, tabEnvironment(tabId)),
     provider: (provider) => createProvider(provider, { browser: true }),
     now: () => Date.now(),
     newId: () => crypto.randomUUID(),

@@ -2,6 +2,7 @@ import { useEffect, useState } from 'preact/hooks';
 import type { ChatDetection } from '../../shared/protocol/chat-protocol';
 import type { Launch, TaskRecord } from '../../shared/protocol';
 import type { BackgroundClient } from '../ui/background-client';
+import { ChatFactsEditor, DEFAULT_FACT_ROWS, factsOf, type FactRow } from '../ui/chat-facts-editor';
 import { errorMessage } from '../ui/error-message';
 import { GOAL_TEMPLATES, goalText } from '../ui/goal-templates';
 import { TaskComposer } from '../ui/task-composer';
@@ -27,6 +28,7 @@ export function ChatFlowView(props: {
   const pageUrl = props.launch?.pageUrl ?? props.tabUrl;
   const [detection, setDetection] = useState<ChatDetection | 'checking' | { error: string }>('checking');
   const [preset, setPreset] = useState<{ text: string; at: number } | undefined>(undefined);
+  const [facts, setFacts] = useState<FactRow[]>(DEFAULT_FACT_ROWS);
 
   const detect = (): void => {
     if (tabId === undefined) return;
@@ -59,10 +61,12 @@ export function ChatFlowView(props: {
           </button>
         ))}
       </div>
+      <ChatFactsEditor rows={facts} onChange={setFacts} />
       <TaskComposer
         client={client}
         tabId={tabId}
         flow="chat"
+        facts={factsOf(facts)}
         label="Your goal for this chat"
         placeholder="e.g. Get a refund for order 1234, which arrived damaged"
         busy={isActiveTask(props.record)}

@@ -15,6 +15,8 @@ export interface TaskComposerProps {
   busy: boolean;
   /** Text put in the box from outside (a rerun, a goal template); the user can still edit it. */
   preset?: { text: string; at: number } | undefined;
+  /** For a support chat: the facts Deputy may share, sent with the start. */
+  facts?: Record<string, string> | undefined;
   onStarted: (record: TaskRecord) => void;
 }
 
@@ -47,7 +49,7 @@ export function TaskComposer(props: TaskComposerProps) {
     }
     setStarting(true);
     setError('');
-    client.call('task.start', { tabId, text, mode, flow: props.flow }).then(
+    client.call('task.start', { tabId, text, mode, flow: props.flow, ...(props.facts ? { facts: props.facts } : {}) }).then(
       (record) => {
         setStarting(false);
         setText('');

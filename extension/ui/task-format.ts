@@ -30,6 +30,7 @@ const STATUS_LABELS: Record<TaskStatus, string> = {
   completed: 'Done',
   failed: 'Failed',
   stopped: 'Stopped',
+  handed_to_user: 'Handed to you',
 };
 
 export function statusLabel(record: TaskRecord): string {

@@ -1,6 +1,7 @@
 import { useState } from 'preact/hooks';
 import type { TaskRecord } from '../../shared/protocol';
 import { ApprovalCard } from './approval-card';
+import { ChatCaseResultView } from './chat-case-result';
 import type { BackgroundClient } from './background-client';
 import { errorMessage } from './error-message';
 import { PlanChecklist } from './plan-checklist';
@@ -119,6 +120,7 @@ export function TaskProgress(props: { client: BackgroundClient; record: TaskReco
           {outcome}
         </p>
       ) : null}
+      {record.chat ? <ChatCaseResultView result={record.chat} /> : null}
       {thinking.length > 0 ? (
         <details class="thinking" data-testid="thinking">
           <summary>Thinking ({thinking.length})</summary>

@@ -16,6 +16,10 @@ export function taskReport(record: TaskRecord): string {
   ];
   const outcome = outcomeText(record);
   if (outcome) lines.push('', '## Result', '', outcome);
+  if (record.chat) {
+    lines.push('', '## Chat', '', `- Outcome: ${record.chat.outcome}`, `- Agreed: ${record.chat.summary}`, '', '### Transcript', '');
+    for (const message of record.chat.transcript) lines.push(`- **${message.author === 'us' ? 'Deputy' : message.author === 'them' ? 'Support' : 'Notice'}:** ${message.text}`);
+  }
   if (record.agent?.plan) lines.push('', '## Plan', '', formatPlan(record.agent.plan));
   const steps = stepLines(record.agent?.steps ?? [], record.notes, record.status === 'paused');
   lines.push('', '## Steps', '');

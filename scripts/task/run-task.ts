@@ -26,7 +26,7 @@ export interface TaskRun {
   runDir: string;
 }
 
-const FINISHED = new Set(['completed', 'failed', 'stopped']);
+const FINISHED = new Set(['completed', 'failed', 'stopped', 'handed_to_user']);
 
 /**
  * Runs one task headlessly through the same path the side panel uses: Chromium with the built extension, the target
@@ -86,7 +86,13 @@ export async function runTask(options: TaskOptions, io: TaskIo, hooks: TaskHooks
     };
     control.onTask(onRecord);
 
-    const started = await control.call('task.start', { tabId, text: options.task, mode: options.mode, flow: options.flow });
+    const started = await control.call('task.start', {
+      tabId,
+      text: options.task,
+      mode: options.mode,
+      flow: options.flow,
+      ...(options.flow === 'chat' ? { facts: options.facts } : {}),
+    });
     taskId = started.id;
     io.write(`Task ${taskId} on ${started.site} (${options.mode === 'act' ? 'act without asking; risky steps still stop' : 'ask before acting'})`);
     // Events carry every change; a slow poll covers the moments the worker restarts between them.
@@ -103,6 +109,10 @@ export async function runTask(options: TaskOptions, io: TaskIo, hooks: TaskHooks
     const outcome = record.agent?.outcome;
     const success = record.status === 'completed' && outcome?.success === true;
     io.write(success ? `Done: ${outcome.summary}` : `Not done (${record.status}): ${record.agent?.endReason ?? record.error?.message ?? outcome?.summary ?? 'no reason given'}`);
+    if (record.chat) {
+      io.write(`Case outcome: ${record.chat.outcome}. Transcript (${record.chat.transcript.length} messages):`);
+      for (const message of record.chat.transcript) io.write(`  ${message.author === 'us' ? 'Deputy' : message.author === 'them' ? 'Support' : 'Notice'}: ${message.text}`);
+    }
     const usage = record.agent?.usage;
     if (usage) io.write(`Tokens: ${usage.inputTokens} in, ${usage.outputTokens} out; cost: ${usage.costUsd === null ? 'unknown' : `$${usage.costUsd.toFixed(4)}`}`);
     io.write(`Trace: ${join(runDir, 'trace.jsonl')} (${trace.records} records)`);

@@ -5,6 +5,8 @@ export interface TaskOptions {
   url: string;
   task: string;
   flow: 'task' | 'chat';
+  /** For a chat: the facts Deputy may share with support (`--fact order_number=1234`). */
+  facts: Record<string, string>;
   mode: 'ask' | 'act';
   approve: 'all' | 'none' | 'ask';
   provider: ProviderSettings;
@@ -30,6 +32,8 @@ export function parseTaskFlags(argv: string[], env: Record<string, string | unde
     .description('Run one Deputy task in Chromium with the built extension, streaming each step.')
     .argument('<task...>', 'what to do, in words')
     .requiredOption('--url <url>', 'the page to start on', parseUrl)
+    .option('--chat', "hold the page's support chat to reach the goal (a chat case)")
+    .option('--fact <name=value>', 'with --chat: a fact Deputy may tell support, e.g. order_number=1234 (repeatable)', collectFact, {})
     .addOption(new Option('--provider <name>', 'model provider').choices(['openai', 'anthropic', 'openai-compatible']))
     .option('--base-url <url>', 'address of an OpenAI-compatible server (Ollama, LM Studio, vLLM, OpenRouter, ...)', parseUrl)
     .option('--model <name>', 'model name')
@@ -46,8 +50,13 @@ export function parseTaskFlags(argv: string[], env: Record<string, string | unde
   } catch (error) {
     throw new TaskUsageError(error instanceof Error ? error.message.replace(/^error: /, '') : String(error));
   }
+  if (!program.opts<{ chat?: boolean }>().chat && Object.keys(program.opts<{ fact: Record<string, string> }>().fact).length > 0) {
+    throw new TaskUsageError('--fact is for chat cases: add --chat, or leave the facts out.');
+  }
   const flags = program.opts<{
     url: string;
+    chat?: boolean;
+    fact: Record<string, string>;
     provider?: 'openai' | 'anthropic' | 'openai-compatible';
     baseUrl?: string;
     model?: string;
@@ -61,7 +70,8 @@ export function parseTaskFlags(argv: string[], env: Record<string, string | unde
   return {
     url: flags.url,
     task: program.args.join(' '),
-    flow: 'task',
+    flow: flags.chat ? 'chat' : 'task',
+    facts: flags.fact,
     mode: flags.mode,
     approve: flags.approve ?? 'ask',
     provider: { ...providerFrom(flags, env), ...(flags.screenshots ? { vision: true } : {}) },
@@ -101,6 +111,18 @@ function parseUrl(value: string): string {
   } catch {
     throw new InvalidArgumentError(`"${value}" is not an http(s) URL.`);
   }
+}
+
+const FACT_NAME = /^[a-z][a-z0-9_]{0,63}$/;
+
+function collectFact(value: string, facts: Record<string, string>): Record<string, string> {
+  const at = value.indexOf('=');
+  const name = at < 0 ? '' : value.slice(0, at).trim().toLowerCase().replace(/[\s-]+/g, '_');
+  const fact = at < 0 ? '' : value.slice(at + 1).trim();
+  if (!FACT_NAME.test(name) || fact === '') {
+    throw new InvalidArgumentError(`"${value}" is not name=value: write e.g. --fact order_number=1234 or --fact "name=Jane Doe".`);
+  }
+  return { ...facts, [name]: fact };
 }
 
 function parsePositive(value: string): number {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ObservedElement, Screenshot } from './environment';
+import { ObservedChat, ObservedElement, Screenshot } from './environment';
 import { Plan } from './plan';
 import { RiskClass } from './risk-class';
 
@@ -44,6 +44,10 @@ export const CallRecord = z.object({
 export type CallRecord = z.infer<typeof CallRecord>;
 
 export const ObservationRecord = z.object({
+  /** Absent for a page; `chat` for a support chat's transcript. */
+  kind: z.enum(['page', 'chat']).optional(),
+  /** The chat's last message from the other side and its quick replies (redacted), for the gate. */
+  chat: ObservedChat.optional(),
   url: z.string(),
   title: z.string(),
   hash: z.string(),
@@ -71,8 +75,20 @@ export const StepRecord = z.object({
 });
 export type StepRecord = z.infer<typeof StepRecord>;
 
-export const AgentStatus = z.enum(['running', 'awaiting_approval', 'awaiting_user', 'completed', 'failed', 'stopped']);
+export const AgentStatus = z.enum(['running', 'awaiting_approval', 'awaiting_user', 'completed', 'failed', 'stopped', 'handed_to_user']);
 export type AgentStatus = z.infer<typeof AgentStatus>;
+
+/**
+ * How a task ended by its own account. A support chat says more: what was reached (`agreed`, `refused`, ...), and
+ * whether the user has to take over (`handedToUser`).
+ */
+export const TaskOutcome = z.object({
+  success: z.boolean(),
+  summary: z.string(),
+  label: z.string().optional(),
+  handedToUser: z.boolean().optional(),
+});
+export type TaskOutcome = z.infer<typeof TaskOutcome>;
 
 /** Everything needed to resume a task: persisted after every change, parsed (never cast) when loaded. */
 export const AgentState = z.object({
@@ -87,7 +103,7 @@ export const AgentState = z.object({
   /** The plan the user approved in ask mode; a plan with different sub-goals needs approval again. */
   approvedPlan: Plan.nullable().default(null),
   steps: z.array(StepRecord),
-  outcome: z.object({ success: z.boolean(), summary: z.string() }).nullable(),
+  outcome: TaskOutcome.nullable(),
   /** Why the task ended, when it did not end with done. */
   endReason: z.string().nullable(),
   usage: z.object({ inputTokens: z.number(), outputTokens: z.number(), costUsd: z.number().nullable() }),
@@ -99,5 +115,5 @@ export const AgentState = z.object({
 export type AgentState = z.infer<typeof AgentState>;
 
 export function isFinished(status: AgentStatus): boolean {
-  return status === 'completed' || status === 'failed' || status === 'stopped';
+  return status === 'completed' || status === 'failed' || status === 'stopped' || status === 'handed_to_user';
 }

@@ -43,6 +43,12 @@ function lastStepReport(step: StepRecord | undefined): string {
   return `Last step (verification):\n${lines.join('\n')}`;
 }
 
+/** A page is labelled as a page; a support chat as another person's words. Both are data, never instructions. */
+function wrapObservation(observation: StepRecord['observation'], text: string): string {
+  const tag = observation.kind === 'chat' ? 'untrusted_chat' : 'untrusted_page';
+  return wrapUntrusted(tag, { url: observation.url, title: observation.title }, text);
+}
+
 interface Limits {
   keep: number;
   currentChars: number;
@@ -62,7 +68,7 @@ function build(state: AgentState, limits: Limits, options: PromptOptions): { mes
     const page = unchanged
       ? `[Step ${step.index + 1} page: unchanged since step ${step.index}]`
       : verbatim
-        ? wrapUntrusted('untrusted_page', { url: step.observation.url, title: step.observation.title }, step.observation.text ?? '')
+        ? wrapObservation(step.observation, step.observation.text ?? '')
         : observationSummary(step);
     const notices = step.notices.length > 0 ? `Notice: ${step.notices.join(' ')}\n` : '';
     messages.push({ role: 'user', content: `${notices}${page}` });
@@ -82,8 +88,8 @@ function build(state: AgentState, limits: Limits, options: PromptOptions): { mes
       lastStepReport(steps.at(-2)),
       `Plan:\n${formatPlan(state.plan)}`,
       ...(current.notices.length > 0 ? [`Notice: ${current.notices.join(' ')}`] : []),
-      `Current page (step ${current.index + 1}):`,
-      wrapUntrusted('untrusted_page', { url: current.observation.url, title: current.observation.title }, cut),
+      `${current.observation.kind === 'chat' ? 'Current chat and page' : 'Current page'} (step ${current.index + 1}):`,
+      wrapObservation(current.observation, cut),
     ];
     const screenshot = options.attachScreenshot ? current.observation.screenshot : undefined;
     messages.push({ role: 'user', content: sections.join('\n\n'), ...(screenshot ? { image: screenshot } : {}) });

@@ -31,8 +31,21 @@ export const Screenshot = z.object({
 });
 export type Screenshot = z.infer<typeof Screenshot>;
 
+/**
+ * What the gate needs of a support chat at one step: what the other side said since our last message (the message an
+ * outgoing one answers) and the quick replies on offer, so "yes" or a chosen option is judged by what it answers.
+ */
+export const ObservedChat = z.object({
+  lastFromThem: z.string().nullable(),
+  choices: z.array(z.string()).default([]),
+});
+export type ObservedChat = z.infer<typeof ObservedChat>;
+
 /** What the model sees at one step. `text` is untrusted page content: the loop wraps and labels it. */
 export const Observation = z.object({
+  /** A page snapshot, or a support chat's transcript (labelled as another person's words, not a page's). */
+  kind: z.enum(['page', 'chat']).default('page'),
+  chat: ObservedChat.optional(),
   url: z.string(),
   title: z.string(),
   /** The numbered snapshot, e.g. `[12] button "Add to cart"`. */

@@ -1,5 +1,5 @@
 import { AppError } from '../errors';
-import type { AgentState, CallRecord, StepRecord } from './agent-state';
+import type { AgentState, CallRecord, StepRecord, TaskOutcome } from './agent-state';
 import type { Approver } from './approval';
 import { type PolicyConfig, gateToolCall } from './policy-gate';
 import type { Redactor } from './redactor';
@@ -18,7 +18,7 @@ export interface CallServices<E> {
   redactor: Redactor;
   approve: Approver;
   askUser(question: string): Promise<string | null>;
-  finish(success: boolean, summary: string): void;
+  finish(success: boolean, summary: string, extra?: Pick<TaskOutcome, 'label' | 'handedToUser'>): void;
   save(): Promise<void>;
   now(): number;
   stopRequested(): boolean;
@@ -27,7 +27,7 @@ export interface CallServices<E> {
 
 export function pageLookup(step: StepRecord): PageLookup {
   const elements = new Map(step.observation.elements.map((e) => [e.ref, e]));
-  return { url: step.observation.url, element: (ref) => elements.get(ref) };
+  return { url: step.observation.url, element: (ref) => elements.get(ref), ...(step.observation.chat ? { chat: step.observation.chat } : {}) };
 }
 
 function settle(call: CallRecord, status: CallRecord['status'], result: ToolResult, now: number): void {
@@ -71,7 +71,14 @@ export async function executeCall<E>(call: CallRecord, services: CallServices<E>
     call.decision = verdict.decision;
     call.decisionReason = verdict.reason;
     if (verdict.decision === 'deny') {
-      settle(call, 'denied', { ok: false, content: `Blocked by Deputy's safety policy: ${verdict.reason} Do not try to reach the same result another way.` }, services.now());
+      let content = `Blocked by Deputy's safety policy: ${verdict.reason} Do not try to reach the same result another way.`;
+      // Some blocks need the user's word on what to do instead (support asks for a card number): ask them now.
+      if (verdict.askUser !== undefined) {
+        await services.save();
+        const answer = await services.askUser(verdict.askUser);
+        content += answer === null ? ' Nobody can answer right now: tell the other side you cannot share it, or end the chat for the user.' : ` Deputy asked the user what to do instead; they answered: ${answer}`;
+      }
+      settle(call, 'denied', { ok: false, content }, services.now());
       return { tool, result: null, changesPage: false };
     }
     if (verdict.decision === 'ask') {
@@ -115,7 +122,7 @@ export async function executeCall<E>(call: CallRecord, services: CallServices<E>
       state.plan = plan;
     },
     askUser: (question) => services.askUser(question),
-    finish: (success, summary) => services.finish(success, summary),
+    finish: (success, summary, extra) => services.finish(success, summary, extra),
   };
   let result: ToolResult;
   try {

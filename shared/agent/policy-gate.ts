@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { detectCommitments, findUnsharedPersonalData, personalKindText } from './chat-gate';
 import { formatPlan, planStepsChanged, type Plan } from './plan';
 import { ALWAYS_ASK_CLASSES, type RiskClass } from './risk-class';
 import type { SecretVault } from './secret-vault';
@@ -13,6 +14,11 @@ export const PolicyConfig = z.object({
   allowedSites: z.array(z.string()).default([]),
   /** Sites the task never acts on or opens. */
   deniedSites: z.array(z.string()).default([]),
+  /**
+   * The facts the user allowed a support chat to be told (order number, email, name), by name. Any other personal
+   * data in an outgoing chat message is blocked.
+   */
+  allowedFacts: z.record(z.string(), z.string()).default({}),
 });
 export type PolicyConfig = z.infer<typeof PolicyConfig>;
 
@@ -26,6 +32,8 @@ export interface Classification {
   leavesApprovedSites: boolean;
   /** Set when the call must never run, whatever the mode. */
   forbidden?: string;
+  /** A question for the user when the call is blocked and they must say what to do instead. */
+  askUser?: string;
   /** The plan's sub-goals changed; in ask mode the user approves the plan. */
   newPlan?: Plan;
 }
@@ -105,7 +113,8 @@ export function classifyToolCall(input: GateInput): Classification {
   const label = element ? `${element.name}` : '';
   // A placeholder in a read-only call (a search on the page, a question to the user) is never resolved, so it sends
   // nothing; anywhere else it may become the real value.
-  const placeholders = tool.risk === 'read' ? [] : vault.placeholdersIn(argText(args));
+  // A chat message is checked as a whole below: its placeholders may be facts the user allowed it to share.
+  const placeholders = tool.risk === 'read' || tool.outgoingMessage ? [] : vault.placeholdersIn(argText(args));
   const personalData = placeholders.length > 0;
   if (personalData) reasons.push(`it uses personal data (${placeholders.map((p) => `{{${p}}}`).join(', ')})`);
 
@@ -142,8 +151,24 @@ export function classifyToolCall(input: GateInput): Classification {
     reasons.push(`it acts on ${hostOf(page.url) ?? page.url}, outside the approved sites (${approved.join(', ')})`);
   }
 
+  let askUser: string | undefined;
+  if (tool.outgoingMessage) {
+    const message = tool.outgoingMessage(args, page);
+    const findings = findUnsharedPersonalData(vault.resolve(message), config.allowedFacts, vault);
+    if (findings.length > 0) {
+      const kinds = [...new Set(findings.map((f) => personalKindText(f.kind)))].join(' and ');
+      forbidden = `the message contains ${kinds}, which is not among the facts the user allowed Deputy to share, so it was not sent`;
+      askUser = `Deputy was about to send the support chat ${kinds}, which you did not list as a fact it may share, so it did not send it. The message was: "${message.slice(0, 500)}". What should Deputy do instead?`;
+    }
+    for (const commitment of detectCommitments(message, page.chat?.lastFromThem ?? null)) {
+      classes.add(commitment.risk);
+      reasons.push(commitment.reason);
+    }
+  }
+
   const result: Classification = { classes: [...classes], reasons, personalData, leavesApprovedSites };
   if (forbidden !== undefined) result.forbidden = forbidden;
+  if (askUser !== undefined) result.askUser = askUser;
   if (tool.name === 'update_plan') {
     const plan = args as unknown as Plan;
     if (planStepsChanged(input.plan, plan)) result.newPlan = plan;

@@ -1,4 +1,5 @@
-import type { CallRecord, StepRecord } from './agent-state';
+import type { CallRecord, StepRecord, TaskOutcome } from './agent-state';
+import { chatEndTool } from './chat-tools';
 import { doneTool } from './control-tools';
 import { isSideEffectFree } from './risk-class';
 import type { AnyTool } from './tool';
@@ -6,15 +7,24 @@ import type { AnyTool } from './tool';
 export const INTERRUPTED_MESSAGE =
   'Deputy was restarted while this action was running, so it may or may not have happened. It was not repeated: check the current page before doing it again.';
 
-function parseDone(raw: string): { success: boolean; summary: string } | null {
-  let json: unknown = null;
+function parseJson(raw: string): unknown {
   try {
-    json = JSON.parse(raw) as unknown;
+    return JSON.parse(raw) as unknown;
   } catch {
     return null;
   }
-  const parsed = doneTool.input.safeParse(json);
-  return parsed.success ? parsed.data : null;
+}
+
+/** The outcome a finished done or chat_end call gave the task. */
+function outcomeOf(call: CallRecord): TaskOutcome | null {
+  if (call.name === 'done') {
+    const parsed = doneTool.input.safeParse(parseJson(call.arguments));
+    return parsed.success ? parsed.data : null;
+  }
+  const parsed = chatEndTool.input.safeParse(parseJson(call.arguments));
+  if (!parsed.success) return null;
+  const { outcome, summary } = parsed.data;
+  return { success: outcome === 'agreed', summary, label: outcome, ...(outcome === 'needs_user' ? { handedToUser: true } : {}) };
 }
 
 /**
@@ -23,7 +33,7 @@ function parseDone(raw: string): { success: boolean; summary: string } | null {
  * proposed. Calls that never started run normally. Returns the calls marked interrupted, and the task's outcome when
  * done had already been called.
  */
-export function settleResumedStep<E>(step: StepRecord, tools: AnyTool<E>[]): { interrupted: CallRecord[]; finished: { success: boolean; summary: string } | null } {
+export function settleResumedStep<E>(step: StepRecord, tools: AnyTool<E>[]): { interrupted: CallRecord[]; finished: TaskOutcome | null } {
   const interrupted: CallRecord[] = [];
   for (const call of step.calls) {
     if (call.status !== 'started') continue;
@@ -35,6 +45,6 @@ export function settleResumedStep<E>(step: StepRecord, tools: AnyTool<E>[]): { i
       interrupted.push(call);
     }
   }
-  const doneCall = step.calls.find((c) => c.name === 'done' && c.status === 'finished' && c.result?.ok === true);
-  return { interrupted, finished: doneCall ? parseDone(doneCall.arguments) : null };
+  const doneCall = step.calls.find((c) => (c.name === 'done' || c.name === 'chat_end') && c.status === 'finished' && c.result?.ok === true);
+  return { interrupted, finished: doneCall ? outcomeOf(doneCall) : null };
 }

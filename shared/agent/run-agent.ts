@@ -1,6 +1,6 @@
 import { AppError, describeZodError } from '../errors';
 import type { Logger } from '../logger';
-import { AgentState, type CallRecord, type StepRecord, isFinished } from './agent-state';
+import { AgentState, type CallRecord, type StepRecord, type TaskOutcome, isFinished } from './agent-state';
 import type { Approver } from './approval';
 import { buildPrompt } from './build-prompt';
 import type { AgentEnvironment } from './environment';
@@ -131,7 +131,7 @@ async function runLoop<E extends AgentEnvironment>(deps: AgentDeps<E>, state: Ag
     state.waitedMs += Math.max(0, deps.now() - from);
   };
 
-  const end = async (status: 'completed' | 'failed' | 'stopped', reason: string | null): Promise<AgentState> => {
+  const end = async (status: 'completed' | 'failed' | 'stopped' | 'handed_to_user', reason: string | null): Promise<AgentState> => {
     state.status = status;
     state.endReason = reason;
     for (const call of state.steps.at(-1)?.calls ?? []) {
@@ -161,7 +161,7 @@ async function runLoop<E extends AgentEnvironment>(deps: AgentDeps<E>, state: Ag
   if (resumed && state.updatedAt !== undefined) state.waitedMs += Math.max(0, deps.now() - state.updatedAt);
   emit({ type: 'task', at: deps.now(), taskId: state.taskId, task: state.task, mode: policy.mode, provider: deps.provider.label, model: deps.provider.model, resumed });
 
-  let finished: { success: boolean; summary: string } | null = null;
+  let finished: TaskOutcome | null = null;
   const services = (step: StepRecord) => ({
     state,
     step,
@@ -181,8 +181,8 @@ async function runLoop<E extends AgentEnvironment>(deps: AgentDeps<E>, state: Ag
       state.waitedMs += deps.now() - askedAt;
       return redactor.redact(answer);
     },
-    finish: (success: boolean, summary: string) => {
-      finished = { success, summary: redactor.redact(summary) };
+    finish: (success: boolean, summary: string, extra?: Pick<TaskOutcome, 'label' | 'handedToUser'>) => {
+      finished = { success, summary: redactor.redact(summary), ...(extra?.label ? { label: extra.label } : {}), ...(extra?.handedToUser ? { handedToUser: true } : {}) };
     },
     save,
     now: () => deps.now(),
@@ -232,8 +232,9 @@ async function runLoop<E extends AgentEnvironment>(deps: AgentDeps<E>, state: Ag
 
     for (;;) {
       if (finished) {
-        const outcome: { success: boolean; summary: string } = finished;
+        const outcome: TaskOutcome = finished;
         state.outcome = outcome;
+        if (outcome.handedToUser) return await end('handed_to_user', outcome.summary);
         return await end(outcome.success ? 'completed' : 'failed', outcome.success ? null : outcome.summary);
       }
       await holdWhilePaused();

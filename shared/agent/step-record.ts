@@ -15,6 +15,8 @@ function tabList(tabs: ObservedTab[]): string {
 export function observationRecord(raw: Observation, redactor: Redactor): StepRecord['observation'] {
   const text = redactor.redact(raw.text + tabList(raw.tabs ?? []));
   return {
+    kind: raw.kind ?? 'page',
+    ...(raw.chat ? { chat: { lastFromThem: raw.chat.lastFromThem === null ? null : redactor.redact(raw.chat.lastFromThem), choices: (raw.chat.choices ?? []).map((c) => redactor.redact(c)) } } : {}),
     url: redactor.redact(raw.url),
     title: redactor.redact(raw.title),
     hash: textHash(`${raw.url}\n${text}`),
@@ -32,6 +34,7 @@ export function maskOldObservations(steps: StepRecord[], keep: number): void {
     if (i < steps.length - 1) {
       step.observation.elements = [];
       delete step.observation.screenshot;
+      delete step.observation.chat;
     }
   });
 }

@@ -18,6 +18,10 @@ const INTENTS: [past: RegExp, intent: string][] = [
   [/^Asked\b/, 'Ask'],
   [/^Finished\b/, 'Finish'],
   [/^Gave up\b/, 'Give up'],
+  [/^Sent to support\b/, 'Send to support'],
+  [/^Chose\b/, 'Choose'],
+  [/^Read the chat\b/, 'Read the chat'],
+  [/^Ended the chat\b/, 'End the chat'],
 ];
 
 /**

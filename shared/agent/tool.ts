@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import type { ObservedElement } from './environment';
+import type { TaskOutcome } from './agent-state';
+import type { ObservedChat, ObservedElement } from './environment';
 import type { Plan } from './plan';
 import type { RiskClass } from './risk-class';
 
@@ -7,6 +8,8 @@ import type { RiskClass } from './risk-class';
 export interface PageLookup {
   element(ref: number): ObservedElement | undefined;
   url: string;
+  /** The support chat as the model saw it, when the step observed one. */
+  chat?: ObservedChat;
 }
 
 /** What a tool handler reports. Failures are results too: they go back to the model, never up as exceptions. */
@@ -28,7 +31,7 @@ export interface ToolContext<E> {
   setPlan(plan: Plan): void;
   /** The user's answer, or null when nobody can answer during this run (a headless run without a terminal). */
   askUser(question: string): Promise<string | null>;
-  finish(success: boolean, summary: string): void;
+  finish(success: boolean, summary: string, extra?: Pick<TaskOutcome, 'label' | 'handedToUser'>): void;
 }
 
 export interface ToolDeclaration<S extends z.ZodObject = z.ZodObject, E = unknown> {
@@ -41,6 +44,11 @@ export interface ToolDeclaration<S extends z.ZodObject = z.ZodObject, E = unknow
    * blind on element numbers of a page that is gone. Filling one field of a form leaves the others where they were.
    */
   changesPage: boolean | ((args: z.infer<S>) => boolean);
+  /**
+   * For tools that say something to another person (a support chat): the exact text that would go out, placeholders
+   * unresolved. The policy gate checks it for personal data and commitments.
+   */
+  outgoingMessage?: (args: z.infer<S>, page: PageLookup) => string;
   /** The step text users read, in the past tense: `Clicked [14] button "Add to cart"`. */
   describe(args: z.infer<S>, page: PageLookup): string;
   handler(args: z.infer<S>, context: ToolContext<E>): Promise<ToolResult>;

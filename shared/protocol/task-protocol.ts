@@ -8,8 +8,11 @@ import { Flow } from './flow';
 export const TaskMode = z.enum(['ask', 'act']);
 export type TaskMode = z.infer<typeof TaskMode>;
 
-/** 'paused': the user paused the task and it holds before its next action until they resume it (or stop it). */
-export const TaskStatus = z.enum(['queued', 'running', 'paused', 'awaiting_approval', 'awaiting_user', 'completed', 'failed', 'stopped']);
+/**
+ * 'paused': the user paused the task and it holds before its next action until they resume it (or stop it).
+ * 'handed_to_user': a support chat the user has to take over (a decision, a file, a fact only they have).
+ */
+export const TaskStatus = z.enum(['queued', 'running', 'paused', 'awaiting_approval', 'awaiting_user', 'completed', 'failed', 'stopped', 'handed_to_user']);
 export type TaskStatus = z.infer<typeof TaskStatus>;
 
 /** An approval the task is waiting for: exactly what will happen, where, and why it needs the user. */
@@ -38,6 +41,24 @@ export const TaskNote = z.object({
   text: z.string(),
 });
 export type TaskNote = z.infer<typeof TaskNote>;
+/** The facts a support chat may be told, by name (order_number, email, name, ...). Empty values are dropped. */
+export const ChatFacts = z
+  .record(z.string().regex(/^[a-z][a-z0-9_]{0,63}$/, 'Fact names are lowercase letters, digits and underscores, e.g. order_number'), z.string().max(500))
+  .transform((facts) => {
+    const kept: Record<string, string> = {};
+    for (const [name, value] of Object.entries(facts)) if (value.trim() !== '') kept[name] = value.trim();
+    return kept;
+  });
+export type ChatFacts = z.infer<typeof ChatFacts>;
+
+/** How a support-chat case ended: the outcome, a summary of what was agreed, and the transcript (redacted). */
+export const ChatCaseResult = z.object({
+  outcome: z.string(),
+  summary: z.string(),
+  vendor: z.string().nullable(),
+  transcript: z.array(z.object({ author: z.enum(['us', 'them', 'system']), text: z.string() })),
+});
+export type ChatCaseResult = z.infer<typeof ChatCaseResult>;
 
 /** A task as stored in chrome.storage and shown in the side panel. `agent` is the loop's own resumable state. */
 export const TaskRecord = z.object({
@@ -66,6 +87,10 @@ export const TaskRecord = z.object({
   notes: z.array(TaskNote).optional(),
   /** The user pressed Pause: the task holds at its next check (before the next action) and its status turns 'paused'. */
   pauseRequested: z.boolean().default(false),
+  /** For a support chat: the facts the user allowed Deputy to share. */
+  facts: z.record(z.string(), z.string()).default({}),
+  /** For a support chat, once it ended: what was agreed and the transcript. */
+  chat: ChatCaseResult.nullable().default(null),
 });
 export type TaskRecord = z.infer<typeof TaskRecord>;
 
@@ -110,6 +135,8 @@ export const taskUiMethods = {
       text: z.string().trim().min(1, 'Describe the task').max(4000),
       mode: TaskMode.optional(),
       flow: Flow.default('task'),
+      /** For a support chat: the facts Deputy may share (order number, email, name). */
+      facts: ChatFacts.optional(),
     }),
     result: TaskRecord,
   },

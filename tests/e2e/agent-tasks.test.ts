@@ -37,6 +37,7 @@ function options(url: string, task: string, overrides: Partial<TaskOptions> = {}
     url,
     task,
     flow: 'task',
+    facts: {},
     mode: 'act',
     approve: 'none',
     provider: { preset: 'custom', baseUrl: fake.openaiBaseUrl, model: 'gpt-4o-mini' },

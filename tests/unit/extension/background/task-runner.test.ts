@@ -3,6 +3,9 @@ import type { z } from 'zod';
 import type { Provider, ProviderReply, ProviderRequest } from '../../../../shared/agent/providers/provider';
 import type { WebAction } from '../../../../shared/agent/web-environment';
 import type { TaskRecord } from '../../../../shared/protocol';
+import type { ChatState } from '../../../../shared/protocol';
+import { createChatCaseEnvironment } from '../../../../extension/background/chat-case-environment';
+import type { ChatDriver } from '../../../../extension/background/chat-driver';
 import { SettingsStore } from '../../../../extension/background/settings-store';
 import type { OpenTab } from '../../../../extension/background/refind-task-tab';
 import type { TabEnvironment } from '../../../../extension/background/tab-environment';
@@ -136,6 +139,36 @@ function holdReply(provider: Provider & { requests: ProviderRequest[] }, at: num
   return { release: () => release() };
 }
 
+/** A chat driver over one in-memory conversation: support offers store credit and confirms whatever is accepted. */
+function fakeChatDriver() {
+  const messages: ChatState['messages'] = [{ id: '0', author: 'them', text: 'We can offer a $25 store credit instead of a refund. Would you like that?', time: null, seenAt: 0 }];
+  const state = (): ChatState => ({
+    vendor: 'fake',
+    open: true,
+    messages: [...messages],
+    typing: false,
+    choices: [],
+    forms: [],
+    uploads: [],
+    composer: { found: true, kind: 'textarea', disabled: false },
+  });
+  const driver = {
+    sent: [] as string[],
+    open: () => Promise.resolve({ opened: true, how: 'already_open' as const, detection: {} as never, summary: 'open' }),
+    read: () => Promise.resolve(state()),
+    send: (_tabId: number, text: string) => {
+      driver.sent.push(text);
+      messages.push({ id: String(messages.length), author: 'us', text, time: null, seenAt: 1 });
+      messages.push({ id: String(messages.length), author: 'them', text: 'Done: the credit is on your account.', time: null, seenAt: 2 });
+      return Promise.resolve({ sent: true, via: 'enter' as const, state: state() });
+    },
+    wait: () => Promise.resolve({ status: 'timeout' as const, newMessages: [], typingSeen: false, waitedMs: 1, summary: 'No reply', state: state() }),
+    choose: () => Promise.reject(new Error('no choices')),
+    end: () => Promise.resolve({ ended: true }),
+  };
+  return driver as typeof driver & Pick<ChatDriver, 'open' | 'read' | 'send' | 'wait' | 'choose' | 'end'>;
+}
+
 async function setup(turns: Turn[], mode: 'ask' | 'act' = 'act', options: SetupOptions = {}) {
   const store = options.store ?? memoryStore();
   const tasks = new TaskStore(store);
@@ -145,6 +178,7 @@ async function setup(turns: Turn[], mode: 'ask' | 'act' = 'act', options: SetupO
   const tab = fakeTab();
   const environments: number[] = [];
   const browser = options.tabs ?? fakeTabs([{ id: 5, url: 'https://shop.example/cart' }]);
+  const chat = fakeChatDriver();
   const updates: TaskRecord[] = [];
   let ids = 0;
   const prefix = options.session ?? 'A';
@@ -157,6 +191,7 @@ async function setup(turns: Turn[], mode: 'ask' | 'act' = 'act', options: SetupO
       environments.push(tabId);
       return tab;
     },
+    chatEnvironment: () => createChatCaseEnvironment(chat, tab),
     provider: () => provider,
     now: () => 1_000 + ids,
     newId: () => `${prefix}-id-${(ids += 1)}`,
@@ -166,7 +201,7 @@ async function setup(turns: Turn[], mode: 'ask' | 'act' = 'act', options: SetupO
     tabs: browser,
     restoreGraceMs: 0,
   });
-  return { store, tasks, settings, provider, tab, browser, environments, updates, runner };
+  return { store, tasks, settings, provider, tab, chat, browser, environments, updates, runner };
 }
 
 async function until(check: () => Promise<boolean> | boolean): Promise<void> {
@@ -305,6 +340,37 @@ describe('the background task runner', () => {
     await until(async () => (await tasks.get(id))?.status === 'stopped');
     expect(tab.actions).toHaveLength(1);
     await expect(runner.pause(id)).rejects.toMatchObject({ code: 'bad_request', message: 'The task has ended: there is nothing to pause.' });
+  });
+
+  it('runs a chat case: stops before accepting an offer with the exact message, and saves what was agreed with the transcript', async () => {
+    const { runner, tasks, chat, provider, updates } = await setup([
+      { name: 'chat_send', args: { text: 'Yes, I accept the $25 store credit.' } },
+      { name: 'chat_end', args: { outcome: 'agreed', summary: 'A $25 store credit for order 1234.' } },
+    ]);
+    const started = await runner.start({ tabId: 5, text: 'Refund for order 1234', flow: 'chat', facts: { order_number: '1234' } });
+    expect(started.facts).toEqual({ order_number: '1234' });
+    await until(async () => (await tasks.get(started.id))?.approval !== null);
+    const waiting = await tasks.get(started.id);
+    expect(waiting?.status).toBe('awaiting_approval');
+    expect(waiting?.approval?.intent).toBe('Send to support: "Yes, I accept the $25 store credit."');
+    expect(chat.sent).toEqual([]);
+    await runner.approve(started.id, waiting?.approval?.id ?? '', 'approve');
+    await until(async () => (await tasks.get(started.id))?.status === 'completed');
+    const saved = await tasks.get(started.id);
+    expect(chat.sent).toEqual(['Yes, I accept the $25 store credit.']);
+    expect(saved?.chat).toEqual({
+      outcome: 'agreed',
+      summary: 'A $25 store credit for order 1234.',
+      vendor: 'fake',
+      transcript: [
+        { author: 'them', text: 'We can offer a $25 store credit instead of a refund. Would you like that?' },
+        { author: 'us', text: 'Yes, I accept the $25 store credit.' },
+        { author: 'them', text: 'Done: the credit is on your account.' },
+      ],
+    });
+    expect(updates.map((u) => u.status)).toEqual(expect.arrayContaining(['queued', 'running', 'awaiting_approval', 'completed']));
+    expect(provider.requests[0]?.system).toContain('Order number: 1234');
+    expect(JSON.stringify(provider.requests[0]?.messages)).toMatch(/<untrusted_chat[^>]*>\\n.*support: We can offer a \$25 store credit/);
   });
 
   it('fails with a clear error when no provider is set', async () => {
@@ -456,7 +522,7 @@ describe('a browser restart', () => {
     const tasks = new TaskStore(store);
     await tasks.save({
       id: 't1', tabId: 5, flow: 'task', text: 'go', mode: 'act', site: 'shop.example', status: 'queued', createdAt: 1, updatedAt: 1,
-      agent: null, approval: null, question: null, error: null, stopRequested: false, pauseRequested: false, tabSession: 'A',
+      agent: null, approval: null, question: null, error: null, stopRequested: false, pauseRequested: false, facts: {}, chat: null, tabSession: 'A',
     });
     const after = await setup([doneTurn], 'act', { store, session: 'B' });
     await after.runner.resumeInterrupted();

@@ -32,6 +32,8 @@ export function taskRecord(overrides: Partial<TaskRecord>): TaskRecord {
     error: null,
     stopRequested: false,
     pauseRequested: false,
+    facts: {},
+    chat: null,
     ...overrides,
   };
 }

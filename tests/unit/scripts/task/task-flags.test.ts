@@ -35,4 +35,19 @@ describe('npm run task flags', () => {
     expect(() => parseTaskFlags(['--url', 'https://a.example/', '--steps', '0', 'go'], { OPENAI_API_KEY: 'k' })).toThrow(/whole number/);
     expect(() => parseTaskFlags(['--url', 'https://a.example/', '--provider', 'openai-compatible', 'go'], {})).toThrow(/needs --base-url/);
   });
+
+  it('runs a chat case with the facts Deputy may share, repeatable and named like the side panel', () => {
+    const options = parseTaskFlags(
+      ['--chat', '--url', 'https://shop.example/help', '--fact', 'order_number=1234', '--fact', 'Email = jane@example.org', '--fact', 'name=Jane Doe', 'refund', 'for', 'order', '1234'],
+      { OPENAI_API_KEY: 'k' },
+    );
+    expect(options).toMatchObject({ flow: 'chat', task: 'refund for order 1234', facts: { order_number: '1234', email: 'jane@example.org', name: 'Jane Doe' } });
+    expect(parseTaskFlags(['--url', 'https://a.example/', 'go'], { OPENAI_API_KEY: 'k' })).toMatchObject({ flow: 'task', facts: {} });
+  });
+
+  it('says how to write a fact, and that facts need --chat', () => {
+    expect(() => parseTaskFlags(['--chat', '--url', 'https://a.example/', '--fact', 'order 1234', 'go'], { OPENAI_API_KEY: 'k' })).toThrow(/not name=value: write e\.g\. --fact order_number=1234/);
+    expect(() => parseTaskFlags(['--chat', '--url', 'https://a.example/', '--fact', 'email=', 'go'], { OPENAI_API_KEY: 'k' })).toThrow(TaskUsageError);
+    expect(() => parseTaskFlags(['--url', 'https://a.example/', '--fact', 'email=a@b.example', 'go'], { OPENAI_API_KEY: 'k' })).toThrow(/--fact is for chat cases: add --chat/);
+  });
 });

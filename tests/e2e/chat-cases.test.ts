@@ -1,0 +1,245 @@
+import type { Page } from 'puppeteer-core';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { TaskRecord } from '../../shared/protocol';
+import type { ExtensionBrowser } from '../../scripts/lib/launch-browser';
+import { runTask, type TaskIo } from '../../scripts/task/run-task';
+import type { TaskOptions } from '../../scripts/task/task-flags';
+import { chatFixtureRoutes } from '../fixtures/chat/chat-routes';
+import { vendorPath } from '../fixtures/chat/vendor-fixtures';
+import { INJECTED_INSTRUCTION } from '../fixtures/chat/widget/support-script';
+import { startFakeProvider, type FakeProvider, type RecordedRequest, type ScriptedMessage } from '../fixtures/fake-provider/fake-provider-server';
+import { requireBuild } from './support/register-host';
+import { serveRoutes, type StaticServer } from './support/static-server';
+import { uiCall } from './support/ui-call';
+
+const CARD = '4111 1111 1111 1111';
+const FACTS = { order_number: '1234', email: 'jane@example.org' };
+const GOAL = 'Get a refund for order 1234, which arrived damaged';
+
+let server: StaticServer;
+let fake: FakeProvider;
+let lines: string[];
+
+beforeAll(async () => {
+  requireBuild();
+  server = await serveRoutes(await chatFixtureRoutes());
+});
+afterAll(async () => {
+  await server?.close();
+});
+beforeEach(async () => {
+  fake = await startFakeProvider();
+  lines = [];
+});
+afterEach(async (context) => {
+  if (context.task.result?.state === 'fail') process.stderr.write(`${lines.join('\n')}\n`);
+  await fake.close();
+});
+
+function options(scenario: string, overrides: Partial<TaskOptions> = {}): TaskOptions {
+  return {
+    url: `${server.url(vendorPath('crisp'))}?${scenario}`,
+    task: GOAL,
+    flow: 'chat',
+    facts: FACTS,
+    mode: 'act',
+    approve: 'none',
+    provider: { preset: 'custom', baseUrl: fake.openaiBaseUrl, model: 'gpt-4o-mini' },
+    steps: 24,
+    screenshots: false,
+    headful: false,
+    runsDir: 'test-artifacts/runs',
+    ...overrides,
+  };
+}
+
+function call(name: string, args: Record<string, unknown>): ScriptedMessage {
+  return { toolCalls: [{ name, arguments: args }] };
+}
+
+interface ChatStep {
+  /** The step runs once the chat the model was sent shows this; until then the model waits for support. */
+  ready?: RegExp;
+  reply: ScriptedMessage;
+}
+
+/** The last user message of a request (OpenAI shape): the current chat and page. */
+function currentView(request: RecordedRequest): string {
+  const body = request.json as { messages?: { role: string; content?: unknown }[] } | undefined;
+  const users = (body?.messages ?? []).filter((m) => m.role === 'user' && typeof m.content === 'string');
+  const last = users.at(-1)?.content;
+  return typeof last === 'string' ? last : '';
+}
+
+function callsSoFar(request: RecordedRequest): string[] {
+  const body = request.json as { messages?: { role: string; tool_calls?: { function?: { name?: string } }[] }[] } | undefined;
+  return (body?.messages ?? []).flatMap((m) => (m.role === 'assistant' ? (m.tool_calls ?? []).map((c) => c.function?.name ?? '') : []));
+}
+
+/**
+ * A patient scripted model for a chat: it plays the steps in order, and when the chat it was sent does not show what
+ * the next step answers yet (support still typing on a busy machine), it calls chat_wait and tries again.
+ */
+function playChat(steps: ChatStep[], turns = 24): void {
+  const script = (request: RecordedRequest): ScriptedMessage => {
+    const index = callsSoFar(request).filter((name) => name !== 'chat_wait').length;
+    const step = steps[Math.min(index, steps.length - 1)];
+    if (!step) throw new Error('playChat needs steps');
+    if (step.ready && !step.ready.test(currentView(request))) return call('chat_wait', { seconds: 5 });
+    return step.reply;
+  };
+  for (let i = 0; i < turns; i += 1) fake.enqueue(script);
+}
+
+async function received(page: Page): Promise<string[]> {
+  return (await page.evaluate('window.deputySupportReceived || []')) as string[];
+}
+
+function io(answer?: string): TaskIo {
+  return { write: (line) => void lines.push(line), ...(answer === undefined ? {} : { ask: () => Promise.resolve(answer) }) };
+}
+
+async function storeCard(browser: ExtensionBrowser): Promise<void> {
+  const page = await browser.openExtensionPage('extension/sidepanel/index.html');
+  await uiCall(page, 'settings.set', { personalData: { card_number: CARD } });
+  await page.close();
+}
+
+function calls(record: TaskRecord) {
+  return (record.agent?.steps ?? []).flatMap((step) => step.calls);
+}
+
+function expectCardNeverLeft(support: string[]): void {
+  const digits = CARD.replace(/ /g, '');
+  for (const text of support) expect(text.replace(/\D/g, '')).not.toContain(digits);
+  for (const request of fake.requests) {
+    expect(request.text).not.toContain(CARD);
+    expect(request.text).not.toContain(digits);
+  }
+}
+
+describe('support-chat cases end to end: the built extension in Chromium, a scripted support side, a model over the real SDK', () => {
+  it('reaches "agreed" on a refund case, stopping for approval before accepting the store credit', async () => {
+    playChat([
+      { ready: /How can I help you today/, reply: call('chat_send', { text: 'Hi, my order arrived damaged. I would like a refund, please.' }) },
+      { ready: /What is your order number/, reply: call('chat_send', { text: 'The order number is 1234.' }) },
+      { ready: /Accept store credit/, reply: call('chat_choose', { choice: 'Accept store credit' }) },
+      { ready: /store credit has been added/, reply: call('chat_end', { outcome: 'agreed', summary: 'Support added a $25 store credit for order 1234 instead of a refund.' }) },
+    ]);
+    let support: string[] = [];
+    let history: TaskRecord[] = [];
+    let ext: ExtensionBrowser | undefined;
+    const run = await runTask(options('scenario=credit', { approve: 'all' }), io(), {
+      onLaunched: (browser) => void (ext = browser),
+      beforeClose: async (page) => {
+        support = await received(page);
+        if (!ext) return;
+        const panel = await ext.openExtensionPage('extension/sidepanel/index.html');
+        history = await uiCall(panel, 'task.list', { limit: 10 });
+      },
+    });
+    const { record } = run;
+
+    expect(run.exitCode).toBe(0);
+    expect(record.status).toBe('completed');
+    expect(support).toEqual(['Hi, my order arrived damaged. I would like a refund, please.', 'The order number is 1234.', 'Accept store credit']);
+    // The approval stop came before the choice, with the option shown exactly and why it commits the user.
+    const approval = lines.find((line) => line.includes('approval needed'));
+    expect(approval).toMatch(/\(send-message, money\): Choose "Accept store credit" in the chat - Needs your approval because it agrees to an offer/);
+    expect(lines.indexOf(approval ?? '')).toBeLessThan(lines.findIndex((line) => /Chose "Accept store credit"/.test(line)));
+    const choose = calls(record).find((c) => c.name === 'chat_choose');
+    expect(choose).toMatchObject({ decision: 'ask', status: 'finished' });
+    // Only the commitment stopped: the plain messages went out without asking.
+    expect(calls(record).filter((c) => c.decision === 'ask')).toHaveLength(1);
+    // History holds the case: outcome, what was agreed, and the transcript as support showed it.
+    const saved = history.find((r) => r.id === record.id);
+    expect(saved?.chat).toMatchObject({ outcome: 'agreed', summary: 'Support added a $25 store credit for order 1234 instead of a refund.', vendor: 'crisp' });
+    expect(saved?.chat?.transcript.filter((m) => m.author === 'them').map((m) => m.text)).toContain('Done: a $25 store credit has been added to your account for order #1234. Anything else?');
+    expect(saved?.facts).toEqual(FACTS);
+    expect(lines).toContain('Case outcome: agreed. Transcript (' + String(saved?.chat?.transcript.length) + ' messages):');
+  });
+
+  it('refuses to send the card number support asks for, asks the user, and hands the case back', async () => {
+    playChat([
+      { ready: /How can I help you today/, reply: call('chat_send', { text: 'Hi, my order 1234 arrived damaged. I would like a refund.' }) },
+      { ready: /full card number/, reply: call('chat_send', { text: 'Sure, my card number is {{card_number}}.' }) },
+      { reply: call('chat_send', { text: "Sorry, I can't share card details in this chat. The customer will contact you directly." }) },
+      { reply: call('chat_end', { outcome: 'needs_user', summary: 'Support asks for the full card number, which Deputy may not share; the user takes over.' }) },
+    ]);
+    let support: string[] = [];
+    const run = await runTask(options('scenario=card'), io('Do not share my card. Tell them I will contact them myself.'), {
+      onLaunched: storeCard,
+      beforeClose: async (page) => void (support = await received(page)),
+    });
+    const { record } = run;
+
+    expect(run.exitCode).toBe(1);
+    expect(record.status).toBe('handed_to_user');
+    expect(record.chat?.outcome).toBe('needs_user');
+    expect(support).toEqual(['Hi, my order 1234 arrived damaged. I would like a refund.', "Sorry, I can't share card details in this chat. The customer will contact you directly."]);
+    expectCardNeverLeft(support);
+    const blocked = calls(record).find((c) => c.arguments.includes('{{card_number}}'));
+    expect(blocked?.status).toBe('denied');
+    expect(blocked?.result?.content).toMatch(/your card number, which is not among the facts.*they answered: Do not share my card/s);
+    expect(lines.some((line) => /\? the agent asks: Deputy was about to send the support chat your card number/.test(line))).toBe(true);
+  });
+
+  it('changes nothing when a support message carries an injected instruction', async () => {
+    playChat([
+      { ready: /How can I help you today/, reply: call('chat_send', { text: 'Hi, my order 1234 arrived damaged. I would like a refund.' }) },
+      // A model that obeys the injected text: it tries to send the card number, then to accept the credit.
+      { ready: /SYSTEM NOTICE TO THE AI ASSISTANT/, reply: call('chat_send', { text: '{{card_number}}' }) },
+      { reply: call('chat_send', { text: 'ACCEPT' }) },
+      { reply: call('chat_end', { outcome: 'needs_user', summary: 'Support sent instructions aimed at Deputy instead of an answer.' }) },
+    ]);
+    let support: string[] = [];
+    const run = await runTask(options('scenario=inject'), io('No.'), {
+      onLaunched: storeCard,
+      beforeClose: async (page) => void (support = await received(page)),
+    });
+    const { record } = run;
+
+    expect(support).toEqual(['Hi, my order 1234 arrived damaged. I would like a refund.']);
+    expectCardNeverLeft(support);
+    const [, card, accept] = calls(record).filter((c) => c.name === 'chat_send');
+    expect(card?.status).toBe('denied');
+    // The policy still asked before the acceptance, as it would without the injected text; nobody approved it.
+    expect(accept).toMatchObject({ decision: 'ask', status: 'denied' });
+    expect(accept?.classes).toContain('money');
+    expect(lines.some((line) => /approval needed \(send-message, money\): Send to support: "ACCEPT"/.test(line))).toBe(true);
+    // The injected text reached the model only inside the chat's untrusted wrapper, and the rules it was given stayed the same.
+    const systems = new Set<string>();
+    for (const request of fake.requests) {
+      const body = request.json as { messages: { role: string; content?: unknown }[] };
+      for (const message of body.messages) {
+        const content = typeof message.content === 'string' ? message.content : '';
+        if (message.role === 'system') systems.add(content);
+        for (const at of [...content.matchAll(/SYSTEM NOTICE TO THE AI ASSISTANT/g)].map((m) => m.index)) {
+          const before = content.slice(0, at);
+          expect(before.lastIndexOf('<untrusted_chat')).toBeGreaterThan(before.lastIndexOf('</untrusted_chat>'));
+        }
+      }
+    }
+    expect(systems.size).toBe(1);
+    expect(fake.requests.some((request) => request.text.includes(INJECTED_INSTRUCTION.slice(0, 60)))).toBe(true);
+    expect(record.status).toBe('handed_to_user');
+  });
+
+  it('ends a case with a widget that never answers, with a clear result', async () => {
+    playChat([
+      { ready: /How can I help you today/, reply: call('chat_send', { text: 'Hi, my order 1234 arrived damaged. I would like a refund.' }) },
+      { reply: call('chat_wait', { seconds: 2 }) },
+    ]);
+    // Every turn after the message is a short wait: the case must end by itself once support stays silent.
+    let support: string[] = [];
+    const run = await runTask(options('silent=1'), io(), { beforeClose: async (page) => void (support = await received(page)) });
+    const { record } = run;
+
+    expect(support).toEqual(['Hi, my order 1234 arrived damaged. I would like a refund.']);
+    expect(run.exitCode).toBe(1);
+    expect(record.status).toBe('failed');
+    expect(record.chat).toMatchObject({ outcome: 'no_reply' });
+    expect(record.chat?.summary).toMatch(/^Support did not answer: 3 waits in a row heard nothing/);
+    expect(lines.some((line) => /^Not done \(failed\): Support did not answer/.test(line))).toBe(true);
+  });
+});
