@@ -1,29 +1,8 @@
-import type { z } from 'zod';
 import { describe, expect, it } from 'vitest';
 import { DesktopRunLog, applyDesktopEvent, newDesktopRun } from '../../../../extension/background/desktop-run-log';
 import { createDesktopUiHandlers } from '../../../../extension/background/desktop-ui-handlers';
-import type { Store } from '../../../../extension/platform/storage';
 import { DEFAULT_SETTINGS, DESKTOP_RUN_MAX_SHOTS, DESKTOP_RUN_MAX_STEPS, type DesktopRunRecord, type Settings } from '../../../../shared/protocol';
-
-function memoryStore(): Store & { data: Map<string, string> } {
-  const data = new Map<string, string>();
-  return {
-    data,
-    get: <T>(key: string, schema: z.ZodType<T>) => {
-      const raw = data.get(key);
-      const parsed = schema.safeParse(raw === undefined ? undefined : JSON.parse(raw));
-      return Promise.resolve(parsed.success ? parsed.data : undefined);
-    },
-    set: (key, value) => {
-      data.set(key, JSON.stringify(value));
-      return Promise.resolve();
-    },
-    remove: (key) => {
-      data.delete(key);
-      return Promise.resolve();
-    },
-  };
-}
+import { memoryStore } from './support/memory-store';
 
 const tool = (step: number, callId: string, name: string, args: unknown, extra: Record<string, unknown> = {}) => ({
   runId: 'r1',

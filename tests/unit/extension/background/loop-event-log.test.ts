@@ -1,27 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { z } from 'zod';
 import { LoopEventLog } from '../../../../extension/background/loop-event-log';
-import type { Store } from '../../../../extension/platform/storage';
 import type { LoopEvent } from '../../../../shared/protocol/loop-protocol';
-
-function memoryStore(): Store & { data: Map<string, unknown> } {
-  const data = new Map<string, unknown>();
-  return {
-    data,
-    get: <T>(key: string, schema: z.ZodType<T>) => {
-      const parsed = schema.safeParse(structuredClone(data.get(key)));
-      return Promise.resolve(parsed.success ? parsed.data : undefined);
-    },
-    set: (key, value) => {
-      data.set(key, structuredClone(value));
-      return Promise.resolve();
-    },
-    remove: (key) => {
-      data.delete(key);
-      return Promise.resolve();
-    },
-  };
-}
+import { memoryStore } from './support/memory-store';
 
 let at = 0;
 const progress = (loopId: string, action: string): LoopEvent => ({ type: 'fixer.progress', loopId, at: (at += 1), iteration: 1, action });

@@ -1,5 +1,4 @@
 import { describe, expect, it, vi } from 'vitest';
-import type { z } from 'zod';
 import type { Provider, ProviderReply, ProviderRequest } from '../../../../shared/agent/providers/provider';
 import type { WebAction } from '../../../../shared/agent/web-environment';
 import type { TaskRecord } from '../../../../shared/protocol';
@@ -11,28 +10,7 @@ import type { OpenTab } from '../../../../extension/background/refind-task-tab';
 import type { TabEnvironment } from '../../../../extension/background/tab-environment';
 import { TaskRunner } from '../../../../extension/background/task-runner';
 import { TaskStore } from '../../../../extension/background/task-store';
-import type { Store } from '../../../../extension/platform/storage';
-
-/** chrome.storage stand-in: values are copied through JSON the way the real storage copies them. */
-function memoryStore(): Store & { data: Map<string, string> } {
-  const data = new Map<string, string>();
-  return {
-    data,
-    get: <T>(key: string, schema: z.ZodType<T>) => {
-      const raw = data.get(key);
-      const parsed = schema.safeParse(raw === undefined ? undefined : JSON.parse(raw));
-      return Promise.resolve(parsed.success ? parsed.data : undefined);
-    },
-    set: (key, value) => {
-      data.set(key, JSON.stringify(value));
-      return Promise.resolve();
-    },
-    remove: (key) => {
-      data.delete(key);
-      return Promise.resolve();
-    },
-  };
-}
+import { memoryStore } from './support/memory-store';
 
 function memorySecrets() {
   const saved = new Map<string, Record<string, string>>();
