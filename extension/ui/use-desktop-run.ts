@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { DesktopRunRecord } from '../../shared/protocol';
 import type { BackgroundClient } from './background-client';
+import { followLive } from './follow-live';
 
 /** Which record to show: a newer version of the run shown, or a run started later. Never an older one. */
 export function nextDesktopRun(current: DesktopRunRecord | undefined, incoming: DesktopRunRecord): DesktopRunRecord {
@@ -15,22 +16,10 @@ export function nextDesktopRun(current: DesktopRunRecord | undefined, incoming: 
  */
 export function useDesktopRun(client: BackgroundClient): [DesktopRunRecord | undefined, (record: DesktopRunRecord) => void] {
   const [record, setRecord] = useState<DesktopRunRecord | undefined>(undefined);
-  useEffect(() => {
-    const apply = (incoming: DesktopRunRecord): void => setRecord((current) => nextDesktopRun(current, incoming));
-    const refresh = (): void => {
-      client.call('desktop.current', {}).then((found) => found && apply(found), () => undefined);
-    };
-    const offEvent = client.onEvent((event, data) => {
-      if (event !== 'desktop.updated') return;
-      const parsed = DesktopRunRecord.safeParse(data);
-      if (parsed.success) apply(parsed.data);
-    });
-    const offConnect = client.onConnect(refresh);
-    refresh();
-    return () => {
-      offEvent();
-      offConnect();
-    };
-  }, [client]);
-  return [record, (incoming) => setRecord((current) => nextDesktopRun(current, incoming))];
+  const apply = (incoming: DesktopRunRecord): void => setRecord((current) => nextDesktopRun(current, incoming));
+  useEffect(
+    () => followLive(client, { event: 'desktop.updated', schema: DesktopRunRecord, fetch: () => client.call('desktop.current', {}), apply }),
+    [client],
+  );
+  return [record, apply];
 }

@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { TaskRecord } from '../../shared/protocol';
 import type { BackgroundClient } from './background-client';
+import { followLive } from './follow-live';
 
 /**
  * Which record to show after a change arrives: a newer version of the task shown, or a task started later in the same
@@ -22,21 +23,12 @@ export function useTabTask(client: BackgroundClient, tabId: number | undefined):
   useEffect(() => {
     setRecord(undefined);
     if (tabId === undefined) return undefined;
-    const apply = (incoming: TaskRecord): void => setRecord((current) => nextTask(current, incoming, tabId));
-    const refresh = (): void => {
-      client.call('task.list', { tabId, limit: 1 }).then((records) => records[0] && apply(records[0]), () => undefined);
-    };
-    const offEvent = client.onEvent((event, data) => {
-      if (event !== 'task.updated') return;
-      const parsed = TaskRecord.safeParse(data);
-      if (parsed.success) apply(parsed.data);
+    return followLive(client, {
+      event: 'task.updated',
+      schema: TaskRecord,
+      fetch: async () => (await client.call('task.list', { tabId, limit: 1 }))[0],
+      apply: (incoming) => setRecord((current) => nextTask(current, incoming, tabId)),
     });
-    const offConnect = client.onConnect(refresh);
-    refresh();
-    return () => {
-      offEvent();
-      offConnect();
-    };
   }, [client, tabId]);
   const accept = (incoming: TaskRecord): void => {
     if (tabId !== undefined) setRecord((current) => nextTask(current, incoming, tabId));
