@@ -1,11 +1,12 @@
-import { useEffect, useRef, useState } from 'preact/hooks';
-import type { HostStatus, TaskMode } from '../../shared/protocol';
+import { useState } from 'preact/hooks';
+import type { HostStatus } from '../../shared/protocol';
 import type { BackgroundClient } from '../ui/background-client';
 import { DesktopProgress } from '../ui/desktop-progress';
 import { errorMessage } from '../ui/error-message';
 import { ModeSwitch } from '../ui/mode-switch';
 import { useDesktopRun } from '../ui/use-desktop-run';
 import { useDesktopStatus } from '../ui/use-desktop-status';
+import { useTaskMode } from '../ui/use-task-mode';
 
 /**
  * Desktop mode: whether the host can see and drive the screen (and why not), a task box with the mode switch, and the
@@ -16,13 +17,9 @@ export function DesktopView(props: { client: BackgroundClient; hostStatus: HostS
   const [availability, recheck] = useDesktopStatus(client, props.hostStatus);
   const [record, acceptRecord] = useDesktopRun(client);
   const [text, setText] = useState('');
-  const [mode, setMode] = useState<TaskMode>('ask');
+  const [mode, chooseMode] = useTaskMode(client);
   const [error, setError] = useState('');
   const [starting, setStarting] = useState(false);
-  const chosen = useRef(false);
-  useEffect(() => {
-    client.call('settings.get', {}).then((settings) => chosen.current || setMode(settings.defaultMode), () => undefined);
-  }, [client]);
 
   const busy = record?.status === 'running';
   const submit = (): void => {
@@ -93,10 +90,7 @@ export function DesktopView(props: { client: BackgroundClient; hostStatus: HostS
           <ModeSwitch
             mode={mode}
             name="desktop-mode"
-            onChange={(next) => {
-              chosen.current = true;
-              setMode(next);
-            }}
+            onChange={chooseMode}
           />
           <button type="submit" class="button" data-testid="desktop-run" disabled={starting || busy || availability.state !== 'available'}>
             {starting ? 'Starting…' : 'Run'}

@@ -1,8 +1,9 @@
-import { useEffect, useRef, useState } from 'preact/hooks';
-import type { Flow, TaskMode, TaskRecord } from '../../shared/protocol';
+import { useEffect, useState } from 'preact/hooks';
+import type { Flow, TaskRecord } from '../../shared/protocol';
 import type { BackgroundClient } from './background-client';
 import { errorMessage } from './error-message';
 import { ModeSwitch } from './mode-switch';
+import { useTaskMode } from './use-task-mode';
 
 export interface TaskComposerProps {
   client: BackgroundClient;
@@ -24,15 +25,9 @@ export interface TaskComposerProps {
 export function TaskComposer(props: TaskComposerProps) {
   const { client, tabId } = props;
   const [text, setText] = useState('');
-  const [mode, setMode] = useState<TaskMode>('ask');
+  const [mode, chooseMode] = useTaskMode(client);
   const [error, setError] = useState('');
   const [starting, setStarting] = useState(false);
-
-  // The saved default mode arrives a moment after the box shows; a choice the user made meanwhile wins.
-  const chosen = useRef(false);
-  useEffect(() => {
-    client.call('settings.get', {}).then((settings) => chosen.current || setMode(settings.defaultMode), () => undefined);
-  }, [client]);
   useEffect(() => {
     if (props.preset) setText(props.preset.text);
   }, [props.preset?.at]);
@@ -98,10 +93,7 @@ export function TaskComposer(props: TaskComposerProps) {
       <div class="composer__row">
         <ModeSwitch
           mode={mode}
-          onChange={(next) => {
-            chosen.current = true;
-            setMode(next);
-          }}
+          onChange={chooseMode}
           name={`${id}-mode`}
         />
         <button type="submit" class="button" data-testid="run-task" disabled={starting || props.busy}>
