@@ -69,20 +69,24 @@ describe.skipIf(!existsSync(HOST))('desktop control without a display (the built
     expect(result.stderr).toMatch(/deputy: Desktop control is unavailable: No display: DISPLAY is not set/);
   });
 
+  // The worker can die between the host's check and its write to it (EPIPE), which used to end the whole host about
+  // one time in three: a few rounds make that race show up.
   it.skipIf(xvfbMissingReason() !== undefined)('survives the X server going away mid-session and says so', async () => {
-    const screen = await startVirtualDisplay({ width: 800, height: 600, reuse: false });
-    const host = startHost(headlessEnv({ DISPLAY: screen.display }, logDir));
-    try {
-      expect(await host.rpc.call('desktop.status', { refresh: false })).toMatchObject({ available: true });
-      await screen.close();
-      await expect(host.rpc.call('desktop.screenshot', { width: 400, quality: 60 })).rejects.toMatchObject({ code: 'unavailable' });
-      const status = await host.rpc.call('desktop.status', { refresh: true });
-      expect(!status.available && status.reason).toMatch(/No X server answers/);
-      expect((await host.rpc.call('ping', { echo: 'alive' })).echo).toBe('alive');
-      expect(host.child.exitCode).toBeNull();
-    } finally {
-      await host.close();
-      await screen.close();
+    for (let round = 0; round < 4; round += 1) {
+      const screen = await startVirtualDisplay({ width: 800, height: 600, reuse: false });
+      const host = startHost(headlessEnv({ DISPLAY: screen.display }, logDir));
+      try {
+        expect(await host.rpc.call('desktop.status', { refresh: false })).toMatchObject({ available: true });
+        await screen.close();
+        await expect(host.rpc.call('desktop.screenshot', { width: 400, quality: 60 })).rejects.toMatchObject({ code: 'unavailable' });
+        const status = await host.rpc.call('desktop.status', { refresh: true });
+        expect(!status.available && status.reason).toMatch(/No X server answers/);
+        expect((await host.rpc.call('ping', { echo: 'alive' })).echo).toBe('alive');
+        expect(host.child.exitCode).toBeNull();
+      } finally {
+        await host.close();
+        await screen.close();
+      }
     }
   });
 });
