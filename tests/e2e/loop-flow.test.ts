@@ -54,7 +54,8 @@ describe('deputy loop: trigger, output, startFrom, a remote that moved, Ctrl-C',
     repo.git(['config', 'user.email', 'colleague@service.test'], other);
     repo.git(['config', 'user.name', 'Colleague'], other);
     const colleague = `cd ${other} && echo "Release notes" > NOTES.md && git add NOTES.md && git commit -qm "Add release notes" && git push -q origin main`;
-    repo.writeScenario({ runs: [{ steps: [{ tool: 'Bash', command: colleague }, FIX_ADD, FIX_MULTIPLY], result: 'Fix both' }] });
+    // The colleague's push happens outside the fixer (bypassHooks): the fixer itself may not push.
+    repo.writeScenario({ runs: [{ steps: [{ tool: 'Bash', command: colleague, bypassHooks: true }, FIX_ADD, FIX_MULTIPLY], result: 'Fix both' }] });
     const run = await runLoopCli(repo, ['--check', CHECK_COMMAND]);
 
     expect(finished(run)?.outcome).toBe('passed');
@@ -70,7 +71,7 @@ describe('deputy loop: trigger, output, startFrom, a remote that moved, Ctrl-C',
     repo.git(['config', 'user.email', 'colleague@service.test'], other);
     repo.git(['config', 'user.name', 'Colleague'], other);
     const conflicting = `cd ${other} && sed -i 's/a - b/b - a/' src/math.mjs && git commit -qam "Swap operands" && git push -q origin main`;
-    repo.writeScenario({ runs: [{ steps: [{ tool: 'Bash', command: conflicting }, FIX_ADD], result: 'Fix add' }] });
+    repo.writeScenario({ runs: [{ steps: [{ tool: 'Bash', command: conflicting, bypassHooks: true }, FIX_ADD], result: 'Fix add' }] });
     const run = await runLoopCli(repo, ['--check', CHECK_COMMAND]);
 
     expect(run.code).toBe(1);

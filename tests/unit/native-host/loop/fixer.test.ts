@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { describeToolUse, parseStreamLine } from '../../../../native-host/loop/claude-stream';
-import { claudeArgs, preflightFixer, runFixer, withPrefix, type FixerConfig } from '../../../../native-host/loop/fixer';
+import { claudeArgs, runFixer, withPrefix, type FixerConfig } from '../../../../native-host/loop/fixer';
+import { preflightFixer } from '../../../../native-host/loop/fixer-preflight';
 import type { CommandResult, CommandSpec } from '../../../../native-host/loop/run-command';
 import { LoopConfig } from '../../../../shared/protocol/loop-protocol';
 
@@ -61,7 +62,8 @@ describe('runFixer with Claude Code', () => {
     );
     expect(calls[0]?.command).toBe('claude');
     expect(calls[0]?.args).toEqual([
-      '-p', '--output-format', 'stream-json', '--verbose', '--permission-mode', 'acceptEdits', '--settings', '/state/claude-settings.json',
+      '-p', '--output-format', 'stream-json', '--verbose', '--include-partial-messages', '--permission-mode', 'acceptEdits',
+      '--settings', '/state/claude-settings.json', '--setting-sources', 'user', '--strict-mcp-config',
       '--model', 'sonnet', '--max-turns', '30', '--allowedTools', 'Read,Edit', '--disallowedTools', 'WebFetch',
     ]);
     expect(calls[0]?.input).toBe('Fix the check');
@@ -70,12 +72,13 @@ describe('runFixer with Claude Code', () => {
     expect(sessions).toEqual(['f3a1c2d4-0000-4a1b-9c8d-1234567890ab']);
     // The result is handed over as soon as its line is read, before the process has exited.
     expect(early).toEqual([result]);
-    expect(result).toEqual({ costUsd: 0.0731, sessionId: 'f3a1c2d4-0000-4a1b-9c8d-1234567890ab', turns: 4, isError: false, summary: 'Fixed the cart total to sum prices in cents.', completed: true });
+    expect(result).toEqual({ costUsd: 0.0731, sessionId: 'f3a1c2d4-0000-4a1b-9c8d-1234567890ab', turns: 4, isError: false, summary: 'Fixed the cart total to sum prices in cents.', completed: true, permissionDenials: 0 });
   });
 
   it('runs through a command prefix, for example WSL', () => {
     expect(withPrefix(config({ commandPrefix: ['wsl', '--'], claudePath: '/home/me/.local/bin/claude' }), ['-p'])).toEqual({ command: 'wsl', args: ['--', '/home/me/.local/bin/claude', '-p'] });
-    expect(claudeArgs(config({ permissionMode: 'plan' }), 's.json')).toContain('plan');
+    expect(claudeArgs(config({ permissionMode: 'plan' }), { settingsFile: 's.json' })).toContain('plan');
+    expect(claudeArgs(config(), { settingsFile: 's.json', resumeSession: 'abc', maxBudgetUsd: 1.5 })).toEqual(expect.arrayContaining(['--resume', 'abc', '--max-budget-usd', '1.5000']));
   });
 
   it('reports a timeout and a run without a result as not completed', async () => {
