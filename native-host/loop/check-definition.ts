@@ -97,12 +97,12 @@ export interface CheckDefinition {
   fingerprint: string;
 }
 
-/** The files that define the check in this repo now, and one hash over what they say. */
-export function checkDefinition(repo: string, command: string): CheckDefinition {
+/** The files that define the check in this repo now, and one hash over what they say; `outputs` (what the check writes) are not among them. */
+export function checkDefinition(repo: string, command: string, outputs: string[] = []): CheckDefinition {
   const isConfig = picomatch(TEST_CONFIG_PATTERNS, { dot: true });
   const files = new Set(commandFiles(repo, command));
   for (const path of listFiles(repo)) if (isConfig(path)) files.add(path);
-  const sorted = [...files].sort();
+  const sorted = [...files].filter((path) => !outputs.includes(path)).sort();
   const hash = createHash('sha256');
   for (const path of sorted) hash.update(`${path}\0${definingText(path, readText(join(repo, path)))}\0`);
   return { files: sorted, fingerprint: hash.digest('hex').slice(0, 16) };

@@ -60,7 +60,7 @@ function makeCheck(runner: CheckRunner, escalate: Escalation | undefined): StepH
     const { state, git } = context;
     const record = currentRecord(state);
     const outputFile = record.outputFile ?? (state.iteration === 1 ? state.config.outputFile : undefined);
-    const definition = checkDefinition(state.repo, state.config.check.command);
+    const definition = checkDefinition(state.repo, state.config.check.command, state.checkArtifacts);
     state.checkFingerprint ??= definition.fingerprint;
     const before = await git.changedPaths();
     const result = await runner(context, outputFile);

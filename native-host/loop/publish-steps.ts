@@ -51,7 +51,7 @@ export const validateStep: StepHandler = async (context) => {
 async function checkDefinitionChanges(context: LoopContext, diff: DiffSummary): Promise<string[]> {
   const { state, git } = context;
   const record = currentRecord(state);
-  const definition = checkDefinition(state.repo, state.config.check.command);
+  const definition = checkDefinition(state.repo, state.config.check.command, state.checkArtifacts);
   const reasons: string[] = [];
   for (const file of diff.files) {
     if (file.path === CANNOT_FIX_FILE) continue;
