@@ -47,3 +47,27 @@ describe('the architecture boundaries enforced by lint', () => {
     expect(rulesFired('native-host/a.ts', "import { join } from 'node:path';\nexport const p = join('a', 'b');")).toEqual([]);
   });
 });
+
+describe('the import cycle rule', () => {
+  it('rejects a cycle of imports, type-only ones included, and allows a shared module both import', async () => {
+    const { mkdtempSync, writeFileSync, rmSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const { join } = await import('node:path');
+    const { cycles } = await import('../../eslint.cycles.js');
+    const dir = mkdtempSync(join(tmpdir(), 'deputy-cycles-'));
+    try {
+      writeFileSync(join(dir, 'engine.ts'), "import { step } from './step';\nexport interface Context { n: number }\nexport const run = () => step;\n");
+      writeFileSync(join(dir, 'step.ts'), "import type { Context } from './engine';\nexport const step = (c: Context) => c.n;\n");
+      writeFileSync(join(dir, 'context.ts'), 'export interface Context { n: number }\n');
+      writeFileSync(join(dir, 'step2.ts'), "import type { Context } from './context';\nexport const step = (c: Context) => c.n;\n");
+      writeFileSync(join(dir, 'engine2.ts'), "import type { Context } from './context';\nimport { step } from './step2';\nexport const run = (c: Context) => step(c);\n");
+      const lint = new Linter({ configType: 'flat', cwd: dir });
+      const config: Linter.Config[] = [{ files: ['**/*.ts'], languageOptions: { parser: tseslint.parser } }, ...cycles.map((block) => ({ ...block, files: ['**/*.ts'] }))];
+      const fired = (file: string, code: string) => lint.verify(code, config, { filename: join(dir, file) }).map((message) => message.message);
+      expect(fired('step.ts', "import type { Context } from './engine';\nexport const step = (c: Context) => c.n;\n")[0]).toMatch(/^Import cycle: .*step\.ts -> .*engine\.ts -> .*step\.ts/);
+      expect(fired('engine2.ts', "import type { Context } from './context';\nimport { step } from './step2';\nexport const run = (c: Context) => step(c);\n")).toEqual([]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
