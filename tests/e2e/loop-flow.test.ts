@@ -101,5 +101,11 @@ describe('deputy loop: trigger, output, startFrom, a remote that moved, Ctrl-C',
     const resumed = await runLoopCli(repo, ['--resume'], { FAKE_CLAUDE_DELAY_MS: '0' });
     expect(finished(resumed)?.outcome).toBe('passed');
     expect(repo.remoteCommits()).toHaveLength(1);
+    // The interrupted run's Claude session is continued, told that its edits were dropped, and what it used is paid.
+    const starts = repo.fixerRuns().filter((entry) => entry.event === 'start') as Array<{ sessionId?: string; prompt?: string; flags?: Record<string, string> }>;
+    expect(starts).toHaveLength(2);
+    expect(starts[1]?.flags?.['--resume']).toBe(starts[0]?.sessionId);
+    expect(starts[1]?.prompt).toContain('Your previous run was interrupted before it finished, and the edits it had made were discarded');
+    expect(finished(resumed)?.costUsd).toBeGreaterThan(0.05);
   });
 });

@@ -4,7 +4,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startMessagesServer, type MessagesServer } from '../fixtures/claude-api/messages-server';
 import { realClaudeEnv, realClaudePath } from '../fixtures/claude-api/real-claude';
 import { buildFixRepo, CHECK_COMMAND, MATH_SOURCE, MATH_TEST, type FixRepo } from '../fixtures/repo/fix-repo';
-import { finished, runLoopCli, startLoopCli } from '../fixtures/repo/loop-cli';
+import { finished, killLoopAt, runLoopCli } from '../fixtures/repo/loop-cli';
 
 // The built `deputy loop` with the real Claude Code CLI (the pinned @anthropic-ai/claude-code) pointed at a local
 // server that speaks the Messages API. The model's turns are scripted; everything else is the real CLI: its
@@ -123,17 +123,7 @@ describe.skipIf(!claude)('deputy loop with the real Claude Code CLI', () => {
       { text: 'Fixed the math.' },
     );
     // Killed as soon as the fixer starts: the first check has written its report by then.
-    let killed = false;
-    await startLoopCli(repo, ['--check', check], {
-      env: realClaudeEnv(server.url),
-      claudePath: claude ?? '',
-      onEvent: (event, child) => {
-        if (!killed && event.type === 'step.started' && event.step === 'fix') {
-          killed = true;
-          child.kill('SIGKILL');
-        }
-      },
-    }).done;
+    const { killed } = await killLoopAt(repo, ['--check', check], (event) => event.type === 'step.started' && event.step === 'fix', { env: realClaudeEnv(server.url), claudePath: claude ?? '' });
     expect(killed).toBe(true);
     expect(existsSync(join(repo.work, 'test-report.tap'))).toBe(true);
 

@@ -1,7 +1,11 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Linter } from 'eslint';
 import tseslint from 'typescript-eslint';
 import { describe, expect, it } from 'vitest';
 import { boundaries } from '../../eslint.boundaries.js';
+import { cycles } from '../../eslint.cycles.js';
 
 const linter = new Linter({ configType: 'flat' });
 const config: Linter.Config[] = [
@@ -49,11 +53,7 @@ describe('the architecture boundaries enforced by lint', () => {
 });
 
 describe('the import cycle rule', () => {
-  it('rejects a cycle of imports, type-only ones included, and allows a shared module both import', async () => {
-    const { mkdtempSync, writeFileSync, rmSync } = await import('node:fs');
-    const { tmpdir } = await import('node:os');
-    const { join } = await import('node:path');
-    const { cycles } = await import('../../eslint.cycles.js');
+  it('rejects a cycle of imports, type-only ones included, and allows a shared module both import', () => {
     const dir = mkdtempSync(join(tmpdir(), 'deputy-cycles-'));
     try {
       writeFileSync(join(dir, 'engine.ts'), "import { step } from './step';\nexport interface Context { n: number }\nexport const run = () => step;\n");
