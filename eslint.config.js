@@ -3,6 +3,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 import { boundaries } from './eslint.boundaries.js';
+import { cycles } from './eslint.cycles.js';
 
 export default tseslint.config(
   // scripts/demo/site/ is the demo shop's own page script: plain browser JavaScript served as is, not product code.
@@ -11,7 +12,7 @@ export default tseslint.config(
   ...tseslint.configs.recommendedTypeChecked,
   {
     languageOptions: {
-      parserOptions: { projectService: { allowDefaultProject: ['eslint.config.js', 'eslint.boundaries.js', 'scripts/*.mjs'] }, tsconfigRootDir: import.meta.dirname },
+      parserOptions: { projectService: { allowDefaultProject: ['eslint.config.js', 'eslint.boundaries.js', 'eslint.cycles.js', 'scripts/*.mjs'] }, tsconfigRootDir: import.meta.dirname },
     },
     rules: {
       '@typescript-eslint/no-floating-promises': 'error',
@@ -26,4 +27,5 @@ export default tseslint.config(
     },
   },
   ...boundaries,
+  ...cycles,
 );

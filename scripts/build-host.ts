@@ -16,4 +16,20 @@ await build({
   logLevel: 'warning',
 });
 await chmod(outfile, 0o755);
-process.stderr.write(`built ${outfile}\n`);
+
+/**
+ * The fix loop's guard hook, which Claude Code starts for every writing tool call: one self-contained file with its
+ * few dependencies inlined, so each call costs a Node start and nothing more.
+ */
+const hookfile = 'dist-host/loop-hook.mjs';
+await build({
+  entryPoints: ['native-host/loop-hook.ts'],
+  outfile: hookfile,
+  bundle: true,
+  platform: 'node',
+  format: 'esm',
+  target: 'node20',
+  minify: true,
+  logLevel: 'warning',
+});
+process.stderr.write(`built ${outfile} and ${hookfile}\n`);

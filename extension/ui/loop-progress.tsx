@@ -1,5 +1,5 @@
 import type { IterationView, LoopView } from './loop-view-model';
-import { outcomeLabel, statusLine } from './loop-view-model';
+import { fixerErrorText, outcomeLabel, statusLine } from './loop-view-model';
 
 const short = (commit: string): string => commit.slice(0, 10);
 
@@ -86,7 +86,12 @@ function IterationItem(props: { entry: IterationView }) {
       {entry.fixSummary !== undefined ? (
         <p class="loop-iteration__fix" data-testid="loop-fix">
           Fix: {entry.fixSummary || '(no summary)'}
-          {entry.fixerError ? <span class="form-error"> (the fixer reported an error)</span> : null}
+          {entry.fixerError ? (
+            <span class="form-error" data-testid="loop-fixer-error" data-kind={entry.fixerErrorKind ?? ''}>
+              {' '}
+              ({fixerErrorText(entry.fixerErrorKind)})
+            </span>
+          ) : null}
         </p>
       ) : null}
       <p class="loop-iteration__facts">

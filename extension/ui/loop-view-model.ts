@@ -10,6 +10,8 @@ export interface IterationView {
   fixerCostUsd?: number;
   turns?: number;
   fixerError?: boolean;
+  /** Why the fixer's run ended in an error: auth, budget, max_turns, api, ... */
+  fixerErrorKind?: string;
   /** Why Deputy rolled the fix back, when it did. */
   rejected?: string[];
   /** The validated diff in one line ("1 file(s), +1 -1"), or "no change". */
@@ -116,6 +118,7 @@ export function reduceLoop(loopId: string, events: readonly LoopEvent[], snapsho
         entry.fixSummary = event.summary;
         entry.fixerCostUsd = event.costUsd;
         entry.fixerError = event.isError;
+        if (event.errorKind) entry.fixerErrorKind = event.errorKind;
         if (event.turns !== undefined) entry.turns = event.turns;
         eventCost += event.costUsd;
         delete view.action;
@@ -178,6 +181,20 @@ const OUTCOME_LABELS: Record<LoopOutcome, string> = {
   stopped: 'Stopped',
   failed: 'Failed',
 };
+
+const FIXER_ERRORS: Record<string, string> = {
+  auth: 'Claude Code is not signed in or its key was refused',
+  budget: 'the run reached the cost budget',
+  max_turns: 'the run reached its turn limit',
+  session_missing: 'the session to continue was gone',
+  api: 'the model API failed',
+  execution: 'Claude Code failed during the run',
+};
+
+/** What the side panel says about a fixer run that ended in an error; its edits were always rolled back. */
+export function fixerErrorText(kind: string | undefined): string {
+  return `${(kind && FIXER_ERRORS[kind]) ?? 'the fixer reported an error'}; its changes were rolled back`;
+}
 
 export function outcomeLabel(outcome: LoopOutcome): string {
   return OUTCOME_LABELS[outcome];

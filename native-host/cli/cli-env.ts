@@ -4,6 +4,9 @@ import { spawnProbe, type HostProbe } from '../install/host-probe';
 import { HOST_SCRIPT, packageRoot } from '../install/host-script';
 import { stableNodePath } from '../install/node-path';
 import { execRunner, nodeInstallFs, type CommandRunner, type InstallFs } from '../install/system';
+import { LoopConfig } from '../../shared/protocol/loop-protocol';
+import { claudeStatus, type ClaudeStatus } from '../loop/fixer-preflight';
+import { createCommandRunner } from '../loop/run-command';
 import { currentPathEnv, type OsName } from '../paths';
 import { HOST_VERSION } from '../version';
 
@@ -23,6 +26,8 @@ export interface CliEnv {
   probe: HostProbe;
   /** Writes one line of the command's report to stdout. */
   out: (line: string) => void;
+  /** Whether the Claude Code CLI the fix loop uses is installed and logged in (doctor reports it). */
+  claudeStatus?: () => Promise<ClaudeStatus>;
 }
 
 export function realCliEnv(moduleUrl: string): CliEnv {
@@ -46,5 +51,6 @@ export function realCliEnv(moduleUrl: string): CliEnv {
     run: execRunner,
     probe: spawnProbe({ os, clientVersion: HOST_VERSION, env: process.env }),
     out: (line) => void process.stdout.write(`${line}\n`),
+    claudeStatus: () => claudeStatus(LoopConfig.parse({ repo: '.', check: 'true' }).fixer, process.cwd(), createCommandRunner()),
   };
 }

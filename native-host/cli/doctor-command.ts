@@ -2,6 +2,7 @@ import { EXTENSION_ORIGIN, HOST_INSTALL_COMMAND, NATIVE_HOST_NAME, PROTOCOL_VERS
 import { ALL_BROWSERS } from '../install/browsers';
 import { diagnose, type DoctorReport, type TargetReport } from '../install/doctor';
 import { hostLogFile } from '../paths';
+import type { ClaudeStatus } from '../loop/fixer-preflight';
 import type { CliEnv } from './cli-env';
 import { chooseTargets, listNames, row, type TargetOptions } from './target-options';
 
@@ -29,6 +30,8 @@ export async function doctorCommand(options: DoctorOptions, cli: CliEnv): Promis
   );
   const logFile = hostLogFile({ platform: cli.os, home: cli.home, env: cli.env });
   const advice = adviceFor(report);
+  const claude = await cli.claudeStatus?.();
+  if (claude?.problem) advice.push(`Fix loop: ${claude.problem}.`);
   if (options.json) {
     cli.out(
       JSON.stringify(
@@ -41,6 +44,7 @@ export async function doctorCommand(options: DoctorOptions, cli: CliEnv): Promis
           logFile,
           usable: report.usable,
           targets: report.targets,
+          ...(claude ? { claudeCode: claude } : {}),
           advice,
         },
         null,
@@ -55,8 +59,15 @@ export async function doctorCommand(options: DoctorOptions, cli: CliEnv): Promis
   for (const target of report.targets) printTarget(target, cli);
   cli.out('');
   cli.out(`Host log: ${logFile} (set DEPUTY_LOG_FILE to move it)`);
+  if (claude) cli.out(`Claude Code (fix loop): ${describeClaude(claude)}`);
   for (const line of advice) cli.out(line);
   return report.usable ? 0 : 1;
+}
+
+function describeClaude(status: ClaudeStatus): string {
+  if (!status.installed) return 'not installed';
+  const login = status.loggedIn === undefined ? 'login status unknown (this version has no `claude auth status`)' : status.loggedIn ? `logged in (${status.authMethod ?? 'yes'})` : 'NOT logged in';
+  return `${status.version ?? ''} installed, ${login}`;
 }
 
 function printTarget(target: TargetReport, cli: CliEnv): void {

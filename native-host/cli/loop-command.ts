@@ -4,9 +4,10 @@ import type { LoopOutcome } from '../../shared/protocol/loop-protocol';
 import { createLogger, streamSink } from '../log/logger';
 import { loadLoopConfig, resolveRepo, type LoopFlags } from '../loop/load-loop-config';
 import { createPrinter } from '../loop/loop-printer';
-import { HookRulesFile, runHook } from '../loop/pre-tool-use-hook';
+import { parseHookRules, runHook, type HookRulesFile } from '../loop/pre-tool-use-hook';
 import { createCommandRunner } from '../loop/run-command';
 import { savedLoops } from '../loop/saved-loops';
+import type { ResumeChanges } from '../loop/prepare-loop';
 import { hookCommandLine, startLoop } from '../loop/start-loop';
 import { defaultLoopStateDir } from '../loop/state-store';
 import { UsageError } from './usage-error';
@@ -21,6 +22,11 @@ const positiveNumber = (value: string): number => {
   if (!Number.isFinite(number) || number <= 0) throw new InvalidArgumentError('expected a number above 0');
   return number;
 };
+const nonNegativeNumber = (value: string): number => {
+  const number = Number(value);
+  if (!Number.isFinite(number) || number < 0) throw new InvalidArgumentError('expected a number, 0 or more');
+  return number;
+};
 const list = (value: string): string[] => value.split(',').map((item) => item.trim()).filter(Boolean);
 const collect = (value: string, previous: string[] = []): string[] => [...previous, value];
 
@@ -33,6 +39,7 @@ export function exitCodeFor(outcome: LoopOutcome | undefined): number {
 
 interface LoopOptions extends LoopFlags {
   resume?: boolean;
+  approve?: boolean;
   status?: boolean;
   restart?: boolean;
   json?: boolean;
@@ -62,9 +69,11 @@ function statusAction(options: LoopOptions): number {
 async function loopAction(options: LoopOptions): Promise<number> {
   if (options.status) return statusAction(options);
   if (options.resume && options.restart) throw new UsageError('--resume and --restart cannot be used together: --resume continues the last loop, --restart discards it');
-  // A resumed loop keeps the definition saved in its state, so only the repo is read from the flags.
+  if (options.approve && !options.resume) throw new UsageError('--approve goes with --resume: it pushes the fix that waits for your approval');
+  // A resumed loop keeps the definition saved in its state; only budgets and fixer limits may change.
   const repo = resolveRepo(options.repo, process.cwd());
   const config = options.resume ? undefined : loadLoopConfig(options, process.cwd());
+  const resumeChanges = options.resume ? resumeChangesFrom(options) : undefined;
   const stateDir = options.stateDir ?? defaultLoopStateDir();
   const log = createLogger('loop', [streamSink(process.stderr)], process.env.DEPUTY_LOG_LEVEL === 'debug' ? 'debug' : 'warn');
   const mode = options.json ? 'json' : process.stdout.isTTY ? 'tty' : 'plain';
@@ -84,6 +93,8 @@ async function loopAction(options: LoopOptions): Promise<number> {
       ...(config ? { config } : {}),
       resume: options.resume === true,
       restart: options.restart === true,
+      ...(resumeChanges ? { resumeChanges } : {}),
+      ...(options.approve ? { approve: true } : {}),
       stateDir,
       hookCommand: (rulesFile) => hookCommandLine(process.execPath, script, rulesFile),
       run: createCommandRunner(),
@@ -99,13 +110,43 @@ async function loopAction(options: LoopOptions): Promise<number> {
   }
 }
 
+/** Flags that define a loop (not its limits): --resume keeps the saved definition, so these need --restart. */
+const DEFINITION_FLAGS: Array<[keyof LoopOptions, string]> = [
+  ['check', '--check'], ['config', '--config'], ['branch', '--branch'], ['remote', '--remote'], ['fixerCommand', '--fixer-command'],
+  ['permissionMode', '--permission-mode'], ['allowedTools', '--allowed-tools'], ['disallowedTools', '--disallowed-tools'], ['protect', '--protect'],
+  ['allow', '--allow'], ['healthUrl', '--health-url'], ['deployTimeout', '--deploy-timeout'], ['deployWait', '--deploy-wait'], ['expectCommit', '--expect-commit'],
+  ['expectText', '--expect-text'], ['startFrom', '--start-from'], ['outputFile', '--output-file'], ['allowCommand', '--allow-command'], ['build', '--build'],
+  ['allowTestEdits', '--allow-test-edits'],
+];
+
+/** The budgets and fixer limits given with --resume; a flag that would change the loop's definition is refused. */
+export function resumeChangesFrom(options: LoopOptions): ResumeChanges {
+  const refused = DEFINITION_FLAGS.filter(([key]) => options[key] !== undefined).map(([, flag]) => flag);
+  if (refused.length > 0) {
+    throw new UsageError(`${refused.join(', ')} cannot change a loop on --resume (it keeps its definition); only budgets and fixer limits can (--max-iterations, --max-cost, --max-minutes, --fixer-timeout, --max-turns, --model, --claude-path). Use --restart to start over with new settings`);
+  }
+  const budgets = {
+    ...(options.maxIterations !== undefined ? { maxIterations: options.maxIterations } : {}),
+    ...(options.maxCost !== undefined ? { maxCostUsd: options.maxCost } : {}),
+    ...(options.maxMinutes !== undefined ? { maxWallMinutes: options.maxMinutes } : {}),
+  };
+  const fixer = {
+    ...(options.fixerTimeout !== undefined ? { timeoutSeconds: options.fixerTimeout } : {}),
+    ...(options.maxTurns !== undefined ? { maxTurns: options.maxTurns } : {}),
+    ...(options.model !== undefined ? { model: options.model } : {}),
+    ...(options.claudePath !== undefined ? { claudePath: options.claudePath } : {}),
+    ...(options.claudePrefix !== undefined ? { commandPrefix: options.claudePrefix } : {}),
+  };
+  return { ...(Object.keys(budgets).length > 0 ? { budgets } : {}), ...(Object.keys(fixer).length > 0 ? { fixer } : {}) };
+}
+
 /** The guard hook Claude Code runs before each tool call: the call as JSON on stdin; exit 2 blocks it. */
 async function hookAction(options: { rules: string }): Promise<number> {
   const chunks: Buffer[] = [];
   for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
   let rules: HookRulesFile;
   try {
-    rules = HookRulesFile.parse(JSON.parse(readFileSync(options.rules, 'utf8')));
+    rules = parseHookRules(JSON.parse(readFileSync(options.rules, 'utf8')));
   } catch (error) {
     // Failing closed: without its rules the guard cannot tell a safe edit from a harmful one.
     process.stderr.write(`Deputy guard: cannot read the rules file ${options.rules} (${error instanceof Error ? error.message : String(error)}), so the tool call is refused.\n`);
@@ -140,11 +181,18 @@ export function registerLoopCommands(program: Command, setExitCode: (code: numbe
     .option('--fixer-timeout <seconds>', 'kill the fixer after this long (default 600)', positiveNumber)
     .option('--protect <glob>', 'a protected path, besides the defaults (repeatable)', collect)
     .option('--allow <glob>', 'only these paths may change (repeatable)', collect)
-    .option('--health-url <url>', 'wait for this URL to answer 2xx after each push')
-    .option('--deploy-timeout <seconds>', 'how long to wait for the health URL (default 1800)', positiveNumber)
+    .option('--allow-command <command>', 'a shell command the fixer may run without asking, besides the check and the build (repeatable)', collect)
+    .option('--build <command>', 'the build command, which the fixer may run like the check')
+    .option('--allow-test-edits', 'let a fix change tests or the check; such a fix waits for --resume --approve before it is pushed')
+    .option('--health-url <url>', 'after each push, wait for this URL to answer 2xx')
+    .option('--expect-commit', 'with --health-url: only an answer that names the pushed commit counts as deployed')
+    .option('--expect-text <text>', 'with --health-url: only an answer that contains this text counts as deployed')
+    .option('--deploy-timeout <seconds>', 'how long to wait for the health URL (default 600)', positiveNumber)
+    .addOption(new Option('--deploy-wait <seconds>', 'without --health-url: how long to wait after a push (default 30; 0 when the check runs locally)').argParser(nonNegativeNumber))
     .addOption(new Option('--start-from <step>', 'skip earlier steps on the first iteration').choices(['trigger', 'output', 'check']))
     .option('--output-file <path>', 'with --start-from check: an existing output file for the first check')
-    .option('--resume', 'continue the interrupted loop of this repo from its last step')
+    .option('--resume', 'continue the interrupted loop of this repo from its last step (new budgets and fixer limits may be given)')
+    .option('--approve', 'with --resume: push the fix that waits for your approval')
     .option('--restart', 'discard an unfinished (or damaged) loop state of this repo and start over')
     .option('--status', "show the saved state of this repo's loop and exit")
     .option('--json', 'print one JSON event per line instead of the status line')
@@ -156,6 +204,10 @@ export function registerLoopCommands(program: Command, setExitCode: (code: numbe
         'Settings can also live in deputy.loop.json at the root of the repo (flags win): check, trigger, output, deploy,',
         'logs, startFrom, allowedPaths, protectedPaths, fabricationPatterns, guidanceFile, fixer, budgets, retries.',
         'State and the report are kept per repo under the state folder; after a crash or Ctrl-C, run with --resume.',
+        '',
+        'The fixer runs with --permission-mode acceptEdits: it may edit files, and run the check and the build; other',
+        'commands need --allow-command. Tests, test configuration, protected paths and git history are never changed by a',
+        'pushed fix. See the README for the details.',
         '',
         'Exit codes: 0 the check passes; 1 stuck, needs a human, out of budget or a step failed; 130 stopped; 2 usage.',
         '',

@@ -37,9 +37,24 @@ export function linesByFile(patch: string): Map<string, FileLines> {
 const ASSERTION = /\b(?:expect|assert\w*|should|toBe|toEqual|t\.(?:equal|ok|is|deepEqual))\b/;
 const DISABLING = /\b(?:it|test|describe)\.(?:skip|todo)\b|\bx(?:it|test|describe)\s*\(|@pytest\.mark\.(?:skip|xfail)|\bt\.skip\(|@Ignore\b|@Disabled\b/;
 
+/** What a change does to one test file: deleted, assertions removed, tests skipped; a plain "changed" otherwise. */
+export function testChangeReasons(diff: DiffSummary, path: string): string[] {
+  const file = diff.files.find((entry) => entry.path === path);
+  if (!file || !isTestFile(path)) return [];
+  if (file.status === 'D') return [`deleted the test file ${path}`];
+  const change = linesByFile(diff.patch).get(path) ?? { added: [], removed: [] };
+  const reasons: string[] = [];
+  const removedAsserts = change.removed.filter((line) => ASSERTION.test(line)).length;
+  const addedAsserts = change.added.filter((line) => ASSERTION.test(line)).length;
+  if (removedAsserts > addedAsserts) reasons.push(`weakened ${path}: ${removedAsserts - addedAsserts} assertion(s) removed`);
+  if (change.added.some((line) => DISABLING.test(line))) reasons.push(`disabled a test in ${path} (skip, todo or xfail)`);
+  return reasons.length > 0 ? reasons : [`changed the test file ${path} (tests must stay as they were)`];
+}
+
 /**
  * Judges the fixer's change from the diff Deputy computed itself, so nothing the fixer says or skips can bypass it:
- * protected paths, deleted or weakened tests, fabricated data and secrets.
+ * protected paths, fabricated data and secrets. Tests and the check's definition are judged by the validate step with
+ * testChangeReasons and check-definition, because the user may allow such changes for approval.
  */
 export function validateDiff(diff: DiffSummary, rules: GuardRules): Validation {
   const reasons: string[] = [];
@@ -49,16 +64,6 @@ export function validateDiff(diff: DiffSummary, rules: GuardRules): Validation {
     if (file.path === CANNOT_FIX_FILE) continue;
     const violation = pathViolation(file.path, rules);
     if (violation) reasons.push(`changed ${violation}`);
-    if (isTestFile(file.path)) {
-      const change = lines.get(file.path) ?? { added: [], removed: [] };
-      if (file.status === 'D') reasons.push(`deleted the test file ${file.path}`);
-      else {
-        const removedAsserts = change.removed.filter((line) => ASSERTION.test(line)).length;
-        const addedAsserts = change.added.filter((line) => ASSERTION.test(line)).length;
-        if (removedAsserts > addedAsserts) reasons.push(`weakened ${file.path}: ${removedAsserts - addedAsserts} assertion(s) removed`);
-        if (change.added.some((line) => DISABLING.test(line))) reasons.push(`disabled a test in ${file.path} (skip, todo or xfail)`);
-      }
-    }
     const added = (lines.get(file.path)?.added ?? []).join('\n');
     for (const found of new Set(contentViolations(added, rules))) reasons.push(`${file.path} adds ${found}`);
   }

@@ -1,4 +1,4 @@
-import type { FailureItem } from '../../shared/protocol/loop-protocol';
+import type { FailureItem, LoopConfig } from '../../shared/protocol/loop-protocol';
 import { CANNOT_FIX_FILE } from './diff-validator';
 import type { IterationRecord } from './loop-state';
 
@@ -9,12 +9,26 @@ export interface PromptInput {
   guidanceFile: string;
   protectedPaths: string[];
   allowedPaths: string[];
-  /** The same failures came back three times: ask for the root cause and a different approach. */
+  /** The same failures came back after a fix: ask for the root cause and a different approach. */
   changeApproach: boolean;
+  /** The check as the fixer may run it (allowed without asking), and the build when there is one. */
+  checkCommand: string;
+  buildCommand?: string;
   logs?: string;
+  /** This run continues a session that was cut short, whose edits were dropped. */
+  resumed?: boolean;
 }
 
-export const CHANGE_APPROACH_TEXT = 'This approach failed three times: find the root cause and try a different one.';
+export const CHANGE_APPROACH_TEXT = 'The same failures came back after the last fix: find the root cause and try a different approach.';
+export const RESUMED_TEXT =
+  'Your previous run was interrupted before it finished, and the edits it had made were discarded: the working tree is back where it started. Continue from what you learned and make the fix again.';
+
+/** The check command the fixer runs: the output file in place of {output}, and DEPUTY_OUTPUT set as the loop sets it. */
+export function fixerCheckCommand(config: Pick<LoopConfig, 'check' | 'output' | 'outputFile'>, outputFile: string | undefined): string {
+  const file = outputFile ?? config.outputFile;
+  const command = config.check.command.replaceAll('{output}', file ?? '').replaceAll('{junit}', '/dev/null');
+  return file && (config.output || config.outputFile) ? `DEPUTY_OUTPUT=${file} ${command}` : command;
+}
 
 const SECTIONS: Array<[FailureItem['severity'], string]> = [
   ['error', 'Errors (tests that could not run)'],
@@ -31,6 +45,7 @@ function formatFailure(item: FailureItem): string {
 /** The prompt for one fixer run: what fails now, what was tried, the service's own guidance, and the mandate. */
 export function buildFixerPrompt(input: PromptInput): string {
   const parts: string[] = ['The check of this repository fails. Fix the code so that it passes.'];
+  if (input.resumed) parts.push(`NOTE: ${RESUMED_TEXT}`);
   if (input.changeApproach) parts.push(`IMPORTANT: ${CHANGE_APPROACH_TEXT}`);
   for (const [severity, title] of SECTIONS) {
     const items = input.failures.filter((item) => item.severity === severity);
@@ -59,7 +74,8 @@ export function buildFixerPrompt(input: PromptInput): string {
       '## Rules',
       `- ${scope}`,
       `- Never touch protected paths: ${input.protectedPaths.join(', ')}.`,
-      '- Never edit, delete, skip or weaken tests to make them pass; fix the code under test.',
+      `- You may run the check to see whether your fix works: \`${input.checkCommand}\`${input.buildCommand ? ` (and the build: \`${input.buildCommand}\`)` : ''}. Other commands may need approval that nobody can give in this run.`,
+      '- Never edit, delete, skip or weaken tests, and never change test configuration or the scripts that run the check: such a change is rejected. Fix the code under test.',
       '- Never invent data to fill a gap: no example URLs, no "(estimated)" figures, no fallback content, no hard-coded series.',
       '- Do not commit, push, reset or rewrite git history; Deputy commits and pushes your change after checking it.',
       `- If the problem cannot be fixed without a human (missing data, credentials, a product decision), write ${CANNOT_FIX_FILE} at the repository root explaining why, and change nothing else.`,

@@ -20,6 +20,11 @@ export type PushOutcome = { ok: true; rebased: boolean } | { ok: false; reason: 
 
 const GIT_TIMEOUT_MS = 120_000;
 
+/** Everything in the repository but the given paths, as a git pathspec. */
+function pathspec(exclude: string[]): string[] {
+  return ['.', ...exclude.map((path) => `:(exclude,literal)${path}`)];
+}
+
 /** The git operations the fix loop needs, on one repository, through the injected command runner. */
 export function createGit(repo: string, run: CommandRunner) {
   const git = async (args: string[], allowFail = false): Promise<{ code: number | null; out: string; err: string }> => {
@@ -62,12 +67,33 @@ export function createGit(repo: string, run: CommandRunner) {
       const result = await git(['remote', 'get-url', remote], true);
       return result.code === 0 ? result.out.trim() : undefined;
     },
-    /** The working tree and index compared with `base`, untracked files included, without touching the index. */
-    async diffFrom(base: string): Promise<DiffSummary> {
-      await git(['add', '--intent-to-add', '--all']);
-      const nameStatus = (await git(['diff', '--no-renames', '--name-status', base])).out;
-      const patch = (await git(['diff', '--no-renames', '--no-color', '--unified=0', base])).out;
-      const stat = (await git(['diff', '--no-renames', '--shortstat', base])).out;
+    /** Paths that differ from HEAD in the working tree (modified, added, deleted, untracked; not ignored). */
+    async changedPaths(): Promise<string[]> {
+      const out = (await git(['status', '--porcelain=v1', '-z', '--untracked-files=all', '--no-renames'])).out;
+      return out
+        .split('\0')
+        .filter((entry) => entry.length > 3)
+        .map((entry) => entry.slice(3));
+    },
+    /** Puts tracked paths back as they are in HEAD. */
+    async restore(paths: string[]): Promise<void> {
+      if (paths.length > 0) await git(['checkout', 'HEAD', '--', ...paths]);
+    },
+    /** A file as it is in `commit`, or undefined when it is not there. */
+    async showFile(commit: string, path: string): Promise<string | undefined> {
+      const result = await git(['show', `${commit}:${path}`], true);
+      return result.code === 0 ? result.out : undefined;
+    },
+    /**
+     * The working tree and index compared with `base`, untracked files included, without touching the index; the
+     * `exclude` paths (files the check writes) are left out.
+     */
+    async diffFrom(base: string, exclude: string[] = []): Promise<DiffSummary> {
+      const scope = pathspec(exclude);
+      await git(['add', '--intent-to-add', '--all', '--', ...scope]);
+      const nameStatus = (await git(['diff', '--no-renames', '--name-status', base, '--', ...scope])).out;
+      const patch = (await git(['diff', '--no-renames', '--no-color', '--unified=0', base, '--', ...scope])).out;
+      const stat = (await git(['diff', '--no-renames', '--shortstat', base, '--', ...scope])).out;
       const files = nameStatus
         .split('\n')
         .filter((line) => line.length > 0)
@@ -87,8 +113,10 @@ export function createGit(repo: string, run: CommandRunner) {
       await git(['reset', '--hard', commit]);
       await git(['clean', '-fd']);
     },
-    async commitAll(message: string): Promise<string> {
-      await git(['add', '--all']);
+    /** Commits every change but the `exclude` paths (files the check writes), which stay as they are. */
+    async commitAll(message: string, exclude: string[] = []): Promise<string> {
+      await git(['reset', '--quiet']);
+      await git(['add', '--all', '--', ...pathspec(exclude)]);
       await git(['-c', 'commit.gpgsign=false', 'commit', '--no-verify', '--quiet', '-m', message]);
       return self.head();
     },

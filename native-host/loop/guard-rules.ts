@@ -30,6 +30,10 @@ export const DEFAULT_PROTECTED_PATHS = [
   'Jenkinsfile',
   '.git/**',
   '**/.git/**',
+  // Claude Code reads these: settings can switch hooks off or allow any command, and .mcp.json starts servers.
+  '.claude/**',
+  '**/.claude/**',
+  '.mcp.json',
   'deputy.loop.json',
 ];
 

@@ -28,6 +28,12 @@ export interface LoopFlags {
   allow?: string[];
   healthUrl?: string;
   deployTimeout?: number;
+  deployWait?: number;
+  expectCommit?: boolean;
+  expectText?: string;
+  allowCommand?: string[];
+  build?: string;
+  allowTestEdits?: boolean;
   startFrom?: string;
   outputFile?: string;
 }
@@ -90,7 +96,14 @@ export function loadLoopConfig(flags: LoopFlags, cwd: string): LoopConfig {
   setIn(raw, ['fixer', 'timeoutSeconds'], flags.fixerTimeout);
   if (flags.protect?.length) raw.protectedPaths = [...((raw.protectedPaths as string[] | undefined) ?? []), ...flags.protect];
   if (flags.allow?.length) raw.allowedPaths = flags.allow;
-  if (flags.healthUrl !== undefined) raw.deploy = { healthUrl: flags.healthUrl, ...(flags.deployTimeout !== undefined ? { timeoutSeconds: flags.deployTimeout } : {}) };
+  setIn(raw, ['deploy', 'healthUrl'], flags.healthUrl);
+  setIn(raw, ['deploy', 'timeoutSeconds'], flags.deployTimeout);
+  setIn(raw, ['deploy', 'waitSeconds'], flags.deployWait);
+  setIn(raw, ['deploy', 'expectCommit'], flags.expectCommit);
+  setIn(raw, ['deploy', 'expectText'], flags.expectText);
+  if (flags.allowCommand?.length) setIn(raw, ['fixer', 'allowCommands'], [...(isObject(raw.fixer) && Array.isArray(raw.fixer.allowCommands) ? (raw.fixer.allowCommands as string[]) : []), ...flags.allowCommand]);
+  setIn(raw, ['build'], flags.build);
+  setIn(raw, ['allowTestEdits'], flags.allowTestEdits);
   setIn(raw, ['startFrom'], flags.startFrom);
   setIn(raw, ['outputFile'], flags.outputFile);
   if (raw.check === undefined) {

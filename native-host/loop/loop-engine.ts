@@ -1,44 +1,16 @@
 import { AppError } from '../../shared/errors';
-import type { LoopEvent, LoopOutcome } from '../../shared/protocol/loop-protocol';
-import type { Logger } from '../log/logger';
-import { createGit, type Git } from './git-ops';
+import { createGit } from './git-ops';
+import type { LoopContext, LoopDeps, StepTable } from './loop-context';
 import { currentRecord, type LoopState } from './loop-state';
 import { writeReport } from './loop-report';
-import type { CommandRunner } from './run-command';
-import { saveState, type LoopPaths } from './state-store';
-import { stepHandlers } from './loop-steps';
-
-export interface LoopDeps {
-  run: CommandRunner;
-  fetch: typeof fetch;
-  now: () => number;
-  sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
-  emit: (event: LoopEvent) => void;
-  paths: LoopPaths;
-  /** The shell command Claude Code runs as the PreToolUse guard hook. */
-  hookCommand: string;
-  /** Aborted when the user asks the loop to stop (Ctrl-C, `loop.stop`). */
-  signal: AbortSignal;
-  log: Logger;
-}
-
-type EventBody = LoopEvent extends infer E ? (E extends LoopEvent ? Omit<E, 'loopId' | 'at' | 'iteration'> : never) : never;
-
-export interface LoopContext {
-  state: LoopState;
-  deps: LoopDeps;
-  git: Git;
-  save(): void;
-  /** Sends an event; `iteration` names the iteration it belongs to when the state has already moved on. */
-  emit(event: EventBody, iteration?: number): void;
-  finish(outcome: LoopOutcome, reason: string): void;
-}
+import { saveState } from './state-store';
 
 /**
  * Runs the loop from the state's current step until it passes, stops or fails. The state is saved after every step
- * (and inside the steps around side effects), so a process killed at any point resumes from the step it was in.
+ * (and inside the steps around side effects), so a process killed at any point resumes from the step it was in. The
+ * steps come in as a table, so the engine depends on no step and a caller can plug in its own check.
  */
-export async function runLoop(state: LoopState, deps: LoopDeps, resumed: boolean): Promise<LoopState> {
+export async function runLoop(state: LoopState, deps: LoopDeps, steps: StepTable, resumed: boolean): Promise<LoopState> {
   let lastTick = deps.now();
   const context: LoopContext = {
     state,
@@ -77,7 +49,7 @@ export async function runLoop(state: LoopState, deps: LoopDeps, resumed: boolean
     try {
       const record = currentRecord(state);
       if (record.startCommit === '') record.startCommit = await context.git.head();
-      const detail = await stepHandlers[step](context);
+      const detail = await steps[step](context);
       context.save();
       context.emit({ type: 'step.finished', step, ok: true, ...(detail ? { detail } : {}) }, iteration);
     } catch (error) {

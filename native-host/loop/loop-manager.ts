@@ -31,7 +31,7 @@ interface RunningLoop {
 }
 
 export interface LoopManager {
-  start(params: { config: unknown; resume: boolean; restart?: boolean }, emit: (event: LoopEvent) => void): Promise<LoopSnapshot>;
+  start(params: { config: unknown; resume: boolean; restart?: boolean; approve?: boolean }, emit: (event: LoopEvent) => void): Promise<LoopSnapshot>;
   status(loopId?: string): LoopSnapshot[];
   stop(loopId: string): Promise<LoopSnapshot>;
 }
@@ -83,6 +83,7 @@ export function createLoopManager(deps: LoopManagerDeps): LoopManager {
         ...(config ? { config } : {}),
         resume: params.resume,
         restart: params.restart === true && !params.resume,
+        ...(params.resume && params.approve ? { approve: true } : {}),
         stateDir,
         hookCommand: (rulesFile) => hookCommandLine(process.execPath, deps.entry, rulesFile),
         run,

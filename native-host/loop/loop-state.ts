@@ -10,6 +10,10 @@ export const FixerRecord = z.object({
   summary: z.string(),
   completed: z.boolean(),
   interruption: z.enum(['timeout', 'aborted', 'killed', 'crashed']).optional(),
+  costEstimated: z.boolean().optional(),
+  errorKind: z.enum(['auth', 'budget', 'max_turns', 'session_missing', 'api', 'execution']).optional(),
+  errorMessage: z.string().optional(),
+  permissionDenials: z.number().int().nonnegative().optional(),
 });
 
 /** Everything that happened in one iteration, kept for the next prompt, stuck detection and the report. */
@@ -36,6 +40,17 @@ export const IterationRecord = z.object({
   logs: z.string().optional(),
   /** What the fixer wrote in CANNOT_FIX.md when it asked for a person. */
   cannotFix: z.string().optional(),
+  /** Fixer runs of this iteration that ended in an API error and were tried again. */
+  apiRetries: z.number().int().nonnegative().optional(),
+  /** A Claude session cut short in this iteration, which the next run continues. */
+  resumeSession: z.string().optional(),
+  /** The fix changes tests or the check's definition and the user allowed such edits: it waits for approval. */
+  needsApproval: z.array(z.string()).optional(),
+  approved: z.boolean().optional(),
+  /** Protected paths a fixer run changed; they were put back and the run's edits dropped. */
+  protectedChanged: z.array(z.string()).optional(),
+  /** What an escalation added when the loop was stuck. */
+  escalation: z.string().optional(),
 });
 export type IterationRecord = z.infer<typeof IterationRecord>;
 
@@ -57,10 +72,20 @@ export const LoopState = z.object({
       pid: z.number().int().optional(),
       startedAt: z.number(),
       sessionId: z.string().optional(),
+      /** When the process started, as the system tells it, so a later run never ends another process that got the pid. */
+      pidStartTime: z.string().optional(),
       /** The run's result, saved the moment it is read: a run with a result is finished and paid, never run again. */
       result: FixerRecord.optional(),
+      /** What the run has cost so far, from the usage of each model reply, for a run that ends without a result. */
+      costUsd: z.number().nonnegative().optional(),
+      /** The protected files as the run found them; a change to any of them is undone. */
+      protectedSnapshot: z.record(z.string(), z.string()).optional(),
     })
     .optional(),
+  /** Files the check writes in the repo (reports and such): never committed and never counted as the user's work. */
+  checkArtifacts: z.array(z.string()).optional(),
+  /** The check's definition (test files, test configuration, scripts) as the loop found it. */
+  checkFingerprint: z.string().optional(),
   history: z.array(IterationRecord),
   /** The output files (name to modification time) that belong to earlier runs of the job. */
   outputBaseline: z.record(z.string(), z.number()).optional(),
@@ -73,7 +98,14 @@ export type LoopState = z.infer<typeof LoopState>;
 
 /** Outcomes after which `--resume` carries on: the user stopped it, or an external step failed and may work now. */
 export function isResumable(state: LoopState): boolean {
+  if (state.outcome === 'needs_human') return awaitingApproval(state) !== undefined;
   return state.outcome === undefined || state.outcome === 'stopped' || state.outcome === 'failed';
+}
+
+/** The iteration whose fix waits for the user's approval (it changes tests or the check), if there is one. */
+export function awaitingApproval(state: LoopState): IterationRecord | undefined {
+  const record = state.history[state.history.length - 1];
+  return record?.needsApproval && !record.approved && record.iteration === state.iteration ? record : undefined;
 }
 
 export function currentRecord(state: LoopState): IterationRecord {

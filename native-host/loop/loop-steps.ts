@@ -1,12 +1,13 @@
 import { join } from 'node:path';
-import type { LoopStep } from '../../shared/protocol/loop-protocol';
+import { checkDefinition } from './check-definition';
 import { waitForDeploy } from './deploy-wait';
 import { fixStep } from './fix-step';
-import { currentRecord } from './loop-state';
+import { currentRecord, type LoopState } from './loop-state';
 import { commitStep, pushStep, validateStep } from './publish-steps';
 import { runCheck } from './run-check';
-import { externalDeps, nextIteration, type StepHandler } from './step-support';
-import { STUCK_AFTER, repeatCount } from './stuck-detector';
+import type { CheckRunner, Escalation, LoopContext, LoopPlugins, StepHandler, StepTable } from './loop-context';
+import { externalDeps, nextIteration } from './step-support';
+import { STUCK_AFTER, failureSignature, repeatCount } from './stuck-detector';
 import { outputSnapshot, runTrigger, waitForOutput } from './trigger-output';
 import { withRetries } from './with-retries';
 
@@ -33,42 +34,97 @@ const output: StepHandler = async (context) => {
   return currentRecord(state).outputFile;
 };
 
-const check: StepHandler = async (context) => {
-  const { state } = context;
-  const record = currentRecord(state);
-  const outputFile = record.outputFile ?? (state.iteration === 1 ? state.config.outputFile : undefined);
-  const result = await runCheck(state.config.check, state.repo, outputFile, context.deps.run, context.deps.signal);
-  record.passed = result.passed;
-  record.format = result.format;
-  record.failures = result.failures;
-  record.signature = result.signature;
-  context.emit({ type: 'check.result', passed: result.passed, format: result.format, failures: result.failures.slice(0, 20) });
-  if (result.passed) {
-    const fixes = state.history.filter((entry) => entry.pushed).length;
-    context.finish('passed', fixes === 0 ? 'The check passes; nothing to fix' : `The check passes after ${fixes} pushed fix(es)`);
-    return 'passed';
-  }
-  const repeats = repeatCount(state.history);
-  if (repeats >= STUCK_AFTER) {
-    context.finish('stuck', `Stuck: the same ${result.failures.length} failure(s) came back ${repeats} times in a row, also after asking for a different approach`);
-    return 'stuck';
-  }
-  state.step = 'fix';
-  return `${result.failures.length} failure(s)`;
+/** The default check: the configured command, its output read as TAP, JUnit, vitest, jest, pytest or plain text. */
+export const commandCheck: CheckRunner = async (context, outputFile) => {
+  const { state, deps } = context;
+  const result = await runCheck(state.config.check, state.repo, outputFile, deps.run, deps.signal, join(deps.paths.dir, `junit-${state.iteration}.xml`));
+  return { passed: result.passed, format: result.format, findings: result.failures };
 };
+
+/**
+ * Files the check wrote in the repo (reports, caches, a JUnit file it was told to write there): recorded so they are
+ * never committed and never taken for the user's work; tracked files it changed are put back.
+ */
+async function keepCheckOutputOut(context: LoopContext, before: string[]): Promise<void> {
+  const { state, git } = context;
+  const written = (await git.changedPaths()).filter((path) => !before.includes(path));
+  if (written.length === 0) return;
+  const tracked: string[] = [];
+  for (const path of written) if ((await git.showFile('HEAD', path)) !== undefined) tracked.push(path);
+  await git.restore(tracked);
+  state.checkArtifacts = [...new Set([...(state.checkArtifacts ?? []), ...written])].sort();
+}
+
+function makeCheck(runner: CheckRunner, escalate: Escalation | undefined): StepHandler {
+  return async (context) => {
+    const { state, git } = context;
+    const record = currentRecord(state);
+    const outputFile = record.outputFile ?? (state.iteration === 1 ? state.config.outputFile : undefined);
+    const definition = checkDefinition(state.repo, state.config.check.command, state.checkArtifacts);
+    state.checkFingerprint ??= definition.fingerprint;
+    const before = await git.changedPaths();
+    const result = await runner(context, outputFile);
+    await keepCheckOutputOut(context, before);
+    record.passed = result.passed;
+    record.format = result.format;
+    record.failures = result.findings;
+    record.signature = failureSignature(result.findings);
+    context.emit({ type: 'check.result', passed: result.passed, format: result.format, failures: result.findings.slice(0, 20) });
+    if (result.passed) {
+      // A pass only counts for the check as the loop found it: a changed test or script could pass anything.
+      if (definition.fingerprint !== state.checkFingerprint && !approvedDefinitionChange(state)) {
+        context.finish('needs_human', `Needs a human: the check passes, but what defines it changed since the loop started (${definition.files.join(', ')}), so the pass does not count. Review the change, then start a new loop`);
+        return 'definition changed';
+      }
+      const fixes = state.history.filter((entry) => entry.pushed).length;
+      context.finish('passed', fixes === 0 ? 'The check passes; nothing to fix' : `The check passes after ${fixes} pushed fix(es)`);
+      return 'passed';
+    }
+    const repeats = repeatCount(state.history);
+    if (repeats >= STUCK_AFTER) {
+      const escalated = escalate && !state.history.some((entry) => entry.escalation && entry.signature === record.signature) ? await escalate(context) : undefined;
+      if (escalated === undefined) {
+        context.finish('stuck', stuckReason(state, repeats));
+        return 'stuck';
+      }
+      record.escalation = escalated;
+      context.emit({ type: 'notice', level: 'info', message: `Stuck on the same failures; escalated: ${escalated}` });
+    }
+    state.step = 'fix';
+    return `${result.findings.length} failure(s)`;
+  };
+}
+
+function approvedDefinitionChange(state: LoopState): boolean {
+  return state.history.some((entry) => entry.approved === true && entry.pushed === true);
+}
+
+/** Why the loop is stuck, with what the fixer runs did, so the report says more than "same failures". */
+function stuckReason(state: LoopState, repeats: number): string {
+  const count = currentRecord(state).failures.length;
+  const runs = state.history.slice(-repeats, -1).map((entry) => {
+    if (entry.rejected) return `rejected (${entry.rejected[0] ?? ''})`;
+    if (entry.noChange) return 'changed nothing';
+    if (entry.pushed) return `pushed ${entry.commit?.slice(0, 10) ?? ''}`;
+    return 'no usable change';
+  });
+  return `Stuck: the same ${count} failure(s) came back ${repeats} times in a row, also after asking for a different approach. The fixer runs in between: ${runs.join('; ')}`;
+}
 
 const deploy: StepHandler = async (context) => {
   const { state, deps } = context;
+  const record = currentRecord(state);
   const spec = state.config.deploy;
-  if (spec) {
-    currentRecord(state).deployMs = await waitForDeploy(spec, {
-      ...externalDeps(context),
-      onAttempt: (attempt, status) => context.emit({ type: 'notice', level: 'info', message: `deploy check ${attempt}: ${status}` }),
-    });
+  if (spec.healthUrl === undefined && spec.waitSeconds > 0) {
+    context.emit({ type: 'notice', level: 'info', message: `waiting ${spec.waitSeconds} s for the deploy (no health URL; --deploy-wait 0 skips this)` });
   }
+  record.deployMs = await waitForDeploy(spec, record.commit ?? '', {
+    ...externalDeps(context),
+    onAttempt: (attempt, status) => context.emit({ type: 'notice', level: 'info', message: `deploy check ${attempt}: ${status}` }),
+  });
   if (state.config.logs) state.step = 'logs';
   else nextIteration(context);
-  return deps.signal.aborted ? undefined : `ready after ${Math.round((currentRecord(state).deployMs ?? 0) / 1000)} s`;
+  return deps.signal.aborted ? undefined : `ready after ${Math.round((record.deployMs ?? 0) / 1000)} s`;
 };
 
 const logs: StepHandler = async (context) => {
@@ -84,15 +140,21 @@ const logs: StepHandler = async (context) => {
   return undefined;
 };
 
-/** One handler per step; each moves `state.step` on and returns a short detail for the step.finished event. */
-export const stepHandlers: Record<LoopStep, StepHandler> = {
-  trigger,
-  output,
-  check,
-  fix: fixStep,
-  validate: validateStep,
-  commit: commitStep,
-  push: pushStep,
-  deploy,
-  logs,
-};
+/**
+ * The loop's step table: one handler per step, each moving `state.step` on and returning a short detail for the
+ * step.finished event. `plugins.check` replaces how the check runs (an output document judged against a template,
+ * say); `plugins.escalate` gets a turn before the loop stops as stuck.
+ */
+export function createStepTable(plugins: LoopPlugins = {}): StepTable {
+  return {
+    trigger,
+    output,
+    check: makeCheck(plugins.check ?? commandCheck, plugins.escalate),
+    fix: fixStep,
+    validate: validateStep,
+    commit: commitStep,
+    push: pushStep,
+    deploy,
+    logs,
+  };
+}

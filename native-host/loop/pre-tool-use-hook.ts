@@ -1,22 +1,29 @@
-import { isAbsolute, relative, resolve } from 'node:path';
-import { z } from 'zod';
+import { homedir, tmpdir } from 'node:os';
+import { isAbsolute, join, relative, resolve } from 'node:path';
+import picomatch from 'picomatch';
+import { analyzeBash } from './bash-writes';
 import { commandViolation, contentViolations, pathViolation, type GuardRules } from './guard-rules';
 
-/** The part of Claude Code's PreToolUse hook input the guard reads; other fields pass through unread. */
-const HookInput = z.looseObject({
-  hook_event_name: z.string().optional(),
-  tool_name: z.string(),
-  tool_input: z.record(z.string(), z.unknown()).default({}),
-  cwd: z.string().optional(),
-});
+/**
+ * The guard hook's rules file, written by the fix step before each run. Read without a schema library: the hook is
+ * started for every writing tool call, so it loads as little as it can.
+ */
+export interface HookRulesFile extends GuardRules {
+  repo: string;
+  /** The protected files that exist when the run starts (repo-relative), for commands such as `find -delete`. */
+  protectedFiles?: string[];
+}
 
-export const HookRulesFile = z.object({
-  repo: z.string(),
-  protectedPaths: z.array(z.string()),
-  allowedPaths: z.array(z.string()),
-  fabricationPatterns: z.array(z.string()),
-});
-export type HookRulesFile = z.infer<typeof HookRulesFile>;
+const strings = (value: unknown): value is string[] => Array.isArray(value) && value.every((item) => typeof item === 'string');
+
+export function parseHookRules(value: unknown): HookRulesFile {
+  const record = (typeof value === 'object' && value !== null ? value : {}) as Record<string, unknown>;
+  const { repo, protectedPaths, allowedPaths, fabricationPatterns, protectedFiles } = record;
+  if (typeof repo !== 'string' || !strings(protectedPaths) || !strings(allowedPaths) || !strings(fabricationPatterns)) {
+    throw new Error('expected repo, protectedPaths, allowedPaths and fabricationPatterns');
+  }
+  return { repo, protectedPaths, allowedPaths, fabricationPatterns, ...(strings(protectedFiles) ? { protectedFiles } : {}) };
+}
 
 const EDITING_TOOLS = new Set(['Write', 'Edit', 'MultiEdit', 'NotebookEdit']);
 
@@ -35,9 +42,9 @@ function addedText(tool: string, input: Record<string, unknown>): string {
   return '';
 }
 
-/** Files a shell command writes through a redirection, so `echo KEY=1 > .env` is caught like an Edit of .env. */
-function redirectTargets(command: string): string[] {
-  return [...command.matchAll(/(?:^|[^<>0-9&])>{1,2}\s*([^\s;&|<>]+)/g)].map((match) => (match[1] ?? '').replace(/^['"]|['"]$/g, ''));
+/** Scratch files outside the repository are fine for a command to write; everything else outside it is not. */
+function isScratch(absolute: string): boolean {
+  return absolute === '/dev/null' || absolute.startsWith('/dev/fd/') || [tmpdir(), '/tmp'].some((dir) => absolute === dir || absolute.startsWith(`${dir}/`));
 }
 
 /**
@@ -45,23 +52,19 @@ function redirectTargets(command: string): string[] {
  * model when the hook exits with code 2, so the fixer learns why and can choose another way.
  */
 export function decidePreToolUse(raw: unknown, rules: HookRulesFile): HookDecision {
-  const parsed = HookInput.safeParse(raw);
-  if (!parsed.success) return { block: true, reason: 'Deputy guard: the tool call could not be read, so it is refused.' };
-  const { tool_name: tool, tool_input: input } = parsed.data;
-  const base = parsed.data.cwd ?? rules.repo;
-  const guard: GuardRules = rules;
-
-  const toRepoPath = (file: string): string => {
-    const absolute = isAbsolute(file) ? file : resolve(base, file);
-    return relative(rules.repo, absolute).split('\\').join('/');
-  };
+  const call = (typeof raw === 'object' && raw !== null ? raw : {}) as Record<string, unknown>;
+  const tool = call.tool_name;
+  if (typeof tool !== 'string') return { block: true, reason: 'Deputy guard: the tool call could not be read, so it is refused.' };
+  const input = (typeof call.tool_input === 'object' && call.tool_input !== null ? call.tool_input : {}) as Record<string, unknown>;
+  const base = str(call.cwd) || rules.repo;
+  const absoluteOf = (file: string, from = base): string => (file === '~' || file.startsWith('~/') ? join(homedir(), file.slice(1)) : isAbsolute(file) ? file : resolve(from, file));
+  const toRepoPath = (absolute: string): string => relative(rules.repo, absolute).split('\\').join('/');
 
   const file = str(input.file_path) || str(input.notebook_path);
-  // Reading is how the fixer understands the code; only tools that change a file are held to the path rules.
   if (file && EDITING_TOOLS.has(tool)) {
-    const violation = pathViolation(toRepoPath(file), guard);
+    const violation = pathViolation(toRepoPath(absoluteOf(file)), rules);
     if (violation) return { block: true, reason: `Deputy guard: ${violation}; change the code that reads it instead.` };
-    const content = contentViolations(addedText(tool, input), guard);
+    const content = contentViolations(addedText(tool, input), rules);
     if (content.length > 0) {
       return { block: true, reason: `Deputy guard: this edit adds ${content.join(' and ')}. Never invent data: fix the cause, or write CANNOT_FIX.md.` };
     }
@@ -70,10 +73,27 @@ export function decidePreToolUse(raw: unknown, rules: HookRulesFile): HookDecisi
     const command = str(input.command);
     const destructive = commandViolation(command);
     if (destructive) return { block: true, reason: `Deputy guard: "${destructive}" is not allowed here; it destroys work or rewrites history.` };
-    for (const target of redirectTargets(command)) {
-      if (target === '/dev/null' || target.startsWith('&')) continue;
-      const violation = pathViolation(toRepoPath(target), guard);
-      if (violation) return { block: true, reason: `Deputy guard: the command writes ${violation}.` };
+    const effect = analyzeBash(command, base);
+    const refusal = effect.refusals[0];
+    if (refusal) return { block: true, reason: `Deputy guard: ${refusal}. Leave git to Deputy and change only the files of the fix.` };
+    for (const write of effect.writes) {
+      if (write.path.includes('$(...)') || write.path.includes('$')) continue;
+      const absolute = absoluteOf(write.path, write.cwd);
+      const inRepo = toRepoPath(absolute);
+      if (inRepo.startsWith('../') && isScratch(absolute)) continue;
+      const violation = pathViolation(inRepo, rules);
+      if (violation) return { block: true, reason: `Deputy guard: ${violation}, and this command (${write.how}) would change it.` };
+    }
+    for (const find of effect.finds) {
+      const hit = (rules.protectedFiles ?? []).find((path) => {
+        const under = find.roots.some((root) => {
+          const from = toRepoPath(absoluteOf(root, find.cwd));
+          return from === '' || from === '.' || path === from || path.startsWith(`${from}/`);
+        });
+        const name = path.slice(path.lastIndexOf('/') + 1);
+        return under && (find.names.length === 0 || find.names.some((pattern) => picomatch.isMatch(name, pattern, { dot: true }) || picomatch.isMatch(path, pattern, { dot: true })));
+      });
+      if (hit) return { block: true, reason: `Deputy guard: this find deletes or runs commands on files that include ${hit}, a protected path.` };
     }
   }
   return { block: false };

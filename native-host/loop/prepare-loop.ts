@@ -2,9 +2,9 @@ import { randomUUID } from 'node:crypto';
 import { realpathSync } from 'node:fs';
 import { AppError } from '../../shared/errors';
 import type { LoopConfig } from '../../shared/protocol/loop-protocol';
-import { preflightFixer } from './fixer';
+import { preflightFixer } from './fixer-preflight';
 import { createGit } from './git-ops';
-import { firstStep, isResumable, type LoopState } from './loop-state';
+import { awaitingApproval, firstStep, isResumable, type LoopState } from './loop-state';
 import type { CommandRunner } from './run-command';
 import { acquireLock, loadState, loopPaths, saveState, setAside, type LoopPaths } from './state-store';
 
@@ -19,6 +19,16 @@ export interface PrepareOptions {
   run: CommandRunner;
   fetch: typeof fetch;
   now: () => number;
+  /** On resume: settings the user may change for the rest of the loop (budgets, fixer limits). */
+  resumeChanges?: ResumeChanges;
+  /** On resume: push the fix that waits for approval. */
+  approve?: boolean;
+}
+
+/** What `--resume` may change in a saved loop; everything else is its definition and needs --restart. */
+export interface ResumeChanges {
+  budgets?: Partial<LoopConfig['budgets']>;
+  fixer?: Partial<Pick<LoopConfig['fixer'], 'timeoutSeconds' | 'maxTurns' | 'model' | 'claudePath' | 'commandPrefix'>>;
 }
 
 export interface PreparedLoop {
@@ -54,10 +64,20 @@ export async function prepareLoop(options: PrepareOptions): Promise<PreparedLoop
     if (options.resume) {
       if (!existing) throw new AppError('not_found', `There is no loop to resume for ${repo}: start one with deputy loop --repo ${repo} --check "<command>"`);
       if (!isResumable(existing)) throw new AppError('bad_request', `The last loop on ${repo} already ended (${existing.outcome ?? ''}: ${existing.reason ?? ''}); start a new one with ${restartHint}`);
-      const dirty = await git.dirtyFiles();
+      applyResumeChanges(existing, options);
+      const artifacts = new Set(existing.checkArtifacts ?? []);
+      let dirty = (await git.changedPaths()).filter((path) => !artifacts.has(path));
+      if (existing.step === 'check' && dirty.length > 0) {
+        // Killed while the check ran: the new untracked files are its output; changed tracked files are someone's work.
+        const untracked: string[] = [];
+        for (const path of dirty) if ((await git.showFile('HEAD', path)) === undefined) untracked.push(path);
+        existing.checkArtifacts = [...new Set([...(existing.checkArtifacts ?? []), ...untracked])].sort();
+        dirty = dirty.filter((path) => !untracked.includes(path));
+      }
       const dirtyExpected = DIRTY_STEPS.has(existing.step) || (existing.step === 'fix' && existing.pendingFixer !== undefined);
       if (dirty.length > 0 && !dirtyExpected) throw dirtyError(repo, dirty, 'before resuming');
       await preflightFixer(existing.config.fixer, repo, options.run);
+      saveState(paths.stateFile, existing);
       return { state: existing, paths, resumed: true, release };
     }
     if (!options.config) throw new AppError('bad_request', `No loop definition to start on ${repo}: pass --check "<command>" or add deputy.loop.json`);
@@ -75,7 +95,7 @@ export async function prepareLoop(options: PrepareOptions): Promise<PreparedLoop
       throw new AppError('bad_request', `${repo} has no remote "${config.remote}": add it (git remote add ${config.remote} <url>) or set "remote" in the loop definition`);
     }
     await preflightFixer(config.fixer, repo, options.run);
-    if (config.deploy && 'healthUrl' in config.deploy) await preflightHealth(config.deploy.healthUrl, options.fetch);
+    if (config.deploy.healthUrl !== undefined) await preflightHealth(config.deploy.healthUrl, options.fetch);
     const now = options.now();
     const state: LoopState = {
       version: 1,
@@ -98,6 +118,18 @@ export async function prepareLoop(options: PrepareOptions): Promise<PreparedLoop
     release();
     throw error;
   }
+}
+
+/** Applies what the user changed on --resume: new budgets and fixer limits, and an approval of a waiting fix. */
+function applyResumeChanges(state: LoopState, options: PrepareOptions): void {
+  const { budgets, fixer } = options.resumeChanges ?? {};
+  if (budgets) state.config.budgets = { ...state.config.budgets, ...budgets };
+  if (fixer) state.config.fixer = { ...state.config.fixer, ...fixer };
+  const waiting = awaitingApproval(state);
+  if (waiting && !options.approve) {
+    throw new AppError('bad_request', `The last fix waits for your approval (${(waiting.needsApproval ?? []).join('; ')}): review it with git show HEAD, then run deputy loop --resume --approve to push it, or --restart to drop the loop`);
+  }
+  if (waiting && options.approve) waiting.approved = true;
 }
 
 function dirtyError(repo: string, files: string[], when: string): AppError {

@@ -1,8 +1,8 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { LoopSnapshot } from '../../shared/protocol/loop-protocol';
-import { isAlive } from './kill-tree';
 import { LoopState } from './loop-state';
+import { lockHeld } from './state-store';
 
 /**
  * The loops recorded in a state folder, whoever ran them (the CLI, an earlier host): what a side panel lists so the
@@ -25,11 +25,10 @@ export function savedLoops(stateDir: string): LoopSnapshot[] {
     if (!parsed.success) continue;
     const state = parsed.data;
     const lockFile = join(root, name, 'lock');
-    const holder = existsSync(lockFile) ? Number(readFileSync(lockFile, 'utf8').trim()) : 0;
     found.push({
       loopId: state.loopId,
       repo: state.repo,
-      running: holder > 0 && isAlive(holder),
+      running: lockHeld(lockFile),
       iteration: state.iteration,
       step: state.step,
       costUsd: state.costUsd,

@@ -1,9 +1,13 @@
+import { existsSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import type { LoopConfig, LoopEvent } from '../../shared/protocol/loop-protocol';
 import type { Logger } from '../log/logger';
+import type { LoopPlugins } from './loop-context';
 import { runLoop } from './loop-engine';
+import { createStepTable } from './loop-steps';
 import type { LoopState } from './loop-state';
 import type { CommandRunner } from './run-command';
-import { prepareLoop, type PreparedLoop } from './prepare-loop';
+import { prepareLoop, type PreparedLoop, type ResumeChanges } from './prepare-loop';
 
 export interface StartLoopOptions {
   repo: string;
@@ -23,6 +27,12 @@ export interface StartLoopOptions {
   sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
   /** Called once the loop is prepared (state loaded or created), before the first step. */
   onPrepared?: (prepared: PreparedLoop) => void;
+  /** On resume: budgets and fixer limits the user changed. */
+  resumeChanges?: ResumeChanges;
+  /** On resume: push the fix that waits for approval. */
+  approve?: boolean;
+  /** What replaces the default check, and what runs before the loop stops as stuck. */
+  plugins?: LoopPlugins;
 }
 
 /** A pause that a stop request cuts short. */
@@ -43,7 +53,18 @@ export function abortableSleep(ms: number, signal?: AbortSignal): Promise<void> 
 export async function startLoop(options: StartLoopOptions): Promise<LoopState> {
   const fetchFn = options.fetch ?? fetch;
   const now = options.now ?? Date.now;
-  const prepared = await prepareLoop({ repo: options.repo, ...(options.config ? { config: options.config } : {}), resume: options.resume, restart: options.restart, stateDir: options.stateDir, run: options.run, fetch: fetchFn, now });
+  const prepared = await prepareLoop({
+    repo: options.repo,
+    ...(options.config ? { config: options.config } : {}),
+    resume: options.resume,
+    restart: options.restart,
+    stateDir: options.stateDir,
+    run: options.run,
+    fetch: fetchFn,
+    now,
+    ...(options.resumeChanges ? { resumeChanges: options.resumeChanges } : {}),
+    ...(options.approve ? { approve: true } : {}),
+  });
   try {
     options.onPrepared?.(prepared);
     return await runLoop(
@@ -59,6 +80,7 @@ export async function startLoop(options: StartLoopOptions): Promise<LoopState> {
         signal: options.signal,
         log: options.log,
       },
+      createStepTable(options.plugins),
       prepared.resumed,
     );
   } finally {
@@ -71,7 +93,12 @@ export function shellQuote(word: string): string {
   return `'${word.replace(/'/g, `'\\''`)}'`;
 }
 
-/** The guard hook's command line: this same program, run by the same Node, with the loop's rules file. */
+/**
+ * The guard hook's command line, run by the same Node with the loop's rules file: the small hook file built beside
+ * the host (dist-host/loop-hook.mjs), or the host's own `loop-hook` command where that file is missing.
+ */
 export function hookCommandLine(nodePath: string, scriptPath: string, rulesFile: string): string {
-  return [nodePath, scriptPath, 'loop-hook', '--rules', rulesFile].map(shellQuote).join(' ');
+  const small = join(dirname(scriptPath), 'loop-hook.mjs');
+  const words = existsSync(small) ? [nodePath, small, '--rules', rulesFile] : [nodePath, scriptPath, 'loop-hook', '--rules', rulesFile];
+  return words.map(shellQuote).join(' ');
 }

@@ -4,6 +4,7 @@ import { basename, dirname, join } from 'node:path';
 import { AppError, describeZodError } from '../../shared/errors';
 import { appPaths, currentPathEnv } from '../paths';
 import { isAlive } from './kill-tree';
+import { isSameProcess, processStartTime } from './process-identity';
 import { LoopState } from './loop-state';
 
 export interface LoopPaths {
@@ -86,13 +87,44 @@ export function setAside(file: string, suffix: string): void {
   if (existsSync(file)) renameSync(file, `${file}.${suffix}`);
 }
 
-/** Makes sure only one loop works on a repo; a lock left by a killed process (its pid gone) is taken over. */
+/** Who holds a loop lock: the pid and, since this version, its start time (older locks hold the pid alone). */
+export function readLock(lockFile: string): { pid: number; startTime?: string } | undefined {
+  let text: string;
+  try {
+    text = readFileSync(lockFile, 'utf8').trim();
+  } catch {
+    return undefined;
+  }
+  try {
+    const parsed = JSON.parse(text) as { pid?: unknown; startTime?: unknown };
+    if (typeof parsed === 'object' && parsed !== null && typeof parsed.pid === 'number') {
+      return { pid: parsed.pid, ...(typeof parsed.startTime === 'string' ? { startTime: parsed.startTime } : {}) };
+    }
+  } catch {
+    // An older lock: the pid as plain text.
+  }
+  const pid = Number(text);
+  return Number.isInteger(pid) && pid > 0 ? { pid } : undefined;
+}
+
+/** Whether the process that wrote the lock is still running (the same process, not a later one with its pid). */
+export function lockHeld(lockFile: string): boolean {
+  const holder = readLock(lockFile);
+  if (!holder) return false;
+  return holder.startTime === undefined ? isAlive(holder.pid) : isSameProcess(holder.pid, holder.startTime);
+}
+
+/**
+ * Makes sure only one loop works on a repo. A lock left by a process that is gone (or whose pid now belongs to another
+ * process, told apart by its start time) is taken over; a held one is reported with where it is.
+ */
 export function acquireLock(lockFile: string): () => void {
   mkdirSync(dirname(lockFile), { recursive: true });
   for (let attempt = 0; attempt < 2; attempt += 1) {
     try {
       const fd = openSync(lockFile, 'wx');
-      writeSync(fd, String(process.pid));
+      const startTime = processStartTime(process.pid);
+      writeSync(fd, JSON.stringify({ pid: process.pid, ...(startTime ? { startTime } : {}) }));
       closeSync(fd);
       return () => {
         try {
@@ -103,11 +135,11 @@ export function acquireLock(lockFile: string): () => void {
       };
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-      const pid = Number(readFileSync(lockFile, 'utf8').trim());
+      const holder = readLock(lockFile);
       // The host runs loops side by side in one process, so its own pid in the lock means a loop of its own.
-      if (pid === process.pid) throw new AppError('forbidden', 'A loop is already running on this repository in this process; stop it first (loop.stop)');
-      if (Number.isInteger(pid) && pid > 0 && isAlive(pid)) {
-        throw new AppError('forbidden', `Another loop (pid ${pid}) is running on this repository; stop it first, or wait for it to finish`);
+      if (holder?.pid === process.pid) throw new AppError('forbidden', `A loop is already running on this repository in this process; stop it first (loop.stop). Lock: ${lockFile}`);
+      if (holder && lockHeld(lockFile)) {
+        throw new AppError('forbidden', `Another loop (pid ${holder.pid}) is running on this repository; stop it first, or wait for it to finish. Lock: ${lockFile} (delete it only if that process is not a Deputy loop)`);
       }
       unlinkSync(lockFile);
     }

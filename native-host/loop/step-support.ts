@@ -1,8 +1,6 @@
 import type { LoopStep } from '../../shared/protocol/loop-protocol';
-import type { LoopContext } from './loop-engine';
+import type { LoopContext } from './loop-context';
 import { firstStep, type LoopState } from './loop-state';
-
-export type StepHandler = (context: LoopContext) => Promise<string | undefined>;
 
 /** The guard rules of a loop: its configured paths plus the guidance file, which the fixer reads but may not edit. */
 export function guardRules(state: LoopState) {
@@ -21,7 +19,8 @@ export function nextIteration(context: LoopContext): void {
 }
 
 export function afterPush(state: LoopState): LoopStep | undefined {
-  if (state.config.deploy) return 'deploy';
+  const { deploy } = state.config;
+  if (deploy.healthUrl !== undefined || deploy.waitSeconds > 0) return 'deploy';
   if (state.config.logs) return 'logs';
   return undefined;
 }

@@ -3,9 +3,9 @@ import type { FailureItem } from '../../shared/protocol/loop-protocol';
 import type { IterationRecord } from './loop-state';
 
 /** After this many identical failing checks in a row the prompt asks for a different approach. */
-export const CHANGE_APPROACH_AFTER = 3;
-/** Two more identical results after that and the loop stops as stuck. */
-export const STUCK_AFTER = CHANGE_APPROACH_AFTER + 2;
+export const CHANGE_APPROACH_AFTER = 2;
+/** The same failures three times in a row (two fixes that changed nothing about them) and the loop stops as stuck. */
+export const STUCK_AFTER = 3;
 
 /**
  * Identifies a set of failures regardless of order and of messages, which often hold timings or addresses. Output

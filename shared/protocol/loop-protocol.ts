@@ -12,7 +12,11 @@ const CheckSpec = z.object({
   command: z.string().min(1).describe('Shell command run in the repo; exit code 0 means the check passed'),
   timeoutSeconds: seconds(600),
   format: z.enum(['auto', 'tap', 'junit', 'vitest', 'jest', 'pytest', 'text']).default('auto'),
-  junitFile: z.string().min(1).optional().describe('A JUnit XML report the command writes, relative to the repo'),
+  junitFile: z
+    .string()
+    .min(1)
+    .optional()
+    .describe('A JUnit XML report the command writes, relative to the repo; without it, one written to {junit} or $DEPUTY_JUNIT_FILE (a temporary file) is read'),
 });
 
 const TriggerSpec = z.union([
@@ -35,15 +39,24 @@ const OutputSpec = z.union([
   z.strictObject({ url: z.url(), timeoutSeconds: seconds(120) }),
 ]);
 
-const DeploySpec = z.union([
-  z.strictObject({
-    healthUrl: z.url(),
-    timeoutSeconds: seconds(1800),
+/**
+ * How the loop knows a push is deployed. With a health URL it polls it, and with expectCommit (or expectText) only an
+ * answer that names the pushed commit (or holds the text) counts: during a rolling deploy the old version answers
+ * 200 too. Without a URL it waits a blind delay.
+ */
+const DeploySpec = z
+  .strictObject({
+    healthUrl: z.url().optional(),
+    expectCommit: z.boolean().default(false).describe('The health answer must contain the pushed commit (its full hash or a prefix of 7 or more)'),
+    expectText: z.string().min(1).optional().describe('The health answer must contain this text'),
+    waitSeconds: z.number().nonnegative().max(24 * 3600).default(30).describe('Without a health URL: how long to wait after a push'),
+    timeoutSeconds: seconds(600),
     backoffStartSeconds: seconds(15),
     backoffMaxSeconds: seconds(60),
-  }),
-  z.strictObject({ waitSeconds: z.number().nonnegative().max(24 * 3600) }),
-]);
+  })
+  .refine((deploy) => deploy.healthUrl !== undefined || (!deploy.expectCommit && deploy.expectText === undefined), {
+    message: 'expectCommit and expectText need a healthUrl',
+  });
 
 const FixerSpec = z.strictObject({
   kind: z.enum(['claude', 'command']).default('claude'),
@@ -57,6 +70,8 @@ const FixerSpec = z.strictObject({
   permissionMode: z.enum(['default', 'acceptEdits', 'bypassPermissions', 'plan']).default('acceptEdits'),
   allowedTools: z.array(z.string().min(1)).optional(),
   disallowedTools: z.array(z.string().min(1)).optional(),
+  /** Shell commands the fixer may run without asking, besides the check and the build. */
+  allowCommands: z.array(z.string().min(1)).default([]),
   timeoutSeconds: seconds(600),
 });
 
@@ -68,7 +83,11 @@ export const LoopConfig = z
     remote: z.string().min(1).default('origin'),
     trigger: TriggerSpec.optional(),
     output: OutputSpec.optional(),
-    deploy: DeploySpec.optional(),
+    deploy: DeploySpec.default(() => DeploySpec.parse({})),
+    /** A build command the fixer may run (allowed like the check). */
+    build: z.string().min(1).optional(),
+    /** Let a fix change tests or the check's definition; such a fix waits for the user's approval before it is pushed. */
+    allowTestEdits: z.boolean().default(false),
     logs: z.strictObject({ command: z.string().min(1), timeoutSeconds: seconds(120), maxChars: z.number().int().positive().default(4000) }).optional(),
     startFrom: z.enum(['trigger', 'output', 'check']).default('trigger'),
     /** With startFrom "check": an existing output file the first check receives. */
@@ -108,6 +127,8 @@ export const FailureItem = z.object({
   /** error: the test could not run at all; failure: it ran and failed; warning: output without a known structure. */
   severity: z.enum(['error', 'failure', 'warning']),
   file: z.string().max(500).optional(),
+  /** Where inside the file or document: a line, a test, a slide and shape, a sheet and cell. */
+  location: z.string().max(500).optional(),
 });
 export type FailureItem = z.infer<typeof FailureItem>;
 
@@ -127,6 +148,8 @@ export const LoopEvent = z.discriminatedUnion('type', [
     sessionId: z.string().optional(),
     turns: z.number().int().optional(),
     isError: z.boolean(),
+    /** Why an error result ended the run: auth, budget, max_turns, session_missing, api or execution. */
+    errorKind: z.string().optional(),
     summary: z.string(),
   }),
   z.object({ ...base, type: z.literal('fix.rejected'), reasons: z.array(z.string()) }),
@@ -162,7 +185,8 @@ export type LoopSnapshot = z.infer<typeof LoopSnapshot>;
 export const LoopMethods = {
   'loop.start': {
     /** restart: set aside an unfinished loop of the same repository and start this definition instead. */
-    params: z.object({ config: z.unknown(), resume: z.boolean().default(false), restart: z.boolean().default(false) }),
+    /** approve: push a fix that waits for approval (it changes tests or the check) when resuming. */
+    params: z.object({ config: z.unknown(), resume: z.boolean().default(false), restart: z.boolean().default(false), approve: z.boolean().optional() }),
     result: LoopSnapshot,
   },
   'loop.status': { params: z.object({ loopId: z.string().optional() }), result: z.object({ loops: z.array(LoopSnapshot) }) },

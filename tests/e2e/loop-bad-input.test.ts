@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { loopPaths } from '../../native-host/loop/state-store';
 import { buildFixRepo, CHECK_COMMAND, FIX_ADD, FIX_MULTIPLY, type FixRepo } from '../fixtures/repo/fix-repo';
-import { finished, runLoopCli, startLoopCli } from '../fixtures/repo/loop-cli';
+import { finished, killLoopAt, runLoopCli } from '../fixtures/repo/loop-cli';
 
 /** A loopback port that nothing listens on: bound once, then released. */
 async function closedPort(): Promise<number> {
@@ -98,15 +98,7 @@ describe('deputy loop: bad input gets a clear error and loses nothing', () => {
   it('an unfinished loop is not silently replaced by a new one, and an ended one is not resumed', async () => {
     repo = buildFixRepo();
     repo.writeScenario({ runs: [{ steps: [FIX_ADD, FIX_MULTIPLY], result: 'Fix both' }] });
-    let killed = false;
-    await startLoopCli(repo, ['--check', CHECK_COMMAND], {
-      onEvent: (event, child) => {
-        if (!killed && event.type === 'step.started' && event.step === 'fix') {
-          killed = true;
-          child.kill('SIGKILL');
-        }
-      },
-    }).done;
+    const { killed } = await killLoopAt(repo, ['--check', CHECK_COMMAND], (event) => event.type === 'step.started' && event.step === 'fix');
     expect(killed).toBe(true);
 
     const fresh = await runLoopCli(repo, ['--check', CHECK_COMMAND]);
@@ -131,5 +123,23 @@ describe('deputy loop: bad input gets a clear error and loses nothing', () => {
     const both = await runLoopCli(repo, ['--resume', '--restart']);
     expect(both.code).toBe(2);
     expect(both.stderr).toContain('--resume and --restart cannot be used together');
+    // --resume keeps the loop's definition: a flag that would change it is refused, not silently ignored.
+    const redefine = await runLoopCli(repo, ['--resume', '--check', 'npm test', '--max-cost', '5']);
+    expect(redefine.code).toBe(2);
+    expect(redefine.stderr).toContain('--check cannot change a loop on --resume');
+  });
+
+  it('--resume takes new budgets', async () => {
+    repo = buildFixRepo();
+    repo.writeScenario({ runs: [{ steps: [{ tool: 'Read', file: 'src/math.mjs' }], result: 'Looked', costUsd: 0.05 }, { steps: [FIX_ADD], result: 'Fix add' }, { steps: [FIX_MULTIPLY], result: 'Fix multiply' }] });
+    const first = await runLoopCli(repo, ['--check', CHECK_COMMAND, '--max-iterations', '1']);
+    expect(finished(first)?.outcome).toBe('budget');
+    // A loop that ended at its budget is over; a stopped one can go on with more.
+    const { killed } = await killLoopAt(repo, ['--check', CHECK_COMMAND, '--restart', '--max-iterations', '1'], (event) => event.type === 'step.started' && event.step === 'check');
+    expect(killed).toBe(true);
+    // Two more fixes are needed: with the saved budget of 1 the loop would stop after the first.
+    const resumed = await runLoopCli(repo, ['--resume', '--max-iterations', '3', '--max-cost', '5']);
+    expect(finished(resumed)?.outcome).toBe('passed');
+    expect(repo.pushes()).toHaveLength(2);
   });
 });

@@ -54,7 +54,8 @@ describe('deputy loop: trigger, output, startFrom, a remote that moved, Ctrl-C',
     repo.git(['config', 'user.email', 'colleague@service.test'], other);
     repo.git(['config', 'user.name', 'Colleague'], other);
     const colleague = `cd ${other} && echo "Release notes" > NOTES.md && git add NOTES.md && git commit -qm "Add release notes" && git push -q origin main`;
-    repo.writeScenario({ runs: [{ steps: [{ tool: 'Bash', command: colleague }, FIX_ADD, FIX_MULTIPLY], result: 'Fix both' }] });
+    // The colleague's push happens outside the fixer (bypassHooks): the fixer itself may not push.
+    repo.writeScenario({ runs: [{ steps: [{ tool: 'Bash', command: colleague, bypassHooks: true }, FIX_ADD, FIX_MULTIPLY], result: 'Fix both' }] });
     const run = await runLoopCli(repo, ['--check', CHECK_COMMAND]);
 
     expect(finished(run)?.outcome).toBe('passed');
@@ -70,7 +71,7 @@ describe('deputy loop: trigger, output, startFrom, a remote that moved, Ctrl-C',
     repo.git(['config', 'user.email', 'colleague@service.test'], other);
     repo.git(['config', 'user.name', 'Colleague'], other);
     const conflicting = `cd ${other} && sed -i 's/a - b/b - a/' src/math.mjs && git commit -qam "Swap operands" && git push -q origin main`;
-    repo.writeScenario({ runs: [{ steps: [{ tool: 'Bash', command: conflicting }, FIX_ADD], result: 'Fix add' }] });
+    repo.writeScenario({ runs: [{ steps: [{ tool: 'Bash', command: conflicting, bypassHooks: true }, FIX_ADD], result: 'Fix add' }] });
     const run = await runLoopCli(repo, ['--check', CHECK_COMMAND]);
 
     expect(run.code).toBe(1);
@@ -100,5 +101,11 @@ describe('deputy loop: trigger, output, startFrom, a remote that moved, Ctrl-C',
     const resumed = await runLoopCli(repo, ['--resume'], { FAKE_CLAUDE_DELAY_MS: '0' });
     expect(finished(resumed)?.outcome).toBe('passed');
     expect(repo.remoteCommits()).toHaveLength(1);
+    // The interrupted run's Claude session is continued, told that its edits were dropped, and what it used is paid.
+    const starts = repo.fixerRuns().filter((entry) => entry.event === 'start') as Array<{ sessionId?: string; prompt?: string; flags?: Record<string, string> }>;
+    expect(starts).toHaveLength(2);
+    expect(starts[1]?.flags?.['--resume']).toBe(starts[0]?.sessionId);
+    expect(starts[1]?.prompt).toContain('Your previous run was interrupted before it finished, and the edits it had made were discarded');
+    expect(finished(resumed)?.costUsd).toBeGreaterThan(0.05);
   });
 });

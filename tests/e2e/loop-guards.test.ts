@@ -71,14 +71,18 @@ describe('deputy loop: fixes that cheat, fixers that give up or never succeed', 
 
     expect(run.code).toBe(1);
     expect(finished(run)?.outcome).toBe('stuck');
+    // The same failures three times: after the first fixer run the second is asked for a different approach, then it stops.
     const prompts = repo.fixerRuns().filter((entry) => entry.event === 'start').map((entry) => entry.prompt ?? '');
-    expect(prompts).toHaveLength(4);
-    const changed = prompts.map((prompt) => prompt.includes('This approach failed three times: find the root cause and try a different one.'));
-    expect(changed).toEqual([false, false, true, true]);
+    expect(prompts).toHaveLength(2);
+    const changed = prompts.map((prompt) => prompt.includes('The same failures came back after the last fix: find the root cause and try a different approach.'));
+    expect(changed).toEqual([false, true]);
     expect(repo.pushes()).toHaveLength(0);
+    expect(finished(run)?.reason).toContain('came back 3 times in a row');
+    expect(finished(run)?.reason).toContain('The fixer runs in between: changed nothing; changed nothing');
     const report = readFileSync(finished(run)?.reportPath ?? '', 'utf8');
     expect(report).toContain('Outcome: **stuck**');
-    expect(report).toContain('## Iteration 5');
+    expect(report).toContain('## Iteration 3');
+    expect(report).not.toContain('## Iteration 4');
   });
 
   it('stops with "needs a human" when the fixer writes CANNOT_FIX.md, and pushes nothing', async () => {
@@ -120,15 +124,18 @@ describe('deputy loop: fixes that cheat, fixers that give up or never succeed', 
     expect(repo.fixerRuns()).toHaveLength(0);
   });
 
-  it('stops cleanly at the cost budget with a report', async () => {
+  it('stops cleanly at the cost budget: the CLI gets what is left, and a run it stopped there is not pushed', async () => {
     repo = buildFixRepo();
-    repo.writeScenario({ runs: [{ steps: [FIX_ADD], result: 'Fix add', costUsd: 1.5 }] });
+    repo.writeScenario({ runs: [{ steps: [FIX_ADD], result: 'Fix add', costUsd: 0.6 }, { steps: [FIX_MULTIPLY], result: 'Fix multiply', costUsd: 0.7 }] });
     const run = await runLoopCli(repo, ['--check', CHECK_COMMAND, '--max-cost', '1']);
 
     expect(run.code).toBe(1);
     expect(finished(run)?.outcome).toBe('budget');
-    expect(finished(run)?.reason).toContain('cost budget of $1.00 is used up ($1.50 spent)');
-    // The paid fix was still validated and pushed before the loop stopped.
+    expect(finished(run)?.reason).toContain('cost budget of $1.00 is used up: Claude Code stopped the run at its limit ($1.30 spent)');
+    const budgets = repo.fixerRuns().filter((entry) => entry.event === 'start').map((entry) => (entry as { flags?: Record<string, string> }).flags?.['--max-budget-usd']);
+    expect(budgets).toEqual(['1.0000', '0.4000']);
+    // The first fix was within budget and pushed; the second ended at the limit and was rolled back.
     expect(repo.pushes()).toHaveLength(1);
+    expect(repo.git(['status', '--porcelain'])).toBe('');
   });
 });

@@ -2,7 +2,7 @@ import { writeFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { LoopEvent, LoopSnapshot } from '../../shared/protocol/loop-protocol';
 import { fakeClaudePath } from '../fixtures/fake-claude/build-fake-claude';
-import { buildFixRepo, CHECK_COMMAND, FIX_ADD, FIX_MULTIPLY, type FixRepo } from '../fixtures/repo/fix-repo';
+import { buildFixRepo, CHECK_COMMAND, FIX_ADD, FIX_MULTIPLY, type FixRepo, NO_DEPLOY_WAIT } from '../fixtures/repo/fix-repo';
 import { HostClient, type HostEvent } from '../fixtures/repo/host-client';
 import { finished, runLoopCli } from '../fixtures/repo/loop-cli';
 
@@ -36,7 +36,7 @@ describe('fix loop over native messaging: loop.start, loop.event, loop.status, l
     });
 
   it('runs a loop to a pass and streams the same events as the CLI', async () => {
-    repo = buildFixRepo();
+    repo = buildFixRepo(NO_DEPLOY_WAIT);
     repo.writeScenario({ runs: [{ steps: [FIX_ADD], result: 'Fix add' }, { steps: [FIX_MULTIPLY], result: 'Fix multiply' }] });
     host = startHost(repo);
     const config = { repo: repo.work, check: CHECK_COMMAND, fixer: { claudePath: fakeClaudePath() } };
@@ -57,7 +57,7 @@ describe('fix loop over native messaging: loop.start, loop.event, loop.status, l
   });
 
   it('answers loop.start with a clear error when the tree is dirty, and with invalid_params for a bad definition', async () => {
-    repo = buildFixRepo();
+    repo = buildFixRepo(NO_DEPLOY_WAIT);
     writeFileSync(`${repo.work}/scratch.txt`, 'unsaved\n');
     host = startHost(repo);
     const dirty = await host.call('loop.start', { config: { repo: repo.work, check: CHECK_COMMAND, fixer: { claudePath: fakeClaudePath() } } });
@@ -71,7 +71,7 @@ describe('fix loop over native messaging: loop.start, loop.event, loop.status, l
   });
 
   it('loop.stop ends a running fixer, rolls back its edits, and the CLI resumes the loop', async () => {
-    repo = buildFixRepo();
+    repo = buildFixRepo(NO_DEPLOY_WAIT);
     repo.writeScenario({ runs: [{ steps: [FIX_ADD, FIX_MULTIPLY], result: 'Fix both' }], delayMs: 1500 });
     host = startHost(repo);
     const started = await host.call('loop.start', { config: { repo: repo.work, check: CHECK_COMMAND, fixer: { claudePath: fakeClaudePath() } } });
@@ -91,7 +91,7 @@ describe('fix loop over native messaging: loop.start, loop.event, loop.status, l
   });
 
   it('a host that shuts down mid-fix ends the fixer, and the loop resumes from the CLI', async () => {
-    repo = buildFixRepo();
+    repo = buildFixRepo(NO_DEPLOY_WAIT);
     repo.writeScenario({ runs: [{ steps: [FIX_ADD, FIX_MULTIPLY], result: 'Fix both' }], delayMs: 1500 });
     const closing = startHost(repo);
     await closing.call('loop.start', { config: { repo: repo.work, check: CHECK_COMMAND, fixer: { claudePath: fakeClaudePath() } } });
@@ -108,7 +108,7 @@ describe('fix loop over native messaging: loop.start, loop.event, loop.status, l
   });
 
   it('lists loops the CLI ran, from their saved state', async () => {
-    repo = buildFixRepo();
+    repo = buildFixRepo(NO_DEPLOY_WAIT);
     repo.writeScenario({ runs: [{ steps: [FIX_ADD, FIX_MULTIPLY], result: 'Fix both' }] });
     const cli = await runLoopCli(repo, ['--check', CHECK_COMMAND]);
     expect(finished(cli)?.outcome).toBe('passed');

@@ -5,7 +5,7 @@ import type { Page } from 'puppeteer-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { launchWithExtension, type ExtensionBrowser } from '../../scripts/lib/launch-browser';
 import { fakeClaudePath } from '../fixtures/fake-claude/build-fake-claude';
-import { buildFixRepo, CHECK_COMMAND, FIX_ADD, FIX_MULTIPLY, type FixRepo, type Scenario } from '../fixtures/repo/fix-repo';
+import { buildFixRepo, CHECK_COMMAND, FIX_ADD, FIX_MULTIPLY, type FixRepo, type Scenario, NO_DEPLOY_WAIT } from '../fixtures/repo/fix-repo';
 import { PANEL, PANEL_WIDTH, screenshotBothSchemes, texts } from './support/panel-harness';
 import { registerHostInProfile, requireBuild } from './support/register-host';
 import { uiCall } from './support/ui-call';
@@ -104,7 +104,7 @@ describe('the fix loop in the side panel, over native messaging to the built hos
   });
 
   it('starts a loop typed into the form, shows both fixes and the pass, and the remote gets two commits', async () => {
-    repo = buildFixRepo();
+    repo = buildFixRepo(NO_DEPLOY_WAIT);
     useScenario({
       runs: [
         { steps: [{ tool: 'Read', file: 'src/math.mjs' }, FIX_ADD], result: 'Return the sum from add', costUsd: 0.12 },
@@ -147,7 +147,7 @@ describe('the fix loop in the side panel, over native messaging to the built hos
   });
 
   it('a panel reopened mid-loop shows the running loop; Stop ends it with the state saved, and Resume finishes it', async () => {
-    repo = buildFixRepo();
+    repo = buildFixRepo(NO_DEPLOY_WAIT);
     // The fixer edits, then works on: it is still running whatever the machine's speed when the panel stops it.
     useScenario({ runs: [{ steps: [FIX_ADD], result: 'never finishes', hang: true }] });
     const first = await openLoopView();
@@ -190,7 +190,7 @@ describe('the fix loop in the side panel, over native messaging to the built hos
   });
 
   it('Discard sets a stopped loop aside and starts the definition in the form', async () => {
-    repo = buildFixRepo();
+    repo = buildFixRepo(NO_DEPLOY_WAIT);
     useScenario({ runs: [{ steps: [FIX_ADD], result: 'never finishes', hang: true }] });
     const panel = await openLoopView();
     await fillDefinition(panel, { repo: repo.work, check: CHECK_COMMAND, 'claude-path': fakeClaudePath() });

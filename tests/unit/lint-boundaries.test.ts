@@ -1,7 +1,11 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Linter } from 'eslint';
 import tseslint from 'typescript-eslint';
 import { describe, expect, it } from 'vitest';
 import { boundaries } from '../../eslint.boundaries.js';
+import { cycles } from '../../eslint.cycles.js';
 
 const linter = new Linter({ configType: 'flat' });
 const config: Linter.Config[] = [
@@ -45,5 +49,25 @@ describe('the architecture boundaries enforced by lint', () => {
   it('allows what each folder may use', () => {
     expect(rulesFired('shared/a.ts', "import { z } from 'zod';\nexport const s = z.string();")).toEqual([]);
     expect(rulesFired('native-host/a.ts', "import { join } from 'node:path';\nexport const p = join('a', 'b');")).toEqual([]);
+  });
+});
+
+describe('the import cycle rule', () => {
+  it('rejects a cycle of imports, type-only ones included, and allows a shared module both import', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'deputy-cycles-'));
+    try {
+      writeFileSync(join(dir, 'engine.ts'), "import { step } from './step';\nexport interface Context { n: number }\nexport const run = () => step;\n");
+      writeFileSync(join(dir, 'step.ts'), "import type { Context } from './engine';\nexport const step = (c: Context) => c.n;\n");
+      writeFileSync(join(dir, 'context.ts'), 'export interface Context { n: number }\n');
+      writeFileSync(join(dir, 'step2.ts'), "import type { Context } from './context';\nexport const step = (c: Context) => c.n;\n");
+      writeFileSync(join(dir, 'engine2.ts'), "import type { Context } from './context';\nimport { step } from './step2';\nexport const run = (c: Context) => step(c);\n");
+      const lint = new Linter({ configType: 'flat', cwd: dir });
+      const config: Linter.Config[] = [{ files: ['**/*.ts'], languageOptions: { parser: tseslint.parser } }, ...cycles.map((block) => ({ ...block, files: ['**/*.ts'] }))];
+      const fired = (file: string, code: string) => lint.verify(code, config, { filename: join(dir, file) }).map((message) => message.message);
+      expect(fired('step.ts', "import type { Context } from './engine';\nexport const step = (c: Context) => c.n;\n")[0]).toMatch(/^Import cycle: .*step\.ts -> .*engine\.ts -> .*step\.ts/);
+      expect(fired('engine2.ts', "import type { Context } from './context';\nimport { step } from './step2';\nexport const run = (c: Context) => step(c);\n")).toEqual([]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { LoopEvent, LoopSnapshot } from '../../../../shared/protocol/loop-protocol';
-import { formatClock, mergeEvents, reduceLoop, statusLine } from '../../../../extension/ui/loop-view-model';
+import { fixerErrorText, formatClock, mergeEvents, reduceLoop, statusLine } from '../../../../extension/ui/loop-view-model';
 
 const ID = 'loop-1';
 let clock = 1_000;
@@ -104,6 +104,17 @@ describe('fix loop view model', () => {
     ]);
     expect(view.iterations[0]?.failedStep).toEqual({ step: 'push', detail: 'git push to origin/main failed: rejected' });
     expect(view.costUsd).toBe(0.1);
+  });
+
+  it('a fixer that could not sign in: the error kind on its iteration, and needs_human as the outcome', () => {
+    clock = 1_000;
+    const view = reduceLoop(ID, [
+      ev({ type: 'fixer.finished', costUsd: 0, isError: true, errorKind: 'auth', summary: 'Not logged in · Please run /login' }),
+      ev({ type: 'loop.finished', outcome: 'needs_human', reason: 'Needs a human: Claude Code cannot work: Not logged in · Please run /login', costUsd: 0 }),
+    ]);
+    expect(view.iterations[0]).toMatchObject({ fixerError: true, fixerErrorKind: 'auth' });
+    expect(fixerErrorText(view.iterations[0]?.fixerErrorKind)).toBe('Claude Code is not signed in or its key was refused; its changes were rolled back');
+    expect(view.outcome).toBe('needs_human');
   });
 
   it('merges the logged events with live ones, each once, in time order', () => {

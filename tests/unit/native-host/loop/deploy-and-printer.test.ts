@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { waitForDeploy } from '../../../../native-host/loop/deploy-wait';
+import { namesCommit, waitForDeploy } from '../../../../native-host/loop/deploy-wait';
 import { createPrinter } from '../../../../native-host/loop/loop-printer';
 import { withRetries } from '../../../../native-host/loop/with-retries';
-import type { LoopEvent } from '../../../../shared/protocol/loop-protocol';
+import { LoopConfig, type LoopEvent } from '../../../../shared/protocol/loop-protocol';
 
 /** A clock that moves only when the code under test sleeps. */
 function fakeClock() {
@@ -29,12 +29,13 @@ const answers = (...statuses: Array<number | 'refused'>): typeof fetch => {
 };
 
 describe('waitForDeploy', () => {
-  const health = { healthUrl: 'http://127.0.0.1:8080/health', timeoutSeconds: 600, backoffStartSeconds: 15, backoffMaxSeconds: 60 };
+  const health = { healthUrl: 'http://127.0.0.1:8080/health', timeoutSeconds: 600, backoffStartSeconds: 15, backoffMaxSeconds: 60, waitSeconds: 30, expectCommit: false };
+  const COMMIT = '3f2a9c1d0b7e4f5a6b8c9d0e1f2a3b4c5d6e7f80';
 
   it('polls with a pause growing from 15 s to 60 s until the service answers 2xx', async () => {
     const clock = fakeClock();
     const tried: string[] = [];
-    const ms = await waitForDeploy(health, { ...clock, fetch: answers('refused', 503, 503, 503, 200), onAttempt: (attempt, status) => tried.push(`${attempt}:${status}`) });
+    const ms = await waitForDeploy(health, COMMIT, { ...clock, fetch: answers('refused', 503, 503, 503, 200), onAttempt: (attempt, status) => tried.push(`${attempt}:${status}`) });
     expect(clock.pauses).toEqual([15_000, 30_000, 60_000, 60_000, 60_000]);
     expect(tried).toEqual(['1:unreachable (ECONNREFUSED)', '2:HTTP 503', '3:HTTP 503', '4:HTTP 503']);
     expect(ms).toBe(225_000);
@@ -42,15 +43,31 @@ describe('waitForDeploy', () => {
 
   it('gives up at the limit with what it saw and what to check', async () => {
     const clock = fakeClock();
-    await expect(waitForDeploy({ ...health, timeoutSeconds: 100 }, { ...clock, fetch: answers('refused') })).rejects.toThrow(
-      'The deploy did not become healthy: http://127.0.0.1:8080/health was unreachable (ECONNREFUSED) after 100 s. Check that the service is running and the URL is right',
+    await expect(waitForDeploy({ ...health, timeoutSeconds: 100 }, COMMIT, { ...clock, fetch: answers('refused') })).rejects.toThrow(
+      'The deploy did not become ready: http://127.0.0.1:8080/health was unreachable (ECONNREFUSED) after 100 s. Check that the service is running and the URL is right',
     );
     expect(clock.pauses).toEqual([15_000, 30_000, 55_000]);
   });
 
-  it('waits a fixed time when configured so', async () => {
+  it('waits a blind delay without a health URL: 30 s by default, as configured otherwise', async () => {
     const clock = fakeClock();
-    expect(await waitForDeploy({ waitSeconds: 90 }, { ...clock, fetch: answers(500) })).toBe(90_000);
+    expect(await waitForDeploy(LoopConfig.parse({ repo: '/r', check: 'x' }).deploy, COMMIT, { ...clock, fetch: answers(500) })).toBe(30_000);
+    expect(await waitForDeploy({ ...health, healthUrl: undefined, waitSeconds: 90 }, COMMIT, { ...clock, fetch: answers(500) })).toBe(90_000);
+    expect(LoopConfig.parse({ repo: '/r', check: 'x', deploy: { healthUrl: 'http://a.test/h' } }).deploy.timeoutSeconds).toBe(600);
+  });
+
+  it('with expectCommit, waits past the old version that still answers 200 until the pushed commit answers', async () => {
+    const clock = fakeClock();
+    const bodies = ['{"status":"ok","commit":"0000000aaaa"}', '{"status":"ok","commit":"0000000aaaa"}', `{"status":"ok","version":"${COMMIT.slice(0, 7)}"}`];
+    let index = 0;
+    const fetchFn = (() => Promise.resolve(new Response(bodies[Math.min(index++, bodies.length - 1)], { status: 200 }))) as typeof fetch;
+    const tried: string[] = [];
+    await waitForDeploy({ ...health, expectCommit: true }, COMMIT, { ...clock, fetch: fetchFn, onAttempt: (attempt, status) => tried.push(status) });
+    expect(tried).toEqual([`HTTP 200 but does not name the pushed commit ${COMMIT.slice(0, 10)} yet`, `HTTP 200 but does not name the pushed commit ${COMMIT.slice(0, 10)} yet`]);
+    expect(namesCommit('deployed 3f2a9c1 at noon', COMMIT)).toBe(true);
+    expect(namesCommit('deployed 3f2a9c2', COMMIT)).toBe(false);
+    const text = (() => Promise.resolve(new Response('version 1.4.2', { status: 200 }))) as typeof fetch;
+    await expect(waitForDeploy({ ...health, expectText: 'version 1.5', timeoutSeconds: 20 }, COMMIT, { ...fakeClock(), fetch: text })).rejects.toThrow('does not contain "version 1.5" yet after 20 s');
   });
 });
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { linesByFile, validateDiff } from '../../../../native-host/loop/diff-validator';
+import { linesByFile, testChangeReasons, validateDiff } from '../../../../native-host/loop/diff-validator';
 import type { DiffSummary } from '../../../../native-host/loop/git-ops';
 
 const rules = { protectedPaths: ['CLAUDE.md'], allowedPaths: [], fabricationPatterns: [] };
@@ -26,21 +26,21 @@ describe('validateDiff', () => {
     expect(verdict.reasons).toEqual(['changed .env is a protected path', 'changed CLAUDE.md is a protected path', 'changed .github/workflows/ci.yml is a protected path']);
   });
 
-  it('rejects deleted, weakened and skipped tests', () => {
-    const verdict = validateDiff(
-      diff([
-        ['D', 'test/cart.test.js', [], ['expect(total).toBe(3);']],
-        ['M', 'src/prices.spec.ts', ['  // checked elsewhere'], ['  expect(price(2)).toBe(4);', '  expect(price(0)).toBe(0);']],
-        ['M', 'tests/test_api.py', ['@pytest.mark.skip(reason="flaky")'], []],
-        ['M', 'src/__tests__/a.js', ['it.skip("works", () => {});'], []],
-      ]),
-      rules,
-    );
-    expect(verdict.reasons).toEqual([
+  it('says what a change does to each test file: deleted, weakened, skipped, or changed at all', () => {
+    const changes = diff([
+      ['D', 'test/cart.test.js', [], ['expect(total).toBe(3);']],
+      ['M', 'src/prices.spec.ts', ['  // checked elsewhere'], ['  expect(price(2)).toBe(4);', '  expect(price(0)).toBe(0);']],
+      ['M', 'tests/test_api.py', ['@pytest.mark.skip(reason="flaky")'], []],
+      ['M', 'src/__tests__/a.js', ['it.skip("works", () => {});'], []],
+      ['M', 'test/math.test.mjs', ["  ['add', () => add(2, 3) === -1],"], ["  ['add', () => add(2, 3) === 5],"]],
+    ]);
+    expect(validateDiff(changes, rules).reasons).toEqual([]);
+    expect(changes.files.flatMap((file) => testChangeReasons(changes, file.path))).toEqual([
       'deleted the test file test/cart.test.js',
       'weakened src/prices.spec.ts: 2 assertion(s) removed',
       'disabled a test in tests/test_api.py (skip, todo or xfail)',
       'disabled a test in src/__tests__/a.js (skip, todo or xfail)',
+      'changed the test file test/math.test.mjs (tests must stay as they were)',
     ]);
   });
 

@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { describeToolUse, parseStreamLine } from '../../../../native-host/loop/claude-stream';
-import { claudeArgs, preflightFixer, runFixer, withPrefix, type FixerConfig } from '../../../../native-host/loop/fixer';
+import { createCostMeter, priceOf } from '../../../../native-host/loop/claude-pricing';
+import { describeToolUse, parseStreamLine, ResultEvent } from '../../../../native-host/loop/claude-stream';
+import { classifyFixerError } from '../../../../native-host/loop/fixer-error';
+import { claudeArgs, runFixer, withPrefix, type FixerConfig } from '../../../../native-host/loop/fixer';
+import { preflightFixer } from '../../../../native-host/loop/fixer-preflight';
 import type { CommandResult, CommandSpec } from '../../../../native-host/loop/run-command';
 import { LoopConfig } from '../../../../shared/protocol/loop-protocol';
 
@@ -61,7 +64,8 @@ describe('runFixer with Claude Code', () => {
     );
     expect(calls[0]?.command).toBe('claude');
     expect(calls[0]?.args).toEqual([
-      '-p', '--output-format', 'stream-json', '--verbose', '--permission-mode', 'acceptEdits', '--settings', '/state/claude-settings.json',
+      '-p', '--output-format', 'stream-json', '--verbose', '--include-partial-messages', '--permission-mode', 'acceptEdits',
+      '--settings', '/state/claude-settings.json', '--setting-sources', 'user', '--strict-mcp-config',
       '--model', 'sonnet', '--max-turns', '30', '--allowedTools', 'Read,Edit', '--disallowedTools', 'WebFetch',
     ]);
     expect(calls[0]?.input).toBe('Fix the check');
@@ -70,12 +74,13 @@ describe('runFixer with Claude Code', () => {
     expect(sessions).toEqual(['f3a1c2d4-0000-4a1b-9c8d-1234567890ab']);
     // The result is handed over as soon as its line is read, before the process has exited.
     expect(early).toEqual([result]);
-    expect(result).toEqual({ costUsd: 0.0731, sessionId: 'f3a1c2d4-0000-4a1b-9c8d-1234567890ab', turns: 4, isError: false, summary: 'Fixed the cart total to sum prices in cents.', completed: true });
+    expect(result).toEqual({ costUsd: 0.0731, sessionId: 'f3a1c2d4-0000-4a1b-9c8d-1234567890ab', turns: 4, isError: false, summary: 'Fixed the cart total to sum prices in cents.', completed: true, permissionDenials: 0 });
   });
 
   it('runs through a command prefix, for example WSL', () => {
     expect(withPrefix(config({ commandPrefix: ['wsl', '--'], claudePath: '/home/me/.local/bin/claude' }), ['-p'])).toEqual({ command: 'wsl', args: ['--', '/home/me/.local/bin/claude', '-p'] });
-    expect(claudeArgs(config({ permissionMode: 'plan' }), 's.json')).toContain('plan');
+    expect(claudeArgs(config({ permissionMode: 'plan' }), { settingsFile: 's.json' })).toContain('plan');
+    expect(claudeArgs(config(), { settingsFile: 's.json', resumeSession: 'abc', maxBudgetUsd: 1.5 })).toEqual(expect.arrayContaining(['--resume', 'abc', '--max-budget-usd', '1.5000']));
   });
 
   it('reports a timeout and a run without a result as not completed', async () => {
@@ -100,5 +105,47 @@ describe('runFixer with Claude Code', () => {
     expect(calls[0]).toMatchObject({ command: 'my-fixer --apply', input: 'Fix the check' });
     expect(calls[0]?.args).toBeUndefined();
     expect(result).toMatchObject({ costUsd: 0, isError: false, completed: true, summary: 'patched 2 files done: use cents' });
+  });
+});
+
+describe('error results and cost', () => {
+  const result = (extra: Record<string, unknown>) => ResultEvent.parse({ type: 'result', is_error: true, ...extra });
+  it('classifies the CLI error results by what the loop must do', () => {
+    expect(classifyFixerError({ result: result({ subtype: 'success', result: 'Not logged in · Please run /login' }), apiError: { error: 'authentication_failed', text: 'Not logged in' } })).toEqual({ kind: 'auth', message: 'Not logged in · Please run /login' });
+    expect(classifyFixerError({ result: result({ subtype: 'success', api_error_status: 401, result: 'Invalid API key · Fix external API key' }) }).kind).toBe('auth');
+    expect(classifyFixerError({ result: result({ subtype: 'success', result: 'Credit balance is too low' }) }).kind).toBe('auth');
+    expect(classifyFixerError({ result: result({ subtype: 'error_max_turns' }) }).kind).toBe('max_turns');
+    expect(classifyFixerError({ result: result({ subtype: 'error_max_budget_usd' }) }).kind).toBe('budget');
+    expect(classifyFixerError({ result: result({ subtype: 'success', api_error_status: 529, result: 'API Error: 529 Overloaded' }) }).kind).toBe('api');
+    expect(classifyFixerError({ result: result({ subtype: 'error_during_execution' }), stderr: 'No conversation found with session ID: abc' }).kind).toBe('session_missing');
+    expect(classifyFixerError({ result: result({ subtype: 'error_during_execution' }) }).kind).toBe('execution');
+  });
+
+  it('counts a run cut short from the usage of each reply, deduplicated, and prices an unknown model as the dearest', () => {
+    const meter = createCostMeter();
+    meter.start('m1', 'claude-sonnet-4-5', { input_tokens: 1000, output_tokens: 1, cache_read_input_tokens: 10_000 });
+    meter.delta({ output_tokens: 200 });
+    meter.delta({ output_tokens: 400 });
+    // 1000 * 3 + 10000 * 0.3 + 400 * 15 = 12000 per million.
+    expect(meter.total()).toBeCloseTo(0.012, 6);
+    expect(meter.guessed()).toBe(false);
+    meter.start('m2', 'some-other-model', { input_tokens: 1_000_000 });
+    expect(meter.total()).toBeCloseTo(15.012, 6);
+    expect(meter.guessed()).toBe(true);
+    expect(priceOf('claude-opus-4-8[1m]').price).toEqual({ input: 5, output: 25 });
+    expect(priceOf('claude-opus-4-1-20250805').price).toEqual({ input: 15, output: 75 });
+  });
+
+  it('reads the usage of a killed run from the partial messages, and a max-turns result as an error', async () => {
+    const partial = [
+      { type: 'system', subtype: 'init', session_id: 's1' },
+      { type: 'stream_event', event: { type: 'message_start', message: { id: 'm1', model: 'claude-sonnet-4-5', usage: { input_tokens: 2000, output_tokens: 1 } } } },
+      { type: 'stream_event', event: { type: 'message_delta', usage: { output_tokens: 100 } } },
+    ].map((event) => JSON.stringify(event));
+    const killed = await runFixer(config(), request(), fakeRun(partial, { exitCode: null, signal: 'SIGKILL' }).run);
+    expect(killed).toMatchObject({ completed: false, interruption: 'killed', costEstimated: true, sessionId: 's1' });
+    expect(killed.costUsd).toBeCloseTo(0.0075, 6);
+    const turns = await runFixer(config(), request(), fakeRun([JSON.stringify({ type: 'result', subtype: 'error_max_turns', is_error: true, num_turns: 2, session_id: 's2', total_cost_usd: 0.01 })], { exitCode: 1 }).run);
+    expect(turns).toMatchObject({ isError: true, errorKind: 'max_turns', completed: true, costUsd: 0.01 });
   });
 });

@@ -70,3 +70,46 @@ describe('decidePreToolUse', () => {
     expect(runHook(JSON.stringify(input('Bash', { command: 'ls' })), rules)).toEqual({ exitCode: 0, stderr: '' });
   });
 });
+
+describe('decidePreToolUse on writing Bash commands', () => {
+  const withFiles = { ...rules, protectedFiles: ['.env', 'config/.env.production', '.github/workflows/ci.yml'] };
+  it.each([
+    ["sed -i 's/development/production/' .env", '.env is a protected path, and this command (sed -i) would change it'],
+    ['cp /tmp/x .env', '(cp)'],
+    ['mv deploy.yml .github/workflows/', '(mv)'],
+    ['echo ok | tee -a .env', '(tee)'],
+    ['truncate -s 0 .env', '(truncate)'],
+    ['cd config && cp ../x .env.production', 'config/.env.production is a protected path'],
+    ["python3 -c \"open('.env', 'w').write('KEY=1')\"", '(python3 code)'],
+    ["node -e \"require('fs').writeFileSync('.env', 'x')\"", '(node code)'],
+    ["bash -c 'cat x > .env'", '(redirect)'],
+    ['cat x >| CLAUDE.md', 'CLAUDE.md is a protected path'],
+    ['cat x > ~/.claude/settings.json', 'outside the repository'],
+    ['find . -name ".env*" -delete', 'this find deletes or runs commands on files that include .env'],
+    ["find config -exec rm {} +", 'config/.env.production'],
+    ['git push origin HEAD:main', 'git push: Deputy pushes your change itself'],
+    ['git commit --amend --no-edit', 'git commit --amend rewrites history'],
+    ['git commit -am "fix"', 'git commit: Deputy commits your change itself'],
+    ['git -C . rebase -i HEAD~3', 'rewrites history'],
+    ['git reset --soft HEAD~1', 'git reset moves the branch'],
+    ['git config core.hooksPath .hooks', 'git config changes the repository settings'],
+    ['git remote set-url origin https://evil.test/x.git', 'git remote changes where the repository pushes'],
+    ['echo "$(git push)"', 'git push'],
+  ])('blocks %s', (command, reason) => {
+    const decision = decidePreToolUse(input('Bash', { command }), withFiles);
+    expect(decision.block).toBe(true);
+    expect(decision.block && decision.reason).toContain(reason);
+  });
+
+  it.each([
+    'npm test 2>&1 | tail -20',
+    'node test/math.test.mjs > /tmp/out.txt',
+    "find . -name '*.pyc' -delete",
+    'git status && git diff HEAD -- src/',
+    'git config --get remote.origin.url',
+    "sed -n '1,20p' .env.example",
+    'cp src/a.ts src/b.ts',
+  ])('allows %s', (command) => {
+    expect(decidePreToolUse(input('Bash', { command }), withFiles)).toEqual({ block: false });
+  });
+});

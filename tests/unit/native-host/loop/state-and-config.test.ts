@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { loadLoopConfig } from '../../../../native-host/loop/load-loop-config';
 import type { LoopState } from '../../../../native-host/loop/loop-state';
+import { processStartTime } from '../../../../native-host/loop/process-identity';
 import { acquireLock, loadState, loopPaths, saveState, setAside, writeFileAtomic } from '../../../../native-host/loop/state-store';
 import { LoopConfig } from '../../../../shared/protocol/loop-protocol';
 
@@ -60,10 +61,15 @@ describe('state store', () => {
   it('lets one loop at a time hold a repo, and takes over a lock whose process is gone', () => {
     const lock = join(dir, 'lock');
     writeFileSync(lock, String(process.ppid));
-    expect(() => acquireLock(lock)).toThrow(/Another loop \(pid \d+\) is running on this repository/);
+    expect(() => acquireLock(lock)).toThrow(/Another loop \(pid \d+\) is running on this repository.*Lock: /);
+    // The parent's pid with another start time is a later process that got the same pid: the lock is stale.
+    writeFileSync(lock, JSON.stringify({ pid: process.ppid, startTime: 'linux:1' }));
+    acquireLock(lock)();
+    writeFileSync(lock, JSON.stringify({ pid: process.ppid, startTime: processStartTime(process.ppid) }));
+    expect(() => acquireLock(lock)).toThrow(`Lock: ${lock}`);
     writeFileSync(lock, '999999999');
     const release = acquireLock(lock);
-    expect(readFileSync(lock, 'utf8')).toBe(String(process.pid));
+    expect(JSON.parse(readFileSync(lock, 'utf8'))).toEqual({ pid: process.pid, startTime: processStartTime(process.pid) });
     expect(() => acquireLock(lock)).toThrow(/already running on this repository in this process/);
     release();
     expect(existsSync(lock)).toBe(false);

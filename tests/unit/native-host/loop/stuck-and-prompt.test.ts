@@ -36,7 +36,7 @@ describe('stuck detection', () => {
 });
 
 describe('buildFixerPrompt', () => {
-  const base = { guidanceFile: 'CLAUDE.md', protectedPaths: ['**/.env'], allowedPaths: [], changeApproach: false };
+  const base = { guidanceFile: 'CLAUDE.md', protectedPaths: ['**/.env'], allowedPaths: [], changeApproach: false, checkCommand: 'npm test' };
 
   it('groups failures by severity, errors first', () => {
     const prompt = buildFixerPrompt({ ...base, failures: [failing('t1', 'expected 2'), failing('suite', 'cannot import', 'error')], history: [] });

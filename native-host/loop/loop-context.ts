@@ -1,0 +1,70 @@
+import type { FailureItem, LoopEvent, LoopOutcome, LoopStep } from '../../shared/protocol/loop-protocol';
+import type { Logger } from '../log/logger';
+import type { Git } from './git-ops';
+import type { LoopState } from './loop-state';
+import type { CommandRunner } from './run-command';
+import type { LoopPaths } from './state-store';
+
+/**
+ * The shapes the loop's steps and its engine share. They live here, apart from both, so a step never imports the
+ * engine and the engine never imports a step: the engine receives its step table as a parameter.
+ */
+export interface LoopDeps {
+  run: CommandRunner;
+  fetch: typeof fetch;
+  now: () => number;
+  sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
+  emit: (event: LoopEvent) => void;
+  paths: LoopPaths;
+  /** The shell command Claude Code runs as the PreToolUse guard hook. */
+  hookCommand: string;
+  /** Aborted when the user asks the loop to stop (Ctrl-C, `loop.stop`). */
+  signal: AbortSignal;
+  log: Logger;
+}
+
+export type EventBody = LoopEvent extends infer E ? (E extends LoopEvent ? Omit<E, 'loopId' | 'at' | 'iteration'> : never) : never;
+
+export interface LoopContext {
+  state: LoopState;
+  deps: LoopDeps;
+  git: Git;
+  save(): void;
+  /** Sends an event; `iteration` names the iteration it belongs to when the state has already moved on. */
+  emit(event: EventBody, iteration?: number): void;
+  finish(outcome: LoopOutcome, reason: string): void;
+}
+
+/** One step of the loop: it moves `state.step` on and returns a short detail for the step.finished event. */
+export type StepHandler = (context: LoopContext) => Promise<string | undefined>;
+
+/** Every step the engine can run, by name. */
+export type StepTable = Record<LoopStep, StepHandler>;
+
+/**
+ * What a check yields: whether it passed, and findings with a severity, a location (a file, a test id, a slide or a
+ * cell) and a message. A check that judges an output document against a template returns the same shape as a test
+ * command, so the fixer prompt, stuck detection, the report and the side panel need nothing new for it.
+ */
+export interface CheckOutcome {
+  passed: boolean;
+  /** The format the findings were read from (tap, junit, vitest, ..., or the judge's own name). */
+  format: string;
+  findings: FailureItem[];
+}
+
+/** Runs the loop's check once; `outputFile` is the job's output for this iteration, when there is one. */
+export type CheckRunner = (context: LoopContext, outputFile: string | undefined) => Promise<CheckOutcome>;
+
+/**
+ * Called when the same failures came back STUCK_AFTER times. It may do something that changes the next fixer run
+ * (research the failure, ask another model, add guidance) and return a note for the report; undefined means it had
+ * nothing to add and the loop stops as stuck.
+ */
+export type Escalation = (context: LoopContext) => Promise<string | undefined>;
+
+/** What a caller can plug into the default step table. */
+export interface LoopPlugins {
+  check?: CheckRunner;
+  escalate?: Escalation;
+}
