@@ -1,6 +1,7 @@
 import { isLinked, normalizeText, urlsIn, wordCount, type ContentScanner } from './content-scan';
 import type { FindingInput, FindingList } from './finding-list';
 import { quote } from './finding-list';
+import { locate } from './finding';
 import type { Range } from './rules';
 
 /** One piece of text the content checks read: a description, a title, a table cell, a paragraph. */
@@ -51,7 +52,7 @@ export function checkTextUnits(units: TextUnit[], scanner: ContentScanner, findi
       const key = normalizeText(text);
       const first = seen.get(key);
       if (first) {
-        findings.add({ rule: 'content.duplicate', severity: 'high', where: unit.where, message: `The ${unit.noun} repeats another one word for word`, expected: `a ${unit.noun} of its own`, actual: `the same text as ${'label' in first.where ? first.where.label : JSON.stringify(first.where)}: ${quote(text, 60)}`, fix: `Write this ${unit.noun} from its own source data; copying another one hides missing data.` });
+        findings.add({ rule: 'content.duplicate', severity: 'high', where: unit.where, message: `The ${unit.noun} repeats another one word for word`, expected: `a ${unit.noun} of its own`, actual: `the same text as ${'label' in first.where ? first.where.label : locate(first.where).label}: ${quote(text, 60)}`, fix: `Write this ${unit.noun} from its own source data; copying another one hides missing data.` });
       } else seen.set(key, unit);
     }
     for (const url of [...new Set([...unit.links, ...urlsIn(text)])]) {

@@ -1,12 +1,11 @@
 import { checkHollow, checkTextUnits, type TextUnit } from './check-content';
-import { mode, normalizeText, wordCount, type ContentScanner } from './content-scan';
+import { coverValue, mode, normalizeText, wordCount, type ContentScanner } from './content-scan';
 import type { Section, WordDocument } from './document-model';
 import type { FindingList } from './finding-list';
 import { sectionBody } from './learn-docx';
 import type { Rules } from './rules';
 import { compareStyle } from './style-compare';
 
-const COVER_LABEL = (label: string): RegExp => new RegExp(`${label.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\s*:\\s*(\\S.*)?`, 'i');
 const titleKey = (title: string): string => normalizeText(title.replace(/^\s*\d+(\.\d+)*\.?\s+/, ''));
 const where = (section: Section): { section: string; sectionTitle: string } => ({ section: section.number, sectionTitle: section.title });
 
@@ -35,9 +34,9 @@ export function checkDocx(document: WordDocument, rules: Rules, scanner: Content
   }
   const coverText = document.cover.map((paragraph) => paragraph.text).join('\n');
   for (const label of docx.cover?.labels ?? []) {
-    const match = COVER_LABEL(label).exec(coverText);
-    if (match?.[1]) continue;
-    findings.add({ rule: 'structure.cover-field', severity: 'high', where: {}, message: `The cover field "${label}" is ${match ? 'empty' : 'missing'}`, expected: `"${label}: <value>" on the cover`, actual: match ? `"${label}:" with no value` : 'missing', fix: `Write the cover's "${label}" line with its real value.` });
+    const value = coverValue(coverText, label);
+    if (value) continue;
+    findings.add({ rule: 'structure.cover-field', severity: 'high', where: {}, message: `The cover field "${label}" is ${value === undefined ? 'missing' : 'empty'}`, expected: `"${label}: <value>" on the cover`, actual: value === undefined ? 'missing' : `"${label}:" with no value`, fix: `Write the cover's "${label}" line with its real value.` });
   }
   const headingStyle = (level: number): NonNullable<typeof docx.headings>[string] | undefined => docx.headings?.[String(level)];
   if (title && headingStyle(0)) compareStyle(title.style, headingStyle(0)!, { what: 'document title', ruleBase: 'format.title', where: {}, severity: { size: 'high', color: 'high' }, sizeTolerance: rules.tolerance?.sizePt ?? 0.5 }, findings);
@@ -51,7 +50,8 @@ export function checkDocx(document: WordDocument, rules: Rules, scanner: Content
   const body = mode(bodyStyles, (style) => JSON.stringify([style.size, style.color, style.font]));
   if (docx.body && body) compareStyle(body, { ...docx.body, bold: undefined }, { what: 'body text', ruleBase: 'format.body', where: {}, severity: {}, sizeTolerance: rules.tolerance?.sizePt ?? 0.5 }, findings);
 
-  const mustFill = new Set((docx.filledSections ?? document.sections.map((section) => section.title)).map(titleKey));
+  const ranges = new Map(Object.entries(docx.sectionText ?? {}).map(([title, range]) => [titleKey(title), range] as const));
+  const mustFill = new Set(docx.sectionText ? ranges.keys() : document.sections.map((section) => titleKey(section.title)));
   slots += missing.filter((item) => mustFill.has(titleKey(item))).length;
   const units: TextUnit[] = [];
   for (const section of document.sections) {
@@ -62,7 +62,7 @@ export function checkDocx(document: WordDocument, rules: Rules, scanner: Content
       slots += 1;
       if (wordCount(text) >= 3 && !scanner.placeholder(text)) filled += 1;
     }
-    units.push({ where: where(section), text, links, ...(fill ? { description: docx.sectionWords ?? {} } : {}), noun: 'section text' });
+    units.push({ where: where(section), text, links, ...(fill ? { description: ranges.get(titleKey(section.title)) ?? docx.sectionWords ?? {} } : {}), noun: 'section text' });
     const paragraphs = section.paragraphs.filter((paragraph) => paragraph.text.trim() !== '').length;
     const range = docx.paragraphsPerSection;
     if (fill && paragraphs > 0 && range && ((range.min !== undefined && paragraphs < range.min) || (range.max !== undefined && paragraphs > range.max))) {

@@ -1,4 +1,5 @@
 import type { Deck } from './document-model';
+import { coverValue } from './content-scan';
 import type { FindingList } from './finding-list';
 import { firstOfRole, kindRules, slideKind } from './pptx-geometry';
 import type { Rules } from './rules';
@@ -48,9 +49,9 @@ export function checkPptxStructure(deck: Deck, rules: Rules, findings: FindingLi
     }
     const coverText = cover.shapes.map((shape) => shape.text).join('\n');
     for (const label of pptx.cover?.labels ?? []) {
-      const match = new RegExp(`${label.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\s*:\\s*(\\S.*)?`, 'i').exec(coverText);
-      if (match?.[1]) continue;
-      findings.add({ rule: 'structure.cover-field', severity: 'high', where: { slide: cover.number }, message: `The cover field "${label}" is ${match ? 'empty' : 'missing'}`, expected: `"${label}: <value>" on the cover`, actual: match ? `"${label}:" with no value` : 'missing', fix: `Write the cover's "${label}" line with its real value.` });
+      const value = coverValue(coverText, label);
+      if (value) continue;
+      findings.add({ rule: 'structure.cover-field', severity: 'high', where: { slide: cover.number }, message: `The cover field "${label}" is ${value === undefined ? 'missing' : 'empty'}`, expected: `"${label}: <value>" on the cover`, actual: value === undefined ? 'missing' : `"${label}:" with no value`, fix: `Write the cover's "${label}" line with its real value.` });
     }
   }
   for (const slide of slides) {

@@ -1,5 +1,5 @@
 import { checkHollow, checkTextUnits, type TextUnit } from './check-content';
-import { type ContentScanner } from './content-scan';
+import { mode, type ContentScanner } from './content-scan';
 import type { Cell, Sheet, Workbook } from './document-model';
 import type { FindingList } from './finding-list';
 import type { Rules, SheetRules } from './rules';
@@ -27,22 +27,26 @@ function checkColumns(sheet: Sheet, rules: SheetRules, findings: FindingList): v
   if (missing.length === 0 && order.some((header, index) => !same(header, actualOrder[index] ?? ''))) {
     findings.add({ rule: 'structure.column-order', severity: 'medium', where: { sheet: sheet.name }, message: 'The columns are in another order than in the template', expected: order.join(', '), actual: actualOrder.join(', '), fix: `Order the columns as in the template: ${order.join(', ')}.` });
   }
-  if (rules.header) {
-    for (const column of sheet.columns.filter((item) => item.header && expected.some((header) => same(header, item.header)))) {
-      compareStyle(column.headerStyle, rules.header, { what: `header "${column.header}"`, ruleBase: 'format.header', where: { sheet: sheet.name, row: sheet.headerRow, column: column.header }, severity: {}, sizeTolerance: 0.5 }, findings);
-    }
+  // The header row is judged as one: the style most of its cells share.
+  const styles = sheet.columns.filter((item) => item.header && expected.some((header) => same(header, item.header))).map((column) => column.headerStyle);
+  const style = mode(styles, (item) => JSON.stringify(item));
+  if (rules.header && style) {
+    compareStyle(style, rules.header, { what: 'header row', ruleBase: 'format.header', where: { sheet: sheet.name, ...(sheet.headerRow === undefined ? {} : { row: sheet.headerRow }) }, severity: {}, sizeTolerance: 0.5 }, findings);
   }
 }
 
 function checkCells(sheet: Sheet, rules: SheetRules, findings: FindingList, units: TextUnit[]): { filled: number; slots: number } {
   let filled = 0;
   let slots = 0;
+  // The key column names each row (the company, the ticker): it is input, not content, so it does not count
+  // towards hollowness.
   for (const header of rules.filled ?? []) {
     const cells = columnCells(sheet, header);
+    const counts = rules.keyColumn === undefined || !same(header, rules.keyColumn);
     if (!cells) continue;
-    slots += Math.max(1, cells.length);
+    if (counts) slots += Math.max(1, cells.length);
     for (const { row, cell } of cells) {
-      if (cell.type !== 'empty' && cell.type !== 'error') filled += 1;
+      if (cell.type !== 'empty' && cell.type !== 'error') filled += counts ? 1 : 0;
       else if (cell.type === 'empty') findings.add({ rule: 'content.empty-cell', severity: 'high', where: { sheet: sheet.name, row, column: header }, message: `The "${header}" cell is empty`, expected: 'a value, as in every row of the template', actual: 'empty', fix: `Fill "${header}" from the source data; if a value is truly unknown, mark it so the reader sees it was checked.` });
     }
   }

@@ -27,6 +27,16 @@ export const DEFAULT_PLACEHOLDER_PHRASES = ['lorem ipsum', 'click to add', 'clic
 /** Sources that are never a real citation: reserved example domains and test TLDs (RFC 2606, RFC 6761). */
 export const DEFAULT_BLOCKED_DOMAINS = ['example.com', 'example.org', 'example.net', 'example', 'test', 'invalid', 'localhost'];
 
+/** "Date: 12 May 2025", "Prepared for: Acme": a short cover label (at most three words) and its value. */
+export const COVER_LABEL = /^\s*([A-Z][\w&/.-]*(?: [\w&/.-]+){0,2}):\s*\S/;
+
+/** The value written after a cover label ("Date: 12 May 2025"), '' when the label has none, undefined when absent. */
+export function coverValue(text: string, label: string): string | undefined {
+  const escaped = label.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const match = new RegExp(`(?:^|\\n)[ \\t]*${escaped}[ \\t]*:[ \\t]*([^\\n]*)`, 'i').exec(text);
+  return match ? (match[1] ?? '').trim() : undefined;
+}
+
 export const wordCount = (text: string): number => text.split(/\s+/).filter((word) => /[\p{L}\p{N}]/u.test(word)).length;
 
 /** Lower case, single spaces, no punctuation: what two texts must share to count as the same. */

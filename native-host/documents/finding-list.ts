@@ -13,6 +13,8 @@ export interface FindingInput {
 
 /** Per sheet column, findings of one rule past this many are folded into one "and N more rows" finding. */
 const PER_COLUMN = 10;
+/** The same finding (rule, expected and actual) in more places than this is folded into one that lists them. */
+const SAME_ELSEWHERE = 3;
 
 /**
  * Collects findings, applying the rules file's per-rule severity overrides ("off" drops the finding). A workbook of
@@ -26,13 +28,22 @@ export class FindingList {
 
   constructor(private readonly overrides: Rules['severity'] = {}) {}
 
+  private readonly repeated = new Map<string, { finding: Finding; places: string[] }>();
+
   get items(): Finding[] {
     const extra = [...this.folded.values()].map(({ finding, count, rows }) => ({
       ...finding,
       message: `${finding.message}: ${count} more row${count === 1 ? '' : 's'} like this`,
       actual: `rows ${rows.slice(0, 12).join(', ')}${rows.length > 12 ? ', ...' : ''}`,
     }));
-    return [...this.items_, ...extra];
+    const same = [...this.repeated.values()]
+      .filter(({ places }) => places.length > 0)
+      .map(({ finding, places }) => ({
+        ...finding,
+        location: { label: `${places.slice(0, 6).join('; ')}${places.length > 6 ? `; and ${places.length - 6} more` : ''}` },
+        message: `${finding.message} (the same in ${places.length} more place${places.length === 1 ? '' : 's'})`,
+      }));
+    return [...this.items_, ...extra, ...same];
   }
 
   add(input: FindingInput): void {
@@ -53,6 +64,17 @@ export class FindingList {
           const where = locate({ ...rest });
           this.folded.set(group, { finding: { rule: input.rule, severity: override ?? input.severity, location: where, message: input.message, expected: input.expected, actual: '', fix: input.fix }, count: 1, rows: [location.row] });
         }
+        return;
+      }
+    }
+    if (location.row === undefined) {
+      const key = `${input.rule}\u0000${input.expected}\u0000${input.actual}`;
+      const entry = this.repeated.get(key) ?? { finding: { rule: input.rule, severity: override ?? input.severity, location, message: input.message, expected: input.expected, actual: input.actual, fix: input.fix }, places: [] };
+      this.repeated.set(key, entry);
+      const seen = (this.perGroup.get(key) ?? 0) + 1;
+      this.perGroup.set(key, seen);
+      if (seen > SAME_ELSEWHERE) {
+        entry.places.push(location.label);
         return;
       }
     }

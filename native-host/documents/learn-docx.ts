@@ -1,8 +1,7 @@
-import { mode, wordCount } from './content-scan';
+import { COVER_LABEL, mode, wordCount } from './content-scan';
 import type { Section, TextStyle, WordDocument } from './document-model';
 import type { DocxRules, StyleRule } from './rules';
 
-const COVER_LABEL = /^\s*([A-Z][\w &/.-]{1,30}):\s*\S/;
 
 function styleRule(styles: TextStyle[]): StyleRule | undefined {
   const common = mode(styles, (style) => JSON.stringify([style.size, style.color, style.font, style.bold]));
@@ -24,14 +23,17 @@ export function learnDocx(document: WordDocument): DocxRules {
   if (outline.length > 0) rules.sections = outline.map((section) => section.title);
   const filled = document.sections.filter((section) => wordCount(sectionBody(section)) > 0);
   if (filled.length > 0) {
-    rules.filledSections = filled.map((section) => section.title);
-    const counts = filled.map((section) => wordCount(sectionBody(section)));
-    rules.sectionWords = { min: Math.max(3, Math.floor(Math.min(...counts) * 0.5)), max: Math.ceil(Math.max(...counts) * 2.5) };
+    rules.sectionText = Object.fromEntries(
+      filled.map((section) => {
+        const words = wordCount(sectionBody(section));
+        return [section.title, { min: Math.max(3, Math.floor(words * 0.4)), max: Math.ceil(words * 3) }];
+      }),
+    );
     const paragraphs = filled.map((section) => section.paragraphs.filter((paragraph) => paragraph.text.trim() !== '').length);
     rules.paragraphsPerSection = { min: Math.max(1, Math.floor(Math.min(...paragraphs) * 0.5)), max: Math.ceil(Math.max(...paragraphs) * 2) + 1 };
   }
   const title = document.cover.find((paragraph) => paragraph.headingLevel === 0 && paragraph.text.trim() !== '');
-  const labels = document.cover.map((paragraph) => COVER_LABEL.exec(paragraph.text)?.[1]).filter((label): label is string => label !== undefined);
+  const labels = document.cover.filter((paragraph) => paragraph.headingLevel === undefined).map((paragraph) => COVER_LABEL.exec(paragraph.text)?.[1]).filter((label): label is string => label !== undefined);
   rules.cover = { title: title !== undefined, labels: [...new Set(labels)] };
   const headings: Record<string, StyleRule> = {};
   const byLevel = new Map<number, TextStyle[]>();

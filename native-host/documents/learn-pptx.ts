@@ -1,4 +1,4 @@
-import { median, mode, wordCount } from './content-scan';
+import { COVER_LABEL, median, mode, wordCount } from './content-scan';
 import type { Deck, Shape, Slide, TextStyle } from './document-model';
 import { dividersOf, firstOfRole, inches, isContent, overlapKey, overlappingPairs, shapeStyle, slideKind } from './pptx-geometry';
 import type { PptxRules, SlideKindRules, StyleRule } from './rules';
@@ -6,7 +6,6 @@ import { estimateFit } from './text-fit';
 
 /** Words a body text needs, in the reference, to count as a description (not a label or a figure). */
 const DESCRIPTION_WORDS = 12;
-const COVER_LABEL = /^\s*([A-Z][\w &/.-]{1,30}):\s*\S/;
 
 function styleRule(styles: Array<TextStyle | undefined>): StyleRule | undefined {
   const known = styles.filter((style): style is TextStyle => style !== undefined);
@@ -91,7 +90,7 @@ export function learnPptx(deck: Deck): PptxRules {
   const cover = visible[0];
   const roles = (['title', 'subtitle'] as const).filter((role) => cover && (firstOfRole(cover, role)?.text.trim() ?? '') !== '');
   const labels = cover
-    ? cover.shapes.flatMap((shape) => shape.text.split('\n')).map((line) => COVER_LABEL.exec(line)?.[1]).filter((label): label is string => label !== undefined)
+    ? cover.shapes.filter((shape) => shape.role === 'body' || shape.role === 'footer').flatMap((shape) => shape.text.split('\n')).map((line) => COVER_LABEL.exec(line)?.[1]).filter((label): label is string => label !== undefined)
     : [];
   return {
     slides: { min: Math.ceil(visible.length / 2) },

@@ -1,4 +1,5 @@
 import type { Shape } from './document-model';
+import { EMU_PER_INCH } from './text-fit';
 
 const words = (text: string): number => text.split(/\s+/).filter(Boolean).length;
 const sizeOf = (shape: Shape): number => Math.max(0, ...shape.paragraphs.map((paragraph) => paragraph.style.size ?? 0));
@@ -23,9 +24,11 @@ export function assignRoles(shapes: Shape[], height: number): void {
     const box = shape.box!;
     if (box.y >= height * 0.88 && sizeOf(shape) <= 12) shape.role = 'footer';
   }
-  let title = shapes.find((shape) => shape.role === 'title');
+  // An empty title placeholder shows nothing in the slide show: a text box drawn over it is the real title.
+  let title = shapes.find((shape) => shape.role === 'title' && hasText(shape));
   if (!title) {
-    const candidates = free.filter((shape) => shape.role === 'body' && hasText(shape) && words(shape.text) <= 25);
+    // Titles and subtitles are drawn in short boxes; a tall box is body text however few words it holds today.
+    const candidates = free.filter((shape) => shape.role === 'body' && hasText(shape) && words(shape.text) <= 25 && shape.box!.h <= EMU_PER_INCH * 1.6);
     title = candidates.find((shape) => /title/i.test(shape.name) && !/sub/i.test(shape.name));
     if (!title) {
       // A cover's title sits mid-slide, so the upper half is searched, largest text first.
@@ -34,14 +37,17 @@ export function assignRoles(shapes: Shape[], height: number): void {
       const others = free.filter((shape) => shape !== largest && shape.role === 'body' && hasText(shape)).map(sizeOf);
       if (largest && others.every((size) => size < sizeOf(largest))) title = largest;
     }
-    if (title) title.role = 'title';
+    if (title) {
+      for (const shape of shapes) if (shape.role === 'title') shape.role = 'decoration';
+      title.role = 'title';
+    } else title = shapes.find((shape) => shape.role === 'title');
   }
   if (!shapes.some((shape) => shape.role === 'subtitle') && title?.box) {
     const titleBox = title.box;
-    const named = free.find((shape) => shape.role === 'body' && /sub-?title/i.test(shape.name));
+    const named = free.find((shape) => shape.role === 'body' && hasText(shape) && /sub-?title/i.test(shape.name));
     const below = free
-      .filter((shape) => shape.role === 'body' && hasText(shape) && words(shape.text) <= 30 && sizeOf(shape) < sizeOf(title) && shape.box!.y >= titleBox.y + titleBox.h * 0.5)
-      .filter((shape) => shape.box!.y <= titleBox.y + titleBox.h + 914400 * 0.6 && shape.box!.y < height * 0.45)
+      .filter((shape) => shape.role === 'body' && hasText(shape) && words(shape.text) <= 30 && shape.box!.h <= EMU_PER_INCH * 0.9 && sizeOf(shape) < sizeOf(title) && shape.box!.y >= titleBox.y + titleBox.h * 0.5)
+      .filter((shape) => shape.box!.y <= titleBox.y + titleBox.h + EMU_PER_INCH * 0.6 && shape.box!.y < height * 0.45)
       .sort((a, b) => a.box!.y - b.box!.y)[0];
     const subtitle = named ?? below;
     if (subtitle) subtitle.role = 'subtitle';

@@ -78,8 +78,8 @@ export const DocxRules = z
     cover: z.object({ title: z.boolean().optional(), labels: z.array(z.string()).optional() }).strict().optional(),
     headings: z.record(z.string(), StyleRule).describe('by level: "0" for the Title style, "1", "2", ...').optional(),
     body: StyleRule.optional(),
-    filledSections: z.array(z.string()).describe('sections that must have body text').optional(),
-    sectionWords: Range.describe('words of body text per filled section').optional(),
+    sectionText: z.record(z.string(), Range).describe('sections that must have body text, with its length in words').optional(),
+    sectionWords: Range.describe('words of body text for sections not listed in sectionText').optional(),
     paragraphsPerSection: Range.optional(),
     tables: z.array(z.object({ section: z.string(), columns: z.array(z.string()) }).strict()).optional(),
   })
