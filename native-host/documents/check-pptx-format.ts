@@ -1,5 +1,5 @@
 import type { Deck, Slide } from './document-model';
-import { FindingList, quote } from './finding-list';
+import { type FindingList, quote } from './finding-list';
 import { dividersOf, firstOfRole, inches, isContent, kindRules, overlapKey, overlappingPairs, shapeStyle, slideKind } from './pptx-geometry';
 import type { Rules, SlideKindRules } from './rules';
 import { compareStyle } from './style-compare';

@@ -12,8 +12,8 @@ function plainText(value: unknown): string {
   if (typeof value === 'object' && 'richText' in value) return (value as ExcelJS.CellRichTextValue).richText.map((part) => part.text).join('');
   if (value instanceof Date) return value.toISOString().slice(0, 10);
   if (typeof value === 'object' && 'error' in value) return String((value as ExcelJS.CellErrorValue).error);
-  if (typeof value === 'object' && 'text' in value) return plainText((value as { text: unknown }).text);
-  return String(value as string | number | boolean);
+  if (typeof value === 'object' && 'text' in value) return plainText((value).text);
+  return String(value);
 }
 
 /** A cell's value as the checks see it: its shown text, its type, its link, and an error whether stored or computed. */
