@@ -12,8 +12,9 @@ function plainText(value: unknown): string {
   if (typeof value === 'object' && 'richText' in value) return (value as ExcelJS.CellRichTextValue).richText.map((part) => part.text).join('');
   if (value instanceof Date) return value.toISOString().slice(0, 10);
   if (typeof value === 'object' && 'error' in value) return String((value as ExcelJS.CellErrorValue).error);
-  if (typeof value === 'object' && 'text' in value) return plainText((value).text);
-  return String(value);
+  if (typeof value === 'object' && 'text' in value) return plainText(value.text);
+  if (typeof value === 'number' || typeof value === 'string' || typeof value === 'boolean') return String(value);
+  return '';
 }
 
 /** A cell's value as the checks see it: its shown text, its type, its link, and an error whether stored or computed. */
