@@ -13,6 +13,8 @@ export interface TextUnit {
   description?: Range;
   /** What to call it in messages: "description", "cell", "paragraph". */
   noun: string;
+  /** Set where a more specific check already judged whether this text is a real link. */
+  linkChecked?: boolean;
 }
 
 const MIN_DUPLICATE_WORDS = 6;
@@ -59,7 +61,7 @@ export function checkTextUnits(units: TextUnit[], scanner: ContentScanner, findi
       const domain = scanner.blockedDomain(url);
       if (domain) findings.add({ rule: 'content.blocked-source', severity: 'high', where: unit.where, message: 'A source on a blocked domain', expected: `no sources on ${domain}`, actual: url, fix: `Replace ${url} with the real source, or remove the claim it supports.` });
     }
-    for (const url of urlsIn(text)) {
+    for (const url of unit.linkChecked ? [] : urlsIn(text)) {
       if (isLinked(url, unit.links)) continue;
       findings.add({ rule: 'content.plain-link', severity: 'medium', where: unit.where, message: 'A URL written as plain text, not a clickable link', expected: 'a hyperlink', actual: url, fix: `Make ${url} a real hyperlink (its target set), not just text.` });
     }

@@ -54,11 +54,13 @@ function checkCells(sheet: Sheet, rules: SheetRules, findings: FindingList, unit
     for (const { row, cell } of columnCells(sheet, header) ?? []) units.push({ where: { sheet: sheet.name, row, column: header }, text: cell.text, links: cell.link ? [cell.link] : [], description: range, noun: 'description' });
   }
   const described = new Set(Object.keys(rules.descriptions ?? {}).map((header) => header.toLowerCase()));
+  const linked = new Set((rules.links ?? []).map((header) => header.toLowerCase()));
   for (const column of sheet.columns) {
     if (described.has(column.header.toLowerCase())) continue;
+    const linkChecked = linked.has(column.header.toLowerCase());
     for (const row of sheet.rows) {
       const cell = row.cells[column.index - 1];
-      if (cell?.type === 'string' || cell?.link) units.push({ where: { sheet: sheet.name, row: row.number, column: column.header || column.letter }, text: cell.text, links: cell.link ? [cell.link] : [], noun: 'cell' });
+      if (cell?.type === 'string' || cell?.link) units.push({ where: { sheet: sheet.name, row: row.number, column: column.header || column.letter }, text: cell.text, links: cell.link ? [cell.link] : [], noun: 'cell', linkChecked });
     }
   }
   for (const header of rules.links ?? []) {
