@@ -1,3 +1,4 @@
+import { AppError } from '../../shared/errors';
 import type { Section, TextRun, TextStyle, WordDocument, WordParagraph, WordTable } from './document-model';
 import { readTheme } from './drawing-color';
 import type { OfficePackage } from './open-package';
@@ -143,6 +144,7 @@ export async function readDocx(pkg: OfficePackage): Promise<WordDocument> {
     ...(defaultParagraphStyle ? { defaultParagraphStyle } : {}),
   };
   const body = path(await parts.xml('word/document.xml'), 'w:document', 'w:body');
+  if (!body) throw new AppError('bad_request', `${pkg.path} is corrupt: word/document.xml holds no document body. Re-create the file.`);
   const document: WordDocument = { kind: 'docx', path: pkg.path, cover: [], coverTables: [], sections: [] };
   const counters: number[] = [];
   const visit = (node: XmlNode): void => {
@@ -163,6 +165,6 @@ export async function readDocx(pkg: OfficePackage): Promise<WordDocument> {
       }
     }
   };
-  if (body) visit(body);
+  visit(body);
   return document;
 }

@@ -26,7 +26,7 @@ import { FindingList } from './finding-list';
 import { learnDocx } from './learn-docx';
 import { learnPptx } from './learn-pptx';
 import { learnXlsx } from './learn-xlsx';
-import { DEFAULT_LIMITS, KIND_LABEL, openPackage, type DocumentKind, type PackageLimits } from './open-package';
+import { aKind, DEFAULT_LIMITS, KIND_LABEL, openPackage, type DocumentKind, type PackageLimits } from './open-package';
 import { readDeck } from './pptx-reader';
 import { mergeRules, type Rules } from './rules';
 import { readWorkbook } from './xlsx-reader';
@@ -59,7 +59,7 @@ export async function readDocument(path: string, limits: PackageLimits = DEFAULT
     return await readDocx(pkg);
   } catch (error) {
     if (error instanceof AppError) throw error;
-    throw new AppError('bad_request', `${path} could not be read as a ${KIND_LABEL[pkg.kind]}: ${error instanceof Error ? error.message : String(error)}. It may be damaged; re-create it.`, { cause: error });
+    throw new AppError('bad_request', `${path} could not be read as ${aKind(pkg.kind)}: ${error instanceof Error ? error.message : String(error)}. It may be damaged; re-create it.`, { cause: error });
   }
 }
 
@@ -105,12 +105,12 @@ export async function judgeDocument(outputPath: string, templatePath: string | u
   if (templatePath !== undefined) {
     const template = await readDocument(templatePath, limits);
     if (template.kind !== output.kind) {
-      throw new AppError('bad_request', `The output ${outputPath} is a ${KIND_LABEL[output.kind]} but the template ${templatePath} is a ${KIND_LABEL[template.kind]}: compare documents of the same kind.`);
+      throw new AppError('bad_request', `The output ${outputPath} is ${aKind(output.kind)} but the template ${templatePath} is ${aKind(template.kind)}: compare documents of the same kind.`);
     }
     learned = learnFromModel(template);
   }
   if (userRules.kind !== undefined && userRules.kind !== output.kind) {
-    throw new AppError('bad_config', `The rules are for a ${KIND_LABEL[userRules.kind]}, but ${outputPath} is a ${KIND_LABEL[output.kind]}: use rules made for this kind of document.`);
+    throw new AppError('bad_config', `The rules are for ${aKind(userRules.kind)}, but ${outputPath} is ${aKind(output.kind)}: use rules made for this kind of document.`);
   }
   const rules = mergeRules(learned, userRules);
   return {

@@ -1,3 +1,4 @@
+import { AppError } from '../../shared/errors';
 import type { Deck, Shape, Slide } from './document-model';
 import { readColorMap, readTheme, type ColorContext } from './drawing-color';
 import type { OfficePackage } from './open-package';
@@ -46,6 +47,7 @@ const masterType = (type: string): string => (type === 'ctrTitle' || type === 't
 export async function readDeck(pkg: OfficePackage): Promise<Deck> {
   const parts = new PackageParts(pkg);
   const presentation = child(await parts.xml('ppt/presentation.xml'), 'p:presentation');
+  if (!presentation) throw new AppError('bad_request', `${pkg.path} is corrupt: ppt/presentation.xml holds no presentation. Re-create the file.`);
   const size = child(presentation, 'p:sldSz');
   const width = numberAttr(size, 'cx') ?? 12192000;
   const height = numberAttr(size, 'cy') ?? 6858000;

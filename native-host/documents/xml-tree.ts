@@ -1,4 +1,4 @@
-import { XMLParser } from 'fast-xml-parser';
+import { XMLParser, XMLValidator } from 'fast-xml-parser';
 
 /** One XML element with its attributes (prefixed names kept as written, e.g. `r:id`), children in order and direct text. */
 export interface XmlNode {
@@ -38,8 +38,13 @@ function convert(items: OrderedItem[], parent: XmlNode): void {
   }
 }
 
-/** Parses a document into a tree whose root holds the top element(s). Throws on malformed XML. */
+/**
+ * Parses a document into a tree whose root holds the top element(s). The parser itself is lenient (an unclosed tag
+ * parses), so the text is validated first: a truncated or damaged part throws instead of reading as half a document.
+ */
 export function parseXml(xml: string): XmlNode {
+  const valid = XMLValidator.validate(xml);
+  if (valid !== true) throw new Error(`${valid.err.msg} (line ${valid.err.line})`);
   const root: XmlNode = { name: '#document', attrs: {}, children: [], text: '' };
   convert(parser.parse(xml) as OrderedItem[], root);
   return root;
