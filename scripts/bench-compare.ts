@@ -7,6 +7,7 @@ import { buildDeck } from '../tests/fixtures/documents/deck-builder';
 import { companies } from '../tests/fixtures/documents/sample-companies';
 import { tempFiles } from '../tests/fixtures/documents/temp-files';
 import { buildWorkbook } from '../tests/fixtures/documents/workbook-builder';
+import { medianTime } from './lib/median-time';
 
 /**
  * `npm run bench:compare`: how long `deputy compare` takes on a 40-slide deck and a 10,000-row workbook, next to the
@@ -16,17 +17,7 @@ import { buildWorkbook } from '../tests/fixtures/documents/workbook-builder';
  */
 const RUNS = 5;
 
-async function median(work: () => Promise<unknown>): Promise<number> {
-  await work();
-  const times: number[] = [];
-  for (let i = 0; i < RUNS; i += 1) {
-    const started = performance.now();
-    await work();
-    times.push(performance.now() - started);
-  }
-  times.sort((a, b) => a - b);
-  return times[Math.floor(times.length / 2)]!;
-}
+const median = (work: () => Promise<unknown>): Promise<number> => medianTime(work, RUNS, 1);
 
 async function unzipAndParse(data: Buffer): Promise<void> {
   const zip = await JSZip.loadAsync(data);

@@ -1,15 +1,8 @@
-import { locate, type Finding, type FindingLocation, type Severity } from './finding';
+import { locate, type Finding, type FindingLocation } from './finding';
 import type { Rules } from './rules';
 
-export interface FindingInput {
-  rule: string;
-  severity: Severity;
-  where: Parameters<typeof locate>[0] | FindingLocation;
-  message: string;
-  expected: string;
-  actual: string;
-  fix: string;
-}
+/** A finding as a check reports it: where it is, given as parts or as a built location. */
+export type FindingInput = Omit<Finding, 'location'> & { where: Parameters<typeof locate>[0] | FindingLocation };
 
 /** Per sheet column, findings of one rule past this many are folded into one "and N more rows" finding. */
 const PER_COLUMN = 10;

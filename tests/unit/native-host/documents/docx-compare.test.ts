@@ -1,23 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Finding } from '../../../../native-host/documents/finding';
-import { judgeDocument, type Judgement } from '../../../../native-host/documents/judge-document';
+import { describe, expect, it } from 'vitest';
+import { byRule, compareHarness } from '../../../fixtures/documents/compare-harness';
 import { buildReport, type ReportOptions } from '../../../fixtures/documents/report-builder';
 import { companies } from '../../../fixtures/documents/sample-companies';
-import { tempFiles } from '../../../fixtures/documents/temp-files';
 
 /** Due-diligence reports made with docx: a reference, a good output and outputs with known defects. */
-const files = tempFiles();
-let reference = '';
-
-beforeAll(async () => {
-  reference = files.write('reference.docx', await buildReport());
-});
-afterAll(() => files.cleanup());
-
-async function judge(name: string, options: ReportOptions): Promise<Judgement> {
-  return judgeDocument(files.write(`${name}.docx`, await buildReport(options)), reference);
-}
-const byRule = (judgement: Judgement, rule: string): Finding[] => judgement.findings.filter((finding) => finding.rule === rule);
+const { judge } = compareHarness<ReportOptions>('docx', buildReport);
 
 describe('report compared with its template', () => {
   it('a good report on another company has no critical or high finding', async () => {

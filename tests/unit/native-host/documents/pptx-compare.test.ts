@@ -1,28 +1,16 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Finding } from '../../../../native-host/documents/finding';
 import { judgeDocument, type Judgement } from '../../../../native-host/documents/judge-document';
+import { byRule, compareHarness } from '../../../fixtures/documents/compare-harness';
 import { buildDeck, type DeckOptions } from '../../../fixtures/documents/deck-builder';
 import { companies } from '../../../fixtures/documents/sample-companies';
-import { tempFiles } from '../../../fixtures/documents/temp-files';
 
 /**
  * Decks made with pptxgenjs as a research service makes them: a reference of five companies, good outputs of the
  * same code with other data, and outputs with one known defect each, found with its severity and location.
  */
-const files = tempFiles();
-let reference = '';
-
-beforeAll(async () => {
-  reference = files.write('reference.pptx', await buildDeck());
-});
-afterAll(() => files.cleanup());
-
-async function judge(name: string, options: DeckOptions): Promise<Judgement> {
-  return judgeDocument(files.write(`${name}.pptx`, await buildDeck(options)), reference);
-}
-
+const { judge, reference } = compareHarness<DeckOptions>('pptx', buildDeck);
 const serious = (judgement: Judgement): Finding[] => judgement.findings.filter((finding) => finding.severity !== 'medium');
-const byRule = (judgement: Judgement, rule: string): Finding[] => judgement.findings.filter((finding) => finding.rule === rule);
 
 describe('deck compared with its template', () => {
   it('a good output of the same template, with other companies and another slide count, has no critical or high finding', async () => {
@@ -34,7 +22,7 @@ describe('deck compared with its template', () => {
   });
 
   it('the template compared with itself has no finding at all', async () => {
-    const judgement = await judgeDocument(reference, reference);
+    const judgement = await judgeDocument(reference(), reference());
     expect(judgement.findings).toEqual([]);
   });
 

@@ -1,23 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Finding } from '../../../../native-host/documents/finding';
-import { judgeDocument, type Judgement } from '../../../../native-host/documents/judge-document';
+import { describe, expect, it } from 'vitest';
+import { byRule, compareHarness } from '../../../fixtures/documents/compare-harness';
 import { companies } from '../../../fixtures/documents/sample-companies';
-import { tempFiles } from '../../../fixtures/documents/temp-files';
 import { buildWorkbook, type WorkbookOptions } from '../../../fixtures/documents/workbook-builder';
 
 /** Trading-comparables workbooks made with exceljs: a reference, good outputs, and outputs with known defects. */
-const files = tempFiles();
-let reference = '';
-
-beforeAll(async () => {
-  reference = files.write('reference.xlsx', await buildWorkbook());
-});
-afterAll(() => files.cleanup());
-
-async function judge(name: string, options: WorkbookOptions): Promise<Judgement> {
-  return judgeDocument(files.write(`${name}.xlsx`, await buildWorkbook(options)), reference);
-}
-const byRule = (judgement: Judgement, rule: string): Finding[] => judgement.findings.filter((finding) => finding.rule === rule);
+const { judge } = compareHarness<WorkbookOptions>('xlsx', buildWorkbook);
 
 describe('workbook compared with its template', () => {
   it('a good output with other companies and more rows has no critical or high finding', async () => {
