@@ -1,5 +1,4 @@
 import { readFile, stat } from 'node:fs/promises';
-import { basename, extname } from 'node:path';
 import JSZip from 'jszip';
 import { AppError } from '../../shared/errors';
 import { readZipDirectory } from './zip-directory';
@@ -84,14 +83,3 @@ export async function openPackage(path: string, limits: PackageLimits = DEFAULT_
     }));
   return { path, kind, bytes: size, buffer, zip };
 }
-
-/** The kind a file name claims by its extension, if any. */
-export function kindFromName(path: string): DocumentKind | undefined {
-  const extension = extname(path).toLowerCase().slice(1);
-  if (extension === 'pptx' || extension === 'pptm' || extension === 'potx') return 'pptx';
-  if (extension === 'xlsx' || extension === 'xlsm' || extension === 'xltx') return 'xlsx';
-  if (extension === 'docx' || extension === 'docm' || extension === 'dotx') return 'docx';
-  return undefined;
-}
-
-export const fileLabel = (path: string): string => basename(path);

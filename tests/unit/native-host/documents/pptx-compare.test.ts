@@ -79,6 +79,17 @@ describe('deck compared with its template', () => {
     expect(byRule(judgement, 'structure.cover-field')).toEqual([expect.objectContaining({ severity: 'high', location: expect.objectContaining({ slide: 1 }) as unknown, message: 'The cover field "Date" is empty' })]);
   });
 
+  it('a missing divider line and a summary table without a column', async () => {
+    const judgement = await judge('layout', { noDivider: true, summaryWithout: 'EV (EURm)' });
+    expect(byRule(judgement, 'format.divider-missing')[0]).toMatchObject({ severity: 'medium', location: { slide: 2 }, expected: 'a horizontal line at 1.05 in in #1F3864', actual: 'no divider line' });
+    expect(byRule(judgement, 'structure.table-columns')).toEqual([expect.objectContaining({ severity: 'high', location: expect.objectContaining({ slide: 7, shape: 'Summary table' }) as unknown, message: 'The table lacks column EV (EURm)' })]);
+  });
+
+  it('too few body paragraphs on a slide are medium (the user minimum, the template maximum)', async () => {
+    const judgement = await judgeDocument(reference(), reference(), { pptx: { kinds: { COMPANY: { paragraphs: { min: 3 } } } } });
+    expect(byRule(judgement, 'content.paragraphs')[0]).toMatchObject({ severity: 'medium', location: { slide: 2 }, expected: '3 to 4 paragraphs, as in the template' });
+  });
+
   it('duplicated descriptions, blocked sources and links that are not links', async () => {
     const judgement = await judge('content', { duplicate: true, blockedSourceAt: 3, plainLinks: true });
     expect(byRule(judgement, 'content.duplicate')).toEqual([expect.objectContaining({ severity: 'high', location: expect.objectContaining({ slide: 4, shape: 'Description' }) as unknown })]);
