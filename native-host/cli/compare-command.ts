@@ -1,5 +1,5 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { type Command, InvalidArgumentError } from 'commander';
+import { type Command, CommanderError, InvalidArgumentError } from 'commander';
 import { AppError } from '../../shared/errors';
 import { formatReport } from '../documents/format-findings';
 import { writeReport } from '../documents/html-report';
@@ -99,5 +99,9 @@ export function registerCompareCommand(program: Command, setExitCode: (code: num
     .option('--learn <file>', 'derive a rules file from a known-good document instead of comparing')
     .option('--out <file>', 'with --learn: where to write the rules')
     .option('--max-size <MB>', 'the largest document accepted (default 100)', megabytes)
+    // Commander's own usage errors (an unknown option, a bad --max-size) exit 1 by default; here 1 means findings.
+    .exitOverride((error) => {
+      throw error.exitCode === 1 ? new CommanderError(COMPARE_EXIT.badInput, error.code, error.message) : error;
+    })
     .action(async (output: string | undefined, options: CompareOptions) => setExitCode(await compareAction(output, options)));
 }

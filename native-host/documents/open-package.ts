@@ -27,7 +27,7 @@ const MAIN_PART: Record<DocumentKind, string> = { pptx: 'ppt/presentation.xml', 
 export const KIND_LABEL: Record<DocumentKind, string> = { pptx: 'PowerPoint deck (.pptx)', xlsx: 'Excel workbook (.xlsx)', docx: 'Word document (.docx)' };
 export const aKind = (kind: DocumentKind): string => `${kind === 'xlsx' ? 'an' : 'a'} ${KIND_LABEL[kind]}`;
 const CFB_MAGIC = Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1]);
-const megabytes = (bytes: number): string => `${(bytes / 1024 / 1024).toFixed(bytes < 10 * 1024 * 1024 ? 1 : 0)} MB`;
+const megabytes = (bytes: number): string => (bytes < 1024 * 1024 ? `${Math.ceil(bytes / 1024)} KB` : `${(bytes / 1024 / 1024).toFixed(bytes < 10 * 1024 * 1024 ? 1 : 0)} MB`);
 
 function badInput(path: string, problem: string, cause?: unknown): AppError {
   return new AppError('bad_request', `${path} ${problem}`, cause === undefined ? {} : { cause });

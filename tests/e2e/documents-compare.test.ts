@@ -71,6 +71,9 @@ describe('deputy compare', () => {
     expect(deputy([paths.refDeck!, '--template', paths.refBook!]).stderr).toContain('is a PowerPoint deck (.pptx) but the template');
     expect(deputy([paths.refDeck!])).toMatchObject({ code: 2, stderr: 'deputy: give a --template to compare with (or a --rules file made by --learn)\n' });
     expect(deputy(['--template', paths.refDeck!]).code).toBe(2);
+    expect(deputy([paths.refDeck!, '--template', paths.refDeck!, '--max-size', 'lots']).code).toBe(2);
+    expect(deputy([paths.refDeck!, '--template', paths.refDeck!, '--no-such-option']).code).toBe(2);
+    expect(deputy([paths.refDeck!, '--template', paths.refDeck!, '--max-size', '0.01']).stderr).toMatch(/reference\.pptx is \d+ KB, above the 11 KB limit for one document/);
     const encrypted = deputy([join(import.meta.dirname, '../fixtures/documents/encrypted.xlsx'), '--template', paths.refBook!]);
     expect(encrypted.code).toBe(2);
     expect(encrypted.stderr).toContain('is encrypted (password protected)');
