@@ -41,6 +41,11 @@ function checkPositions(slide: Slide, deck: Deck, rules: SlideKindRules, toleran
       fix: `Place the title ${rules.titleTopIn} in from the top of the slide, as in the template.`,
     });
   }
+  const ALIGN: Record<string, string> = { l: 'left', ctr: 'centred', r: 'right', just: 'justified', dist: 'distributed' };
+  const align = title?.paragraphs.find((paragraph) => paragraph.text.trim() !== '')?.align;
+  if (rules.titleAlign !== undefined && title && align !== undefined && align !== rules.titleAlign) {
+    findings.add({ rule: 'format.title-align', severity: 'medium', where: { slide: slide.number, shape: title.name }, message: 'The title is aligned differently from the template', expected: ALIGN[rules.titleAlign] ?? rules.titleAlign, actual: ALIGN[align] ?? align, fix: `Align the title ${ALIGN[rules.titleAlign] ?? rules.titleAlign}, as in the template.` });
+  }
   const tops = slide.shapes.filter((shape) => isContent(shape) && shape.role === 'body').map((shape) => shape.box!.y);
   if (rules.contentTopIn !== undefined && tops.length > 0 && Math.abs(inches(Math.min(...tops)) - rules.contentTopIn) > tolerance.positionIn) {
     findings.add({

@@ -30,6 +30,8 @@ export interface Paragraph {
   spaceAfterPt: number;
   /** Left margin plus first-line indent, in EMU. */
   indentEmu: number;
+  /** Horizontal alignment as the file names it: l, ctr, r, just, dist. */
+  align: string;
 }
 
 /** Position and size in EMU (914400 per inch). */

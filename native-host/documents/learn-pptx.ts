@@ -27,6 +27,8 @@ function learnKind(slides: Slide[], deck: Deck): SlideKindRules {
     const style = styleRule(slides.map((slide) => firstOfRole(slide, role)).map((shape) => (shape ? shapeStyle(shape) : undefined)));
     if (style) rules[role] = style;
   }
+  const align = mode(slides.map((slide) => firstOfRole(slide, 'title')?.paragraphs[0]?.align).filter((value): value is string => value !== undefined));
+  if (align === 'l' || align === 'ctr' || align === 'r' || align === 'just' || align === 'dist') rules.titleAlign = align;
   const titleTops = slides.map((slide) => firstOfRole(slide, 'title')?.box?.y).filter((y): y is number => y !== undefined);
   if (titleTops.length > 0) rules.titleTopIn = inches(median(titleTops)!);
   const contentTops = slides

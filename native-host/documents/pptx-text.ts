@@ -117,6 +117,7 @@ export function readParagraphs(txBody: XmlNode | undefined, chain: TextStyleChai
       spaceBeforePt: spacingPt(firstDefined(levels, (node) => child(node, 'a:spcBef')), sizePt) ?? 0,
       spaceAfterPt: spacingPt(firstDefined(levels, (node) => child(node, 'a:spcAft')), sizePt) ?? 0,
       indentEmu: Math.max(0, marL + Math.min(0, indent)),
+      align: firstDefined(levels, (node) => attr(node, 'algn')) ?? 'l',
     });
   }
   return paragraphs;

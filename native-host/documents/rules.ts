@@ -31,6 +31,7 @@ export const SlideKindRules = z
     subtitle: StyleRule.optional(),
     body: StyleRule.optional(),
     titleTopIn: z.number().describe('top of the title, inches from the slide top').optional(),
+    titleAlign: z.enum(['l', 'ctr', 'r', 'just', 'dist']).describe('the title paragraph alignment').optional(),
     contentTopIn: z.number().describe('where the content below the title starts, inches from the slide top').optional(),
     dividers: z.array(z.object({ yIn: z.number(), color: Hex.optional() }).strict()).optional(),
     descriptions: z.record(z.string(), Range).describe('words per description, by shape key').optional(),

@@ -34,6 +34,8 @@ describe('deck compared with its template', () => {
     // Three slides in full, the other two folded into one finding that names them.
     expect(size.map((finding) => finding.location.label)).toEqual(['slide 2, shape "Title"', 'slide 3, shape "Title"', 'slide 4, shape "Title"', 'slide 5, shape "Title"; slide 6, shape "Title"']);
     expect(judgement.passed).toBe(false);
+    // The template's title is centred by its master; the generator's own box is left-aligned.
+    expect(byRule(judgement, 'format.title-align')[0]).toMatchObject({ severity: 'medium', location: { slide: 2 }, expected: 'centred', actual: 'left' });
   });
 
   it('text that overflows its box is high, on the right slide and shape', async () => {

@@ -65,7 +65,7 @@ describe('findings for a fixer and for people', () => {
 });
 
 describe('text fit estimate', () => {
-  const paragraph = (text: string, size: number): Paragraph => ({ text, level: 0, runs: [], style: { size, font: 'Calibri' }, lineSpacing: { multiple: 1 }, spaceBeforePt: 0, spaceAfterPt: 0, indentEmu: 0 });
+  const paragraph = (text: string, size: number): Paragraph => ({ text, level: 0, runs: [], style: { size, font: 'Calibri' }, lineSpacing: { multiple: 1 }, spaceBeforePt: 0, spaceAfterPt: 0, indentEmu: 0, align: 'l' });
   const shape = (paragraphs: Paragraph[], w: number, h: number): Shape => ({ id: '1', name: 'Text', kind: 'text', role: 'body', key: 'name:Text', box: { x: 0, y: 0, w: w * 914400, h: h * 914400 }, paragraphs, text: paragraphs.map((item) => item.text).join('\n'), links: [], inherited: false, autofit: 'none', wrap: true, insets: { l: 91440, t: 45720, r: 91440, b: 45720 } });
 
   it('a short line fits, the same text twenty times does not, and lines grow with the size', () => {
