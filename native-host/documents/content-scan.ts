@@ -21,8 +21,11 @@ export const DEFAULT_FILLER_PHRASES = [
   'it is worth noting',
 ];
 
-/** Text a template or generator leaves behind when nothing real was filled in. */
-export const DEFAULT_PLACEHOLDER_PHRASES = ['lorem ipsum', 'click to add', 'click to edit', 'insert text here', '[insert', '[company', 'tbd', 'todo', 'xxx', 'placeholder text', 'sample text'];
+/**
+ * Text a template or generator leaves behind when nothing real was filled in. A phrase written in capitals matches
+ * only in capitals, so "TODO" is caught and a to-do list app is not.
+ */
+export const DEFAULT_PLACEHOLDER_PHRASES = ['lorem ipsum', 'click to add', 'click to edit', 'insert text here', '[insert', '[company', 'TBD', 'TODO', 'XXX', 'placeholder text', 'sample text'];
 
 /** Sources that are never a real citation: reserved example domains and test TLDs (RFC 2606, RFC 6761). */
 export const DEFAULT_BLOCKED_DOMAINS = ['example.com', 'example.org', 'example.net', 'example', 'test', 'invalid', 'localhost'];
@@ -43,10 +46,11 @@ export const wordCount = (text: string): number => text.split(/\s+/).filter((wor
 export const normalizeText = (text: string): string => text.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ' ').trim();
 
 function phrasePattern(phrase: string): RegExp {
-  const escaped = phrase.toLowerCase().replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const escaped = phrase.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
   const start = /^\w/.test(phrase) ? '\\b' : '';
   const end = /\w$/.test(phrase) ? '\\b' : '';
-  return new RegExp(`${start}${escaped}${end}`, 'i');
+  const capitals = /[A-Z]/.test(phrase) && phrase === phrase.toUpperCase();
+  return new RegExp(`${start}${escaped}${end}`, capitals ? '' : 'i');
 }
 
 export interface ContentScanner {

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { contentScanner } from '../../../../native-host/documents/content-scan';
 import { judgeDocument, learnRules } from '../../../../native-host/documents/judge-document';
 import { mergeRules, parseRules, Rules } from '../../../../native-host/documents/rules';
 import { buildDeck } from '../../../fixtures/documents/deck-builder';
@@ -63,5 +64,19 @@ describe('rules: learned from a reference, tuned by the user', () => {
   it('mergeRules: objects merge, arrays and values replace', () => {
     expect(mergeRules({ a: { b: 1, c: [1, 2] }, d: 'x' }, { a: { c: [3] }, e: true })).toEqual({ a: { b: 1, c: [3] }, d: 'x', e: true });
     expect(Rules.safeParse({ tolerance: { sizePt: -1 } }).success).toBe(false);
+  });
+});
+
+describe('content phrases', () => {
+  it('placeholders in capitals match only in capitals; other phrases in any case, on word boundaries', () => {
+    const scanner = contentScanner({});
+    expect(scanner.placeholder('Revenue: TBD')).toBe('TBD');
+    expect(scanner.placeholder('Makes a todo list app for teams')).toBeUndefined();
+    expect(scanner.placeholder('LOREM IPSUM dolor')).toBe('lorem ipsum');
+    expect(scanner.filler('It Is A Company That sells pumps')).toEqual(['is a company that']);
+    expect(scanner.filler('This is a company thatcher founded')).toEqual([]);
+    expect(scanner.blockedDomain('https://shop.example.com/x')).toBe('example.com');
+    expect(scanner.blockedDomain('https://api.service.test/')).toBe('test');
+    expect(scanner.blockedDomain('https://www.bundesanzeiger.de')).toBeUndefined();
   });
 });
