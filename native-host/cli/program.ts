@@ -5,6 +5,7 @@ import { HOST_VERSION } from '../version';
 import { registerDesktopCommand } from './desktop-command';
 import { registerLoopCommands } from './loop-command';
 import type { CliEnv } from './cli-env';
+import { registerCompareCommand } from './compare-command';
 import { doctorCommand } from './doctor-command';
 import { installCommand } from './install-command';
 import { uninstallCommand } from './uninstall-command';
@@ -44,6 +45,7 @@ export function buildProgram(setExitCode: (code: number) => void, cliEnv: () => 
     .action(async () => setExitCode(await desktopWorkerMain()));
 
   registerLoopCommands(program, setExitCode);
+  registerCompareCommand(program, setExitCode);
 
   program
     .command('install')
