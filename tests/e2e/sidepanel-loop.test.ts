@@ -142,7 +142,8 @@ describe('the fix loop in the side panel, over native messaging to the built hos
     expect(await again.$eval('[data-testid=loop-repo]', (input) => (input as HTMLInputElement).value)).toBe(repo.work);
     expect(await again.$eval('[data-testid=loop-protected-paths]', (input) => (input as HTMLTextAreaElement).value)).toBe('.env');
     expect(await again.$eval('[data-testid=loop-max-iterations]', (input) => (input as HTMLInputElement).value)).toBe('5');
-    expect(await again.$$eval('[data-testid=loop-iteration]', (items) => items.length)).toBe(3);
+    // The outcome comes with loop.status and the iterations with the background's log a moment later.
+    await again.waitForFunction(() => document.querySelectorAll('[data-testid=loop-iteration]').length === 3, { timeout: 15_000 });
     await again.close();
   });
 
