@@ -13,8 +13,20 @@ export interface Pending {
   dropped: boolean;
 }
 
+/**
+ * A run of text as the walk finds it. `joinBefore` and `joinAfter` say that nothing separates it from the text before
+ * or after it on the page: no whitespace and no block boundary, as in `Enter "<b>Nathalie</b>"`. Text is joined
+ * without a space only where both sides say so, so the snapshot reads as the page does.
+ */
+export interface TextEntry {
+  text: string;
+  prio: 1 | 2;
+  joinBefore?: boolean;
+  joinAfter?: boolean;
+}
+
 /** One line as the walk finds it: a control, a context line, or a cross-origin frame's placeholder. */
-export type Entry = Pending | { text: string; prio: 1 | 2 } | { key: string };
+export type Entry = Pending | TextEntry | { key: string };
 
 export interface Collected {
   snapshot: Omit<FrameSnapshot, 'token' | 'inlined'>;
@@ -35,6 +47,7 @@ export function finishSnapshot(
   const items: SnapshotItem[] = [];
   const elements: Element[] = [];
   const previous = registry.lastRef;
+  let lastJoinAfter = false;
   for (const entry of entries) {
     if ('el' in entry) {
       if (entry.dropped) continue;
@@ -46,16 +59,19 @@ export function finishSnapshot(
       if (autocomplete) item.autocomplete = autocomplete;
       items.push(item);
       elements.push(entry.el);
+      lastJoinAfter = false;
     } else if ('text' in entry) {
-      // Runs of short text that end up next to each other in reading order read as one line.
+      // Runs of short text that end up next to each other in reading order read as one line, spaced as on the page.
       const last = items[items.length - 1];
       if (last?.k === 'ctx' && last.prio === 1 && entry.prio === 1 && last.text.length < maxText) {
-        last.text = clip(`${last.text} ${entry.text}`, maxText);
+        last.text = clip(`${last.text}${lastJoinAfter && entry.joinBefore === true ? '' : ' '}${entry.text}`, maxText);
       } else {
         items.push({ k: 'ctx', text: entry.text, prio: entry.prio });
       }
+      lastJoinAfter = entry.joinAfter === true;
     } else {
       items.push({ k: 'frame', key: entry.key });
+      lastJoinAfter = false;
     }
   }
   rememberAll(items, elements, registry);
