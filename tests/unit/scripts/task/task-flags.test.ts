@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { parseTaskFlags, TaskUsageError } from '../../../../scripts/task/task-flags';
 
 describe('npm run task flags', () => {
@@ -40,8 +40,7 @@ describe('npm run task flags', () => {
 
   it('prints help and exits 0 for --help, with the exit codes', () => {
     const written: string[] = [];
-    const write = process.stdout.write.bind(process.stdout);
-    process.stdout.write = ((text: string) => written.push(text) > 0) as typeof process.stdout.write;
+    const spy = vi.spyOn(process.stdout, 'write').mockImplementation((text) => written.push(String(text)) > 0);
     try {
       let error: unknown;
       try {
@@ -52,7 +51,7 @@ describe('npm run task flags', () => {
       expect(error).toBeInstanceOf(TaskUsageError);
       expect((error as TaskUsageError).exitCode).toBe(0);
     } finally {
-      process.stdout.write = write;
+      spy.mockRestore();
     }
     const help = written.join('');
     expect(help).toContain('--profile <dir>');
