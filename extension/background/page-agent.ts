@@ -158,7 +158,7 @@ export class PageAgent {
         return this.onElement(tabId, action.ref, scroll, settleMs, watch);
       }
       case 'find':
-        return this.find(tabId, action.text);
+        return this.find(tabId, action.text, action.budgetMs);
       case 'wait':
         return this.wait(tabId, action.seconds, action.text, watch);
       default:
@@ -215,7 +215,7 @@ export class PageAgent {
     }
     // The frame's DOM is quiet; the tab may have started loading another page (a link, a form post) or be waiting for
     // answers the action asked for (suggestions, search results): wait for those too, capped.
-    const settled = await this.settle(tabId, { loadCapMs: FOLLOW_LOAD_CAP_MS, quietCapMs: settleMs }, watch);
+    const settled = await this.settle(tabId, { loadCapMs: FOLLOW_LOAD_CAP_MS, quietCapMs: settleMs, alreadyLoading: before?.status === 'loading' }, watch);
     const after = settled.tab;
     let changed = result.changed;
     if (after && before && after.url !== before.url && frameId === 0) {

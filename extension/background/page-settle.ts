@@ -16,6 +16,11 @@ export interface SettlePorts {
 export interface SettleLimits {
   /** How long to wait for the page to finish loading. */
   loadCapMs: number;
+  /**
+   * The page was still loading when the action began (HTML that streams for long): only a new page the action asked
+   * for is waited for, not the end of this one, which the model was already told about.
+   */
+  alreadyLoading?: boolean;
   /** How long to wait, once loaded, for its requests to be answered and its DOM to go quiet. */
   quietCapMs: number;
 }
@@ -44,7 +49,8 @@ export async function settleTab(ports: SettlePorts, tabId: number, limits: Settl
   const started = ports.now();
   let tab = await ports.tabState(tabId);
   const loadDeadline = started + limits.loadCapMs;
-  const loading = (state: TabState | undefined): boolean => state !== undefined && (state.status === 'loading' || ports.documentRequested?.() === true);
+  const loading = (state: TabState | undefined): boolean =>
+    state !== undefined && ((state.status === 'loading' && limits.alreadyLoading !== true) || ports.documentRequested?.() === true);
   while (loading(tab) && ports.now() < loadDeadline) {
     await ports.sleep(POLL_MS);
     tab = await ports.tabState(tabId);
@@ -74,5 +80,5 @@ export async function settleTab(ports: SettlePorts, tabId: number, limits: Settl
     }
   }
   tab = (await ports.tabState(tabId)) ?? tab;
-  return { tab, loaded: tab.status !== 'loading', quiet, waitedMs: ports.now() - started };
+  return { tab, loaded: !loading(tab), quiet, waitedMs: ports.now() - started };
 }

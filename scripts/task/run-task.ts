@@ -146,7 +146,7 @@ async function drive(context: DriveContext): Promise<TaskRun> {
     emit({ type: 'error', message: 'The browser closed before the task ended.' });
     settle(latest);
   };
-  context.ext.browser.once('disconnected', onDisconnect);
+  context.ext.browser.on('disconnected', onDisconnect);
 
   let interrupted = false;
   const interrupt = (): void => {

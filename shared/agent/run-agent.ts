@@ -253,7 +253,6 @@ async function runLoop<E extends AgentEnvironment>(deps: AgentDeps<E>, state: Ag
       const observedAt = deps.now();
       const forModel = deps.screenshots === true && deps.provider.vision;
       const raw = await deps.environment.observe({ screenshot: forModel || deps.keepScreenshot !== undefined, ...(deps.signal ? { signal: deps.signal } : {}) });
-      if (raw.screenshot && deps.keepScreenshot) deps.keepScreenshot(state.steps.length, raw.screenshot);
       const observation = observationRecord(forModel ? raw : { ...raw, screenshot: undefined }, redactor);
       // A task that started on a browser page takes the first web site it reaches as its own (see the policy gate).
       if (hostOf(state.startUrl) === null && hostOf(raw.url) !== null) state.startUrl = observation.url;
@@ -262,6 +261,7 @@ async function runLoop<E extends AgentEnvironment>(deps: AgentDeps<E>, state: Ag
       emit({ type: 'observation', at: deps.now(), step: step.index, url: observation.url, title: observation.title, chars: observation.chars, hash: observation.hash, durationMs: deps.now() - observedAt });
       for (const message of trouble.notices) emit({ type: 'notice', at: deps.now(), step: step.index, message });
       if (trouble.stop !== null) return await end('failed', trouble.stop);
+      if (raw.screenshot && deps.keepScreenshot) deps.keepScreenshot(step.index, raw.screenshot);
       state.steps.push(step);
       maskOldObservations(state.steps, limits.keepObservations);
 

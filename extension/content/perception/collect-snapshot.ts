@@ -89,6 +89,8 @@ export function collectSnapshot(doc: Document, registry: RefRegistry, access: Do
   let pendingTextEl: Element | null = null;
   /** Whitespace (or a line break) was seen since the last text entry: the next one does not join it. */
   let spaceSeen = false;
+  /** A block ended since the last text entry: the next one starts a line of its own. */
+  let afterBlock = false;
   const deadline = options.deadline ?? Infinity;
   let visits = 0;
   let expired = false;
@@ -120,7 +122,8 @@ export function collectSnapshot(doc: Document, registry: RefRegistry, access: Do
     if (!text || !el) return null;
     const rect = el.getBoundingClientRect();
     if (viewport && inView(rect, scope) !== 0) return null;
-    entries.push({ text: clip(text, maxText), prio: 1, joinBefore, joinAfter: !spaceSeen });
+    entries.push({ text, prio: 1, joinBefore, joinAfter: !spaceSeen, ...(afterBlock ? { blockStart: true } : {}) });
+    afterBlock = false;
     return boxOf(rect, scope);
   };
 
@@ -128,8 +131,12 @@ export function collectSnapshot(doc: Document, registry: RefRegistry, access: Do
   const endBlock = (start: number): void => {
     const first = entries[start];
     const last = entries[entries.length - 1];
-    if (first && 'prio' in first) first.joinBefore = false;
+    if (first && 'prio' in first) {
+      first.joinBefore = false;
+      first.blockStart = true;
+    }
     if (last && 'prio' in last) last.joinAfter = false;
+    afterBlock = true;
   };
 
   /**

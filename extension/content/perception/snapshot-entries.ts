@@ -1,4 +1,4 @@
-import type { FrameSnapshot, SnapshotItem } from '../../../shared/perception/frame-snapshot';
+import type { ContextItem, FrameSnapshot, SnapshotItem } from '../../../shared/perception/frame-snapshot';
 import { clip } from './accessible-name';
 import type { RefRegistry } from './ref-registry';
 import { rowText } from './row-text';
@@ -23,6 +23,8 @@ export interface TextEntry {
   prio: 1 | 2;
   joinBefore?: boolean;
   joinAfter?: boolean;
+  /** The first text of a block (a paragraph, a cell, a list item): it does not continue the text before it. */
+  blockStart?: boolean;
 }
 
 /** One line as the walk finds it: a control, a context line, or a cross-origin frame's placeholder. */
@@ -48,6 +50,8 @@ export function finishSnapshot(
   const elements: Element[] = [];
   const previous = registry.lastRef;
   let lastJoinAfter = false;
+  /** The text line a block's next inline piece continues (undefined once something else came in between). */
+  let open: ContextItem | undefined;
   for (const entry of entries) {
     if ('el' in entry) {
       if (entry.dropped) continue;
@@ -59,21 +63,23 @@ export function finishSnapshot(
       if (autocomplete) item.autocomplete = autocomplete;
       items.push(item);
       elements.push(entry.el);
-      lastJoinAfter = false;
+      open = undefined;
     } else if ('text' in entry) {
-      // Runs of short text that end up next to each other in reading order read as one line, spaced as on the page.
-      const last = items[items.length - 1];
-      if (last?.k === 'ctx' && last.prio === 1 && entry.prio === 1 && last.text.length < maxText) {
-        last.text = clip(`${last.text}${lastJoinAfter && entry.joinBefore === true ? '' : ' '}${entry.text}`, maxText);
+      // The pieces of one block's text (split by inline elements) make one line, spaced as on the page.
+      if (open && entry.prio === 1 && entry.blockStart !== true) {
+        open.text += `${lastJoinAfter && entry.joinBefore === true ? '' : ' '}${entry.text}`;
       } else {
-        items.push({ k: 'ctx', text: entry.text, prio: entry.prio });
+        open = { k: 'ctx', text: entry.text, prio: entry.prio };
+        items.push(open);
+        if (entry.prio !== 1) open = undefined;
       }
       lastJoinAfter = entry.joinAfter === true;
     } else {
       items.push({ k: 'frame', key: entry.key });
-      lastJoinAfter = false;
+      open = undefined;
     }
   }
+  joinShortLines(items, maxText);
   rememberAll(items, elements, registry);
   const focusedRef = meta.focused && elements.includes(meta.focused) ? registry.peek(meta.focused) : undefined;
   return {
@@ -88,6 +94,27 @@ export function finishSnapshot(
     },
     elements,
   };
+}
+
+/**
+ * Lines of short text that end up next to each other in reading order (a label and its value in two cells) read as
+ * one line when together they still fit; then every text line is cut to the longest kept. A line is never cut to make
+ * room for its neighbour.
+ */
+function joinShortLines(items: SnapshotItem[], maxText: number): void {
+  let write = 0;
+  for (let read = 0; read < items.length; read += 1) {
+    const item = items[read] as SnapshotItem;
+    const last = write > 0 ? items[write - 1] : undefined;
+    if (item.k === 'ctx' && item.prio === 1 && last?.k === 'ctx' && last.prio === 1 && last.text.length + 1 + item.text.length <= maxText) {
+      last.text = `${last.text} ${item.text}`;
+      continue;
+    }
+    items[write] = item;
+    write += 1;
+  }
+  items.length = write;
+  for (const item of items) if (item.k === 'ctx' && item.prio === 1) item.text = clip(item.text, maxText);
 }
 
 /** Records what each numbered element looked like and where it was, for re-finding it after a re-render. */
