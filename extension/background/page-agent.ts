@@ -262,7 +262,7 @@ export class PageAgent {
     const settled = await this.settle(tabId, { loadCapMs: FOLLOW_LOAD_CAP_MS, quietCapMs: settleMs }, watch);
     const after = settled.tab;
     const who = ref !== undefined && entry ? label(ref, entry) : 'the page';
-    if (after && (after.url !== urlBefore || !settled.loaded || settled.waitedMs > 0)) {
+    if (after && (after.url !== urlBefore || settled.sawLoading)) {
       return {
         ok: true,
         message: `Acted on ${who}; the page navigated`,

@@ -30,6 +30,8 @@ export interface Settled {
   tab: TabState | undefined;
   /** False when it was still loading at the load cap: what is read of it may be incomplete. */
   loaded: boolean;
+  /** A page load was under way at some point: the action (or something) sent the tab to a page. */
+  sawLoading: boolean;
   /** False when requests were still open or the DOM still changing at the cap. */
   quiet: boolean;
   waitedMs: number;
@@ -51,12 +53,13 @@ export async function settleTab(ports: SettlePorts, tabId: number, limits: Settl
   const loadDeadline = started + limits.loadCapMs;
   const loading = (state: TabState | undefined): boolean =>
     state !== undefined && ((state.status === 'loading' && limits.alreadyLoading !== true) || ports.documentRequested?.() === true);
+  const sawLoading = loading(tab);
   while (loading(tab) && ports.now() < loadDeadline) {
     await ports.sleep(POLL_MS);
     tab = await ports.tabState(tabId);
   }
   const loaded = tab !== undefined && !loading(tab);
-  if (!tab || !loaded) return { tab, loaded, quiet: false, waitedMs: ports.now() - started };
+  if (!tab || !loaded) return { tab, loaded, sawLoading, quiet: false, waitedMs: ports.now() - started };
 
   const quietDeadline = ports.now() + limits.quietCapMs;
   let quiet = false;
@@ -80,5 +83,5 @@ export async function settleTab(ports: SettlePorts, tabId: number, limits: Settl
     }
   }
   tab = (await ports.tabState(tabId)) ?? tab;
-  return { tab, loaded: !loading(tab), quiet, waitedMs: ports.now() - started };
+  return { tab, loaded: !loading(tab), sawLoading, quiet, waitedMs: ports.now() - started };
 }

@@ -64,4 +64,12 @@ describe('settleTab', () => {
     const { ports } = fakePorts({ answeredAt: 60_000 });
     expect(await settleTab(ports, 1, LIMITS)).toMatchObject({ loaded: true, quiet: false, waitedMs: 3000 });
   });
+
+  it('does not wait again for the end of a page that was already loading before the action (HTML that streams)', async () => {
+    const { ports } = fakePorts({ loadedAt: 25_000 });
+    expect(await settleTab(ports, 1, { ...LIMITS, alreadyLoading: true })).toMatchObject({ loaded: true, sawLoading: false, waitedMs: 0 });
+    // A new page the action asked for is still waited for.
+    ports.documentRequested = () => ports.now() < 800;
+    expect(await settleTab(ports, 1, { ...LIMITS, alreadyLoading: true })).toMatchObject({ loaded: true, sawLoading: true, waitedMs: 800 });
+  });
 });
