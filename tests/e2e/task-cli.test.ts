@@ -1,8 +1,6 @@
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
-import { createServer } from 'node:net';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -10,7 +8,7 @@ import { startFakeProvider, type FakeProvider, type RecordedRequest } from '../f
 import { startWebStatesServer, type WebStatesServer } from '../fixtures/web-states/web-states-server';
 import { requireBuild } from './support/register-host';
 import { call, lastMessage, refIn } from './support/snapshot-refs';
-import { launchTestBrowser, siteUrl, testHostEnv } from './support/test-hosts';
+import { closedPort, launchTestBrowser, siteUrl, testHostEnv } from './support/test-hosts';
 
 // `npm run task` as a user runs it, in a child process: help, a model server that is not there, a site and a model
 // server reached by their names (not 127.0.0.1) with a kept profile and JSON events, and Ctrl-C at an approval prompt.
@@ -59,13 +57,6 @@ function npmTask(args: string[], extra: NodeJS.ProcessEnv = {}): Promise<Finishe
   });
 }
 
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 describe('npm run task', () => {
   it('prints its help, options and exit codes for --help, and exits 0', async () => {

@@ -1,5 +1,3 @@
-import { createServer } from 'node:net';
-import type { AddressInfo } from 'node:net';
 import type { Page } from 'puppeteer-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { ExtensionBrowser } from '../../scripts/lib/launch-browser';
@@ -9,7 +7,7 @@ import { startWebStatesServer, type WebStatesServer } from '../fixtures/web-stat
 import { PANEL, openPanel, texts } from './support/panel-harness';
 import { requireBuild } from './support/register-host';
 import { call, lastMessage, refIn } from './support/snapshot-refs';
-import { launchTestBrowser, siteUrl } from './support/test-hosts';
+import { closedPort, launchTestBrowser, siteUrl } from './support/test-hosts';
 import { uiCall } from './support/ui-call';
 
 // The page states that used to end tasks, each on a page written for it, on truly different sites (shop.test for the
@@ -79,14 +77,6 @@ async function runTask(tabId: number, text: string, url?: string): Promise<TaskR
   }
 }
 
-/** A port on this machine that nothing listens on (one just given up). */
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 /** What the model was sent at each turn, last message only (the current page and the last step's result). */
 const sent = (): string[] => fake.requests.map((request) => lastMessage(request));
@@ -171,15 +161,15 @@ describe('page states are steps, not endings', () => {
 });
 
 describe('scrolling is progress', () => {
-  it('scrolls a 200-post feed as long as it shows new posts, nudged after 8 scrolls in a row, and finishes', async () => {
-    const { page, tabId } = await newTab(site.url('/feed.html'));
+  it('scrolls a 200-item feed as long as it shows new items, nudged after 8 scrolls in a row, and finishes', async () => {
+    const { page, tabId } = await newTab(site.url('/perception/infinite.html?total=200'));
     const before = fake.requests.length;
-    // A patient reader: scrolls until post 150 shows, opens it, and is done.
+    // A patient reader: scrolls until item 150 shows, opens it, and is done.
     let opened = false;
     const script = (r: RecordedRequest): ReturnType<typeof call> => {
-      if (opened) return call('done', { success: true, summary: 'Opened post 150.' });
+      if (opened) return call('done', { success: true, summary: 'Opened item 150.' });
       try {
-        const ref = refIn(r, 'link', /^Post 150$/);
+        const ref = refIn(r, 'link', /^Item 150$/);
         opened = true;
         return call('click', { ref });
       } catch {
@@ -187,13 +177,13 @@ describe('scrolling is progress', () => {
       }
     };
     for (let turn = 0; turn < 25; turn += 1) fake.enqueue(script);
-    const record = await runTask(tabId, 'Open post 150 of the feed');
+    const record = await runTask(tabId, 'Open item 150 of the feed');
     const calls = record.agent?.steps.flatMap((s) => s.calls).map((c) => c.name) ?? [];
     const scrolls = calls.filter((name) => name === 'scroll').length;
     expect(record.status, record.agent?.endReason ?? '').not.toBe('failed');
     expect(scrolls).toBeGreaterThanOrEqual(8);
     expect(calls.at(-2)).toBe('click');
-    expect(await page.title()).toBe('Reading post-150');
+    expect(await page.evaluate(() => location.hash)).toBe('#item-150');
     const turns = sent().slice(before);
     expect(turns.some((text) => text.includes('You have scrolled 8 times in a row.'))).toBe(true);
     expect(turns.some((text) => text.includes('same action'))).toBe(false);

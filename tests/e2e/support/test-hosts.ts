@@ -1,3 +1,5 @@
+import { createServer } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import { HOST_RULES_ENV, LOOPBACK_ONLY_RULES } from '../../../scripts/lib/host-rules';
 import { baseArgs, launchWithExtension, type ExtensionBrowser, type LaunchOptions } from '../../../scripts/lib/launch-browser';
 
@@ -27,4 +29,13 @@ export function launchTestBrowser(options: Omit<LaunchOptions, 'hostRules'> = {}
 /** The address of a loopback server under a test host name, e.g. siteUrl(port, 'shop.test', '/cart'). */
 export function siteUrl(port: number, host: string, path = '/'): string {
   return `http://${host}:${port}${path}`;
+}
+
+/** A loopback port that nothing listens on (bound once, then released): a site or model server that is down. */
+export async function closedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
 }

@@ -1,31 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { TaskStore } from '../../../../extension/background/task-store';
 import type { TaskRecord } from '../../../../shared/protocol';
+import { taskRecord } from '../ui/task-record-fixture';
 import { memoryScreenshots } from './support/memory-screenshots';
 import { memoryStore } from './support/memory-store';
 
 const DAY = 86_400_000;
 
 function record(id: string, createdAt: number, status: TaskRecord['status'] = 'completed'): TaskRecord {
-  return {
-    id,
-    tabId: 1,
-    flow: 'task',
-    text: `task ${id}`,
-    mode: 'act',
-    site: 'shop.test',
-    status,
-    createdAt,
-    updatedAt: createdAt,
-    agent: null,
-    approval: null,
-    question: null,
-    error: null,
-    stopRequested: false,
-    pauseRequested: false,
-    facts: {},
-    chat: null,
-  };
+  return taskRecord({ id, text: `task ${id}`, status, createdAt, updatedAt: createdAt, agent: null });
 }
 
 describe('the task store', () => {

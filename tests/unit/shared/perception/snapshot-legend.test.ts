@@ -34,14 +34,13 @@ describe('the snapshot legend in the system prompt', () => {
     const found = roles();
     expect(found.length).toBeGreaterThan(20);
     for (const role of found) expect(SNAPSHOT_LEGEND, `the legend does not name the role "${role}"`).toMatch(new RegExp(`\\b${role}\\b`));
+    // The notes the renderer writes, word for word in the legend.
     const render = source('shared/perception/render-snapshot.ts');
-    expect(render).toContain('more elements above; scroll up to see them');
-    expect(SNAPSHOT_LEGEND).toContain('more elements above; scroll up to see them');
-    expect(render).toContain('more elements below; scroll down or use find');
-    expect(SNAPSHOT_LEGEND).toContain('more elements below; scroll down or use find');
-    expect(SNAPSHOT_LEGEND).toContain('(cut to fit');
-    expect(SNAPSHOT_LEGEND).toContain('*[12]');
-    expect(SNAPSHOT_LEGEND).toContain('"Changed: ..."');
+    for (const note of ['more elements above; scroll up to see them', 'more elements below; scroll down or use find', '(cut to fit']) {
+      expect(render).toContain(note);
+      expect(SNAPSHOT_LEGEND).toContain(note);
+    }
+    for (const mark of ['*[12]', '"Changed: ..."']) expect(SNAPSHOT_LEGEND).toContain(mark);
   });
 
   it('is part of the web system prompt', () => {
