@@ -65,11 +65,13 @@ export function finishSnapshot(
       elements.push(entry.el);
       open = undefined;
     } else if ('text' in entry) {
-      // The pieces of one block's text (split by inline elements) make one line, spaced as on the page.
-      if (open && entry.prio === 1 && entry.blockStart !== true) {
-        open.text += `${lastJoinAfter && entry.joinBefore === true ? '' : ' '}${entry.text}`;
+      // The pieces of one block's text (split by inline elements) read on, spaced as on the page; a piece longer than
+      // the longest kept is cut, and a line that has reached that length goes on in the next.
+      const piece = clip(entry.text, maxText);
+      if (open && entry.prio === 1 && entry.blockStart !== true && open.text.length < maxText) {
+        open.text += `${lastJoinAfter && entry.joinBefore === true ? '' : ' '}${piece}`;
       } else {
-        open = { k: 'ctx', text: entry.text, prio: entry.prio };
+        open = { k: 'ctx', text: piece, prio: entry.prio };
         items.push(open);
         if (entry.prio !== 1) open = undefined;
       }
@@ -98,8 +100,7 @@ export function finishSnapshot(
 
 /**
  * Lines of short text that end up next to each other in reading order (a label and its value in two cells) read as
- * one line when together they still fit; then every text line is cut to the longest kept. A line is never cut to make
- * room for its neighbour.
+ * one line when together they still fit. A line is never cut to make room for its neighbour.
  */
 function joinShortLines(items: SnapshotItem[], maxText: number): void {
   let write = 0;
@@ -114,7 +115,6 @@ function joinShortLines(items: SnapshotItem[], maxText: number): void {
     write += 1;
   }
   items.length = write;
-  for (const item of items) if (item.k === 'ctx' && item.prio === 1) item.text = clip(item.text, maxText);
 }
 
 /** Records what each numbered element looked like and where it was, for re-finding it after a re-render. */
