@@ -346,7 +346,9 @@ export class TaskRunner {
           await this.change(taskId, (r) => {
             // A card restored after a restart stays only while its call still waits; a gate that now decides otherwise drops it.
             const approval = r.approval && waitsForApproval(state, r.approval.callId) ? r.approval : null;
-            const next = { ...r, agent: state, approval, ...(pageUrl ? { pageUrl } : {}) };
+            // A task that started on a browser page belongs to the first site it reached (see the policy gate).
+            const site = /^https?:/i.test(state.startUrl) ? siteOf(state.startUrl) : r.site;
+            const next = { ...r, agent: state, approval, site, ...(pageUrl ? { pageUrl } : {}) };
             return { ...next, status: ended ? r.status : statusOf(state, next) };
           });
         },
@@ -489,7 +491,8 @@ function statusOf(state: AgentState, record: TaskRecord): TaskStatus {
 
 export function siteOf(url: string): string {
   try {
-    return new URL(url).host || url;
+    // A page without a host (a blank tab, a browser page) is named by its address without query or fragment.
+    return new URL(url).host || url.replace(/[?#].*$/, '');
   } catch {
     return url;
   }

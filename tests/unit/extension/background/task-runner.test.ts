@@ -105,6 +105,8 @@ interface SetupOptions {
   session?: string;
   tabs?: ReturnType<typeof fakeTabs>;
   screenshots?: ReturnType<typeof memoryScreenshots>;
+  /** The address of the tab the task starts in; the shop's cart by default. */
+  tabUrl?: string;
 }
 
 /** Holds the model's answer to request number `at` (1-based) until the test releases it, as a slow model would. */
@@ -167,7 +169,7 @@ async function setup(turns: Turn[], mode: 'ask' | 'act' = 'act', options: SetupO
     tasks,
     secrets: memorySecrets(),
     settings,
-    tabUrl: () => Promise.resolve('https://shop.example/cart'),
+    tabUrl: () => Promise.resolve(options.tabUrl ?? 'https://shop.example/cart'),
     environment: (tabId) => {
       environments.push(tabId);
       return tab;
@@ -217,6 +219,14 @@ describe('the background task runner', () => {
     expect(tab.actions[0]).toEqual({ kind: 'navigate', url: 'https://docs.example/start' });
     expect((await tasks.get(id))?.notes?.map((n) => n.text)).toEqual(['Opened https://docs.example/start to start the task.']);
     expect(provider.requests).toHaveLength(1);
+  });
+
+  it('files a task that started on a blank tab under the first site it reached', async () => {
+    const { runner, tasks } = await setup([doneTurn], 'act', { tabUrl: 'about:blank#deputy-1' });
+    const { id, site } = await runner.start({ tabId: 5, text: 'Look around', flow: 'task' });
+    expect(site).toBe('about:blank');
+    await until(async () => (await tasks.get(id))?.status === 'completed');
+    expect((await tasks.get(id))?.site).toBe('shop.example');
   });
 
   it('keeps a screenshot of each step with the task, without sending it to a model that was not asked for images', async () => {
