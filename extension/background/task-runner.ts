@@ -320,11 +320,6 @@ export class TaskRunner {
         }
         environment = web;
       }
-      // A task given an address opens it first; however that goes (a slow or failing site), the model sees the result.
-      if (!record.agent && record.startUrl !== undefined) {
-        const opened = await environment.act?.({ kind: 'navigate', url: record.startUrl }, { signal: controller.signal });
-        if (opened) await this.note(taskId, opened.ok ? `Opened ${record.startUrl} to start the task.` : `Opened ${record.startUrl} to start the task: ${opened.message}`);
-      }
       const facts = record.facts;
       const thinking = createThinkingFeed(taskId, (event) => this.deps.onThinking?.(event), this.deps.now);
       const agentDeps: AgentDeps<AgentEnvironment> = {
@@ -374,6 +369,11 @@ export class TaskRunner {
       };
       // A task resumed with a card or a question still shown keeps that status until it asks again.
       await this.change(taskId, (r) => ({ ...r, status: r.approval ? 'awaiting_approval' : r.question ? 'awaiting_user' : 'running' }));
+      // A task given an address opens it first; however that goes (a slow or failing site), the model sees the result.
+      if (!record.agent && record.startUrl !== undefined) {
+        const opened = await environment.act?.({ kind: 'navigate', url: record.startUrl }, { signal: controller.signal });
+        if (opened) await this.note(taskId, opened.ok ? `Opened ${record.startUrl} to start the task.` : `Opened ${record.startUrl} to start the task: ${opened.message}`);
+      }
       const final = record.agent
         ? await resumeAgent(agentDeps, record.agent)
         : await startAgent(agentDeps, { taskId, task: record.text, startUrl });
