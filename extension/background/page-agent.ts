@@ -165,6 +165,7 @@ export class PageAgent {
         return runTabAction(
           {
             tabs: this.deps.tabs,
+            sleep: this.deps.sleep,
             settle: (id) => this.settle(id, { loadCapMs: NAVIGATION_CAP_MS, quietCapMs: settleMs }, id === tabId ? watch : undefined),
             loadFailure: async (id) => (await this.deps.loadFailure?.(id))?.error,
           },

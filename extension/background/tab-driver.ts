@@ -54,16 +54,29 @@ async function settled(settle: SettleTab, tabId: number, before: TabState | unde
   return { ok: true, message: verb, changed, evidence };
 }
 
+/**
+ * Waits, briefly, until a history navigation shows on the tab: a page restored from the back/forward cache makes no
+ * request to watch, and the tab may still show the old address when goBack has returned.
+ */
+async function historyMoved(tabs: TabPorts, sleep: (ms: number) => Promise<void>, tabId: number, before: TabState | undefined): Promise<void> {
+  for (let waited = 0; waited < 1000; waited += 25) {
+    const now = await tabs.state(tabId);
+    if (!now || !before || now.url !== before.url || now.status === 'loading') return;
+    await sleep(25);
+  }
+}
+
 /** What running a tab action needs besides the tabs: how to settle a tab, and why its page failed to load, if it did. */
 export interface TabActionDeps {
   tabs: TabPorts;
+  sleep: (ms: number) => Promise<void>;
   settle: SettleTab;
   loadFailure: (tabId: number) => Promise<string | undefined>;
 }
 
 /** Navigation and tab management, with the resulting URL and title as evidence. */
 export async function runTabAction(deps: TabActionDeps, tabId: number, action: TabAction): Promise<PageOutcome> {
-  const { tabs, settle, loadFailure } = deps;
+  const { tabs, sleep, settle, loadFailure } = deps;
   const before = await tabs.state(tabId);
   switch (action.kind) {
     case 'navigate': {
@@ -79,6 +92,7 @@ export async function runTabAction(deps: TabActionDeps, tabId: number, action: T
       } catch (error) {
         throw new AppError('not_found', `cannot go ${action.kind}: ${error instanceof Error ? error.message : String(error)}`);
       }
+      if (action.kind !== 'reload') await historyMoved(tabs, sleep, tabId, before);
       return settled(settle, tabId, before, action.kind === 'reload' ? 'Reloaded the page' : `Went ${action.kind}`, loadFailure);
     }
     case 'tab_new': {
