@@ -4,13 +4,15 @@ import { EXTENSION_PUBLIC_KEY, PRODUCT_NAME } from './shared/constants.ts';
 
 // Runs in every frame, including about:blank, srcdoc and data: frames (match_origin_as_fallback). It is declared apart
 // because crxjs's manifest type predates match_origin_as_fallback; the key is passed through to the manifest as is.
+// It starts with the document, not when it is idle: a page that is still loading (a slow server, HTML that streams
+// for half a minute) can then be read and acted on as far as it has come, instead of not answering at all.
 const everyFrame = {
   matches: ['<all_urls>'],
   js: ['extension/content/index.ts'],
   all_frames: true,
   match_about_blank: true,
   match_origin_as_fallback: true,
-  run_at: 'document_idle' as const,
+  run_at: 'document_start' as const,
 };
 
 export default defineManifest({
@@ -26,7 +28,21 @@ export default defineManifest({
   background: { service_worker: 'extension/background/index.ts', type: 'module' },
   side_panel: { default_path: 'extension/sidepanel/index.html' },
   content_scripts: [everyFrame],
-  permissions: ['sidePanel', 'contextMenus', 'storage', 'nativeMessaging', 'scripting', 'tabs', 'activeTab', 'notifications'],
+  // webNavigation says why a page failed to load; webRequest (observing only) lets an action wait for the answers it
+  // asked for; unlimitedStorage keeps task history and its screenshots from hitting the 10 MB quota.
+  permissions: [
+    'sidePanel',
+    'contextMenus',
+    'storage',
+    'unlimitedStorage',
+    'nativeMessaging',
+    'scripting',
+    'tabs',
+    'activeTab',
+    'notifications',
+    'webNavigation',
+    'webRequest',
+  ],
   host_permissions: ['<all_urls>'],
   web_accessible_resources: [],
 });

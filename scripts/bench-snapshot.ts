@@ -5,6 +5,7 @@ import { build } from 'esbuild';
 import { getEncoding } from 'js-tiktoken';
 import { chromium, type Page } from 'playwright-core';
 import { serveDirectory } from './bench/serve-directory';
+import { LOOPBACK_ONLY_RULES } from './lib/host-rules';
 import { baseArgs } from './lib/launch-browser';
 import { findBrowser } from './lib/find-browser';
 
@@ -218,7 +219,7 @@ async function main(): Promise<void> {
   });
   const bundle = bundled.outputFiles[0]?.text ?? '';
   const server = await serveDirectory(corpus);
-  const browser = await chromium.launch({ executablePath: findBrowser(), headless: true, args: baseArgs({ loopbackOnly: true }) });
+  const browser = await chromium.launch({ executablePath: findBrowser(), headless: true, args: baseArgs({ hostRules: LOOPBACK_ONLY_RULES }) });
   const results: PageResult[] = [];
   try {
     const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });

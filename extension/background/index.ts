@@ -3,6 +3,7 @@ import type { HostStatus } from '../../shared/protocol';
 import { LoopEvent } from '../../shared/protocol/loop-protocol';
 import { callPageFunction, readPageGlobals } from '../platform/main-world';
 import { connectNative } from '../platform/native';
+import { trackNavigationErrors } from '../platform/navigation-errors';
 import { extensionUrl, extensionVersion, isPrivilegedSender, onInstalled, onPortConnect, onStartup } from '../platform/runtime';
 import { allowSessionStorageForPages, chromeStore } from '../platform/storage';
 import { listScriptableFrames } from '../platform/tab-control';
@@ -107,6 +108,7 @@ const menuDeps = {
 };
 
 onPortConnect((port) => ui.accept(port));
+trackNavigationErrors();
 onMenuClicked((click, tab) => void handleAutomateChatClick(menuDeps, click, tab));
 onInstalled(() => void createMenuItems([AUTOMATE_CHAT_MENU]));
 onStartup(() => void createMenuItems([AUTOMATE_CHAT_MENU]));

@@ -1,3 +1,5 @@
+import { loadFailure } from '../platform/navigation-errors';
+import { watchTabRequests } from '../platform/network-activity';
 import { sendToFrame } from '../platform/tabs';
 import {
   activateTab,
@@ -31,5 +33,8 @@ export function createPageAgent(): PageAgent {
       waitForLoad: waitForTabLoad,
     },
     sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+    now: () => Date.now(),
+    watchRequests: (tabId) => watchTabRequests(tabId),
+    loadFailure,
   });
 }

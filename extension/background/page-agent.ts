@@ -2,17 +2,29 @@ import { AppError, describeZodError, toErrorShape } from '../../shared/errors';
 import type { ActResult, ActTarget, ElementAction } from '../../shared/perception/element-action';
 import { PageAction, type PageActionInput, type PageOutcome } from '../../shared/perception/page-action';
 import { RefTable, type RefEntry } from '../../shared/perception/ref-table';
+import type { RequestWatch } from '../platform/network-activity';
 import { callFrame, type FramePorts } from './content-frames';
+import { settleTab, type SettleLimits, type Settled } from './page-settle';
 import { snapshotTab, type SnapshotOptions, type TabMemory, type TabSnapshot } from './tab-snapshot';
-import { runTabAction, type TabPorts } from './tab-driver';
+import { NAVIGATION_CAP_MS, runTabAction, type TabPorts } from './tab-driver';
 
 export interface PageAgentDeps {
   frames: FramePorts;
   tabs: TabPorts;
   sleep: (ms: number) => Promise<void>;
+  now?: () => number;
   /** Longest wait for a page to settle after an action. */
   settleMs?: number;
+  /** Watches a tab's requests during an action, so the page's answers are waited for; none in unit tests. */
+  watchRequests?: (tabId: number) => RequestWatch;
+  /** Why the tab's page failed to load, when it shows the browser's error page. */
+  loadFailure?: (tabId: number) => Promise<{ url: string; error: string } | undefined>;
 }
+
+/** How long a page that an action sent elsewhere (a link, a form post) may load before the model is told it still loads. */
+const FOLLOW_LOAD_CAP_MS = 10_000;
+/** How long a search may read the page before it answers with what it found so far. */
+const FIND_BUDGET_MS = 4000;
 
 /** Stands for a document from before a restart: never equal to a live content script's token. */
 const RESTORED_TOKEN = 'restored-after-restart';
@@ -93,22 +105,49 @@ export class PageAgent {
     }
   }
 
+  /**
+   * Waits for the tab to settle: loaded (up to `limits.loadCapMs`), then its answers in and its DOM quiet (up to
+   * `limits.quietCapMs`). With a watch of its requests, an action's fetches are waited for too.
+   */
+  settle(tabId: number, limits: SettleLimits, watch?: RequestWatch): Promise<Settled> {
+    return settleTab(
+      {
+        tabState: (id) => this.deps.tabs.state(id),
+        ...(watch ? { inFlight: () => watch.inFlight(), documentRequested: () => watch.documentRequested() } : {}),
+        domQuiet: (id, options) => callFrame(this.deps.frames, id, 0, 'settle', options, options.capMs + 3000).catch(() => undefined),
+        sleep: this.deps.sleep,
+        now: this.deps.now ?? Date.now,
+      },
+      tabId,
+      limits,
+    );
+  }
+
   private async perform(tabId: number, action: PageAction, settleMs: number): Promise<PageOutcome> {
+    const watch = this.deps.watchRequests?.(tabId);
+    try {
+      return await this.performWatched(tabId, action, settleMs, watch);
+    } finally {
+      watch?.stop();
+    }
+  }
+
+  private async performWatched(tabId: number, action: PageAction, settleMs: number, watch: RequestWatch | undefined): Promise<PageOutcome> {
     switch (action.kind) {
       case 'click':
-        return this.onElement(tabId, action.ref, { kind: 'click', double: action.double }, settleMs);
+        return this.onElement(tabId, action.ref, { kind: 'click', double: action.double }, settleMs, watch);
       case 'type':
-        return this.onElement(tabId, action.ref, { kind: 'type', text: action.text, clear: action.clear, submit: action.submit }, settleMs);
+        return this.onElement(tabId, action.ref, { kind: 'type', text: action.text, clear: action.clear, submit: action.submit }, settleMs, watch);
       case 'select':
-        return this.onElement(tabId, action.ref, { kind: 'select', values: action.values }, settleMs);
+        return this.onElement(tabId, action.ref, { kind: 'select', values: action.values }, settleMs, watch);
       case 'check':
-        return this.onElement(tabId, action.ref, { kind: 'check', checked: action.checked }, settleMs);
+        return this.onElement(tabId, action.ref, { kind: 'check', checked: action.checked }, settleMs, watch);
       case 'hover':
-        return this.onElement(tabId, action.ref, { kind: 'hover' }, settleMs);
+        return this.onElement(tabId, action.ref, { kind: 'hover' }, settleMs, watch);
       case 'focus':
-        return this.onElement(tabId, action.ref, { kind: 'focus' }, settleMs);
+        return this.onElement(tabId, action.ref, { kind: 'focus' }, settleMs, watch);
       case 'press':
-        return this.onElement(tabId, action.ref, { kind: 'press', key: action.key }, settleMs);
+        return this.onElement(tabId, action.ref, { kind: 'press', key: action.key }, settleMs, watch);
       case 'scroll': {
         if (action.ref === undefined && action.direction === undefined) {
           throw new AppError('invalid_params', 'scroll needs a direction, or the ref of an element to scroll into view');
@@ -116,18 +155,27 @@ export class PageAgent {
         const scroll: ElementAction = action.direction
           ? { kind: 'scroll', direction: action.direction, pages: action.pages }
           : { kind: 'scroll', pages: action.pages };
-        return this.onElement(tabId, action.ref, scroll, settleMs);
+        return this.onElement(tabId, action.ref, scroll, settleMs, watch);
       }
       case 'find':
-        return this.find(tabId, action.text);
+        return this.find(tabId, action.text, action.budgetMs);
       case 'wait':
-        return this.wait(tabId, action.seconds, action.text);
+        return this.wait(tabId, action.seconds, action.text, watch);
       default:
-        return runTabAction(this.deps.tabs, this.deps.sleep, tabId, action);
+        return runTabAction(
+          {
+            tabs: this.deps.tabs,
+            sleep: this.deps.sleep,
+            settle: (id) => this.settle(id, { loadCapMs: NAVIGATION_CAP_MS, quietCapMs: settleMs }, id === tabId ? watch : undefined),
+            loadFailure: async (id) => (await this.deps.loadFailure?.(id))?.error,
+          },
+          tabId,
+          action,
+        );
     }
   }
 
-  private async onElement(tabId: number, ref: number | undefined, action: ElementAction, settleMs: number): Promise<PageOutcome> {
+  private async onElement(tabId: number, ref: number | undefined, action: ElementAction, settleMs: number, watch: RequestWatch | undefined): Promise<PageOutcome> {
     const memory = this.memory(tabId);
     const entry = ref === undefined ? undefined : memory.refs.lookup(ref);
     if (ref !== undefined && !entry) {
@@ -144,7 +192,7 @@ export class PageAgent {
       result = await this.callUntilReady(tabId, frameId, { target, action, settleMs });
     } catch (error) {
       const shape = toErrorShape(error);
-      if (TRANSPORT_CODES.has(shape.code) && !shape.message.includes('[@]')) return this.afterLostFrame(tabId, ref, entry, before?.url, shape.message);
+      if (TRANSPORT_CODES.has(shape.code) && !shape.message.includes('[@]')) return this.afterLostFrame(tabId, ref, entry, before?.url, shape.message, settleMs, watch);
       const who = ref !== undefined && entry ? label(ref, entry) : 'the page';
       const message = shape.message.includes('[@]') ? shape.message.replaceAll('[@]', who) : `Could not ${action.kind} ${who}: ${shape.message}`;
       return { ok: false, message: message.charAt(0).toUpperCase() + message.slice(1), changed: false, evidence: [] };
@@ -166,13 +214,17 @@ export class PageAgent {
       subject = label(n, entry);
       evidence.unshift(`[${ref}] had been re-rendered; acted on the same element, now [${n}]`);
     }
-    let after = await this.deps.tabs.state(tabId);
+    // The frame's DOM is quiet; the tab may have started loading another page (a link, a form post) or be waiting for
+    // answers the action asked for (suggestions, search results): wait for those too, capped.
+    const settled = await this.settle(tabId, { loadCapMs: FOLLOW_LOAD_CAP_MS, quietCapMs: settleMs, alreadyLoading: before?.status === 'loading' }, watch);
+    const after = settled.tab;
     let changed = result.changed;
-    // The page settled, but the tab started loading another page (a link, a form post): wait for it, capped.
-    if (after && before && (after.status === 'loading' || after.url !== before.url) && frameId === 0) {
-      after = (await this.deps.tabs.waitForLoad(tabId, 10_000)) ?? after;
-      if (after.url !== before.url && !evidence.some((line) => line.includes(after?.url ?? ''))) evidence.push(`URL is now ${after.url}`);
-      if (after.status === 'loading') evidence.push('the next page is still loading');
+    if (after && before && after.url !== before.url && frameId === 0) {
+      if (!evidence.some((line) => line.includes(after.url))) evidence.push(`URL is now ${after.url}`);
+      changed = true;
+    }
+    if (after && !settled.loaded) {
+      evidence.push('the next page is still loading');
       changed = true;
     }
     if (after && before && after.title !== before.title) evidence.push(`title is now ${JSON.stringify(after.title)}`);
@@ -181,8 +233,8 @@ export class PageAgent {
   }
 
   /**
-   * Sends the action, waiting up to 3 s for a content script that is not there yet (a page that just loaded runs it at
-   * document_idle). Only "no receiving end" is retried: the message was not delivered, so nothing was done twice.
+   * Sends the action, waiting up to 3 s for a content script that is not there yet (a page that just committed loads
+   * it through a dynamic import). Only "no receiving end" is retried: the message was not delivered, so nothing was done twice.
    */
   private async callUntilReady(tabId: number, frameId: number, params: { target: ActTarget | null; action: ElementAction; settleMs: number }): Promise<ActResult> {
     for (let attempt = 0; ; attempt += 1) {
@@ -199,17 +251,24 @@ export class PageAgent {
    * The frame did not answer: either the action navigated it away (a link, a form submit), which is success, or the
    * frame is gone, which makes the number stale with nothing to re-find it in.
    */
-  private async afterLostFrame(tabId: number, ref: number | undefined, entry: RefEntry | undefined, urlBefore: string | undefined, reason: string): Promise<PageOutcome> {
-    await this.deps.sleep(300);
-    const after = await this.deps.tabs.state(tabId);
+  private async afterLostFrame(
+    tabId: number,
+    ref: number | undefined,
+    entry: RefEntry | undefined,
+    urlBefore: string | undefined,
+    reason: string,
+    settleMs: number,
+    watch: RequestWatch | undefined,
+  ): Promise<PageOutcome> {
+    const settled = await this.settle(tabId, { loadCapMs: FOLLOW_LOAD_CAP_MS, quietCapMs: settleMs }, watch);
+    const after = settled.tab;
     const who = ref !== undefined && entry ? label(ref, entry) : 'the page';
-    if (after && (after.url !== urlBefore || after.status === 'loading')) {
-      const loaded = await this.deps.tabs.waitForLoad(tabId, 10_000);
+    if (after && (after.url !== urlBefore || settled.sawLoading)) {
       return {
         ok: true,
         message: `Acted on ${who}; the page navigated`,
         changed: true,
-        evidence: [`URL is now ${loaded?.url ?? after.url}`, ...(loaded ? [`title is ${JSON.stringify(loaded.title)}`] : ['still loading'])],
+        evidence: [`URL is now ${after.url}`, ...(settled.loaded ? [`title is ${JSON.stringify(after.title)}`] : ['still loading'])],
       };
     }
     return {
@@ -220,13 +279,16 @@ export class PageAgent {
     };
   }
 
-  async find(tabId: number, text: string): Promise<PageOutcome> {
+  async find(tabId: number, text: string, budgetMs = FIND_BUDGET_MS): Promise<PageOutcome> {
     const memory = this.memory(tabId);
     const frameIds = await this.deps.frames.listFrames(tabId);
     const lines: string[] = [];
     let total = 0;
+    let unfinished = 0;
     for (const frameId of frameIds) {
-      const found = await callFrame(this.deps.frames, tabId, frameId, 'find', { text, limit: 30 }).catch(() => undefined);
+      const found = await callFrame(this.deps.frames, tabId, frameId, 'find', { text, limit: 30, budgetMs }, budgetMs + 3000).catch(() => undefined);
+      // A frame that could not answer in time was not searched to its end either.
+      if (!found || !found.complete) unfinished += 1;
       if (!found) continue;
       total += found.total;
       for (const item of found.items) {
@@ -237,18 +299,35 @@ export class PageAgent {
         }
       }
     }
-    if (total === 0) return { ok: true, message: `Found nothing matching ${JSON.stringify(text)} on the page`, changed: false, evidence: [] };
+    // Running out of time is said plainly: "nothing found" would tell the model the text is not there.
+    const partly = unfinished > 0 ? ` in the part of the page searched before the search ran out of time (${budgetMs / 1000} s; the page is very large)` : '';
+    if (total === 0) {
+      const message =
+        unfinished > 0
+          ? `Found nothing matching ${JSON.stringify(text)}${partly}. The text may still be further on: scroll to it, or search for something more specific`
+          : `Found nothing matching ${JSON.stringify(text)} on the page`;
+      return { ok: true, message, changed: false, evidence: [] };
+    }
     return {
       ok: true,
-      message: `Found ${total} match${total === 1 ? '' : 'es'} for ${JSON.stringify(text)}${total > lines.length ? ` (first ${lines.length} shown)` : ''}`,
+      message: `Found ${total} match${total === 1 ? '' : 'es'} for ${JSON.stringify(text)}${partly}${total > lines.length ? ` (first ${lines.length} shown)` : ''}`,
       changed: false,
       evidence: lines.slice(0, 30),
     };
   }
 
-  private async wait(tabId: number, seconds: number | undefined, text: string | undefined): Promise<PageOutcome> {
+  private async wait(tabId: number, seconds: number | undefined, text: string | undefined, watch: RequestWatch | undefined): Promise<PageOutcome> {
     if (text === undefined) {
-      await this.deps.sleep(Math.min(seconds ?? 1, 30) * 1000);
+      const ms = Math.min(seconds ?? 1, 30) * 1000;
+      const tab = await this.deps.tabs.state(tabId);
+      if (tab?.status === 'loading') {
+        // Waiting on a page that is still loading ends as soon as it has loaded and settled.
+        const settled = await this.settle(tabId, { loadCapMs: ms, quietCapMs: 3000 }, watch);
+        return settled.loaded
+          ? { ok: true, message: `The page finished loading after ${(settled.waitedMs / 1000).toFixed(1)} s`, changed: true, evidence: [] }
+          : { ok: true, message: `Waited ${seconds ?? 1} s; the page is still loading`, changed: true, evidence: [] };
+      }
+      await this.deps.sleep(ms);
       return { ok: true, message: `Waited ${seconds ?? 1} s`, changed: false, evidence: [] };
     }
     const deadline = Math.min(seconds ?? 10, 30) * 1000;

@@ -1,6 +1,7 @@
 import { AppError } from '../../shared/errors';
 import type { PageAction, PageOutcome } from '../../shared/perception/page-action';
 import type { TabState } from '../platform/tab-control';
+import type { Settled } from './page-settle';
 
 /** The chrome.tabs calls the page agent needs, passed in so tests can drive it with fakes. */
 export interface TabPorts {
@@ -32,25 +33,56 @@ function checkUrl(url: string): string {
   return parsed.href;
 }
 
-async function settled(tabs: TabPorts, tabId: number, before: TabState | undefined, verb: string): Promise<PageOutcome> {
-  const after = await tabs.waitForLoad(tabId, 15_000);
-  const state = after ?? (await tabs.state(tabId));
+/** Waits for a tab to settle after a navigation (see settleTab). */
+export type SettleTab = (tabId: number) => Promise<Settled>;
+
+/** How long a navigation may take before the model is told the page is still loading, and decides. */
+export const NAVIGATION_CAP_MS = 15_000;
+
+async function settled(settle: SettleTab, tabId: number, before: TabState | undefined, verb: string, failure: (tabId: number) => Promise<string | undefined>): Promise<PageOutcome> {
+  const after = await settle(tabId);
+  const state = after.tab;
   const changed = !!state && (!before || state.url !== before.url || state.title !== before.title);
   const evidence = state ? [`URL is ${state.url}`, `title is ${JSON.stringify(state.title)}`] : [];
-  if (!after) evidence.push('the page is still loading after 15 s');
+  const error = await failure(tabId);
+  if (error) {
+    // The browser shows its error page: a step the model can react to (retry, another address), not the task's end.
+    return { ok: false, message: `${verb}, but the page could not be loaded: ${error}`, changed, evidence };
+  }
+  if (!after.loaded) evidence.push(`the page is still loading after ${Math.round(after.waitedMs / 1000)} s: what it shows so far is in the snapshot`);
   if (!changed) evidence.push('no visible effect');
   return { ok: true, message: verb, changed, evidence };
 }
 
+/**
+ * Waits, briefly, until a history navigation shows on the tab: a page restored from the back/forward cache makes no
+ * request to watch, and the tab may still show the old address when goBack has returned.
+ */
+async function historyMoved(tabs: TabPorts, sleep: (ms: number) => Promise<void>, tabId: number, before: TabState | undefined): Promise<void> {
+  for (let waited = 0; waited < 1000; waited += 25) {
+    const now = await tabs.state(tabId);
+    if (!now || !before || now.url !== before.url || now.status === 'loading') return;
+    await sleep(25);
+  }
+}
+
+/** What running a tab action needs besides the tabs: how to settle a tab, and why its page failed to load, if it did. */
+export interface TabActionDeps {
+  tabs: TabPorts;
+  sleep: (ms: number) => Promise<void>;
+  settle: SettleTab;
+  loadFailure: (tabId: number) => Promise<string | undefined>;
+}
+
 /** Navigation and tab management, with the resulting URL and title as evidence. */
-export async function runTabAction(tabs: TabPorts, sleep: (ms: number) => Promise<void>, tabId: number, action: TabAction): Promise<PageOutcome> {
+export async function runTabAction(deps: TabActionDeps, tabId: number, action: TabAction): Promise<PageOutcome> {
+  const { tabs, sleep, settle, loadFailure } = deps;
   const before = await tabs.state(tabId);
   switch (action.kind) {
     case 'navigate': {
       const url = checkUrl(action.url);
       await tabs.navigate(tabId, url);
-      await sleep(100);
-      return settled(tabs, tabId, before, `Opened ${url}`);
+      return settled(settle, tabId, before, `Opened ${url}`, loadFailure);
     }
     case 'back':
     case 'forward':
@@ -60,13 +92,13 @@ export async function runTabAction(tabs: TabPorts, sleep: (ms: number) => Promis
       } catch (error) {
         throw new AppError('not_found', `cannot go ${action.kind}: ${error instanceof Error ? error.message : String(error)}`);
       }
-      await sleep(100);
-      return settled(tabs, tabId, before, action.kind === 'reload' ? 'Reloaded the page' : `Went ${action.kind}`);
+      if (action.kind !== 'reload') await historyMoved(tabs, sleep, tabId, before);
+      return settled(settle, tabId, before, action.kind === 'reload' ? 'Reloaded the page' : `Went ${action.kind}`, loadFailure);
     }
     case 'tab_new': {
       const url = action.url ? checkUrl(action.url) : undefined;
       const tab = await tabs.create(url, before?.windowId);
-      const outcome = await settled(tabs, tab.id, undefined, `Opened a new tab ${tab.id}${url ? ` at ${url}` : ''}; actions now go to it`);
+      const outcome = await settled(settle, tab.id, undefined, `Opened a new tab ${tab.id}${url ? ` at ${url}` : ''}; actions now go to it`, loadFailure);
       return { ...outcome, tabId: tab.id };
     }
     case 'tab_switch': {

@@ -1,8 +1,9 @@
-import { AppError } from '../../shared/errors';
-import type { ActionOutcome, Observation, ObservedElement, ObservedTab, Screenshot } from '../../shared/agent/environment';
+import { AppError, toErrorShape } from '../../shared/errors';
+import type { ActionOutcome, Observation, ObservedElement, ObservedTab, PageStatus, Screenshot } from '../../shared/agent/environment';
 import type { WebAction, WebEnvironment } from '../../shared/agent/web-environment';
 import type { TabState } from '../platform/tab-control';
 import type { PageAgent } from './page-agent';
+import { NOTICES, blockedReason, noticeText } from './page-notices';
 
 export interface TabEnvironmentDeps {
   page: Pick<PageAgent, 'snapshot' | 'act' | 'restoreRefs'>;
@@ -13,6 +14,8 @@ export interface TabEnvironmentDeps {
   capture: (tabId: number) => Promise<Screenshot | undefined>;
   /** How long to wait for a page that does not answer yet (just navigated, content script still loading). */
   readyTimeoutMs?: number;
+  /** Why the tab's page failed to load, when it shows the browser's error page. */
+  loadFailure?: (tabId: number) => Promise<{ url: string; error: string } | undefined>;
 }
 
 /** Takes a snapshot, waiting while the page cannot answer yet: right after a navigation its script may still load. */
@@ -45,17 +48,46 @@ export function createTabEnvironment(deps: TabEnvironmentDeps, startTabId: numbe
     currentTabId: () => tabId,
     restoreRefs: (url, elements) => deps.page.restoreRefs(tabId, url, elements),
     async observe(options): Promise<Observation> {
-      const snapshot = await snapshotWhenReady(deps, tabId);
-      // Taken only when the task asked for screenshots and the model accepts images (the loop decides).
-      const screenshot = options.screenshot ? await deps.capture(tabId) : undefined;
       const tab = await deps.tabState(tabId);
-      const tabs: ObservedTab[] = tab
-        ? (await deps.listWindowTabs(tab.windowId)).map((t) => ({ id: t.id, title: t.title, url: t.url, active: t.id === tabId }))
-        : [];
+      if (!tab) throw new AppError('not_found', 'The tab the task worked in was closed.');
+      const tabs: ObservedTab[] = (await deps.listWindowTabs(tab.windowId)).map((t) => ({ id: t.id, title: t.title, url: t.url, active: t.id === tabId }));
+      // Taken only when asked for (the loop decides: for the model, or kept with the trace).
+      const shoot = async (): Promise<{ screenshot?: Screenshot }> => {
+        const screenshot = options.screenshot ? await deps.capture(tabId) : undefined;
+        return screenshot ? { screenshot } : {};
+      };
+      // A page Deputy cannot read is a step too: the model is told what it is and chooses where to go.
+      const notice = async (status: PageStatus, text: string): Promise<Observation> => ({
+        status,
+        url: tab.url,
+        title: tab.title,
+        text: noticeText(tab.title, tab.url, text),
+        elements: [],
+        tabs,
+        ...(await shoot()),
+      });
+      const blocked = blockedReason(tab.url);
+      if (blocked) return notice('blocked', NOTICES.blocked(blocked));
+      const failed = await deps.loadFailure?.(tabId);
+      if (failed) return notice('unreachable', NOTICES.unreachable(failed.url, failed.error));
+      let snapshot: Awaited<ReturnType<PageAgent['snapshot']>>;
+      try {
+        snapshot = await snapshotWhenReady(deps, tabId);
+      } catch (error) {
+        const now = await deps.tabState(tabId);
+        if (now?.status === 'loading') return notice('loading', NOTICES.loadingUnreadable());
+        const message = toErrorShape(error).message;
+        if (/cannot access|cannot be scripted|extensions gallery|error page/i.test(message)) return notice('blocked', NOTICES.blocked(message));
+        return notice('blocked', NOTICES.unreadable(message));
+      }
+      const loading = (await deps.tabState(tabId))?.status === 'loading';
+      // The header line stays first; the note that the page is incomplete comes right under it.
+      const text = loading ? snapshot.text.replace(/^([^\n]*)/, `$1\n(${NOTICES.stillLoading()})`) : snapshot.text;
       return {
+        ...(loading ? { status: 'loading' as const } : {}),
         url: snapshot.url,
         title: snapshot.title,
-        text: snapshot.text,
+        text,
         elements: snapshot.elements.map(({ ref, role, name, inputType, autocomplete, frameId }) => ({
           ref,
           role,
@@ -65,7 +97,7 @@ export function createTabEnvironment(deps: TabEnvironmentDeps, startTabId: numbe
           ...(autocomplete === undefined ? {} : { autocomplete }),
         })),
         tabs,
-        ...(screenshot ? { screenshot } : {}),
+        ...(await shoot()),
       };
     },
     async act(action: WebAction): Promise<ActionOutcome> {

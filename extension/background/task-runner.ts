@@ -3,7 +3,7 @@ import type { ApprovalAnswer, ApprovalRequest } from '../../shared/agent/approva
 import { chatSystemPrompt } from '../../shared/agent/chat-prompt';
 import { chatAgentTools } from '../../shared/agent/chat-tools';
 import { controlTools } from '../../shared/agent/control-tools';
-import type { AgentEnvironment } from '../../shared/agent/environment';
+import type { AgentEnvironment, Screenshot } from '../../shared/agent/environment';
 import { createRedactor } from '../../shared/agent/redactor';
 import type { Provider } from '../../shared/agent/providers/provider';
 import { resumeAgent, startAgent, type AgentDeps } from '../../shared/agent/run-agent';
@@ -61,6 +61,8 @@ export interface StartTask {
   flow: Flow;
   /** For a support chat: the facts Deputy may share with support. */
   facts?: ChatFacts | undefined;
+  /** An address to open in the tab before the task looks at it. */
+  url?: string | undefined;
 }
 
 const ACTIVE: ReadonlySet<TaskStatus> = new Set(['queued', 'running', 'paused', 'awaiting_approval', 'awaiting_user']);
@@ -127,10 +129,11 @@ export class TaskRunner {
       pauseRequested: false,
       facts: input.flow === 'chat' ? (input.facts ?? {}) : {},
       chat: null,
+      ...(input.url === undefined ? {} : { startUrl: input.url, site: siteOf(input.url), pageUrl: input.url }),
     };
     await this.deps.tasks.save(record);
     this.deps.onUpdate(record);
-    void this.run(record, url);
+    void this.run(record, input.url ?? url);
     return record;
   }
 
@@ -140,7 +143,7 @@ export class TaskRunner {
    * paused task stays paused until the user resumes it. Returns how many were resumed.
    */
   resumeInterrupted(): Promise<number> {
-    const resuming = this.resumeAll();
+    const resuming = this.resumeAll().finally(() => void this.pruneHistory());
     this.ready = resuming.then(
       () => undefined,
       () => undefined,
@@ -305,7 +308,7 @@ export class TaskRunner {
       );
       if (record.flow === 'chat' && !this.deps.chatEnvironment) throw new AppError('unavailable', 'Support chats cannot be automated here.');
       const chatCase = record.flow === 'chat' ? (this.deps.chatEnvironment?.(record.tabId) ?? null) : null;
-      let environment: AgentEnvironment & Pick<TabEnvironment, 'currentTabId'>;
+      let environment: AgentEnvironment & Pick<TabEnvironment, 'currentTabId'> & Partial<Pick<TabEnvironment, 'act'>>;
       if (chatCase) {
         environment = chatCase;
       } else {
@@ -338,7 +341,9 @@ export class TaskRunner {
           await this.change(taskId, (r) => {
             // A card restored after a restart stays only while its call still waits; a gate that now decides otherwise drops it.
             const approval = r.approval && waitsForApproval(state, r.approval.callId) ? r.approval : null;
-            const next = { ...r, agent: state, approval, ...(pageUrl ? { pageUrl } : {}) };
+            // A task that started on a browser page belongs to the first site it reached (see the policy gate).
+            const site = /^https?:/i.test(state.startUrl) ? siteOf(state.startUrl) : r.site;
+            const next = { ...r, agent: state, approval, site, ...(pageUrl ? { pageUrl } : {}) };
             return { ...next, status: ended ? r.status : statusOf(state, next) };
           });
         },
@@ -353,10 +358,22 @@ export class TaskRunner {
         signal: controller.signal,
         limits: { maxSteps: settings.stepBudget },
         screenshots: settings.screenshots,
+        ...(settings.stepScreenshots && !chatCase
+          ? {
+              keepScreenshot: (step: number, shot: Screenshot) => {
+                this.deps.tasks.saveScreenshot(taskId, { step, ...shot, at: this.deps.now() }).catch((error: unknown) => this.deps.log.warn('screenshot not kept', { taskId, error: String(error) }));
+              },
+            }
+          : {}),
         logger: this.deps.log,
       };
       // A task resumed with a card or a question still shown keeps that status until it asks again.
       await this.change(taskId, (r) => ({ ...r, status: r.approval ? 'awaiting_approval' : r.question ? 'awaiting_user' : 'running' }));
+      // A task given an address opens it first; however that goes (a slow or failing site), the model sees the result.
+      if (!record.agent && record.startUrl !== undefined) {
+        const opened = await environment.act?.({ kind: 'navigate', url: record.startUrl }, { signal: controller.signal });
+        if (opened) await this.note(taskId, opened.ok ? `Opened ${record.startUrl} to start the task.` : `Opened ${record.startUrl} to start the task: ${opened.message}`);
+      }
       const final = record.agent
         ? await resumeAgent(agentDeps, record.agent)
         : await startAgent(agentDeps, { taskId, task: record.text, startUrl });
@@ -368,6 +385,25 @@ export class TaskRunner {
     } finally {
       this.runs.delete(taskId);
     }
+    await this.pruneHistory();
+  }
+
+  /** Deletes old finished tasks past the history limits in the settings; called as tasks end and when the worker starts. */
+  async pruneHistory(): Promise<number> {
+    try {
+      const settings = await this.deps.settings.get();
+      const deleted = await this.deps.tasks.prune({ maxTasks: settings.historyMaxTasks, maxDays: settings.historyMaxDays }, this.deps.now());
+      if (deleted > 0) this.deps.log.info('old tasks deleted', { deleted });
+      return deleted;
+    } catch (error) {
+      this.deps.log.warn('history not pruned', { error: String(error) });
+      return 0;
+    }
+  }
+
+  /** Adds a line among the task's steps for something that happened outside the model's own steps. */
+  private async note(taskId: string, text: string): Promise<void> {
+    await this.change(taskId, (r) => ({ ...r, notes: [...(r.notes ?? []), { at: this.deps.now(), afterCalls: callCount(r.agent), text }] }));
   }
 
   /** Holds the loop while the user has paused the task; settles at once when they have not. */
@@ -387,7 +423,7 @@ export class TaskRunner {
   }
 
   private async startUrlOf(record: TaskRecord): Promise<string> {
-    return record.agent?.startUrl ?? record.pageUrl ?? (await this.deps.tabUrl(record.tabId)) ?? '';
+    return record.agent?.startUrl ?? record.startUrl ?? record.pageUrl ?? (await this.deps.tabUrl(record.tabId)) ?? '';
   }
 
   /** What a chat case leaves in history: its outcome, the summary of what was agreed, and the transcript, redacted. */
@@ -455,7 +491,8 @@ function statusOf(state: AgentState, record: TaskRecord): TaskStatus {
 
 export function siteOf(url: string): string {
   try {
-    return new URL(url).host || url;
+    // A page without a host (a blank tab, a browser page) is named by its address without query or fragment.
+    return new URL(url).host || url.replace(/[?#].*$/, '');
   } catch {
     return url;
   }

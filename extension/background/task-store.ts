@@ -1,19 +1,37 @@
 import { z } from 'zod';
 import { TaskRecord } from '../../shared/protocol';
+import type { ScreenshotStore } from '../platform/screenshot-db';
 import type { Store } from '../platform/storage';
 
 const INDEX = 'task-index';
 const taskKey = (id: string): string => `task:${id}`;
-const traceKey = (id: string): string => `trace:${id}`;
+/** A trace as one array, as versions before append-only traces wrote it: still read, and deleted with the task. */
+const legacyTraceKey = (id: string): string => `trace:${id}`;
+const traceCountKey = (id: string): string => `trace-count:${id}`;
+const traceLineKey = (id: string, n: number): string => `trace:${id}:${n}`;
+
+const FINISHED = new Set(['completed', 'failed', 'stopped', 'handed_to_user']);
+const DAY_MS = 86_400_000;
+
+/** How much history to keep (from the settings). */
+export interface HistoryLimits {
+  maxTasks: number;
+  maxDays: number;
+}
 
 /**
- * Tasks and their traces in chrome.storage.local, newest first. Writes to one key are queued one after another, so
- * a step saved while an approval is answered never loses either change.
+ * Tasks and their traces in chrome.storage.local, newest first, and their step screenshots beside them. Writes to one
+ * key are queued one after another, so a step saved while an approval is answered never loses either change. A trace
+ * is append-only: each record is its own key, so a long task's trace is never read and written back whole.
  */
 export class TaskStore {
   private readonly queues = new Map<string, Promise<unknown>>();
+  private readonly traceCounts = new Map<string, number>();
 
-  constructor(private readonly store: Store) {}
+  constructor(
+    private readonly store: Store,
+    private readonly screenshots?: ScreenshotStore,
+  ) {}
 
   get(id: string): Promise<TaskRecord | undefined> {
     return this.store.get(taskKey(id), TaskRecord);
@@ -55,7 +73,12 @@ export class TaskStore {
   async delete(id: string): Promise<boolean> {
     const existed = (await this.get(id)) !== undefined;
     await this.store.remove(taskKey(id));
-    await this.store.remove(traceKey(id));
+    await this.serial(traceCountKey(id), async () => {
+      const count = await this.traceCount(id);
+      await this.store.remove([legacyTraceKey(id), traceCountKey(id), ...Array.from({ length: count }, (_, n) => traceLineKey(id, n))]);
+      this.traceCounts.delete(id);
+    });
+    await this.screenshots?.delete(id);
     await this.serial(INDEX, async () => {
       const ids = (await this.store.get(INDEX, z.array(z.string()))) ?? [];
       await this.store.set(INDEX, ids.filter((other) => other !== id));
@@ -63,16 +86,62 @@ export class TaskStore {
     return existed;
   }
 
+  /** Adds one record to the task's trace: one small write, whatever the length of the trace. */
   appendTrace(id: string, record: unknown): Promise<void> {
-    return this.serial(traceKey(id), async () => {
-      const lines = (await this.store.get(traceKey(id), z.array(z.string()))) ?? [];
-      lines.push(JSON.stringify(record));
-      await this.store.set(traceKey(id), lines);
+    return this.serial(traceCountKey(id), async () => {
+      const n = await this.traceCount(id);
+      await this.store.setMany({ [traceLineKey(id, n)]: JSON.stringify(record), [traceCountKey(id)]: n + 1 });
+      this.traceCounts.set(id, n + 1);
     });
   }
 
   async trace(id: string): Promise<string[]> {
-    return (await this.store.get(traceKey(id), z.array(z.string()))) ?? [];
+    const legacy = (await this.store.get(legacyTraceKey(id), z.array(z.string()))) ?? [];
+    const count = await this.traceCount(id);
+    const keys = Array.from({ length: count }, (_, n) => traceLineKey(id, n));
+    const found = await this.store.getMany(keys);
+    return [...legacy, ...keys.map((key) => found[key]).filter((line): line is string => typeof line === 'string')];
+  }
+
+  /**
+   * Deletes finished tasks past the limits, with their traces and screenshots: those older than `maxDays`, and the
+   * oldest beyond the newest `maxTasks`. A task still working is never deleted. Returns how many went.
+   */
+  async prune(limits: HistoryLimits, now: number): Promise<number> {
+    const ids = (await this.store.get(INDEX, z.array(z.string()))) ?? [];
+    const cutoff = now - limits.maxDays * DAY_MS;
+    let kept = 0;
+    let deleted = 0;
+    for (const id of ids) {
+      const record = await this.get(id);
+      if (!record) {
+        await this.delete(id);
+        continue;
+      }
+      if (!FINISHED.has(record.status)) continue;
+      kept += 1;
+      if (kept > limits.maxTasks || record.createdAt < cutoff) {
+        await this.delete(id);
+        deleted += 1;
+      }
+    }
+    return deleted;
+  }
+
+  saveScreenshot(id: string, shot: Parameters<ScreenshotStore['save']>[1]): Promise<void> {
+    return this.screenshots?.save(id, shot) ?? Promise.resolve();
+  }
+
+  screenshotsOf(id: string): Promise<Awaited<ReturnType<ScreenshotStore['list']>>> {
+    return this.screenshots?.list(id) ?? Promise.resolve([]);
+  }
+
+  private async traceCount(id: string): Promise<number> {
+    const known = this.traceCounts.get(id);
+    if (known !== undefined) return known;
+    const count = (await this.store.get(traceCountKey(id), z.number().int().nonnegative())) ?? 0;
+    this.traceCounts.set(id, count);
+    return count;
   }
 
   private serial<T>(key: string, work: () => Promise<T>): Promise<T> {

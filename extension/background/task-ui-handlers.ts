@@ -24,6 +24,7 @@ export function createTaskUiHandlers(runner: TaskRunner, tasks: TaskStore, setti
       const lines = await tasks.trace(taskId);
       return { jsonl: lines.length > 0 ? `${lines.join('\n')}\n` : '', records: lines.length };
     },
+    'task.screenshots': ({ taskId }) => tasks.screenshotsOf(taskId),
     'settings.get': () => settings.getPublic(),
     'settings.set': (change) => settings.update(change),
     'settings.test': async ({ provider }) => testConnection(provider, (await settings.get()).provider),

@@ -5,6 +5,8 @@ import type { TaskRecord, TaskThinking } from '../../shared/protocol';
 import { clearNotification, hasOpenUiPage, notificationIds, onNotificationClicked, showNotification } from '../platform/notifications';
 import { extensionUrl } from '../platform/runtime';
 import { captureTabIfVisible } from '../platform/capture';
+import { loadFailure } from '../platform/navigation-errors';
+import { indexedDbScreenshots } from '../platform/screenshot-db';
 import { chromeStore, type Store } from '../platform/storage';
 import { createTab, listAllTabs, listWindowTabs, tabState, waitForTabLoad } from '../platform/tab-control';
 import { openPanelOnTab, setBadge } from '../platform/ui-surfaces';
@@ -28,14 +30,14 @@ export function createTaskServices(
   const local = chromeStore('local');
   const log = createConsoleLogger('bg:task');
   const notices = new AttentionNotices({ hasOpenUiPage, show: showNotification, clear: clearNotification, log });
-  const tasks = new TaskStore(local);
+  const tasks = new TaskStore(local, indexedDbScreenshots());
   const settings = new SettingsStore(local);
   const session = chromeStore('session');
   const secretsKey = (taskId: string): string => `found-secrets:${taskId}`;
   const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
   let browserSession: Promise<string> | undefined;
   const tabEnvironment = (tabId: number) =>
-    createTabEnvironment({ page, tabState, listWindowTabs, sleep, capture: (id) => captureTabIfVisible(id) }, tabId);
+    createTabEnvironment({ page, tabState, listWindowTabs, sleep, capture: (id) => captureTabIfVisible(id), loadFailure }, tabId);
   const runner: TaskRunner = new TaskRunner({
     tasks,
     secrets: {

@@ -2,6 +2,7 @@ import { AppError } from '../../shared/errors';
 import type { ActResult, ActTarget, ElementAction } from '../../shared/perception/element-action';
 import type { FrameSnapshot, SnapshotItem, SnapshotMode } from '../../shared/perception/frame-snapshot';
 import { runAction } from './actions/run-action';
+import { watchSettle } from './actions/watch-settle';
 import { collectSnapshot } from './perception/collect-snapshot';
 import type { DomAccess } from './perception/dom-access';
 import { RefRegistry } from './perception/ref-registry';
@@ -55,17 +56,29 @@ export class PageSession {
     return { ...base, inlined: false, ...snapshot };
   }
 
-  find(params: { text: string; limit: number }): { token: string; url: string; items: SnapshotItem[]; total: number } {
+  find(params: { text: string; limit: number; budgetMs: number }): { token: string; url: string; items: SnapshotItem[]; total: number; complete: boolean } {
     const url = this.deps.win.location.href;
-    if (isInlinedFrame(this.deps.win)) return { token: this.token, url, items: [], total: 0 };
-    const { snapshot } = collectSnapshot(this.deps.win.document, this.registry, this.deps.access, { mode: 'page', maxText: 200 });
+    if (isInlinedFrame(this.deps.win)) return { token: this.token, url, items: [], total: 0, complete: true };
+    const deadline = Date.now() + params.budgetMs;
+    const { snapshot } = collectSnapshot(this.deps.win.document, this.registry, this.deps.access, { mode: 'page', maxText: 200, deadline });
     const terms = params.text.toLowerCase().split(/\s+/).filter(Boolean);
     const matches = snapshot.items.filter((item) => {
       if (item.k === 'frame') return false;
       const haystack = (item.k === 'ctx' ? item.text : `${item.role} ${item.name} ${item.ann.join(' ')}`).toLowerCase();
       return terms.every((term) => haystack.includes(term));
     });
-    return { token: this.token, url, items: matches.slice(0, params.limit), total: matches.length };
+    return { token: this.token, url, items: matches.slice(0, params.limit), total: matches.length, complete: snapshot.partial !== true };
+  }
+
+  /** Waits until this document stops changing, up to `capMs`. */
+  async settle(params: { capMs: number; graceMs?: number | undefined; quietMs?: number | undefined }): Promise<{ mutations: number; timedOut: boolean; waitedMs: number; readyState: string }> {
+    const doc = this.deps.win.document;
+    const report = await watchSettle(doc).settle({
+      capMs: params.capMs,
+      ...(params.graceMs === undefined ? {} : { graceMs: params.graceMs }),
+      ...(params.quietMs === undefined ? {} : { quietMs: params.quietMs }),
+    });
+    return { ...report, readyState: doc.readyState };
   }
 
   async act(params: { target: ActTarget | null; action: ElementAction; settleMs: number }): Promise<ActResult> {

@@ -20,6 +20,7 @@ export function createPerceptionHandlers(deps: PerceptionDeps): {
   act: Handler<'act'>;
   find: Handler<'find'>;
   highlight: Handler<'highlight'>;
+  settle: Handler<'settle'>;
 } {
   const keys = new FrameKeys(deps.randomId);
   keys.listen(deps.win);
@@ -30,5 +31,6 @@ export function createPerceptionHandlers(deps: PerceptionDeps): {
     act: (params) => session.act(params),
     find: (params) => Promise.resolve(session.find(params)),
     highlight: (params) => Promise.resolve(session.highlight(params)),
+    settle: (params) => session.settle(params),
   };
 }

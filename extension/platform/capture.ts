@@ -1,11 +1,26 @@
+/** Chrome allows two captures a second (MAX_CAPTURE_VISIBLE_TAB_CALLS_PER_SECOND); more fail. */
+const CAPTURE_INTERVAL_MS = 600;
+let lastCapture = 0;
+
 /**
  * A screenshot of what the user sees in a window: only the window's active tab can be captured, so the caller says
- * which tab it wants and gets nothing when that tab is not in front.
+ * which tab it wants and gets nothing when that tab is not in front. Captures are spaced to the browser's quota, so a
+ * fast run of steps still gets one for each.
  */
 export async function captureTabIfVisible(tabId: number, quality = 60): Promise<{ mediaType: 'image/jpeg'; base64: string } | undefined> {
   const tab = await chrome.tabs.get(tabId).catch(() => undefined);
   if (!tab?.active) return undefined;
-  const dataUrl = await chrome.tabs.captureVisibleTab(tab.windowId, { format: 'jpeg', quality }).catch(() => undefined);
+  const wait = lastCapture + CAPTURE_INTERVAL_MS - Date.now();
+  lastCapture = Date.now() + Math.max(0, wait);
+  if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+  const capture = (): Promise<string | undefined> => chrome.tabs.captureVisibleTab(tab.windowId, { format: 'jpeg', quality });
+  // The quota is counted by the browser, on its own clock: a capture that still lands too close to the last is retried once.
+  const dataUrl = await capture().catch(async (error: unknown) => {
+    if (!/MAX_CAPTURE_VISIBLE_TAB_CALLS_PER_SECOND/.test(String(error))) return undefined;
+    await new Promise((resolve) => setTimeout(resolve, CAPTURE_INTERVAL_MS));
+    lastCapture = Date.now();
+    return capture().catch(() => undefined);
+  });
   const base64 = dataUrl?.replace(/^data:image\/jpeg;base64,/, '');
   return base64 ? { mediaType: 'image/jpeg', base64 } : undefined;
 }

@@ -8,8 +8,12 @@ export type StorageArea = 'local' | 'session';
  */
 export interface Store {
   get<T>(key: string, schema: z.ZodType<T>): Promise<T | undefined>;
+  /** Several keys in one read, unparsed (the caller parses each); absent keys are left out. */
+  getMany(keys: string[]): Promise<Record<string, unknown>>;
   set(key: string, value: unknown): Promise<void>;
-  remove(key: string): Promise<void>;
+  /** Several keys in one write: all of them or none. */
+  setMany(items: Record<string, unknown>): Promise<void>;
+  remove(key: string | string[]): Promise<void>;
 }
 
 export function chromeStore(area: StorageArea): Store {
@@ -20,7 +24,9 @@ export function chromeStore(area: StorageArea): Store {
       const parsed = schema.safeParse(items[key]);
       return parsed.success ? parsed.data : undefined;
     },
+    getMany: async (keys) => (keys.length === 0 ? {} : storage.get(keys)),
     set: (key, value) => storage.set({ [key]: value }),
+    setMany: (items) => storage.set(items),
     remove: (key) => storage.remove(key),
   };
 }

@@ -6,6 +6,7 @@ import { errorMessage } from '../ui/error-message';
 import { groupBySite } from '../ui/history-groups';
 import { elapsedMs, formatCost, formatDuration, isActiveTask, statusLabel } from '../ui/task-format';
 import { exportFileName, taskReport } from '../ui/task-report';
+import { StepScreenshots } from '../ui/step-screenshots';
 import { TaskProgress } from '../ui/task-progress';
 
 /** Past tasks per site with outcome, duration and cost; one opens to its steps, exports, deletion and rerun. */
@@ -57,6 +58,7 @@ export function HistoryView(props: { client: BackgroundClient; onRerun: (record:
           {error}
         </p>
         <TaskProgress client={client} record={open} onChange={(updated) => setRecords(records?.map((r) => (r.id === updated.id ? updated : r)))} />
+        <StepScreenshots client={client} taskId={open.id} />
       </section>
     );
   }

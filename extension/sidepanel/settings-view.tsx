@@ -149,6 +149,20 @@ export function SettingsView(props: { client: BackgroundClient; hostStatus: Host
         <PersonalDataRows rows={form.personalData} error={errors.personalData} onChange={(personalData) => edit({ personalData })} />
       </fieldset>
 
+      <fieldset class="card">
+        <legend class="section-title">History</legend>
+        <label class="check">
+          <input type="checkbox" data-testid="step-screenshots" checked={form.stepScreenshots} onChange={(e) => edit({ stepScreenshots: e.currentTarget.checked })} />
+          Keep a screenshot of each step of a web task
+        </label>
+        <Field label="Tasks to keep" id="history-max-tasks" error={errors.historyMaxTasks} hint="Older finished tasks are deleted with their traces and screenshots.">
+          <input id="history-max-tasks" data-testid="history-max-tasks" inputMode="numeric" value={form.historyMaxTasks} onInput={(e) => edit({ historyMaxTasks: e.currentTarget.value })} />
+        </Field>
+        <Field label="Days to keep tasks" id="history-max-days" error={errors.historyMaxDays} hint="Finished tasks older than this are deleted.">
+          <input id="history-max-days" data-testid="history-max-days" inputMode="numeric" value={form.historyMaxDays} onInput={(e) => edit({ historyMaxDays: e.currentTarget.value })} />
+        </Field>
+      </fieldset>
+
       <section class="card" aria-labelledby="host-title">
         <h2 id="host-title" class="section-title">Desktop helper (native host)</h2>
         <p data-testid="settings-host">{hostStatusText(props.hostStatus)}</p>

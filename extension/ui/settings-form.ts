@@ -24,9 +24,14 @@ export interface SettingsForm {
   redactEmails: boolean;
   redactPhones: boolean;
   personalData: { name: string; value: string }[];
+  stepScreenshots: boolean;
+  historyMaxTasks: string;
+  historyMaxDays: string;
 }
 
-export type FormErrors = Partial<Record<'model' | 'baseUrl' | 'apiKey' | 'stepBudget' | 'allowedSites' | 'deniedSites' | 'personalData', string>>;
+export type FormErrors = Partial<
+  Record<'model' | 'baseUrl' | 'apiKey' | 'stepBudget' | 'allowedSites' | 'deniedSites' | 'personalData' | 'historyMaxTasks' | 'historyMaxDays', string>
+>;
 
 export type SavedSettings = Settings & { apiKeySet: boolean };
 
@@ -51,7 +56,16 @@ export function formFromSettings(settings: SavedSettings): SettingsForm {
     redactEmails: settings.redactEmails,
     redactPhones: settings.redactPhones,
     personalData: Object.entries(settings.personalData).map(([name, value]) => ({ name, value })),
+    stepScreenshots: settings.stepScreenshots,
+    historyMaxTasks: String(settings.historyMaxTasks),
+    historyMaxDays: String(settings.historyMaxDays),
   };
+}
+
+/** A whole number typed in a field, within bounds, or null. */
+function wholeNumber(text: string, min: number, max: number): number | null {
+  const n = Number(text.trim());
+  return /^\d+$/.test(text.trim()) && n >= min && n <= max ? n : null;
 }
 
 /** The provider the form describes, without a key unless one was typed. */
@@ -109,6 +123,10 @@ export function validateForm(form: SettingsForm, saved: SavedSettings): { ok: tr
   }
   const budget = Number(form.stepBudget);
   if (!/^\d+$/.test(form.stepBudget.trim()) || budget < 1 || budget > 200) errors.stepBudget = 'The step budget is a whole number from 1 to 200.';
+  const maxTasks = wholeNumber(form.historyMaxTasks, 1, 10_000);
+  if (maxTasks === null) errors.historyMaxTasks = 'Keep a whole number of tasks, from 1 to 10000.';
+  const maxDays = wholeNumber(form.historyMaxDays, 1, 3650);
+  if (maxDays === null) errors.historyMaxDays = 'Keep tasks for a whole number of days, from 1 to 3650.';
   const allowed = siteList(form.allowedSites);
   const denied = siteList(form.deniedSites);
   if (allowed.bad.length > 0) errors.allowedSites = `Not a site: ${allowed.bad.join(', ')}. Write one per line, like example.com or *.example.com.`;
@@ -145,6 +163,9 @@ export function validateForm(form: SettingsForm, saved: SavedSettings): { ok: tr
       redactEmails: form.redactEmails,
       redactPhones: form.redactPhones,
       personalData,
+      stepScreenshots: form.stepScreenshots,
+      historyMaxTasks: maxTasks ?? 200,
+      historyMaxDays: maxDays ?? 30,
     },
   };
 }

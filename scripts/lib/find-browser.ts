@@ -1,13 +1,14 @@
 import { accessSync, constants } from 'node:fs';
 import { join } from 'node:path';
 
-/** Where Chromium, Chrome and Brave are usually installed, per OS, in the order they are tried. */
+/** Where Chromium, Chrome, Brave and Edge are usually installed, per OS, in the order they are tried. */
 export function candidatePaths(platform: NodeJS.Platform, env: NodeJS.ProcessEnv): string[] {
   if (platform === 'darwin') {
     return [
       '/Applications/Chromium.app/Contents/MacOS/Chromium',
       '/Applications/Google Chrome.app/Contents/MacOS/Google Chrome',
       '/Applications/Brave Browser.app/Contents/MacOS/Brave Browser',
+      '/Applications/Microsoft Edge.app/Contents/MacOS/Microsoft Edge',
     ];
   }
   if (platform === 'win32') {
@@ -16,6 +17,7 @@ export function candidatePaths(platform: NodeJS.Platform, env: NodeJS.ProcessEnv
       join(root, 'Chromium', 'Application', 'chrome.exe'),
       join(root, 'Google', 'Chrome', 'Application', 'chrome.exe'),
       join(root, 'BraveSoftware', 'Brave-Browser', 'Application', 'brave.exe'),
+      join(root, 'Microsoft', 'Edge', 'Application', 'msedge.exe'),
     ]);
   }
   return [
@@ -27,6 +29,8 @@ export function candidatePaths(platform: NodeJS.Platform, env: NodeJS.ProcessEnv
     '/opt/google/chrome/chrome',
     '/usr/bin/brave-browser',
     '/opt/brave.com/brave/brave',
+    '/usr/bin/microsoft-edge',
+    '/opt/microsoft/msedge/msedge',
   ];
 }
 
@@ -34,8 +38,8 @@ export class BrowserNotFoundError extends Error {
   constructor(tried: string[]) {
     super(
       [
-        'No Chromium, Chrome or Brave found.',
-        'Set CHROME_PATH to the browser executable, or install one (on Debian/Ubuntu: `apt-get install chromium`).',
+        'No Chromium, Chrome, Brave or Edge found.',
+        'Set CHROME_PATH (or pass --browser) to the browser executable, or install one (on Debian/Ubuntu: `apt-get install chromium`).',
         `Looked in: ${tried.join(', ')}`,
       ].join('\n'),
     );
@@ -50,6 +54,12 @@ function isExecutable(path: string): boolean {
   } catch {
     return false;
   }
+}
+
+/** The browser the user named (`--browser PATH`), checked: a clear error when it is not an executable file. */
+export function browserAt(path: string, source: string): string {
+  if (isExecutable(path)) return path;
+  throw new BrowserNotFoundError([`${source} ${path} (not an executable file)`]);
 }
 
 /** Finds a Chromium-family browser: CHROME_PATH first, then the usual install paths. */

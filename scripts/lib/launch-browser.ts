@@ -4,17 +4,24 @@ import { join, resolve } from 'node:path';
 import puppeteer, { TargetType, type Browser, type Page, type Target, type WebWorker } from 'puppeteer-core';
 import { EXTENSION_ID } from '../../shared/constants';
 import { findBrowser } from './find-browser';
+import { hostRulesFromEnv } from './host-rules';
+import { assertProfileFree } from './profile-lock';
 
 export interface LaunchOptions {
   /** The built extension folder; default dist/. */
   extensionDir?: string;
-  /** A profile folder; a fresh temporary one by default (removed on close). */
+  /** A profile folder, kept as it is; a fresh temporary one by default (removed on close). */
   userDataDir?: string;
+  /** The browser executable (Chrome, Chromium, Brave, Edge); found through CHROME_PATH and the usual paths by default. */
+  executablePath?: string;
   headless?: boolean;
   /** Extra Chromium flags. */
   args?: string[];
-  /** Resolve only loopback hosts, so nothing leaves the machine (the default). */
-  loopbackOnly?: boolean;
+  /**
+   * Chromium's `--host-resolver-rules`, for tests only (they map names such as shop.test to loopback). Without it the
+   * browser resolves names as any browser does; DEPUTY_HOST_RULES in the environment sets it for a test's child run.
+   */
+  hostRules?: string;
   /** Extra environment for the browser, and so for the native host it starts (e.g. DEPUTY_LOG_FILE). */
   env?: Record<string, string>;
 }
@@ -30,8 +37,8 @@ export interface ExtensionBrowser {
   close(): Promise<void>;
 }
 
-/** Flags every Deputy run of Chromium uses: quiet, offline-friendly, and able to run as root in CI. */
-export function baseArgs(options: { loopbackOnly: boolean }): string[] {
+/** Flags every Deputy run of Chromium uses: quiet, and able to run as root in CI. Host rules only when a test gives them. */
+export function baseArgs(options: { hostRules?: string | undefined } = {}): string[] {
   const args = [
     '--no-first-run',
     '--no-default-browser-check',
@@ -42,7 +49,7 @@ export function baseArgs(options: { loopbackOnly: boolean }): string[] {
     '--disable-dev-shm-usage',
   ];
   if (process.getuid?.() === 0) args.push('--no-sandbox');
-  if (options.loopbackOnly) args.push('--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1, EXCLUDE localhost');
+  if (options.hostRules) args.push(`--host-resolver-rules=${options.hostRules}`);
   return args;
 }
 
@@ -53,15 +60,20 @@ export function baseArgs(options: { loopbackOnly: boolean }): string[] {
 export async function launchWithExtension(options: LaunchOptions = {}): Promise<ExtensionBrowser> {
   const extensionDir = resolve(options.extensionDir ?? 'dist');
   const ownProfile = options.userDataDir === undefined;
+  if (!ownProfile) await assertProfileFree(resolve(options.userDataDir ?? ''));
+  const executablePath = options.executablePath ?? findBrowser();
   const userDataDir = options.userDataDir ?? (await mkdtemp(join(tmpdir(), 'deputy-profile-')));
   const browser = await puppeteer.launch({
-    executablePath: findBrowser(),
+    executablePath,
     headless: options.headless ?? true,
     userDataDir,
     pipe: true,
     enableExtensions: [extensionDir],
+    // Sites see an ordinary browser: no "controlled by automated software" bar or automation flag. A profile of the
+    // user's keeps its own password store, or the cookies it holds (the logged-in sessions) could not be read.
+    ignoreDefaultArgs: ['--enable-automation', ...(ownProfile ? [] : ['--password-store=basic', '--use-mock-keychain'])],
     env: { ...process.env, ...options.env },
-    args: [...baseArgs({ loopbackOnly: options.loopbackOnly ?? true }), ...(options.args ?? [])],
+    args: [...baseArgs({ hostRules: options.hostRules ?? hostRulesFromEnv(process.env) }), ...(options.args ?? [])],
   });
 
   const isOurWorker = (candidate: Target): boolean =>

@@ -1,17 +1,22 @@
+import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { ApprovalDecision, TaskRecord } from '../../shared/protocol';
 import type { Page } from 'puppeteer-core';
+import type { ApprovalDecision, TaskRecord } from '../../shared/protocol';
+import { browserAt } from '../lib/find-browser';
 import { launchWithExtension, type ExtensionBrowser } from '../lib/launch-browser';
 import { ControlPage } from './control-page';
-import { createStepPrinter } from './step-printer';
+import { formatEvent } from './event-format';
+import { EXIT, ExitError } from './exit-codes';
+import { checkModelServer } from './model-preflight';
+import { type TaskEvent, taskEvents } from './task-events';
 import type { TaskOptions } from './task-flags';
 
 export interface TaskIo {
   write(line: string): void;
-  /** Asks the person at the terminal; absent when nobody is there (no TTY). */
-  ask?: (question: string) => Promise<string>;
+  /** Asks the person at the terminal; absent when nobody is there (no TTY). Rejects when `signal` aborts. */
+  ask?: (question: string, signal: AbortSignal) => Promise<string>;
 }
 
 /** Points where a caller (the end-to-end tests) may look at the browser while the task runs and before it closes. */
@@ -27,109 +32,208 @@ export interface TaskRun {
 }
 
 const FINISHED = new Set(['completed', 'failed', 'stopped', 'handed_to_user']);
+/** How long a stopped task may take to say it stopped before the run ends without its last word. */
+const STOP_GRACE_MS = 15_000;
 
 /**
- * Runs one task headlessly through the same path the side panel uses: Chromium with the built extension, the target
- * page in a tab, and the background driven over the "ui" port from the extension's own panel page. Each step is
- * streamed as it happens; the redacted trace and the final task record go to runs/<time>/.
+ * Runs one task through the same path the side panel uses: the model server is checked first, then Chromium starts
+ * with the built extension (in a profile of its own or the user's), the task is started on a tab of its own (opening
+ * `--url` first when given), and the background is driven over the "ui" port from the extension's own panel page.
+ * Each step is reported as it happens; the redacted trace, a screenshot of each step and the final task record go to
+ * runs/<time>/. An abort of `signal` (Ctrl-C) stops the task, saves what it did, and ends with exit 130.
  */
-export async function runTask(options: TaskOptions, io: TaskIo, hooks: TaskHooks = {}): Promise<TaskRun> {
-  if (!existsSync('dist/manifest.json')) throw new Error('The extension is not built: run `npm run build` first.');
-  const ext = await launchWithExtension({ headless: !options.headful });
+export async function runTask(options: TaskOptions, io: TaskIo, hooks: TaskHooks = {}, signal?: AbortSignal): Promise<TaskRun> {
+  const emit = (event: TaskEvent): void => {
+    if (options.json) io.write(JSON.stringify(event));
+    else for (const line of formatEvent(event)) io.write(line);
+  };
+  if (!existsSync('dist/manifest.json')) throw new ExitError('The extension is not built: run `npm run build` first.', EXIT.browser);
+  const executablePath = options.browser === undefined ? undefined : browserAt(options.browser, '--browser');
+  const preflight = await checkModelServer(options.provider, { hostRules: options.hostRules });
+  if (preflight.warning) emit({ type: 'info', message: `warning: ${preflight.warning}` });
+  if (signal?.aborted) throw new ExitError('Interrupted before the browser started.', EXIT.interrupted);
+
+  let ext: ExtensionBrowser;
+  try {
+    ext = await launchWithExtension({
+      headless: !options.headful,
+      ...(options.profile === undefined ? {} : { userDataDir: options.profile }),
+      ...(executablePath === undefined ? {} : { executablePath }),
+      ...(options.hostRules === undefined ? {} : { hostRules: options.hostRules }),
+    });
+  } catch (error) {
+    throw new ExitError(`The browser could not be started: ${error instanceof Error ? error.message : String(error)}`, EXIT.browser);
+  }
   try {
     await ext.worker();
     await hooks.onLaunched?.(ext);
+    if (signal?.aborted) throw new ExitError('Interrupted before the task started.', EXIT.interrupted);
+    // A tab of the task's own, told apart by a fragment nobody else uses (a kept profile may restore other tabs).
     const target = await ext.browser.newPage();
-    await target.goto(options.url, { waitUntil: 'load' });
+    const blank = `about:blank#deputy-${randomUUID()}`;
+    await target.goto(blank);
     const panel = await ext.openExtensionPage('extension/sidepanel/index.html');
     const tabs = await panel.evaluate(() => chrome.tabs.query({}));
-    const tabId = tabs.find((tab) => tab.url === target.url())?.id;
-    if (tabId === undefined) throw new Error(`No tab shows ${options.url}`);
+    const tabId = tabs.find((tab) => tab.url === blank)?.id;
+    if (tabId === undefined) throw new Error('The task tab could not be found in the browser');
     await panel.goto(panel.url().replace(/\?.*$/, '') + `?tab=${tabId}`);
     const control = await ControlPage.open(panel);
     await target.bringToFront();
-
-    await control.call('settings.set', {
-      provider: options.provider,
-      defaultMode: options.mode,
-      screenshots: options.screenshots,
-      ...(options.steps === undefined ? {} : { stepBudget: options.steps }),
-    });
-    const printer = createStepPrinter((line) => io.write(line));
-    const answered = new Set<string>();
-    let latest: TaskRecord | undefined;
-    let taskId = '';
-    let settle: (record: TaskRecord) => void = () => undefined;
-    const finished = new Promise<TaskRecord>((resolve) => (settle = resolve));
-
-    const onRecord = (record: TaskRecord): void => {
-      if (record.id !== taskId || (latest && record.updatedAt < latest.updatedAt)) return;
-      latest = record;
-      printer.update(record);
-      void respond(record);
-      if (FINISHED.has(record.status)) settle(record);
-    };
-    const respond = async (record: TaskRecord): Promise<void> => {
-      const approval = record.approval;
-      if (approval && !answered.has(approval.id)) {
-        answered.add(approval.id);
-        const decision = await decide(options, io, `Approve "${approval.intent}"? (${approval.reason})`);
-        io.write(`  ${decision === 'reject' ? 'rejected' : 'approved'}: ${approval.intent}`);
-        await control.call('task.approve', { taskId, approvalId: approval.id, decision }).catch((error: unknown) => io.write(`  (approval not taken: ${String(error)})`));
-      }
-      const question = record.question;
-      if (question && !answered.has(question.id)) {
-        answered.add(question.id);
-        const answer = io.ask ? await io.ask(`The agent asks: ${question.text}\n> `) : 'Nobody is at the keyboard: decide with what you know, or finish and say what is missing.';
-        await control.call('task.answer', { taskId, questionId: question.id, answer }).catch((error: unknown) => io.write(`  (answer not taken: ${String(error)})`));
-      }
-    };
-    control.onTask(onRecord);
-
-    const started = await control.call('task.start', {
-      tabId,
-      text: options.task,
-      mode: options.mode,
-      flow: options.flow,
-      ...(options.flow === 'chat' ? { facts: options.facts } : {}),
-    });
-    taskId = started.id;
-    io.write(`Task ${taskId} on ${started.site} (${options.mode === 'act' ? 'act without asking; risky steps still stop' : 'ask before acting'})`);
-    // Events carry every change; a slow poll covers the moments the worker restarts between them.
-    const poll = setInterval(() => {
-      void control.call('task.get', { taskId }).then((record) => record && onRecord(record), () => undefined);
-    }, 2000);
-    const record = await finished.finally(() => clearInterval(poll));
-
-    const runDir = join(options.runsDir, new Date().toISOString().replace(/[:.]/g, '-'));
-    await mkdir(runDir, { recursive: true });
-    const trace = await control.call('task.trace', { taskId });
-    await writeFile(join(runDir, 'trace.jsonl'), trace.jsonl);
-    await writeFile(join(runDir, 'task.json'), `${JSON.stringify(record, null, 2)}\n`);
-    const outcome = record.agent?.outcome;
-    const success = record.status === 'completed' && outcome?.success === true;
-    io.write(success ? `Done: ${outcome.summary}` : `Not done (${record.status}): ${record.agent?.endReason ?? record.error?.message ?? outcome?.summary ?? 'no reason given'}`);
-    if (record.chat) {
-      io.write(`Case outcome: ${record.chat.outcome}. Transcript (${record.chat.transcript.length} messages):`);
-      for (const message of record.chat.transcript) io.write(`  ${message.author === 'us' ? 'Deputy' : message.author === 'them' ? 'Support' : 'Notice'}: ${message.text}`);
-    }
-    const usage = record.agent?.usage;
-    if (usage) io.write(`Tokens: ${usage.inputTokens} in, ${usage.outputTokens} out; cost: ${usage.costUsd === null ? 'unknown' : `$${usage.costUsd.toFixed(4)}`}`);
-    io.write(`Trace: ${join(runDir, 'trace.jsonl')} (${trace.records} records)`);
-    await hooks.beforeClose?.(target, record);
-    return { exitCode: success ? 0 : 1, record, runDir };
+    return await drive({ options, io, hooks, signal, emit, ext, target, control, tabId });
   } finally {
     await ext.close();
   }
 }
 
-async function decide(options: TaskOptions, io: TaskIo, question: string): Promise<ApprovalDecision> {
-  if (options.approve === 'all') return 'approve';
-  if (options.approve === 'none') return 'reject';
-  if (!io.ask) {
-    io.write('  nobody at the terminal to approve: rejected (run with --approve all to approve risky steps unattended)');
-    return 'reject';
+interface DriveContext {
+  options: TaskOptions;
+  io: TaskIo;
+  hooks: TaskHooks;
+  signal: AbortSignal | undefined;
+  emit: (event: TaskEvent) => void;
+  ext: ExtensionBrowser;
+  target: Page;
+  control: ControlPage;
+  tabId: number;
+}
+
+async function drive(context: DriveContext): Promise<TaskRun> {
+  const { options, io, emit, control, signal } = context;
+  // In a kept profile the user's own settings are put back afterwards, so the key given for this run is not left there.
+  const savedSettings = options.profile === undefined ? undefined : await control.page.evaluate(async () => (await chrome.storage.local.get('settings')).settings as unknown);
+  await control.call('settings.set', {
+    provider: options.provider,
+    defaultMode: options.mode,
+    screenshots: options.screenshots,
+    ...(options.steps === undefined ? {} : { stepBudget: options.steps }),
+  });
+  const events = taskEvents(emit);
+  const answered = new Set<string>();
+  const asking = new AbortController();
+  let latest: TaskRecord | undefined;
+  let taskId = '';
+  let settle: (record: TaskRecord | undefined) => void = () => undefined;
+  const finished = new Promise<TaskRecord | undefined>((resolve) => (settle = resolve));
+
+  const onRecord = (record: TaskRecord): void => {
+    if (record.id !== taskId || (latest && record.updatedAt < latest.updatedAt)) return;
+    latest = record;
+    events.update(record);
+    void respond(record);
+    if (FINISHED.has(record.status)) settle(record);
+  };
+  const respond = async (record: TaskRecord): Promise<void> => {
+    const approval = record.approval;
+    if (approval && !answered.has(approval.id)) {
+      answered.add(approval.id);
+      const { decision, by } = await decide(options, io, `Approve "${approval.intent}"? (${approval.reason})`, asking.signal);
+      if (asking.signal.aborted) return;
+      emit({ type: 'decision', approvalId: approval.id, intent: approval.intent, decision, by });
+      await control.call('task.approve', { taskId, approvalId: approval.id, decision }).catch((error: unknown) => emit({ type: 'info', message: `  (approval not taken: ${String(error)})` }));
+    }
+    const question = record.question;
+    if (question && !answered.has(question.id)) {
+      answered.add(question.id);
+      const answer = io.ask
+        ? await io.ask(`The agent asks: ${question.text}\n> `, asking.signal).catch(() => undefined)
+        : 'Nobody is at the keyboard: decide with what you know, or finish and say what is missing.';
+      if (answer === undefined || asking.signal.aborted) return;
+      await control.call('task.answer', { taskId, questionId: question.id, answer }).catch((error: unknown) => emit({ type: 'info', message: `  (answer not taken: ${String(error)})` }));
+    }
+  };
+  control.onTask(onRecord);
+  const onDisconnect = (): void => {
+    emit({ type: 'error', message: 'The browser closed before the task ended.' });
+    settle(latest);
+  };
+  context.ext.browser.on('disconnected', onDisconnect);
+
+  let interrupted = false;
+  const interrupt = (): void => {
+    if (interrupted) return;
+    interrupted = true;
+    asking.abort();
+    emit({ type: 'info', message: 'Stopping the task (Ctrl-C)…' });
+    if (taskId) void control.call('task.stop', { taskId }).catch(() => undefined);
+    // A background that no longer answers must not hold the terminal.
+    setTimeout(() => settle(latest), STOP_GRACE_MS).unref();
+  };
+  signal?.addEventListener('abort', interrupt, { once: true });
+
+  try {
+    const started = await control.call('task.start', {
+      tabId: context.tabId,
+      text: options.task,
+      mode: options.mode,
+      flow: options.flow,
+      ...(options.url === undefined ? {} : { url: options.url }),
+      ...(options.flow === 'chat' ? { facts: options.facts } : {}),
+    });
+    taskId = started.id;
+    emit({ type: 'start', taskId, site: started.site, url: options.url ?? null, mode: options.mode });
+    if (interrupted) void control.call('task.stop', { taskId }).catch(() => undefined);
+    // Events carry every change; a slow poll covers the moments the worker restarts between them.
+    const poll = setInterval(() => {
+      void control.call('task.get', { taskId }).then((record) => record && onRecord(record), () => undefined);
+    }, 2000);
+    const record = (await finished.finally(() => clearInterval(poll))) ?? started;
+    asking.abort();
+    return await saveRun(context, record, interrupted);
+  } finally {
+    signal?.removeEventListener('abort', interrupt);
+    context.ext.browser.off('disconnected', onDisconnect);
+    if (options.profile !== undefined && context.ext.browser.connected) {
+      await control.page
+        .evaluate(async (saved) => (saved === undefined ? chrome.storage.local.remove('settings') : chrome.storage.local.set({ settings: saved })), savedSettings)
+        .catch(() => undefined);
+    }
   }
-  const answer = (await io.ask(`${question} [y]es / [n]o / [s]ite: always allow this site > `)).trim().toLowerCase();
-  return answer.startsWith('s') ? 'approve_site' : answer.startsWith('y') ? 'approve' : 'reject';
+}
+
+/** Writes the trace, the screenshots and the task record to runs/<time>/ and reports the end. */
+async function saveRun(context: DriveContext, record: TaskRecord, interrupted: boolean): Promise<TaskRun> {
+  const { options, control, emit } = context;
+  const runDir = join(options.runsDir, new Date().toISOString().replace(/[:.]/g, '-'));
+  await mkdir(runDir, { recursive: true });
+  await writeFile(join(runDir, 'task.json'), `${JSON.stringify(record, null, 2)}\n`);
+  const alive = context.ext.browser.connected;
+  const trace = alive ? await control.call('task.trace', { taskId: record.id }).catch(() => undefined) : undefined;
+  if (trace) await writeFile(join(runDir, 'trace.jsonl'), trace.jsonl);
+  const shots = alive ? await control.call('task.screenshots', { taskId: record.id }).catch(() => []) : [];
+  for (const shot of shots) {
+    await writeFile(join(runDir, `step-${String(shot.step + 1).padStart(3, '0')}.jpg`), Buffer.from(shot.base64, 'base64'));
+  }
+  const outcome = record.agent?.outcome;
+  const success = record.status === 'completed' && outcome?.success === true;
+  const exitCode = interrupted ? EXIT.interrupted : success ? EXIT.success : EXIT.notDone;
+  await context.hooks.beforeClose?.(context.target, record);
+  emit({
+    type: 'end',
+    taskId: record.id,
+    status: record.status,
+    success,
+    summary: success ? outcome.summary : (record.agent?.endReason ?? record.error?.message ?? outcome?.summary ?? 'no reason given'),
+    usage: record.agent?.usage ?? null,
+    chat: record.chat,
+    runDir,
+    trace: trace ? join(runDir, 'trace.jsonl') : null,
+    records: trace?.records ?? 0,
+    screenshots: shots.length,
+    exitCode,
+  });
+  return { exitCode, record, runDir };
+}
+
+async function decide(
+  options: TaskOptions,
+  io: TaskIo,
+  question: string,
+  signal: AbortSignal,
+): Promise<{ decision: ApprovalDecision; by: 'user' | 'flag' | 'nobody' }> {
+  if (options.approve === 'all') return { decision: 'approve', by: 'flag' };
+  if (options.approve === 'none') return { decision: 'reject', by: 'flag' };
+  if (!io.ask) return { decision: 'reject', by: 'nobody' };
+  const answer = await io.ask(`${question} [y]es / [n]o / [s]ite: always allow this site > `, signal).catch(() => '');
+  const text = answer.trim().toLowerCase();
+  return { decision: text.startsWith('s') ? 'approve_site' : text.startsWith('y') ? 'approve' : 'reject', by: 'user' };
 }

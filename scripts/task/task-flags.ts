@@ -1,8 +1,11 @@
-import { Command, InvalidArgumentError, Option } from 'commander';
+import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import type { ProviderSettings } from '../../shared/agent/providers/create-provider';
+import { hostRulesFromEnv } from '../lib/host-rules';
+import { EXIT_CODES_HELP } from './exit-codes';
 
 export interface TaskOptions {
-  url: string;
+  /** The page to open first; without it the task starts on a blank tab and the model opens what it needs. */
+  url: string | undefined;
   task: string;
   flow: 'task' | 'chat';
   /** For a chat: the facts Deputy may share with support (`--fact order_number=1234`). */
@@ -14,10 +17,25 @@ export interface TaskOptions {
   screenshots: boolean;
   headful: boolean;
   runsDir: string;
+  /** A browser profile folder to use and keep (its logins, cookies and Deputy's own settings); a fresh one by default. */
+  profile: string | undefined;
+  /** The browser executable; CHROME_PATH or the usual install paths by default. */
+  browser: string | undefined;
+  /** One JSON event per line on stdout instead of text. */
+  json: boolean;
+  /** Test-only name mapping (DEPUTY_HOST_RULES), applied to the browser and to the model-server check alike. */
+  hostRules: string | undefined;
 }
 
+/** A mistake in the command line (exit 2), or help shown on request (exit 0, nothing more to say). */
 export class TaskUsageError extends Error {
   override readonly name = 'TaskUsageError';
+  constructor(
+    message: string,
+    readonly exitCode = 2,
+  ) {
+    super(message);
+  }
 }
 
 const DEFAULT_MODELS = { openai: 'gpt-4o-mini', anthropic: 'claude-haiku-4-5' } as const;
@@ -27,11 +45,11 @@ const DEFAULT_MODELS = { openai: 'gpt-4o-mini', anthropic: 'claude-haiku-4-5' } 
  * comes only from the environment (OPENAI_API_KEY, ANTHROPIC_API_KEY or DEPUTY_API_KEY), never from a flag, so it
  * does not end up in shell history.
  */
-export function parseTaskFlags(argv: string[], env: Record<string, string | undefined>): TaskOptions {
+export function parseTaskFlags(argv: string[], env: NodeJS.ProcessEnv): TaskOptions {
   const program = new Command('npm run task --')
     .description('Run one Deputy task in Chromium with the built extension, streaming each step.')
     .argument('<task...>', 'what to do, in words')
-    .requiredOption('--url <url>', 'the page to start on', parseUrl)
+    .option('--url <url>', 'the page to start on (default: a blank tab; the model opens what it needs)', parseUrl)
     .option('--chat', "hold the page's support chat to reach the goal (a chat case)")
     .option('--fact <name=value>', 'with --chat: a fact Deputy may tell support, e.g. order_number=1234 (repeatable)', collectFact, {})
     .addOption(new Option('--provider <name>', 'model provider').choices(['openai', 'anthropic', 'openai-compatible']))
@@ -42,19 +60,28 @@ export function parseTaskFlags(argv: string[], env: Record<string, string | unde
     .option('--steps <n>', 'step budget', parsePositive)
     .option('--screenshots', 'send a screenshot with each page (for models that accept images)')
     .option('--headful', 'show the browser window')
-    .option('--runs-dir <dir>', 'where to write the trace', 'runs')
+    .option('--profile <dir>', 'use this browser profile and keep it: its logins work (never the profile of a running browser)')
+    .option('--browser <path>', 'the browser to run: Chrome, Chromium, Brave or Edge (default: CHROME_PATH, then the usual paths)')
+    .option('--json', 'print one JSON event per line instead of text')
+    .option('--runs-dir <dir>', 'where to write the trace and the screenshots', 'runs')
+    .addHelpText('after', `\n${EXIT_CODES_HELP}`)
     .exitOverride()
     .configureOutput({ writeErr: () => undefined, writeOut: (text) => process.stdout.write(text) });
   try {
     program.parse(argv, { from: 'user' });
   } catch (error) {
+    // --help (and a bare `help`) prints the help and is a success, not a usage mistake.
+    if (error instanceof CommanderError && error.exitCode === 0) throw new TaskUsageError('', 0);
     throw new TaskUsageError(error instanceof Error ? error.message.replace(/^error: /, '') : String(error));
   }
   if (!program.opts<{ chat?: boolean }>().chat && Object.keys(program.opts<{ fact: Record<string, string> }>().fact).length > 0) {
     throw new TaskUsageError('--fact is for chat cases: add --chat, or leave the facts out.');
   }
+  if (program.opts<{ chat?: boolean }>().chat && program.opts<{ url?: string }>().url === undefined) {
+    throw new TaskUsageError('--chat needs --url: the page whose support chat Deputy should use.');
+  }
   const flags = program.opts<{
-    url: string;
+    url?: string;
     chat?: boolean;
     fact: Record<string, string>;
     provider?: 'openai' | 'anthropic' | 'openai-compatible';
@@ -66,7 +93,16 @@ export function parseTaskFlags(argv: string[], env: Record<string, string | unde
     screenshots?: boolean;
     headful?: boolean;
     runsDir: string;
+    profile?: string;
+    browser?: string;
+    json?: boolean;
   }>();
+  let hostRules: string | undefined;
+  try {
+    hostRules = hostRulesFromEnv(env);
+  } catch (error) {
+    throw new TaskUsageError(error instanceof Error ? error.message : String(error));
+  }
   return {
     url: flags.url,
     task: program.args.join(' '),
@@ -79,12 +115,16 @@ export function parseTaskFlags(argv: string[], env: Record<string, string | unde
     screenshots: flags.screenshots ?? false,
     headful: flags.headful ?? false,
     runsDir: flags.runsDir,
+    profile: flags.profile,
+    browser: flags.browser,
+    json: flags.json ?? false,
+    hostRules,
   };
 }
 
 function providerFrom(
   flags: { provider?: 'openai' | 'anthropic' | 'openai-compatible'; baseUrl?: string; model?: string },
-  env: Record<string, string | undefined>,
+  env: NodeJS.ProcessEnv,
 ): ProviderSettings {
   const kind = flags.provider ?? (flags.baseUrl ? 'openai-compatible' : env.ANTHROPIC_API_KEY && !env.OPENAI_API_KEY ? 'anthropic' : 'openai');
   if (kind === 'openai-compatible') {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ObservedChat, ObservedElement, Screenshot } from './environment';
+import { ObservedChat, ObservedElement, PageStatus, Screenshot } from './environment';
 import { Plan } from './plan';
 import { RiskClass } from './risk-class';
 
@@ -46,6 +46,8 @@ export type CallRecord = z.infer<typeof CallRecord>;
 export const ObservationRecord = z.object({
   /** Absent for a page; `chat` for a support chat's transcript. */
   kind: z.enum(['page', 'chat']).optional(),
+  /** Absent when the page was ready; otherwise loading, unreachable or blocked (see PageStatus). */
+  status: PageStatus.optional(),
   /** The chat's last message from the other side and its quick replies (redacted), for the gate. */
   chat: ObservedChat.optional(),
   url: z.string(),

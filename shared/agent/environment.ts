@@ -41,8 +41,17 @@ export const ObservedChat = z.object({
 });
 export type ObservedChat = z.infer<typeof ObservedChat>;
 
+/**
+ * What state the page was in when it was observed. `loading`: it had not finished loading (what is shown may be
+ * incomplete); `unreachable`: it could not be loaded at all (an error page); `blocked`: a page Deputy cannot read or act
+ * on (a browser page such as the New Tab page, the extension store). The model decides what to do about each.
+ */
+export const PageStatus = z.enum(['ready', 'loading', 'unreachable', 'blocked']);
+export type PageStatus = z.infer<typeof PageStatus>;
+
 /** What the model sees at one step. `text` is untrusted page content: the loop wraps and labels it. */
 export const Observation = z.object({
+  status: PageStatus.default('ready'),
   /** A page snapshot, or a support chat's transcript (labelled as another person's words, not a page's). */
   kind: z.enum(['page', 'chat']).default('page'),
   chat: ObservedChat.optional(),

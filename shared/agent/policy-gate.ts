@@ -104,7 +104,10 @@ export function classifyToolCall(input: GateInput): Classification {
   const { tool, args, page, vault, config } = input;
   const classes = new Set<RiskClass>([tool.risk]);
   const reasons: string[] = [];
-  const approved = config.allowedSites.length > 0 ? config.allowedSites : [input.startUrl.replace(/^https?:\/\//, '').replace(/[/?#].*$/, '')];
+  // A task that started on a browser page (the New Tab page, a blank tab) has no site yet: the first site it opens
+  // becomes its site (see runLoop), and until then there is nothing to leave.
+  const startHost = hostOf(input.startUrl);
+  const approved = config.allowedSites.length > 0 ? config.allowedSites : startHost === null ? [] : [startHost];
   let leavesApprovedSites = false;
   let forbidden: string | undefined;
 
@@ -139,14 +142,14 @@ export function classifyToolCall(input: GateInput): Classification {
   if (url !== undefined) {
     if (/\{\{|%7B%7B/i.test(url)) forbidden = 'it would put personal data into a web address, which sends it to that site';
     else if (matchesAny(url, config.deniedSites)) forbidden = `${url} is on the list of sites Deputy must not open`;
-    else if (!matchesAny(url, approved)) {
+    else if (approved.length > 0 && !matchesAny(url, approved)) {
       leavesApprovedSites = true;
       reasons.push(`it leaves the approved sites (${approved.join(', ')})`);
     }
   }
   if (tool.risk !== 'read' && matchesAny(page.url, config.deniedSites)) forbidden = `${page.url} is on the list of sites Deputy must not act on`;
   // A link can lead off the approved sites without any navigate call; acting there needs the user, like going there.
-  else if (tool.risk !== 'read' && url === undefined && /^https?:/i.test(page.url) && !matchesAny(page.url, approved)) {
+  else if (tool.risk !== 'read' && url === undefined && approved.length > 0 && /^https?:/i.test(page.url) && !matchesAny(page.url, approved)) {
     leavesApprovedSites = true;
     reasons.push(`it acts on ${hostOf(page.url) ?? page.url}, outside the approved sites (${approved.join(', ')})`);
   }

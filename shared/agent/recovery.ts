@@ -1,4 +1,5 @@
 import type { StepRecord } from './agent-state';
+import type { PageStatus } from './environment';
 
 export interface RecoveryLimits {
   /** The same action (tool and arguments) this many times in a row: warn, then stop. */
@@ -16,6 +17,11 @@ export interface RecoveryLimits {
   /** Replies in a row without any tool call. */
   emptyWarn: number;
   emptyStop: number;
+  /** Scrolls in a row with no other action in between: the model is nudged every this many (never stopped). */
+  scrollNudge: number;
+  /** Observations in a row of a page that could not be loaded, the model's own attempts between them. */
+  unreachableWarn: number;
+  unreachableStop: number;
 }
 
 export const DEFAULT_RECOVERY_LIMITS: RecoveryLimits = {
@@ -29,6 +35,9 @@ export const DEFAULT_RECOVERY_LIMITS: RecoveryLimits = {
   errorStop: 5,
   emptyWarn: 1,
   emptyStop: 3,
+  scrollNudge: 8,
+  unreachableWarn: 2,
+  unreachableStop: 4,
 };
 
 export interface RecoveryVerdict {
@@ -71,10 +80,15 @@ function alternatingTail(visits: string[]): number {
 
 /**
  * Looks at the finished steps and the page just observed for the ways agents get stuck: the same action again and
- * again, going back and forth between two pages, a page that no longer changes, the same error, and replies with no
- * tool call. Below the stop limit the model is told plainly; past it the task ends with the reason.
+ * again on a page it does not change, going back and forth between two pages, a page that no longer changes, the same
+ * error, replies with no tool call, a long run of scrolls, and a page that stays unreachable. Below the stop limit the
+ * model is told plainly; past it the task ends with the reason.
  */
-export function detectTrouble(steps: StepRecord[], current: { url: string; hash: string }, limits: RecoveryLimits): RecoveryVerdict {
+export function detectTrouble(
+  steps: StepRecord[],
+  current: { url: string; hash: string; status?: PageStatus | undefined },
+  limits: RecoveryLimits,
+): RecoveryVerdict {
   const notices: string[] = [];
   let stop: string | null = null;
   const verdict = (count: number, warn: number, halt: number, notice: string, reason: string): void => {
@@ -84,10 +98,15 @@ export function detectTrouble(steps: StepRecord[], current: { url: string; hash:
 
   const isAction = (c: StepRecord['calls'][number]): boolean => !CONTROL_TOOLS.has(c.name) && c.status !== 'skipped';
   const actions = steps.flatMap((s) => s.calls.filter(isAction));
-  // The same call on another page is a different action (ref 1 on two pages is two elements), so the page is part of it.
-  const signatures = steps.flatMap((s) => s.calls.filter(isAction).map((c) => `${signature(c.name, c.arguments)} on ${pageKey(s.observation.url)}`));
-  const repeats = trailingRun(signatures, (a, b) => a === b);
-  const lastSignature = signatures.at(-1) ?? '';
+  // What the page looked like after each step: the next step's observation, or the one just taken.
+  const hashAfter = (i: number): string => steps[i + 1]?.observation.hash ?? current.hash;
+  // The same call on another page is a different action (ref 1 on two pages is two elements), so the page is part of
+  // it. An action after which the page changed made progress (a scroll that showed more of a feed), so it is no repeat.
+  const attempts = steps.flatMap((s, i) =>
+    s.calls.filter(isAction).map((c) => ({ key: `${signature(c.name, c.arguments)} on ${pageKey(s.observation.url)}`, progressed: hashAfter(i) !== s.observation.hash })),
+  );
+  const repeats = attempts.at(-1)?.progressed === false ? trailingRun(attempts, (a, b) => a.key === b.key && !a.progressed) : 0;
+  const lastSignature = attempts.at(-1)?.key ?? '';
   verdict(
     repeats,
     limits.repeatWarn,
@@ -131,6 +150,26 @@ export function detectTrouble(steps: StepRecord[], current: { url: string; hash:
     limits.errorStop,
     `The same error happened ${errors} times in a row: "${(failures.at(-1) ?? '').slice(0, 200)}". Do not repeat the failing call; change approach.`,
     `Stopped: the same error happened ${errors} times in a row: ${(failures.at(-1) ?? '').slice(0, 200)}`,
+  );
+
+  // Scrolling through a long list is progress, but a long run of it with nothing else means the model may be looking for
+  // something the page does not show that way.
+  const scrolls = trailingRun(actions.map((c) => c.name === 'scroll'), (x, y) => x === y && x);
+  const scrolling = actions.at(-1)?.name === 'scroll' ? scrolls : 0;
+  if (limits.scrollNudge > 0 && scrolling > 0 && scrolling % limits.scrollNudge === 0 && current.status !== 'unreachable') {
+    notices.push(
+      `You have scrolled ${scrolling} times in a row. If what you are looking for has not appeared, use find to search the whole page, or try another way (a search box, a filter, a link); if it has, act on it.`,
+    );
+  }
+
+  const statuses = [...steps.map((s) => s.observation.status ?? 'ready'), current.status ?? 'ready'];
+  const unreachable = trailingRun(statuses, (x, y) => x === y && x === 'unreachable');
+  verdict(
+    unreachable,
+    limits.unreachableWarn,
+    limits.unreachableStop,
+    `The page ${current.url} has still not loaded (${unreachable} times). If reloading or waiting does not help, try another address, or call done and say the site cannot be reached.`,
+    `Stopped: ${current.url} could not be reached, ${unreachable} times in a row, after the model's own attempts to get there.`,
   );
 
   const finished = steps.filter((s) => s.reply !== null);

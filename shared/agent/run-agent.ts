@@ -3,7 +3,7 @@ import type { Logger } from '../logger';
 import { AgentState, type CallRecord, type StepRecord, type TaskOutcome, isFinished } from './agent-state';
 import type { Approver } from './approval';
 import { buildPrompt } from './build-prompt';
-import type { AgentEnvironment } from './environment';
+import type { AgentEnvironment, Screenshot } from './environment';
 import { executeCall, pageLookup } from './execute-call';
 import { PolicyConfig } from './policy-gate';
 import type { Provider } from './providers/provider';
@@ -11,6 +11,7 @@ import { costOf } from './providers/pricing';
 import { DEFAULT_RECOVERY_LIMITS, type RecoveryLimits, detectTrouble } from './recovery';
 import { type RedactionOptions, createRedactor } from './redactor';
 import { settleResumedStep } from './resume-step';
+import { hostOf } from './site-list';
 import type { SecretVault } from './secret-vault';
 import { maskOldObservations, observationRecord, recordReply, skipCall } from './step-record';
 import { type SystemPromptInput, webSystemPrompt } from './system-prompt';
@@ -60,6 +61,11 @@ export interface AgentDeps<E extends AgentEnvironment> {
   limits?: Partial<Omit<AgentLimits, 'recovery'>> & { recovery?: Partial<RecoveryLimits> };
   /** Send screenshots (when the environment takes them and the model accepts images). */
   screenshots?: boolean;
+  /**
+   * Keeps a screenshot of each step with the task's trace (the user sees them in the history). When set, every
+   * observation asks for one; the model still gets it only when `screenshots` is set and it accepts images.
+   */
+  keepScreenshot?: (step: number, screenshot: Screenshot) => void;
   systemPrompt?: (input: SystemPromptInput) => string;
   /** Streamed reply text as it arrives, for a live view in the side panel. It is not redacted: show it, never log it. */
   onReplyText?: (delta: string) => void;
@@ -245,13 +251,17 @@ async function runLoop<E extends AgentEnvironment>(deps: AgentDeps<E>, state: Ag
       }
 
       const observedAt = deps.now();
-      const raw = await deps.environment.observe({ screenshot: deps.screenshots === true && deps.provider.vision, ...(deps.signal ? { signal: deps.signal } : {}) });
-      const observation = observationRecord(raw, redactor);
-      const trouble = detectTrouble(state.steps, { url: raw.url, hash: observation.hash }, limits.recovery);
+      const forModel = deps.screenshots === true && deps.provider.vision;
+      const raw = await deps.environment.observe({ screenshot: forModel || deps.keepScreenshot !== undefined, ...(deps.signal ? { signal: deps.signal } : {}) });
+      const observation = observationRecord(forModel ? raw : { ...raw, screenshot: undefined }, redactor);
+      // A task that started on a browser page takes the first web site it reaches as its own (see the policy gate).
+      if (hostOf(state.startUrl) === null && hostOf(raw.url) !== null) state.startUrl = observation.url;
+      const trouble = detectTrouble(state.steps, { url: raw.url, hash: observation.hash, status: observation.status }, limits.recovery);
       const step: StepRecord = { index: state.steps.length, startedAt: observedAt, observation, notices: trouble.notices, reply: null, calls: [], usage: null, costUsd: null };
       emit({ type: 'observation', at: deps.now(), step: step.index, url: observation.url, title: observation.title, chars: observation.chars, hash: observation.hash, durationMs: deps.now() - observedAt });
       for (const message of trouble.notices) emit({ type: 'notice', at: deps.now(), step: step.index, message });
       if (trouble.stop !== null) return await end('failed', trouble.stop);
+      if (raw.screenshot && deps.keepScreenshot) deps.keepScreenshot(step.index, raw.screenshot);
       state.steps.push(step);
       maskOldObservations(state.steps, limits.keepObservations);
 

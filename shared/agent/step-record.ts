@@ -16,6 +16,7 @@ export function observationRecord(raw: Observation, redactor: Redactor): StepRec
   const text = redactor.redact(raw.text + tabList(raw.tabs ?? []));
   return {
     kind: raw.kind ?? 'page',
+    ...(raw.status && raw.status !== 'ready' ? { status: raw.status } : {}),
     ...(raw.chat ? { chat: { lastFromThem: raw.chat.lastFromThem === null ? null : redactor.redact(raw.chat.lastFromThem), choices: (raw.chat.choices ?? []).map((c) => redactor.redact(c)) } } : {}),
     url: redactor.redact(raw.url),
     title: redactor.redact(raw.title),

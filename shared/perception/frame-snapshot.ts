@@ -55,5 +55,7 @@ export const FrameSnapshot = z.object({
   focusedRef: z.number().int().positive().optional(),
   /** Names of open dialogs, for the change line. */
   dialogs: z.array(z.string()),
+  /** Set when the walk ran out of time before the end of the page (a search on a huge page). */
+  partial: z.boolean().optional(),
 });
 export type FrameSnapshot = z.infer<typeof FrameSnapshot>;

@@ -24,7 +24,12 @@ export const PageAction = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('back') }),
   z.object({ kind: z.literal('forward') }),
   z.object({ kind: z.literal('reload') }),
-  z.object({ kind: z.literal('find'), text: z.string().min(1).max(200) }),
+  z.object({
+    kind: z.literal('find'),
+    text: z.string().min(1).max(200),
+    /** How long the search may read the page; the agent's own default when absent. */
+    budgetMs: z.number().int().positive().max(30_000).optional(),
+  }),
   z.object({ kind: z.literal('wait'), seconds: z.number().nonnegative().max(30).optional(), text: z.string().max(200).optional() }),
   z.object({ kind: z.literal('tab_new'), url: z.string().optional() }),
   z.object({ kind: z.literal('tab_switch'), tabId: z.number().int() }),

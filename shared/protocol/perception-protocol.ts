@@ -26,8 +26,28 @@ export const perceptionContentMethods = {
     result: z.object({ found: z.boolean() }),
   },
   find: {
-    params: z.object({ text: z.string().min(1).max(200), limit: z.number().int().positive().max(200).default(30) }),
-    result: z.object({ token: z.string(), url: z.string(), items: z.array(SnapshotItem), total: z.number().int().nonnegative() }),
+    params: z.object({
+      text: z.string().min(1).max(200),
+      limit: z.number().int().positive().max(200).default(30),
+      /** How long the search may take; past it, it answers with what it found and `complete: false`. */
+      budgetMs: z.number().int().positive().max(30_000).default(4000),
+    }),
+    result: z.object({
+      token: z.string(),
+      url: z.string(),
+      items: z.array(SnapshotItem),
+      total: z.number().int().nonnegative(),
+      complete: z.boolean().default(true),
+    }),
+  },
+  /** Waits until the frame's DOM stops changing (see watchSettle); says how long it took and how loaded it is. */
+  settle: {
+    params: z.object({
+      capMs: z.number().int().nonnegative().max(30_000),
+      graceMs: z.number().int().nonnegative().max(10_000).optional(),
+      quietMs: z.number().int().nonnegative().max(10_000).optional(),
+    }),
+    result: z.object({ mutations: z.number().int().nonnegative(), timedOut: z.boolean(), waitedMs: z.number(), readyState: z.string() }),
   },
 };
 

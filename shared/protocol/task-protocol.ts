@@ -91,8 +91,19 @@ export const TaskRecord = z.object({
   facts: z.record(z.string(), z.string()).default({}),
   /** For a support chat, once it ended: what was agreed and the transcript. */
   chat: ChatCaseResult.nullable().default(null),
+  /** The address the task was asked to open first (`task.start` with a url); its site is the task's site. */
+  startUrl: z.string().optional(),
 });
 export type TaskRecord = z.infer<typeof TaskRecord>;
+
+/** A screenshot of the tab at one step of a web task, kept with its trace. */
+export const StepScreenshot = z.object({
+  step: z.number().int().nonnegative(),
+  mediaType: z.enum(['image/png', 'image/jpeg', 'image/webp']),
+  base64: z.string(),
+  at: z.number(),
+});
+export type StepScreenshot = z.infer<typeof StepScreenshot>;
 
 /** The user's settings. The API key stays in chrome.storage.local and goes nowhere but the provider. */
 export const Settings = z.object({
@@ -107,6 +118,12 @@ export const Settings = z.object({
   screenshots: z.boolean().default(false),
   /** Personal values the model may use only as `{{name}}` placeholders, typed into pages by Deputy itself. */
   personalData: z.record(z.string().regex(/^[a-z][a-z0-9_]{0,63}$/), z.string()),
+  /** Keep a screenshot of each step of a web task with its trace (shown in the history). */
+  stepScreenshots: z.boolean().default(true),
+  /** Finished tasks beyond this many, newest kept, are deleted with their traces and screenshots. */
+  historyMaxTasks: z.number().int().min(1).max(10_000).default(200),
+  /** Finished tasks older than this many days are deleted with their traces and screenshots. */
+  historyMaxDays: z.number().int().min(1).max(3650).default(30),
 });
 export type Settings = z.infer<typeof Settings>;
 
@@ -120,6 +137,9 @@ export const DEFAULT_SETTINGS: Settings = {
   redactPhones: false,
   screenshots: false,
   personalData: {},
+  stepScreenshots: true,
+  historyMaxTasks: 200,
+  historyMaxDays: 30,
 };
 
 export const ApprovalDecision = z.enum(['approve', 'reject', 'approve_site']);
@@ -137,6 +157,8 @@ export const taskUiMethods = {
       flow: Flow.default('task'),
       /** For a support chat: the facts Deputy may share (order number, email, name). */
       facts: ChatFacts.optional(),
+      /** An address to open in the tab first; the task starts there (its site is the task's site). */
+      url: z.url({ protocol: /^https?$/ }).optional(),
     }),
     result: TaskRecord,
   },
@@ -158,6 +180,8 @@ export const taskUiMethods = {
   'task.delete': { params: TaskRef, result: z.object({ deleted: z.boolean() }) },
   /** The task's trace as JSONL (already redacted). */
   'task.trace': { params: TaskRef, result: z.object({ jsonl: z.string(), records: z.number().int() }) },
+  /** The screenshot of each step of a web task, oldest first (none when step screenshots are off). */
+  'task.screenshots': { params: TaskRef, result: z.array(StepScreenshot) },
   'settings.get': { params: z.object({}), result: Settings.extend({ apiKeySet: z.boolean() }) },
   'settings.set': { params: Settings.partial(), result: Settings.extend({ apiKeySet: z.boolean() }) },
   /** One tiny request to the provider: the given settings (unsaved form values; a blank key means the stored one) or the saved ones. */

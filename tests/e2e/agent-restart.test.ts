@@ -6,7 +6,8 @@ import { join } from 'node:path';
 import type { Page } from 'puppeteer-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { TaskRecord } from '../../shared/protocol';
-import { launchWithExtension, type ExtensionBrowser } from '../../scripts/lib/launch-browser';
+import type { ExtensionBrowser } from '../../scripts/lib/launch-browser';
+import { launchTestBrowser } from './support/test-hosts';
 import { startFakeProvider, type FakeProvider } from '../fixtures/fake-provider/fake-provider-server';
 import { openPanel, PANEL, POPUP, tabIdOf, texts } from './support/panel-harness';
 import { requireBuild } from './support/register-host';
@@ -79,7 +80,7 @@ afterEach(async () => {
 
 /** Chromium with the built extension on the test's own profile, kept between launches like a user's. */
 async function launch(): Promise<ExtensionBrowser> {
-  const ext = await launchWithExtension({ userDataDir: profile });
+  const ext = await launchTestBrowser({ userDataDir: profile });
   browsers.push(ext);
   await ext.worker();
   return ext;

@@ -9,6 +9,7 @@ import { startFakeProvider, type FakeProvider } from '../fixtures/fake-provider/
 import { requireBuild } from './support/register-host';
 import { call, playSteps, refIn } from './support/snapshot-refs';
 import { serveRoutes, type StaticServer } from './support/static-server';
+import { taskOptions } from './support/task-options';
 import { uiCall } from './support/ui-call';
 
 let fake: FakeProvider;
@@ -33,20 +34,7 @@ afterEach(async (context) => {
 });
 
 function options(url: string, task: string, overrides: Partial<TaskOptions> = {}): TaskOptions {
-  return {
-    url,
-    task,
-    flow: 'task',
-    facts: {},
-    mode: 'act',
-    approve: 'none',
-    provider: { preset: 'custom', baseUrl: fake.openaiBaseUrl, model: 'gpt-4o-mini' },
-    steps: 12,
-    screenshots: false,
-    headful: false,
-    runsDir: 'test-artifacts/runs',
-    ...overrides,
-  };
+  return taskOptions({ url, task, provider: { preset: 'custom', baseUrl: fake.openaiBaseUrl, model: 'gpt-4o-mini' }, ...overrides });
 }
 
 const io = { write: (line: string) => void lines.push(line) };

@@ -11,6 +11,7 @@ import { startFakeProvider, type FakeProvider, type RecordedRequest, type Script
 import { requireBuild } from './support/register-host';
 import { serveRoutes, type StaticServer } from './support/static-server';
 import { uiCall } from './support/ui-call';
+import { taskOptions } from './support/task-options';
 
 const CARD = '4111 1111 1111 1111';
 const FACTS = { order_number: '1234', email: 'jane@example.org' };
@@ -37,20 +38,15 @@ afterEach(async (context) => {
 });
 
 function options(scenario: string, overrides: Partial<TaskOptions> = {}): TaskOptions {
-  return {
+  return taskOptions({
     url: `${server.url(vendorPath('crisp'))}?${scenario}`,
     task: GOAL,
     flow: 'chat',
     facts: FACTS,
-    mode: 'act',
-    approve: 'none',
     provider: { preset: 'custom', baseUrl: fake.openaiBaseUrl, model: 'gpt-4o-mini' },
     steps: 24,
-    screenshots: false,
-    headful: false,
-    runsDir: 'test-artifacts/runs',
     ...overrides,
-  };
+  });
 }
 
 function call(name: string, args: Record<string, unknown>): ScriptedMessage {

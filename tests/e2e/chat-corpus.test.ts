@@ -3,7 +3,8 @@ import { resolve } from 'node:path';
 import type { Page } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serveDirectory, type DirectoryServer } from '../../scripts/bench/serve-directory';
-import { launchWithExtension, type ExtensionBrowser } from '../../scripts/lib/launch-browser';
+import type { ExtensionBrowser } from '../../scripts/lib/launch-browser';
+import { launchTestBrowser } from './support/test-hosts';
 import { uiCall } from './support/ui-call';
 
 /** Real pages nobody here wrote (see ../shared/corpus/README.md): two hold a chat, the rest must not pass for one. */
@@ -21,7 +22,7 @@ describe('chat detection on the real-page corpus', () => {
     if (pages.length === 0) throw new Error(`The real-page corpus is missing: expected pages under ${CORPUS}`);
     server = await serveDirectory({ '/corpus/': CORPUS });
     // DEPUTY_EXTENSION_DIR runs the suite against another build of the extension than dist/.
-    ext = await launchWithExtension({ extensionDir: process.env.DEPUTY_EXTENSION_DIR });
+    ext = await launchTestBrowser({ extensionDir: process.env.DEPUTY_EXTENSION_DIR });
     await ext.worker();
     panel = await ext.openExtensionPage('extension/sidepanel/index.html');
   });

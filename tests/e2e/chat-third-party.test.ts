@@ -1,7 +1,8 @@
 import { existsSync } from 'node:fs';
 import type { Page } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchWithExtension, type ExtensionBrowser } from '../../scripts/lib/launch-browser';
+import type { ExtensionBrowser } from '../../scripts/lib/launch-browser';
+import { launchTestBrowser } from './support/test-hosts';
 import { chatFixtureRoutes } from '../fixtures/chat/chat-routes';
 import { THIRD_PARTY_CHATS, thirdPartyPath } from '../fixtures/chat/third-party-pages';
 import { serveRoutes, type StaticServer } from './support/static-server';
@@ -19,7 +20,7 @@ describe('chat UIs nobody here wrote, found by their structure alone', () => {
     if (!existsSync('dist/manifest.json')) throw new Error('Missing dist/manifest.json: run `npm run build` before the end-to-end tests');
     server = await serveRoutes(await chatFixtureRoutes());
     // DEPUTY_EXTENSION_DIR runs the suite against another build of the extension than dist/.
-    ext = await launchWithExtension({ extensionDir: process.env.DEPUTY_EXTENSION_DIR });
+    ext = await launchTestBrowser({ extensionDir: process.env.DEPUTY_EXTENSION_DIR });
     await ext.worker();
     panel = await ext.openExtensionPage(PANEL);
   });

@@ -2,7 +2,8 @@ import { existsSync } from 'node:fs';
 import type { Page } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ChatState } from '../../shared/protocol';
-import { launchWithExtension, type ExtensionBrowser } from '../../scripts/lib/launch-browser';
+import type { ExtensionBrowser } from '../../scripts/lib/launch-browser';
+import { launchTestBrowser } from './support/test-hosts';
 import { chatFixtureRoutes } from '../fixtures/chat/chat-routes';
 import { UNKNOWN_VENDOR_FIXTURE, VENDOR_FIXTURES, expectedChatFrameUrl, vendorPath, type VendorFixture } from '../fixtures/chat/vendor-fixtures';
 import { serveRoutes, type StaticServer } from './support/static-server';
@@ -28,7 +29,7 @@ describe('support chat driver on the vendor fixtures, in Chromium with the built
     if (!existsSync('dist/manifest.json')) throw new Error('Missing dist/manifest.json: run `npm run build` before the end-to-end tests');
     server = await serveRoutes(await chatFixtureRoutes());
     // DEPUTY_EXTENSION_DIR runs the suite against another build of the extension than dist/.
-    ext = await launchWithExtension({ extensionDir: process.env.DEPUTY_EXTENSION_DIR });
+    ext = await launchTestBrowser({ extensionDir: process.env.DEPUTY_EXTENSION_DIR });
     await ext.worker();
     panel = await ext.openExtensionPage(PANEL);
   });

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import puppeteer, { type Browser, type Page } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { baseArgs } from '../../scripts/lib/launch-browser';
+import { testBrowserArgs } from './support/test-hosts';
 import { findBrowser } from '../../scripts/lib/find-browser';
 import { findColourSync } from '../fixtures/desktop/find-colour';
 import { startHost } from '../fixtures/desktop/host-client';
@@ -54,7 +54,7 @@ describe.skipIf(skipReason !== undefined)('deputy desktop "task" with the fake p
       pipe: true,
       defaultViewport: null,
       env: { ...process.env, DISPLAY: screen.display },
-      args: [...baseArgs({ loopbackOnly: true }), '--kiosk', '--window-position=0,0', '--window-size=1280,800', '--test-type'],
+      args: [...testBrowserArgs(), '--kiosk', '--window-position=0,0', '--window-size=1280,800', '--test-type'],
     });
     page = (await browser.pages())[0] ?? (await browser.newPage());
     await page.goto(server.url('/'));

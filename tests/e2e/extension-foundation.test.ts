@@ -5,7 +5,8 @@ import type { Page, WebWorker } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pkg from '../../package.json';
 import { EXTENSION_ID } from '../../shared/constants';
-import { launchWithExtension, type ExtensionBrowser } from '../../scripts/lib/launch-browser';
+import type { ExtensionBrowser } from '../../scripts/lib/launch-browser';
+import { launchTestBrowser } from './support/test-hosts';
 import { registerHostInProfile, requireBuild } from './support/register-host';
 import { serveRoutes, type StaticServer } from './support/static-server';
 import { uiCall } from './support/ui-call';
@@ -76,7 +77,7 @@ describe('the extension in Chromium with the built host registered', () => {
     logFile = join(profile, 'host.log');
     await registerHostInProfile(profile);
     server = await serveRoutes((url) => routes(url('/cross', 'localhost')));
-    ext = await launchWithExtension({ userDataDir: profile, env: { DEPUTY_LOG_FILE: logFile } });
+    ext = await launchTestBrowser({ userDataDir: profile, env: { DEPUTY_LOG_FILE: logFile } });
     worker = await ext.worker();
   });
 
@@ -189,7 +190,7 @@ describe('the extension in Chromium with the built host registered', () => {
 describe('the extension without the host registered', () => {
   it('tells the user the exact command to install the host', async () => {
     requireBuild();
-    const ext = await launchWithExtension();
+    const ext = await launchTestBrowser();
     try {
       await ext.worker();
       const panel = await ext.openExtensionPage(PANEL);

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serveDemoSite, type DemoSite } from '../../scripts/demo/serve-demo-site';
-import { launchWithExtension, type ExtensionBrowser } from '../../scripts/lib/launch-browser';
+import type { ExtensionBrowser } from '../../scripts/lib/launch-browser';
+import { launchTestBrowser } from './support/test-hosts';
 import { startFakeProvider, type FakeProvider } from '../fixtures/fake-provider/fake-provider-server';
 import { POPUP, openPanel, screenshotBothSchemes, tabIdOf, texts } from './support/panel-harness';
 import { requireBuild } from './support/register-host';
@@ -15,7 +16,7 @@ beforeAll(async () => {
   requireBuild();
   shop = await serveDemoSite();
   fake = await startFakeProvider();
-  ext = await launchWithExtension();
+  ext = await launchTestBrowser();
   await ext.worker();
 });
 afterAll(async () => {

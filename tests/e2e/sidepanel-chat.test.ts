@@ -2,7 +2,8 @@ import type { Page, WebWorker } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serveDemoSite, type DemoSite } from '../../scripts/demo/serve-demo-site';
 import { vendorName } from '../../extension/sidepanel/chat-flow-view';
-import { launchWithExtension, type ExtensionBrowser } from '../../scripts/lib/launch-browser';
+import type { ExtensionBrowser } from '../../scripts/lib/launch-browser';
+import { launchTestBrowser } from './support/test-hosts';
 import { startFakeProvider, type FakeProvider } from '../fixtures/fake-provider/fake-provider-server';
 import { PANEL, PANEL_WIDTH, screenshotBothSchemes, tabIdOf } from './support/panel-harness';
 import { requireBuild } from './support/register-host';
@@ -21,7 +22,7 @@ beforeAll(async () => {
   shop = await serveDemoSite();
   plain = await serveRoutes({ '/': '<!doctype html><title>About us</title><h1>About us</h1><p>We make headphones.</p>' });
   fake = await startFakeProvider();
-  ext = await launchWithExtension();
+  ext = await launchTestBrowser();
   worker = await ext.worker();
 });
 afterAll(async () => {

@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import puppeteer, { type Browser, type Page } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { baseArgs, launchWithExtension, type ExtensionBrowser } from '../../scripts/lib/launch-browser';
+import type { ExtensionBrowser } from '../../scripts/lib/launch-browser';
+import { launchTestBrowser, testBrowserArgs } from './support/test-hosts';
 import { findBrowser } from '../../scripts/lib/find-browser';
 import { findColourSync } from '../fixtures/desktop/find-colour';
 import { TARGET_COLOURS, TARGET_PAGE } from '../fixtures/desktop/target-page';
@@ -43,7 +44,7 @@ async function startProfile(display: string, provider: FakeProvider, pageUrl: st
   const state = await mkdtemp(join(tmpdir(), 'deputy-desktop-panel-state-'));
   await registerHostInProfile(profile);
   const log = join(state, 'host.log');
-  const ext = await launchWithExtension({ userDataDir: profile, env: { DISPLAY: display, XDG_STATE_HOME: state, DEPUTY_LOG_FILE: log } });
+  const ext = await launchTestBrowser({ userDataDir: profile, env: { DISPLAY: display, XDG_STATE_HOME: state, DEPUTY_LOG_FILE: log } });
   await ext.worker();
   const tab = await ext.browser.newPage();
   await tab.goto(pageUrl);
@@ -94,7 +95,7 @@ describe.skipIf(skipReason !== undefined)('the side panel\'s desktop mode (Xvfb,
       pipe: true,
       defaultViewport: null,
       env: { ...process.env, DISPLAY: screen.display },
-      args: [...baseArgs({ loopbackOnly: true }), '--kiosk', '--window-position=0,0', '--window-size=1280,800', '--test-type'],
+      args: [...testBrowserArgs(), '--kiosk', '--window-position=0,0', '--window-size=1280,800', '--test-type'],
     });
     targetPage = (await target.pages())[0] ?? (await target.newPage());
     await targetPage.goto(server.url('/'));

@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import type { Page } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serveDemoSite, type DemoSite } from '../../scripts/demo/serve-demo-site';
-import { launchWithExtension, type ExtensionBrowser } from '../../scripts/lib/launch-browser';
+import type { ExtensionBrowser } from '../../scripts/lib/launch-browser';
+import { launchTestBrowser } from './support/test-hosts';
 import { startFakeProvider, type FakeProvider } from '../fixtures/fake-provider/fake-provider-server';
 import { openPanel, screenshotBothSchemes, tabIdOf, texts } from './support/panel-harness';
 import { requireBuild } from './support/register-host';
@@ -25,7 +26,7 @@ beforeAll(async () => {
   shop = await serveDemoSite();
   fake = await startFakeProvider();
   downloads = await mkdtemp(join(tmpdir(), 'deputy-downloads-'));
-  ext = await launchWithExtension();
+  ext = await launchTestBrowser();
   await ext.worker();
   const session = await ext.browser.target().createCDPSession();
   await session.send('Browser.setDownloadBehavior', { behavior: 'allow', downloadPath: downloads });

@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from 'puppeteer-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { launchWithExtension, type ExtensionBrowser } from '../../scripts/lib/launch-browser';
+import type { ExtensionBrowser } from '../../scripts/lib/launch-browser';
+import { launchTestBrowser } from './support/test-hosts';
 import { fakeClaudePath } from '../fixtures/fake-claude/build-fake-claude';
 import { buildFixRepo, CHECK_COMMAND, FIX_ADD, FIX_MULTIPLY, type FixRepo, type Scenario, NO_DEPLOY_WAIT } from '../fixtures/repo/fix-repo';
 import { PANEL, PANEL_WIDTH, screenshotBothSchemes, texts } from './support/panel-harness';
@@ -26,7 +27,7 @@ beforeAll(async () => {
   requireBuild();
   mkdirSync(profile);
   await registerHostInProfile(profile);
-  ext = await launchWithExtension({
+  ext = await launchTestBrowser({
     userDataDir: profile,
     env: { DEPUTY_STATE_DIR: stateDir, DEPUTY_LOG_FILE: join(root, 'host.log'), FAKE_CLAUDE_SCENARIO: scenarioFile, FAKE_CLAUDE_LOG: claudeLog },
   });
@@ -217,7 +218,7 @@ describe('the fix loop in the side panel, over native messaging to the built hos
 
 describe('the fix loop view without the host', () => {
   it('says how to install the host, and cannot start', async () => {
-    const bare = await launchWithExtension();
+    const bare = await launchTestBrowser();
     try {
       await bare.worker();
       const panel = await bare.openExtensionPage(PANEL);

@@ -1,6 +1,7 @@
 import type { Page, WebWorker } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchWithExtension, type ExtensionBrowser } from '../../scripts/lib/launch-browser';
+import type { ExtensionBrowser } from '../../scripts/lib/launch-browser';
+import { launchTestBrowser } from './support/test-hosts';
 import { startFakeProvider, type FakeProvider, type RecordedRequest, type Script, type ScriptedMessage } from '../fixtures/fake-provider/fake-provider-server';
 import { PANEL, openPanel, tabIdOf } from './support/panel-harness';
 import { requireBuild } from './support/register-host';
@@ -22,7 +23,7 @@ beforeAll(async () => {
   requireBuild();
   site = await serveRoutes({ '/': ORDERS });
   fake = await startFakeProvider();
-  ext = await launchWithExtension();
+  ext = await launchTestBrowser();
   await ext.worker();
   target = await ext.browser.newPage();
   await target.goto(site.url('/'), { waitUntil: 'load' });

@@ -1,6 +1,7 @@
 import type { Page } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchWithExtension, type ExtensionBrowser } from '../../scripts/lib/launch-browser';
+import type { ExtensionBrowser } from '../../scripts/lib/launch-browser';
+import { launchTestBrowser } from './support/test-hosts';
 import { startFakeProvider, type FakeProvider } from '../fixtures/fake-provider/fake-provider-server';
 import { POPUP, openPanel, screenshotBothSchemes, tabIdOf, texts } from './support/panel-harness';
 import { requireBuild } from './support/register-host';
@@ -21,7 +22,7 @@ beforeAll(async () => {
   requireBuild();
   site = await serveRoutes({ '/': COUNTER });
   fake = await startFakeProvider();
-  ext = await launchWithExtension();
+  ext = await launchTestBrowser();
   await ext.worker();
 });
 afterAll(async () => {

@@ -1,6 +1,7 @@
 import type { Page } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchWithExtension, type ExtensionBrowser } from '../../scripts/lib/launch-browser';
+import type { ExtensionBrowser } from '../../scripts/lib/launch-browser';
+import { launchTestBrowser } from './support/test-hosts';
 import { startFakeProvider, type FakeProvider } from '../fixtures/fake-provider/fake-provider-server';
 import { PANEL_WIDTH, screenshotBothSchemes } from './support/panel-harness';
 import { requireBuild } from './support/register-host';
@@ -15,7 +16,7 @@ let panel: Page;
 beforeAll(async () => {
   requireBuild();
   fake = await startFakeProvider();
-  ext = await launchWithExtension();
+  ext = await launchTestBrowser();
   await ext.worker();
 });
 afterAll(async () => {

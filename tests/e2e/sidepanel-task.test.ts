@@ -1,7 +1,8 @@
 import type { Page } from 'puppeteer-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { serveDemoSite, type DemoSite } from '../../scripts/demo/serve-demo-site';
-import { launchWithExtension, type ExtensionBrowser } from '../../scripts/lib/launch-browser';
+import type { ExtensionBrowser } from '../../scripts/lib/launch-browser';
+import { launchTestBrowser } from './support/test-hosts';
 import { startFakeProvider, type FakeProvider } from '../fixtures/fake-provider/fake-provider-server';
 import { openPanel, screenshotBothSchemes, tabIdOf, texts } from './support/panel-harness';
 import { requireBuild } from './support/register-host';
@@ -28,7 +29,7 @@ beforeAll(async () => {
   shop = await serveDemoSite();
   orders = await serveRoutes({ '/': ORDERS });
   fake = await startFakeProvider();
-  ext = await launchWithExtension();
+  ext = await launchTestBrowser();
   await ext.worker();
 });
 afterAll(async () => {

@@ -7,7 +7,7 @@ import { parseChord, pressKey } from './press-key';
 import { scrollableOf, scrollBy } from './scroll-by';
 import { ariaOptionNames, findAriaOption, listboxOf, selectNative } from './select-option';
 import { isTextField, readBack, typeText } from './type-text';
-import { watchSettle } from './watch-settle';
+import { FRAME_MS, watchSettle } from './watch-settle';
 
 type Outcome = Omit<ActResult, 'replacedBy' | 'candidates' | 'token' | 'url'>;
 
@@ -15,6 +15,20 @@ function checkedState(el: Element): boolean | null {
   if (el.tagName === 'INPUT' && ['checkbox', 'radio'].includes((el as HTMLInputElement).type)) return (el as HTMLInputElement).checked;
   const aria = el.getAttribute('aria-checked') ?? el.getAttribute('aria-pressed');
   return aria === null ? null : aria === 'true';
+}
+
+/** A text field that announces a list of suggestions: a combobox, an ARIA autocomplete, a datalist, a popup it controls. */
+export function expectsSuggestions(el: Element): boolean {
+  const autocomplete = el.getAttribute('aria-autocomplete');
+  return (
+    el.getAttribute('role') === 'combobox' ||
+    autocomplete === 'list' ||
+    autocomplete === 'both' ||
+    (el.getAttribute('aria-haspopup') ?? 'false') !== 'false' ||
+    el.hasAttribute('list') ||
+    el.hasAttribute('aria-controls') ||
+    el.hasAttribute('aria-owns')
+  );
 }
 
 function isDisabled(el: Element): boolean {
@@ -41,11 +55,13 @@ function clickLike(el: Element, access: DomAccess, count: number): string {
   return count === 2 ? 'double-clicked' : 'clicked';
 }
 
-async function selectAria(el: Element, access: DomAccess, values: string[], settle: () => Promise<void>): Promise<string> {
+/** Runs a step of an action and waits for what it shows (a list that opens) before the next step. */
+type Settled = (step: () => void) => Promise<void>;
+
+async function selectAria(el: Element, access: DomAccess, values: string[], settled: Settled): Promise<string> {
   let listbox = listboxOf(el);
   if (!listbox || listbox.getClientRects().length === 0) {
-    clickLike(el, access, 1);
-    await settle();
+    await settled(() => clickLike(el, access, 1));
     listbox = listboxOf(el);
   }
   if (!listbox) throw new AppError('not_found', '[@] opened no listbox: click it and pick the option from the next snapshot');
@@ -54,8 +70,7 @@ async function selectAria(el: Element, access: DomAccess, values: string[], sett
     if (!option) {
       throw new AppError('not_found', `no option ${JSON.stringify(wanted)} in the list; the options are: ${ariaOptionNames(listbox).map((n) => JSON.stringify(n)).join(', ')}`);
     }
-    clickLike(option, access, 1);
-    await settle();
+    await settled(() => clickLike(option, access, 1));
   }
   return `selected ${values.map((v) => JSON.stringify(v)).join(', ')}`;
 }
@@ -75,9 +90,27 @@ export async function runAction(
   const win = doc.defaultView;
   if (!win) throw new AppError('unavailable', 'the frame has no window');
   const watch = watchSettle(doc);
+  try {
+    return await act(doc, win, el, action, access, settleMs, watch);
+  } finally {
+    watch.stop();
+  }
+}
+
+async function act(
+  doc: Document,
+  win: Window,
+  el: Element | null,
+  action: ElementAction,
+  access: DomAccess,
+  settleMs: number,
+  watch: ReturnType<typeof watchSettle>,
+): Promise<Outcome> {
   const before = { url: win.location.href, focus: deepActiveElement(doc, access), state: stateOf(el), scroll: win.scrollY };
-  const settleStep = async (): Promise<void> => {
-    await new Promise((r) => setTimeout(r, 150));
+  const settled: Settled = async (step) => {
+    const inner = watchSettle(doc);
+    step();
+    await inner.settle({ capMs: Math.min(settleMs, 1500), graceMs: 300 });
   };
   const need = (): Element => {
     if (!el) throw new AppError('invalid_params', `${action.kind} needs an element: pass the ref of the element to act on`);
@@ -107,7 +140,7 @@ export async function runAction(
         const chosen = selectNative(target as HTMLSelectElement, action.values);
         message = `selected ${chosen.map((c) => JSON.stringify(c)).join(', ')} in`;
       } else {
-        message = await selectAria(target, access, action.values, settleStep);
+        message = await selectAria(target, access, action.values, settled);
       }
       break;
     }
@@ -158,7 +191,10 @@ export async function runAction(
       break;
     }
   }
-  const report = await watch.settle(settleMs);
+  // A field that says it shows suggestions (an autocomplete) gets time for its list to come; anything else settles as
+  // soon as nothing changes.
+  const graceMs = action.kind === 'type' && el && expectsSuggestions(el) ? 600 : FRAME_MS;
+  const report = await watch.settle({ capMs: settleMs, graceMs });
   const after = { url: win.location.href, focus: deepActiveElement(doc, access), state: stateOf(el), scroll: win.scrollY };
   if (el && (action.kind === 'type' || (action.kind === 'select' && el.tagName === 'SELECT'))) {
     evidence.push(`value is now ${JSON.stringify(readBack(el))}`);

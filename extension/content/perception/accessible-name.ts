@@ -1,3 +1,5 @@
+import { labelBeforeField } from './orphan-label';
+
 /** Longest name shown; longer names are cut with an ellipsis so one control never floods the snapshot. */
 export const MAX_NAME = 80;
 
@@ -55,13 +57,19 @@ function contentName(el: Element): string {
 
 /**
  * A short accessible name, close to the ARIA name computation for the common cases: aria-labelledby, aria-label,
- * labels, the button value, content, alt, title. Hidden label text is included, as screen readers do.
+ * labels (and a label right before a field that labels nothing, see orphan-label.ts), the button value, content, alt,
+ * title, and for fields the placeholder, as browsers do. Hidden label text is included, as screen readers do. Only
+ * when all of these are empty does the snapshot fall back to an id (nameHint).
  */
 export function accessibleName(el: Element, tag: string, role: string): string {
   let name = labelledBy(el) || collapse(el.getAttribute('aria-label') ?? '');
   if (!name) {
     if (tag === 'INPUT' || tag === 'SELECT' || tag === 'TEXTAREA') {
       name = labelsOf(el);
+      if (!name) {
+        const orphan = labelBeforeField(el);
+        if (orphan) name = labelText(orphan);
+      }
       const type = (el as HTMLInputElement).type;
       if (!name && tag === 'INPUT' && (type === 'submit' || type === 'button' || type === 'reset')) {
         name = collapse((el as HTMLInputElement).value) || (type === 'submit' ? 'Submit' : type === 'reset' ? 'Reset' : '');
@@ -74,6 +82,9 @@ export function accessibleName(el: Element, tag: string, role: string): string {
     }
   }
   if (!name) name = collapse(el.getAttribute('title') ?? '');
+  if (!name && (tag === 'INPUT' || tag === 'TEXTAREA' || role === 'textbox' || role === 'searchbox' || role === 'combobox')) {
+    name = collapse(el.getAttribute('placeholder') ?? el.getAttribute('aria-placeholder') ?? '');
+  }
   return clip(name, MAX_NAME);
 }
 

@@ -4,6 +4,7 @@ import { deepActiveElement, type DomAccess } from './dom-access';
 import { annotations } from './element-states';
 import { headingLevel, interactiveKind, landmarkRole } from './element-role';
 import { markCovered, type CoverCandidate, type Layer } from './hit-test';
+import { fieldAfterLabel } from './orphan-label';
 import { readingOrder, unionBox, type Box } from './reading-order';
 import type { RefRegistry } from './ref-registry';
 import { finishSnapshot, type Collected, type Entry, type Pending } from './snapshot-entries';
@@ -16,6 +17,8 @@ export interface CollectOptions {
   margin?: number;
   /** Longest run of plain text kept as one context line. */
   maxText?: number;
+  /** A time (Date.now()) after which the walk stops where it is and the snapshot says it is partial. */
+  deadline?: number;
 }
 
 /** Elements whose content is never shown: not rendered, or described by the element itself. */
@@ -23,6 +26,13 @@ const SKIP = new Set(['SCRIPT', 'STYLE', 'NOSCRIPT', 'TEMPLATE', 'HEAD', 'META',
 /** Elements whose subtree belongs to the element: a control's parts, or an icon's drawing. */
 const LEAF = new Set(['SELECT', 'TEXTAREA', 'INPUT', 'svg', 'IMG', 'VIDEO', 'AUDIO', 'CANVAS', 'OBJECT', 'EMBED']);
 const NOT_BLANK = /\S/;
+const LEADING_SPACE = /^\s/;
+const TRAILING_SPACE = /\s$/;
+
+/** Display values that keep an element in the line of text around it. */
+function inlineLevel(display: string): boolean {
+  return display.startsWith('inline') || display === 'contents';
+}
 
 interface Scope {
   win: Window;
@@ -38,6 +48,11 @@ interface Scope {
   /** False inside visibility: hidden and inside labels of controls, whose text is shown as the control's name. */
   showText: boolean;
   inLabel: boolean;
+}
+
+/** Whether a field takes its name from the label before it: it has no label, ARIA name or title of its own. */
+function namesOwnField(field: Element): boolean {
+  return !(field as HTMLInputElement).labels?.length && !field.hasAttribute('aria-label') && !field.hasAttribute('aria-labelledby') && !field.getAttribute('title');
 }
 
 /** Children that belong to the flow of a multi-column container, whose reading order is the page order. */
@@ -72,6 +87,13 @@ export function collectSnapshot(doc: Document, registry: RefRegistry, access: Do
   let below = 0;
   let pendingText = '';
   let pendingTextEl: Element | null = null;
+  /** Whitespace (or a line break) was seen since the last text entry: the next one does not join it. */
+  let spaceSeen = false;
+  /** A block ended since the last text entry: the next one starts a line of its own. */
+  let afterBlock = false;
+  const deadline = options.deadline ?? Infinity;
+  let visits = 0;
+  let expired = false;
 
   const inView = (rect: DOMRect, scope: Scope): number => {
     const top = rect.top + scope.dy;
@@ -90,15 +112,31 @@ export function collectSnapshot(doc: Document, registry: RefRegistry, access: Do
 
   /** Ends the run of text gathered so far as one context line, and returns that line's box. */
   const flushText = (scope: Scope): Box | null => {
-    const text = collapse(pendingText);
+    const raw = pendingText;
+    const text = collapse(raw);
     const el = pendingTextEl;
+    const joinBefore = !spaceSeen && !LEADING_SPACE.test(raw);
     pendingText = '';
     pendingTextEl = null;
+    spaceSeen = TRAILING_SPACE.test(raw);
     if (!text || !el) return null;
     const rect = el.getBoundingClientRect();
     if (viewport && inView(rect, scope) !== 0) return null;
-    entries.push({ text: clip(text, maxText), prio: 1 });
+    entries.push({ text, prio: 1, joinBefore, joinAfter: !spaceSeen, ...(afterBlock ? { blockStart: true } : {}) });
+    afterBlock = false;
     return boxOf(rect, scope);
+  };
+
+  /** A block-level element's text starts and ends its own run: nothing before or after it joins it. */
+  const endBlock = (start: number): void => {
+    const first = entries[start];
+    const last = entries[entries.length - 1];
+    if (first && 'prio' in first) {
+      first.joinBefore = false;
+      first.blockStart = true;
+    }
+    if (last && 'prio' in last) last.joinAfter = false;
+    afterBlock = true;
   };
 
   /**
@@ -132,6 +170,10 @@ export function collectSnapshot(doc: Document, registry: RefRegistry, access: Do
         if (data && NOT_BLANK.test(data)) {
           pendingText += data;
           pendingTextEl = parent;
+        } else if (data) {
+          // Whitespace between two inline elements still separates their words.
+          if (pendingText) pendingText += ' ';
+          else spaceSeen = true;
         }
       }
     }
@@ -154,8 +196,17 @@ export function collectSnapshot(doc: Document, registry: RefRegistry, access: Do
   };
 
   const visit = (el: Element, scope: Scope): Box | null => {
+    // The clock is read every few hundred elements only: reading it costs more than visiting most elements.
+    if (expired || ((visits += 1) % 512 === 0 && Date.now() > deadline)) {
+      expired = true;
+      return null;
+    }
     const tag = el.tagName;
     if (SKIP.has(tag)) return null;
+    if (tag === 'BR') {
+      spaceSeen = true;
+      return null;
+    }
     if (el.getAttribute('aria-hidden') === 'true' || el.hasAttribute('inert')) return null;
     // isContentEditable costs a style lookup; only an element with the attribute, or the root of a document in
     // design mode, can start an editable region.
@@ -189,8 +240,10 @@ export function collectSnapshot(doc: Document, registry: RefRegistry, access: Do
     }
 
     let weakByCursor = false;
-    // A label that labels nothing is clickable text in apps (TodoMVC edits an item on a double-click of its label).
-    if (!kind && tag === 'LABEL' && scope.owner === null && !(el as HTMLLabelElement).control && el.childElementCount === 0) {
+    // A label right before a field names that field (orphan-label.ts): it is text, never a control of its own.
+    const namesField = tag === 'LABEL' && !(el as HTMLLabelElement).control ? fieldAfterLabel(el) : null;
+    // Any other label that labels nothing is clickable text in apps (TodoMVC edits an item on a double-click of its label).
+    if (!kind && !namesField && tag === 'LABEL' && scope.owner === null && !(el as HTMLLabelElement).control && el.childElementCount === 0) {
       kind = { kind: 'weak', role: 'label' };
     }
     if (!kind && pointer && !scope.parentPointer && scope.owner === null && tag !== 'LABEL' && tag !== 'HTML' && tag !== 'BODY') {
@@ -210,7 +263,8 @@ export function collectSnapshot(doc: Document, registry: RefRegistry, access: Do
         if (!viewport || where === 0) {
           const named = accessibleName(el, tag, kind.role);
           const ann = annotations(el, tag, kind.role, named, origin, path);
-          const name = named || (ann.length === 0 || !ann[0]?.startsWith('placeholder=') ? nameHint(el) : '');
+          // An id is the last resort: labels, ARIA, the title and the placeholder all come first.
+          const name = named || nameHint(el);
           if (el === focused) ann.push('focused');
           if (rect.bottom + scope.dy > 0 && rect.top + scope.dy < vh) candidates.push({ el, rect, dx: scope.dx, dy: scope.dy, ann });
           const item: Pending = { el, role: kind.role, name, ann, weakByCursor, dropped: false };
@@ -256,7 +310,8 @@ export function collectSnapshot(doc: Document, registry: RefRegistry, access: Do
 
     if (LEAF.has(tag)) return box;
     const editable = scope.editable || editableRoot;
-    const inLabel = scope.inLabel || (tag === 'LABEL' && (el as HTMLLabelElement).control !== null);
+    // The text of a label that gives a field its name is shown as that name, not again as text.
+    const inLabel = scope.inLabel || (tag === 'LABEL' && ((el as HTMLLabelElement).control !== null || (namesField !== null && namesOwnField(namesField))));
     const showText = visible && !inLabel;
     // Most elements change nothing for their children: their scope is shared rather than copied.
     const same =
@@ -269,7 +324,9 @@ export function collectSnapshot(doc: Document, registry: RefRegistry, access: Do
     const child: Scope = same
       ? scope
       : { win: scope.win, dx: scope.dx, dy: scope.dy, shiftY: childScope.shiftY, owner, parentPointer: pointer, editable, inLabel, showText };
+    const textStart = entries.length;
     const inner = visitContent(el, tag, child, child.owner === null && child.showText, style);
+    if (entries.length > textStart && !inlineLevel(style.display)) endBlock(textStart);
     box = unionBox(box, inner);
     if (layered && rect) {
       // Content painted over the page: a control under it is hit-tested for `covered`.
@@ -336,5 +393,7 @@ export function collectSnapshot(doc: Document, registry: RefRegistry, access: Do
   // Hit tests come last, once every layer that could cover a control is known.
   markCovered(candidates, layers, win.innerWidth, vh);
 
-  return finishSnapshot(entries, registry, maxText, { url: win.location.href, title: doc.title, above, below, dialogs, focused });
+  const collected = finishSnapshot(entries, registry, maxText, { url: win.location.href, title: doc.title, above, below, dialogs, focused });
+  if (expired) collected.snapshot.partial = true;
+  return collected;
 }

@@ -39,6 +39,9 @@ const INPUT_ROLES: Record<string, string> = {
   search: 'searchbox',
 };
 
+/** Inputs that take a date or a time: the snapshot names them by their kind, so the model types what they expect. */
+export const DATE_TIME_TYPES = new Set(['date', 'time', 'datetime-local', 'month', 'week']);
+
 const LANDMARK_TAGS: Record<string, string> = {
   NAV: 'navigation',
   MAIN: 'main',
@@ -84,6 +87,7 @@ export function controlRole(el: Element, tag: string): string | null {
       const type = (el.getAttribute('type') ?? 'text').toLowerCase();
       if (type === 'hidden') return null;
       if (el.hasAttribute('list')) return 'combobox';
+      if (DATE_TIME_TYPES.has(type)) return type;
       return INPUT_ROLES[type] ?? 'textbox';
     }
     case 'SELECT':

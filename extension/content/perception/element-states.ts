@@ -68,17 +68,46 @@ function ariaTrue(el: Element, attribute: string): boolean {
   return el.getAttribute(attribute) === 'true';
 }
 
+/** What a date or time field takes when typed into, as its value is written. */
+export const DATE_TIME_FORMATS: Record<string, string> = {
+  date: 'YYYY-MM-DD',
+  time: 'HH:MM',
+  'datetime-local': 'YYYY-MM-DDTHH:MM',
+  month: 'YYYY-MM',
+  week: 'YYYY-Www',
+};
+
+/** Input types whose kind tells what the field expects; text, search and the rest say it by their role. */
+const TYPED_TEXT = new Set(['email', 'tel', 'url', 'password']);
+
+/** What a field expects: its kind (`type=email`), the format of a date or time, and the range it accepts. */
+function expectations(el: Element, tag: string, value: string | null): string[] {
+  if (tag !== 'INPUT') return [];
+  const input = el as HTMLInputElement;
+  const out: string[] = [];
+  if (TYPED_TEXT.has(input.type)) out.push(`type=${input.type}`);
+  const format = DATE_TIME_FORMATS[input.type];
+  if (format && !value) out.push(`format=${format}`);
+  if (format || input.type === 'number' || input.type === 'range') {
+    if (input.min) out.push(`min=${clip(input.min, 20)}`);
+    if (input.max) out.push(`max=${clip(input.max, 20)}`);
+  }
+  return out;
+}
+
 /**
- * The short annotations after a control's name: its value (passwords masked), the placeholder when it has no name,
- * its states, and a link's shortened target.
+ * The short annotations after a control's name: its value (passwords masked), what it expects (kind, format, range,
+ * a placeholder that says more than the name), its states, and a link's shortened target.
  */
 export function annotations(el: Element, tag: string, role: string, name: string, pageOrigin: string, pagePath = ''): string[] {
   const out: string[] = [];
   const value = valueOf(el, tag, role);
   if (value !== null && value !== '' && collapse(value) !== name) out.push(`value=${quote(clip(collapse(value), MAX_VALUE))}`);
-  if (!name && value === null) {
-    const placeholder = el.getAttribute('placeholder') ?? el.getAttribute('aria-placeholder');
-    if (placeholder) out.push(`placeholder=${quote(clip(collapse(placeholder), MAX_VALUE))}`);
+  out.push(...expectations(el, tag, value));
+  if (value === null) {
+    // An empty field's placeholder often shows the form it expects ("e.g. SW1A 1AA"); when it is the name, once is enough.
+    const placeholder = collapse(el.getAttribute('placeholder') ?? el.getAttribute('aria-placeholder') ?? '');
+    if (placeholder && placeholder !== name) out.push(`placeholder=${quote(clip(placeholder, MAX_VALUE))}`);
   }
   const input = el as HTMLInputElement;
   if (tag === 'INPUT' && (input.type === 'checkbox' || input.type === 'radio')) {

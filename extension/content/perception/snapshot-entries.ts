@@ -1,4 +1,4 @@
-import type { FrameSnapshot, SnapshotItem } from '../../../shared/perception/frame-snapshot';
+import type { ContextItem, FrameSnapshot, SnapshotItem } from '../../../shared/perception/frame-snapshot';
 import { clip } from './accessible-name';
 import type { RefRegistry } from './ref-registry';
 import { rowText } from './row-text';
@@ -13,8 +13,22 @@ export interface Pending {
   dropped: boolean;
 }
 
+/**
+ * A run of text as the walk finds it. `joinBefore` and `joinAfter` say that nothing separates it from the text before
+ * or after it on the page: no whitespace and no block boundary, as in `Enter "<b>Nathalie</b>"`. Text is joined
+ * without a space only where both sides say so, so the snapshot reads as the page does.
+ */
+export interface TextEntry {
+  text: string;
+  prio: 1 | 2;
+  joinBefore?: boolean;
+  joinAfter?: boolean;
+  /** The first text of a block (a paragraph, a cell, a list item): it does not continue the text before it. */
+  blockStart?: boolean;
+}
+
 /** One line as the walk finds it: a control, a context line, or a cross-origin frame's placeholder. */
-export type Entry = Pending | { text: string; prio: 1 | 2 } | { key: string };
+export type Entry = Pending | TextEntry | { key: string };
 
 export interface Collected {
   snapshot: Omit<FrameSnapshot, 'token' | 'inlined'>;
@@ -35,6 +49,9 @@ export function finishSnapshot(
   const items: SnapshotItem[] = [];
   const elements: Element[] = [];
   const previous = registry.lastRef;
+  let lastJoinAfter = false;
+  /** The text line a block's next inline piece continues (undefined once something else came in between). */
+  let open: ContextItem | undefined;
   for (const entry of entries) {
     if ('el' in entry) {
       if (entry.dropped) continue;
@@ -46,18 +63,25 @@ export function finishSnapshot(
       if (autocomplete) item.autocomplete = autocomplete;
       items.push(item);
       elements.push(entry.el);
+      open = undefined;
     } else if ('text' in entry) {
-      // Runs of short text that end up next to each other in reading order read as one line.
-      const last = items[items.length - 1];
-      if (last?.k === 'ctx' && last.prio === 1 && entry.prio === 1 && last.text.length < maxText) {
-        last.text = clip(`${last.text} ${entry.text}`, maxText);
+      // The pieces of one block's text (split by inline elements) read on, spaced as on the page; a piece longer than
+      // the longest kept is cut, and a line that has reached that length goes on in the next.
+      const piece = clip(entry.text, maxText);
+      if (open && entry.prio === 1 && entry.blockStart !== true && open.text.length < maxText) {
+        open.text += `${lastJoinAfter && entry.joinBefore === true ? '' : ' '}${piece}`;
       } else {
-        items.push({ k: 'ctx', text: entry.text, prio: entry.prio });
+        open = { k: 'ctx', text: piece, prio: entry.prio };
+        items.push(open);
+        if (entry.prio !== 1) open = undefined;
       }
+      lastJoinAfter = entry.joinAfter === true;
     } else {
       items.push({ k: 'frame', key: entry.key });
+      open = undefined;
     }
   }
+  joinShortLines(items, maxText);
   rememberAll(items, elements, registry);
   const focusedRef = meta.focused && elements.includes(meta.focused) ? registry.peek(meta.focused) : undefined;
   return {
@@ -72,6 +96,25 @@ export function finishSnapshot(
     },
     elements,
   };
+}
+
+/**
+ * Lines of short text that end up next to each other in reading order (a label and its value in two cells) read as
+ * one line when together they still fit. A line is never cut to make room for its neighbour.
+ */
+function joinShortLines(items: SnapshotItem[], maxText: number): void {
+  let write = 0;
+  for (let read = 0; read < items.length; read += 1) {
+    const item = items[read] as SnapshotItem;
+    const last = write > 0 ? items[write - 1] : undefined;
+    if (item.k === 'ctx' && item.prio === 1 && last?.k === 'ctx' && last.prio === 1 && last.text.length + 1 + item.text.length <= maxText) {
+      last.text = `${last.text} ${item.text}`;
+      continue;
+    }
+    items[write] = item;
+    write += 1;
+  }
+  items.length = write;
 }
 
 /** Records what each numbered element looked like and where it was, for re-finding it after a re-render. */

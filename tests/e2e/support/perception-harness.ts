@@ -1,7 +1,8 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Page } from 'puppeteer-core';
-import { launchWithExtension, type ExtensionBrowser } from '../../../scripts/lib/launch-browser';
+import type { ExtensionBrowser } from '../../../scripts/lib/launch-browser';
+import { launchTestBrowser } from './test-hosts';
 import { serveDirectory, type DirectoryServer } from '../../../scripts/bench/serve-directory';
 import type { ResultOf, UiMethods } from '../../../shared/protocol';
 import { uiCall } from './ui-call';
@@ -38,7 +39,7 @@ export class PerceptionHarness {
 
   static async start(): Promise<PerceptionHarness> {
     const server = await serveDirectory(perceptionMounts());
-    const ext = await launchWithExtension();
+    const ext = await launchTestBrowser();
     await ext.worker();
     const panel = await ext.openExtensionPage('extension/sidepanel/index.html');
     return new PerceptionHarness(ext, server, panel);
@@ -50,7 +51,7 @@ export class PerceptionHarness {
   }
 
   /** Opens a page in a new tab, in front (background tabs throttle timers), and returns it with its tab id. */
-  async open(path: string, host: '127.0.0.1' | 'localhost' = '127.0.0.1'): Promise<{ page: Page; tabId: number }> {
+  async open(path: string, host = '127.0.0.1'): Promise<{ page: Page; tabId: number }> {
     const page = await this.ext.browser.newPage();
     await page.setViewport({ width: 1280, height: 800 });
     const url = this.server.url(path, host);
@@ -65,7 +66,7 @@ export class PerceptionHarness {
     return { page, tabId };
   }
 
-  /** The content script loads at document_idle through a dynamic import; wait until the top frame answers. */
+  /** The content script loads through a dynamic import; wait until the top frame answers. */
   private async waitForContentScript(tabId: number): Promise<void> {
     for (let attempt = 0; attempt < 100; attempt += 1) {
       const reply = await this.snapshot(tabId).catch(() => undefined);

@@ -14,6 +14,11 @@ function messageTexts(request: RecordedRequest): string[] {
   });
 }
 
+/** The last message the model was sent: the current page with the last step's verification and any notice. */
+export function lastMessage(request: RecordedRequest): string {
+  return messageTexts(request).at(-1) ?? '';
+}
+
 /**
  * Finds an element's number in the latest snapshot the model was sent, by role and name, the way a model reads
  * `[12] button "Add to cart"`. Throws when it is not there, so a test fails at the step that went wrong.

@@ -5,8 +5,11 @@ export type Routes = Record<string, string | { body: string; type?: string; head
 
 export interface StaticServer {
   port: number;
-  /** The same server under another origin: `localhost` beside `127.0.0.1` makes a cross-origin pair. */
-  url(path: string, host?: '127.0.0.1' | 'localhost'): string;
+  /**
+   * The address of a path under a host name: `127.0.0.1` by default; `localhost`, or in tests a name such as
+   * `shop.test` (see tests/e2e/support/test-hosts.ts), reaches the same server as another origin.
+   */
+  url(path: string, host?: string): string;
   close(): Promise<void>;
 }
 

@@ -8,7 +8,7 @@ import { ContentChannel, okResponse, parseRequest } from '../../../../shared/pro
 type Handler = (method: string, params: Record<string, unknown>) => unknown;
 
 /** A tab whose frames answer through `handler`, as content scripts would, and whose tab state the test controls. */
-function fakeTab(handler: Handler, frames = [0]) {
+function fakeTab(handler: Handler, frames = [0], extra: Partial<ConstructorParameters<typeof PageAgent>[0]> = {}) {
   const state: TabState = { id: 1, url: 'https://shop.test/', title: 'Shop', status: 'complete', active: true, windowId: 1 };
   const calls: string[] = [];
   const tabs: TabPorts = {
@@ -39,6 +39,7 @@ function fakeTab(handler: Handler, frames = [0]) {
     },
     tabs,
     sleep: () => Promise.resolve(),
+    ...extra,
   });
   return { agent, state, calls };
 }
@@ -141,5 +142,73 @@ describe('PageAgent', () => {
     const outcome = await agent.act(1, { kind: 'click', ref: 1 });
     expect(outcome).toMatchObject({ ok: true, message: 'Acted on [1] button "Checkout"; the page navigated', changed: true });
     expect(outcome.evidence[0]).toBe('URL is now https://shop.test/checkout');
+  });
+
+  it('waits for the answers an action asked for (an autocomplete), then for the page to render them', async () => {
+    const order: string[] = [];
+    let open = 0;
+    const { agent } = fakeTab(
+      (method) => {
+        if (method === 'snapshot') return snapshot([{ k: 'el', ref: 1, role: 'combobox', name: 'City', ann: [] }]);
+        if (method === 'settle') {
+          order.push('render');
+          return { mutations: 4, timedOut: false, waitedMs: 150, readyState: 'complete' };
+        }
+        order.push('type');
+        open = 3;
+        return { token: 'doc-1', url: 'https://shop.test/', ok: true, message: 'typed into [@]', changed: true, evidence: [] };
+      },
+      [0],
+      {
+        watchRequests: () => ({ inFlight: () => open, documentRequested: () => false, stop: () => order.push('stop') }),
+        sleep: () => {
+          open -= 1;
+          order.push('wait');
+          return Promise.resolve();
+        },
+      },
+    );
+    await agent.snapshot(1, { mode: 'viewport' });
+    const outcome = await agent.act(1, { kind: 'type', ref: 1, text: 'Par' });
+    expect(outcome.ok).toBe(true);
+    expect(order).toEqual(['type', 'wait', 'wait', 'wait', 'render', 'stop']);
+  });
+
+  it('reports a page that could not be loaded as a failed step the model can act on, not as an ending', async () => {
+    const { agent } = fakeTab(() => snapshot([]), [0], {
+      loadFailure: () => Promise.resolve({ url: 'https://gone.test/', error: 'net::ERR_NAME_NOT_RESOLVED' }),
+    });
+    const outcome = await agent.act(1, { kind: 'navigate', url: 'https://gone.test/' });
+    expect(outcome).toMatchObject({ ok: false, message: 'Opened https://gone.test/, but the page could not be loaded: net::ERR_NAME_NOT_RESOLVED' });
+  });
+
+  it('says when a search ran out of time instead of saying nothing was found', async () => {
+    const { agent } = fakeTab((method) =>
+      method === 'find' ? { token: 'doc-1', url: 'https://shop.test/', items: [], total: 0, complete: false } : snapshot([]),
+    );
+    const outcome = await agent.act(1, { kind: 'find', text: 'Item 190' });
+    expect(outcome.message).toBe(
+      'Found nothing matching "Item 190" in the part of the page searched before the search ran out of time (4 s; the page is very large). The text may still be further on: scroll to it, or search for something more specific',
+    );
+    const { agent: silent } = fakeTab((method) => {
+      if (method === 'find') throw new Error('Timed out');
+      return snapshot([]);
+    });
+    expect((await silent.act(1, { kind: 'find', text: 'x' })).message).toMatch(/ran out of time/);
+  });
+
+  it('ends a wait for a loading page as soon as it has loaded', async () => {
+    let polls = 0;
+    const { agent, state } = fakeTab(() => snapshot([]), [0], {
+      sleep: () => {
+        polls += 1;
+        if (polls === 3) state.status = 'complete';
+        return Promise.resolve();
+      },
+    });
+    state.status = 'loading';
+    const outcome = await agent.act(1, { kind: 'wait', seconds: 20 });
+    expect(outcome.message).toMatch(/^The page finished loading after \d+\.\d s$/);
+    expect(polls).toBe(3);
   });
 });

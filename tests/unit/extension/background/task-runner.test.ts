@@ -10,6 +10,7 @@ import type { OpenTab } from '../../../../extension/background/refind-task-tab';
 import type { TabEnvironment } from '../../../../extension/background/tab-environment';
 import { TaskRunner } from '../../../../extension/background/task-runner';
 import { TaskStore } from '../../../../extension/background/task-store';
+import { memoryScreenshots } from './support/memory-screenshots';
 import { memoryStore } from './support/memory-store';
 
 function memorySecrets() {
@@ -59,8 +60,9 @@ function fakeTab(tabId = 5): TabEnvironment & { actions: WebAction[]; restored: 
       restored.push(...elements.map((e) => e.ref));
       return elements.length;
     },
-    observe: () =>
+    observe: (options) =>
       Promise.resolve({
+        ...(options.screenshot ? { screenshot: { mediaType: 'image/jpeg' as const, base64: `/9j/shot-${actions.length}` } } : {}),
         url: 'https://shop.example/cart',
         title: 'Cart',
         text: `[1] button "Add to cart"\n[2] button "Place order"\ncart: ${count}`,
@@ -102,6 +104,9 @@ interface SetupOptions {
   /** The browser session's id: a new one stands for a restarted browser. */
   session?: string;
   tabs?: ReturnType<typeof fakeTabs>;
+  screenshots?: ReturnType<typeof memoryScreenshots>;
+  /** The address of the tab the task starts in; the shop's cart by default. */
+  tabUrl?: string;
 }
 
 /** Holds the model's answer to request number `at` (1-based) until the test releases it, as a slow model would. */
@@ -149,7 +154,7 @@ function fakeChatDriver() {
 
 async function setup(turns: Turn[], mode: 'ask' | 'act' = 'act', options: SetupOptions = {}) {
   const store = options.store ?? memoryStore();
-  const tasks = new TaskStore(store);
+  const tasks = new TaskStore(store, options.screenshots);
   const settings = new SettingsStore(store);
   await settings.update({ provider: { preset: 'ollama', model: 'scripted-1' }, defaultMode: mode });
   const provider = scriptedProvider(turns);
@@ -164,7 +169,7 @@ async function setup(turns: Turn[], mode: 'ask' | 'act' = 'act', options: SetupO
     tasks,
     secrets: memorySecrets(),
     settings,
-    tabUrl: () => Promise.resolve('https://shop.example/cart'),
+    tabUrl: () => Promise.resolve(options.tabUrl ?? 'https://shop.example/cart'),
     environment: (tabId) => {
       environments.push(tabId);
       return tab;
@@ -204,6 +209,52 @@ describe('the background task runner', () => {
     expect(saved?.site).toBe('shop.example');
     expect(updates.map((u) => u.status)).toContain('running');
     expect((await tasks.trace(started.id)).map((line) => (JSON.parse(line) as { type: string }).type)).toContain('end');
+  });
+
+  it('opens the address a task is given before the model looks, and takes its site from it', async () => {
+    const { runner, tasks, tab, provider } = await setup([doneTurn]);
+    const { id, site } = await runner.start({ tabId: 5, text: 'Look around', flow: 'task', url: 'https://docs.example/start' });
+    expect(site).toBe('docs.example');
+    await until(async () => (await tasks.get(id))?.status === 'completed');
+    expect(tab.actions[0]).toEqual({ kind: 'navigate', url: 'https://docs.example/start' });
+    expect((await tasks.get(id))?.notes?.map((n) => n.text)).toEqual(['Opened https://docs.example/start to start the task.']);
+    expect(provider.requests).toHaveLength(1);
+  });
+
+  it('files a task that started on a blank tab under the first site it reached', async () => {
+    const { runner, tasks } = await setup([doneTurn], 'act', { tabUrl: 'about:blank#deputy-1' });
+    const { id, site } = await runner.start({ tabId: 5, text: 'Look around', flow: 'task' });
+    expect(site).toBe('about:blank');
+    await until(async () => (await tasks.get(id))?.status === 'completed');
+    expect((await tasks.get(id))?.site).toBe('shop.example');
+  });
+
+  it('keeps a screenshot of each step with the task, without sending it to a model that was not asked for images', async () => {
+    const screenshots = memoryScreenshots();
+    const { runner, tasks, provider } = await setup([{ name: 'click', args: { ref: 1 } }, doneTurn], 'act', { screenshots });
+    const { id } = await runner.start({ tabId: 5, text: 'Add one', flow: 'task' });
+    await until(async () => (await tasks.get(id))?.status === 'completed');
+    await until(async () => (await tasks.screenshotsOf(id)).length === 2);
+    expect((await tasks.screenshotsOf(id)).map((shot) => [shot.step, shot.base64])).toEqual([
+      [0, '/9j/shot-0'],
+      [1, '/9j/shot-1'],
+    ]);
+    expect(JSON.stringify(provider.requests)).not.toContain('/9j/');
+    // Nor is it kept in the saved state: the screenshots live beside it.
+    expect(JSON.stringify(await tasks.get(id))).not.toContain('/9j/');
+  });
+
+  it('takes no screenshots when the user turned them off, and prunes old tasks as tasks end', async () => {
+    const screenshots = memoryScreenshots();
+    const { runner, tasks, settings } = await setup([doneTurn, doneTurn, doneTurn], 'act', { screenshots });
+    await settings.update({ stepScreenshots: false, historyMaxTasks: 2 });
+    for (const text of ['one', 'two', 'three']) {
+      const { id } = await runner.start({ tabId: 5, text, flow: 'task' });
+      await until(async () => (await tasks.get(id))?.status === 'completed');
+    }
+    await until(async () => (await tasks.list()).length === 2);
+    expect((await tasks.list()).map((r) => r.text)).toEqual(['three', 'two']);
+    expect(screenshots.data.size).toBe(0);
   });
 
   it('keeps one task per tab', async () => {

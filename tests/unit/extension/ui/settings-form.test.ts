@@ -68,7 +68,30 @@ describe('the settings form', () => {
     );
     expect(result).toEqual({
       ok: true,
-      change: { provider: null, defaultMode: 'ask', stepBudget: 30, allowedSites: ['Shop.test', '*.example.com'], deniedSites: [], redactEmails: true, redactPhones: false, personalData: { full_name: 'Ada Lovelace' } },
+      change: {
+        provider: null,
+        defaultMode: 'ask',
+        stepBudget: 30,
+        allowedSites: ['Shop.test', '*.example.com'],
+        deniedSites: [],
+        redactEmails: true,
+        redactPhones: false,
+        personalData: { full_name: 'Ada Lovelace' },
+        stepScreenshots: true,
+        historyMaxTasks: 200,
+        historyMaxDays: 30,
+      },
+    });
+  });
+
+  it('keeps history limits as whole numbers in range, and says which is wrong', () => {
+    const form = formFromSettings(empty);
+    const fixed = validateForm({ ...form, historyMaxTasks: ' 50 ', historyMaxDays: '7', stepScreenshots: false }, empty);
+    expect(fixed.ok && fixed.change).toMatchObject({ historyMaxTasks: 50, historyMaxDays: 7, stepScreenshots: false });
+    const wrong = validateForm({ ...form, historyMaxTasks: '0', historyMaxDays: 'a month' }, empty);
+    expect(!wrong.ok && wrong.errors).toEqual({
+      historyMaxTasks: 'Keep a whole number of tasks, from 1 to 10000.',
+      historyMaxDays: 'Keep tasks for a whole number of days, from 1 to 3650.',
     });
   });
 });

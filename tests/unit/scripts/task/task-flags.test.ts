@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { parseTaskFlags, TaskUsageError } from '../../../../scripts/task/task-flags';
 
 describe('npm run task flags', () => {
@@ -28,8 +28,40 @@ describe('npm run task flags', () => {
     expect(() => parseTaskFlags(['--url', 'https://a.example/', 'go'], {})).toThrow(/set OPENAI_API_KEY .*--base-url/);
   });
 
+  it('starts on a blank tab without --url, and takes a profile, a browser and JSON output', () => {
+    const options = parseTaskFlags(['--profile', '/home/ada/deputy-profile', '--browser', '/usr/bin/brave-browser', '--json', 'find', 'the', 'docs'], { OPENAI_API_KEY: 'k' });
+    expect(options).toMatchObject({ url: undefined, task: 'find the docs', profile: '/home/ada/deputy-profile', browser: '/usr/bin/brave-browser', json: true, hostRules: undefined });
+  });
+
+  it('reads the test-only host mapping from DEPUTY_HOST_RULES, and refuses one it cannot read', () => {
+    expect(parseTaskFlags(['go'], { OPENAI_API_KEY: 'k', DEPUTY_HOST_RULES: 'MAP *.test 127.0.0.1' }).hostRules).toBe('MAP *.test 127.0.0.1');
+    expect(() => parseTaskFlags(['go'], { OPENAI_API_KEY: 'k', DEPUTY_HOST_RULES: 'SEND * nowhere' })).toThrow(/cannot read the rule "SEND \* nowhere"/);
+  });
+
+  it('prints help and exits 0 for --help, with the exit codes', () => {
+    const written: string[] = [];
+    const spy = vi.spyOn(process.stdout, 'write').mockImplementation((text) => written.push(String(text)) > 0);
+    try {
+      let error: unknown;
+      try {
+        parseTaskFlags(['--help'], {});
+      } catch (caught) {
+        error = caught;
+      }
+      expect(error).toBeInstanceOf(TaskUsageError);
+      expect((error as TaskUsageError).exitCode).toBe(0);
+    } finally {
+      spy.mockRestore();
+    }
+    const help = written.join('');
+    expect(help).toContain('--profile <dir>');
+    expect(help).toMatch(/Exit codes:\n {2}0 {4}the task succeeded/);
+    expect(help).toContain('130  interrupted with Ctrl-C');
+  });
+
   it('refuses bad input with a usage error', () => {
-    expect(() => parseTaskFlags(['go'], { OPENAI_API_KEY: 'k' })).toThrow(TaskUsageError);
+    expect(() => parseTaskFlags([], { OPENAI_API_KEY: 'k' })).toThrow(TaskUsageError);
+    expect(() => parseTaskFlags(['--chat', 'go'], { OPENAI_API_KEY: 'k' })).toThrow(/--chat needs --url/);
     expect(() => parseTaskFlags(['--url', 'ftp://x/', 'go'], { OPENAI_API_KEY: 'k' })).toThrow(/not an http\(s\) URL/);
     expect(() => parseTaskFlags(['--url', 'https://a.example/', '--mode', 'yolo', 'go'], { OPENAI_API_KEY: 'k' })).toThrow(TaskUsageError);
     expect(() => parseTaskFlags(['--url', 'https://a.example/', '--steps', '0', 'go'], { OPENAI_API_KEY: 'k' })).toThrow(/whole number/);

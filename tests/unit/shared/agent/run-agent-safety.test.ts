@@ -160,3 +160,24 @@ describe('personal data through placeholders', () => {
     expect(state.steps[0]?.calls[0]?.result?.content).toMatch(/on the list of sites Deputy must not open/);
   });
 });
+
+describe('a task that starts on a browser page', () => {
+  it('opens the first site without asking, takes it as the task site, and asks before leaving it', async () => {
+    const blank: FakePage = { url: 'chrome://newtab/', title: 'New Tab', elements: [] };
+    const shop: FakePage = { url: 'https://shop.example/', title: 'Shop', elements: [{ ref: 1, role: 'link', name: 'Plans', to: 'https://shop.example/plans' }] };
+    const web = createFakeWeb([blank, shop, { url: 'https://shop.example/plans', title: 'Plans', elements: [] }], blank.url);
+    const h = harness(web, providerFor('openai-stream', fake));
+    fake.enqueue(
+      call('navigate', { url: 'https://shop.example/' }),
+      call('click', { ref: 1 }),
+      call('navigate', { url: 'https://elsewhere.example/' }),
+      call('done', { success: true, summary: 'Saw the plans.' }),
+    );
+    const state = await startAgent(h.deps, { taskId: 'newtab', task: 'Find the plans on shop.example', startUrl: blank.url });
+    expect(state.status).toBe('completed');
+    expect(web.actions.map((a) => a.kind)).toEqual(['navigate', 'click']);
+    expect(state.startUrl).toBe('https://shop.example/');
+    expect(h.approvals.map((a) => a.intent)).toEqual(['Open https://elsewhere.example/']);
+    expect(h.approvals[0]?.reason).toMatch(/leaves the approved sites \(shop\.example\)/);
+  });
+});

@@ -11,12 +11,24 @@ export function memoryStore(): Store & { data: Map<string, string> } {
       const parsed = schema.safeParse(raw === undefined ? undefined : JSON.parse(raw));
       return Promise.resolve(parsed.success ? parsed.data : undefined);
     },
+    getMany: (keys) => {
+      const found: Record<string, unknown> = {};
+      for (const key of keys) {
+        const raw = data.get(key);
+        if (raw !== undefined) found[key] = JSON.parse(raw) as unknown;
+      }
+      return Promise.resolve(found);
+    },
     set: (key, value) => {
       data.set(key, JSON.stringify(value));
       return Promise.resolve();
     },
+    setMany: (items) => {
+      for (const [key, value] of Object.entries(items)) data.set(key, JSON.stringify(value));
+      return Promise.resolve();
+    },
     remove: (key) => {
-      data.delete(key);
+      for (const one of Array.isArray(key) ? key : [key]) data.delete(one);
       return Promise.resolve();
     },
   };

@@ -1,0 +1,48 @@
+import type { TaskEvent } from './task-events';
+
+function firstLine(text: string): string {
+  const line = text.split('\n')[0] ?? '';
+  return line.length > 160 ? `${line.slice(0, 159)}…` : line;
+}
+
+/** A task event as the terminal shows it: lines, or nothing for events that say nothing new in words. */
+export function formatEvent(event: TaskEvent): string[] {
+  switch (event.type) {
+    case 'info':
+      return [event.message];
+    case 'start':
+      return [`Task ${event.taskId} on ${event.site} (${event.mode === 'act' ? 'act without asking; risky steps still stop' : 'ask before acting'})`];
+    case 'plan': {
+      const marks = event.steps.map((s) => `${s.status === 'completed' ? '[x]' : s.status === 'in_progress' ? '[>]' : '[ ]'} ${s.step}`);
+      return [`  plan:\n    ${marks.join('\n    ')}`];
+    }
+    case 'step': {
+      const detail = event.result ? firstLine(event.result) : '';
+      // The result often restates the step; show it only when it adds something (a navigation, a failure).
+      const result = detail && detail !== event.text ? ` -> ${event.ok ? '' : 'failed: '}${detail}` : '';
+      return [`  ${event.step}. ${event.text}${event.status === 'denied' ? ' (blocked)' : ''}${result}`];
+    }
+    case 'note':
+      return [`  i ${event.text}`];
+    case 'approval':
+      return [`  ? approval needed (${event.classes.join(', ')}): ${event.intent} - ${event.reason}`];
+    case 'decision':
+      if (event.by === 'nobody') return ['  nobody at the terminal to approve: rejected (run with --approve all to approve risky steps unattended)'];
+      return [`  ${event.decision === 'reject' ? 'rejected' : 'approved'}: ${event.intent}`];
+    case 'question':
+      return [`  ? the agent asks: ${event.text}`];
+    case 'error':
+      return [`  error: ${event.message}`];
+    case 'end': {
+      const lines = [event.success ? `Done: ${event.summary}` : `Not done (${event.status}): ${event.summary}`];
+      if (event.chat) {
+        lines.push(`Case outcome: ${event.chat.outcome}. Transcript (${event.chat.transcript.length} messages):`);
+        for (const message of event.chat.transcript) lines.push(`  ${message.author === 'us' ? 'Deputy' : message.author === 'them' ? 'Support' : 'Notice'}: ${message.text}`);
+      }
+      const usage = event.usage;
+      if (usage) lines.push(`Tokens: ${usage.inputTokens} in, ${usage.outputTokens} out; cost: ${usage.costUsd === null ? 'unknown' : `$${usage.costUsd.toFixed(4)}`}`);
+      if (event.trace) lines.push(`Trace: ${event.trace} (${event.records} records${event.screenshots > 0 ? `, ${event.screenshots} screenshots beside it` : ''})`);
+      return lines;
+    }
+  }
+}
