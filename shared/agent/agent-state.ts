@@ -113,7 +113,7 @@ export const AgentState = z.object({
   /** When the state was last saved, to tell how long a resumed task was stopped. */
   updatedAt: z.number().optional(),
   /** The summary that stands in for older steps in the prompt, once they passed the environment's threshold. */
-  memory: WorkingMemory.nullable().default(null),
+  memory: WorkingMemory.optional(),
 });
 export type AgentState = z.infer<typeof AgentState>;
 

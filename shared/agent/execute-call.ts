@@ -62,7 +62,7 @@ export async function executeCall<E>(call: CallRecord, services: CallServices<E>
 
   if (call.status === 'proposed' || call.status === 'awaiting_approval') {
     const own = services.gate
-      ? await services.gate({ tool: tool as AnyTool<never>, args: parsed.args, state, step, callId: call.id, ...(services.signal ? { signal: services.signal } : {}) })
+      ? await services.gate({ tool: tool, args: parsed.args, state, step, callId: call.id, ...(services.signal ? { signal: services.signal } : {}) })
       : undefined;
     const verdict =
       own ??

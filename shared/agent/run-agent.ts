@@ -98,7 +98,6 @@ export async function startAgent<E extends AgentEnvironment>(deps: AgentDeps<E>,
     endReason: null,
     usage: { inputTokens: 0, outputTokens: 0, costUsd: 0 },
     waitedMs: 0,
-    memory: null,
   };
   return runLoop(deps, state, false);
 }

@@ -35,7 +35,7 @@ function echoTool(ran: string[], resultChars = 10): AnyTool<WebEnvironment> {
       ran.push(args.word);
       return Promise.resolve({ ok: true, content: `${args.word}:${'x'.repeat(resultChars)}` });
     },
-  }) as AnyTool<WebEnvironment>;
+  });
 }
 
 const verdict = (decision: GateVerdict['decision'], reason: string, extra: Partial<GateVerdict> = {}): GateVerdict => ({
@@ -172,7 +172,6 @@ describe('the working memory', () => {
       endReason: null,
       usage: { inputTokens: 0, outputTokens: 0, costUsd: 0 },
       waitedMs: 0,
-      memory: null,
     };
     expect(historyChars(state)).toBe(3 * 102);
     expect(stepsToSummarize(state, { thresholdChars: 1000, keepSteps: 1 })).toEqual([]);
