@@ -97,6 +97,13 @@ export class CommandOutput {
     return this.shorten(fresh, lost);
   }
 
+  /** What a `take()` would deliver now, in full, without delivering it: for matching a pattern in new output. */
+  pending(): string {
+    const fresh = this.text.slice(Math.max(0, this.delivered - this.base));
+    const partial = this.partial();
+    return partial.startsWith(this.partialDelivered) ? fresh + partial.slice(this.partialDelivered.length) : fresh;
+  }
+
   /** The last `chars` characters of output (with the partial line), without delivering anything: for live views. */
   tail(chars: number): string {
     const all = this.text + this.partial();
@@ -105,10 +112,9 @@ export class CommandOutput {
 
   private shorten(fresh: string, lost: number): Delivery {
     const { headChars, tailChars } = this.limits;
-    const lostLines = 0;
     if (fresh.length <= headChars + tailChars) {
       const note = lost > 0 ? `[… ${sizeText(lost)} of earlier output are only in the session log]\n` : '';
-      return { text: note + fresh, omittedChars: lost, omittedLines: lostLines, fresh: fresh.length > 0 || lost > 0 };
+      return { text: note + fresh, omittedChars: lost, omittedLines: 0, fresh: fresh.length > 0 || lost > 0 };
     }
     const head = cutAtLine(fresh.slice(0, headChars), 'end');
     const tail = cutAtLine(fresh.slice(fresh.length - tailChars), 'start');

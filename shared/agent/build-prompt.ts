@@ -75,7 +75,7 @@ function build(state: AgentState, limits: Limits, options: PromptOptions): { mes
     const unchanged = i > 0 && steps[i - 1]?.observation.hash === step.observation.hash;
     if (!verbatim) masked += 1;
     const page = unchanged
-      ? `[Step ${step.index + 1} page: unchanged since step ${step.index}]`
+      ? `[Step ${step.index + 1} ${step.observation.kind === 'shell' ? 'shell state' : 'page'}: unchanged since step ${step.index}]`
       : verbatim
         ? wrapObservation(step.observation, step.observation.text ?? '')
         : observationSummary(step);
