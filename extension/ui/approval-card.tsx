@@ -30,9 +30,10 @@ export function placeOf(url: string): string {
 /**
  * A pending approval: exactly what will happen, where, and why it needs the user. The intent is already redacted
  * (personal data as {{placeholders}}). The Approve button takes focus so the keyboard alone can answer. `allowSite`
- * false hides "Approve for <site>" where there is no site to trust (a desktop task).
+ * false hides "Approve for <site>" where there is no site to trust (a desktop task); `alwaysLabel` puts another
+ * standing approval in its place (a shell task's "Always allow commands starting with …"), answered as approve_site.
  */
-export function ApprovalCard(props: { approval: PendingApproval; allowSite?: boolean; onDecide: (decision: ApprovalDecision) => Promise<unknown> }) {
+export function ApprovalCard(props: { approval: PendingApproval; allowSite?: boolean; alwaysLabel?: string; onDecide: (decision: ApprovalDecision) => Promise<unknown> }) {
   const { approval } = props;
   const [sending, setSending] = useState(false);
   const [error, setError] = useState('');
@@ -89,9 +90,9 @@ export function ApprovalCard(props: { approval: PendingApproval; allowSite?: boo
         <button type="button" class="button button--danger" data-testid="reject" disabled={sending} onClick={() => decide('reject')}>
           Reject
         </button>
-        {props.allowSite === false ? null : (
+        {props.allowSite === false && props.alwaysLabel === undefined ? null : (
           <button type="button" class="button button--quiet" data-testid="approve-site" disabled={sending} onClick={() => decide('approve_site')}>
-            Approve for {site}
+            {props.alwaysLabel ?? `Approve for ${site}`}
           </button>
         )}
       </div>

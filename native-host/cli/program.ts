@@ -4,6 +4,7 @@ import { hostCommand } from '../host/host-command';
 import { HOST_VERSION } from '../version';
 import { registerDesktopCommand } from './desktop-command';
 import { registerLoopCommands } from './loop-command';
+import { registerShellCommand } from './shell-command';
 import type { CliEnv } from './cli-env';
 import { doctorCommand } from './doctor-command';
 import { installCommand } from './install-command';
@@ -44,6 +45,8 @@ export function buildProgram(setExitCode: (code: number) => void, cliEnv: () => 
     .action(async () => setExitCode(await desktopWorkerMain()));
 
   registerLoopCommands(program, setExitCode);
+
+  registerShellCommand(program, setExitCode);
 
   program
     .command('install')

@@ -53,6 +53,9 @@ function verdict(decision: GateVerdict['decision'], reason: string, extra: { cla
   };
 }
 
+/** A string argument of a call (the model's JSON; anything else counts as empty). */
+const text = (args: Record<string, unknown>, key: string): string => (typeof args[key] === 'string' ? args[key] : '');
+
 /** The last few steps, one line each, for the validator. */
 export function recentSteps(state: AgentState, count = 6): string {
   return state.steps
@@ -73,8 +76,8 @@ export function createCommandGate(deps: CommandGateDeps): ToolGate {
   return async ({ tool, args, state, callId, signal }) => {
     if (FREE_TOOLS.has(tool.name)) return verdict('allow', 'It only reads, or acts on the agent\'s own processes.', { classes: ['read'] });
     if (tool.name !== 'run' && tool.name !== 'write_file') return undefined;
-    const command = tool.name === 'run' ? String(args.command ?? '') : `write_file ${String(args.path ?? '')}`;
-    const placeholders = deps.vault.placeholdersIn(tool.name === 'run' ? command : `${command}\n${String(args.content ?? '')}`);
+    const command = tool.name === 'run' ? text(args, 'command') : `write_file ${text(args, 'path')}`;
+    const placeholders = deps.vault.placeholdersIn(tool.name === 'run' ? command : `${command}\n${text(args, 'content')}`);
     const decide = (decision: GateVerdict['decision'], by: string, reason: string, extra: Parameters<typeof verdict>[2] = {}): GateVerdict => {
       deps.log.append({ type: 'gate', callId, tool: tool.name, subject: command, decision, by, reason });
       return verdict(decision, reason, { ...extra, ...(placeholders.length > 0 ? { personalData: true } : {}) });
@@ -85,7 +88,7 @@ export function createCommandGate(deps: CommandGateDeps): ToolGate {
     if (password) {
       return decide('deny', 'password', `Not allowed: ${password}. Deputy never has the model type passwords: run the command with pty: true, and the user types the password when it asks.`);
     }
-    const destructive = tool.name === 'run' ? destructiveReason(command) : SENSITIVE_FILE.test(String(args.path ?? '')) ? 'it writes a system file or a login file' : undefined;
+    const destructive = tool.name === 'run' ? destructiveReason(command) : SENSITIVE_FILE.test(text(args, 'path')) ? 'it writes a system file or a login file' : undefined;
     if (destructive) return decide('ask', 'destructive', `Deputy always asks before a command that ${destructive.replace(/^it /, '')}.`, { classes: ['irreversible'] });
     if (rules?.decision === 'ask') return decide('ask', 'rule', `Your shell rule "${rules.rule}" asks before it.`);
     const secret = placeholders.length > 0 ? `It uses ${placeholders.map((p) => `{{${p}}}`).join(', ')}, which the model never saw: approving sends the real value.` : undefined;
@@ -100,8 +103,8 @@ export function createCommandGate(deps: CommandGateDeps): ToolGate {
       {
         objective: deps.objective,
         target: deps.targetLabel,
-        subject: tool.name === 'run' ? `run: ${command}${args.cwd ? ` (in ${String(args.cwd)})` : ''}${args.pty ? ' (in a pty)' : ''}` : command,
-        ...(tool.name === 'write_file' ? { detail: `File content (start):\n${String(args.content ?? '').slice(0, 3000)}` } : {}),
+        subject: tool.name === 'run' ? `run: ${command}${text(args, 'cwd') ? ` (in ${text(args, 'cwd')})` : ''}${args.pty ? ' (in a pty)' : ''}` : command,
+        ...(tool.name === 'write_file' ? { detail: `File content (start):\n${text(args, 'content').slice(0, 3000)}` } : {}),
         recent: recentSteps(state),
       },
       signal,

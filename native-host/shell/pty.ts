@@ -1,6 +1,7 @@
+import type * as NodePty from '@lydell/node-pty';
 import { AppError } from '../../shared/errors';
 
-type PtyModule = typeof import('@lydell/node-pty');
+type PtyModule = typeof NodePty;
 
 /** The terminal size commands see in a pty: wide, so tools do not wrap their lines for an 80-column screen. */
 export const PTY_SIZE = { cols: 200, rows: 50 };

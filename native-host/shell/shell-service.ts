@@ -1,33 +1,12 @@
 import { AppError } from '../../shared/errors';
+import type { ShellProcess } from '../../shared/protocol/shell-protocol';
 import type { Logger } from '../log/logger';
 import { CommandOutput, DEFAULT_OUTPUT_LIMITS, type Delivery, type OutputLimits } from './command-output';
 import type { SessionLog } from './session-log';
 import type { RunningCommand, ShellTarget } from './shell-target';
 
-export type ProcessStatus = 'running' | 'exited' | 'killed' | 'lost' | 'unknown';
-
-/** A command as lists show it. `unknown`: it was running when Deputy restarted; its group can still be killed. */
-export interface ProcessInfo {
-  id: string;
-  command: string;
-  cwd: string | null;
-  pty: boolean;
-  status: ProcessStatus;
-  exitCode: number | null;
-  signal: string | null;
-  /** Why the connection was lost, for status lost. */
-  lost: string | null;
-  startedAt: number;
-  endedAt: number | null;
-  /** Moved to the background (or started there): it outlived its foreground wait. */
-  background: boolean;
-  group: number | null;
-  outputBytes: number;
-  outputLines: number;
-  /** Output arrived that the model was not given yet. */
-  unread: boolean;
-  by: 'agent' | 'user';
-}
+/** A command as lists show it (the host channel's ShellProcess). */
+export type ProcessInfo = ShellProcess;
 
 /** What survives a restart of a process: enough to list it and to kill its group. */
 export type ProcessRecord = Omit<ProcessInfo, 'outputBytes' | 'outputLines' | 'unread'>;

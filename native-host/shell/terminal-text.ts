@@ -12,6 +12,7 @@ const BINARY_SHARE = 0.1;
  */
 export function renderLine(raw: string): string {
   const text = stripVTControlCharacters(raw);
+  // eslint-disable-next-line no-control-regex -- control characters are exactly what this looks for.
   if (!/[\r\b\x00-\x08\x0b-\x1f\x7f]/.test(text)) return text;
   const cells: string[] = [];
   let column = 0;

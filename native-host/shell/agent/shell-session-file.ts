@@ -3,24 +3,11 @@ import { join } from 'node:path';
 import { z } from 'zod';
 import { AgentState } from '../../../shared/agent/agent-state';
 import { AppError, describeZodError } from '../../../shared/errors';
+import { ShellProcess } from '../../../shared/protocol/shell-protocol';
 import { writeFileAtomic } from '../../loop/state-store';
 import { TargetSpec } from '../shell-target';
 
-export const ProcessRecordFile = z.object({
-  id: z.string(),
-  command: z.string(),
-  cwd: z.string().nullable(),
-  pty: z.boolean(),
-  status: z.enum(['running', 'exited', 'killed', 'lost', 'unknown']),
-  exitCode: z.number().nullable(),
-  signal: z.string().nullable(),
-  lost: z.string().nullable(),
-  startedAt: z.number(),
-  endedAt: z.number().nullable(),
-  background: z.boolean(),
-  group: z.number().nullable(),
-  by: z.enum(['agent', 'user']),
-});
+export const ProcessRecordFile = ShellProcess.omit({ outputBytes: true, outputLines: true, unread: true });
 
 /**
  * A shell session as saved after every step (session.json beside log.jsonl): what it was asked, where, in which mode,

@@ -21,6 +21,8 @@ export interface ShellSessionOptions {
   sessionsRoot: string;
   /** Resume this saved session instead of starting a new one. */
   resume?: string;
+  /** The id of a new session, when the caller announced it already. */
+  sessionId?: string;
   prompts: ShellPrompts;
   home: string;
   localUser: string;
@@ -67,7 +69,7 @@ export function createTarget(spec: TargetSpec, options: Pick<ShellSessionOptions
 export async function openShellSession(options: ShellSessionOptions): Promise<ShellSession> {
   const saved = options.resume === undefined ? undefined : await loadSessionFile(sessionPaths(options.sessionsRoot, options.resume).state);
   const spec = saved?.target ?? options.target;
-  const sessionId = saved?.sessionId ?? newSessionId(options.now());
+  const sessionId = saved?.sessionId ?? options.sessionId ?? newSessionId(options.now());
   const paths = sessionPaths(options.sessionsRoot, sessionId);
   const vault = createSecretVault();
   const redactor = createRedactor(vault);

@@ -6,7 +6,8 @@ import { AppError } from '../../../shared/errors';
 import type { Delivery } from '../command-output';
 import { formatSearch } from '../session-log';
 import type { ProcessInfo } from '../shell-service';
-import { commandLine, duration, processState, type ShellAgentEnvironment } from './shell-environment';
+import { commandLine, duration, processState } from '../../../shared/shell-text';
+import type { ShellAgentEnvironment } from './shell-environment';
 
 type ShellContext = ToolContext<ShellAgentEnvironment>;
 
