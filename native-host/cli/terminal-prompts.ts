@@ -61,22 +61,20 @@ function lineReader(terminal: Terminal): { read(prompt: string, options?: { sign
       }
       muted = options.hidden === true && tty;
       return new Promise<string | null>((resolve) => {
+        const onAbort = (): void => {
+          const at = waiting.indexOf(settle);
+          if (at !== -1) waiting.splice(at, 1);
+          settle(null);
+        };
         const settle = (line: string | null): void => {
+          options.signal?.removeEventListener('abort', onAbort);
           muted = false;
           // A terminal echoed the answer as it was typed; a pipe did not, so the transcript shows it here (never a secret).
           if (!tty || options.hidden) terminal.output.write(options.hidden || line === null ? '\n' : `${line}\n`);
           resolve(line);
         };
         waiting.push(settle);
-        options.signal?.addEventListener(
-          'abort',
-          () => {
-            const at = waiting.indexOf(settle);
-            if (at !== -1) waiting.splice(at, 1);
-            settle(null);
-          },
-          { once: true },
-        );
+        options.signal?.addEventListener('abort', onAbort, { once: true });
       });
     },
     close: () => rl?.close(),

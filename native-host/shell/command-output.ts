@@ -36,6 +36,8 @@ export class CommandOutput {
   private readonly terminal: TerminalText;
   private rawBytes = 0;
   private lineCount = 0;
+  /** Completed lines at the last delivery, so a shortened delivery can say how many lines it left out. */
+  private deliveredLines = 0;
   private readonly listeners = new Set<() => void>();
 
   constructor(
@@ -88,13 +90,15 @@ export class CommandOutput {
     const end = this.base + this.text.length;
     const lost = Math.max(0, this.base - this.delivered);
     let fresh = this.text.slice(Math.max(0, this.delivered - this.base));
+    const newLines = this.lineCount - this.deliveredLines;
     this.delivered = end;
+    this.deliveredLines = this.lineCount;
     const partial = this.partial();
     if (partial.startsWith(this.partialDelivered) && partial.length > this.partialDelivered.length) {
       fresh += partial.slice(this.partialDelivered.length);
       this.partialDelivered = partial;
     }
-    return this.shorten(fresh, lost);
+    return this.shorten(fresh, lost, newLines);
   }
 
   /** What a `take()` would deliver now, in full, without delivering it: for matching a pattern in new output. */
@@ -110,7 +114,7 @@ export class CommandOutput {
     return all.length > chars ? all.slice(all.length - chars) : all;
   }
 
-  private shorten(fresh: string, lost: number): Delivery {
+  private shorten(fresh: string, lost: number, newLines: number): Delivery {
     const { headChars, tailChars } = this.limits;
     if (fresh.length <= headChars + tailChars) {
       const note = lost > 0 ? `[… ${sizeText(lost)} of earlier output are only in the session log]\n` : '';
@@ -119,7 +123,8 @@ export class CommandOutput {
     const head = cutAtLine(fresh.slice(0, headChars), 'end');
     const tail = cutAtLine(fresh.slice(fresh.length - tailChars), 'start');
     const middle = fresh.slice(head.length, fresh.length - tail.length);
-    const middleLines = countLines(middle);
+    // Counted from all the new lines, including those already gone from memory.
+    const middleLines = Math.max(countLines(middle), newLines - countLines(head) - countLines(tail));
     const omitted = middle.length + lost;
     return {
       text: `${head}\n[… ${middleLines} lines (${sizeText(omitted)}) not shown: they are in the session log, where search_history finds them …]\n${tail}`,

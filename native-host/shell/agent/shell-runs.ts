@@ -151,11 +151,16 @@ export class ShellRuns {
     const wait = (describe: (id: string) => ShellTaskEvent, signal: AbortSignal = run.controller.signal): Promise<{ approved?: boolean; text?: string; alwaysAllowPrefix?: string }> => {
       const id = randomUUID();
       const answer = new Promise<{ approved?: boolean; text?: string; alwaysAllowPrefix?: string }>((resolve, reject) => {
-        run.pending.set(id, { resolve });
         const abort = (): void => {
           run.pending.delete(id);
           reject(new AppError('cancelled', 'Stopped by the user.'));
         };
+        run.pending.set(id, {
+          resolve: (reply) => {
+            signal.removeEventListener('abort', abort);
+            resolve(reply);
+          },
+        });
         if (signal.aborted) abort();
         else signal.addEventListener('abort', abort, { once: true });
       });
