@@ -79,6 +79,7 @@ function piped(child: ChildProcess, platform: NodeJS.Platform): RunningCommand {
   const group = child.pid;
   return {
     group,
+    groupKnown: Promise.resolve(group),
     onData: (listener) => void listeners.push(listener),
     ended,
     write: () => undefined,
@@ -134,6 +135,7 @@ export function createLocalTarget(options: LocalTargetOptions): ShellTarget {
     const group = terminal.pid;
     return {
       group,
+      groupKnown: Promise.resolve(group),
       onData: (listener) => void listeners.push(listener),
       ended,
       write: (text) => terminal.write(text),

@@ -68,6 +68,7 @@ const LOG_BYTES_PER_PROCESS = 256 * 1024 * 1024;
  */
 export class ShellService {
   private readonly entries = new Map<string, Entry>();
+  private readonly listeners = new Set<(event: ShellEvent) => void>();
   private next = 1;
   private readonly limits: OutputLimits;
   private readonly logCap: number;
@@ -79,6 +80,12 @@ export class ShellService {
 
   get target(): ShellTarget {
     return this.deps.target;
+  }
+
+  /** Calls `listener` with every event (a process started or changed, new output); returns what removes it. */
+  subscribe(listener: (event: ShellEvent) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
   }
 
   /** Processes known from before a restart: listed as unknown (or as they ended), killable by their group. */
@@ -128,7 +135,7 @@ export class ShellService {
     const output = new CommandOutput(
       this.deps.redact,
       (text) => {
-        this.deps.onEvent?.({ kind: 'output', processId: id, text });
+        this.emit({ kind: 'output', processId: id, text });
         logged += text.length;
         if (logged <= this.logCap) this.deps.log.append({ type: 'output', process: id, text });
         else if (!capped) {
@@ -178,9 +185,13 @@ export class ShellService {
     };
     this.entries.set(id, entry);
     if (pty && this.deps.onPasswordPrompt) this.watchPasswordPrompts(entry);
-    // The group is known at once locally, a moment later remotely (the script reports it first).
-    queueMicrotask(() => {
-      record.group ??= handle.group ?? null;
+    // The group is known at once locally, a moment later remotely (the script reports it first); either way it is
+    // announced, so a saved session can still kill it after a crash.
+    record.group = handle.group ?? null;
+    void handle.groupKnown.then((group) => {
+      if (group === undefined || record.group !== null) return;
+      record.group = group;
+      this.changed(entry);
     });
     this.changed(entry);
     if (!record.background) {
@@ -191,7 +202,6 @@ export class ShellService {
         this.changed(entry);
       }
     }
-    record.group ??= handle.group ?? null;
     return { process: this.info(entry), output: output.take() };
   }
 
@@ -341,6 +351,11 @@ export class ShellService {
   }
 
   private changed(entry: Entry): void {
-    this.deps.onEvent?.({ kind: 'process', process: this.info(entry) });
+    this.emit({ kind: 'process', process: this.info(entry) });
+  }
+
+  private emit(event: ShellEvent): void {
+    this.deps.onEvent?.(event);
+    for (const listener of this.listeners) listener(event);
   }
 }

@@ -37,6 +37,8 @@ export interface CommandEnd {
 export interface RunningCommand {
   /** The process group that holds the command and its children (local pid, or the remote group), when known. */
   readonly group: number | undefined;
+  /** Settles once the group is known (at once locally; when the remote shell reports it over SSH). */
+  readonly groupKnown: Promise<number | undefined>;
   onData(listener: (chunk: Buffer) => void): void;
   readonly ended: Promise<CommandEnd>;
   /** Types into the command's terminal (pty only): a password the user entered, never the model. */

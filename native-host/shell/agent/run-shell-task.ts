@@ -87,6 +87,29 @@ export async function runShellTask(options: ShellTaskOptions): Promise<AgentStat
     return answer;
   };
   const askUser = options.askUser;
+  let latest: AgentState | undefined;
+  const save = (state: AgentState): void => {
+    latest = state;
+    saveSessionFile(session.paths.state, {
+      version: 1,
+      sessionId: session.sessionId,
+      target: session.target.spec,
+      targetLabel: session.target.label,
+      objective: state.task,
+      mode,
+      model: `${options.provider.label}/${options.provider.model}`,
+      createdAt,
+      updatedAt: options.now(),
+      waitMs: environment.waitMs,
+      maxSteps,
+      agent: state,
+      processes: session.service.snapshot(),
+    });
+  };
+  // A process that starts or ends is saved at once, so after a crash its group is known (and can be killed).
+  const offProcess = session.service.subscribe((event) => {
+    if (event.kind === 'process' && latest) save(latest);
+  });
   const deps: AgentDeps<ShellAgentEnvironment> = {
     environment,
     tools: shellTools(),
@@ -118,21 +141,7 @@ export async function runShellTask(options: ShellTaskOptions): Promise<AgentStat
         memoryLogged = state.memory.throughStep;
         session.log.append({ type: 'memory', throughStep: state.memory.throughStep, summary: state.memory.summary });
       }
-      saveSessionFile(session.paths.state, {
-        version: 1,
-        sessionId: session.sessionId,
-        target: session.target.spec,
-        targetLabel: session.target.label,
-        objective: state.task,
-        mode,
-        model: `${options.provider.label}/${options.provider.model}`,
-        createdAt,
-        updatedAt: options.now(),
-        waitMs: environment.waitMs,
-        maxSteps,
-        agent: state,
-        processes: session.service.snapshot(),
-      });
+      save(state);
       return Promise.resolve();
     },
     trace: (record) => {
@@ -157,9 +166,12 @@ export async function runShellTask(options: ShellTaskOptions): Promise<AgentStat
     },
     ...(options.logger ? { logger: options.logger } : {}),
   };
-  const state = saved?.agent
-    ? await resumeAgent(deps, saved.agent)
-    : await startAgent(deps, { taskId: session.sessionId, task: objective, startUrl: session.target.url });
+  let state: AgentState;
+  try {
+    state = saved?.agent ? await resumeAgent(deps, saved.agent) : await startAgent(deps, { taskId: session.sessionId, task: objective, startUrl: session.target.url });
+  } finally {
+    offProcess();
+  }
   session.log.append({ type: 'end', status: state.status, summary: state.outcome?.summary ?? state.endReason ?? '' });
   await session.log.flush();
   return state;

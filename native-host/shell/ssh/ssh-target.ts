@@ -217,8 +217,17 @@ export function createSshTarget(options: SshTargetOptions): ShellTarget {
     const listeners: ((chunk: Buffer) => void)[] = [];
     const deliver = (chunk: Buffer): void => listeners.forEach((listener) => listener(chunk));
     let group: number | undefined;
+    let groupFound: (group: number | undefined) => void = () => undefined;
+    const groupKnown = new Promise<number | undefined>((resolve) => (groupFound = resolve));
     const marker = pgidMarker(nonce);
-    const filter = new MarkerFilter(marker, (found) => (group = found), deliver);
+    const filter = new MarkerFilter(
+      marker,
+      (found) => {
+        group = found;
+        groupFound(found);
+      },
+      deliver,
+    );
     if (shell === 'powershell') {
       channel.on('data', deliver);
       channel.stderr.on('data', deliver);
@@ -233,12 +242,14 @@ export function createSshTarget(options: SshTargetOptions): ShellTarget {
     const ended = new Promise<CommandEnd>((resolve) => {
       const lose = (reason: string): void => {
         filter.flush();
+        groupFound(group);
         resolve({ exitCode: null, signal: null, lost: `the connection to ${label} was lost (${reason}); the command may or may not have finished` });
       };
       losers.add(lose);
       channel.on('close', () => {
         losers.delete(lose);
         filter.flush();
+        groupFound(group);
         if (exit) resolve({ exitCode: exit.code, signal: exit.signal });
         else if (!client) lose('the connection closed');
         else resolve({ exitCode: null, signal: null, lost: `${label} closed the command's channel without an exit status` });
@@ -248,6 +259,7 @@ export function createSshTarget(options: SshTargetOptions): ShellTarget {
       get group() {
         return group;
       },
+      groupKnown,
       onData: (listener) => void listeners.push(listener),
       ended,
       write: (text) => void channel.write(text),
