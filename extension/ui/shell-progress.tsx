@@ -77,13 +77,14 @@ export function ShellProgress(props: { client: BackgroundClient; record: ShellRu
   const { client, record } = props;
   const [error, setError] = useState('');
   const active = record.status === 'running' || record.status === 'connecting';
-  const now = useNow(active);
   const call = (promise: Promise<unknown>): Promise<unknown> => promise.then(() => setError(''));
   const answer = (params: { id: string; approved?: boolean; text?: string; alwaysAllowPrefix?: string }): Promise<unknown> =>
     client.call('shell.answer', { sessionId: record.sessionId, ...params }).then((reply) => {
       if (!reply.accepted) setError('The session was no longer waiting for that answer.');
     });
   const shown = record.processes.filter((p) => p.background || p.status === 'running' || p.status === 'unknown');
+  // Running processes keep their age current after the task itself ended.
+  const now = useNow(active || shown.some((p) => p.status === 'running'));
   const prefix = record.approval?.alwaysAllowPrefix;
   return (
     <section class="task shell-run" data-testid="shell-progress" data-session-id={record.sessionId} data-status={record.status} aria-label="Shell session">
@@ -129,9 +130,10 @@ export function ShellProgress(props: { client: BackgroundClient; record: ShellRu
             callId: record.approval.id,
             tool: 'shell',
             intent: record.approval.intent,
+            // Every command "acts"; the reason says why this one waits, and only a destructive one gets a chip.
             classes: record.approval.classes.flatMap((c) => {
               const known = RiskClass.safeParse(c);
-              return known.success ? [known.data] : [];
+              return known.success && known.data !== 'act' ? [known.data] : [];
             }),
             reason: record.approval.reason,
             url: record.target,
