@@ -11,7 +11,8 @@ const BINARY_SHARE = 0.1;
  * dropped. Tabs stay.
  */
 export function renderLine(raw: string): string {
-  const text = stripVTControlCharacters(raw);
+  // Operating-system commands (a window title ended by BEL) first: Node's stripper leaves their text behind.
+  const text = stripVTControlCharacters(raw.replace(/\u001b\][^\u0007\u001b]*(?:\u0007|\u001b\\)/g, ''));
   // eslint-disable-next-line no-control-regex -- control characters are exactly what this looks for.
   if (!/[\r\b\x00-\x08\x0b-\x1f\x7f]/.test(text)) return text;
   const cells: string[] = [];
@@ -65,6 +66,8 @@ export class TerminalText {
     if (looksBinary(text)) {
       this.flushPending();
       this.binaryBytes += chunk.length;
+      // A multibyte sequence cut at the end of binary data must not turn into a stray character before the next text.
+      this.decoder.decode();
       return;
     }
     this.endBinary();

@@ -76,8 +76,14 @@ function expandHome(path: string, home: string): string {
   return path === '~' ? home : path.startsWith('~/') ? join(home, path.slice(2)) : path;
 }
 
+interface ConfigFs {
+  read(path: string): string | undefined;
+  list(folder: string): string[];
+}
+
 /** The lines of a config file with its Include lines replaced by the files they name (relative to ~/.ssh). */
-function readLines(file: string, home: string, depth: number, read: (path: string) => string | undefined): Line[] {
+function readLines(file: string, home: string, depth: number, fs: ConfigFs): Line[] {
+  const read = (path: string): string | undefined => fs.read(path);
   const text = read(file);
   if (text === undefined || depth > 8) return [];
   const out: Line[] = [];
@@ -91,17 +97,18 @@ function readLines(file: string, home: string, depth: number, read: (path: strin
     for (const word of words(line.value)) {
       const path = expandHome(word, home);
       const full = isAbsolute(path) ? path : join(home, '.ssh', path);
-      for (const included of expandGlob(full)) out.push(...readLines(included, home, depth + 1, read));
+      for (const included of expandGlob(full, fs)) out.push(...readLines(included, home, depth + 1, fs));
     }
   }
   return out;
 }
 
-function expandGlob(path: string): string[] {
+function expandGlob(path: string, fs: ConfigFs): string[] {
   if (!/[*?]/.test(path)) return [path];
   const folder = dirname(path);
   try {
-    return readdirSync(folder)
+    return fs
+      .list(folder)
       .filter((name) => globMatches(path.slice(folder.length + 1), name))
       .sort()
       .map((name) => join(folder, name));
@@ -115,17 +122,18 @@ function expandGlob(path: string): string[] {
  * file order, the first value of each option winning (IdentityFile values add up). `Match` blocks are not evaluated:
  * their options are skipped. `%h` in HostName becomes the alias.
  */
-export function resolveHostConfig(alias: string, options: { home: string; file?: string; read?: (path: string) => string | undefined }): HostConfig {
-  const read =
-    options.read ??
-    ((path: string): string | undefined => {
+export function resolveHostConfig(alias: string, options: { home: string; file?: string; fs?: ConfigFs }): HostConfig {
+  const fs: ConfigFs = options.fs ?? {
+    read: (path) => {
       try {
         return readFileSync(path, 'utf8');
       } catch {
         return undefined;
       }
-    });
-  const lines = readLines(options.file ?? join(options.home, '.ssh', 'config'), options.home, 0, read);
+    },
+    list: (folder) => readdirSync(folder),
+  };
+  const lines = readLines(options.file ?? join(options.home, '.ssh', 'config'), options.home, 0, fs);
   const config: HostConfig = { identityfile: [] };
   let active = true;
   for (const { key, value } of lines) {
