@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { Provider } from '../../shared/agent/providers/provider';
 import { toToolSchema, defineTool } from '../../shared/agent/tool';
+import { duration } from '../../shared/shell-text';
 
 /** What the validator judges: one command (or file write) in the light of the task and what came before. */
 export interface ValidationRequest {
@@ -85,7 +86,7 @@ export function createValidator(provider: Provider, options: { timeoutMs: number
       return done(verdict.approve ? 'approve' : 'reject', verdict.reason, reply.model);
     } catch (error) {
       if (signal?.aborted) throw error;
-      if (timeout.aborted) return done('failed', `the validator model did not answer within ${Math.round(options.timeoutMs / 1000)} s`);
+      if (timeout.aborted) return done('failed', `the validator model did not answer within ${duration(options.timeoutMs)}`);
       return done('failed', `the validator model could not be asked (${error instanceof Error ? error.message : String(error)})`);
     }
   };

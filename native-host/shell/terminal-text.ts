@@ -12,6 +12,7 @@ const BINARY_SHARE = 0.1;
  */
 export function renderLine(raw: string): string {
   // Operating-system commands (a window title ended by BEL) first: Node's stripper leaves their text behind.
+  // eslint-disable-next-line no-control-regex -- escape sequences are exactly what this removes.
   const text = stripVTControlCharacters(raw.replace(/\u001b\][^\u0007\u001b]*(?:\u0007|\u001b\\)/g, ''));
   // eslint-disable-next-line no-control-regex -- control characters are exactly what this looks for.
   if (!/[\r\b\x00-\x08\x0b-\x1f\x7f]/.test(text)) return text;

@@ -103,7 +103,7 @@ describe('the side panel\'s Shell view (the built extension and host, commands o
     expect((await texts(panel, '[data-testid=shell-search-summary]'))[0]).toMatch(/^\d+ matching lines in \d+\.$/);
     const hits = await panel.$$eval('[data-testid=shell-search-hit]', (elements) => elements.map((element) => element.textContent ?? ''));
     const fromCommand = hits.find((hit) => hit.startsWith("p1 $ printf"));
-    expect(fromCommand).toMatch(/\$ printf '\\033\[33mhello from the panel[^\n]*\n\s+\d+  hello from the panel\n/);
+    expect(fromCommand).toMatch(/\$ printf '\\033\[33mhello from the panel[^\n]*\n\s+\d+ {2}hello from the panel\n/);
 
     // The choice is in the rules file, for this machine; the key is in no log.
     const rules = JSON.parse(await readFile(join(state, 'shell-rules.json'), 'utf8')) as { targets: Record<string, { alwaysAllow: string[] }> };

@@ -152,7 +152,7 @@ describe('the command gate', () => {
       log,
     });
     const decide = (tool: typeof runTool | typeof writeFileTool | typeof checkTool, args: Record<string, unknown>) =>
-      gate({ tool: tool as never, args, state, step: { index: 0 } as never, callId: 'c1' });
+      gate({ tool: tool, args, state, step: { index: 0 } as never, callId: 'c1' });
     return { decide, asked };
   };
 
