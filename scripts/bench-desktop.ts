@@ -9,6 +9,7 @@ import { encodeForModel, loadSharp, toRgba } from '../native-host/desktop/screen
 import { createLogger, streamSink } from '../native-host/log/logger';
 import type { Provider } from '../shared/agent/providers/provider';
 import { startHost } from '../tests/fixtures/desktop/host-client';
+import { percentile, timings } from './bench/timings';
 import { startVirtualDisplay } from '../tests/fixtures/desktop/virtual-display';
 
 /**
@@ -29,15 +30,7 @@ const SIZES = [
 type Figures = Record<string, number>;
 
 async function median(run: () => Promise<unknown> | unknown, runs = RUNS): Promise<number> {
-  for (let i = 0; i < WARMUP; i += 1) await run();
-  const times: number[] = [];
-  for (let i = 0; i < runs; i += 1) {
-    const started = performance.now();
-    await run();
-    times.push(performance.now() - started);
-  }
-  times.sort((a, b) => a - b);
-  return times[Math.floor(times.length / 2)] ?? Number.NaN;
+  return percentile(await timings(run, runs, WARMUP), 0.5);
 }
 
 const PAGE = `<!doctype html><meta charset="utf-8"><body style="margin:0;font:15px sans-serif;columns:4;padding:16px">${Array.from(

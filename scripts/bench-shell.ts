@@ -12,6 +12,7 @@ import type { ShellTarget } from '../native-host/shell/shell-target';
 import { resolveSshSettings } from '../native-host/shell/ssh/ssh-destination';
 import { createSshTarget } from '../native-host/shell/ssh/ssh-target';
 import { sshdMissingReason, startSshd } from '../tests/fixtures/ssh/sshd-server';
+import { percentile, timings } from './bench/timings';
 
 /**
  * `npm run bench:shell`: what one command costs through Deputy's shell service (spawn, output rendering, redaction,
@@ -29,15 +30,8 @@ interface Figure {
 }
 
 async function measure(work: () => Promise<unknown>, runs = RUNS): Promise<Figure> {
-  for (let i = 0; i < WARMUP; i += 1) await work();
-  const times: number[] = [];
-  for (let i = 0; i < runs; i += 1) {
-    const started = performance.now();
-    await work();
-    times.push(performance.now() - started);
-  }
-  times.sort((a, b) => a - b);
-  return { median: times[Math.floor(times.length / 2)] ?? Number.NaN, p90: times[Math.floor(times.length * 0.9)] ?? Number.NaN };
+  const sorted = await timings(work, runs, WARMUP);
+  return { median: percentile(sorted, 0.5), p90: percentile(sorted, 0.9) };
 }
 
 async function serviceOn(target: ShellTarget, dir: string): Promise<{ service: ShellService; log: SessionLog }> {

@@ -112,8 +112,6 @@ export function applyDesktopEvent(current: DesktopRunRecord | undefined, event: 
  */
 export class DesktopRunLog {
   private readonly records: RunRecordStore<DesktopRunRecord>;
-  /** Runs this service worker has heard of: a run from before a restart had its host connection end with it. */
-  private readonly live = new Set<string>();
 
   constructor(
     private readonly deps: { store: Store; broadcast: (record: DesktopRunRecord) => void; now: () => number },
@@ -127,7 +125,7 @@ export class DesktopRunLog {
 
   /** A run the panel just started: what the user asked for, in which mode, and where its folder is. */
   begin(start: { runId: string; runDir: string; task: string; mode: 'ask' | 'act' }): Promise<DesktopRunRecord | undefined> {
-    this.live.add(start.runId);
+    this.records.markLive(start.runId);
     return this.records.change((current) => {
       const base = current?.runId === start.runId ? current : newDesktopRun(start.runId, this.deps.now());
       return { ...base, runDir: base.runDir || start.runDir, task: start.task, mode: start.mode };
@@ -136,10 +134,7 @@ export class DesktopRunLog {
 
   /** A host `desktop.task` event; anything that does not parse is ignored. */
   apply(data: unknown): Promise<DesktopRunRecord | undefined> {
-    const event = DesktopTaskEvent.safeParse(data);
-    if (!event.success) return Promise.resolve(undefined);
-    this.live.add(event.data.runId);
-    return this.records.change((current) => applyDesktopEvent(current, event.data, this.deps.now()));
+    return this.records.applyEvent(data, DesktopTaskEvent, (event) => event.runId, (current, event) => applyDesktopEvent(current, event, this.deps.now()));
   }
 
   /** The user answered the card with this id: it goes away at once instead of waiting for the next step. */
@@ -166,7 +161,7 @@ export class DesktopRunLog {
   hostStatus(status: HostStatus): Promise<DesktopRunRecord | undefined> {
     if (status.state === 'connecting') return Promise.resolve(undefined);
     return this.records.change((current) =>
-      current?.status === 'running' && (status.state !== 'connected' || !this.live.has(current.runId))
+      current?.status === 'running' && (status.state !== 'connected' || !this.records.isLive(current.runId))
         ? {
             ...current,
             status: 'failed',

@@ -8,6 +8,8 @@ import type { Store } from '../platform/storage';
  */
 export class RunRecordStore<T> {
   private queue: Promise<unknown> = Promise.resolve();
+  /** Runs this service worker has heard of: a run from before a restart had its host connection end with it. */
+  private readonly live = new Set<string>();
 
   constructor(
     private readonly deps: { store: Store; key: string; schema: z.ZodType<T>; broadcast: (record: T) => void },
@@ -26,6 +28,23 @@ export class RunRecordStore<T> {
       this.deps.broadcast(next);
       return next;
     });
+  }
+
+  /** A run this service worker started or heard from. */
+  markLive(id: string): void {
+    this.live.add(id);
+  }
+
+  isLive(id: string): boolean {
+    return this.live.has(id);
+  }
+
+  /** A host event for the run: parsed (anything else is ignored), its run marked live, then folded into the record. */
+  applyEvent<E>(data: unknown, schema: z.ZodType<E>, idOf: (event: E) => string, fold: (current: T | undefined, event: E) => T): Promise<T | undefined> {
+    const event = schema.safeParse(data);
+    if (!event.success) return Promise.resolve(undefined);
+    this.live.add(idOf(event.data));
+    return this.change((current) => fold(current, event.data));
   }
 
   private load(): Promise<T | undefined> {

@@ -122,7 +122,6 @@ export function applyShellEvent(current: ShellRunRecord | undefined, event: Shel
  */
 export class ShellRunLog {
   private readonly records: RunRecordStore<ShellRunRecord>;
-  private readonly live = new Set<string>();
 
   constructor(private readonly deps: { store: Store; broadcast: (record: ShellRunRecord) => void; now: () => number }) {
     this.records = new RunRecordStore({ store: deps.store, key: KEY, schema: ShellRunRecord, broadcast: deps.broadcast });
@@ -134,7 +133,7 @@ export class ShellRunLog {
 
   /** A session the panel just started or resumed. */
   begin(start: { sessionId: string; sessionDir: string; objective: string; target: string; mode: 'ask' | 'act' }): Promise<ShellRunRecord | undefined> {
-    this.live.add(start.sessionId);
+    this.records.markLive(start.sessionId);
     return this.records.change((current) => {
       const base = current?.sessionId === start.sessionId ? current : newShellRun(start.sessionId, this.deps.now());
       return { ...base, sessionDir: base.sessionDir || start.sessionDir, objective: base.objective || start.objective, target: base.target || start.target, mode: start.mode };
@@ -143,10 +142,7 @@ export class ShellRunLog {
 
   /** A host `shell.task` event; anything that does not parse is ignored. */
   apply(data: unknown): Promise<ShellRunRecord | undefined> {
-    const event = ShellTaskEvent.safeParse(data);
-    if (!event.success) return Promise.resolve(undefined);
-    this.live.add(event.data.sessionId);
-    return this.records.change((current) => applyShellEvent(current, event.data, this.deps.now()));
+    return this.records.applyEvent(data, ShellTaskEvent, (event) => event.sessionId, (current, event) => applyShellEvent(current, event, this.deps.now()));
   }
 
   /** The user answered the card with this id: it goes away at once instead of waiting for the next event. */
@@ -178,7 +174,7 @@ export class ShellRunLog {
   hostStatus(status: HostStatus): Promise<ShellRunRecord | undefined> {
     if (status.state === 'connecting') return Promise.resolve(undefined);
     return this.records.change((current) =>
-      (current?.status === 'running' || current?.status === 'connecting') && (status.state !== 'connected' || !this.live.has(current.sessionId))
+      (current?.status === 'running' || current?.status === 'connecting') && (status.state !== 'connected' || !this.records.isLive(current.sessionId))
         ? {
             ...current,
             status: 'failed',

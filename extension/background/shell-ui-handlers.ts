@@ -1,5 +1,5 @@
-import { AppError } from '../../shared/errors';
 import type { HostConnection } from './host-connection';
+import { savedProvider } from './saved-provider';
 import type { SettingsStore } from './settings-store';
 import type { ShellRunLog } from './shell-run-log';
 import type { UiHandlers } from './ui-server';
@@ -16,11 +16,7 @@ const RUN_TIMEOUT_MS = 30_000;
  */
 export function createShellUiHandlers(deps: { host: Pick<HostConnection, 'call'>; settings: Pick<SettingsStore, 'get'>; log: ShellRunLog }): ShellUiHandlers {
   const { host, log } = deps;
-  const provider = async (): Promise<unknown> => {
-    const settings = await deps.settings.get();
-    if (!settings.provider) throw new AppError('bad_config', 'Choose a model provider in Settings first: shell tasks use the same model as web tasks.');
-    return settings.provider;
-  };
+  const provider = (): Promise<unknown> => savedProvider(deps.settings, 'shell tasks');
   return {
     'shell.run': async (params) => {
       const started = await host.call('shell.run', { ...params, provider: await provider() }, { timeoutMs: RUN_TIMEOUT_MS });

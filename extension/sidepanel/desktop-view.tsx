@@ -4,6 +4,7 @@ import type { BackgroundClient } from '../ui/background-client';
 import { DesktopProgress } from '../ui/desktop-progress';
 import { errorMessage } from '../ui/error-message';
 import { ModeSwitch } from '../ui/mode-switch';
+import { submitOnEnter } from '../ui/submit-on-enter';
 import { useDesktopRun } from '../ui/use-desktop-run';
 import { useDesktopStatus } from '../ui/use-desktop-status';
 import { useTaskMode } from '../ui/use-task-mode';
@@ -78,12 +79,7 @@ export function DesktopView(props: { client: BackgroundClient; hostStatus: HostS
           value={text}
           placeholder="e.g. Open the text editor and write a shopping list"
           onInput={(event) => setText(event.currentTarget.value)}
-          onKeyDown={(event) => {
-            if (event.key === 'Enter' && !event.shiftKey && !event.isComposing) {
-              event.preventDefault();
-              submit();
-            }
-          }}
+          onKeyDown={submitOnEnter(submit)}
         />
         <p class="hint">{busy ? 'Busy: stop the running task to start another.' : 'Screenshots go to the model saved in Settings; the mouse and keyboard move for real.'}</p>
         <div class="composer__row">

@@ -3,6 +3,7 @@ import type { HostStatus, ShellSessionSummary } from '../../shared/protocol';
 import type { BackgroundClient } from '../ui/background-client';
 import { errorMessage } from '../ui/error-message';
 import { ModeSwitch } from '../ui/mode-switch';
+import { submitOnEnter } from '../ui/submit-on-enter';
 import { ShellProgress } from '../ui/shell-progress';
 import { useShellRun } from '../ui/use-shell-run';
 import { useTaskMode } from '../ui/use-task-mode';
@@ -133,12 +134,7 @@ export function ShellView(props: { client: BackgroundClient; hostStatus: HostSta
           value={objective}
           placeholder="e.g. Find out why nginx does not start and fix its config"
           onInput={(event) => setObjective(event.currentTarget.value)}
-          onKeyDown={(event) => {
-            if (event.key === 'Enter' && !event.shiftKey && !event.isComposing) {
-              event.preventDefault();
-              submit();
-            }
-          }}
+          onKeyDown={submitOnEnter(submit)}
         />
         <p class="hint">
           {busy

@@ -1,19 +1,12 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import type { ShellRunRecord } from '../../shared/protocol';
-import { errorMessage } from './error-message';
+import { useCardSend } from './use-card-send';
 
 /** OpenSSH's first-connect question: the key's fingerprint, and Trust or Cancel. */
 export function HostKeyCard(props: { hostKey: NonNullable<ShellRunRecord['hostKey']>; onAnswer: (trust: boolean) => Promise<unknown> }) {
   const { hostKey } = props;
-  const [sending, setSending] = useState(false);
-  const [error, setError] = useState('');
-  const answer = (trust: boolean): void => {
-    setSending(true);
-    props.onAnswer(trust).catch((failure: unknown) => {
-      setSending(false);
-      setError(errorMessage(failure));
-    });
-  };
+  const { sending, error, send } = useCardSend(hostKey.id);
+  const answer = (trust: boolean): void => send(() => props.onAnswer(trust));
   return (
     <section class="card approval" role="region" aria-label="Unknown host key" data-testid="hostkey-card">
       <h3 class="approval__title">Trust this server?</h3>
@@ -42,21 +35,11 @@ export function HostKeyCard(props: { hostKey: NonNullable<ShellRunRecord['hostKe
 /** A password a command (sudo) or SSH asks for: typed by the user, sent to the host only, never shown to the model. */
 export function SecretCard(props: { secret: NonNullable<ShellRunRecord['secret']>; onAnswer: (text: string | null) => Promise<unknown> }) {
   const [value, setValue] = useState('');
-  const [sending, setSending] = useState(false);
-  const [error, setError] = useState('');
   const box = useRef<HTMLInputElement>(null);
-  useEffect(() => {
-    setValue('');
-    setSending(false);
-    box.current?.focus();
-  }, [props.secret.id]);
-  const send = (text: string | null): void => {
-    setSending(true);
-    props.onAnswer(text).catch((failure: unknown) => {
-      setSending(false);
-      setError(errorMessage(failure));
-    });
-  };
+  const card = useCardSend(props.secret.id, () => setValue(''));
+  useEffect(() => box.current?.focus(), [props.secret.id]);
+  const { sending, error } = card;
+  const send = (text: string | null): void => card.send(() => props.onAnswer(text));
   return (
     <form
       class="card approval"

@@ -1,8 +1,7 @@
 import { useState } from 'preact/hooks';
-import { RiskClass } from '../../shared/agent/risk-class';
 import type { ShellRunProcess, ShellRunRecord, ShellRunStep } from '../../shared/protocol';
 import { commandLine, processState } from '../../shared/shell-text';
-import { ApprovalCard } from './approval-card';
+import { ApprovalCard, hostRunApproval } from './approval-card';
 import type { BackgroundClient } from './background-client';
 import { errorMessage } from './error-message';
 import { QuestionCard } from './question-card';
@@ -124,21 +123,8 @@ export function ShellProgress(props: { client: BackgroundClient; record: ShellRu
       {record.secret ? <SecretCard secret={record.secret} onAnswer={(text) => answer({ id: record.secret?.id ?? '', ...(text === null ? {} : { text }) })} /> : null}
       {record.approval ? (
         <ApprovalCard
-          approval={{
-            id: record.approval.id,
-            step: 0,
-            callId: record.approval.id,
-            tool: 'shell',
-            intent: record.approval.intent,
-            // Every command "acts"; the reason says why this one waits, and only a destructive one gets a chip.
-            classes: record.approval.classes.flatMap((c) => {
-              const known = RiskClass.safeParse(c);
-              return known.success && known.data !== 'act' ? [known.data] : [];
-            }),
-            reason: record.approval.reason,
-            url: record.target,
-            askedAt: record.approval.askedAt,
-          }}
+          // Every command acts; the reason says why this one waits, and only a destructive one gets a chip.
+          approval={hostRunApproval(record.approval, { tool: 'shell', url: record.target, hide: ['act'] })}
           allowSite={false}
           {...(prefix ? { alwaysLabel: `Always allow "${prefix}"` } : {})}
           onDecide={(decision) =>

@@ -76,13 +76,17 @@ function piped(child: ChildProcess, platform: NodeJS.Platform): RunningCommand {
     });
     child.once('close', (code, signal) => resolveEnd(exit ?? { exitCode: code, signal }));
   });
-  const group = child.pid;
+  return groupCommand(child.pid, listeners, ended, () => undefined, platform);
+}
+
+/** A command that leads its own process group: killing it ends the group. */
+function groupCommand(group: number | undefined, listeners: ((chunk: Buffer) => void)[], ended: Promise<CommandEnd>, write: (text: string) => void, platform: NodeJS.Platform): RunningCommand {
   return {
     group,
     groupKnown: Promise.resolve(group),
     onData: (listener) => void listeners.push(listener),
     ended,
-    write: () => undefined,
+    write,
     kill: async () => {
       if (group !== undefined) await endGroup(group, platform);
     },
@@ -132,15 +136,7 @@ export function createLocalTarget(options: LocalTargetOptions): ShellTarget {
       }),
     );
     // forkpty makes the child the leader of a new session, so its pid is also its group.
-    const group = terminal.pid;
-    return {
-      group,
-      groupKnown: Promise.resolve(group),
-      onData: (listener) => void listeners.push(listener),
-      ended,
-      write: (text) => terminal.write(text),
-      kill: () => endGroup(group, platform),
-    };
+    return groupCommand(terminal.pid, listeners, ended, (text) => terminal.write(text), platform);
   };
 
   return {
