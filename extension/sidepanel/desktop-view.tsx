@@ -1,10 +1,10 @@
 import { useState } from 'preact/hooks';
 import type { HostStatus } from '../../shared/protocol';
 import type { BackgroundClient } from '../ui/background-client';
+import { ComposerText } from '../ui/composer-text';
 import { DesktopProgress } from '../ui/desktop-progress';
 import { errorMessage } from '../ui/error-message';
 import { ModeSwitch } from '../ui/mode-switch';
-import { submitOnEnter } from '../ui/submit-on-enter';
 import { useDesktopRun } from '../ui/use-desktop-run';
 import { useDesktopStatus } from '../ui/use-desktop-status';
 import { useTaskMode } from '../ui/use-task-mode';
@@ -68,18 +68,14 @@ export function DesktopView(props: { client: BackgroundClient; hostStatus: HostS
           submit();
         }}
       >
-        <label class="composer__label" for="composer-desktop">
-          What should Deputy do on your desktop?
-        </label>
-        <textarea
+        <ComposerText
           id="composer-desktop"
-          class="composer__input"
-          data-testid="desktop-task-input"
-          rows={3}
+          testId="desktop-task-input"
+          label="What should Deputy do on your desktop?"
           value={text}
           placeholder="e.g. Open the text editor and write a shopping list"
-          onInput={(event) => setText(event.currentTarget.value)}
-          onKeyDown={submitOnEnter(submit)}
+          onInput={setText}
+          onSubmit={submit}
         />
         <p class="hint">{busy ? 'Busy: stop the running task to start another.' : 'Screenshots go to the model saved in Settings; the mouse and keyboard move for real.'}</p>
         <div class="composer__row">

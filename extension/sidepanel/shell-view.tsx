@@ -1,9 +1,9 @@
 import { useEffect, useState } from 'preact/hooks';
 import type { HostStatus, ShellSessionSummary } from '../../shared/protocol';
 import type { BackgroundClient } from '../ui/background-client';
+import { ComposerText } from '../ui/composer-text';
 import { errorMessage } from '../ui/error-message';
 import { ModeSwitch } from '../ui/mode-switch';
-import { submitOnEnter } from '../ui/submit-on-enter';
 import { ShellProgress } from '../ui/shell-progress';
 import { useShellRun } from '../ui/use-shell-run';
 import { useTaskMode } from '../ui/use-task-mode';
@@ -123,18 +123,14 @@ export function ShellView(props: { client: BackgroundClient; hostStatus: HostSta
             />
           ) : null}
         </fieldset>
-        <label class="composer__label" for="composer-shell">
-          What should Deputy reach with shell commands?
-        </label>
-        <textarea
+        <ComposerText
           id="composer-shell"
-          class="composer__input"
-          data-testid="shell-objective"
-          rows={3}
+          testId="shell-objective"
+          label="What should Deputy reach with shell commands?"
           value={objective}
           placeholder="e.g. Find out why nginx does not start and fix its config"
-          onInput={(event) => setObjective(event.currentTarget.value)}
-          onKeyDown={submitOnEnter(submit)}
+          onInput={setObjective}
+          onSubmit={submit}
         />
         <p class="hint">
           {busy
