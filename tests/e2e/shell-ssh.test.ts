@@ -4,6 +4,8 @@ import { copyFile, mkdir, mkdtemp, readFile, readdir, rm, writeFile } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { resolveSshSettings } from '../../native-host/shell/ssh/ssh-destination';
+import { createSshTarget } from '../../native-host/shell/ssh/ssh-target';
 import { startFakeProvider, type FakeProvider } from '../fixtures/fake-provider/fake-provider-server';
 import { call, scriptShellModel, verdict } from '../fixtures/fake-provider/scripted-shell-model';
 import { sshdMissingReason, startSshd, type SshServer } from '../fixtures/ssh/sshd-server';
@@ -257,5 +259,36 @@ describe.skipIf(skipReason !== undefined)('deputy shell --ssh against a real Ope
       expect(run.stderr).toContain(`ssh-keygen -R "[127.0.0.1]:${server.port}"`);
       expect(run.stdout).not.toContain('Trust it and connect?');
     });
+  });
+});
+
+describe.skipIf(skipReason !== undefined)('the SSH target when a connection silently stops answering (a real sshd)', () => {
+  it('notices the dead connection when a command cannot open its channel, reconnects, and runs the command once', async () => {
+    const server = await startSshd();
+    const home = await mkdtemp(join(tmpdir(), 'deputy-ssh-frozen-'));
+    try {
+      await mkdir(join(home, '.ssh'), { recursive: true, mode: 0o700 });
+      await copyFile(join(server.home, '.ssh', 'id_ed25519'), join(home, '.ssh', 'id_ed25519'));
+      await writeFile(join(home, '.ssh', 'known_hosts'), `${server.knownHostsLine}\n`);
+      const settings = resolveSshSettings(server.destination, { home, localUser: server.user, env: {} });
+      const target = createSshTarget({ settings, home, prompts: { confirmHostKey: () => Promise.resolve(false) }, channelTimeoutMs: 1500 });
+      await target.connect();
+      const thaw = server.freezeConnections();
+      try {
+        const marker = join(home, 'ran');
+        const command = await target.start({ code: `echo once >> ${marker}; echo done`, pty: false });
+        let out = '';
+        command.onData((chunk) => (out += chunk.toString('utf8')));
+        expect(await command.ended).toEqual({ exitCode: 0, signal: null });
+        expect(out).toBe('done\n');
+        expect(await readFile(marker, 'utf8')).toBe('once\n');
+      } finally {
+        thaw();
+        await target.close();
+      }
+    } finally {
+      await server.close();
+      await rm(home, { recursive: true, force: true });
+    }
   });
 });

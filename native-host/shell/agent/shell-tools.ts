@@ -13,10 +13,13 @@ type ShellContext = ToolContext<ShellAgentEnvironment>;
 
 const processId = z.string().regex(/^p\d+$/, 'a process id such as p3').describe('The process id, such as p3.');
 
-/** The output as the model reads it: untrusted text from programs, wrapped so it cannot speak as the user. */
-function outputBlock(process: ProcessInfo, output: Delivery): string {
+/**
+ * The output as the model reads it: untrusted text from programs, wrapped so it cannot speak as the user. The text
+ * around it names the process; the wrapper does not, so the same failure twice reads the same (and is noticed).
+ */
+function outputBlock(output: Delivery): string {
   if (!output.fresh) return '(no new output)';
-  return wrapUntrusted('untrusted_output', { process: process.id }, output.text.replace(/\n$/, ''));
+  return wrapUntrusted('untrusted_output', { from: 'command' }, output.text.replace(/\n$/, ''));
 }
 
 function endedText(process: ProcessInfo): string {
@@ -66,9 +69,9 @@ export const runTool = defineTool({
         const head = args.background
           ? `Started in the background as ${process.id}.`
           : `Still running after ${duration(environment.waitMs)}: it goes on in the background as ${process.id}.`;
-        return { ok: true, content: `${head} Use wait_for_output ${process.id} to wait for its output, check ${process.id} for its state, kill ${process.id} to stop it.\n${outputBlock(process, output)}` };
+        return { ok: true, content: `${head} Use wait_for_output ${process.id} to wait for its output, check ${process.id} for its state, kill ${process.id} to stop it.\n${outputBlock(output)}` };
       }
-      return { ok: process.status === 'exited' && process.exitCode === 0, content: `${endedText(process)}\n${outputBlock(process, output)}` };
+      return { ok: process.status === 'exited' && process.exitCode === 0, content: `${endedText(process)}\n${outputBlock(output)}` };
     }),
 });
 
@@ -100,7 +103,7 @@ export const checkTool = defineTool({
   handler: (args, context: ShellContext) =>
     guarded(() => {
       const { process, output } = context.environment.service.check(args.id);
-      return Promise.resolve({ ok: true, content: `${process.id} ${processState(process, Date.now())}.\n${outputBlock(process, output)}` });
+      return Promise.resolve({ ok: true, content: `${process.id} ${processState(process, Date.now())}.\n${outputBlock(output)}` });
     }),
 });
 
@@ -114,7 +117,7 @@ export const killTool = defineTool({
   handler: (args, context: ShellContext) =>
     guarded(async () => {
       const { process, output } = await context.environment.service.kill(args.id, 'agent');
-      return { ok: true, content: `${process.id} ${processState(process, Date.now())}; its process group was ended.\n${outputBlock(process, output)}` };
+      return { ok: true, content: `${process.id} ${processState(process, Date.now())}; its process group was ended.\n${outputBlock(output)}` };
     }),
 });
 
@@ -150,7 +153,7 @@ export const waitForOutputTool = defineTool({
           : reason === 'exited'
             ? `${process.id} ended: ${endedText(process)}`
             : `Nothing ${pattern ? 'matching ' : ''}new within ${args.timeout_seconds} s; ${process.id} is ${processState(process, Date.now())}.`;
-      return { ok: reason !== 'timeout', content: `${why}\n${outputBlock(process, output)}` };
+      return { ok: reason !== 'timeout', content: `${why}\n${outputBlock(output)}` };
     }),
 });
 

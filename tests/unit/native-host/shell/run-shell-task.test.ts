@@ -85,9 +85,10 @@ describe('a shell task on this machine', () => {
     expect(afterWait).toContain('p2 printed output matching /tick/.');
     const child = Number(/child (\d+)/.exec(afterWait)?.[1]);
     expect(child).toBeGreaterThan(0);
-    // check gives only what came after the wait, never the same lines twice.
-    const checked = /p2 running for [^\n]*\.\\n<untrusted_output process=\\"p2\\">\\n([^<]*)</.exec(fake.requests[4]?.text ?? '')?.[1] ?? '';
-    expect(checked).not.toContain('child');
+    // Across wait_for_output, check and kill, each line of the server's output reached the model once.
+    const results = (fake.requests.at(-1)?.json as { messages: { role: string; content: string }[] }).messages.filter((m) => m.role === 'tool').map((m) => m.content);
+    expect(results.join('\n').match(/child \d+/g)).toHaveLength(1);
+    expect(results[3]).toMatch(/^p2 running for .*\.\n/);
     expect(processes.find((p) => p.id === 'p2')?.status).toBe('killed');
     const group = processes.find((p) => p.id === 'p2')?.group ?? 0;
     expect(groupAlive(group)).toBe(false);
@@ -143,5 +144,27 @@ describe('a shell task on this machine', () => {
     expect(approvals.map((a) => a.reason)).toEqual(['The validator could not decide (the validator model did not answer with a verdict), so Deputy asks you.']);
     const verdicts = (await logRecords(shell.paths.log)).filter((r) => r.type === 'verdict').map((r) => r.verdict);
     expect(verdicts).toEqual(['approve', 'reject', 'failed']);
+  });
+
+  it('warns the agent after two identical errors in a row, and stops at the iteration budget', async () => {
+    const provider = createOpenAiChatProvider({ client: openAiClient(fake), model: 'gpt-4o-mini' });
+    const shell = await session();
+    const failing = call('run', { command: 'ls /no/such/folder' });
+    fake.enqueue(failing, failing, failing, failing);
+    const state = await runShellTask({
+      session: shell,
+      objective: 'List a folder that is not there.',
+      mode: 'ask',
+      provider,
+      approve: () => Promise.resolve({ approved: true }),
+      rulesFile: join(dir, 'rules.json'),
+      maxSteps: 3,
+      now: () => Date.now(),
+    });
+    await shell.close();
+    expect(fake.requests[1]?.text).not.toContain('The same error happened');
+    expect(fake.requests[2]?.text).toContain('The same error happened 2 times in a row');
+    expect(fake.requests[2]?.text).toContain('No such file or directory');
+    expect(state).toMatchObject({ status: 'failed', endReason: 'Stopped: the step budget of 3 steps ran out before the task was done.' });
   });
 });
