@@ -101,6 +101,8 @@ export async function listSessions(root: string, limit = 20): Promise<SessionSum
         resumable: !['completed', 'failed', 'stopped', 'handed_to_user'].includes(status),
       });
     } catch (error) {
+      // A session that never connected has only its log (which says why): there is nothing to list or resume.
+      if (error instanceof AppError && error.code === 'not_found') continue;
       out.push({ sessionId: name, dir: paths.dir, target: '?', objective: error instanceof Error ? error.message : String(error), mode: 'ask', status: 'unreadable', updatedAt: 0, resumable: false });
     }
   }
