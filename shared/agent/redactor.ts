@@ -55,7 +55,8 @@ const SECRET_PATTERNS: Pattern[] = [
   },
   {
     kind: 'password',
-    regex: /\b(?:passw(?:or)?d|passwd|pwd|passcode|pin|secret|api[_-]?key|access[_-]?token)\b\s*[:=]\s*["']?([^\s"',;{}]{3,})/gi,
+    // On the same line: a "Password:" prompt followed by the next line's words is not a password.
+    regex: /\b(?:passw(?:or)?d|passwd|pwd|passcode|pin|secret|api[_-]?key|access[_-]?token)\b[ \t]*[:=][ \t]*["']?([^\s"',;{}]{3,})/gi,
     group: 1,
   },
 ];

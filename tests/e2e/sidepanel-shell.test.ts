@@ -1,10 +1,11 @@
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { copyFile, mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchWithExtension, type ExtensionBrowser } from '../../scripts/lib/launch-browser';
 import { startFakeProvider, type FakeProvider } from '../fixtures/fake-provider/fake-provider-server';
 import { call, scriptShellModel } from '../fixtures/fake-provider/scripted-shell-model';
+import { sshdMissingReason, startSshd, type SshServer } from '../fixtures/ssh/sshd-server';
 import { openPanel, screenshotBothSchemes, tabIdOf, texts } from './support/panel-harness';
 import { registerHostInProfile, requireBuild } from './support/register-host';
 import { serveRoutes, type StaticServer } from './support/static-server';
@@ -18,6 +19,8 @@ describe('the side panel\'s Shell view (the built extension and host, commands o
   let model: FakeProvider;
   let profile: string;
   let state: string;
+  let home: string;
+  let sshd: SshServer | undefined;
   let tabId: number;
 
   beforeAll(async () => {
@@ -26,10 +29,17 @@ describe('the side panel\'s Shell view (the built extension and host, commands o
     model = await startFakeProvider();
     profile = await mkdtemp(join(tmpdir(), 'deputy-shell-panel-profile-'));
     state = await mkdtemp(join(tmpdir(), 'deputy-shell-panel-state-'));
+    // The host's HOME (it inherits the browser's environment): its own ~/.ssh, never the real one.
+    home = join(state, 'home');
+    await mkdir(join(home, '.ssh'), { recursive: true, mode: 0o700 });
+    if (!sshdMissingReason()) {
+      sshd = await startSshd();
+      await copyFile(join(sshd.home, '.ssh', 'id_ed25519'), join(home, '.ssh', 'id_ed25519'));
+    }
     await registerHostInProfile(profile);
     ext = await launchWithExtension({
       userDataDir: profile,
-      env: { DEPUTY_SHELL_DIR: join(state, 'sessions'), DEPUTY_SHELL_RULES: join(state, 'shell-rules.json'), DEPUTY_LOG_FILE: join(state, 'host.log') },
+      env: { HOME: home, DEPUTY_SHELL_DIR: join(state, 'sessions'), DEPUTY_SHELL_RULES: join(state, 'shell-rules.json'), DEPUTY_LOG_FILE: join(state, 'host.log') },
     });
     await ext.worker();
     const tab = await ext.browser.newPage();
@@ -46,6 +56,7 @@ describe('the side panel\'s Shell view (the built extension and host, commands o
   afterAll(async () => {
     await ext?.close();
     await model?.close();
+    await sshd?.close();
     await server?.close();
     await rm(profile, { recursive: true, force: true });
     await rm(state, { recursive: true, force: true });
@@ -118,5 +129,50 @@ describe('the side panel\'s Shell view (the built extension and host, commands o
     await again.click('[data-testid=flow-shell]');
     await again.waitForSelector('[data-testid=shell-progress][data-status=completed] [data-testid=shell-process][data-status=killed]');
     await again.close();
+  });
+
+  it.skipIf(sshdMissingReason() !== undefined)('over SSH: asks the user to trust the new host key, and takes a password a command asks for without the model seeing it', async () => {
+    const server = sshd as SshServer;
+    const marker = join(state, 'typed');
+    const agent = scriptShellModel(model, {
+      agent: [
+        call('run', { command: `read -r -s -p "Password: " pw; printf '%s' "$pw" > ${marker}; echo; echo "stored \${#pw} characters"`, pty: true }),
+        call('report', { success: true, summary: 'Stored the password the user typed.' }),
+      ],
+    });
+    const panel = await openPanel(ext, tabId);
+    await panel.click('[data-testid=flow-shell]');
+    await panel.waitForSelector('[data-testid=shell-flow]');
+    await panel.click('[data-testid=shell-where-ssh]');
+    await panel.click('[data-testid=shell-destination]');
+    await panel.keyboard.type(server.destination);
+    await panel.click('[data-testid=mode-act]');
+    await panel.click('[data-testid=shell-objective]');
+    await panel.keyboard.type('Store a password');
+    await panel.click('[data-testid=shell-run]');
+
+    await panel.waitForSelector('[data-testid=shell-progress][data-status=connecting] [data-testid=hostkey-card]', { timeout: 60_000 });
+    const fingerprint = await panel.$eval('[data-testid=hostkey-fingerprint]', (element) => element.textContent ?? '');
+    expect(fingerprint).toMatch(/^ssh-ed25519 SHA256:[A-Za-z0-9+/]{43}$/);
+    expect(await screenshotBothSchemes(panel, 'sidepanel-shell-hostkey')).toEqual([]);
+    await panel.click('[data-testid=hostkey-trust]');
+
+    await panel.waitForSelector('[data-testid=secret-card]', { timeout: 60_000 });
+    expect(await panel.$eval('[data-testid=secret-card] label', (element) => element.textContent ?? '')).toMatch(/asks: Password:$/);
+    await panel.click('[data-testid=secret-input]');
+    await panel.keyboard.type('correct horse');
+    await panel.click('[data-testid=secret-send]');
+
+    await panel.waitForSelector('[data-testid=shell-progress][data-status=completed]', { timeout: 60_000 });
+    expect(await panel.$eval('[data-testid=shell-target]', (element) => element.textContent ?? '')).toContain(`${server.user}@127.0.0.1:${server.port} (Linux`);
+    expect(await readFile(marker, 'utf8')).toBe('correct horse');
+    expect((await texts(panel, '[data-testid=shell-step-output]'))[0]).toContain('stored 13 characters');
+    // The key is trusted from now on, as ssh would remember it; the password is nowhere but the file the command wrote.
+    expect(await readFile(join(home, '.ssh', 'known_hosts'), 'utf8')).toContain(`[127.0.0.1]:${server.port} ssh-ed25519 `);
+    const sessionDir = await panel.$eval('[data-testid=shell-session-dir]', (element) => element.textContent ?? '');
+    expect(await readFile(join(sessionDir, 'log.jsonl'), 'utf8')).not.toContain('correct horse');
+    expect(agent.agent.map((request) => request.text).join('')).not.toContain('correct horse');
+    expect(agent.validator).toHaveLength(1);
+    await panel.close();
   });
 });

@@ -19,6 +19,9 @@ describe('createRedactor', () => {
     // A command's list of small numbers whose digits happen to pass Luhn.
     const counted = '66 67 68 69 70 71 72 73 74 75 76 77 78';
     expect(r.redact(counted)).toBe(counted);
+    // A terminal's password prompt, and the next line of output.
+    expect(r.redact('Password: \nstored 13 characters')).toBe('Password: \nstored 13 characters');
+    expect(r.redact('password: hunter2!x')).toBe('password: {{redacted_password_1}}');
   });
 
   it('gives the same value the same placeholder, so the model can refer to it consistently', () => {
