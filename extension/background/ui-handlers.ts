@@ -7,6 +7,7 @@ import type { LaunchStore } from './launch-store';
 import type { LoopEventLog } from './loop-event-log';
 import type { PageAgent } from './page-agent';
 import { createPageUiHandlers } from './page-ui-handlers';
+import type { createShellUiHandlers } from './shell-ui-handlers';
 import type { createTaskUiHandlers } from './task-ui-handlers';
 import { pingFrames, type FramePorts } from './content-frames';
 import type { UiHandlers } from './ui-server';
@@ -20,9 +21,10 @@ export interface UiHandlerDeps {
   page: PageAgent;
   tasks: ReturnType<typeof createTaskUiHandlers>;
   desktop: ReturnType<typeof createDesktopUiHandlers>;
+  shell: ReturnType<typeof createShellUiHandlers>;
 }
 
-export function createUiHandlers({ host, launches, loopLog, frames, chat, page, tasks, desktop }: UiHandlerDeps): UiHandlers {
+export function createUiHandlers({ host, launches, loopLog, frames, chat, page, tasks, desktop, shell }: UiHandlerDeps): UiHandlers {
   return {
     'host.status': () => Promise.resolve(host.status),
     'host.reconnect': () => {
@@ -50,7 +52,8 @@ export function createUiHandlers({ host, launches, loopLog, frames, chat, page, 
     ...tasks,
     ...createHostPassthroughHandlers(host),
     'loop.log': async ({ loopId }) => ({ events: await loopLog.events(loopId) }),
-    // After the plain forwarding: these add the saved model to desktop.run and keep the panel's run log.
+    // After the plain forwarding: these add the saved model to desktop.run and shell.run and keep the panel's run logs.
     ...desktop,
+    ...shell,
   };
 }

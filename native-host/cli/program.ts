@@ -4,6 +4,7 @@ import { hostCommand } from '../host/host-command';
 import { HOST_VERSION } from '../version';
 import { registerDesktopCommand } from './desktop-command';
 import { registerLoopCommands } from './loop-command';
+import { registerShellCommand } from './shell-command';
 import type { CliEnv } from './cli-env';
 import { registerCompareCommand } from './compare-command';
 import { doctorCommand } from './doctor-command';
@@ -46,6 +47,8 @@ export function buildProgram(setExitCode: (code: number) => void, cliEnv: () => 
 
   registerLoopCommands(program, setExitCode);
   registerCompareCommand(program, setExitCode);
+
+  registerShellCommand(program, setExitCode);
 
   program
     .command('install')

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { ObservedChat, ObservedElement, PageStatus, Screenshot } from './environment';
 import { Plan } from './plan';
 import { RiskClass } from './risk-class';
+import { WorkingMemory } from './working-memory';
 
 export const CallStatus = z.enum([
   /** The model asked for it; nothing happened yet. */
@@ -44,8 +45,8 @@ export const CallRecord = z.object({
 export type CallRecord = z.infer<typeof CallRecord>;
 
 export const ObservationRecord = z.object({
-  /** Absent for a page; `chat` for a support chat's transcript. */
-  kind: z.enum(['page', 'chat']).optional(),
+  /** Absent for a page; `chat` for a support chat's transcript; `shell` for a shell session's state. */
+  kind: z.enum(['page', 'chat', 'shell']).optional(),
   /** Absent when the page was ready; otherwise loading, unreachable or blocked (see PageStatus). */
   status: PageStatus.optional(),
   /** The chat's last message from the other side and its quick replies (redacted), for the gate. */
@@ -113,6 +114,8 @@ export const AgentState = z.object({
   waitedMs: z.number().nonnegative().default(0),
   /** When the state was last saved, to tell how long a resumed task was stopped. */
   updatedAt: z.number().optional(),
+  /** The summary that stands in for older steps in the prompt, once they passed the environment's threshold. */
+  memory: WorkingMemory.optional(),
 });
 export type AgentState = z.infer<typeof AgentState>;
 

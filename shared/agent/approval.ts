@@ -11,12 +11,19 @@ export interface ApprovalRequest {
   classes: RiskClass[];
   reason: string;
   url: string;
+  /**
+   * Offered where approving a whole family of calls makes sense (shell commands): the prefix the user may choose to
+   * allow from now on without being asked, e.g. "git status".
+   */
+  alwaysAllowPrefix?: string;
 }
 
 export interface ApprovalAnswer {
   approved: boolean;
   /** What the user said, passed to the model when they decline. */
   note?: string;
+  /** The user approved, and allows calls starting with this prefix from now on (as offered, or as they edited it). */
+  alwaysAllowPrefix?: string;
 }
 
 /**

@@ -5,6 +5,7 @@ import { type PolicyConfig, gateToolCall } from './policy-gate';
 import type { Redactor } from './redactor';
 import type { SecretVault } from './secret-vault';
 import { intentOf } from './step-text';
+import type { ToolGate } from './tool-gate';
 import { type AnyTool, type PageLookup, type ToolContext, type ToolResult, parseToolArguments } from './tool';
 
 /** What executing one call needs from the loop. */
@@ -17,6 +18,8 @@ export interface CallServices<E> {
   vault: SecretVault;
   redactor: Redactor;
   approve: Approver;
+  /** The environment's own gate, asked first; the shared policy gate decides what it leaves undecided. */
+  gate?: ToolGate;
   askUser(question: string): Promise<string | null>;
   finish(success: boolean, summary: string, extra?: Pick<TaskOutcome, 'label' | 'handedToUser'>): void;
   save(): Promise<void>;
@@ -58,15 +61,20 @@ export async function executeCall<E>(call: CallRecord, services: CallServices<E>
   call.stepText = redactor.redact(tool.describe(parsed.args, page));
 
   if (call.status === 'proposed' || call.status === 'awaiting_approval') {
-    const verdict = gateToolCall({
-      tool,
-      args: parsed.args,
-      page,
-      vault: services.vault,
-      plan: state.approvedPlan,
-      config: services.policy,
-      startUrl: state.startUrl,
-    });
+    const own = services.gate
+      ? await services.gate({ tool: tool, args: parsed.args, state, step, callId: call.id, ...(services.signal ? { signal: services.signal } : {}) })
+      : undefined;
+    const verdict =
+      own ??
+      gateToolCall({
+        tool,
+        args: parsed.args,
+        page,
+        vault: services.vault,
+        plan: state.approvedPlan,
+        config: services.policy,
+        startUrl: state.startUrl,
+      });
     call.classes = verdict.classes;
     call.decision = verdict.decision;
     call.decisionReason = verdict.reason;
@@ -96,6 +104,7 @@ export async function executeCall<E>(call: CallRecord, services: CallServices<E>
           classes: verdict.classes,
           reason: verdict.reason,
           url: step.observation.url,
+          ...(verdict.offerAlwaysAllow === undefined ? {} : { alwaysAllowPrefix: verdict.offerAlwaysAllow }),
         },
         services.signal,
       );

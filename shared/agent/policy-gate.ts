@@ -41,6 +41,8 @@ export interface Classification {
 export interface GateVerdict extends Classification {
   decision: Decision;
   reason: string;
+  /** For an `ask`: the prefix the approval may offer to allow from now on (see ApprovalRequest.alwaysAllowPrefix). */
+  offerAlwaysAllow?: string;
 }
 
 interface Rule {

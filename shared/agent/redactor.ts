@@ -41,7 +41,9 @@ function isCardNumber(match: string): boolean {
 }
 
 const SECRET_PATTERNS: Pattern[] = [
-  { kind: 'card', regex: /(?<![\w-])\d(?:[ -]?\d){12,18}(?![\w-])/g, group: 0, accept: isCardNumber },
+  // Written whole, or in groups that start with four digits (4-4-4-4, Amex 4-6-5): a run of small numbers such as a
+  // command's "68 69 70 71 72 73 74" is not a card even when its digits happen to pass Luhn.
+  { kind: 'card', regex: /(?<![\w-])(?:\d{13,19}|\d{4}(?:[ -]\d{3,6}){2,4})(?![\w-])/g, group: 0, accept: isCardNumber },
   { kind: 'ssn', regex: /(?<![\w-])(?!000|666|9\d\d)\d{3}-(?!00)\d{2}-(?!0000)\d{4}(?![\w-])/g, group: 0 },
   { kind: 'token', regex: /\beyJ[A-Za-z0-9_-]{5,}\.eyJ[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]*/g, group: 0 },
   { kind: 'token', regex: /\bBearer\s+([A-Za-z0-9._~+/-]{12,}=*)/gi, group: 1 },
@@ -53,7 +55,8 @@ const SECRET_PATTERNS: Pattern[] = [
   },
   {
     kind: 'password',
-    regex: /\b(?:passw(?:or)?d|passwd|pwd|passcode|pin|secret|api[_-]?key|access[_-]?token)\b\s*[:=]\s*["']?([^\s"',;{}]{3,})/gi,
+    // On the same line: a "Password:" prompt followed by the next line's words is not a password.
+    regex: /\b(?:passw(?:or)?d|passwd|pwd|passcode|pin|secret|api[_-]?key|access[_-]?token)\b[ \t]*[:=][ \t]*["']?([^\s"',;{}]{3,})/gi,
     group: 1,
   },
 ];
