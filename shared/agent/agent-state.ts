@@ -2,7 +2,19 @@ import { z } from 'zod';
 import { ObservedChat, ObservedElement, PageStatus, Screenshot } from './environment';
 import { Plan } from './plan';
 import { RiskClass } from './risk-class';
-import { WorkingMemory } from './working-memory';
+
+/**
+ * What the model is told about the steps that left its prompt: a summary of steps 1 to `throughStep + 1`. The steps
+ * themselves stay in the saved state (and in an environment's full log); only the prompt forgets them.
+ */
+export const WorkingMemory = z.object({
+  summary: z.string(),
+  /** Steps with an index up to this one are in the summary instead of the prompt. */
+  throughStep: z.number().int().nonnegative(),
+  /** The model wrote the summary, or (when it could not) Deputy listed the steps itself. */
+  by: z.enum(['model', 'list']),
+});
+export type WorkingMemory = z.infer<typeof WorkingMemory>;
 
 export const CallStatus = z.enum([
   /** The model asked for it; nothing happened yet. */

@@ -1,21 +1,7 @@
-import { z } from 'zod';
-import type { AgentState, CallRecord, StepRecord } from './agent-state';
+import type { AgentState, CallRecord, StepRecord, WorkingMemory } from './agent-state';
 import type { Provider } from './providers/provider';
 import { costOf } from './providers/pricing';
 import type { Redactor } from './redactor';
-
-/**
- * What the model is told about the steps that left its prompt: a summary of steps 1 to `throughStep + 1`. The steps
- * themselves stay in the saved state (and in an environment's full log); only the prompt forgets them.
- */
-export const WorkingMemory = z.object({
-  summary: z.string(),
-  /** Steps with an index up to this one are in the summary instead of the prompt. */
-  throughStep: z.number().int().nonnegative(),
-  /** The model wrote the summary, or (when it could not) Deputy listed the steps itself. */
-  by: z.enum(['model', 'list']),
-});
-export type WorkingMemory = z.infer<typeof WorkingMemory>;
 
 export interface MemoryOptions {
   /** Past this many characters of earlier steps (replies, calls and results) in the prompt, the older ones are summarized. */
