@@ -99,7 +99,7 @@ export async function waitForMailAttachment(config: MailboxConfig, options: Mail
       const key = mailKey(mail);
       const why = excluded.has(key)
         ? 'it was already taken in an earlier run'
-        : seenBefore.has(key)
+        : seenBefore.has(key) || seenBefore.has(`id:${mail.id}`)
           ? 'the same mail was in the mailbox before the trigger'
           : ruleMismatch(mail, config);
       if (why === undefined) matching.push(mail);
