@@ -39,7 +39,10 @@ export function imapOptions(box: ImapMailbox, password: string, secretEnv: Secre
 function toPart(node: MessageStructureObject, fallbackRef: string): MailPart {
   const ref = node.part ?? fallbackRef;
   const filename = node.dispositionParameters?.filename ?? node.parameters?.name;
-  const children = node.childNodes?.map((child, index) => toPart(child, `${ref}.${index + 1}`));
+  // A forwarded mail sent base64-encoded (against RFC 2046) cannot be looked into by the server: Dovecot then reports
+  // an empty text part inside it. Left as a leaf, it is downloaded and parsed instead.
+  const opaque = node.type.toLowerCase() === 'message/rfc822' && node.encoding !== undefined && !['7bit', '8bit', 'binary'].includes(node.encoding);
+  const children = opaque ? undefined : node.childNodes?.map((child, index) => toPart(child, `${ref}.${index + 1}`));
   return {
     ref,
     contentType: node.type.toLowerCase(),

@@ -1,5 +1,5 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { chmodSync, chownSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, chownSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { connect, createServer } from 'node:net';
 import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
@@ -36,12 +36,28 @@ export interface Dovecot {
   dir: string;
   caFile?: string;
   deliver(raw: string, options?: { date?: Date }): Promise<void>;
+  /** Writes the mail straight into the Maildir, as any delivery agent does: works while the IMAP server is down. */
+  deliverToMaildir(raw: string): void;
   /** Stops the server (the mail stays), as a crash or restart would. */
   stop(): Promise<void>;
   start(): Promise<void>;
   /** Ends the user's IMAP sessions from the server side, as an admin or a server restart of the session would. */
   kick(): void;
   close(): Promise<void>;
+}
+
+/** Process ids whose title starts with `title`: Dovecot names each of its processes after its instance. */
+function instanceProcesses(title: string): number[] {
+  const pids: number[] = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      if (readFileSync(join('/proc', entry, 'cmdline'), 'utf8').startsWith(title)) pids.push(Number(entry));
+    } catch {
+      // The process ended meanwhile.
+    }
+  }
+  return pids;
 }
 
 async function freePort(): Promise<number> {
@@ -139,11 +155,21 @@ export async function startDovecot(options: DovecotOptions = {}): Promise<Doveco
   const stop = async (): Promise<void> => {
     const running = child;
     child = undefined;
-    if (!running || running.exitCode !== null) return;
-    await new Promise<void>((resolve) => {
-      running.once('exit', () => resolve());
-      running.kill('SIGTERM');
-    });
+    if (running && running.exitCode === null) {
+      await new Promise<void>((resolve) => {
+        running.once('exit', () => resolve());
+        running.kill('SIGTERM');
+      });
+    }
+    // Session processes can outlive the master for a moment and still serve their client; a server that is down
+    // serves nobody, so this instance's own leftovers (found by its unique process title) are ended too.
+    for (const pid of instanceProcesses(`dovecot-deputy-test-${port}/`)) {
+      try {
+        process.kill(pid, 'SIGKILL');
+      } catch {
+        // Already gone.
+      }
+    }
   };
   const append = async (raw: string, date?: Date): Promise<void> => {
     const client = new ImapFlow({ host: '127.0.0.1', port, secure: false, doSTARTTLS: tls ? true : false, auth: { user, pass: password }, logger: false, ...(tls ? { tls: { ca: readFileSync(tls.cert, 'utf8') } } : {}) });
@@ -162,6 +188,17 @@ export async function startDovecot(options: DovecotOptions = {}): Promise<Doveco
       if (!root || deliverOptions.date) return append(raw, deliverOptions.date);
       const result = spawnSync(LDA, ['-c', configFile, '-d', user, '-f', 'sender@service.test'], { input: raw, encoding: 'utf8' });
       if (result.status !== 0) throw new Error(`dovecot-lda failed (${result.status}): ${result.stderr}`);
+    },
+    deliverToMaildir(raw) {
+      const maildir = join(home, 'Maildir');
+      for (const sub of ['', 'tmp', 'new', 'cur']) {
+        mkdirSync(join(maildir, sub), { recursive: true });
+        if (root) chownSync(join(maildir, sub), uid, gid);
+      }
+      const name = `${Math.floor(Date.now() / 1000)}.M${process.pid}P${Math.random().toString(36).slice(2)}.deputy-test`;
+      writeFileSync(join(maildir, 'tmp', name), raw.replace(/\r\n/g, '\n'));
+      if (root) chownSync(join(maildir, 'tmp', name), uid, gid);
+      renameSync(join(maildir, 'tmp', name), join(maildir, 'new', name));
     },
     stop,
     start,
