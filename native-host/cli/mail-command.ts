@@ -21,7 +21,11 @@ const out = (line: string): void => void process.stdout.write(`${line}\n`);
 /** Opens an address in the user's browser; a machine without one still has the address printed. */
 function openInBrowser(url: string): void {
   const [command, args] =
-    process.platform === 'darwin' ? ['open', [url]] : process.platform === 'win32' ? ['cmd', ['/c', 'start', '""', url.replace(/&/g, '^&')]] : ['xdg-open', [url]];
+    process.platform === 'darwin'
+      ? ['open', [url]]
+      : process.platform === 'win32'
+        ? ['cmd', ['/c', 'start', '""', url.replace(/&/g, '^&')]]
+        : ['xdg-open', [url]];
   try {
     const child = spawn(command, args, { stdio: 'ignore', detached: true });
     child.on('error', () => undefined);
@@ -40,7 +44,8 @@ interface LoginOptions {
 
 /** `deputy mail login --gmail`: the browser sign-in, with the mailbox from the settings or an OAuth client file. */
 async function loginAction(options: LoginOptions): Promise<number> {
-  if (!options.gmail) throw new UsageError('say which mailbox to sign in to: --gmail (IMAP needs no sign-in, only its password setting)');
+  if (!options.gmail)
+    throw new UsageError('say which mailbox to sign in to: --gmail (IMAP needs no sign-in, only its password setting)');
   const pathEnv = currentPathEnv();
   let box: GmailMailbox;
   let file: string;
@@ -50,7 +55,10 @@ async function loginAction(options: LoginOptions): Promise<number> {
   } else {
     const where = mailSettingsFile(pathEnv, options.mailConfig);
     const settings = loadMailSettings(where.file);
-    if (settings.config.kind !== 'gmail') throw new UsageError(`the mail settings in ${where.file} are for an IMAP mailbox, which needs no sign-in; set "kind": "gmail" or pass --client with the OAuth client file`);
+    if (settings.config.kind !== 'gmail')
+      throw new UsageError(
+        `the mail settings in ${where.file} are for an IMAP mailbox, which needs no sign-in; set "kind": "gmail" or pass --client with the OAuth client file`,
+      );
     box = settings.config;
     file = where.file;
   }
@@ -65,7 +73,9 @@ async function loginAction(options: LoginOptions): Promise<number> {
       },
       signal: controller.signal,
     });
-    out(`Signed in to Gmail as ${result.account} with read-only access. The sign-in is kept in ${result.tokenFile} (only you can read it).`);
+    out(
+      `Signed in to Gmail as ${result.account} with read-only access. The sign-in is kept in ${result.tokenFile} (only you can read it).`,
+    );
     return 0;
   } finally {
     process.off('SIGINT', onSignal);
@@ -85,7 +95,9 @@ async function waitAction(options: WaitOptions): Promise<number> {
   const pathEnv = currentPathEnv();
   const where = mailSettingsFile(pathEnv, options.mailConfig);
   const settings = loadMailSettings(where.file);
-  const runFolder = resolve(options.runFolder ?? join(appPaths(pathEnv).stateDir, 'mail', new Date().toISOString().replace(/[:.]/g, '-')));
+  const runFolder = resolve(
+    options.runFolder ?? join(appPaths(pathEnv).stateDir, 'mail', new Date().toISOString().replace(/[:.]/g, '-')),
+  );
   mkdirSync(runFolder, { recursive: true });
   const controller = new AbortController();
   const onSignal = (): void => controller.abort();
@@ -118,24 +130,27 @@ export function registerMailCommands(program: Command, setExitCode: (code: numbe
       'after',
       [
         '',
-        'Mail settings are read from --mail-config, else $DEPUTY_MAIL_CONFIG, else mail.json in Deputy\'s data folder.',
+        "Mail settings are read from --mail-config, else $DEPUTY_MAIL_CONFIG, else mail.json in Deputy's data folder.",
         'Passwords are never written in them: "password": {"env": "NAME"} or {"file": "path"}. `deputy doctor` checks them.',
       ].join('\n'),
     );
   mail
     .command('login')
-    .description('sign in to Gmail in the browser (read-only access); the sign-in is kept in Deputy\'s data folder')
+    .description("sign in to Gmail in the browser (read-only access); the sign-in is kept in Deputy's data folder")
     .option('--gmail', 'sign in to Gmail through its API')
     .option('--mail-config <file>', 'the mail settings file (kind "gmail")')
-    .option('--client <file>', 'the OAuth client JSON downloaded from Google Cloud (a Desktop app), instead of the settings')
+    .option(
+      '--client <file>',
+      'the OAuth client JSON downloaded from Google Cloud (a Desktop app), instead of the settings',
+    )
     .option('--no-browser', 'only print the sign-in address, do not open a browser')
     .action(async (options: LoginOptions) => setExitCode(await loginAction(options)));
   mail
     .command('wait')
     .description('wait for the next matching mail and save its attachments (exit 0 when one was saved)')
     .option('--mail-config <file>', 'the mail settings file')
-    .option('--run-folder <dir>', 'where attachments are saved (default: a new folder under Deputy\'s state folder)')
-    .option('--timeout <seconds>', 'how long to wait (default: the settings\' timeoutSeconds)', positiveNumber)
+    .option('--run-folder <dir>', "where attachments are saved (default: a new folder under Deputy's state folder)")
+    .option('--timeout <seconds>', "how long to wait (default: the settings' timeoutSeconds)", positiveNumber)
     .option('--newest', 'take the newest matching mail already there instead of waiting for a new one')
     .option('--json', 'print one JSON event per line')
     .action(async (options: WaitOptions) => setExitCode(await waitAction(options)));

@@ -10,7 +10,13 @@ const MIME_TYPES: Record<string, AttachmentType> = {
   'text/csv': 'csv',
 };
 
-const LABELS: Record<AttachmentType, string> = { pptx: 'PowerPoint', xlsx: 'Excel', docx: 'Word', pdf: 'PDF', csv: 'CSV' };
+const LABELS: Record<AttachmentType, string> = {
+  pptx: 'PowerPoint',
+  xlsx: 'Excel',
+  docx: 'Word',
+  pdf: 'PDF',
+  csv: 'CSV',
+};
 
 /** The file type a name claims by its extension: one of ours, another (".exe"), or none. */
 export function extensionOf(name: string): string {
@@ -77,7 +83,13 @@ async function readHead(path: string, length: number): Promise<Buffer> {
   }
 }
 
-const BINARY_MAGIC = [Buffer.from('PK\x03\x04'), Buffer.from('%PDF'), Buffer.from('MZ'), Buffer.from('\x7fELF'), Buffer.from([0xd0, 0xcf, 0x11, 0xe0])];
+const BINARY_MAGIC = [
+  Buffer.from('PK\x03\x04'),
+  Buffer.from('%PDF'),
+  Buffer.from('MZ'),
+  Buffer.from('\x7fELF'),
+  Buffer.from([0xd0, 0xcf, 0x11, 0xe0]),
+];
 
 /**
  * Whether a saved file's content is what its extension says, checked where it is cheap: an Office file is a ZIP
@@ -87,14 +99,19 @@ const BINARY_MAGIC = [Buffer.from('PK\x03\x04'), Buffer.from('%PDF'), Buffer.fro
 export async function contentMismatch(path: string, size: number, type: AttachmentType): Promise<string | undefined> {
   const head = await readHead(path, 4096);
   const label = LABELS[type];
-  if (type === 'pdf') return head.subarray(0, 1024).includes('%PDF-') ? undefined : `the content is not a PDF (no %PDF- header)`;
+  if (type === 'pdf')
+    return head.subarray(0, 1024).includes('%PDF-') ? undefined : `the content is not a PDF (no %PDF- header)`;
   if (type === 'csv') {
-    if (BINARY_MAGIC.some((magic) => head.subarray(0, magic.length).equals(magic))) return 'the content is a binary file, not CSV text';
+    if (BINARY_MAGIC.some((magic) => head.subarray(0, magic.length).equals(magic)))
+      return 'the content is a binary file, not CSV text';
     return head.includes(0) ? 'the content is binary (NUL bytes), not CSV text' : undefined;
   }
-  if (!head.subarray(0, 4).equals(Buffer.from('PK\x03\x04'))) return `the content is not a ${label} file (not a ZIP package)`;
+  if (!head.subarray(0, 4).equals(Buffer.from('PK\x03\x04')))
+    return `the content is not a ${label} file (not a ZIP package)`;
   const names = await zipEntryNames(path, size);
   const folder = OOXML_MAIN_PART[type] ?? '';
   if (names === undefined) return `the content is not a readable ${label} file (damaged ZIP directory)`;
-  return names.some((name) => name.startsWith(folder)) ? undefined : `the content is a ZIP without ${folder}, not a ${label} file`;
+  return names.some((name) => name.startsWith(folder))
+    ? undefined
+    : `the content is a ZIP without ${folder}, not a ${label} file`;
 }

@@ -1,5 +1,5 @@
 import type { MailEvent, MailResult } from '../../shared/protocol/mail-protocol';
-import { formatMb } from './mail-parts';
+import { formatSize } from './mail-parts';
 
 /** One line per event, in the words `deputy mail wait` prints (and the fix loop's view will show). */
 export function describeMailEvent(event: MailEvent): string {
@@ -15,7 +15,7 @@ export function describeMailEvent(event: MailEvent): string {
     case 'arrived':
       return `Mail arrived after ${event.waitedSeconds} s: "${event.subject}" from ${event.from}`;
     case 'saved':
-      return `Saved ${event.name} (${formatMb(event.size)}) to ${event.path}`;
+      return `Saved ${event.name} (${formatSize(event.size)}) to ${event.path}`;
     case 'skipped_attachment':
       return `Skipped ${event.name}: ${event.why}`;
     case 'no_usable_attachment':

@@ -1,7 +1,12 @@
 import { unlink } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
 import { MailParser, type AttachmentStream } from 'mailparser';
-import type { AttachmentRules, MailEvent, SavedAttachment, SkippedAttachment } from '../../shared/protocol/mail-protocol';
+import type {
+  AttachmentRules,
+  MailEvent,
+  SavedAttachment,
+  SkippedAttachment,
+} from '../../shared/protocol/mail-protocol';
 import { attachmentVerdict, planAttachments, type PlannedAttachment } from './mail-parts';
 import type { MailSource, MailSummary } from './mail-source';
 import { saveAttachment } from './save-attachment';
@@ -21,7 +26,13 @@ function recorder(context: ExtractContext, result: Extracted) {
   return {
     saved(saved: SavedAttachment): void {
       result.saved.push(saved);
-      context.onEvent({ type: 'saved', name: saved.name, size: saved.size, attachmentType: saved.type, path: saved.path });
+      context.onEvent({
+        type: 'saved',
+        name: saved.name,
+        size: saved.size,
+        attachmentType: saved.type,
+        path: saved.path,
+      });
     },
     skipped(skipped: SkippedAttachment): void {
       result.skipped.push(skipped);
@@ -35,18 +46,39 @@ function recorder(context: ExtractContext, result: Extracted) {
  * judged like a top-level one, saved through the same size cap, and the parser waits for each before going on, so
  * memory stays bounded whatever the forwarded mail holds.
  */
-async function extractForwarded(content: Readable, depth: number, context: ExtractContext, record: ReturnType<typeof recorder>): Promise<void> {
-  const parser = new MailParser({ skipHtmlToText: true, skipTextToHtml: true, skipImageLinks: true, skipTextLinks: true, checksumAlgo: false });
+async function extractForwarded(
+  content: Readable,
+  depth: number,
+  context: ExtractContext,
+  record: ReturnType<typeof recorder>,
+): Promise<void> {
+  const parser = new MailParser({
+    skipHtmlToText: true,
+    skipTextToHtml: true,
+    skipImageLinks: true,
+    skipTextLinks: true,
+    checksumAlgo: false,
+  });
   const handle = async (attachment: AttachmentStream): Promise<void> => {
     try {
       const nested = depth + 1 + (attachment.partId ?? '1').split('.').length;
-      const leaf = { contentType: attachment.contentType, ...(attachment.filename ? { filename: attachment.filename } : {}), disposition: attachment.contentDisposition ?? 'attachment' };
+      const leaf = {
+        contentType: attachment.contentType,
+        ...(attachment.filename ? { filename: attachment.filename } : {}),
+        disposition: attachment.contentDisposition ?? 'attachment',
+      };
       const verdict = attachmentVerdict(leaf, context.rules);
       if (verdict === undefined) return;
-      if (nested > context.rules.maxDepth) record.skipped({ name: verdict.name, why: `nested deeper than ${context.rules.maxDepth} levels` });
+      if (nested > context.rules.maxDepth)
+        record.skipped({ name: verdict.name, why: `nested deeper than ${context.rules.maxDepth} levels` });
       else if ('why' in verdict) record.skipped(verdict);
       else {
-        const outcome = await saveAttachment(attachment.content, { folder: context.folder, name: verdict.name, type: verdict.type, maxBytes: context.rules.maxMb * 1_000_000 });
+        const outcome = await saveAttachment(attachment.content, {
+          folder: context.folder,
+          name: verdict.name,
+          type: verdict.type,
+          maxBytes: context.rules.maxMb * 1_000_000,
+        });
         if ('saved' in outcome) record.saved(outcome.saved);
         else record.skipped({ name: verdict.name, why: outcome.why });
       }
@@ -71,7 +103,11 @@ async function extractForwarded(content: Readable, depth: number, context: Extra
  * Saves the usable attachments of one mail into the run folder: the structure decides what to download (type, size,
  * depth) before a byte of content moves, and each saved file is checked again while it is written.
  */
-export async function extractAttachments(source: MailSource, mail: MailSummary, context: ExtractContext): Promise<Extracted> {
+export async function extractAttachments(
+  source: MailSource,
+  mail: MailSummary,
+  context: ExtractContext,
+): Promise<Extracted> {
   const result: Extracted = { saved: [], skipped: [] };
   const record = recorder(context, result);
   const plan = planAttachments(await source.structure(mail), context.rules);
@@ -79,7 +115,12 @@ export async function extractAttachments(source: MailSource, mail: MailSummary, 
   const take = async (planned: PlannedAttachment): Promise<void> => {
     const content = await source.download(mail, planned.part);
     if (planned.kind === 'message') return extractForwarded(content, planned.depth, context, record);
-    const outcome = await saveAttachment(content, { folder: context.folder, name: planned.name, type: planned.type, maxBytes: context.rules.maxMb * 1_000_000 });
+    const outcome = await saveAttachment(content, {
+      folder: context.folder,
+      name: planned.name,
+      type: planned.type,
+      maxBytes: context.rules.maxMb * 1_000_000,
+    });
     if ('saved' in outcome) record.saved(outcome.saved);
     else record.skipped({ name: planned.name, why: outcome.why });
   };

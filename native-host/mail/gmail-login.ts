@@ -34,7 +34,16 @@ function awaitRedirect(server: Server, state: string, timeoutMs: number, signal?
       else resolve(code ?? '');
     };
     const onAbort = (): void => finish(new AppError('cancelled', 'The Gmail sign-in was stopped'));
-    const timer = setTimeout(() => finish(new AppError('timeout', `The Gmail sign-in was not finished in the browser within ${Math.round(timeoutMs / 1000)} s: run the command again`)), timeoutMs);
+    const timer = setTimeout(
+      () =>
+        finish(
+          new AppError(
+            'timeout',
+            `The Gmail sign-in was not finished in the browser within ${Math.round(timeoutMs / 1000)} s: run the command again`,
+          ),
+        ),
+      timeoutMs,
+    );
     signal?.addEventListener('abort', onAbort, { once: true });
     server.on('request', (request, response) => {
       const url = new URL(request.url ?? '/', 'http://127.0.0.1');
@@ -42,15 +51,32 @@ function awaitRedirect(server: Server, state: string, timeoutMs: number, signal?
         response.writeHead(status, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' });
         response.end(PAGE(title, text));
       };
-      if (url.pathname !== '/' || (!url.searchParams.has('code') && !url.searchParams.has('error'))) return answer(404, 'Not found', 'This address only receives the Gmail sign-in.');
+      if (url.pathname !== '/' || (!url.searchParams.has('code') && !url.searchParams.has('error')))
+        return answer(404, 'Not found', 'This address only receives the Gmail sign-in.');
       // Another page (or a stale tab) must not be able to complete this sign-in: the state ties it to this run.
-      if (url.searchParams.get('state') !== state) return answer(400, 'Sign-in not recognised', 'This answer does not belong to the sign-in Deputy started. Run the command again.');
+      if (url.searchParams.get('state') !== state)
+        return answer(
+          400,
+          'Sign-in not recognised',
+          'This answer does not belong to the sign-in Deputy started. Run the command again.',
+        );
       const error = url.searchParams.get('error');
       if (error !== null) {
         answer(200, 'Sign-in cancelled', 'Deputy was not given access. You can close this tab.');
-        return finish(new AppError('auth_failed', error === 'access_denied' ? 'Access to Gmail was declined in the browser: nothing was saved' : `Google refused the sign-in (${error}): nothing was saved`));
+        return finish(
+          new AppError(
+            'auth_failed',
+            error === 'access_denied'
+              ? 'Access to Gmail was declined in the browser: nothing was saved'
+              : `Google refused the sign-in (${error}): nothing was saved`,
+          ),
+        );
       }
-      answer(200, 'Deputy can read your Gmail', 'Signed in with read-only access. You can close this tab and return to the terminal.');
+      answer(
+        200,
+        'Deputy can read your Gmail',
+        'Signed in with read-only access. You can close this tab and return to the terminal.',
+      );
       finish(undefined, url.searchParams.get('code') ?? '');
     });
   });
@@ -84,12 +110,22 @@ export async function gmailLogin(box: GmailMailbox, env: GmailEnv, deps: GmailLo
     // Awaited below; this only keeps an early ending (timeout, stop) from counting as unhandled meanwhile.
     code.catch(() => undefined);
     deps.openUrl(url);
-    const { tokens } = await client.getToken({ code: await code, codeVerifier, redirect_uri: redirectUri }).catch((error: unknown) => {
-      throw gmailApiError(error, 'exchanging the sign-in code');
-    });
-    if (!tokens.refresh_token) throw new AppError('auth_failed', 'Google did not return a refresh token, so the sign-in would not last: remove Deputy from your Google account\'s third-party access and sign in again');
+    const { tokens } = await client
+      .getToken({ code: await code, codeVerifier, redirect_uri: redirectUri })
+      .catch((error: unknown) => {
+        throw gmailApiError(error, 'exchanging the sign-in code');
+      });
+    if (!tokens.refresh_token)
+      throw new AppError(
+        'auth_failed',
+        "Google did not return a refresh token, so the sign-in would not last: remove Deputy from your Google account's third-party access and sign in again",
+      );
     const scope = tokens.scope ?? GMAIL_READONLY_SCOPE;
-    if (!scope.split(' ').includes(GMAIL_READONLY_SCOPE)) throw new AppError('auth_failed', 'Read access to Gmail was not granted (the consent page lets you untick it): sign in again and allow it');
+    if (!scope.split(' ').includes(GMAIL_READONLY_SCOPE))
+      throw new AppError(
+        'auth_failed',
+        'Read access to Gmail was not granted (the consent page lets you untick it): sign in again and allow it',
+      );
     client.setCredentials(tokens);
     const api = gmail({ version: 'v1', auth: client, ...(box.endpoints?.api ? { rootUrl: box.endpoints.api } : {}) });
     const profile = await api.users.getProfile({ userId: 'me' }).catch((error: unknown) => {

@@ -9,7 +9,21 @@ import type { MailPart } from './mail-parts';
 import { exactSenders } from './mail-rules';
 import type { MailSource, MailSummary, MailWindow } from './mail-source';
 
-const SYSTEM_LABELS = new Set(['INBOX', 'SPAM', 'TRASH', 'UNREAD', 'STARRED', 'IMPORTANT', 'SENT', 'DRAFT', 'CATEGORY_PERSONAL', 'CATEGORY_SOCIAL', 'CATEGORY_PROMOTIONS', 'CATEGORY_UPDATES', 'CATEGORY_FORUMS']);
+const SYSTEM_LABELS = new Set([
+  'INBOX',
+  'SPAM',
+  'TRASH',
+  'UNREAD',
+  'STARRED',
+  'IMPORTANT',
+  'SENT',
+  'DRAFT',
+  'CATEGORY_PERSONAL',
+  'CATEGORY_SOCIAL',
+  'CATEGORY_PROMOTIONS',
+  'CATEGORY_UPDATES',
+  'CATEGORY_FORUMS',
+]);
 const PAGE_SIZE = 50;
 
 const header = (headers: gmail_v1.Schema$MessagePartHeader[] | undefined, name: string): string | undefined =>
@@ -26,7 +40,10 @@ function toPart(part: gmail_v1.Schema$MessagePart, inline: Map<string, string>, 
   const partId = part.partId ?? fallbackRef;
   const ref = part.body?.attachmentId ?? `inline:${partId}`;
   if (part.body?.attachmentId == null && part.body?.data) inline.set(ref, part.body.data);
-  const disposition = header(part.headers ?? undefined, 'Content-Disposition')?.split(';', 1)[0]?.trim().toLowerCase();
+  const disposition = header(part.headers ?? undefined, 'Content-Disposition')
+    ?.split(';', 1)[0]
+    ?.trim()
+    .toLowerCase();
   const children = (part.parts ?? []).map((child, index) => toPart(child, inline, `${partId}.${index + 1}`));
   return {
     ref,
@@ -66,14 +83,21 @@ export function createGmailSource(box: GmailMailbox, env: GmailEnv): MailSource 
       .join(' ');
   };
   const listIds = async (afterMs?: number): Promise<string[]> => {
-    const found = await call('listing messages', (client) => client.users.messages.list({ userId: 'me', q: search(afterMs), labelIds: [labelId], maxResults: PAGE_SIZE }));
+    const found = await call('listing messages', (client) =>
+      client.users.messages.list({ userId: 'me', q: search(afterMs), labelIds: [labelId], maxResults: PAGE_SIZE }),
+    );
     return (found.messages ?? []).flatMap((message) => (message.id ? [message.id] : []));
   };
   const summary = async (id: string): Promise<MailSummary> => {
     const cached = summaries.get(id);
     if (cached) return cached;
     const message = await call('reading a message', (client) =>
-      client.users.messages.get({ userId: 'me', id, format: 'metadata', metadataHeaders: ['From', 'Subject', 'Date', 'Message-ID'] }),
+      client.users.messages.get({
+        userId: 'me',
+        id,
+        format: 'metadata',
+        metadataHeaders: ['From', 'Subject', 'Date', 'Message-ID'],
+      }),
     );
     const headers = message.payload?.headers ?? undefined;
     const from = header(headers, 'From') ?? '';
@@ -100,8 +124,14 @@ export function createGmailSource(box: GmailMailbox, env: GmailEnv): MailSource 
       await call('checking the account', (client) => client.users.getProfile({ userId: 'me' }));
       if (!SYSTEM_LABELS.has(box.label)) {
         const labels = await call('listing labels', (client) => client.users.labels.list({ userId: 'me' }));
-        const found = labels.labels?.find((label) => label.id === box.label || label.name?.toLowerCase() === box.label.toLowerCase());
-        if (!found?.id) throw new AppError('not_found', `The Gmail label "${box.label}" does not exist: check "label" in the mail settings (for example INBOX, or a label name as Gmail shows it)`);
+        const found = labels.labels?.find(
+          (label) => label.id === box.label || label.name?.toLowerCase() === box.label.toLowerCase(),
+        );
+        if (!found?.id)
+          throw new AppError(
+            'not_found',
+            `The Gmail label "${box.label}" does not exist: check "label" in the mail settings (for example INBOX, or a label name as Gmail shows it)`,
+          );
         labelId = found.id;
       }
       return { security: 'HTTPS, OAuth read-only', push: false };
@@ -115,24 +145,38 @@ export function createGmailSource(box: GmailMailbox, env: GmailEnv): MailSource 
       const since = window.kind === 'since' ? window.since : window.kind === 'mark' ? window.mark.at : undefined;
       const mails: MailSummary[] = [];
       for (const id of await listIds(since)) mails.push(await summary(id));
-      return mails.filter((mail) => since === undefined || (mail.arrivedAt ?? 0) >= since).sort((a, b) => (a.arrivedAt ?? 0) - (b.arrivedAt ?? 0));
+      return mails
+        .filter((mail) => since === undefined || (mail.arrivedAt ?? 0) >= since)
+        .sort((a, b) => (a.arrivedAt ?? 0) - (b.arrivedAt ?? 0));
     },
     async structure(mail) {
-      const message = await call('reading a message', (client) => client.users.messages.get({ userId: 'me', id: mail.id, format: 'full' }));
+      const message = await call('reading a message', (client) =>
+        client.users.messages.get({ userId: 'me', id: mail.id, format: 'full' }),
+      );
       if (!message.payload) throw new AppError('not_found', `The Gmail message ${mail.id} has no content`);
       return toPart(message.payload, inline, '0');
     },
     async download(mail, part) {
       const data = part.ref.startsWith('inline:')
         ? inline.get(part.ref)
-        : (await call('downloading an attachment', (client) => client.users.messages.attachments.get({ userId: 'me', messageId: mail.id, id: part.ref }))).data;
-      if (data == null) throw new AppError('not_found', `The attachment ${part.filename ?? part.ref} of Gmail message ${mail.id} has no content`);
+        : (
+            await call('downloading an attachment', (client) =>
+              client.users.messages.attachments.get({ userId: 'me', messageId: mail.id, id: part.ref }),
+            )
+          ).data;
+      if (data == null)
+        throw new AppError(
+          'not_found',
+          `The attachment ${part.filename ?? part.ref} of Gmail message ${mail.id} has no content`,
+        );
       return Readable.from([Buffer.from(data, 'base64url')]);
     },
     changed: (ms, signal) => abortableSleep(ms, signal),
     secrets: () => {
       const token = auth?.token();
-      return [clientSecret, token?.access_token, token?.refresh_token].filter((value): value is string => value !== undefined);
+      return [clientSecret, token?.access_token, token?.refresh_token].filter(
+        (value): value is string => value !== undefined,
+      );
     },
     async close() {
       await auth?.saved();

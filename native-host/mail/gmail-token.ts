@@ -39,18 +39,28 @@ export function gmailTokenFile(box: GmailMailbox, env: GmailEnv): string {
 /** The OAuth client from the config: Google's downloaded JSON, or an id with its secret named by env or file. */
 export function gmailClientCredentials(box: GmailMailbox, env: GmailEnv): { clientId: string; clientSecret?: string } {
   if ('id' in box.client) {
-    return { clientId: box.client.id, ...(box.client.secret ? { clientSecret: readSecret(box.client.secret, 'OAuth client secret', env) } : {}) };
+    return {
+      clientId: box.client.id,
+      ...(box.client.secret ? { clientSecret: readSecret(box.client.secret, 'OAuth client secret', env) } : {}),
+    };
   }
   const path = isAbsolute(box.client.file) ? box.client.file : resolve(env.baseDir, box.client.file);
   let json: unknown;
   try {
     json = JSON.parse((env.readFile ?? ((file: string) => readFileSync(file, 'utf8')))(path));
   } catch (error) {
-    throw new AppError('bad_config', `The OAuth client file ${path} could not be read as JSON (${(error as { code?: string }).code ?? 'invalid JSON'}): download it again from Google Cloud (APIs & Services, Credentials, a Desktop app client)`);
+    throw new AppError(
+      'bad_config',
+      `The OAuth client file ${path} could not be read as JSON (${(error as { code?: string }).code ?? 'invalid JSON'}): download it again from Google Cloud (APIs & Services, Credentials, a Desktop app client)`,
+    );
   }
   const parsed = OAuthClientFile.safeParse(json);
   const client = parsed.success ? (parsed.data.installed ?? parsed.data.web) : undefined;
-  if (!client) throw new AppError('bad_config', `The OAuth client file ${path} has no "installed" client (${parsed.success ? 'missing' : describeZodError(parsed.error)}): create a Desktop app client in Google Cloud and download its JSON`);
+  if (!client)
+    throw new AppError(
+      'bad_config',
+      `The OAuth client file ${path} has no "installed" client (${parsed.success ? 'missing' : describeZodError(parsed.error)}): create a Desktop app client in Google Cloud and download its JSON`,
+    );
   return { clientId: client.client_id, ...(client.client_secret ? { clientSecret: client.client_secret } : {}) };
 }
 
@@ -84,12 +94,27 @@ export function loadGmailToken(file: string, clientId: string): GmailToken {
   try {
     json = JSON.parse(text);
   } catch {
-    throw new AppError('auth_failed', `The Gmail sign-in file ${file} is damaged: run \`${GMAIL_LOGIN_COMMAND}\` to sign in again`);
+    throw new AppError(
+      'auth_failed',
+      `The Gmail sign-in file ${file} is damaged: run \`${GMAIL_LOGIN_COMMAND}\` to sign in again`,
+    );
   }
   const parsed = GmailToken.safeParse(json);
-  if (!parsed.success) throw new AppError('auth_failed', `The Gmail sign-in file ${file} is not valid (${describeZodError(parsed.error)}): run \`${GMAIL_LOGIN_COMMAND}\``);
-  if (parsed.data.clientId !== clientId) throw new AppError('auth_failed', `The Gmail sign-in in ${file} was made with another OAuth client: run \`${GMAIL_LOGIN_COMMAND}\` again`);
-  if (!parsed.data.scope.split(' ').includes(GMAIL_READONLY_SCOPE)) throw new AppError('auth_failed', `The Gmail sign-in in ${file} lacks read access to mail: run \`${GMAIL_LOGIN_COMMAND}\` again`);
+  if (!parsed.success)
+    throw new AppError(
+      'auth_failed',
+      `The Gmail sign-in file ${file} is not valid (${describeZodError(parsed.error)}): run \`${GMAIL_LOGIN_COMMAND}\``,
+    );
+  if (parsed.data.clientId !== clientId)
+    throw new AppError(
+      'auth_failed',
+      `The Gmail sign-in in ${file} was made with another OAuth client: run \`${GMAIL_LOGIN_COMMAND}\` again`,
+    );
+  if (!parsed.data.scope.split(' ').includes(GMAIL_READONLY_SCOPE))
+    throw new AppError(
+      'auth_failed',
+      `The Gmail sign-in in ${file} lacks read access to mail: run \`${GMAIL_LOGIN_COMMAND}\` again`,
+    );
   return parsed.data;
 }
 
@@ -107,7 +132,10 @@ export function tokenFileTooOpen(file: string): boolean {
  * each new token is saved back (keeping the refresh token when Google does not send a new one), so a sign-in lasts
  * until the user revokes it.
  */
-export function signedInClient(box: GmailMailbox, env: GmailEnv): { client: OAuth2Client; token: () => GmailToken; file: string; saved: () => Promise<void> } {
+export function signedInClient(
+  box: GmailMailbox,
+  env: GmailEnv,
+): { client: OAuth2Client; token: () => GmailToken; file: string; saved: () => Promise<void> } {
   const file = gmailTokenFile(box, env);
   const client = oauthClient(box, env);
   let token = loadGmailToken(file, gmailClientCredentials(box, env).clientId);

@@ -18,7 +18,10 @@ export const imapPort = (box: ImapMailbox): number => box.port ?? (box.tls === '
 
 /** The imapflow options for a mailbox: TLS as configured (STARTTLS required, never opportunistic), no library logging. */
 export function imapOptions(box: ImapMailbox, password: string, secretEnv: SecretEnv): ImapFlowOptions {
-  const ca = box.caFile === undefined ? undefined : readFileSync(isAbsolute(box.caFile) ? box.caFile : resolve(secretEnv.baseDir, box.caFile), 'utf8');
+  const ca =
+    box.caFile === undefined
+      ? undefined
+      : readFileSync(isAbsolute(box.caFile) ? box.caFile : resolve(secretEnv.baseDir, box.caFile), 'utf8');
   return {
     host: box.host,
     port: imapPort(box),
@@ -41,7 +44,10 @@ function toPart(node: MessageStructureObject, fallbackRef: string): MailPart {
   const filename = node.dispositionParameters?.filename ?? node.parameters?.name;
   // A forwarded mail sent base64-encoded (against RFC 2046) cannot be looked into by the server: Dovecot then reports
   // an empty text part inside it. Left as a leaf, it is downloaded and parsed instead.
-  const opaque = node.type.toLowerCase() === 'message/rfc822' && node.encoding !== undefined && !['7bit', '8bit', 'binary'].includes(node.encoding);
+  const opaque =
+    node.type.toLowerCase() === 'message/rfc822' &&
+    node.encoding !== undefined &&
+    !['7bit', '8bit', 'binary'].includes(node.encoding);
   const children = opaque ? undefined : node.childNodes?.map((child, index) => toPart(child, `${ref}.${index + 1}`));
   return {
     ref,
@@ -80,7 +86,8 @@ export function createImapSource(box: ImapMailbox, secretEnv: SecretEnv): MailSo
   let wake: ((error?: AppError) => void) | undefined;
   /** New mail was announced while no changed() was waiting (during a listing): the next changed() returns at once. */
   let announced = false;
-  const lost = (): AppError => new AppError('disconnected', `The IMAP server ${box.host}:${port} closed the connection`);
+  const lost = (): AppError =>
+    new AppError('disconnected', `The IMAP server ${box.host}:${port} closed the connection`);
 
   const live = (): ImapFlow => {
     if (!client?.usable) throw lost();
@@ -95,7 +102,11 @@ export function createImapSource(box: ImapMailbox, secretEnv: SecretEnv): MailSo
   };
   const fetchSummaries = async (uids: number[]): Promise<MailSummary[]> => {
     if (uids.length === 0) return [];
-    const messages = await live().fetchAll(uids.join(','), { uid: true, envelope: true, internalDate: true }, { uid: true });
+    const messages = await live().fetchAll(
+      uids.join(','),
+      { uid: true, envelope: true, internalDate: true },
+      { uid: true },
+    );
     return messages.map(toSummary).sort((a, b) => (a.uid ?? 0) - (b.uid ?? 0));
   };
   const searchUids = async (query: Parameters<ImapFlow['search']>[0]): Promise<number[]> => {
@@ -140,10 +151,17 @@ export function createImapSource(box: ImapMailbox, secretEnv: SecretEnv): MailSo
         const mailbox = live().mailbox;
         if (mailbox === false) throw lost();
         const senders = exactSenders(box);
-        const query = { since: new Date(Date.now() - 2 * DAY_MS), ...(senders?.length === 1 ? { from: senders[0] } : {}) };
+        const query = {
+          since: new Date(Date.now() - 2 * DAY_MS),
+          ...(senders?.length === 1 ? { from: senders[0] } : {}),
+        };
         const recent = (await searchUids(query)).slice(-LATEST_LIMIT);
         const seen = (await fetchSummaries(recent)).flatMap((mail) => (mail.messageId ? [mail.messageId] : []));
-        return { at: Date.now(), imap: { uidValidity: mailbox.uidValidity.toString(), uidNext: mailbox.uidNext }, seen };
+        return {
+          at: Date.now(),
+          imap: { uidValidity: mailbox.uidValidity.toString(), uidNext: mailbox.uidNext },
+          seen,
+        };
       });
     },
     async list(window: MailWindow) {
@@ -167,14 +185,16 @@ export function createImapSource(box: ImapMailbox, secretEnv: SecretEnv): MailSo
     async structure(mail) {
       return guard(async () => {
         const message = await live().fetchOne(mail.id, { uid: true, bodyStructure: true }, { uid: true });
-        if (message === false || message.bodyStructure === undefined) throw new AppError('not_found', `The mail ${mail.id} is no longer in ${box.folder}`);
+        if (message === false || message.bodyStructure === undefined)
+          throw new AppError('not_found', `The mail ${mail.id} is no longer in ${box.folder}`);
         return toPart(message.bodyStructure, '1');
       });
     },
     async download(mail, part): Promise<Readable> {
       return guard(async () => {
         const { content } = await live().download(mail.id, part.ref, { uid: true });
-        if (content === undefined) throw new AppError('not_found', `Part ${part.ref} of the mail ${mail.id} is no longer in ${box.folder}`);
+        if (content === undefined)
+          throw new AppError('not_found', `Part ${part.ref} of the mail ${mail.id} is no longer in ${box.folder}`);
         return content;
       });
     },

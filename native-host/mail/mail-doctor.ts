@@ -3,7 +3,13 @@ import { connect } from 'node:net';
 import { isAbsolute, resolve } from 'node:path';
 import { AppError } from '../../shared/errors';
 import type { GmailMailbox, ImapMailbox } from '../../shared/protocol/mail-protocol';
-import { gmailClientCredentials, gmailTokenFile, tokenFileTooOpen, GMAIL_LOGIN_COMMAND, type GmailEnv } from './gmail-token';
+import {
+  gmailClientCredentials,
+  gmailTokenFile,
+  tokenFileTooOpen,
+  GMAIL_LOGIN_COMMAND,
+  type GmailEnv,
+} from './gmail-token';
 import { imapPort } from './imap-source';
 import { describeRules } from './mail-rules';
 import { describeSecretRef, readSecret, secretScrubber } from './mail-secret';
@@ -38,9 +44,17 @@ function reachable(host: string, port: number, timeoutMs: number): Promise<strin
       socket.destroy();
       done(problem);
     };
-    socket.setTimeout(timeoutMs, () => finish(`no answer within ${Math.round(timeoutMs / 1000)} s (a firewall, or the wrong host or port)`));
+    socket.setTimeout(timeoutMs, () =>
+      finish(`no answer within ${Math.round(timeoutMs / 1000)} s (a firewall, or the wrong host or port)`),
+    );
     socket.once('connect', () => finish(undefined));
-    socket.once('error', (error: NodeJS.ErrnoException) => finish(error.code === 'ECONNREFUSED' ? 'connection refused: nothing listens on that port' : (error.code ?? error.message)));
+    socket.once('error', (error: NodeJS.ErrnoException) =>
+      finish(
+        error.code === 'ECONNREFUSED'
+          ? 'connection refused: nothing listens on that port'
+          : (error.code ?? error.message),
+      ),
+    );
   });
 }
 
@@ -73,33 +87,52 @@ export async function checkMailbox(file: string, explicit: boolean, deps: MailDo
     }
   };
   let config: ImapMailbox | GmailMailbox | undefined;
-  if (!(await step('settings', () => {
-    config = loadMailSettings(file).config;
-    return `${config.kind === 'imap' ? 'IMAP' : 'Gmail'} mailbox; mails ${describeRules(config)}`;
-  })) || config === undefined) return report;
+  if (
+    !(await step('settings', () => {
+      config = loadMailSettings(file).config;
+      return `${config.kind === 'imap' ? 'IMAP' : 'Gmail'} mailbox; mails ${describeRules(config)}`;
+    })) ||
+    config === undefined
+  )
+    return report;
   const box = config;
   if (box.kind === 'imap') {
     const ok = await step('password', () => {
       scrub.text = secretScrubber([readSecret(box.password, 'IMAP password', deps.env)]);
-      const path = 'file' in box.password ? (isAbsolute(box.password.file) ? box.password.file : resolve(deps.env.baseDir, box.password.file)) : undefined;
-      const open = path !== undefined && fileTooOpen(path) ? ` (warning: ${path} can be read by other users: chmod 600 it)` : '';
+      const path =
+        'file' in box.password
+          ? isAbsolute(box.password.file)
+            ? box.password.file
+            : resolve(deps.env.baseDir, box.password.file)
+          : undefined;
+      const open =
+        path !== undefined && fileTooOpen(path) ? ` (warning: ${path} can be read by other users: chmod 600 it)` : '';
       return `read from ${describeSecretRef(box.password)}${open}`;
     });
     if (!ok) return report;
     const port = imapPort(box);
-    if (!(await step('reachable', async () => {
-      const problem = await reachable(box.host, port, deps.connectTimeoutMs ?? 10_000);
-      if (problem !== undefined) throw new Error(`${box.host}:${port}: ${problem}; check "host" and "port" in ${file}`);
-      return `${box.host}:${port} answers`;
-    }))) return report;
+    if (
+      !(await step('reachable', async () => {
+        const problem = await reachable(box.host, port, deps.connectTimeoutMs ?? 10_000);
+        if (problem !== undefined)
+          throw new Error(`${box.host}:${port}: ${problem}; check "host" and "port" in ${file}`);
+        return `${box.host}:${port} answers`;
+      }))
+    )
+      return report;
   } else {
-    if (!(await step('OAuth client', () => `client ${gmailClientCredentials(box, deps.env).clientId.slice(0, 12)}...`))) return report;
+    if (!(await step('OAuth client', () => `client ${gmailClientCredentials(box, deps.env).clientId.slice(0, 12)}...`)))
+      return report;
     const tokenFile = gmailTokenFile(box, deps.env);
-    if (!(await step('sign-in', () => {
-      if (!existsSync(tokenFile)) throw new Error(`not signed in (no ${tokenFile}): run \`${GMAIL_LOGIN_COMMAND}\``);
-      if (tokenFileTooOpen(tokenFile)) throw new Error(`${tokenFile} can be read by other users: run \`chmod 600 ${tokenFile}\``);
-      return `${tokenFile} (mode 0600)`;
-    }))) return report;
+    if (
+      !(await step('sign-in', () => {
+        if (!existsSync(tokenFile)) throw new Error(`not signed in (no ${tokenFile}): run \`${GMAIL_LOGIN_COMMAND}\``);
+        if (tokenFileTooOpen(tokenFile))
+          throw new Error(`${tokenFile} can be read by other users: run \`chmod 600 ${tokenFile}\``);
+        return `${tokenFile} (mode 0600)`;
+      }))
+    )
+      return report;
   }
   const source = deps.createSource(box);
   report.mailbox = source.label;
@@ -107,7 +140,10 @@ export async function checkMailbox(file: string, explicit: boolean, deps: MailDo
     try {
       const info = await source.connect();
       scrub.text = secretScrubber(source.secrets());
-      const where = box.kind === 'imap' ? `logged in as ${box.user} (${info.security}); folder "${box.folder}" exists` : `signed in; label "${box.label}" exists`;
+      const where =
+        box.kind === 'imap'
+          ? `logged in as ${box.user} (${info.security}); folder "${box.folder}" exists`
+          : `signed in; label "${box.label}" exists`;
       return `${where}; new mail is ${info.push ? 'pushed by the server (IDLE)' : `polled every ${box.pollSeconds} s`}`;
     } finally {
       scrub.text = secretScrubber(source.secrets());

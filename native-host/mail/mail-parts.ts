@@ -14,14 +14,20 @@ export interface MailPart {
 }
 
 /** A part to download: a file to save, or a forwarded mail the server could not look into, parsed after download. */
-export type PlannedAttachment = { part: MailPart; name: string; depth: number } & ({ kind: 'file'; type: AttachmentType } | { kind: 'message' });
+export type PlannedAttachment = { part: MailPart; name: string; depth: number } & (
+  { kind: 'file'; type: AttachmentType } | { kind: 'message' }
+);
 
 export interface AttachmentPlan {
   take: PlannedAttachment[];
   skipped: SkippedAttachment[];
 }
 
-export const formatMb = (bytes: number): string => `${(bytes / 1_000_000).toFixed(bytes < 10_000_000 ? 1 : 0)} MB`;
+/** A size as people read it: "48 KB", "2.0 MB", "30 MB". */
+export const formatSize = (bytes: number): string =>
+  bytes < 1_000_000
+    ? `${Math.max(1, Math.round(bytes / 1000))} KB`
+    : `${(bytes / 1_000_000).toFixed(bytes < 10_000_000 ? 1 : 0)} MB`;
 
 /** A base64 part's size as the server counts it, turned into the decoded size (line breaks included, about 3/4). */
 export function decodedSize(encodedSize: number | undefined, encoding: string | undefined): number | undefined {
@@ -39,7 +45,10 @@ type Leaf = Pick<MailPart, 'filename' | 'contentType' | 'disposition' | 'size'>;
  * attachment), a reason when its type is not allowed or it is over the size cap, else its name and type. The type
  * comes from the file name's extension (what the user will open it as), or the Content-Type when it has no name.
  */
-export function attachmentVerdict(part: Leaf, rules: AttachmentRules): { name: string; type: AttachmentType } | SkippedAttachment | undefined {
+export function attachmentVerdict(
+  part: Leaf,
+  rules: AttachmentRules,
+): { name: string; type: AttachmentType } | SkippedAttachment | undefined {
   const named = part.filename !== undefined && part.filename.trim() !== '';
   if (!named && part.disposition?.toLowerCase() !== 'attachment') return undefined;
   const claimed = named ? extensionOf(part.filename ?? '') : '';
@@ -49,7 +58,8 @@ export function attachmentVerdict(part: Leaf, rules: AttachmentRules): { name: s
     const what = claimed !== '' ? `.${claimed}` : named ? 'a file without an extension' : part.contentType;
     return { name, why: `${what} is not an allowed type (allowed: ${allowedList(rules.types)})` };
   }
-  if (part.size !== undefined && part.size > rules.maxMb * 1_000_000) return { name, why: `too large: ${formatMb(part.size)}, over the ${rules.maxMb} MB limit` };
+  if (part.size !== undefined && part.size > rules.maxMb * 1_000_000)
+    return { name, why: `too large: ${formatSize(part.size)}, over the ${rules.maxMb} MB limit` };
   return { name, type };
 }
 
@@ -75,7 +85,11 @@ export function planAttachments(root: MailPart, rules: AttachmentRules): Attachm
       // A forwarded mail the source could not look into (sent base64-encoded, against RFC 2046): it is parsed after
       // download, one level deeper.
       if (depth + 1 > rules.maxDepth) tooDeep = true;
-      else if (part.size !== undefined && part.size > maxBytes * 2) plan.skipped.push({ name: part.filename ?? 'forwarded mail', why: `a forwarded mail of ${formatMb(part.size)}, too large to look into` });
+      else if (part.size !== undefined && part.size > maxBytes * 2)
+        plan.skipped.push({
+          name: part.filename ?? 'forwarded mail',
+          why: `a forwarded mail of ${formatSize(part.size)}, too large to look into`,
+        });
       else plan.take.push({ part, name: part.filename ?? 'forwarded mail', kind: 'message', depth });
       return;
     }
@@ -88,6 +102,10 @@ export function planAttachments(root: MailPart, rules: AttachmentRules): Attachm
     plan.take.push({ part, name: verdict.name, kind: 'file', type: verdict.type, depth });
   };
   visit(root, 0);
-  if (tooDeep) plan.skipped.push({ name: '(nested parts)', why: `parts nested deeper than ${rules.maxDepth} levels were not looked into` });
+  if (tooDeep)
+    plan.skipped.push({
+      name: '(nested parts)',
+      why: `parts nested deeper than ${rules.maxDepth} levels were not looked into`,
+    });
   return plan;
 }

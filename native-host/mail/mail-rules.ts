@@ -43,5 +43,7 @@ export function describeRules(rules: Rules): string {
 
 /** Whether every sender rule is a plain address, so a server-side search can narrow by it. */
 export function exactSenders(rules: Rules): string[] | undefined {
-  return rules.from.length > 0 && rules.from.every((pattern) => !pattern.includes('*')) ? rules.from.map((pattern) => pattern.trim()) : undefined;
+  return rules.from.length > 0 && rules.from.every((pattern) => !pattern.includes('*'))
+    ? rules.from.map((pattern) => pattern.trim())
+    : undefined;
 }

@@ -22,7 +22,11 @@ export function describeSecretRef(ref: SecretRef): string {
 export function readSecret(ref: SecretRef, what: string, secretEnv: SecretEnv): string {
   if ('env' in ref) {
     const value = secretEnv.env[ref.env];
-    if (value === undefined || value === '') throw new AppError('bad_config', `The ${what} is read from the environment variable ${ref.env}, which is not set: set it before starting Deputy`);
+    if (value === undefined || value === '')
+      throw new AppError(
+        'bad_config',
+        `The ${what} is read from the environment variable ${ref.env}, which is not set: set it before starting Deputy`,
+      );
     return value;
   }
   const path = isAbsolute(ref.file) ? ref.file : resolve(secretEnv.baseDir, ref.file);
@@ -31,10 +35,14 @@ export function readSecret(ref: SecretRef, what: string, secretEnv: SecretEnv): 
     text = (secretEnv.readFile ?? ((file: string) => readFileSync(file, 'utf8')))(path);
   } catch (error) {
     const code = (error as { code?: string }).code ?? 'unreadable';
-    throw new AppError('bad_config', `The ${what} is read from ${path}, which could not be read (${code}): check the path in the mail settings`);
+    throw new AppError(
+      'bad_config',
+      `The ${what} is read from ${path}, which could not be read (${code}): check the path in the mail settings`,
+    );
   }
   const value = text.split(/\r?\n/, 1)[0] ?? '';
-  if (value === '') throw new AppError('bad_config', `The ${what} file ${path} is empty: put the ${what} on its first line`);
+  if (value === '')
+    throw new AppError('bad_config', `The ${what} file ${path} is empty: put the ${what} on its first line`);
   return value;
 }
 
@@ -43,6 +51,8 @@ export function readSecret(ref: SecretRef, what: string, secretEnv: SecretEnv): 
  * through it, so a server or library that echoes a credential back cannot carry it into a log or report.
  */
 export function secretScrubber(secrets: Iterable<string | undefined>): (text: string) => string {
-  const list = [...secrets].filter((secret): secret is string => secret !== undefined && secret.length >= 4).sort((a, b) => b.length - a.length);
+  const list = [...secrets]
+    .filter((secret): secret is string => secret !== undefined && secret.length >= 4)
+    .sort((a, b) => b.length - a.length);
   return (text) => list.reduce((out, secret) => out.split(secret).join('[redacted]'), text);
 }

@@ -28,20 +28,30 @@ export function loadMailSettings(file: string): MailSettings {
   try {
     text = readFileSync(file, 'utf8');
   } catch (error) {
-    throw new AppError('bad_config', `The mail settings file ${file} could not be read (${(error as { code?: string }).code ?? 'unreadable'})`);
+    throw new AppError(
+      'bad_config',
+      `The mail settings file ${file} could not be read (${(error as { code?: string }).code ?? 'unreadable'})`,
+    );
   }
   let json: unknown;
   try {
     json = JSON.parse(text);
   } catch (error) {
-    throw new AppError('bad_config', `The mail settings file ${file} is not valid JSON (${error instanceof Error ? error.message : String(error)})`);
+    throw new AppError(
+      'bad_config',
+      `The mail settings file ${file} is not valid JSON (${error instanceof Error ? error.message : String(error)})`,
+    );
   }
-  if (typeof json === 'object' && json !== null && 'password' in json && typeof (json as { password: unknown }).password === 'string') {
+  if (typeof json === 'object' && json !== null && 'password' in json && typeof json.password === 'string') {
     // Said before validation, without repeating the value: a password written inline would end up in backups and logs.
-    throw new AppError('bad_config', `The mail settings file ${file} has the password written in it: use "password": {"env": "NAME"} or {"file": "path"} and remove it from the file`);
+    throw new AppError(
+      'bad_config',
+      `The mail settings file ${file} has the password written in it: use "password": {"env": "NAME"} or {"file": "path"} and remove it from the file`,
+    );
   }
   const parsed = MailboxConfig.safeParse(json);
-  if (!parsed.success) throw new AppError('bad_config', `The mail settings in ${file} are not valid: ${describeZodError(parsed.error)}`);
+  if (!parsed.success)
+    throw new AppError('bad_config', `The mail settings in ${file} are not valid: ${describeZodError(parsed.error)}`);
   return { config: parsed.data, file };
 }
 

@@ -6,7 +6,7 @@ import { Transform, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { AttachmentType, SavedAttachment } from '../../shared/protocol/mail-protocol';
 import { contentMismatch } from './attachment-types';
-import { formatMb } from './mail-parts';
+import { formatSize } from './mail-parts';
 import { reserveFile, safeFileName } from './safe-file-name';
 
 export type SaveOutcome = { saved: SavedAttachment } | { why: string };
@@ -59,7 +59,8 @@ export async function saveAttachment(
   } catch (error) {
     content.destroy();
     await Promise.all([removeQuietly(temporary), removeQuietly(finalPath)]);
-    if (error instanceof TooLarge) return { why: `too large: over the ${formatMb(target.maxBytes)} limit (stopped while downloading)` };
+    if (error instanceof TooLarge)
+      return { why: `too large: over the ${formatSize(target.maxBytes)} limit (stopped while downloading)` };
     throw error;
   }
 }

@@ -1,5 +1,11 @@
 import { AppError } from '../../shared/errors';
-import type { MailboxConfig, MailEvent, MailMark, MailMessageInfo, MailResult } from '../../shared/protocol/mail-protocol';
+import type {
+  MailboxConfig,
+  MailEvent,
+  MailMark,
+  MailMessageInfo,
+  MailResult,
+} from '../../shared/protocol/mail-protocol';
 import { abortableSleep } from '../desktop/abortable-sleep';
 import { extractAttachments } from './extract-attachments';
 import { isConnectionLoss } from './imap-errors';
@@ -36,12 +42,16 @@ class NothingCame extends AppError {}
 
 /** Failures that a new connection may cure; a refused login or a missing folder is not one of them. */
 const retryable = (error: unknown): boolean =>
-  !(error instanceof NothingCame) && (isConnectionLoss(error) || (error instanceof AppError && (error.code === 'unavailable' || error.code === 'timeout')));
+  !(error instanceof NothingCame) &&
+  (isConnectionLoss(error) ||
+    (error instanceof AppError && (error.code === 'unavailable' || error.code === 'timeout')));
 
 const seconds = (ms: number): number => Math.round(ms / 100) / 10;
 
 function scrubbed<T extends Record<string, unknown>>(value: T, scrub: (text: string) => string): T {
-  return Object.fromEntries(Object.entries(value).map(([key, field]) => [key, typeof field === 'string' ? scrub(field) : field])) as T;
+  return Object.fromEntries(
+    Object.entries(value).map(([key, field]) => [key, typeof field === 'string' ? scrub(field) : field]),
+  ) as T;
 }
 
 /** Takes a mark of the mailbox now: call it before the trigger, pass it as `since`, and only later mails count. */
@@ -73,7 +83,11 @@ function scrubError(error: unknown, source: MailSource): AppError {
  * empty, skipped says why), not an error. Nothing arriving in time ends with a "nothing_came" event and a timeout
  * error. Every event and error passes through a scrubber of the secrets in use.
  */
-export async function waitForMailAttachment(config: MailboxConfig, options: MailWaitOptions, deps: MailWaitDeps): Promise<MailResult> {
+export async function waitForMailAttachment(
+  config: MailboxConfig,
+  options: MailWaitOptions,
+  deps: MailWaitDeps,
+): Promise<MailResult> {
   const now = deps.now ?? Date.now;
   const sleep = deps.sleep ?? abortableSleep;
   const started = now();
@@ -88,7 +102,10 @@ export async function waitForMailAttachment(config: MailboxConfig, options: Mail
   };
   const nothingCame = (reason: string): never => {
     emit({ type: 'nothing_came', mailbox: source.label, waitedSeconds: seconds(now() - started), reason });
-    throw new NothingCame('timeout', `${reason}: check that the job ran and sent its mail, and the sender and subject rules`);
+    throw new NothingCame(
+      'timeout',
+      `${reason}: check that the job ran and sent its mail, and the sender and subject rules`,
+    );
   };
 
   const choose = (mails: MailSummary[], window: MailWindow, seenBefore: Set<string>): MailSummary | undefined => {
@@ -103,15 +120,34 @@ export async function waitForMailAttachment(config: MailboxConfig, options: Mail
           ? 'the same mail was in the mailbox before the trigger'
           : ruleMismatch(mail, config);
       if (why === undefined) matching.push(mail);
-      else if (window.kind !== 'latest') emit({ type: 'ignored', id: mail.id, from: mail.from, subject: mail.subject, why });
+      else if (window.kind !== 'latest')
+        emit({ type: 'ignored', id: mail.id, from: mail.from, subject: mail.subject, why });
     }
     return window.kind === 'latest' ? matching.at(-1) : matching[0];
   };
 
   const take = async (mail: MailSummary): Promise<MailResult> => {
-    emit({ type: 'arrived', id: mail.id, from: mail.from, subject: mail.subject, ...(mail.date ? { date: mail.date.toISOString() } : {}), waitedSeconds: seconds(now() - started) });
-    const extracted = await extractAttachments(source, mail, { folder: options.runFolder, rules: config.attachments, onEvent: emit });
-    if (extracted.saved.length === 0) emit({ type: 'no_usable_attachment', id: mail.id, from: mail.from, subject: mail.subject, skipped: extracted.skipped.length });
+    emit({
+      type: 'arrived',
+      id: mail.id,
+      from: mail.from,
+      subject: mail.subject,
+      ...(mail.date ? { date: mail.date.toISOString() } : {}),
+      waitedSeconds: seconds(now() - started),
+    });
+    const extracted = await extractAttachments(source, mail, {
+      folder: options.runFolder,
+      rules: config.attachments,
+      onEvent: emit,
+    });
+    if (extracted.saved.length === 0)
+      emit({
+        type: 'no_usable_attachment',
+        id: mail.id,
+        from: mail.from,
+        subject: mail.subject,
+        skipped: extracted.skipped.length,
+      });
     const message: MailMessageInfo = {
       id: mail.id,
       ...(mail.uid !== undefined ? { uid: mail.uid } : {}),
@@ -129,7 +165,10 @@ export async function waitForMailAttachment(config: MailboxConfig, options: Mail
       if (!retryable(error)) throw error;
       const left = deadline - now();
       const reason = error instanceof Error ? error.message : String(error);
-      if (left <= 0) nothingCame(`No matching mail arrived in ${source.label} within ${seconds(timeoutMs)} s, and the connection was lost (${reason})`);
+      if (left <= 0)
+        nothingCame(
+          `No matching mail arrived in ${source.label} within ${seconds(timeoutMs)} s, and the connection was lost (${reason})`,
+        );
       const delay = Math.min(30_000, 1000 * 2 ** (attempt - 1), left);
       emit({ type: 'disconnected', mailbox: source.label, reason, attempt, retryInSeconds: seconds(delay) });
       await sleep(delay, options.signal);
@@ -152,8 +191,19 @@ export async function waitForMailAttachment(config: MailboxConfig, options: Mail
         ? { kind: 'since', since: options.since.getTime() }
         : { kind: 'mark', mark: options.since ?? (await source.mark()) };
     const seenBefore = new Set(window.kind === 'mark' ? window.mark.seen : []);
-    const sinceIso = window.kind === 'since' ? new Date(window.since).toISOString() : window.kind === 'mark' ? new Date(window.mark.at).toISOString() : undefined;
-    emit({ type: 'waiting', mailbox: source.label, mode: info.push ? 'idle' : 'poll', ...(sinceIso ? { since: sinceIso } : {}), timeoutSeconds: seconds(timeoutMs) });
+    const sinceIso =
+      window.kind === 'since'
+        ? new Date(window.since).toISOString()
+        : window.kind === 'mark'
+          ? new Date(window.mark.at).toISOString()
+          : undefined;
+    emit({
+      type: 'waiting',
+      mailbox: source.label,
+      mode: info.push ? 'idle' : 'poll',
+      ...(sinceIso ? { since: sinceIso } : {}),
+      timeoutSeconds: seconds(timeoutMs),
+    });
     for (;;) {
       stopIfAborted();
       try {
@@ -170,7 +220,8 @@ export async function waitForMailAttachment(config: MailboxConfig, options: Mail
         // Starting from the output with no matching mail there yet: wait for one like after a trigger.
         if (window.kind === 'latest') window = { kind: 'mark', mark: await source.mark() };
         const left = deadline - now();
-        if (left <= 0) nothingCame(`No mail ${describeRules(config)} arrived in ${source.label} within ${seconds(timeoutMs)} s`);
+        if (left <= 0)
+          nothingCame(`No mail ${describeRules(config)} arrived in ${source.label} within ${seconds(timeoutMs)} s`);
         await source.changed(Math.min(config.pollSeconds * 1000, left), options.signal);
       } catch (error) {
         stopIfAborted();

@@ -10,8 +10,12 @@ import { z } from 'zod';
 
 /** Where a secret is read from. Never the secret itself, so a definition can be shown, logged and saved. */
 export const SecretRef = z.union([
-  z.strictObject({ env: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'an environment variable name') }).describe('Read from this environment variable'),
-  z.strictObject({ file: z.string().min(1) }).describe('Read from this file (first line; a relative path is relative to the config file)'),
+  z
+    .strictObject({ env: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'an environment variable name') })
+    .describe('Read from this environment variable'),
+  z
+    .strictObject({ file: z.string().min(1) })
+    .describe('Read from this file (first line; a relative path is relative to the config file)'),
 ]);
 export type SecretRef = z.infer<typeof SecretRef>;
 
@@ -20,9 +24,24 @@ export const AttachmentType = z.enum(ATTACHMENT_TYPES);
 export type AttachmentType = z.infer<typeof AttachmentType>;
 
 const AttachmentRules = z.strictObject({
-  types: z.array(AttachmentType).min(1).default([...ATTACHMENT_TYPES]).describe('File types that may be saved'),
-  maxMb: z.number().positive().max(500).default(25).describe('Largest attachment saved, in MB (1 MB = 1,000,000 bytes)'),
-  maxDepth: z.number().int().min(1).max(10).default(5).describe('How deep attachments are looked for in nested parts and forwarded mails'),
+  types: z
+    .array(AttachmentType)
+    .min(1)
+    .default([...ATTACHMENT_TYPES])
+    .describe('File types that may be saved'),
+  maxMb: z
+    .number()
+    .positive()
+    .max(500)
+    .default(25)
+    .describe('Largest attachment saved, in MB (1 MB = 1,000,000 bytes)'),
+  maxDepth: z
+    .number()
+    .int()
+    .min(1)
+    .max(10)
+    .default(5)
+    .describe('How deep attachments are looked for in nested parts and forwarded mails'),
 });
 export type AttachmentRules = z.infer<typeof AttachmentRules>;
 
@@ -39,31 +58,59 @@ const matchFields = {
   from: z
     .array(z.string().min(1))
     .default([])
-    .describe('Sender addresses that count; "*" stands for any characters ("*@reports.example.com"). Empty: any sender'),
+    .describe(
+      'Sender addresses that count; "*" stands for any characters ("*@reports.example.com"). Empty: any sender',
+    ),
   subject: z.string().min(1).optional().describe('Text the subject must contain (case does not matter)'),
-  subjectRegex: z.string().min(1).refine(validRegex, 'not a valid regular expression').optional().describe('A regular expression the subject must match (case does not matter)'),
+  subjectRegex: z
+    .string()
+    .min(1)
+    .refine(validRegex, 'not a valid regular expression')
+    .optional()
+    .describe('A regular expression the subject must match (case does not matter)'),
   attachments: AttachmentRules.default(() => AttachmentRules.parse({})),
-  timeoutSeconds: z.number().positive().max(7 * 24 * 3600).default(900).describe('How long to wait for the mail'),
+  timeoutSeconds: z
+    .number()
+    .positive()
+    .max(7 * 24 * 3600)
+    .default(900)
+    .describe('How long to wait for the mail'),
 };
 
 const LOOPBACK_HOSTS = new Set(['127.0.0.1', '::1', '[::1]', 'localhost']);
-export const isLoopbackHost = (host: string): boolean => LOOPBACK_HOSTS.has(host.toLowerCase()) || /^127\.\d+\.\d+\.\d+$/.test(host);
+export const isLoopbackHost = (host: string): boolean =>
+  LOOPBACK_HOSTS.has(host.toLowerCase()) || /^127\.\d+\.\d+\.\d+$/.test(host);
 
 export const ImapMailbox = z
   .strictObject({
     kind: z.literal('imap'),
     host: z.string().min(1),
     port: z.number().int().min(1).max(65535).optional().describe('Default: 993 with tls, 143 otherwise'),
-    tls: z.enum(['tls', 'starttls', 'plain']).default('tls').describe('tls: encrypted from the start (port 993); starttls: upgraded before login (port 143); plain: no encryption, only for a server on this machine'),
-    caFile: z.string().min(1).optional().describe('PEM file of the certificate authority to trust (a server with its own certificate)'),
+    tls: z
+      .enum(['tls', 'starttls', 'plain'])
+      .default('tls')
+      .describe(
+        'tls: encrypted from the start (port 993); starttls: upgraded before login (port 143); plain: no encryption, only for a server on this machine',
+      ),
+    caFile: z
+      .string()
+      .min(1)
+      .optional()
+      .describe('PEM file of the certificate authority to trust (a server with its own certificate)'),
     user: z.string().min(1),
     password: SecretRef,
     folder: z.string().min(1).default('INBOX'),
-    pollSeconds: z.number().min(1).max(3600).default(30).describe('How often to look when the server cannot push (no IDLE); with IDLE, how often to look anyway'),
+    pollSeconds: z
+      .number()
+      .min(1)
+      .max(3600)
+      .default(30)
+      .describe('How often to look when the server cannot push (no IDLE); with IDLE, how often to look anyway'),
     ...matchFields,
   })
   .refine((box) => box.tls !== 'plain' || isLoopbackHost(box.host), {
-    message: 'tls "plain" would send the password unencrypted: it is allowed only for a server on this machine (127.0.0.1, ::1, localhost); use "tls" or "starttls"',
+    message:
+      'tls "plain" would send the password unencrypted: it is allowed only for a server on this machine (127.0.0.1, ::1, localhost); use "tls" or "starttls"',
     path: ['tls'],
   });
 export type ImapMailbox = z.infer<typeof ImapMailbox>;
@@ -74,13 +121,23 @@ export const GmailMailbox = z.strictObject({
   kind: z.literal('gmail'),
   client: z
     .union([
-      z.strictObject({ file: z.string().min(1) }).describe('The OAuth client JSON downloaded from Google Cloud (Desktop app)'),
+      z
+        .strictObject({ file: z.string().min(1) })
+        .describe('The OAuth client JSON downloaded from Google Cloud (Desktop app)'),
       z.strictObject({ id: z.string().min(1), secret: SecretRef.optional() }),
     ])
     .describe('The Desktop-app OAuth client Deputy signs in with'),
-  label: z.string().min(1).default('INBOX').describe('The Gmail label to look in (a label id such as INBOX, or a label name)'),
+  label: z
+    .string()
+    .min(1)
+    .default('INBOX')
+    .describe('The Gmail label to look in (a label id such as INBOX, or a label name)'),
   query: z.string().min(1).optional().describe('Extra Gmail search terms, for example "has:attachment"'),
-  tokenFile: z.string().min(1).optional().describe("Where the sign-in is kept; default: mail/gmail-token.json in Deputy's data folder"),
+  tokenFile: z
+    .string()
+    .min(1)
+    .optional()
+    .describe("Where the sign-in is kept; default: mail/gmail-token.json in Deputy's data folder"),
   pollSeconds: z.number().min(1).max(3600).default(20),
   endpoints: z
     .strictObject({ auth: z.url().optional(), token: z.url().optional(), api: z.url().optional() })
@@ -106,7 +163,12 @@ export const MailMark = z.strictObject({
 });
 export type MailMark = z.infer<typeof MailMark>;
 
-export const SavedAttachment = z.strictObject({ path: z.string(), name: z.string(), size: z.number().int().nonnegative(), type: AttachmentType });
+export const SavedAttachment = z.strictObject({
+  path: z.string(),
+  name: z.string(),
+  size: z.number().int().nonnegative(),
+  type: AttachmentType,
+});
 export type SavedAttachment = z.infer<typeof SavedAttachment>;
 export const SkippedAttachment = z.strictObject({ name: z.string(), why: z.string() });
 export type SkippedAttachment = z.infer<typeof SkippedAttachment>;
@@ -134,13 +196,55 @@ export type MailResult = z.infer<typeof MailResult>;
 /** What a wait reports as it goes, for `deputy mail wait`, and later the fix loop's view. Never holds a secret. */
 export const MailEvent = z.discriminatedUnion('type', [
   z.strictObject({ type: z.literal('connected'), mailbox: z.string(), security: z.string(), push: z.boolean() }),
-  z.strictObject({ type: z.literal('waiting'), mailbox: z.string(), mode: z.enum(['idle', 'poll']), since: z.string().optional(), timeoutSeconds: z.number() }),
-  z.strictObject({ type: z.literal('disconnected'), mailbox: z.string(), reason: z.string(), attempt: z.number().int(), retryInSeconds: z.number() }),
-  z.strictObject({ type: z.literal('ignored'), id: z.string(), from: z.string(), subject: z.string(), why: z.string() }),
-  z.strictObject({ type: z.literal('arrived'), id: z.string(), from: z.string(), subject: z.string(), date: z.string().optional(), waitedSeconds: z.number() }),
-  z.strictObject({ type: z.literal('saved'), name: z.string(), size: z.number(), attachmentType: AttachmentType, path: z.string() }),
+  z.strictObject({
+    type: z.literal('waiting'),
+    mailbox: z.string(),
+    mode: z.enum(['idle', 'poll']),
+    since: z.string().optional(),
+    timeoutSeconds: z.number(),
+  }),
+  z.strictObject({
+    type: z.literal('disconnected'),
+    mailbox: z.string(),
+    reason: z.string(),
+    attempt: z.number().int(),
+    retryInSeconds: z.number(),
+  }),
+  z.strictObject({
+    type: z.literal('ignored'),
+    id: z.string(),
+    from: z.string(),
+    subject: z.string(),
+    why: z.string(),
+  }),
+  z.strictObject({
+    type: z.literal('arrived'),
+    id: z.string(),
+    from: z.string(),
+    subject: z.string(),
+    date: z.string().optional(),
+    waitedSeconds: z.number(),
+  }),
+  z.strictObject({
+    type: z.literal('saved'),
+    name: z.string(),
+    size: z.number(),
+    attachmentType: AttachmentType,
+    path: z.string(),
+  }),
   z.strictObject({ type: z.literal('skipped_attachment'), name: z.string(), why: z.string() }),
-  z.strictObject({ type: z.literal('no_usable_attachment'), id: z.string(), from: z.string(), subject: z.string(), skipped: z.number().int() }),
-  z.strictObject({ type: z.literal('nothing_came'), mailbox: z.string(), waitedSeconds: z.number(), reason: z.string() }),
+  z.strictObject({
+    type: z.literal('no_usable_attachment'),
+    id: z.string(),
+    from: z.string(),
+    subject: z.string(),
+    skipped: z.number().int(),
+  }),
+  z.strictObject({
+    type: z.literal('nothing_came'),
+    mailbox: z.string(),
+    waitedSeconds: z.number(),
+    reason: z.string(),
+  }),
 ]);
 export type MailEvent = z.infer<typeof MailEvent>;

@@ -3,11 +3,24 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AppError } from '../../shared/errors';
-import { MailboxConfig, type MailboxConfigInput, type MailEvent, type MailResult } from '../../shared/protocol/mail-protocol';
+import {
+  MailboxConfig,
+  type MailboxConfigInput,
+  type MailEvent,
+  type MailResult,
+} from '../../shared/protocol/mail-protocol';
 import { describeMailResult } from '../../native-host/mail/describe-mail-event';
 import { createImapSource } from '../../native-host/mail/imap-source';
 import { markMailbox, waitForMailAttachment, type MailWaitOptions } from '../../native-host/mail/wait-for-mail';
-import { attachment, PPTX_TYPE, renderMail, text, withAttachments, XLSX_TYPE, type TestMail } from '../fixtures/mail/build-mail';
+import {
+  attachment,
+  PPTX_TYPE,
+  renderMail,
+  text,
+  withAttachments,
+  XLSX_TYPE,
+  type TestMail,
+} from '../fixtures/mail/build-mail';
 import { makePptx, makeXlsx } from '../fixtures/mail/documents';
 import { dovecotMissing, startDovecot, type Dovecot } from './support/dovecot';
 
@@ -25,7 +38,18 @@ let pptx: Buffer;
 let xlsx: Buffer;
 
 function mailbox(server: Dovecot, extra: Partial<MailboxConfigInput> = {}): MailboxConfig {
-  return MailboxConfig.parse({ kind: 'imap', host: '127.0.0.1', port: server.port, tls: 'plain', user: server.user, password: { env: PASSWORD_ENV }, from: ['*@service.test'], subject: 'report', pollSeconds: 2, ...extra });
+  return MailboxConfig.parse({
+    kind: 'imap',
+    host: '127.0.0.1',
+    port: server.port,
+    tls: 'plain',
+    user: server.user,
+    password: { env: PASSWORD_ENV },
+    from: ['*@service.test'],
+    subject: 'report',
+    pollSeconds: 2,
+    ...extra,
+  });
 }
 
 function waiter(server: Dovecot, config: MailboxConfig, options: Partial<MailWaitOptions> = {}) {
@@ -42,11 +66,19 @@ function waiter(server: Dovecot, config: MailboxConfig, options: Partial<MailWai
     if (event.type === 'waiting') onWaiting();
   };
   const result = (mark?: Awaited<ReturnType<typeof markMailbox>>): Promise<MailResult> =>
-    waitForMailAttachment(config, { runFolder, timeoutMs: 60_000, ...(mark ? { since: mark } : {}), ...options, onEvent }, { createSource });
+    waitForMailAttachment(
+      config,
+      { runFolder, timeoutMs: 60_000, ...(mark ? { since: mark } : {}), ...options, onEvent },
+      { createSource },
+    );
   return { runFolder, events, waiting, result, mark: () => markMailbox(config, { createSource }) };
 }
 
-const report = (subject: string, ...parts: Parameters<typeof withAttachments>): TestMail => ({ from: 'Reports <reports@service.test>', subject, body: withAttachments(...parts) });
+const report = (subject: string, ...parts: Parameters<typeof withAttachments>): TestMail => ({
+  from: 'Reports <reports@service.test>',
+  subject,
+  body: withAttachments(...parts),
+});
 
 beforeAll(async () => {
   [pptx, xlsx] = await Promise.all([makePptx(), makeXlsx()]);
@@ -65,13 +97,25 @@ describe.skipIf(dovecotMissing !== undefined)('mail output from Dovecot', () => 
   });
 
   it('takes the report that arrives after the trigger (pushed by IDLE), not the older one already in the box', async () => {
-    await server.deliver(renderMail(report('Weekly report (last week)', attachment('last-week.pptx', pptx, PPTX_TYPE))));
+    await server.deliver(
+      renderMail(report('Weekly report (last week)', attachment('last-week.pptx', pptx, PPTX_TYPE))),
+    );
     const wait = waiter(server, mailbox(server));
     const mark = await wait.mark();
     const pending = wait.result(mark);
     await wait.waiting;
-    await server.deliver(renderMail({ from: 'Newsletter <news@elsewhere.test>', subject: 'Your weekly report digest', body: text('not ours') }));
-    await server.deliver(renderMail(report('Weekly report', attachment('deck.pptx', pptx, PPTX_TYPE), attachment('figures.xlsx', xlsx, XLSX_TYPE))));
+    await server.deliver(
+      renderMail({
+        from: 'Newsletter <news@elsewhere.test>',
+        subject: 'Your weekly report digest',
+        body: text('not ours'),
+      }),
+    );
+    await server.deliver(
+      renderMail(
+        report('Weekly report', attachment('deck.pptx', pptx, PPTX_TYPE), attachment('figures.xlsx', xlsx, XLSX_TYPE)),
+      ),
+    );
     const result = await pending;
     expect(result.message).toMatchObject({ from: 'Reports <reports@service.test>', subject: 'Weekly report' });
     expect(result.saved.map((saved) => [saved.name, saved.type, saved.size])).toEqual([
@@ -82,7 +126,10 @@ describe.skipIf(dovecotMissing !== undefined)('mail output from Dovecot', () => 
     const types = wait.events.map((event) => event.type);
     expect(types.slice(0, 2)).toEqual(['connected', 'waiting']);
     expect(wait.events[1]).toMatchObject({ mode: 'idle' });
-    expect(wait.events.find((event) => event.type === 'ignored')).toMatchObject({ from: 'Newsletter <news@elsewhere.test>', why: 'the sender is not *@service.test' });
+    expect(wait.events.find((event) => event.type === 'ignored')).toMatchObject({
+      from: 'Newsletter <news@elsewhere.test>',
+      why: 'the sender is not *@service.test',
+    });
     expect(types.filter((type) => type === 'arrived')).toHaveLength(1);
   });
 
@@ -97,11 +144,19 @@ describe.skipIf(dovecotMissing !== undefined)('mail output from Dovecot', () => 
     const wait = waiter(server, mailbox(server));
     const pending = wait.result(await wait.mark());
     await wait.waiting;
-    await server.deliver(renderMail({ from: 'reports@service.test', subject: 'Report failed', body: text('The job failed, no report today.') }));
+    await server.deliver(
+      renderMail({
+        from: 'reports@service.test',
+        subject: 'Report failed',
+        body: text('The job failed, no report today.'),
+      }),
+    );
     const result = await pending;
     expect(result.saved).toEqual([]);
     expect(wait.events.at(-1)).toMatchObject({ type: 'no_usable_attachment', subject: 'Report failed', skipped: 0 });
-    expect(describeMailResult(result)).toBe('The mail "Report failed" from reports@service.test has no usable attachment (it has no attachment at all)');
+    expect(describeMailResult(result)).toBe(
+      'The mail "Report failed" from reports@service.test has no usable attachment (it has no attachment at all)',
+    );
   });
 
   it('saves only safe, allowed, capped attachments, also from nested parts and forwarded mails', async () => {
@@ -116,24 +171,57 @@ describe.skipIf(dovecotMissing !== undefined)('mail output from Dovecot', () => 
         body: {
           multipart: 'mixed',
           parts: [
-            { multipart: 'alternative', parts: [text('plain'), { multipart: 'mixed', parts: [{ type: 'text/html', content: '<p>html</p>' }, attachment('../../evil.pptx', pptx, PPTX_TYPE)] }] },
+            {
+              multipart: 'alternative',
+              parts: [
+                text('plain'),
+                {
+                  multipart: 'mixed',
+                  parts: [
+                    { type: 'text/html', content: '<p>html</p>' },
+                    attachment('../../evil.pptx', pptx, PPTX_TYPE),
+                  ],
+                },
+              ],
+            },
             attachment('setup.exe', Buffer.from('MZ\x90\x00binary')),
             attachment('huge.csv', Buffer.alloc(1_500_000, 0x61), 'text/csv'),
             attachment('renamed.pptx', Buffer.from('MZ\x90\x00really an executable')),
-            { forwarded: { from: 'b@x.test', subject: 'Fwd', body: withAttachments(attachment('forwarded.xlsx', xlsx, XLSX_TYPE)) } },
-            { forwarded: { from: 'c@x.test', subject: 'Fwd2', body: withAttachments(attachment('encoded-forward.pptx', pptx, PPTX_TYPE)) }, encoding: 'base64', filename: 'fwd.eml' },
+            {
+              forwarded: {
+                from: 'b@x.test',
+                subject: 'Fwd',
+                body: withAttachments(attachment('forwarded.xlsx', xlsx, XLSX_TYPE)),
+              },
+            },
+            {
+              forwarded: {
+                from: 'c@x.test',
+                subject: 'Fwd2',
+                body: withAttachments(attachment('encoded-forward.pptx', pptx, PPTX_TYPE)),
+              },
+              encoding: 'base64',
+              filename: 'fwd.eml',
+            },
           ],
         },
       }),
     );
     const result = await pending;
-    expect(result.saved.map((saved) => saved.name).sort()).toEqual(['encoded-forward.pptx', 'evil.pptx', 'forwarded.xlsx']);
+    expect(result.saved.map((saved) => saved.name).sort()).toEqual([
+      'encoded-forward.pptx',
+      'evil.pptx',
+      'forwarded.xlsx',
+    ]);
     expect(readdirSync(wait.runFolder).sort()).toEqual(['encoded-forward.pptx', 'evil.pptx', 'forwarded.xlsx']);
     expect(existsSync(join(wait.runFolder, '..', '..', 'evil.pptx'))).toBe(false);
     expect(result.skipped).toEqual(
       expect.arrayContaining([
         { name: 'setup.exe', why: '.exe is not an allowed type (allowed: .pptx, .xlsx, .docx, .pdf, .csv)' },
-        { name: 'huge.csv', why: expect.stringMatching(/^too large: 1\.\d MB, over the 1 MB limit$/) as unknown as string },
+        {
+          name: 'huge.csv',
+          why: expect.stringMatching(/^too large: 1\.\d MB, over the 1 MB limit$/) as unknown as string,
+        },
         { name: 'renamed.pptx', why: 'the content is not a PowerPoint file (not a ZIP package)' },
       ]),
     );
@@ -158,7 +246,9 @@ describe.skipIf(dovecotMissing !== undefined)('mail output from Dovecot', () => 
     await wait.waiting;
     await server.stop();
     // Delivered while IMAP is down, as the mail server's delivery agent would.
-    server.deliverToMaildir(renderMail(report('Weekly report during restart', attachment('restart.pptx', pptx, PPTX_TYPE))));
+    server.deliverToMaildir(
+      renderMail(report('Weekly report during restart', attachment('restart.pptx', pptx, PPTX_TYPE))),
+    );
     await new Promise((resolve) => setTimeout(resolve, 1500));
     await server.start();
     const result = await pending;
@@ -170,7 +260,9 @@ describe.skipIf(dovecotMissing !== undefined)('mail output from Dovecot', () => 
 
   it('a folder that does not exist is named in the error', async () => {
     const wait = waiter(server, mailbox(server, { folder: 'Reports' }));
-    await expect(wait.result()).rejects.toThrow(`The folder "Reports" does not exist for "alice" on 127.0.0.1:${server.port}`);
+    await expect(wait.result()).rejects.toThrow(
+      `The folder "Reports" does not exist for "alice" on 127.0.0.1:${server.port}`,
+    );
   });
 
   it('a wrong password fails at once with what to check, and no password anywhere', async () => {
@@ -213,7 +305,9 @@ describe.skipIf(dovecotMissing !== undefined)('mail output from servers without 
       expect((await pending).saved.map((saved) => saved.name)).toEqual(['secure.pptx']);
 
       const untrusted = waiter(server, mailbox(server, { tls: 'starttls' }));
-      await expect(untrusted.result()).rejects.toThrow(/The secure connection to 127\.0\.0\.1:\d+ failed \(.+\): .*a server with its own certificate needs "caFile"/);
+      await expect(untrusted.result()).rejects.toThrow(
+        /The secure connection to 127\.0\.0\.1:\d+ failed \(.+\): .*a server with its own certificate needs "caFile"/,
+      );
       expect(JSON.stringify(allEvents)).not.toContain(server.password);
     } finally {
       await server.close();

@@ -1,5 +1,16 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { chmodSync, chownSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  chownSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { connect, createServer } from 'node:net';
 import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
@@ -65,7 +76,9 @@ async function freePort(): Promise<number> {
     const server = createServer();
     server.listen(0, '127.0.0.1', () => {
       const address = server.address();
-      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
+      server.close(() =>
+        typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port')),
+      );
     });
   });
 }
@@ -90,7 +103,27 @@ async function waitForGreeting(port: number, ms = 20_000): Promise<void> {
 function makeCertificate(dir: string): { cert: string; key: string } {
   const cert = join(dir, 'cert.pem');
   const key = join(dir, 'key.pem');
-  const result = spawnSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '2', '-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1,DNS:localhost', '-keyout', key, '-out', cert], { encoding: 'utf8' });
+  const result = spawnSync(
+    'openssl',
+    [
+      'req',
+      '-x509',
+      '-newkey',
+      'rsa:2048',
+      '-nodes',
+      '-days',
+      '2',
+      '-subj',
+      '/CN=127.0.0.1',
+      '-addext',
+      'subjectAltName=IP:127.0.0.1,DNS:localhost',
+      '-keyout',
+      key,
+      '-out',
+      cert,
+    ],
+    { encoding: 'utf8' },
+  );
   if (result.status !== 0) throw new Error(`openssl failed: ${result.stderr}`);
   return { cert, key };
 }
@@ -113,7 +146,8 @@ export async function startDovecot(options: DovecotOptions = {}): Promise<Doveco
   const tls = options.starttls ? makeCertificate(dir) : undefined;
   const internalUser = root ? 'dovecot' : me.username;
   const loginUser = root ? 'dovenull' : me.username;
-  const capabilities = 'IMAP4rev1 SASL-IR LOGIN-REFERRALS ID ENABLE LITERAL+ NAMESPACE UIDPLUS CHILDREN UNSELECT ESEARCH SEARCHRES BINARY MOVE';
+  const capabilities =
+    'IMAP4rev1 SASL-IR LOGIN-REFERRALS ID ENABLE LITERAL+ NAMESPACE UIDPLUS CHILDREN UNSELECT ESEARCH SEARCHRES BINARY MOVE';
   const config = [
     'protocols = imap',
     'listen = 127.0.0.1',
@@ -172,7 +206,15 @@ export async function startDovecot(options: DovecotOptions = {}): Promise<Doveco
     }
   };
   const append = async (raw: string, date?: Date): Promise<void> => {
-    const client = new ImapFlow({ host: '127.0.0.1', port, secure: false, doSTARTTLS: tls ? true : false, auth: { user, pass: password }, logger: false, ...(tls ? { tls: { ca: readFileSync(tls.cert, 'utf8') } } : {}) });
+    const client = new ImapFlow({
+      host: '127.0.0.1',
+      port,
+      secure: false,
+      doSTARTTLS: tls ? true : false,
+      auth: { user, pass: password },
+      logger: false,
+      ...(tls ? { tls: { ca: readFileSync(tls.cert, 'utf8') } } : {}),
+    });
     await client.connect();
     await client.append('INBOX', raw, [], date);
     await client.logout();
@@ -186,7 +228,10 @@ export async function startDovecot(options: DovecotOptions = {}): Promise<Doveco
     ...(tls ? { caFile: tls.cert } : {}),
     async deliver(raw, deliverOptions = {}) {
       if (!root || deliverOptions.date) return append(raw, deliverOptions.date);
-      const result = spawnSync(LDA, ['-c', configFile, '-d', user, '-f', 'sender@service.test'], { input: raw, encoding: 'utf8' });
+      const result = spawnSync(LDA, ['-c', configFile, '-d', user, '-f', 'sender@service.test'], {
+        input: raw,
+        encoding: 'utf8',
+      });
       if (result.status !== 0) throw new Error(`dovecot-lda failed (${result.status}): ${result.stderr}`);
     },
     deliverToMaildir(raw) {

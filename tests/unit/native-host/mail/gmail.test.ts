@@ -34,7 +34,11 @@ async function browser(url: string): Promise<void> {
 
 async function signIn(): Promise<void> {
   let done: Promise<void> = Promise.resolve();
-  await gmailLogin(box, env, { openUrl: (url) => (done = browser(url)) });
+  await gmailLogin(box, env, {
+    openUrl: (url) => {
+      done = browser(url);
+    },
+  });
   await done;
 }
 
@@ -42,7 +46,15 @@ beforeAll(async () => {
   fake = await startFakeGmail();
   dir = mkdtempSync(join(tmpdir(), 'deputy-gmail-'));
   env = { env: { [SECRET_ENV]: fake.clientSecret }, baseDir: dir, dataDir: join(dir, 'data') };
-  box = GmailMailbox.parse({ kind: 'gmail', client: { id: fake.clientId, secret: { env: SECRET_ENV } }, endpoints: fake.endpoints, from: ['*@service.test'], subject: 'report', pollSeconds: 1, attachments: { maxMb: 1 } });
+  box = GmailMailbox.parse({
+    kind: 'gmail',
+    client: { id: fake.clientId, secret: { env: SECRET_ENV } },
+    endpoints: fake.endpoints,
+    from: ['*@service.test'],
+    subject: 'report',
+    pollSeconds: 1,
+    attachments: { maxMb: 1 },
+  });
 });
 afterAll(async () => {
   await fake.close();
@@ -68,7 +80,11 @@ describe('Gmail sign-in', () => {
     expect(result).toEqual({ account: fake.account, tokenFile: join(dir, 'data', 'mail', 'gmail-token.json') });
     expect(statSync(result.tokenFile).mode & 0o777).toBe(0o600);
     const saved = JSON.parse(readFileSync(result.tokenFile, 'utf8')) as Record<string, unknown>;
-    expect(saved).toMatchObject({ account: fake.account, clientId: fake.clientId, scope: 'https://www.googleapis.com/auth/gmail.readonly' });
+    expect(saved).toMatchObject({
+      account: fake.account,
+      clientId: fake.clientId,
+      scope: 'https://www.googleapis.com/auth/gmail.readonly',
+    });
     expect(fake.issued).toContain(saved.refresh_token);
   });
 
@@ -92,18 +108,33 @@ describe('waiting for a report in Gmail', () => {
   it('takes the mail that arrived after the mark, passes over an older one, and downloads only what it saves', async () => {
     await signIn();
     const runFolder = mkdtempSync(join(dir, 'run-'));
-    fake.deliver({ from: 'Reports <reports@service.test>', subject: 'Weekly report (old)', body: withAttachments(attachment('old.pptx', await makePptx('Old'), PPTX_TYPE)) }, { at: Date.now() - 60_000 });
+    fake.deliver(
+      {
+        from: 'Reports <reports@service.test>',
+        subject: 'Weekly report (old)',
+        body: withAttachments(attachment('old.pptx', await makePptx('Old'), PPTX_TYPE)),
+      },
+      { at: Date.now() - 60_000 },
+    );
     const source = () => createGmailSource(box, env);
     const mark = await markMailbox(box, { createSource: source });
     const events: MailEvent[] = [];
-    const waiting = waitForMailAttachment(box, { since: mark, runFolder, timeoutMs: 20_000, onEvent: (event) => events.push(event) }, { createSource: source });
+    const waiting = waitForMailAttachment(
+      box,
+      { since: mark, runFolder, timeoutMs: 20_000, onEvent: (event) => events.push(event) },
+      { createSource: source },
+    );
     await new Promise((resolve) => setTimeout(resolve, 300));
     fake.deliver({ from: 'Someone <someone@else.test>', subject: 'Weekly report', body: text('not from the service') });
     const huge = Buffer.alloc(2_000_000, 1);
     fake.deliver({
       from: 'Reports <reports@service.test>',
       subject: 'Weekly report',
-      body: withAttachments(attachment('deck.pptx', await makePptx('New'), PPTX_TYPE), attachment('setup.exe', Buffer.from('MZ...')), attachment('big.pptx', huge, PPTX_TYPE)),
+      body: withAttachments(
+        attachment('deck.pptx', await makePptx('New'), PPTX_TYPE),
+        attachment('setup.exe', Buffer.from('MZ...')),
+        attachment('big.pptx', huge, PPTX_TYPE),
+      ),
     });
     const result = await waiting;
     expect(result.message).toMatchObject({ from: 'Reports <reports@service.test>', subject: 'Weekly report' });
@@ -128,9 +159,22 @@ describe('a Gmail sign-in over time', () => {
     // The saved access token stops working and is marked expired, as an hour later.
     fake.expireAccessTokens();
     writeFileSync(tokenFile, JSON.stringify({ ...before, expiry_date: Date.now() - 1000 }), { mode: 0o600 });
-    fake.deliver({ from: 'reports@service.test', subject: 'Monthly report', body: withAttachments(attachment('month.pptx', await makePptx('Month'), PPTX_TYPE)) });
+    fake.deliver({
+      from: 'reports@service.test',
+      subject: 'Monthly report',
+      body: withAttachments(attachment('month.pptx', await makePptx('Month'), PPTX_TYPE)),
+    });
     const events: MailEvent[] = [];
-    const result = await waitForMailAttachment(box, { newest: true, runFolder: mkdtempSync(join(dir, 'run-')), timeoutMs: 10_000, onEvent: (event) => events.push(event) }, { createSource: () => createGmailSource(box, env) });
+    const result = await waitForMailAttachment(
+      box,
+      {
+        newest: true,
+        runFolder: mkdtempSync(join(dir, 'run-')),
+        timeoutMs: 10_000,
+        onEvent: (event) => events.push(event),
+      },
+      { createSource: () => createGmailSource(box, env) },
+    );
     expect(result.saved.map((saved) => saved.name)).toEqual(['month.pptx']);
     const after = JSON.parse(readFileSync(tokenFile, 'utf8')) as { access_token: string; refresh_token: string };
     expect(after.access_token).not.toBe(before.access_token);
@@ -144,7 +188,11 @@ describe('a Gmail sign-in over time', () => {
     await signIn();
     fake.revoke();
     fake.expireAccessTokens();
-    const error = await waitForMailAttachment(box, { runFolder: mkdtempSync(join(dir, 'run-')), timeoutMs: 5_000 }, { createSource: () => createGmailSource(box, env) }).catch((caught: unknown) => caught);
+    const error = await waitForMailAttachment(
+      box,
+      { runFolder: mkdtempSync(join(dir, 'run-')), timeoutMs: 5_000 },
+      { createSource: () => createGmailSource(box, env) },
+    ).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(AppError);
     expect((error as AppError).code).toBe('auth_failed');
     expect((error as AppError).message).toContain('run `deputy mail login --gmail` again');
@@ -153,7 +201,13 @@ describe('a Gmail sign-in over time', () => {
 
   it('without a sign-in, says which command signs in', async () => {
     const other = GmailMailbox.parse({ ...box, tokenFile: join(dir, 'nowhere.json') });
-    await expect(waitForMailAttachment(other, { runFolder: dir, timeoutMs: 1000 }, { createSource: () => createGmailSource(other, env) })).rejects.toThrow(
+    await expect(
+      waitForMailAttachment(
+        other,
+        { runFolder: dir, timeoutMs: 1000 },
+        { createSource: () => createGmailSource(other, env) },
+      ),
+    ).rejects.toThrow(
       `Deputy is not signed in to Gmail (no ${join(dir, 'nowhere.json')}): run \`deputy mail login --gmail\``,
     );
   });

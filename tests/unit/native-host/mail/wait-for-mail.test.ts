@@ -14,13 +14,28 @@ import { waitForMailAttachment } from '../../../../native-host/mail/wait-for-mai
  */
 
 const PASSWORD = 'correct-horse-battery';
-const config = MailboxConfig.parse({ kind: 'imap', host: '127.0.0.1', tls: 'plain', user: 'alice', password: { env: 'P' }, from: ['*@service.test'], pollSeconds: 5 });
+const config = MailboxConfig.parse({
+  kind: 'imap',
+  host: '127.0.0.1',
+  tls: 'plain',
+  user: 'alice',
+  password: { env: 'P' },
+  from: ['*@service.test'],
+  pollSeconds: 5,
+});
 const dirs: string[] = [];
 afterEach(() => {
   for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
 
-const mail = (id: string, extra: Partial<MailSummary> = {}): MailSummary => ({ id, fromAddress: 'svc@service.test', from: 'svc@service.test', subject: `report ${id}`, messageId: `<${id}@service.test>`, ...extra });
+const mail = (id: string, extra: Partial<MailSummary> = {}): MailSummary => ({
+  id,
+  fromAddress: 'svc@service.test',
+  from: 'svc@service.test',
+  subject: `report ${id}`,
+  messageId: `<${id}@service.test>`,
+  ...extra,
+});
 const csv = Buffer.from('a,b\n1,2\n');
 
 /** A mailbox whose contents and failures follow a script, one step per look. */
@@ -42,7 +57,12 @@ function scripted(looks: Array<MailSummary[] | AppError>, connects: Array<AppErr
       look += 1;
       return step instanceof AppError ? Promise.reject(step) : Promise.resolve(step ?? []);
     },
-    structure: () => Promise.resolve({ ref: '1', contentType: 'multipart/mixed', children: [{ ref: '2', contentType: 'text/csv', filename: 'data.csv', size: csv.length }] }),
+    structure: () =>
+      Promise.resolve({
+        ref: '1',
+        contentType: 'multipart/mixed',
+        children: [{ ref: '2', contentType: 'text/csv', filename: 'data.csv', size: csv.length }],
+      }),
     download: () => Promise.resolve(Readable.from([csv])),
     changed: (ms) => {
       clock += ms;
@@ -62,22 +82,37 @@ function scripted(looks: Array<MailSummary[] | AppError>, connects: Array<AppErr
   return { source, deps, calls };
 }
 
-function run(script: ReturnType<typeof scripted>, options: { exclude?: string[]; signal?: AbortSignal; timeoutMs?: number } = {}) {
+function run(
+  script: ReturnType<typeof scripted>,
+  options: { exclude?: string[]; signal?: AbortSignal; timeoutMs?: number } = {},
+) {
   const runFolder = mkdtempSync(join(tmpdir(), 'deputy-wait-'));
   dirs.push(runFolder);
   const events: MailEvent[] = [];
-  const result = waitForMailAttachment(config, { runFolder, timeoutMs: options.timeoutMs ?? 60_000, onEvent: (event) => events.push(event), ...options }, script.deps);
+  const result = waitForMailAttachment(
+    config,
+    { runFolder, timeoutMs: options.timeoutMs ?? 60_000, onEvent: (event) => events.push(event), ...options },
+    script.deps,
+  );
   return { result, events };
 }
 
 describe('waiting for mail', () => {
   it('passes over a mail that was there before, one taken earlier and one from another sender, then takes the next', async () => {
-    const script = scripted([[mail('old', { messageId: '<old@service.test>' }), mail('again', { messageId: '<taken@service.test>' })], [mail('spam', { fromAddress: 'x@spam.test', from: 'x@spam.test' })], [mail('new')]]);
+    const script = scripted([
+      [mail('old', { messageId: '<old@service.test>' }), mail('again', { messageId: '<taken@service.test>' })],
+      [mail('spam', { fromAddress: 'x@spam.test', from: 'x@spam.test' })],
+      [mail('new')],
+    ]);
     const { result, events } = run(script, { exclude: ['<taken@service.test>'] });
     const done = await result;
     expect(done.message).toMatchObject({ id: 'new', messageId: '<new@service.test>' });
     expect(done.saved.map((saved) => saved.name)).toEqual(['data.csv']);
-    expect(events.filter((event) => event.type === 'ignored').map((event) => (event.type === 'ignored' ? [event.id, event.why] : []))).toEqual([
+    expect(
+      events
+        .filter((event) => event.type === 'ignored')
+        .map((event) => (event.type === 'ignored' ? [event.id, event.why] : [])),
+    ).toEqual([
       ['old', 'the same mail was in the mailbox before the trigger'],
       ['again', 'it was already taken in an earlier run'],
       ['spam', 'the sender is not *@service.test'],
@@ -90,12 +125,19 @@ describe('waiting for mail', () => {
     const script = scripted([[], lost, [mail('7')]], [undefined, refused, refused]);
     const { result, events } = run(script);
     expect((await result).message.id).toBe('7');
-    expect(events.filter((event) => event.type === 'disconnected').map((event) => (event.type === 'disconnected' ? event.retryInSeconds : 0))).toEqual([1, 2, 4]);
+    expect(
+      events
+        .filter((event) => event.type === 'disconnected')
+        .map((event) => (event.type === 'disconnected' ? event.retryInSeconds : 0)),
+    ).toEqual([1, 2, 4]);
     expect(events.filter((event) => event.type === 'connected')).toHaveLength(2);
   });
 
   it('does not retry a refused login: it says what to check at once', async () => {
-    const script = scripted([[]], [new AppError('auth_failed', `The IMAP server refused the login for "alice": password was ${PASSWORD}`)]);
+    const script = scripted(
+      [[]],
+      [new AppError('auth_failed', `The IMAP server refused the login for "alice": password was ${PASSWORD}`)],
+    );
     const { result } = run(script);
     const error = (await result.catch((caught: unknown) => caught)) as AppError;
     expect(error.code).toBe('auth_failed');
@@ -109,7 +151,12 @@ describe('waiting for mail', () => {
     const error = (await result.catch((caught: unknown) => caught)) as AppError;
     expect(error.code).toBe('timeout');
     expect(error.message).toContain('No mail from *@service.test arrived in alice@127.0.0.1:143/INBOX within 12 s');
-    expect(events.at(-1)).toEqual({ type: 'nothing_came', mailbox: 'alice@127.0.0.1:143/INBOX', waitedSeconds: 12, reason: 'No mail from *@service.test arrived in alice@127.0.0.1:143/INBOX within 12 s' });
+    expect(events.at(-1)).toEqual({
+      type: 'nothing_came',
+      mailbox: 'alice@127.0.0.1:143/INBOX',
+      waitedSeconds: 12,
+      reason: 'No mail from *@service.test arrived in alice@127.0.0.1:143/INBOX within 12 s',
+    });
   });
 
   it('ends with "nothing came" when the server stays away past the deadline', async () => {
