@@ -3,6 +3,7 @@ import type { Readable } from 'node:stream';
 import { MailParser, type AttachmentStream } from 'mailparser';
 import type {
   AttachmentRules,
+  AttachmentType,
   MailEvent,
   SavedAttachment,
   SkippedAttachment,
@@ -38,6 +39,13 @@ function recorder(context: ExtractContext, result: Extracted) {
       result.skipped.push(skipped);
       context.onEvent({ type: 'skipped_attachment', name: skipped.name, why: skipped.why });
     },
+    /** Saves one attachment through the size cap and the content check, and records what became of it. */
+    async save(content: Readable, name: string, type: AttachmentType): Promise<void> {
+      const maxBytes = context.rules.maxMb * 1_000_000;
+      const outcome = await saveAttachment(content, { folder: context.folder, name, type, maxBytes });
+      if ('saved' in outcome) this.saved(outcome.saved);
+      else this.skipped({ name, why: outcome.why });
+    },
   };
 }
 
@@ -72,16 +80,7 @@ async function extractForwarded(
       if (nested > context.rules.maxDepth)
         record.skipped({ name: verdict.name, why: `nested deeper than ${context.rules.maxDepth} levels` });
       else if ('why' in verdict) record.skipped(verdict);
-      else {
-        const outcome = await saveAttachment(attachment.content, {
-          folder: context.folder,
-          name: verdict.name,
-          type: verdict.type,
-          maxBytes: context.rules.maxMb * 1_000_000,
-        });
-        if ('saved' in outcome) record.saved(outcome.saved);
-        else record.skipped({ name: verdict.name, why: outcome.why });
-      }
+      else await record.save(attachment.content, verdict.name, verdict.type);
     } finally {
       attachment.content.resume();
       attachment.release?.();
@@ -115,14 +114,7 @@ export async function extractAttachments(
   const take = async (planned: PlannedAttachment): Promise<void> => {
     const content = await source.download(mail, planned.part);
     if (planned.kind === 'message') return extractForwarded(content, planned.depth, context, record);
-    const outcome = await saveAttachment(content, {
-      folder: context.folder,
-      name: planned.name,
-      type: planned.type,
-      maxBytes: context.rules.maxMb * 1_000_000,
-    });
-    if ('saved' in outcome) record.saved(outcome.saved);
-    else record.skipped({ name: planned.name, why: outcome.why });
+    await record.save(content, planned.name, planned.type);
   };
   try {
     for (const planned of plan.take) await take(planned);

@@ -7,7 +7,7 @@ import { attachment, PPTX_TYPE, renderMail, withAttachments } from '../fixtures/
 import { makePptx } from '../fixtures/mail/documents';
 import { startFakeGmail, type FakeGmail } from '../fixtures/mail/fake-gmail';
 import { BUILT_HOST, ensureBuiltHost } from './host-harness';
-import { dovecotMissing, startDovecot, type Dovecot } from './support/dovecot';
+import { dovecotMissing, imapSettings, startDovecot, type Dovecot } from './support/dovecot';
 
 /**
  * `deputy mail login --gmail`, `deputy mail wait` and `deputy doctor`'s mailbox section, run from the built bin with
@@ -143,20 +143,7 @@ describe.skipIf(dovecotMissing !== undefined)('deputy mail wait and doctor with 
   beforeAll(async () => {
     server = await startDovecot();
     settings = join(home, 'imap.json');
-    writeFileSync(
-      settings,
-      JSON.stringify({
-        kind: 'imap',
-        host: '127.0.0.1',
-        port: server.port,
-        tls: 'plain',
-        user: server.user,
-        password: { env: PASSWORD_ENV },
-        from: ['*@service.test'],
-        subject: 'report',
-        pollSeconds: 2,
-      }),
-    );
+    writeFileSync(settings, JSON.stringify(imapSettings(server, PASSWORD_ENV)));
   });
   afterAll(async () => {
     await server?.close();

@@ -22,7 +22,7 @@ import {
   type TestMail,
 } from '../fixtures/mail/build-mail';
 import { makePptx, makeXlsx } from '../fixtures/mail/documents';
-import { dovecotMissing, startDovecot, type Dovecot } from './support/dovecot';
+import { dovecotMissing, imapSettings, startDovecot, type Dovecot } from './support/dovecot';
 
 /**
  * Output by email from a real IMAP server: Debian's Dovecot on 127.0.0.1 with a temp config, mail delivered by
@@ -38,18 +38,7 @@ let pptx: Buffer;
 let xlsx: Buffer;
 
 function mailbox(server: Dovecot, extra: Partial<MailboxConfigInput> = {}): MailboxConfig {
-  return MailboxConfig.parse({
-    kind: 'imap',
-    host: '127.0.0.1',
-    port: server.port,
-    tls: 'plain',
-    user: server.user,
-    password: { env: PASSWORD_ENV },
-    from: ['*@service.test'],
-    subject: 'report',
-    pollSeconds: 2,
-    ...extra,
-  });
+  return MailboxConfig.parse(imapSettings(server, PASSWORD_ENV, extra));
 }
 
 function waiter(server: Dovecot, config: MailboxConfig, options: Partial<MailWaitOptions> = {}) {
@@ -71,7 +60,14 @@ function waiter(server: Dovecot, config: MailboxConfig, options: Partial<MailWai
       { runFolder, timeoutMs: 60_000, ...(mark ? { since: mark } : {}), ...options, onEvent },
       { createSource },
     );
-  return { runFolder, events, waiting, result, mark: () => markMailbox(config, { createSource }) };
+  const mark = () => markMailbox(config, { createSource });
+  /** Marks the mailbox as a trigger would, starts the wait, and returns once it is waiting (with its result). */
+  const started = async (): Promise<{ pending: Promise<MailResult> }> => {
+    const pending = result(await mark());
+    await waiting;
+    return { pending };
+  };
+  return { runFolder, events, waiting, result, mark, started };
 }
 
 const report = (subject: string, ...parts: Parameters<typeof withAttachments>): TestMail => ({
@@ -101,9 +97,7 @@ describe.skipIf(dovecotMissing !== undefined)('mail output from Dovecot', () => 
       renderMail(report('Weekly report (last week)', attachment('last-week.pptx', pptx, PPTX_TYPE))),
     );
     const wait = waiter(server, mailbox(server));
-    const mark = await wait.mark();
-    const pending = wait.result(mark);
-    await wait.waiting;
+    const { pending } = await wait.started();
     await server.deliver(
       renderMail({
         from: 'Newsletter <news@elsewhere.test>',
@@ -142,8 +136,7 @@ describe.skipIf(dovecotMissing !== undefined)('mail output from Dovecot', () => 
 
   it('a mail without an attachment is a clear result, not a crash', async () => {
     const wait = waiter(server, mailbox(server));
-    const pending = wait.result(await wait.mark());
-    await wait.waiting;
+    const { pending } = await wait.started();
     await server.deliver(
       renderMail({
         from: 'reports@service.test',
@@ -162,8 +155,7 @@ describe.skipIf(dovecotMissing !== undefined)('mail output from Dovecot', () => 
   it('saves only safe, allowed, capped attachments, also from nested parts and forwarded mails', async () => {
     const config = mailbox(server, { attachments: { maxMb: 1 } });
     const wait = waiter(server, config);
-    const pending = wait.result(await wait.mark());
-    await wait.waiting;
+    const { pending } = await wait.started();
     await server.deliver(
       renderMail({
         from: 'reports@service.test',
@@ -230,8 +222,7 @@ describe.skipIf(dovecotMissing !== undefined)('mail output from Dovecot', () => 
 
   it('reconnects when the server ends the session mid-IDLE, and gets the mail', async () => {
     const wait = waiter(server, mailbox(server));
-    const pending = wait.result(await wait.mark());
-    await wait.waiting;
+    const { pending } = await wait.started();
     server.kick();
     await server.deliver(renderMail(report('Weekly report after kick', attachment('kick.pptx', pptx, PPTX_TYPE))));
     const result = await pending;
@@ -242,8 +233,7 @@ describe.skipIf(dovecotMissing !== undefined)('mail output from Dovecot', () => 
 
   it('keeps waiting while the server is down and restarts, and loses nothing delivered meanwhile', async () => {
     const wait = waiter(server, mailbox(server));
-    const pending = wait.result(await wait.mark());
-    await wait.waiting;
+    const { pending } = await wait.started();
     await server.stop();
     // Delivered while IMAP is down, as the mail server's delivery agent would.
     server.deliverToMaildir(
@@ -284,8 +274,7 @@ describe.skipIf(dovecotMissing !== undefined)('mail output from servers without 
     const server = await startDovecot({ idle: false });
     try {
       const wait = waiter(server, mailbox(server, { pollSeconds: 1 }));
-      const pending = wait.result(await wait.mark());
-      await wait.waiting;
+      const { pending } = await wait.started();
       expect(wait.events[1]).toMatchObject({ type: 'waiting', mode: 'poll' });
       await server.deliver(renderMail(report('Polled report', attachment('polled.xlsx', xlsx, XLSX_TYPE))));
       expect((await pending).saved.map((saved) => saved.name)).toEqual(['polled.xlsx']);
@@ -298,8 +287,7 @@ describe.skipIf(dovecotMissing !== undefined)('mail output from servers without 
     const server = await startDovecot({ starttls: true });
     try {
       const trusted = waiter(server, mailbox(server, { tls: 'starttls', caFile: server.caFile ?? '' }));
-      const pending = trusted.result(await trusted.mark());
-      await trusted.waiting;
+      const { pending } = await trusted.started();
       expect(trusted.events[0]).toMatchObject({ type: 'connected', security: 'STARTTLS' });
       await server.deliver(renderMail(report('Secure report', attachment('secure.pptx', pptx, PPTX_TYPE))));
       expect((await pending).saved.map((saved) => saved.name)).toEqual(['secure.pptx']);

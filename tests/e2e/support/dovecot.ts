@@ -71,6 +71,26 @@ function instanceProcesses(title: string): number[] {
   return pids;
 }
 
+/** Mail settings for this server's mailbox (plain IMAP on loopback, the password from `passwordEnv`). */
+export function imapSettings(
+  server: Dovecot,
+  passwordEnv: string,
+  extra: Record<string, unknown> = {},
+): Record<string, unknown> {
+  return {
+    kind: 'imap',
+    host: '127.0.0.1',
+    port: server.port,
+    tls: 'plain',
+    user: server.user,
+    password: { env: passwordEnv },
+    from: ['*@service.test'],
+    subject: 'report',
+    pollSeconds: 2,
+    ...extra,
+  };
+}
+
 async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();
