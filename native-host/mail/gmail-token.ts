@@ -1,4 +1,4 @@
-import { readFileSync, statSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { isAbsolute, join, resolve } from 'node:path';
 import { OAuth2Client, type Credentials } from 'google-auth-library';
 import { z } from 'zod';
@@ -116,15 +116,6 @@ export function loadGmailToken(file: string, clientId: string): GmailToken {
       `The Gmail sign-in in ${file} lacks read access to mail: run \`${GMAIL_LOGIN_COMMAND}\` again`,
     );
   return parsed.data;
-}
-
-/** Whether the token file can be read by other users (it should be 0600). */
-export function tokenFileTooOpen(file: string): boolean {
-  try {
-    return process.platform !== 'win32' && (statSync(file).mode & 0o077) !== 0;
-  } catch {
-    return false;
-  }
 }
 
 /**

@@ -1,4 +1,4 @@
-import { existsSync, statSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { connect } from 'node:net';
 import { isAbsolute, resolve } from 'node:path';
 import { AppError } from '../../shared/errors';
@@ -6,13 +6,12 @@ import type { GmailMailbox, ImapMailbox } from '../../shared/protocol/mail-proto
 import {
   gmailClientCredentials,
   gmailTokenFile,
-  tokenFileTooOpen,
   GMAIL_LOGIN_COMMAND,
   type GmailEnv,
 } from './gmail-token';
 import { imapPort } from './imap-source';
 import { describeRules } from './mail-rules';
-import { describeSecretRef, readSecret, secretScrubber } from './mail-secret';
+import { describeSecretRef, readableByOthers, readSecret, secretScrubber } from './mail-secret';
 import { loadMailSettings } from './mail-settings';
 import type { MailSource } from './mail-source';
 
@@ -58,14 +57,6 @@ function reachable(host: string, port: number, timeoutMs: number): Promise<strin
   });
 }
 
-function fileTooOpen(path: string): boolean {
-  try {
-    return process.platform !== 'win32' && (statSync(path).mode & 0o077) !== 0;
-  } catch {
-    return false;
-  }
-}
-
 /**
  * `deputy doctor`'s mailbox section: the settings file, where the secret comes from, whether the server answers,
  * whether the login works and the folder (or Gmail label) exists, each as one line that says what to do when it fails.
@@ -106,7 +97,7 @@ export async function checkMailbox(file: string, explicit: boolean, deps: MailDo
             : resolve(deps.env.baseDir, box.password.file)
           : undefined;
       const open =
-        path !== undefined && fileTooOpen(path) ? ` (warning: ${path} can be read by other users: chmod 600 it)` : '';
+        path !== undefined && readableByOthers(path) ? ` (warning: ${path} can be read by other users: chmod 600 it)` : '';
       return `read from ${describeSecretRef(box.password)}${open}`;
     });
     if (!ok) return report;
@@ -127,7 +118,7 @@ export async function checkMailbox(file: string, explicit: boolean, deps: MailDo
     if (
       !(await step('sign-in', () => {
         if (!existsSync(tokenFile)) throw new Error(`not signed in (no ${tokenFile}): run \`${GMAIL_LOGIN_COMMAND}\``);
-        if (tokenFileTooOpen(tokenFile))
+        if (readableByOthers(tokenFile))
           throw new Error(`${tokenFile} can be read by other users: run \`chmod 600 ${tokenFile}\``);
         return `${tokenFile} (mode 0600)`;
       }))

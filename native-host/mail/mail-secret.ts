@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
 import { AppError } from '../../shared/errors';
 import type { SecretRef } from '../../shared/protocol/mail-protocol';
@@ -55,4 +55,13 @@ export function secretScrubber(secrets: Iterable<string | undefined>): (text: st
     .filter((secret): secret is string => secret !== undefined && secret.length >= 4)
     .sort((a, b) => b.length - a.length);
   return (text) => list.reduce((out, secret) => out.split(secret).join('[redacted]'), text);
+}
+
+/** Whether other users can read a file that holds a secret (a password file, the Gmail sign-in); it should be 0600. */
+export function readableByOthers(path: string): boolean {
+  try {
+    return process.platform !== 'win32' && (statSync(path).mode & 0o077) !== 0;
+  } catch {
+    return false;
+  }
 }

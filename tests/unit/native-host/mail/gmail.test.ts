@@ -212,3 +212,33 @@ describe('a Gmail sign-in over time', () => {
     );
   });
 });
+
+describe('Gmail labels', () => {
+  it('finds a user label by its name, and names a label that does not exist', async () => {
+    await signIn();
+    const reports = GmailMailbox.parse({ ...box, label: 'reports' });
+    fake.deliver(
+      {
+        from: 'reports@service.test',
+        subject: 'Labelled report',
+        body: withAttachments(attachment('labelled.pptx', await makePptx('L'), PPTX_TYPE)),
+      },
+      { labels: ['Label_7'] },
+    );
+    const result = await waitForMailAttachment(
+      reports,
+      { newest: true, runFolder: mkdtempSync(join(dir, 'run-')), timeoutMs: 5_000 },
+      { createSource: () => createGmailSource(reports, env) },
+    );
+    expect(result.message.subject).toBe('Labelled report');
+    expect(fake.requests.some((request) => request.includes('labelIds=Label_7'))).toBe(true);
+    const missing = GmailMailbox.parse({ ...box, label: 'Invoices' });
+    await expect(
+      waitForMailAttachment(
+        missing,
+        { runFolder: dir, timeoutMs: 5_000 },
+        { createSource: () => createGmailSource(missing, env) },
+      ),
+    ).rejects.toThrow('The Gmail label "Invoices" does not exist');
+  });
+});
