@@ -20,6 +20,16 @@ function setup(settings: unknown): { dir: string; file: string } {
   return { dir, file };
 }
 
+/** IMAP settings for a server on this machine at `port`. */
+const loopbackImap = (port: number, password: unknown): Record<string, unknown> => ({
+  kind: 'imap',
+  host: '127.0.0.1',
+  port,
+  tls: 'plain',
+  user: 'alice',
+  password,
+});
+
 /** A port with nobody listening: bound, then closed. */
 async function closedPort(): Promise<number> {
   return new Promise((resolve) => {
@@ -78,14 +88,7 @@ describe("doctor's mailbox checks", () => {
 
   it('warns about a password file others can read, and names host and port when nothing answers', async () => {
     const port = await closedPort();
-    const { dir, file } = setup({
-      kind: 'imap',
-      host: '127.0.0.1',
-      port,
-      tls: 'plain',
-      user: 'alice',
-      password: { file: 'password.txt' },
-    });
+    const { dir, file } = setup(loopbackImap(port, { file: 'password.txt' }));
     writeFileSync(join(dir, 'password.txt'), 's3cret-password\n', { mode: 0o644 });
     const report = await checkMailbox(file, true, deps(dir, {}));
     expect(report.checks.map((check) => [check.name, check.ok])).toEqual([
@@ -107,14 +110,7 @@ describe("doctor's mailbox checks", () => {
     const address = server.address();
     const port = typeof address === 'object' && address ? address.port : 0;
     try {
-      const { dir, file } = setup({
-        kind: 'imap',
-        host: '127.0.0.1',
-        port,
-        tls: 'plain',
-        user: 'alice',
-        password: { env: 'PW' },
-      });
+      const { dir, file } = setup(loopbackImap(port, { env: 'PW' }));
       const refused = await checkMailbox(
         file,
         true,
