@@ -5,6 +5,7 @@ import { HOST_VERSION } from '../version';
 import { registerDesktopCommand } from './desktop-command';
 import { registerLoopCommands } from './loop-command';
 import { registerShellCommand } from './shell-command';
+import { registerMailCommands } from './mail-command';
 import type { CliEnv } from './cli-env';
 import { registerCompareCommand } from './compare-command';
 import { doctorCommand } from './doctor-command';
@@ -49,6 +50,7 @@ export function buildProgram(setExitCode: (code: number) => void, cliEnv: () => 
   registerCompareCommand(program, setExitCode);
 
   registerShellCommand(program, setExitCode);
+  registerMailCommands(program, setExitCode);
 
   program
     .command('install')
@@ -72,11 +74,12 @@ export function buildProgram(setExitCode: (code: number) => void, cliEnv: () => 
 
   program
     .command('doctor')
-    .description('check what is installed for each browser and try a real hello round trip through it')
+    .description('check what is installed for each browser and try a real hello round trip through it; check the mailbox settings')
     .addOption(browserOption('check'))
     .addOption(userDataDirOption('check'))
     .option('--json', 'print the report as JSON')
-    .action(async (options: { browser?: string; userDataDir?: string; json?: boolean }) =>
+    .option('--mail-config <file>', 'check this mail settings file (default: $DEPUTY_MAIL_CONFIG, else mail.json in the data folder)')
+    .action(async (options: { browser?: string; userDataDir?: string; json?: boolean; mailConfig?: string }) =>
       setExitCode(await doctorCommand(options, cliEnv())),
     );
 
