@@ -1,3 +1,4 @@
+import type { DocumentVerdict } from '../../shared/protocol/loop-protocol';
 import type { IterationView, LoopView } from './loop-view-model';
 import { fixerErrorText, outcomeLabel, statusLine } from './loop-view-model';
 
@@ -58,8 +59,34 @@ export function IterationList(props: { iterations: IterationView[] }) {
 
 function checkText(entry: IterationView): string {
   if (entry.checkPassed === undefined) return 'check not run yet';
+  if (entry.document?.hollow) return 'hollow output';
+  if (entry.document) return entry.checkPassed ? 'output matches the template' : 'output differs from the template';
   if (entry.checkPassed) return 'check passed';
   return `${entry.failures.length} failure(s)`;
+}
+
+const SEVERITIES = ['critical', 'high', 'medium'] as const;
+const isSeverity = (value: string): value is (typeof SEVERITIES)[number] => (SEVERITIES as readonly string[]).includes(value);
+
+/** The judge's counts by severity, and where this iteration's report is. */
+function DocumentVerdictView(props: { document: DocumentVerdict }) {
+  const { document } = props;
+  return (
+    <div class="loop-document" data-testid="loop-document">
+      <p class="loop-document__counts" data-testid="loop-severity-counts" aria-label="Findings by severity">
+        {SEVERITIES.map((severity) => (
+          <span key={severity} class={`severity severity--${severity}${document.counts[severity] === 0 ? ' severity--none' : ''}`} data-testid={`loop-count-${severity}`}>
+            {document.counts[severity]} {severity}
+          </span>
+        ))}
+      </p>
+      {document.reportPath ? (
+        <p class="loop-document__report">
+          Report: <code data-testid="loop-document-report">{document.reportPath}</code>
+        </p>
+      ) : null}
+    </div>
+  );
 }
 
 function IterationItem(props: { entry: IterationView }) {
@@ -73,11 +100,12 @@ function IterationItem(props: { entry: IterationView }) {
           {checkText(entry)}
         </span>
       </div>
+      {entry.document ? <DocumentVerdictView document={entry.document} /> : null}
       {entry.failures.length > 0 ? (
         <ul class="loop-iteration__failures" data-testid="loop-failures">
           {entry.failures.slice(0, 5).map((failure) => (
             <li key={failure.id}>
-              <code>{failure.id}</code> {failure.message}
+              {isSeverity(failure.severity) ? <span class={`severity severity--${failure.severity}`}>{failure.severity}</span> : null} <code>{failure.id}</code> {failure.message}
             </li>
           ))}
           {entry.failures.length > 5 ? <li class="muted">and {entry.failures.length - 5} more</li> : null}
