@@ -207,7 +207,7 @@ export function registerLoopCommands(program: Command, setExitCode: (code: numbe
     .option('--no-output-images', "document mode: no page images in each iteration's report")
     .option('--no-research', 'when stuck, stop without asking a model for a root-cause analysis')
     .addOption(new Option('--research-provider <name>', 'the model provider of the research step (key from OPENAI_API_KEY, ANTHROPIC_API_KEY or DEPUTY_API_KEY)').choices(['openai', 'anthropic', 'openai-compatible']))
-    .option('--research-model <name>', 'the model of the research step (default gpt-4.1 or claude-sonnet-4-5)')
+    .option('--research-model <name>', 'the model of the research step (default gpt-4.1 or claude-sonnet-4-6)')
     .option('--research-base-url <url>', 'the research model server, for an OpenAI-compatible one (Ollama, vLLM, ...)')
     .option('--resume', 'continue the interrupted loop of this repo from its last step (new budgets and fixer limits may be given)')
     .option('--approve', 'with --resume: push the fix that waits for your approval')

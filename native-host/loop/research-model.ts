@@ -9,7 +9,7 @@ type ResearchSpec = LoopConfig['research'];
 export type ResearchModel = { provider: Provider } | { unavailable: string };
 
 /** Models strong enough to reason over code and findings; one call per stuck loop, so the price matters little. */
-const DEFAULT_MODELS = { openai: 'gpt-4.1', anthropic: 'claude-sonnet-4-5' } as const;
+const DEFAULT_MODELS = { openai: 'gpt-4.1', anthropic: 'claude-sonnet-4-6' } as const;
 
 const NO_MODEL =
   'Research when stuck was skipped: no model is configured. For deputy loop set OPENAI_API_KEY or ANTHROPIC_API_KEY (or --research-base-url for a local OpenAI-compatible server); in the side panel choose a model in Settings';
@@ -27,6 +27,7 @@ function build(settings: ProviderSettings): ResearchModel {
  * `deputy loop`'s research model, chosen like `deputy desktop` chooses its model: --research-provider, a base URL
  * (an OpenAI-compatible server), else the provider whose key is set. The key comes from OPENAI_API_KEY,
  * ANTHROPIC_API_KEY or DEPUTY_API_KEY, never from a flag or the loop file, so it stays out of history and state.
+ * Note that Claude Code's own ANTHROPIC_API_KEY counts: a loop whose fixer runs on an API key researches with it too.
  */
 export function researchModelFromEnv(spec: ResearchSpec, env: Record<string, string | undefined>): ResearchModel {
   const value = (name: string): string | undefined => (env[name]?.trim() ? env[name]?.trim() : undefined);
@@ -39,7 +40,9 @@ export function researchModelFromEnv(spec: ResearchSpec, env: Record<string, str
   }
   const apiKey = value(kind === 'openai' ? 'OPENAI_API_KEY' : 'ANTHROPIC_API_KEY') ?? value('DEPUTY_API_KEY');
   if (!apiKey) return { unavailable: NO_MODEL };
-  return build({ preset: kind, model: spec.model ?? DEFAULT_MODELS[kind], apiKey, ...(spec.baseUrl ? { baseUrl: spec.baseUrl } : {}) });
+  // As the official clients do: a proxy or gateway named in OPENAI_BASE_URL or ANTHROPIC_BASE_URL is used.
+  const baseUrl = spec.baseUrl ?? value(kind === 'openai' ? 'OPENAI_BASE_URL' : 'ANTHROPIC_BASE_URL');
+  return build({ preset: kind, model: spec.model ?? DEFAULT_MODELS[kind], apiKey, ...(baseUrl ? { baseUrl } : {}) });
 }
 
 /**

@@ -110,5 +110,5 @@ export function hookCommandLine(nodePath: string, scriptPath: string, rulesFile:
 
 /** `deputy compare` run by the same Node and script, for the fixer in document mode. */
 export function compareCommandLine(nodePath: string, scriptPath: string): string {
-  return [nodePath, scriptPath, 'compare'].map(shellQuote).join(' ');
+  return `${[nodePath, scriptPath].map(shellQuote).join(' ')} compare`;
 }
