@@ -105,7 +105,8 @@ function IterationItem(props: { entry: IterationView }) {
         <ul class="loop-iteration__failures" data-testid="loop-failures">
           {entry.failures.slice(0, 5).map((failure) => (
             <li key={failure.id}>
-              {isSeverity(failure.severity) ? <span class={`severity severity--${failure.severity}`}>{failure.severity}</span> : null} <code>{failure.id}</code> {failure.message}
+              {isSeverity(failure.severity) ? <><span class={`severity severity--${failure.severity}`}>{failure.severity}</span> </> : null}
+              <code>{failure.id}</code> {failure.message}
             </li>
           ))}
           {entry.failures.length > 5 ? <li class="muted">and {entry.failures.length - 5} more</li> : null}

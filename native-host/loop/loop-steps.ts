@@ -76,7 +76,8 @@ function makeCheck(runner: CheckRunner, escalate: Escalation | undefined): StepH
         return 'definition changed';
       }
       const fixes = state.history.filter((entry) => entry.pushed).length;
-      context.finish('passed', fixes === 0 ? 'The check passes; nothing to fix' : `The check passes after ${fixes} pushed fix(es)`);
+      const what = !state.config.document ? 'The check passes' : state.config.check ? 'The check passes and the output matches its template' : 'The output matches its template';
+      context.finish('passed', fixes === 0 ? `${what}; nothing to fix` : `${what} after ${fixes} pushed fix(es)`);
       return 'passed';
     }
     const repeats = repeatCount(state.history);

@@ -36,6 +36,7 @@ describe('deputy loop in document mode: the output judged against a template', (
     expect(run.stderr).toBe('');
     expect(run.code).toBe(0);
     expect(finished(run)?.outcome).toBe('passed');
+    expect(finished(run)?.reason).toBe('The output matches its template after 1 pushed fix(es)');
     const [first, second] = checks(run.events);
     expect(first?.passed).toBe(false);
     expect(first?.document).toMatchObject({ kind: 'pptx', counts: { critical: 0, high: 4, medium: 0 }, hollow: false });
