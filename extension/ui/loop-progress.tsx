@@ -4,6 +4,16 @@ import { fixerErrorText, outcomeLabel, statusLine } from './loop-view-model';
 
 const short = (commit: string): string => commit.slice(0, 10);
 
+/** Where a report was written: a path the user copies (an extension page cannot open file:// links). */
+function ReportPath(props: { path: string | undefined; class: string; testId: string }) {
+  if (!props.path) return null;
+  return (
+    <span class={props.class}>
+      Report: <code data-testid={props.testId}>{props.path}</code>
+    </span>
+  );
+}
+
 /** The live line of a running loop, or its outcome with the report once it ended. */
 export function LoopStatus(props: { view: LoopView; now: number }) {
   const { view } = props;
@@ -31,11 +41,7 @@ export function LoopStatus(props: { view: LoopView; now: number }) {
           <strong>{outcomeLabel(view.outcome)}</strong>
           {view.reason ? <span data-testid="loop-reason">{view.reason}</span> : null}
           <span class="muted">Total cost ${view.costUsd.toFixed(2)}</span>
-          {view.reportPath ? (
-            <span class="loop-outcome__report">
-              Report: <code data-testid="loop-report">{view.reportPath}</code>
-            </span>
-          ) : null}
+          <ReportPath path={view.reportPath} class="loop-outcome__report" testId="loop-report" />
         </div>
       ) : null}
     </section>
@@ -80,11 +86,7 @@ function DocumentVerdictView(props: { document: DocumentVerdict }) {
           </span>
         ))}
       </p>
-      {document.reportPath ? (
-        <p class="loop-document__report">
-          Report: <code data-testid="loop-document-report">{document.reportPath}</code>
-        </p>
-      ) : null}
+      <ReportPath path={document.reportPath} class="loop-document__report" testId="loop-document-report" />
     </div>
   );
 }
