@@ -104,7 +104,8 @@ export function documentCheck(spec: DocumentSpec): CheckRunner {
     const dir = iterationDir(context);
     mkdirSync(dir, { recursive: true });
     const report = await writeReport(judgement, dir, spec.images ? findRenderTools() : undefined);
-    if (report.imagesNote && spec.images) context.emit({ type: 'notice', level: 'info', message: report.imagesNote });
+    // Why the pages are not drawn is the same every iteration: said once, and in every report.
+    if (report.imagesNote && spec.images && state.iteration === 1) context.emit({ type: 'notice', level: 'info', message: report.imagesNote });
     const document: DocumentVerdict = {
       kind: judgement.kind,
       output: outputFile,

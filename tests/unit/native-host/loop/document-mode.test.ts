@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -49,6 +49,17 @@ describe('document mode: definition and flags', () => {
     expect(config.research).toEqual({ enabled: false, model: 'gpt-5' });
     expect(loadLoopConfig({ repo: dir, output: 'https://svc.test/latest.pptx', outputTemplate: 'ref.pptx', trigger: 'https://svc.test/run' }, '/').trigger).toEqual({ url: 'https://svc.test/run', method: 'POST', timeoutSeconds: 60 });
     expect(() => loadLoopConfig({ repo: dir, outputTemplate: 'ref.pptx' }, '/')).toThrow(/document mode needs an "output" section/);
+  });
+
+  it('reads document mode from deputy.loop.json, flags winning', () => {
+    const repo = join(dir, 'from-file');
+    rmSync(repo, { recursive: true, force: true });
+    mkdirSync(repo);
+    writeFileSync(join(repo, 'deputy.loop.json'), JSON.stringify({ trigger: { url: 'https://svc.test/run' }, output: { url: 'https://svc.test/latest.xlsx' }, document: { template: 'ref.xlsx', maxSizeMb: 20 }, research: { model: 'gpt-5' } }));
+    const config = loadLoopConfig({ repo, outputRules: 'rules.json' }, '/');
+    expect(config.document).toEqual({ template: 'ref.xlsx', rules: 'rules.json', images: true, maxSizeMb: 20 });
+    expect(config.research).toEqual({ enabled: true, model: 'gpt-5' });
+    expect(config.check).toBeUndefined();
   });
 
   it('--resume keeps the definition: document and research flags are refused, --no-... ones only when given', () => {
