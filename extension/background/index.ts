@@ -22,6 +22,7 @@ import { ChatDriver } from './chat-driver';
 import { ChatSessions } from './chat-sessions';
 import { DesktopRunLog } from './desktop-run-log';
 import { createDesktopUiHandlers } from './desktop-ui-handlers';
+import { createLoopUiHandlers } from './loop-ui-handlers';
 import { HostConnection } from './host-connection';
 import { isPassthroughEvent } from './host-passthrough';
 import { LaunchStore } from './launch-store';
@@ -97,6 +98,7 @@ const ui: UiServer = new UiServer(
     tasks: tasks.handlers,
     desktop: createDesktopUiHandlers({ host, settings: tasks.settings, log: desktopRuns }),
     shell: createShellUiHandlers({ host, settings: tasks.settings, log: shellRuns }),
+    loop: createLoopUiHandlers({ host, settings: tasks.settings }),
   }),
   (port) => isPrivilegedSender(port.sender),
   createConsoleLogger('bg:ui'),
