@@ -52,11 +52,12 @@ export interface TabEnvironment extends WebEnvironment {
 export function createTabEnvironment(deps: TabEnvironmentDeps, startTabId: number): TabEnvironment {
   let tabId = startTabId;
   const egress = deps.egress;
-  const held = new Map<string, HeldRequest>();
+  const held = new Map<string, { request: HeldRequest; returnTo: string | undefined }>();
   const ownTabs = (): number[] => [...new Set([tabId, ...(egress ? egress.guard.tabsOf(egress.taskId) : [])])];
   const tabsForEgress = {
     act: (id: number, action: Record<string, unknown>) => deps.page.act(id, action),
-    showsError: async (id: number) => (await deps.loadFailure?.(id)) !== undefined,
+    // A held page load leaves the browser's error page in the tab, under the held address.
+    showsError: async (id: number, url: string) => (await deps.tabState(id))?.url === url || (await deps.loadFailure?.(id)) !== undefined,
     settle: async (id: number) => (await deps.page.settle(id, { loadCapMs: 15_000, quietCapMs: 3000 })).tab,
   };
   /** The window's tabs, split into the task's own (shown with their addresses) and how many others there are. */
@@ -77,7 +78,7 @@ export function createTabEnvironment(deps: TabEnvironmentDeps, startTabId: numbe
       const entry = held.get(blocked.id);
       if (!egress || !entry) return { ok: false, changed: false, message: 'the held request is no longer known (the worker restarted): do the action again', evidence: [] };
       held.delete(blocked.id);
-      const outcome = await resolveHeld(egress, tabsForEgress, entry, approved);
+      const outcome = await resolveHeld(egress, tabsForEgress, entry.request, approved, entry.returnTo);
       if (outcome.tabId !== undefined) tabId = outcome.tabId;
       return { ok: outcome.ok, changed: outcome.changed, message: outcome.message, evidence: outcome.evidence ?? [] };
     },
@@ -147,6 +148,8 @@ export function createTabEnvironment(deps: TabEnvironmentDeps, startTabId: numbe
         return { ok: true, changed: false, message: `${own.length + others.length} tabs open in this window`, evidence };
       }
       const since = egress?.now() ?? 0;
+      const actedIn = tabId;
+      const before = egress ? (await deps.tabState(tabId))?.url : undefined;
       const outcome = await deps.page.act(tabId, action);
       if (outcome.tabId !== undefined) {
         tabId = outcome.tabId;
@@ -157,7 +160,7 @@ export function createTabEnvironment(deps: TabEnvironmentDeps, startTabId: numbe
       if (!egress) return result;
       const blocked = await heldDuring(egress, since, tabId, MAY_OPEN_WINDOW.has(action.kind));
       if (!blocked) return result;
-      held.set(blocked.id, blocked);
+      held.set(blocked.id, { request: blocked, returnTo: blocked.tabId === actedIn ? before : undefined });
       return { ...result, blocked: publicView(blocked) };
     },
   };

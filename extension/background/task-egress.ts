@@ -18,7 +18,8 @@ export interface TaskEgress {
 /** How the environment acts on a tab (the page agent) and tells whether it shows the browser's error page. */
 export interface EgressTabs {
   act(tabId: number, action: Record<string, unknown>): Promise<PageOutcome>;
-  showsError(tabId: number): Promise<boolean>;
+  /** Whether the tab shows the browser's error page in place of `url` (the held request's page). */
+  showsError(tabId: number, url: string): Promise<boolean>;
   /** Waits for the tab to load what was sent (capped). */
   settle(tabId: number): Promise<{ url: string; title: string } | undefined>;
 }
@@ -81,17 +82,20 @@ export async function resolveHeld(
   tabs: EgressTabs,
   held: HeldRequest,
   approved: boolean,
+  returnTo: string | undefined,
 ): Promise<ActionOutcome & { tabId?: number }> {
   egress.guard.release(held.id);
+  // The tab is put back by opening the page it was on again: going back in history does not work here, as the
+  // browser skips entries a page made without a user's gesture (a script's click is not one).
+  const restore = async (): Promise<PageOutcome | null> =>
+    returnTo !== undefined && (await tabs.showsError(held.tabId, held.url)) ? tabs.act(held.tabId, { kind: 'navigate', url: returnTo }) : null;
   if (!approved) {
     if (held.newTab) {
       await tabs.act(held.tabId, { kind: 'tab_close', tabId: held.tabId }).catch(() => undefined);
       return { ok: true, changed: true, message: 'the tab the page opened for it was closed', evidence: [] };
     }
-    if (held.type === 'main_frame' && (await tabs.showsError(held.tabId))) {
-      const back = await tabs.act(held.tabId, { kind: 'back' });
-      return { ok: true, changed: true, message: 'the tab went back to the page it was on', evidence: back.evidence };
-    }
+    const back = held.type === 'main_frame' ? await restore() : null;
+    if (back?.ok) return { ok: true, changed: true, message: 'the tab is back on the page it was on', evidence: back.evidence };
     return { ok: true, changed: false, message: 'the page stays as it was', evidence: [] };
   }
   const moved = held.newTab ? { tabId: held.tabId } : {};
@@ -100,9 +104,10 @@ export async function resolveHeld(
     return { ok: opened.ok, changed: true, message: opened.message.replace(held.url, held.address), evidence: opened.evidence, ...moved };
   }
   if (held.type === 'main_frame' && held.method === 'POST' && held.formData && !held.rawBody) {
-    if (await tabs.showsError(held.tabId)) await tabs.act(held.tabId, { kind: 'back' });
+    // The post is sent from a page of the site that made it: the browser's error page cannot send anything.
+    await restore();
     const sent = await egress.resubmit(held.tabId, held.url, held.formData).catch(() => false);
-    if (!sent) return { ok: false, changed: false, message: 'the page could not send it again: do the action again', evidence: [] };
+    if (!sent) return { ok: false, changed: false, message: `${held.origin} is approved now, but the page could not send the form again: do the action again`, evidence: [] };
     await egress.sleep(200);
     const settled = await tabs.settle(held.tabId);
     const evidence = settled ? [`URL is ${settled.url}`, `title is ${JSON.stringify(settled.title)}`] : [];
@@ -110,7 +115,6 @@ export async function resolveHeld(
   }
   return { ok: false, changed: false, message: `${held.origin} is approved now, but this request cannot be replayed as it was: do the action again`, evidence: [] };
 }
-
 /** The scope to set for the task's guard, in its current tab. */
 export function setGuardScope(egress: TaskEgress, tabId: number, scope: EgressScope): Promise<void> {
   return egress.guard.setScope(egress.taskId, tabId, scope);
