@@ -41,7 +41,6 @@ const HELD_TTL_MS = 5 * 60_000;
 const BLOCK = { type: 'block' } as chrome.declarativeNetRequest.RuleAction;
 const ALLOW = { type: 'allow' } as chrome.declarativeNetRequest.RuleAction;
 type ResourceType = chrome.declarativeNetRequest.ResourceType;
-type RequestMethod = chrome.declarativeNetRequest.RequestMethod;
 
 function patternsOf(scope: EgressScope): SitePattern[] {
   const exact = scope.origins.map(originPattern);
@@ -65,10 +64,10 @@ export function guardRules(task: Pick<TaskGuard, 'tabs' | 'scope' | 'slot'>, oth
   // tabs born after it, until the guard learns whose they are. -1 (requests of no tab) keeps the list from being empty.
   const newborn = { excludedTabIds: [...new Set([-1, ...otherTabs, ...task.tabs])] };
   const rules: DnrRule[] = [
-    { id: base, priority: 1, action: BLOCK, condition: { ...mine, resourceTypes: ['main_frame' as ResourceType] } },
-    { id: base + 1, priority: 1, action: BLOCK, condition: { ...mine, resourceTypes: ['sub_frame' as ResourceType], requestMethods: ['post' as RequestMethod] } },
-    { id: base + 2, priority: 1, action: BLOCK, condition: { ...mine, resourceTypes: ['ping' as ResourceType] } },
-    { id: base + 3, priority: 1, action: BLOCK, condition: { ...newborn, resourceTypes: ['main_frame' as ResourceType] } },
+    { id: base, priority: 1, action: BLOCK, condition: { ...mine, resourceTypes: ['main_frame'] } },
+    { id: base + 1, priority: 1, action: BLOCK, condition: { ...mine, resourceTypes: ['sub_frame'], requestMethods: ['post'] } },
+    { id: base + 2, priority: 1, action: BLOCK, condition: { ...mine, resourceTypes: ['ping'] } },
+    { id: base + 3, priority: 1, action: BLOCK, condition: { ...newborn, resourceTypes: ['main_frame'] } },
   ];
   let id = base + 10;
   for (let i = 0; i < patterns.length && id < base + SLOT_SIZE - 1; i += PER_RULE) {

@@ -11,6 +11,7 @@ import {
   saysCart,
   saysDelete,
   saysMoney,
+  inAccountArea,
   urlKind,
 } from './risk-words';
 
@@ -65,6 +66,7 @@ export function effectRisks(effect: ActionEffect, label: string, findings: RiskF
   const submits = effect.submits && form !== undefined;
   const pageKind = urlKind(effect.frameUrl);
   const actionKind = form ? urlKind(form.action) : null;
+  const accountArea = inAccountArea(effect.frameUrl) || (form !== undefined && inAccountArea(form.action));
   const isButton = effect.element.tag === 'BUTTON' || /^(?:submit|button|image)$/.test(effect.element.type) || effect.submits;
   const cart = saysCart(text);
   const own = short(text) || 'a control without a label';
@@ -76,10 +78,10 @@ export function effectRisks(effect: ActionEffect, label: string, findings: RiskF
       // Signing in changes nothing about the account; the password is typed through its placeholder.
     } else if (form.fields.filter(isPasswordField).length > 0) {
       addRisk(findings, 'account', 'it submits a form that sets a password');
-    } else if ((pageKind === 'account' || actionKind === 'account') && form.fields.some(isEmailField)) {
+    } else if (accountArea && form.fields.some(isEmailField)) {
       addRisk(findings, 'account', "it saves an account's email address");
     }
-    if ((pageKind === 'account' || actionKind === 'account') && form.fields.some(isPaymentField)) addRisk(findings, 'account', "it changes the account's payment method");
+    if (accountArea && form.fields.some(isPaymentField)) addRisk(findings, 'account', "it changes the account's payment method");
     if ((actionKind === 'checkout' || pageKind === 'checkout') && form.method === 'post' && !cart) {
       addRisk(findings, 'money', `it submits a form on a checkout or payment page (${form.action})`);
     }

@@ -53,6 +53,18 @@ export const PLAN_WORDS = /\b(?:plan|premium|pro|subscription|membership|tier|ab
 
 export type UrlKind = 'checkout' | 'account' | 'destructive' | 'login' | null;
 
+const ACCOUNT_PATH = /(?:^|[/_.?=&-])(?:account|accounts|settings|profile|security|preferences|konto|einstellungen|compte|cuenta|perfil|myaccount|my-account)(?:$|[/_.?=&-])/;
+
+/** Whether an address is in a site's account area ("/account/billing" is, though it is also a payment page). */
+export function inAccountArea(url: string): boolean {
+  try {
+    const parsed = new URL(url);
+    return ACCOUNT_PATH.test(decodeURIComponent(parsed.pathname).toLowerCase());
+  } catch {
+    return false;
+  }
+}
+
 /** What an address says about the page: a checkout or payment step, account settings, a deletion, a login. */
 export function urlKind(url: string): UrlKind {
   let path: string;
@@ -65,7 +77,7 @@ export function urlKind(url: string): UrlKind {
   if (/(?:^|[/_.?=&-])(?:delete|destroy|remove|deactivate|close-account|cancel-account)(?:$|[/_.?=&-])/.test(path)) return 'destructive';
   if (/(?:^|[/_.?=&-])(?:checkout|payment|payments|pay|billing|purchase|order-confirm|confirm-order|place-order|subscribe|subscription|kasse|zahlung|bezahlen|paiement|pago|pagamento|commande)(?:$|[/_.?=&-])/.test(path)) return 'checkout';
   if (/(?:^|[/_.?=&-])(?:login|signin|sign-in|sign_in|anmelden|connexion)(?:$|[/_.?=&-])/.test(path)) return 'login';
-  if (/(?:^|[/_.?=&-])(?:account|accounts|settings|profile|security|preferences|konto|einstellungen|compte|cuenta|perfil|myaccount|my-account)(?:$|[/_.?=&-])/.test(path)) return 'account';
+  if (ACCOUNT_PATH.test(path)) return 'account';
   return null;
 }
 

@@ -11,6 +11,8 @@ function environment(tab: Partial<TabState>, page: Partial<TabEnvironmentDeps> =
       snapshot: () => Promise.resolve({ text: 'Page: Shop — https://shop.test/\n[1] button "Buy"', url: state.url, title: state.title, elements: [], tokens: 10 }),
       act: () => Promise.resolve({ ok: true, message: 'ok', changed: true, evidence: [] }),
       restoreRefs: () => 0,
+      effect: () => Promise.resolve(undefined),
+      settle: () => Promise.resolve({ tab: { ...state }, loaded: true, waitedMs: 0, sawLoading: false, quiet: true }),
     },
     tabState: () => Promise.resolve({ ...state }),
     listWindowTabs: () => Promise.resolve([{ ...state }]),
@@ -49,7 +51,15 @@ describe('what the model is shown of a tab', () => {
   });
 
   it('reports a loading page that cannot answer yet as loading, and a closed tab as the end', async () => {
-    const silent = { page: { snapshot: () => Promise.reject(new AppError('unavailable', 'The page does not answer')), act: () => Promise.reject(new Error('no')), restoreRefs: () => 0 } };
+    const silent = {
+      page: {
+        snapshot: () => Promise.reject(new AppError('unavailable', 'The page does not answer')),
+        act: () => Promise.reject(new Error('no')),
+        restoreRefs: () => 0,
+        effect: () => Promise.resolve(undefined),
+        settle: () => Promise.reject(new Error('no')),
+      },
+    };
     expect((await environment({ status: 'loading' }, silent).observe({ screenshot: false })).status).toBe('loading');
     await expect(environment({}, { tabState: () => Promise.resolve(undefined) }).observe({ screenshot: false })).rejects.toThrow('The tab the task worked in was closed.');
   });
