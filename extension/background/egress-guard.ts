@@ -20,6 +20,8 @@ interface TaskGuard {
   tabs: number[];
   scope: EgressScope;
   slot: number;
+  /** How many actions are under way that may open a tab: while any is, tabs born anywhere are covered. */
+  watching?: number;
 }
 
 /** A held request, with what only the worker keeps: the full address and the fields' values, to send it again. */
@@ -50,12 +52,13 @@ function patternsOf(scope: EgressScope): SitePattern[] {
 
 /**
  * The session rules for one task. Its tabs may load pages (and frames may post forms, and pings go) only to the
- * approved origins; a tab opened from them is covered from its first request by a rule on every tab not known to be
- * someone else's, until the opener is known. Allow rules for the approved origins outrank the blocks. Frames may still
- * load from anywhere (pages embed payment forms, maps and videos from other sites); what the task does inside them is
- * judged by their own origin.
+ * approved origins. While an action that may open a tab runs (`watching`), a tab opened by it is covered from its
+ * first request by a rule on every tab that did not exist before, until its opener is known; at other times the
+ * user's new tabs are left alone. Allow rules for the approved origins outrank the blocks. Frames may still load from
+ * anywhere (pages embed payment forms, maps and videos from other sites); what the task does inside them is judged by
+ * their own origin.
  */
-export function guardRules(task: Pick<TaskGuard, 'tabs' | 'scope' | 'slot'>, otherTabs: number[]): DnrRule[] {
+export function guardRules(task: Pick<TaskGuard, 'tabs' | 'scope' | 'slot' | 'watching'>, otherTabs: number[]): DnrRule[] {
   const patterns = patternsOf(task.scope);
   if (patterns.length === 0 || task.tabs.length === 0) return [];
   const base = FIRST_ID + task.slot * SLOT_SIZE;
@@ -67,7 +70,7 @@ export function guardRules(task: Pick<TaskGuard, 'tabs' | 'scope' | 'slot'>, oth
     { id: base, priority: 1, action: BLOCK, condition: { ...mine, resourceTypes: ['main_frame'] } },
     { id: base + 1, priority: 1, action: BLOCK, condition: { ...mine, resourceTypes: ['sub_frame'], requestMethods: ['post'] } },
     { id: base + 2, priority: 1, action: BLOCK, condition: { ...mine, resourceTypes: ['ping'] } },
-    { id: base + 3, priority: 1, action: BLOCK, condition: { ...newborn, resourceTypes: ['main_frame'] } },
+    ...((task.watching ?? 0) > 0 ? [{ id: base + 3, priority: 1, action: BLOCK, condition: { ...newborn, resourceTypes: ['main_frame' as const] } }] : []),
   ];
   let id = base + 10;
   for (let i = 0; i < patterns.length && id < base + SLOT_SIZE - 1; i += PER_RULE) {
@@ -77,7 +80,7 @@ export function guardRules(task: Pick<TaskGuard, 'tabs' | 'scope' | 'slot'>, oth
       .join('|');
     const condition = { regexFilter: `^(?:${regexFilter})`, isUrlFilterCaseSensitive: false, resourceTypes: ['main_frame', 'sub_frame', 'ping'] as ResourceType[] };
     rules.push({ id, priority: 2, action: ALLOW, condition: { ...condition, ...mine } });
-    rules.push({ id: id + 1, priority: 2, action: ALLOW, condition: { ...condition, ...newborn } });
+    if ((task.watching ?? 0) > 0) rules.push({ id: id + 1, priority: 2, action: ALLOW, condition: { ...condition, ...newborn } });
     id += 2;
   }
   return rules;
@@ -128,6 +131,24 @@ export class EgressGuard {
     task.scope = { origins: [...scope.origins], patterns: [...scope.patterns] };
     this.tasks.set(taskId, task);
     await this.apply(task);
+  }
+
+  /**
+   * Covers tabs born while an action of the task runs (a link with a target, window.open): until the returned function
+   * is called, a new tab's first request is held unless it goes to an approved origin.
+   */
+  async watchNewTabs(taskId: string): Promise<() => Promise<void>> {
+    const task = this.tasks.get(taskId);
+    if (!task) return () => Promise.resolve();
+    task.watching = (task.watching ?? 0) + 1;
+    await this.apply(task);
+    let done = false;
+    return async () => {
+      if (done) return;
+      done = true;
+      task.watching = Math.max(0, (task.watching ?? 1) - 1);
+      if (this.tasks.get(taskId) === task) await this.apply(task);
+    };
   }
 
   /** A tab becomes one of the task's (it switched there with the user's approval, or opened it). */
@@ -262,7 +283,7 @@ export class EgressGuard {
   }
 
   private persist(): Promise<void> {
-    return this.ports.save({ tasks: [...this.tasks.values()] }).catch(() => undefined);
+    return this.ports.save({ tasks: [...this.tasks.values()].map(({ watching: _watching, ...task }) => task) }).catch(() => undefined);
   }
 
   /** Rule changes one after another: two updates of the same ids must not interleave. */

@@ -150,7 +150,14 @@ export function createTabEnvironment(deps: TabEnvironmentDeps, startTabId: numbe
       const since = egress?.now() ?? 0;
       const actedIn = tabId;
       const before = egress ? (await deps.tabState(tabId))?.url : undefined;
-      const outcome = await deps.page.act(tabId, action);
+      // A tab the action opens is covered from its first request; a moment after the action, new tabs are the user's again.
+      const unwatch = egress && MAY_OPEN_WINDOW.has(action.kind) ? await egress.guard.watchNewTabs(egress.taskId) : null;
+      let outcome: Awaited<ReturnType<typeof deps.page.act>>;
+      try {
+        outcome = await deps.page.act(tabId, action);
+      } finally {
+        if (unwatch) void egress?.sleep(1500).then(unwatch);
+      }
       if (outcome.tabId !== undefined) {
         tabId = outcome.tabId;
         // A tab the task opened or (with the user's approval) switched to is the task's from now on.

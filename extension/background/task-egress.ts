@@ -8,7 +8,7 @@ import type { EgressGuard, HeldRequest } from './egress-guard';
 /** What a task's tab environment needs of the egress guard and the browser to settle what the guard held. */
 export interface TaskEgress {
   taskId: string;
-  guard: Pick<EgressGuard, 'setScope' | 'adopt' | 'tabsOf' | 'heldSince' | 'release'>;
+  guard: Pick<EgressGuard, 'setScope' | 'adopt' | 'tabsOf' | 'heldSince' | 'release' | 'watchNewTabs'>;
   /** Sends a held form post again from the tab's page. */
   resubmit(tabId: number, url: string, fields: Record<string, string[]>): Promise<boolean>;
   now(): number;

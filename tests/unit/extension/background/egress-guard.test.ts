@@ -63,8 +63,8 @@ const blocked = (over: Partial<BlockedRequest>): BlockedRequest => ({
 describe('the egress guard rules', () => {
   const scope = { origins: ['http://shop.test:8080'], patterns: ['docs.example'] };
 
-  it('lets the task tab reach only its approved origins, and covers new tabs until their opener is known', () => {
-    const rules = guardRules({ tabs: [1], scope, slot: 0 }, [1, 2]);
+  it('lets the task tab reach only its approved origins, and covers new tabs while an action runs', () => {
+    const rules = guardRules({ tabs: [1], scope, slot: 0, watching: 1 }, [1, 2]);
     const page = (url: string, tabId = 1, type = 'main_frame', method = 'get') => blocks(rules, { url, tabId, type, method });
     expect(page('http://shop.test:8080/cart')).toBe(false);
     expect(page('https://docs.example/a')).toBe(false);
@@ -81,6 +81,8 @@ describe('the egress guard rules', () => {
     expect(page('http://evil.test:9/collect', 2)).toBe(false);
     expect(page('http://evil.test:9/collect', 3)).toBe(true);
     expect(page('http://shop.test:8080/', 3)).toBe(false);
+    // Between actions, a new tab is the user's own business.
+    expect(blocks(guardRules({ tabs: [1], scope, slot: 0 }, [1, 2]), { url: 'http://evil.test:9/collect', tabId: 3, type: 'main_frame' })).toBe(false);
   });
 
   it('sets no rules for a task that has nowhere to go yet (it started on a browser page)', () => {
@@ -95,12 +97,15 @@ describe('the egress guard', () => {
     const b = browser([1, 2]);
     const guard = new EgressGuard(b.ports);
     await guard.setScope('t', 1, scope);
+    const unwatch = await guard.watchNewTabs('t');
     b.tabs.push(3, 4);
     await guard.tabOpened(3, 1);
     await guard.tabOpened(4, undefined);
     expect(guard.tabsOf('t')).toEqual([1, 3]);
     expect(blocks(b.rules.values(), { url: 'http://evil.test:9/', tabId: 3, type: 'main_frame' })).toBe(true);
     expect(blocks(b.rules.values(), { url: 'http://evil.test:9/', tabId: 4, type: 'main_frame' })).toBe(false);
+    await unwatch();
+    expect(blocks(b.rules.values(), { url: 'http://evil.test:9/', tabId: 9, type: 'main_frame' })).toBe(false);
     await guard.tabClosed(3);
     expect(guard.tabsOf('t')).toEqual([1]);
     await guard.end('t');
