@@ -86,6 +86,10 @@ describe('what each channel shows the model', () => {
     const shown = run.requests.map(currentView).join('\n');
     expect(shown).toContain('Ten percent off all mugs this week.');
     expect(shown).not.toContain('AGENT STEP');
+    // A heading and a button keep their visible words; an icon button keeps the name it gives screen readers.
+    expect(shown).toContain('## Newsletter');
+    expect(shown).toMatch(/\[\d+\] button "Subscribe"/);
+    expect(shown).toMatch(/\[\d+\] button "Close"/);
     expect(run.record.agent?.steps.flatMap((s) => s.calls).map((c) => c.name)).toEqual(['wait', 'done']);
   });
 
