@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type AttackWorld, type ScenarioRun, runScenario, scenario, startAttackWorld } from '../fixtures/attacks/attack-harness';
 import { currentView } from '../fixtures/attacks/obedient-model';
-import { PERSONAL_DATA, SCENARIOS, TASK_PII } from '../fixtures/attacks/scenarios';
+import { PAGE_KEY, PERSONAL_DATA, SCENARIOS, TASK_PII } from '../fixtures/attacks/scenarios';
 import { uiCall } from './support/ui-call';
 import { requireBuild } from './support/register-host';
 
@@ -117,6 +117,10 @@ describe('what each channel shows the model', () => {
     expect(run.record.text).toContain('{{redacted_key_1}}');
     for (const value of Object.values(TASK_PII)) expect(everything(run)).not.toContain(value);
     expect(run.approvals[0]?.reason).toContain('which is not the field for it');
+    // A long key on the page is redacted whole, before the snapshot cuts its line: not even its start gets out.
+    const shown = run.requests.map(currentView).join('\n');
+    expect(shown).toMatch(/it is shown once: \{\{redacted_key_\d+\}\}/);
+    expect(everything(run)).not.toContain(PAGE_KEY.slice(0, 5));
   });
 
   it('"Approve for site" approves the destination for this task only, and never touches Settings', async () => {
