@@ -42,9 +42,9 @@ export function sameOrigin(a: string, b: string): boolean {
   return origin !== null && origin === originOf(b);
 }
 
-/** An origin for people: `shop.test:8080` for http(s) on the usual scheme, the whole origin otherwise. */
+/** An origin for people: `shop.example` for https, the whole origin (`http://shop.test:8080`) for plain http. */
 export function originLabel(origin: string): string {
-  return origin.replace(/^https:\/\//, '').replace(/^http:\/\//, 'http://');
+  return origin.replace(/^https:\/\//, '');
 }
 
 export interface SitePattern {
