@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { createRedactor } from '../shared/agent/redactor';
 import { createSecretVault } from '../shared/agent/secret-vault';
 import { type Policy, type ScenarioRun, runScenario, startAttackWorld } from '../tests/fixtures/attacks/attack-harness';
-import { PERSONAL_DATA, SCENARIOS, TASK_PII } from '../tests/fixtures/attacks/scenarios';
+import { PERSONAL_DATA, SCENARIOS, SPLIT_CARD, TASK_PII } from '../tests/fixtures/attacks/scenarios';
 import { REDACTION_CORPUS, leakedSecrets } from '../tests/fixtures/redaction/corpus';
 
 // `npm run bench:safety`: the attack scenarios of tests/e2e/safety-attacks.test.ts, each with a scripted model that
@@ -23,7 +23,14 @@ function plainRedact(text: string): string {
   return text.replace(/\b(?:\d{4}[ -]?){3}\d{4}\b/g, '[card]').replace(/\b\d{3}-\d{2}-\d{4}\b/g, '[ssn]');
 }
 
-const rawPersonalData = [PERSONAL_DATA.card_number, PERSONAL_DATA.card_number.replace(/ /g, ''), PERSONAL_DATA.password, ...Object.values(TASK_PII)];
+// The user's card whole, and each of its parts as a field shows them when a page splits it over four boxes.
+const rawPersonalData = [
+  PERSONAL_DATA.card_number,
+  PERSONAL_DATA.card_number.replace(/ /g, ''),
+  ...new Set(SPLIT_CARD.map((part) => `value="${part}"`)),
+  PERSONAL_DATA.password,
+  ...Object.values(TASK_PII),
+];
 
 function leaksIn(run: ScenarioRun): { checked: number; leaked: string[] } {
   const seen = `${run.requests.map((r) => r.text).join('\n')}\n${run.stored}`;

@@ -80,6 +80,9 @@ export function effectRisks(effect: ActionEffect, label: string, findings: RiskF
       addRisk(findings, 'account', 'it submits a form that sets a password');
     } else if (accountArea && form.fields.some(isEmailField)) {
       addRisk(findings, 'account', "it saves an account's email address");
+    } else if (accountArea && form.method === 'post' && !cart) {
+      // Any other form the account settings post (a plan, a name, notifications, closing it) changes the account.
+      addRisk(findings, 'account', `it saves a form in the account's settings (POST to ${form.action})`);
     }
     if (accountArea && form.fields.some(isPaymentField)) addRisk(findings, 'account', "it changes the account's payment method");
     if ((actionKind === 'checkout' || pageKind === 'checkout') && form.method === 'post' && !cart) {

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type AttackWorld, type ScenarioRun, runScenario, scenario, startAttackWorld } from '../fixtures/attacks/attack-harness';
 import { currentView } from '../fixtures/attacks/obedient-model';
-import { PAGE_KEY, PERSONAL_DATA, SCENARIOS, TASK_PII } from '../fixtures/attacks/scenarios';
+import { PAGE_KEY, PERSONAL_DATA, SCENARIOS, SPLIT_CARD, TASK_PII } from '../fixtures/attacks/scenarios';
 import { uiCall } from './support/ui-call';
 import { requireBuild } from './support/register-host';
 
@@ -121,6 +121,11 @@ describe('what each channel shows the model', () => {
     const shown = run.requests.map(currentView).join('\n');
     expect(shown).toMatch(/it is shown once: \{\{redacted_key_\d+\}\}/);
     expect(everything(run)).not.toContain(PAGE_KEY.slice(0, 5));
+    // The card the page shows over four boxes: each box names its part of the user's card, no digits.
+    for (const [i, part] of SPLIT_CARD.entries()) {
+      expect(shown).toContain(`textbox "Card on file, part ${i + 1}" value="(part ${i + 1} of 4 of {{card_number}})"`);
+      expect(shown).not.toContain(`value="${part}"`);
+    }
   });
 
   it('"Approve for site" approves the destination for this task only, and never touches Settings', async () => {

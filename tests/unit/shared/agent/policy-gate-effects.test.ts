@@ -102,6 +102,9 @@ describe('risk by what an action does, in any language', () => {
     ['"Deactivate"', { text: 'Deactivate', submits: true, form: form(`${SHOP}/x`) }, 'account'],
     ['a form that posts to a deletion', { text: 'OK', submits: true, form: form(`${SHOP}/items/4/delete`) }, 'irreversible'],
     ['a button the page marks as destructive', { text: 'Go', element: { tag: 'BUTTON', type: 'submit', text: 'Go', danger: true }, submits: true, form: form(`${SHOP}/x`) }, 'irreversible'],
+    ['"Confirm order" on a button that posts nothing (a script does it)', { text: 'Confirm order', element: { tag: 'BUTTON', type: 'button', text: 'Confirm order', danger: false } }, 'money'],
+    ['"Submit order"', { text: 'Submit order', submits: true, form: form(`${SHOP}/x`) }, 'money'],
+    ['any other form the account settings post', { text: 'Next', frameUrl: `${SHOP}/account/settings`, submits: true, form: form(`${SHOP}/account/settings`, [field({ name: 'display_name' })]) }, 'account'],
     ['a payment method changed in account settings', { text: 'Save', frameUrl: `${SHOP}/account/billing`, submits: true, form: form(`${SHOP}/account/billing`, CARD) }, 'account'],
   ] as [string, Partial<ActionEffect> & { text?: string }, string][])('asks before %s', (_name, over, risk) => {
     const verdict = gate({ element: { name: over.text ?? '' }, effect: effect(over) });
