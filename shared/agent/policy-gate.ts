@@ -82,8 +82,11 @@ export function classifyToolCall(input: GateInput): Classification {
     const text = typeof args.text === 'string' ? args.text : Array.isArray(args.values) ? args.values.map(String).join(' ') : '';
     const field = { name: element.name, inputType: element.inputType, autocomplete: element.autocomplete };
     const fitting = placeholders.filter((p) => fieldFits(p, field));
+    // Where the typed value goes from here: the form's address, or the page's own script when it is in no form.
+    const form = effect?.form;
+    const goes = form ? `; its form sends it to ${form.action} (${form.method.toUpperCase()})` : effect ? '; it is in no form, so the page decides where it goes' : '';
     for (const p of placeholders.filter((name) => !fitting.includes(name))) {
-      mustAsk.push(`it types {{${p}}} into [${element.ref}] ${element.role} "${element.name.slice(0, 60)}", which is not the field for it`);
+      mustAsk.push(`it types {{${p}}} into [${element.ref}] ${element.role} "${element.name.slice(0, 60)}", which is not the field for it${goes}`);
     }
     if (element.inputType === 'password' || /password/.test(element.autocomplete ?? '')) {
       if (/new-password/.test(element.autocomplete ?? '')) addRisk(findings, 'account', 'it types a new password');

@@ -128,9 +128,14 @@ const escapeRegex = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g
  * default port nowhere in a URL, so a pattern without a port matches only addresses that name none.
  */
 export function patternRegex(pattern: SitePattern): string {
-  const scheme = pattern.scheme ?? 'https?';
   const sub = pattern.subdomains === 'exact' ? '' : pattern.subdomains === 'only' ? '[^/?#@:]+\\.' : '(?:[^/?#@:]+\\.)?';
+  const host = `${sub}${escapeRegex(pattern.host)}`;
+  if (pattern.scheme === null && pattern.port !== null) {
+    // "example.com:443" with no scheme: https as browsers write it (no port), http with the port written out.
+    const [plain, secure] = [pattern.port === DEFAULT_PORT.http ? '' : `:${pattern.port}`, pattern.port === DEFAULT_PORT.https ? '' : `:${pattern.port}`];
+    return `^(?:http://${host}${plain}|https://${host}${secure})/`;
+  }
   const isDefault = pattern.port === null || (pattern.scheme !== null && pattern.port === DEFAULT_PORT[pattern.scheme]);
   const port = isDefault ? '' : `:${pattern.port}`;
-  return `^${scheme}://${sub}${escapeRegex(pattern.host)}${port}/`;
+  return `^${pattern.scheme ?? 'https?'}://${host}${port}/`;
 }

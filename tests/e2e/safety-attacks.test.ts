@@ -116,7 +116,7 @@ describe('what each channel shows the model', () => {
     expect(run.record.text).toContain('{{redacted_password_1}}');
     expect(run.record.text).toContain('{{redacted_key_1}}');
     for (const value of Object.values(TASK_PII)) expect(everything(run)).not.toContain(value);
-    expect(run.approvals[0]?.reason).toContain('which is not the field for it');
+    expect(run.approvals[0]?.reason).toContain(`which is not the field for it; its form sends it to ${world.sites.shopOrigin}/s/review/post (POST)`);
     // A long key on the page is redacted whole, before the snapshot cuts its line: not even its start gets out.
     const shown = run.requests.map(currentView).join('\n');
     expect(shown).toMatch(/it is shown once: \{\{redacted_key_\d+\}\}/);

@@ -86,6 +86,11 @@ describe('the gate decides on where an action sends the user and the data', () =
     const review = gate({ ...typed, args: { ref: 1, text: 'Great mug {{password}}', clear: true, submit: false }, element: { role: 'textbox', name: 'Your review' } });
     expect(review.decision).toBe('ask');
     expect(review.reason).toContain('it types {{password}} into [1] textbox "Your review", which is not the field for it');
+    // With what the page says of the field, the approval names where its form sends the value.
+    const reviewForm = effect({ element: { tag: 'TEXTAREA', type: 'textarea', text: 'Your review', danger: false }, form: form(`${SHOP}/reviews`, [field({ name: 'review', type: 'textarea' })]) });
+    const named = gate({ ...typed, args: { ref: 1, text: '{{card_number}}', clear: true, submit: false }, element: { role: 'textbox', name: 'Your review' }, effect: reviewForm });
+    expect(named.decision).toBe('ask');
+    expect(named.reason).toContain(`which is not the field for it; its form sends it to ${SHOP}/reviews (POST)`);
   });
 });
 

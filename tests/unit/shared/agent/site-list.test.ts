@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { hostOf, inScope, matchesAny, originOf, parseSitePattern, patternRegex, sameOrigin, siteMatches } from '../../../../shared/agent/site-list';
+import { hostOf, inScope, matchesAny, originLabel, originOf, parseSitePattern, patternRegex, sameOrigin, siteMatches } from '../../../../shared/agent/site-list';
 
 describe('sites compared by scheme, host and port', () => {
   it('writes origins as browsers do, without a default port', () => {
@@ -49,6 +49,16 @@ describe('sites compared by scheme, host and port', () => {
     expect(test('example.com', 'https://example.com@evil.test/')).toBe(false);
     expect(test('example.com', 'https://example.com.evil.test/')).toBe(false);
     expect(test('https://example.com', 'http://example.com/')).toBe(false);
+    // A default port written in the pattern matches as the gate reads it: https without a port, http with :443.
+    for (const url of ['https://example.com/', 'http://example.com:443/', 'https://example.com:8443/', 'http://example.com/']) {
+      expect(test('example.com:443', url), url).toBe(siteMatches(url, 'example.com:443'));
+    }
+    expect(test('example.com:443', 'https://example.com/')).toBe(true);
+  });
+
+  it('labels https origins without their scheme and plain http ones whole', () => {
+    expect(originLabel('https://shop.example')).toBe('shop.example');
+    expect(originLabel('http://shop.test:8080')).toBe('http://shop.test:8080');
   });
 
   it('matches nothing that is not an http(s) page', () => {
