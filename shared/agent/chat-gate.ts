@@ -71,13 +71,13 @@ const PAYMENT_DETAILS = /\b(?:card number|credit card|debit card|card details|cv
 
 /** An answer that says yes to whatever support proposed in the message it answers, in a few languages. */
 const AFFIRM =
-  /^\s*(?:yes|yeah|yep|yup|sure|ok(?:ay)?|fine|agreed|deal|great|perfect|sounds good|sounds great|that works|that'?s fine|that'?s great|go ahead|please do|do it|let'?s do (?:it|that)|i agree|i accept|accept(?:ed)?|confirm(?:ed)?|i confirm|absolutely|of course|please proceed|proceed|oui|d'accord|ja|einverstanden|gerne|sí|si|vale|de acuerdo|claro|はい|好的|네)(?![\p{L}])/iu;
+  /^\s*(?:yes|yeah|yep|yup|sure|ok(?:ay)?|al(?:l )?right|fine|agreed|deal|great|perfect|sounds good|sounds great|that works|that'?s fine|that'?s great|go ahead|please do|do it|let'?s do (?:it|that)|i agree|i accept|accept(?:ed)?|confirm(?:ed)?|i confirm|absolutely|of course|please proceed|proceed|oui|d'accord|ja|einverstanden|gerne|sí|si|vale|de acuerdo|claro|はい|好的|네)(?![\p{L}])/iu;
 /** Words that accept, choose or agree to something, anywhere in a sentence. */
 const ACCEPT =
   /\b(?:i(?:'ll| will| would|'d)? (?:accept|agree|take|go with|choose|pick|opt for|prefer|confirm|authori[sz]e|consent)|i'?m (?:happy|fine|ok|okay) with|let'?s go with|let'?s (?:do|take)|go with|(?:accept|agree to|go ahead(?: and| with)?|proceed with|confirm|authori[sz]e|consent to)\b)/i;
 /** A reply that picks one of the options on offer: "the first one", "option 2", "the cheaper plan". */
 const CHOICE =
-  /\b(?:the )?(?:first|second|third|fourth|last|other|cheaper|cheapest|latter|former|1st|2nd|3rd) (?:one|option|choice|plan|offer)\b|\b(?:option|choice|number|no\.?) ?#?\d\b|^\s*#?\d\s*[.!]?\s*(?:thanks?|please)?[.!]?\s*$|\bthat one\b|\bthis one\b/i;
+  /\b(?:the )?(?:first|second|third|fourth|last|other|cheaper|cheapest|latter|former|1st|2nd|3rd) (?:one|option|choice|plan|offer)\b|\b(?:option|choice|number|no\.?) ?#?\d\b|\b(?:option|choice) [a-d]\b|^\s*#?\d\s*[.!]?\s*(?:thanks?|please)?[.!]?\s*$|\bthat one\b|\bthis one\b/i;
 /** A reply that turns the proposal down. */
 const DECLINE = /^\s*(?:no|nope|nah|not really|no thanks|nein|non|no gracias|いいえ)(?![\p{L}])|\b(?:i (?:do not|don't|won't|will not|can't|cannot) (?:accept|agree|want)|decline|reject|refuse)\b/iu;
 /** Support asks for a yes: "Would you like...", "Do you accept...", "Shall I...", "Can I go ahead...". */

@@ -65,6 +65,8 @@ describe('commitments in outgoing chat messages', () => {
     ['Store credit is fine', 'I can offer a $25 store credit instead.', 'money'],
     ["D'accord, merci", 'Nous pouvons vous proposer un avoir de 25 €. Would you like that?', 'commitment'],
     ['Sounds good', 'Shall I go ahead with the exchange?', 'money'],
+    ['Option B please', 'Option A: a $25 voucher. Option B: a replacement. Which would you like?', 'money'],
+    ['Alright.', 'We can offer you a $25 store credit instead. Would you like that?', 'money'],
   ])('asks before %j (answering %j)', (outgoing, answering, risk) => {
     expect(risks(outgoing, answering)).toContain(risk);
   });
