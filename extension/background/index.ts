@@ -23,12 +23,15 @@ import { ChatDriver } from './chat-driver';
 import { ChatSessions } from './chat-sessions';
 import { DesktopRunLog } from './desktop-run-log';
 import { createDesktopUiHandlers } from './desktop-ui-handlers';
+import { createLoopUiHandlers } from './loop-ui-handlers';
 import { HostConnection } from './host-connection';
 import { isPassthroughEvent } from './host-passthrough';
 import { LaunchStore } from './launch-store';
 import { LoopEventLog } from './loop-event-log';
 import { createPageAgent } from './page-agent-wiring';
 import { clearStaleNotices, createTaskServices } from './task-wiring';
+import { ShellRunLog } from './shell-run-log';
+import { createShellUiHandlers } from './shell-ui-handlers';
 import { createUiHandlers } from './ui-handlers';
 import { UiServer } from './ui-server';
 
@@ -51,9 +54,11 @@ const host = new HostConnection({
     ui.broadcast('host.status', status);
     void session.set('hostStatus', status);
     void desktopRuns.hostStatus(status);
+    void shellRuns.hostStatus(status);
   },
   onEvent: (event, data) => {
     if (event === 'desktop.task') void desktopRuns.apply(data);
+    if (event === 'shell.task') void shellRuns.apply(data);
     if (!isPassthroughEvent(event)) return;
     ui.broadcast(event, data);
     if (event === 'loop.event') {
@@ -63,6 +68,7 @@ const host = new HostConnection({
   },
 });
 const desktopRuns: DesktopRunLog = new DesktopRunLog({ store: session, broadcast: (record) => ui.broadcast('desktop.updated', record), now: () => Date.now() });
+const shellRuns: ShellRunLog = new ShellRunLog({ store: session, broadcast: (record) => ui.broadcast('shell.updated', record), now: () => Date.now() });
 
 const page = createPageAgent();
 
@@ -92,6 +98,8 @@ const ui: UiServer = new UiServer(
     page,
     tasks: tasks.handlers,
     desktop: createDesktopUiHandlers({ host, settings: tasks.settings, log: desktopRuns }),
+    shell: createShellUiHandlers({ host, settings: tasks.settings, log: shellRuns }),
+    loop: createLoopUiHandlers({ host, settings: tasks.settings }),
   }),
   (port) => isPrivilegedSender(port.sender),
   createConsoleLogger('bg:ui'),

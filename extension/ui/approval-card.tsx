@@ -1,6 +1,7 @@
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { useEffect, useRef } from 'preact/hooks';
+import { RiskClass } from '../../shared/agent/risk-class';
 import type { ApprovalDecision, PendingApproval } from '../../shared/protocol';
-import { errorMessage } from './error-message';
+import { useCardSend } from './use-card-send';
 
 const CLASS_LABELS: Record<string, string> = {
   read: 'reads',
@@ -33,25 +34,15 @@ export function placeOf(url: string): string {
  * why it needs the user. The intent is already redacted (personal data as {{placeholders}}). The Approve button takes
  * focus so the keyboard alone can answer. "Approve for <site>" shows only where the background offers it: for a
  * low-risk step, approving its destination for this task; `allowSite` false hides it everywhere (a desktop task).
+ * `alwaysLabel` puts another standing approval in its place (a shell task's "Always allow commands starting with …"),
+ * answered as approve_site.
  */
-export function ApprovalCard(props: { approval: PendingApproval; allowSite?: boolean; onDecide: (decision: ApprovalDecision) => Promise<unknown> }) {
+export function ApprovalCard(props: { approval: PendingApproval; allowSite?: boolean; alwaysLabel?: string; onDecide: (decision: ApprovalDecision) => Promise<unknown> }) {
   const { approval } = props;
-  const [sending, setSending] = useState(false);
-  const [error, setError] = useState('');
   const first = useRef<HTMLButtonElement>(null);
-  useEffect(() => {
-    setSending(false);
-    setError('');
-    first.current?.focus();
-  }, [approval.id]);
-
-  const decide = (decision: ApprovalDecision): void => {
-    setSending(true);
-    props.onDecide(decision).catch((failure: unknown) => {
-      setSending(false);
-      setError(errorMessage(failure));
-    });
-  };
+  const { sending, error, send } = useCardSend(approval.id);
+  useEffect(() => first.current?.focus(), [approval.id]);
+  const decide = (decision: ApprovalDecision): void => send(() => props.onDecide(decision));
   const site = approval.siteApproval ? (placeOf(approval.siteApproval).split('/')[0] ?? approval.siteApproval) : null;
   const destination = approval.destination ? (placeOf(approval.destination).split('/')[0] ?? approval.destination) : null;
   const titleId = `approval-${approval.id}`;
@@ -112,7 +103,11 @@ export function ApprovalCard(props: { approval: PendingApproval; allowSite?: boo
         <button type="button" class="button button--danger" data-testid="reject" disabled={sending} onClick={() => decide('reject')}>
           Reject
         </button>
-        {props.allowSite === false || site === null ? null : (
+        {props.alwaysLabel !== undefined ? (
+          <button type="button" class="button button--quiet" data-testid="approve-site" disabled={sending} onClick={() => decide('approve_site')}>
+            {props.alwaysLabel}
+          </button>
+        ) : props.allowSite === false || site === null ? null : (
           <button
             type="button"
             class="button button--quiet"
@@ -130,4 +125,28 @@ export function ApprovalCard(props: { approval: PendingApproval; allowSite?: boo
       </p>
     </section>
   );
+}
+
+/**
+ * The card's view of an approval a host-side run waits on (a desktop or shell task): its classes read back from the
+ * event (unknown ones dropped, and those `hide` names, which say nothing there), at the place `url` names.
+ */
+export function hostRunApproval(
+  approval: { id: string; intent: string; reason: string; classes: string[]; askedAt: number },
+  where: { tool: string; url: string; hide?: RiskClass[] },
+): PendingApproval {
+  return {
+    id: approval.id,
+    step: 0,
+    callId: approval.id,
+    tool: where.tool,
+    intent: approval.intent,
+    classes: approval.classes.flatMap((c) => {
+      const known = RiskClass.safeParse(c);
+      return known.success && !(where.hide ?? []).includes(known.data) ? [known.data] : [];
+    }),
+    reason: approval.reason,
+    url: where.url,
+    askedAt: approval.askedAt,
+  };
 }

@@ -3,6 +3,19 @@ import { ObservedChat, ObservedElement, PageStatus, Screenshot } from './environ
 import { Plan } from './plan';
 import { RiskClass } from './risk-class';
 
+/**
+ * What the model is told about the steps that left its prompt: a summary of steps 1 to `throughStep + 1`. The steps
+ * themselves stay in the saved state (and in an environment's full log); only the prompt forgets them.
+ */
+export const WorkingMemory = z.object({
+  summary: z.string(),
+  /** Steps with an index up to this one are in the summary instead of the prompt. */
+  throughStep: z.number().int().nonnegative(),
+  /** The model wrote the summary, or (when it could not) Deputy listed the steps itself. */
+  by: z.enum(['model', 'list']),
+});
+export type WorkingMemory = z.infer<typeof WorkingMemory>;
+
 export const CallStatus = z.enum([
   /** The model asked for it; nothing happened yet. */
   'proposed',
@@ -44,8 +57,8 @@ export const CallRecord = z.object({
 export type CallRecord = z.infer<typeof CallRecord>;
 
 export const ObservationRecord = z.object({
-  /** Absent for a page; `chat` for a support chat's transcript. */
-  kind: z.enum(['page', 'chat']).optional(),
+  /** Absent for a page; `chat` for a support chat's transcript; `shell` for a shell session's state. */
+  kind: z.enum(['page', 'chat', 'shell']).optional(),
   /** Absent when the page was ready; otherwise loading, unreachable or blocked (see PageStatus). */
   status: PageStatus.optional(),
   /** The chat's last message from the other side and its quick replies (redacted), for the gate. */
@@ -121,6 +134,8 @@ export const AgentState = z.object({
   waitedMs: z.number().nonnegative().default(0),
   /** When the state was last saved, to tell how long a resumed task was stopped. */
   updatedAt: z.number().optional(),
+  /** The summary that stands in for older steps in the prompt, once they passed the environment's threshold. */
+  memory: WorkingMemory.optional(),
 });
 export type AgentState = z.infer<typeof AgentState>;
 

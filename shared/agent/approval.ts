@@ -26,6 +26,11 @@ export interface ApprovalRequest {
   consequence?: string;
   /** The origin "Approve for site" approves for this task; null when the step is too risky to approve beyond once. */
   siteApproval?: string | null;
+  /**
+   * Offered where approving a whole family of calls makes sense (shell commands): the prefix the user may choose to
+   * allow from now on without being asked, e.g. "git status".
+   */
+  alwaysAllowPrefix?: string;
 }
 
 export interface ApprovalAnswer {
@@ -34,6 +39,8 @@ export interface ApprovalAnswer {
   note?: string;
   /** 'site': approved with "Approve for site", which approves the request's `siteApproval` origin for the task. */
   scope?: 'once' | 'site';
+  /** The user approved, and allows calls starting with this prefix from now on (as offered, or as they edited it). */
+  alwaysAllowPrefix?: string;
 }
 
 /**

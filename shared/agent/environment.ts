@@ -60,8 +60,11 @@ export type PageStatus = z.infer<typeof PageStatus>;
 /** What the model sees at one step. `text` is untrusted page content: the loop wraps and labels it. */
 export const Observation = z.object({
   status: PageStatus.default('ready'),
-  /** A page snapshot, or a support chat's transcript (labelled as another person's words, not a page's). */
-  kind: z.enum(['page', 'chat']).default('page'),
+  /**
+   * A page snapshot, or a support chat's transcript (labelled as another person's words, not a page's), or the state
+   * of a shell session (Deputy's own account of its processes; the commands' output comes in tool results).
+   */
+  kind: z.enum(['page', 'chat', 'shell']).default('page'),
   chat: ObservedChat.optional(),
   url: z.string(),
   title: z.string(),

@@ -8,6 +8,7 @@ import type { RiskClassifier } from './risk-classifier';
 import type { Redactor } from './redactor';
 import type { SecretVault } from './secret-vault';
 import { intentOf } from './step-text';
+import type { ToolGate } from './tool-gate';
 import { type AnyTool, type PageLookup, type ToolContext, type ToolResult, parseToolArguments } from './tool';
 
 /** What executing one call needs from the loop. */
@@ -20,6 +21,8 @@ export interface CallServices<E> {
   vault: SecretVault;
   redactor: Redactor;
   approve: Approver;
+  /** The environment's own gate, asked first; the shared policy gate decides what it leaves undecided. */
+  gate?: ToolGate;
   askUser(question: string): Promise<string | null>;
   finish(success: boolean, summary: string, extra?: Pick<TaskOutcome, 'label' | 'handedToUser'>): void;
   save(): Promise<void>;
@@ -75,6 +78,7 @@ function approvalRequest(call: CallRecord, services: CallServices<unknown>, verd
     actsOn: verdict.actsOn ?? null,
     consequence: verdict.consequence,
     siteApproval: verdict.siteApproval,
+    ...(verdict.offerAlwaysAllow === undefined ? {} : { alwaysAllowPrefix: verdict.offerAlwaysAllow }),
   };
 }
 
@@ -116,19 +120,25 @@ export async function executeCall<E>(call: CallRecord, services: CallServices<E>
   call.stepText = redactor.redact(tool.describe(parsed.args, page));
 
   if (call.status === 'proposed' || call.status === 'awaiting_approval') {
-    const facts = await factsFor(services, tool.name, parsed.args);
-    let verdict = gateToolCall({
-      tool,
-      args: parsed.args,
-      page,
-      vault: services.vault,
-      plan: state.approvedPlan,
-      config: services.policy,
-      startUrl: state.startUrl,
-      taskSites: state.approvedOrigins.sites,
-      ...(facts ? { facts } : {}),
-    });
-    if (verdict.decision === 'allow' && tool.risk !== 'read' && services.classifier) {
+    // An environment with its own gate (the shell) decides its tools first; the shared gate decides the rest.
+    const own = services.gate
+      ? await services.gate({ tool: tool, args: parsed.args, state, step, callId: call.id, ...(services.signal ? { signal: services.signal } : {}) })
+      : undefined;
+    const facts = own ? undefined : await factsFor(services, tool.name, parsed.args);
+    let verdict =
+      own ??
+      gateToolCall({
+        tool,
+        args: parsed.args,
+        page,
+        vault: services.vault,
+        plan: state.approvedPlan,
+        config: services.policy,
+        startUrl: state.startUrl,
+        taskSites: state.approvedOrigins.sites,
+        ...(facts ? { facts } : {}),
+      });
+    if (!own && verdict.decision === 'allow' && tool.risk !== 'read' && services.classifier) {
       const extra = await services.classifier({ tool: tool.name, intent: intentOf(call.stepText ?? tool.name), url: page.url, verdict, ...(facts ? { facts } : {}) }).catch(() => null);
       if (extra && extra.classes.length > 0) verdict = decide(services.policy, withCaution(verdict, extra));
     }

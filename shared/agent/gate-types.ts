@@ -52,6 +52,8 @@ export interface GateVerdict extends Classification {
   consequence: string;
   /** The origin "Approve for site" would approve for the task; null when the action is too risky for that. */
   siteApproval: string | null;
+  /** For an `ask`: the prefix the approval may offer to allow from now on (see ApprovalRequest.alwaysAllowPrefix). */
+  offerAlwaysAllow?: string;
 }
 
 export interface GateInput {

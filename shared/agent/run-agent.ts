@@ -18,6 +18,8 @@ import type { SecretVault } from './secret-vault';
 import { maskOldObservations, observationRecord, recordReply, skipCall } from './step-record';
 import { type SystemPromptInput, webSystemPrompt } from './system-prompt';
 import { type AnyTool, parseToolArguments, toToolSchema } from './tool';
+import type { ToolGate } from './tool-gate';
+import { type MemoryOptions, compactMemory } from './working-memory';
 import { type TraceRecord, type TraceSink, toolRecord } from './trace';
 
 export interface AgentLimits {
@@ -45,6 +47,8 @@ export interface AgentDeps<E extends AgentEnvironment> {
   vault: SecretVault;
   redaction?: RedactionOptions;
   approve: Approver;
+  /** The environment's own gate for its tools (shell commands); the shared policy gate decides the rest. */
+  gate?: ToolGate;
   /** Asks the user a question from ask_user; without it the model is told nobody can answer. */
   askUser?: (question: string, signal?: AbortSignal) => Promise<string>;
   /** Stores the state (the task runner writes chrome.storage); called before and after every side effect. */
@@ -71,6 +75,11 @@ export interface AgentDeps<E extends AgentEnvironment> {
   systemPrompt?: (input: SystemPromptInput) => string;
   /** An optional second opinion on calls the gate would allow (a setting, off by default); it only adds caution. */
   riskClassifier?: RiskClassifier;
+  /**
+   * A working memory for long tasks: past the threshold, older steps leave the prompt and a summary stands in for them
+   * (the latest `keepSteps` stay verbatim). `recallHint` tells the model how to get their full text back.
+   */
+  memory?: MemoryOptions & { recallHint?: string };
   /** Streamed reply text as it arrives, for a live view in the side panel. It is not redacted: show it, never log it. */
   onReplyText?: (delta: string) => void;
   logger?: Logger;
@@ -188,6 +197,7 @@ async function runLoop<E extends AgentEnvironment>(deps: AgentDeps<E>, state: Ag
     vault: deps.vault,
     redactor,
     approve: deps.approve,
+    ...(deps.gate ? { gate: deps.gate } : {}),
     askUser: async (question: string): Promise<string | null> => {
       if (!deps.askUser) return null;
       state.status = 'awaiting_user';
@@ -290,11 +300,30 @@ async function runLoop<E extends AgentEnvironment>(deps: AgentDeps<E>, state: Ag
       if (raw.screenshot && deps.keepScreenshot) deps.keepScreenshot(step.index, raw.screenshot);
       state.steps.push(step);
       maskOldObservations(state.steps, limits.keepObservations);
+      if (deps.memory) {
+        const compactedAt = deps.now();
+        const compaction = await compactMemory(state, deps.memory, { provider: deps.provider, redactor, ...(deps.signal ? { signal: deps.signal } : {}) });
+        if (compaction) {
+          emit({
+            type: 'memory',
+            at: deps.now(),
+            step: step.index,
+            throughStep: compaction.memory.throughStep,
+            summarized: compaction.summarized,
+            historyChars: compaction.historyChars,
+            summaryChars: compaction.memory.summary.length,
+            by: compaction.memory.by,
+            durationMs: deps.now() - compactedAt,
+          });
+          await save();
+        }
+      }
 
       const prompt = buildPrompt(state, system, schemas, {
         keepObservations: limits.keepObservations,
         maxPromptChars: limits.maxPromptChars,
         attachScreenshot: deps.screenshots === true && deps.provider.vision,
+        ...(deps.memory?.recallHint ? { recallHint: deps.memory.recallHint } : {}),
       });
       emit({ type: 'prompt', at: deps.now(), step: step.index, chars: prompt.chars, messages: prompt.request.messages.length, maskedObservations: prompt.maskedObservations, trimmed: prompt.trimmed });
       const asked = deps.now();

@@ -112,8 +112,9 @@ const PATTERNS: Pattern[] = [
   {
     kind: 'password',
     // "password: x", "PIN=1234", "my password is x", "the password for the bank is x", "Passwort ist x", "mot de passe est x".
+    // On one line: a "Password:" prompt followed by the next line's words is not a password.
     regex: new RegExp(
-      `(?<![\\p{L}\\p{N}])(?:${SECRET_WORDS})(?:\\s+(?:for|of|für|pour|de|del|para)\\s+[^\\n:=.,;]{1,40}?)?(?:\\s*(?:[:=：]|:=)|\\s+(?:is|was|ist|est|es|é|è|era|war)\\s|\\s*(?:は|是|는)\\s*)\\s*["'“‘«]?([^\\s"'“”‘’«»,;{}]{2,}[^\\s"'“”‘’«»,;{}.!?])`,
+      `(?<![\\p{L}\\p{N}])(?:${SECRET_WORDS})(?:\\s+(?:for|of|für|pour|de|del|para)\\s+[^\\n:=.,;]{1,40}?)?(?:[ \\t]*(?:[:=：]|:=)|[ \\t]+(?:is|was|ist|est|es|é|è|era|war)[ \\t]|[ \\t]*(?:は|是|는)[ \\t]*)[ \\t]*["'“‘«]?([^\\s"'“”‘’«»,;{}]{2,}[^\\s"'“”‘’«»,;{}.!?])`,
       'giu',
     ),
     group: 1,

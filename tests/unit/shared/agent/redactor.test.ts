@@ -16,6 +16,12 @@ describe('createRedactor', () => {
     const r = createRedactor(createSecretVault());
     expect(r.redact('Card 4111 1111 1111 1111, Amex 3782-822463-10005.')).toBe('Card {{redacted_card_1}}, Amex {{redacted_card_2}}.');
     expect(r.redact('Order 4111111111111112 and tracking 1234567890123')).toBe('Order 4111111111111112 and tracking 1234567890123');
+    // A command's list of small numbers whose digits happen to pass Luhn.
+    const counted = '66 67 68 69 70 71 72 73 74 75 76 77 78';
+    expect(r.redact(counted)).toBe(counted);
+    // A terminal's password prompt, and the next line of output.
+    expect(r.redact('Password: \nstored 13 characters')).toBe('Password: \nstored 13 characters');
+    expect(r.redact('password: hunter2!x')).toBe('password: {{redacted_password_1}}');
   });
 
   it('gives the same value the same placeholder, so the model can refer to it consistently', () => {
