@@ -4,6 +4,7 @@ import { ProviderSettings } from '../agent/providers/create-provider';
 import { RiskClass } from '../agent/risk-class';
 import { ErrorShape } from '../errors';
 import { Flow } from './flow';
+import { DEFAULT_MCP_SETTINGS, McpSettings } from './mcp-protocol';
 
 export const TaskMode = z.enum(['ask', 'act']);
 export type TaskMode = z.infer<typeof TaskMode>;
@@ -124,6 +125,8 @@ export const Settings = z.object({
   historyMaxTasks: z.number().int().min(1).max(10_000).default(200),
   /** Finished tasks older than this many days are deleted with their traces and screenshots. */
   historyMaxDays: z.number().int().min(1).max(3650).default(30),
+  /** What agents connected over MCP (Claude Code, Cursor, ...) may do; off until the user turns it on. */
+  mcp: McpSettings.default(DEFAULT_MCP_SETTINGS),
 });
 export type Settings = z.infer<typeof Settings>;
 
@@ -140,6 +143,7 @@ export const DEFAULT_SETTINGS: Settings = {
   stepScreenshots: true,
   historyMaxTasks: 200,
   historyMaxDays: 30,
+  mcp: DEFAULT_MCP_SETTINGS,
 };
 
 export const ApprovalDecision = z.enum(['approve', 'reject', 'approve_site']);
