@@ -7,7 +7,7 @@ import { trackNavigationErrors } from '../platform/navigation-errors';
 import { extensionUrl, extensionVersion, isPrivilegedSender, onInstalled, onPortConnect, onStartup } from '../platform/runtime';
 import { allowSessionStorageForPages, chromeStore } from '../platform/storage';
 import { listScriptableFrames } from '../platform/tab-control';
-import { listFrames, sendToFrame } from '../platform/tabs';
+import { listFrames, onTabRemoved, sendToFrame } from '../platform/tabs';
 import {
   createMenuItems,
   hasSidePanel,
@@ -26,6 +26,7 @@ import { HostConnection } from './host-connection';
 import { isPassthroughEvent } from './host-passthrough';
 import { LaunchStore } from './launch-store';
 import { LoopEventLog } from './loop-event-log';
+import { createMcpServices, type McpServices } from './mcp-wiring';
 import { createPageAgent } from './page-agent-wiring';
 import { clearStaleNotices, createTaskServices } from './task-wiring';
 import { ShellRunLog } from './shell-run-log';
@@ -54,7 +55,14 @@ const host = new HostConnection({
     void desktopRuns.hostStatus(status);
     void shellRuns.hostStatus(status);
   },
+  requests: {
+    'mcp.status': (params) => mcp.hostRequests['mcp.status'](params),
+    'mcp.page': (params) => mcp.hostRequests['mcp.page'](params),
+    'mcp.approve': (params) => mcp.hostRequests['mcp.approve'](params),
+    'mcp.cancel': (params) => mcp.hostRequests['mcp.cancel'](params),
+  },
   onEvent: (event, data) => {
+    if (event === 'mcp.session' || event === 'mcp.activity') mcp.hostEvent(event, data);
     if (event === 'desktop.task') void desktopRuns.apply(data);
     if (event === 'shell.task') void shellRuns.apply(data);
     if (!isPassthroughEvent(event)) return;
@@ -84,7 +92,16 @@ const tasks = createTaskServices(
   chat,
   (record) => ui.broadcast('task.updated', record),
   (thinking) => ui.broadcast('task.thinking', thinking),
+  () => mcp.pendingApprovals(),
 );
+const mcp: McpServices = createMcpServices({
+  store: session,
+  settings: tasks.settings,
+  environment: tasks.environment,
+  host,
+  broadcast: (view) => ui.broadcast('mcp.updated', view),
+  approvalsChanged: () => tasks.showPending(),
+});
 
 const ui: UiServer = new UiServer(
   createUiHandlers({
@@ -97,6 +114,7 @@ const ui: UiServer = new UiServer(
     tasks: tasks.handlers,
     desktop: createDesktopUiHandlers({ host, settings: tasks.settings, log: desktopRuns }),
     shell: createShellUiHandlers({ host, settings: tasks.settings, log: shellRuns }),
+    mcp: mcp.ui,
   }),
   (port) => isPrivilegedSender(port.sender),
   createConsoleLogger('bg:ui'),
@@ -115,6 +133,7 @@ const menuDeps = {
 
 onPortConnect((port) => ui.accept(port));
 trackNavigationErrors();
+onTabRemoved((tabId) => mcp.tabRemoved(tabId));
 onMenuClicked((click, tab) => void handleAutomateChatClick(menuDeps, click, tab));
 onInstalled(() => void createMenuItems([AUTOMATE_CHAT_MENU]));
 onStartup(() => void createMenuItems([AUTOMATE_CHAT_MENU]));

@@ -26,6 +26,8 @@ export function createTaskServices(
   chat: ChatDriver,
   broadcast: (record: TaskRecord) => void,
   broadcastThinking: (thinking: TaskThinking) => void,
+  /** Approvals waiting elsewhere (connected agents), counted on the same badge. */
+  otherApprovals: () => number = () => 0,
 ) {
   const local = chromeStore('local');
   const log = createConsoleLogger('bg:task');
@@ -38,6 +40,11 @@ export function createTaskServices(
   let browserSession: Promise<string> | undefined;
   const tabEnvironment = (tabId: number) =>
     createTabEnvironment({ page, tabState, listWindowTabs, sleep, capture: (id) => captureTabIfVisible(id), loadFailure }, tabId);
+  // The toolbar badge shows how many approvals wait, so a closed panel still gets the user's attention.
+  const showPending = (): void => {
+    const pending = runner.pendingApprovals + otherApprovals();
+    void setBadge(pending > 0 ? String(pending) : '', '#d97706');
+  };
   const runner: TaskRunner = new TaskRunner({
     tasks,
     secrets: {
@@ -65,8 +72,7 @@ export function createTaskServices(
     onThinking: broadcastThinking,
     onUpdate: (record) => {
       broadcast(record);
-      // The toolbar badge shows how many approvals wait, so a closed panel still gets the user's attention.
-      void setBadge(runner.pendingApprovals > 0 ? String(runner.pendingApprovals) : '', '#d97706');
+      showPending();
       notices.update(record).catch((error: unknown) => log.warn('notification failed', { error: String(error) }));
     },
   });
@@ -77,7 +83,7 @@ export function createTaskServices(
     return openPanelOnTab(tabId, extensionUrl(`extension/sidepanel/index.html?tab=${tabId}`)).finally(() => notices.clicked(id));
   };
   onNotificationClicked((id) => void openNotice(id));
-  return { runner, tasks, settings, notices, openNotice, handlers: createTaskUiHandlers(runner, tasks, settings) };
+  return { runner, tasks, settings, notices, openNotice, showPending, environment: tabEnvironment, handlers: createTaskUiHandlers(runner, tasks, settings) };
 }
 
 async function sessionId(session: Store): Promise<string> {

@@ -5,6 +5,7 @@ import type { HostConnection } from './host-connection';
 import { createHostPassthroughHandlers } from './host-passthrough';
 import type { LaunchStore } from './launch-store';
 import type { LoopEventLog } from './loop-event-log';
+import type { McpServices } from './mcp-wiring';
 import type { PageAgent } from './page-agent';
 import { createPageUiHandlers } from './page-ui-handlers';
 import type { createShellUiHandlers } from './shell-ui-handlers';
@@ -22,9 +23,10 @@ export interface UiHandlerDeps {
   tasks: ReturnType<typeof createTaskUiHandlers>;
   desktop: ReturnType<typeof createDesktopUiHandlers>;
   shell: ReturnType<typeof createShellUiHandlers>;
+  mcp: McpServices['ui'];
 }
 
-export function createUiHandlers({ host, launches, loopLog, frames, chat, page, tasks, desktop, shell }: UiHandlerDeps): UiHandlers {
+export function createUiHandlers({ host, launches, loopLog, frames, chat, page, tasks, desktop, shell, mcp }: UiHandlerDeps): UiHandlers {
   return {
     'host.status': () => Promise.resolve(host.status),
     'host.reconnect': () => {
@@ -55,5 +57,6 @@ export function createUiHandlers({ host, launches, loopLog, frames, chat, page, 
     // After the plain forwarding: these add the saved model to desktop.run and shell.run and keep the panel's run logs.
     ...desktop,
     ...shell,
+    ...mcp,
   };
 }

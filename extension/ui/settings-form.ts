@@ -27,6 +27,8 @@ export interface SettingsForm {
   stepScreenshots: boolean;
   historyMaxTasks: string;
   historyMaxDays: string;
+  /** Connected agents (MCP): saved as they are, nothing to validate. */
+  mcp: Settings['mcp'];
 }
 
 export type FormErrors = Partial<
@@ -59,6 +61,7 @@ export function formFromSettings(settings: SavedSettings): SettingsForm {
     stepScreenshots: settings.stepScreenshots,
     historyMaxTasks: String(settings.historyMaxTasks),
     historyMaxDays: String(settings.historyMaxDays),
+    mcp: settings.mcp,
   };
 }
 
@@ -166,6 +169,7 @@ export function validateForm(form: SettingsForm, saved: SavedSettings): { ok: tr
       stepScreenshots: form.stepScreenshots,
       historyMaxTasks: maxTasks ?? 200,
       historyMaxDays: maxDays ?? 30,
+      mcp: form.mcp,
     },
   };
 }

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { CallRecord } from '../../shared/agent/agent-state';
-import { callResultText } from '../../shared/agent/single-call';
+import { callLogText, callResultText } from '../../shared/agent/single-call';
 import { AppError, toErrorShape } from '../../shared/errors';
 import {
   MCP_DISABLED_MESSAGE,
@@ -152,7 +152,7 @@ export class McpBroker implements BridgeBackend {
         if (!status.shell || !this.deps.shell) return text('Shell commands are off for connected agents. The user can allow them in Deputy\'s side panel: Settings, "Connected agents (MCP)", "Allow shell commands".');
         session.shell ??= this.deps.shell(session.ref, approve);
         const call = await session.shell.call(tool, params.arguments, callId, signal);
-        stepText = call.stepText ?? name;
+        stepText = callLogText(call);
         result = fromCall(call);
         activity({ callId, tool: name, text: stepText, state: call.status === 'denied' ? 'denied' : result.isError ? 'failed' : 'done', summary: firstLine(result) });
         return result;
@@ -165,7 +165,7 @@ export class McpBroker implements BridgeBackend {
           result = await desktop.screenshot();
         } else {
           const call = await desktop.call(tool, params.arguments, callId, { mode: status.mode, approve, signal });
-          stepText = call.stepText ?? name;
+          stepText = callLogText(call);
           result = fromCall(call);
           activity({ callId, tool: name, text: stepText, state: call.status === 'denied' ? 'denied' : result.isError ? 'failed' : 'done', summary: firstLine(result) });
           return result;

@@ -4,6 +4,7 @@ import { executeCall } from './execute-call';
 import type { PolicyConfig } from './policy-gate';
 import type { Redactor } from './redactor';
 import type { SecretVault } from './secret-vault';
+import { intentOf } from './step-text';
 import type { AnyTool } from './tool';
 import type { ToolGate } from './tool-gate';
 
@@ -82,4 +83,10 @@ export async function runSingleCall<E>(input: SingleCallInput<E>): Promise<CallR
 /** The settled call as an MCP tool result: its text, and isError for a refusal or a failure. */
 export function callResultText(call: CallRecord): { text: string; isError: boolean } {
   return { text: call.result?.content ?? 'No result.', isError: call.status === 'denied' || call.result?.ok !== true };
+}
+
+/** The call as a log line: what was done, or for a refused call what was asked ("Click [2] …"), never "Clicked". */
+export function callLogText(call: CallRecord): string {
+  const text = call.stepText ?? call.name;
+  return call.status === 'denied' ? intentOf(text) : text;
 }

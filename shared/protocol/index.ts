@@ -12,3 +12,4 @@ export * from './chat-protocol';
 export * from './rpc-client';
 export * from './chunks';
 export * from './mcp-protocol';
+export * from './mcp-ui-protocol';
