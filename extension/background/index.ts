@@ -26,7 +26,7 @@ import { HostConnection } from './host-connection';
 import { isPassthroughEvent } from './host-passthrough';
 import { LaunchStore } from './launch-store';
 import { LoopEventLog } from './loop-event-log';
-import { createMcpServices, type McpServices } from './mcp-wiring';
+import { createMcpServices, mcpServerTools, type McpServices } from './mcp-wiring';
 import { createPageAgent } from './page-agent-wiring';
 import { clearStaleNotices, createTaskServices } from './task-wiring';
 import { ShellRunLog } from './shell-run-log';
@@ -92,7 +92,7 @@ const tasks = createTaskServices(
   chat,
   (record) => ui.broadcast('task.updated', record),
   (thinking) => ui.broadcast('task.thinking', thinking),
-  () => mcp.pendingApprovals(),
+  { otherApprovals: () => mcp.pendingApprovals(), externalTools: () => mcpServerTools(host, createConsoleLogger('bg:mcp')) },
 );
 const mcp: McpServices = createMcpServices({
   store: session,

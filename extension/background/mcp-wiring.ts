@@ -1,4 +1,8 @@
+import { serverTools } from '../../shared/agent/external-tool';
+import type { AnyTool } from '../../shared/agent/tool';
+import { webTools } from '../../shared/agent/web-tools';
 import { AppError } from '../../shared/errors';
+import type { Logger } from '../../shared/logger';
 import { McpActivity, mcpHostEvents, type ChannelHandlers, type HostRequestMethods, type McpView, type Settings } from '../../shared/protocol';
 import { captureTabIfVisible } from '../platform/capture';
 import type { Store } from '../platform/storage';
@@ -113,4 +117,26 @@ export function createMcpServices(deps: {
     tabRemoved: (tabId) => page.tabRemoved(tabId),
     pendingApprovals: () => approvals.size,
   };
+}
+
+/** How long a web task's call of an MCP server's tool may take. */
+const SERVER_CALL_TIMEOUT_MS = 5 * 60_000;
+
+/**
+ * The tools of the user's MCP servers (mcp.json in Deputy's data folder), for a web task: the host starts and talks to
+ * the servers, the task's calls go through it, each through the task's policy gate like any other tool. A host that
+ * cannot be reached, or servers that fail, leave the task with its own tools (the log says why).
+ */
+export async function mcpServerTools(host: Pick<HostConnection, 'call'>, log: Logger): Promise<AnyTool<TabEnvironment>[]> {
+  const listed = await host.call('mcp.servers.tools', {}, { timeoutMs: 30_000 }).catch((error: unknown) => {
+    log.info('no MCP server tools for this task', { why: String(error) });
+    return undefined;
+  });
+  if (!listed) return [];
+  for (const error of listed.errors) log.warn('MCP server unavailable', { server: error.server, error: error.message });
+  return serverTools<TabEnvironment>(
+    listed.tools,
+    (server, tool, args) => host.call('mcp.servers.call', { server, tool, arguments: args }, { timeoutMs: SERVER_CALL_TIMEOUT_MS }),
+    webTools.map((tool) => tool.name),
+  );
 }

@@ -15,7 +15,8 @@ import { createChatCaseEnvironment } from './chat-case-environment';
 import type { ChatDriver } from './chat-driver';
 import type { PageAgent } from './page-agent';
 import { SettingsStore } from './settings-store';
-import { createTabEnvironment } from './tab-environment';
+import { createTabEnvironment, type TabEnvironment } from './tab-environment';
+import type { AnyTool } from '../../shared/agent/tool';
 import { TaskRunner } from './task-runner';
 import { TaskStore } from './task-store';
 import { createTaskUiHandlers } from './task-ui-handlers';
@@ -26,8 +27,12 @@ export function createTaskServices(
   chat: ChatDriver,
   broadcast: (record: TaskRecord) => void,
   broadcastThinking: (thinking: TaskThinking) => void,
-  /** Approvals waiting elsewhere (connected agents), counted on the same badge. */
-  otherApprovals: () => number = () => 0,
+  extras: {
+    /** Approvals waiting elsewhere (connected agents), counted on the same badge. */
+    otherApprovals?: () => number;
+    /** Tools of the user's MCP servers, which web tasks may use. */
+    externalTools?: () => Promise<AnyTool<TabEnvironment>[]>;
+  } = {},
 ) {
   const local = chromeStore('local');
   const log = createConsoleLogger('bg:task');
@@ -42,7 +47,7 @@ export function createTaskServices(
     createTabEnvironment({ page, tabState, listWindowTabs, sleep, capture: (id) => captureTabIfVisible(id), loadFailure }, tabId);
   // The toolbar badge shows how many approvals wait, so a closed panel still gets the user's attention.
   const showPending = (): void => {
-    const pending = runner.pendingApprovals + otherApprovals();
+    const pending = runner.pendingApprovals + (extras.otherApprovals?.() ?? 0);
     void setBadge(pending > 0 ? String(pending) : '', '#d97706');
   };
   const runner: TaskRunner = new TaskRunner({
@@ -70,6 +75,7 @@ export function createTaskServices(
     },
     log,
     onThinking: broadcastThinking,
+    ...(extras.externalTools ? { externalTools: extras.externalTools } : {}),
     onUpdate: (record) => {
       broadcast(record);
       showPending();
