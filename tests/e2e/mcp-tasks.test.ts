@@ -1,18 +1,17 @@
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import type { Page } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ExtensionBrowser } from '../../scripts/lib/launch-browser';
 import type { ShellRunRecord } from '../../shared/protocol';
+import { notesServerPath } from '../fixtures/mcp/build-notes-server';
 import { startFakeProvider, type FakeProvider, type RecordedRequest } from '../fixtures/fake-provider/fake-provider-server';
 import { call, scriptShellModel } from '../fixtures/fake-provider/scripted-shell-model';
 import { openPanel, tabIdOf } from './support/panel-harness';
 import { registerHostInProfile, requireBuild } from './support/register-host';
 import { closedPort, launchTestBrowser } from './support/test-hosts';
 import { uiCall } from './support/ui-call';
-
-const NOTES_SERVER = resolve('tests/fixtures/mcp/notes-server.mjs');
 
 /** What the model was told after its last tool call: the newest request's text. */
 const lastSeen = (requests: RecordedRequest[]): string => requests.at(-1)?.text ?? '';
@@ -46,7 +45,7 @@ describe('MCP in Deputy\'s own tasks (the built extension and host, a scripted m
     state = await mkdtemp(join(tmpdir(), 'deputy-mcp-tasks-'));
     await writeFile(
       join(state, 'mcp.json'),
-      JSON.stringify({ mcpServers: { notes: { command: process.execPath, args: [NOTES_SERVER], env: { NOTES_FILE: join(state, 'notes.jsonl') } } } }, null, 2),
+      JSON.stringify({ mcpServers: { notes: { command: process.execPath, args: [notesServerPath()], env: { NOTES_FILE: join(state, 'notes.jsonl') } } } }, null, 2),
     );
     await registerHostInProfile(profile);
     ext = await launchTestBrowser({
@@ -61,7 +60,7 @@ describe('MCP in Deputy\'s own tasks (the built extension and host, a scripted m
     });
     await ext.worker();
     const helper = await ext.openExtensionPage('extension/sidepanel/index.html');
-    await helper.waitForFunction(async () => (await chrome.storage.session.get('hostStatus')).hostStatus?.state === 'connected', { timeout: 30_000 });
+    await helper.waitForFunction(async () => ((await chrome.storage.session.get('hostStatus')) as { hostStatus?: { state?: string } }).hostStatus?.state === 'connected', { timeout: 30_000 });
     // Shell tasks use the model chosen in Settings.
     await uiCall(helper, 'settings.set', {
       provider: { preset: 'custom', baseUrl: model.openaiBaseUrl, model: 'fake-model', apiKey: 'sk-mcp-tasks', stream: true, openaiApi: 'chat', toolCalling: 'native', vision: false, timeoutMs: 60_000, maxRetries: 0 },
@@ -155,7 +154,7 @@ http.createServer((req, res) => {
     // The page the model read came from the server the task started, in the user's browser (no second browser).
     expect(lastSeen(agent.agent)).toContain('Service health');
     expect(lastSeen(agent.agent)).toContain('status: ok');
-    const tabs = await Promise.all((await ext.browser.pages()).map((page) => page.url()));
+    const tabs = (await ext.browser.pages()).map((page) => page.url());
     expect(tabs).toContain(url);
     expect(done.processes.find((p) => p.id === 'p2')?.status).toBe('running');
     await uiCall(panel, 'shell.kill', { sessionId: started.sessionId, processId: 'p2' });
