@@ -6,7 +6,7 @@ import type { Page } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ExtensionBrowser } from '../../scripts/lib/launch-browser';
 import { startMcpClient, refOf, type McpTestClient } from './support/mcp-client';
-import { openPanel, screenshotBothSchemes, tabIdOf, texts } from './support/panel-harness';
+import { openPanel, screenshotBothSchemes, tabIdOf, texts, waitForHost } from './support/panel-harness';
 import { BUILT_HOST, registerHostInProfile, requireBuild } from './support/register-host';
 import { serveRoutes, type StaticServer } from './support/static-server';
 import { launchTestBrowser } from './support/test-hosts';
@@ -61,7 +61,7 @@ describe('deputy mcp: the official MCP client SDK drives the built deputy mcp, h
     });
     await ext.worker();
     const helper = await ext.openExtensionPage('extension/sidepanel/index.html');
-    await helper.waitForFunction(async () => (await chrome.storage.session.get('hostStatus')).hostStatus?.state === 'connected', { timeout: 30_000 });
+    await waitForHost(helper);
     const tabId = await tabIdOf(helper, helper.url());
     panel = await openPanel(ext, tabId);
     await helper.close();

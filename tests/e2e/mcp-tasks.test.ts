@@ -8,7 +8,7 @@ import type { ShellRunRecord } from '../../shared/protocol';
 import { notesServerPath } from '../fixtures/mcp/build-notes-server';
 import { startFakeProvider, type FakeProvider, type RecordedRequest } from '../fixtures/fake-provider/fake-provider-server';
 import { call, scriptShellModel } from '../fixtures/fake-provider/scripted-shell-model';
-import { openPanel, tabIdOf } from './support/panel-harness';
+import { openPanel, tabIdOf, waitForHost } from './support/panel-harness';
 import { registerHostInProfile, requireBuild } from './support/register-host';
 import { closedPort, launchTestBrowser } from './support/test-hosts';
 import { uiCall } from './support/ui-call';
@@ -60,7 +60,7 @@ describe('MCP in Deputy\'s own tasks (the built extension and host, a scripted m
     });
     await ext.worker();
     const helper = await ext.openExtensionPage('extension/sidepanel/index.html');
-    await helper.waitForFunction(async () => ((await chrome.storage.session.get('hostStatus')) as { hostStatus?: { state?: string } }).hostStatus?.state === 'connected', { timeout: 30_000 });
+    await waitForHost(helper);
     // Shell tasks use the model chosen in Settings.
     await uiCall(helper, 'settings.set', {
       provider: { preset: 'custom', baseUrl: model.openaiBaseUrl, model: 'fake-model', apiKey: 'sk-mcp-tasks', stream: true, openaiApi: 'chat', toolCalling: 'native', vision: false, timeoutMs: 60_000, maxRetries: 0 },
