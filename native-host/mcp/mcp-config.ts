@@ -24,9 +24,16 @@ export const McpServerConfig = z.union([StdioServer.strict(), HttpServer.strict(
 export type McpServerConfig = z.infer<typeof McpServerConfig>;
 
 /** The file the common clients share (Claude Desktop, Claude Code, Cursor): `{"mcpServers": {name: {...}}}`. */
-export const McpConfigFile = z.object({
-  mcpServers: z.record(z.string().regex(/^[A-Za-z0-9_.-]{1,64}$/, 'server names are letters, digits, ".", "_" and "-" (at most 64)'), McpServerConfig).default({}),
-});
+// Names are checked after the record, because zod reports a bad record key only as "Invalid key in record".
+export const McpConfigFile = z
+  .object({ mcpServers: z.record(z.string(), McpServerConfig).default({}) })
+  .superRefine((file, context) => {
+    for (const name of Object.keys(file.mcpServers)) {
+      if (!/^[A-Za-z0-9_.-]{1,64}$/.test(name)) {
+        context.addIssue({ code: 'custom', path: ['mcpServers', name], message: 'server names are letters, digits, ".", "_" and "-" (at most 64)' });
+      }
+    }
+  });
 export type McpConfigFile = z.infer<typeof McpConfigFile>;
 
 /** mcp.json in Deputy's data folder, or the file DEPUTY_MCP_CONFIG names. */
