@@ -201,7 +201,7 @@ export class McpPageCalls {
     if (session.environment) session.tabId = session.environment.currentTabId();
     if (session.tabId !== undefined && session.tabId !== tabId) void this.deps.log.tab(session.ref, session.tabId);
     // The page may be another now: the next step that names an element reads it again.
-    if (declared && call.status === 'finished' && (typeof declared.changesPage === 'function' ? declared.changesPage(params.arguments as never) : declared.changesPage)) session.page = undefined;
+    if (declared && call.status === 'finished' && (typeof declared.changesPage === 'function' ? declared.changesPage(params.arguments) : declared.changesPage)) session.page = undefined;
     const result = callResultText(call);
     const hint = call.status === 'finished' && call.result?.changed ? '\nCall browser_snapshot to see the page as it is now.' : '';
     return { result: text(`${result.text}${hint}`, result.isError), stepText: callLogText(call), state: call.status === 'denied' ? 'denied' : result.isError ? 'failed' : 'done' };

@@ -90,7 +90,7 @@ export class McpBroker implements BridgeBackend {
     if (!session) return false;
     session.peer?.notify('bridge.stopped', { reason: 'The user stopped this agent in Deputy\'s side panel. Its access ends here; restart the MCP server to ask again.' });
     setTimeout(() => session.peer?.close(), 100);
-    this.close(session, 'Stopped by the user.');
+    void this.close(session, 'Stopped by the user.');
     return true;
   }
 

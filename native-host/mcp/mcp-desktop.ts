@@ -4,7 +4,6 @@ import { createRedactor } from '../../shared/agent/redactor';
 import { createSecretVault } from '../../shared/agent/secret-vault';
 import { runSingleCall } from '../../shared/agent/single-call';
 import { observationRecord } from '../../shared/agent/step-record';
-import type { AnyTool } from '../../shared/agent/tool';
 import { AppError } from '../../shared/errors';
 import type { DesktopFrame, McpCallResult } from '../../shared/protocol';
 import type { DesktopAgentEnvironment, DesktopControl } from '../desktop/agent/desktop-environment';
@@ -25,7 +24,7 @@ export function createMcpDesktop(desktop: DesktopControl, now: () => number): Mc
   let frame: DesktopFrame | undefined;
   const vault = createSecretVault();
   const redactor = createRedactor(vault);
-  const tools = desktopTools().filter((tool) => MCP_DESKTOP_TOOLS.has(tool.name)) as AnyTool<DesktopAgentEnvironment>[];
+  const tools = desktopTools().filter((tool) => MCP_DESKTOP_TOOLS.has(tool.name));
   const environment: DesktopAgentEnvironment = {
     dryRun: false,
     shot: () => undefined,

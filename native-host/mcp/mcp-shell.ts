@@ -2,7 +2,6 @@ import type { Approver } from '../../shared/agent/approval';
 import type { CallRecord } from '../../shared/agent/agent-state';
 import { runSingleCall } from '../../shared/agent/single-call';
 import { observationRecord } from '../../shared/agent/step-record';
-import type { AnyTool } from '../../shared/agent/tool';
 import { addAlwaysAllow, loadShellRules, ShellRules } from '../shell/command-rules';
 import { createCommandGate } from '../shell/command-gate';
 import { createShellEnvironment, type ShellAgentEnvironment } from '../shell/agent/shell-environment';
@@ -33,7 +32,7 @@ export interface McpShell {
  */
 export function createMcpShell(deps: McpShellDeps): McpShell {
   let opened: Promise<{ session: ShellSession; environment: ShellAgentEnvironment }> | undefined;
-  const tools = shellTools().filter((tool) => MCP_SHELL_TOOLS.has(tool.name)) as AnyTool<ShellAgentEnvironment>[];
+  const tools = shellTools().filter((tool) => MCP_SHELL_TOOLS.has(tool.name));
   let rules: ShellRules | undefined;
   const start = async (): Promise<{ session: ShellSession; environment: ShellAgentEnvironment }> => {
     const session = await deps.open();

@@ -44,7 +44,7 @@ export function createServerPool(options: { configFile: string; log: Logger; tra
     const tools = listed.tools.map((tool) => ({
       name: tool.name,
       description: tool.description ?? '',
-      inputSchema: tool.inputSchema as Record<string, unknown>,
+      inputSchema: tool.inputSchema,
       ...(tool.annotations ? { annotations: tool.annotations } : {}),
     }));
     options.log.info('mcp server connected', { server: name, tools: tools.length });

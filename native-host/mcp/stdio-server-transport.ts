@@ -18,8 +18,8 @@ export class LineStdioServerTransport implements Transport {
   private closed = false;
 
   constructor(
-    private readonly input: NodeJS.ReadableStream = process.stdin,
-    private readonly output: NodeJS.WritableStream = process.stdout,
+    private readonly input: NodeJS.ReadableStream,
+    private readonly output: NodeJS.WritableStream,
   ) {}
 
   start(): Promise<void> {

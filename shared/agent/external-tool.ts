@@ -34,7 +34,7 @@ export function toolName(parts: string[], taken: ReadonlySet<string>): string {
 /** The tool's JSON Schema as zod, so bad arguments are refused with a message before anything is sent. */
 function inputOf(schema: Record<string, unknown>): z.ZodObject {
   try {
-    const parsed = z.fromJSONSchema(schema as Parameters<typeof z.fromJSONSchema>[0]);
+    const parsed = z.fromJSONSchema(schema);
     if (parsed instanceof z.ZodObject) return parsed;
   } catch {
     // A schema zod cannot read is checked by the server alone.
@@ -75,7 +75,7 @@ export function externalTool<E>(spec: {
       const result = await spec.call(args, context.signal);
       return { ok: !result.isError, content: resultText(result, spec.from) };
     },
-  }) as AnyTool<E>;
+  });
 }
 
 /** Step text for a call of an MCP server's tool, with its arguments shortened. */

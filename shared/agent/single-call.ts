@@ -26,7 +26,7 @@ export interface SingleCallInput<E> {
   approve: Approver;
   gate?: ToolGate;
   signal?: AbortSignal;
-  now(): number;
+  now: () => number;
 }
 
 /**
