@@ -22,6 +22,7 @@ import { ChatDriver } from './chat-driver';
 import { ChatSessions } from './chat-sessions';
 import { DesktopRunLog } from './desktop-run-log';
 import { createDesktopUiHandlers } from './desktop-ui-handlers';
+import { createLoopUiHandlers } from './loop-ui-handlers';
 import { HostConnection } from './host-connection';
 import { isPassthroughEvent } from './host-passthrough';
 import { LaunchStore } from './launch-store';
@@ -115,6 +116,7 @@ const ui: UiServer = new UiServer(
     desktop: createDesktopUiHandlers({ host, settings: tasks.settings, log: desktopRuns }),
     shell: createShellUiHandlers({ host, settings: tasks.settings, log: shellRuns }),
     mcp: mcp.ui,
+    loop: createLoopUiHandlers({ host, settings: tasks.settings }),
   }),
   (port) => isPrivilegedSender(port.sender),
   createConsoleLogger('bg:ui'),

@@ -5,6 +5,7 @@ import type { HostConnection } from './host-connection';
 import { createHostPassthroughHandlers } from './host-passthrough';
 import type { LaunchStore } from './launch-store';
 import type { LoopEventLog } from './loop-event-log';
+import type { createLoopUiHandlers } from './loop-ui-handlers';
 import type { McpServices } from './mcp-wiring';
 import type { PageAgent } from './page-agent';
 import { createPageUiHandlers } from './page-ui-handlers';
@@ -24,9 +25,10 @@ export interface UiHandlerDeps {
   desktop: ReturnType<typeof createDesktopUiHandlers>;
   shell: ReturnType<typeof createShellUiHandlers>;
   mcp: McpServices['ui'];
+  loop: ReturnType<typeof createLoopUiHandlers>;
 }
 
-export function createUiHandlers({ host, launches, loopLog, frames, chat, page, tasks, desktop, shell, mcp }: UiHandlerDeps): UiHandlers {
+export function createUiHandlers({ host, launches, loopLog, frames, chat, page, tasks, desktop, shell, mcp, loop }: UiHandlerDeps): UiHandlers {
   return {
     'host.status': () => Promise.resolve(host.status),
     'host.reconnect': () => {
@@ -54,9 +56,11 @@ export function createUiHandlers({ host, launches, loopLog, frames, chat, page, 
     ...tasks,
     ...createHostPassthroughHandlers(host),
     'loop.log': async ({ loopId }) => ({ events: await loopLog.events(loopId) }),
-    // After the plain forwarding: these add the saved model to desktop.run and shell.run and keep the panel's run logs.
+    // After the plain forwarding: these add the saved model to desktop.run, shell.run and loop.start and keep the
+    // panel's run logs.
     ...desktop,
     ...shell,
     ...mcp,
+    ...loop,
   };
 }
