@@ -1,14 +1,11 @@
 import { AgentState, type CallRecord, StepRecord } from './agent-state';
-import type { Approver } from './approval';
-import { executeCall } from './execute-call';
-import type { PolicyConfig } from './policy-gate';
-import type { Redactor } from './redactor';
-import type { SecretVault } from './secret-vault';
+import { type CallServices, executeCall } from './execute-call';
 import { intentOf } from './step-text';
-import type { AnyTool } from './tool';
-import type { ToolGate } from './tool-gate';
 
-export interface SingleCallInput<E> {
+/** The loop's services a single call uses as they are: tools, environment, policy, vault, redactor, approvals, gate. */
+type SharedServices<E> = Pick<CallServices<E>, 'tools' | 'environment' | 'policy' | 'vault' | 'redactor' | 'approve' | 'gate'>;
+
+export interface SingleCallInput<E> extends SharedServices<E> {
   /** Names the caller in approvals (the MCP session). */
   taskId: string;
   /** What the caller is doing, for the state the gate reads. */
@@ -18,13 +15,6 @@ export interface SingleCallInput<E> {
   /** The page (or shell) the call acts on, as the gate and the step text read it. */
   observation: StepRecord['observation'];
   call: { id: string; name: string; arguments: Record<string, unknown> };
-  tools: AnyTool<E>[];
-  environment: E;
-  policy: PolicyConfig;
-  vault: SecretVault;
-  redactor: Redactor;
-  approve: Approver;
-  gate?: ToolGate;
   signal?: AbortSignal;
   now: () => number;
 }
