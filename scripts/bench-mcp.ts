@@ -135,7 +135,9 @@ async function benchPlaywright(): Promise<Awaited<ReturnType<typeof measureSide>
   // Its bin, as `npx @playwright/mcp` would start it (the package exports no path to it).
   const cli = join(dirname(createRequire(import.meta.url).resolve('@playwright/mcp/package.json')), 'cli.js');
   // Its own Chromium: this machine's build (no browser download), headless and in memory, as the bench's Deputy is.
-  const args = [cli, '--headless', '--isolated', '--executable-path', findBrowser(), ...(process.getuid?.() === 0 ? ['--no-sandbox'] : [])];
+  // It saves each click's snapshot as a file: into a temporary folder, not the repository.
+  const output = await mkdtemp(join(tmpdir(), 'deputy-bench-playwright-mcp-'));
+  const args = [cli, '--headless', '--isolated', '--executable-path', findBrowser(), '--output-dir', output, ...(process.getuid?.() === 0 ? ['--no-sandbox'] : [])];
   const client = new Client({ name: 'bench', version: '1.0.0' });
   await client.connect(new StdioClientTransport({ command: process.execPath, args, stderr: 'pipe' }));
   try {
@@ -145,6 +147,7 @@ async function benchPlaywright(): Promise<Awaited<ReturnType<typeof measureSide>
   } finally {
     await client.close().catch(() => undefined);
     await server.close();
+    await rm(output, { recursive: true, force: true });
   }
 }
 
