@@ -186,13 +186,16 @@ export class McpPageCalls {
       approve: async (request, abort) => {
         record({ text: request.intent, state: 'awaiting_approval', tabId });
         const destination = typeof params.arguments.url === 'string' ? params.arguments.url : request.url;
-        const site = hostOf(destination);
+        // Sites are approved by origin (scheme, host and port), offered only where the gate offers it (a low-risk
+        // step); the button names the host.
+        const origin = request.siteApproval ?? null;
+        const site = origin === null ? null : hostOf(origin);
         const answer = await this.deps.approvals.ask(
           session.ref,
           { callId: request.callId, tool: `browser_${request.tool}`, intent: request.intent, reason: request.reason.replace(NO_SITE_HOST, 'none yet for this agent'), classes: request.classes, url: destination, ...(site ? { standing: { kind: 'site', site } } : {}) },
           abort,
         );
-        if (answer.site) session.sites.add(answer.site);
+        if (answer.site && origin !== null) session.sites.add(origin);
         return answer;
       },
       signal,
