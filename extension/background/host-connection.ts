@@ -1,11 +1,19 @@
 import { HOST_INSTALL_COMMAND, NATIVE_HOST_NAME, PROTOCOL_VERSION } from '../../shared/constants';
 import { AppError } from '../../shared/errors';
 import type { Logger } from '../../shared/logger';
+import { MAX_MESSAGE_TO_BROWSER_BYTES } from '../../shared/constants';
 import {
   Chunk,
   ChunkJoiner,
   HostChannel,
+  HostRequestChannel,
+  RequestEnvelope,
   RpcClient,
+  errorResponse,
+  serveRequest,
+  splitIntoChunks,
+  type ChannelHandlers,
+  type HostRequestMethods,
   type HostMethods,
   type HostStatus,
   type ParamsOf,
@@ -23,6 +31,8 @@ export interface HostConnectionDeps {
   clientVersion: string;
   onStatus: (status: HostStatus) => void;
   onEvent?: (event: string, data: unknown) => void;
+  /** What the host may ask the extension (a connected agent's page tools, approvals); refused when absent. */
+  requests?: ChannelHandlers<HostRequestMethods>;
   requestTimeoutMs?: number;
   helloTimeoutMs?: number;
 }
@@ -146,12 +156,37 @@ export class HostConnection {
       return;
     }
     if (rpc.receive(message)) return;
+    if (RequestEnvelope.safeParse(message).success) {
+      void this.answerHost(message);
+      return;
+    }
     const event = HostChannel.Event.safeParse(message);
     if (event.success) {
       this.deps.onEvent?.(event.data.event, event.data.data);
       return;
     }
     this.deps.log.warn('unexpected message from host');
+  }
+
+  /**
+   * Answers a request from the host on the port it came in on. Replies larger than a native message to the browser may
+   * be go in chunks, as the host's own do, so every frame on the pipe stays small.
+   */
+  private async answerHost(message: unknown): Promise<void> {
+    const port = this.port;
+    const handlers = this.deps.requests;
+    const id = RequestEnvelope.parse(message).id;
+    const reply = handlers
+      ? await serveRequest(HostRequestChannel, handlers, message)
+      : errorResponse(id, { code: 'unavailable', message: 'This extension does not take requests from the host.' });
+    if (!port || port !== this.port) return;
+    try {
+      const json = JSON.stringify(reply);
+      if (json.length <= MAX_MESSAGE_TO_BROWSER_BYTES / 4) port.post(reply);
+      else for (const chunk of splitIntoChunks(json, crypto.randomUUID(), MAX_MESSAGE_TO_BROWSER_BYTES)) port.post(chunk);
+    } catch (error) {
+      this.deps.log.warn('could not answer the host', { error: String(error) });
+    }
   }
 
   private onDisconnect(port: NativePort | undefined, error: string | undefined): void {

@@ -8,7 +8,7 @@ import { extensionUrl, extensionVersion, isPrivilegedSender, onInstalled, onPort
 import { allowSessionStorageForPages, chromeStore } from '../platform/storage';
 import { onRequestBlocked, onTabClosed, onTabOpened } from '../platform/egress-rules';
 import { listScriptableFrames } from '../platform/tab-control';
-import { listFrames, sendToFrame } from '../platform/tabs';
+import { listFrames, onTabRemoved, sendToFrame } from '../platform/tabs';
 import {
   createMenuItems,
   hasSidePanel,
@@ -28,6 +28,7 @@ import { HostConnection } from './host-connection';
 import { isPassthroughEvent } from './host-passthrough';
 import { LaunchStore } from './launch-store';
 import { LoopEventLog } from './loop-event-log';
+import { createMcpServices, mcpServerTools, type McpServices } from './mcp-wiring';
 import { createPageAgent } from './page-agent-wiring';
 import { clearStaleNotices, createTaskServices } from './task-wiring';
 import { ShellRunLog } from './shell-run-log';
@@ -56,7 +57,14 @@ const host = new HostConnection({
     void desktopRuns.hostStatus(status);
     void shellRuns.hostStatus(status);
   },
+  requests: {
+    'mcp.status': (params) => mcp.hostRequests['mcp.status'](params),
+    'mcp.page': (params) => mcp.hostRequests['mcp.page'](params),
+    'mcp.approve': (params) => mcp.hostRequests['mcp.approve'](params),
+    'mcp.cancel': (params) => mcp.hostRequests['mcp.cancel'](params),
+  },
   onEvent: (event, data) => {
+    if (event === 'mcp.session' || event === 'mcp.activity') mcp.hostEvent(event, data);
     if (event === 'desktop.task') void desktopRuns.apply(data);
     if (event === 'shell.task') void shellRuns.apply(data);
     if (!isPassthroughEvent(event)) return;
@@ -86,7 +94,16 @@ const tasks = createTaskServices(
   chat,
   (record) => ui.broadcast('task.updated', record),
   (thinking) => ui.broadcast('task.thinking', thinking),
+  { otherApprovals: () => mcp.pendingApprovals(), externalTools: () => mcpServerTools(host, createConsoleLogger('bg:mcp')) },
 );
+const mcp: McpServices = createMcpServices({
+  store: session,
+  settings: tasks.settings,
+  environment: tasks.environment,
+  host,
+  broadcast: (view) => ui.broadcast('mcp.updated', view),
+  approvalsChanged: () => tasks.showPending(),
+});
 
 const ui: UiServer = new UiServer(
   createUiHandlers({
@@ -99,6 +116,7 @@ const ui: UiServer = new UiServer(
     tasks: tasks.handlers,
     desktop: createDesktopUiHandlers({ host, settings: tasks.settings, log: desktopRuns }),
     shell: createShellUiHandlers({ host, settings: tasks.settings, log: shellRuns }),
+    mcp: mcp.ui,
     loop: createLoopUiHandlers({ host, settings: tasks.settings }),
   }),
   (port) => isPrivilegedSender(port.sender),
@@ -122,6 +140,7 @@ onRequestBlocked((request) => void tasks.guard.requestBlocked(request));
 onTabOpened((tabId, opener) => void tasks.guard.tabOpened(tabId, opener));
 onTabClosed((tabId) => void tasks.guard.tabClosed(tabId));
 trackNavigationErrors();
+onTabRemoved((tabId) => mcp.tabRemoved(tabId));
 onMenuClicked((click, tab) => void handleAutomateChatClick(menuDeps, click, tab));
 onInstalled(() => void createMenuItems([AUTOMATE_CHAT_MENU]));
 onStartup(() => void createMenuItems([AUTOMATE_CHAT_MENU]));

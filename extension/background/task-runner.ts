@@ -10,6 +10,7 @@ import type { Provider } from '../../shared/agent/providers/provider';
 import { resumeAgent, startAgent, type AgentDeps } from '../../shared/agent/run-agent';
 import { countersAfter, createSecretVault, foundNamesIn, refuseUnknownFound } from '../../shared/agent/secret-vault';
 import type { TraceRecord } from '../../shared/agent/trace';
+import type { AnyTool } from '../../shared/agent/tool';
 import { webTools } from '../../shared/agent/web-tools';
 import { AppError, toErrorShape } from '../../shared/errors';
 import type { Logger } from '../../shared/logger';
@@ -56,6 +57,8 @@ export interface TaskRunnerDeps {
   restoreGraceMs?: number;
   /** The model's text while it writes, for a live view; never stored. */
   onThinking?: (thinking: TaskThinking) => void;
+  /** Tools of the user's MCP servers (through the host), for web tasks; none when the host cannot be reached. */
+  externalTools?: () => Promise<AnyTool<TabEnvironment>[]>;
 }
 
 export interface StartTask {
@@ -347,7 +350,7 @@ export class TaskRunner {
       const thinking = createThinkingFeed(taskId, (event) => this.deps.onThinking?.(event), this.deps.now);
       const agentDeps: AgentDeps<AgentEnvironment> = {
         environment,
-        tools: chatCase ? chatAgentTools() : [...webTools, ...controlTools<TabEnvironment>()],
+        tools: chatCase ? chatAgentTools() : [...webTools, ...controlTools<TabEnvironment>(), ...((await this.deps.externalTools?.()) ?? [])],
         ...(settings.riskClassifier ? { riskClassifier: createRiskClassifier(this.deps.provider(settings.provider)) } : {}),
         ...(chatCase ? { systemPrompt: (input) => chatSystemPrompt({ ...input, facts }) } : {}),
         provider: this.deps.provider(settings.provider),

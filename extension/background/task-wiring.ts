@@ -17,7 +17,8 @@ import { EgressGuard } from './egress-guard';
 import type { ChatDriver } from './chat-driver';
 import type { PageAgent } from './page-agent';
 import { SettingsStore } from './settings-store';
-import { createTabEnvironment } from './tab-environment';
+import { createTabEnvironment, type TabEnvironment } from './tab-environment';
+import type { AnyTool } from '../../shared/agent/tool';
 import { TaskRunner } from './task-runner';
 import { TaskStore } from './task-store';
 import { createTaskUiHandlers } from './task-ui-handlers';
@@ -28,6 +29,12 @@ export function createTaskServices(
   chat: ChatDriver,
   broadcast: (record: TaskRecord) => void,
   broadcastThinking: (thinking: TaskThinking) => void,
+  extras: {
+    /** Approvals waiting elsewhere (connected agents), counted on the same badge. */
+    otherApprovals?: () => number;
+    /** Tools of the user's MCP servers, which web tasks may use. */
+    externalTools?: () => Promise<AnyTool<TabEnvironment>[]>;
+  } = {},
 ) {
   const local = chromeStore('local');
   const log = createConsoleLogger('bg:task');
@@ -47,7 +54,7 @@ export function createTaskServices(
     save: (state) => session.set('egress-guard', state),
     now: () => Date.now(),
   });
-  const tabEnvironment = (tabId: number, taskId: string) =>
+  const tabEnvironment = (tabId: number, taskId?: string) =>
     createTabEnvironment(
       {
         page,
@@ -56,10 +63,16 @@ export function createTaskServices(
         sleep,
         capture: (id) => captureTabIfVisible(id),
         loadFailure,
-        egress: { taskId, guard, resubmit: resubmitForm, now: () => Date.now(), sleep },
+        // Outside a task (an agent connected over MCP) there is no task guard: its own gate decides each call.
+        ...(taskId === undefined ? {} : { egress: { taskId, guard, resubmit: resubmitForm, now: () => Date.now(), sleep } }),
       },
       tabId,
     );
+  // The toolbar badge shows how many approvals wait, so a closed panel still gets the user's attention.
+  const showPending = (): void => {
+    const pending = runner.pendingApprovals + (extras.otherApprovals?.() ?? 0);
+    void setBadge(pending > 0 ? String(pending) : '', '#d97706');
+  };
   const runner: TaskRunner = new TaskRunner({
     tasks,
     secrets: {
@@ -86,10 +99,10 @@ export function createTaskServices(
     },
     log,
     onThinking: broadcastThinking,
+    ...(extras.externalTools ? { externalTools: extras.externalTools } : {}),
     onUpdate: (record) => {
       broadcast(record);
-      // The toolbar badge shows how many approvals wait, so a closed panel still gets the user's attention.
-      void setBadge(runner.pendingApprovals > 0 ? String(runner.pendingApprovals) : '', '#d97706');
+      showPending();
       notices.update(record).catch((error: unknown) => log.warn('notification failed', { error: String(error) }));
     },
   });
@@ -100,7 +113,7 @@ export function createTaskServices(
     return openPanelOnTab(tabId, extensionUrl(`extension/sidepanel/index.html?tab=${tabId}`)).finally(() => notices.clicked(id));
   };
   onNotificationClicked((id) => void openNotice(id));
-  return { runner, tasks, settings, notices, openNotice, guard, handlers: createTaskUiHandlers(runner, tasks, settings) };
+  return { runner, tasks, settings, notices, openNotice, guard, showPending, environment: (tabId: number) => tabEnvironment(tabId), handlers: createTaskUiHandlers(runner, tasks, settings) };
 }
 
 async function sessionId(session: Store): Promise<string> {

@@ -6,6 +6,7 @@ import { createHostPassthroughHandlers } from './host-passthrough';
 import type { LaunchStore } from './launch-store';
 import type { LoopEventLog } from './loop-event-log';
 import type { createLoopUiHandlers } from './loop-ui-handlers';
+import type { McpServices } from './mcp-wiring';
 import type { PageAgent } from './page-agent';
 import { createPageUiHandlers } from './page-ui-handlers';
 import type { createShellUiHandlers } from './shell-ui-handlers';
@@ -23,10 +24,11 @@ export interface UiHandlerDeps {
   tasks: ReturnType<typeof createTaskUiHandlers>;
   desktop: ReturnType<typeof createDesktopUiHandlers>;
   shell: ReturnType<typeof createShellUiHandlers>;
+  mcp: McpServices['ui'];
   loop: ReturnType<typeof createLoopUiHandlers>;
 }
 
-export function createUiHandlers({ host, launches, loopLog, frames, chat, page, tasks, desktop, shell, loop }: UiHandlerDeps): UiHandlers {
+export function createUiHandlers({ host, launches, loopLog, frames, chat, page, tasks, desktop, shell, mcp, loop }: UiHandlerDeps): UiHandlers {
   return {
     'host.status': () => Promise.resolve(host.status),
     'host.reconnect': () => {
@@ -58,6 +60,7 @@ export function createUiHandlers({ host, launches, loopLog, frames, chat, page, 
     // panel's run logs.
     ...desktop,
     ...shell,
+    ...mcp,
     ...loop,
   };
 }

@@ -4,6 +4,7 @@ import type { HostStatus } from '../../shared/protocol';
 import type { BackgroundClient } from '../ui/background-client';
 import { errorMessage } from '../ui/error-message';
 import { hostStatusText } from '../ui/host-status-line';
+import { McpSettingsFields } from '../ui/mcp-settings-fields';
 import { ModeSwitch } from '../ui/mode-switch';
 import { PersonalDataRows } from '../ui/personal-data-rows';
 import { formFromSettings, providerFromForm, sameEndpoint, validateForm, type FormErrors, type ProviderChoice, type SavedSettings, type SettingsForm } from '../ui/settings-form';
@@ -171,6 +172,8 @@ export function SettingsView(props: { client: BackgroundClient; hostStatus: Host
           <input id="history-max-days" data-testid="history-max-days" inputMode="numeric" value={form.historyMaxDays} onInput={(e) => edit({ historyMaxDays: e.currentTarget.value })} />
         </Field>
       </fieldset>
+
+      <McpSettingsFields value={form.mcp} onChange={(mcp) => edit({ mcp })} />
 
       <section class="card" aria-labelledby="host-title">
         <h2 id="host-title" class="section-title">Desktop helper (native host)</h2>

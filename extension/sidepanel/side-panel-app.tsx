@@ -5,6 +5,9 @@ import { HostStatusLine } from '../ui/host-status-line';
 import { useHostStatus } from '../ui/use-host-status';
 import { useTabTask } from '../ui/use-tab-task';
 import { siteOf, useTargetTab } from '../ui/use-target-tab';
+import { McpApprovals } from '../ui/mcp-approvals';
+import { useMcpView } from '../ui/use-mcp-view';
+import { AgentsView } from './agents-view';
 import { ChatFlowView } from './chat-flow-view';
 import { DesktopView } from './desktop-view';
 import { HistoryView } from './history-view';
@@ -13,7 +16,7 @@ import { SettingsView } from './settings-view';
 import { ShellView } from './shell-view';
 import { TaskFlowView } from './task-flow-view';
 
-type View = 'task' | 'chat' | 'loop' | 'desktop' | 'shell' | 'history' | 'settings';
+type View = 'task' | 'chat' | 'loop' | 'desktop' | 'shell' | 'agents' | 'history' | 'settings';
 
 const VIEWS: { view: View; label: string }[] = [
   { view: 'task', label: 'Task' },
@@ -21,6 +24,7 @@ const VIEWS: { view: View; label: string }[] = [
   { view: 'loop', label: 'Fix loop' },
   { view: 'desktop', label: 'Desktop' },
   { view: 'shell', label: 'Shell' },
+  { view: 'agents', label: 'Agents' },
   { view: 'history', label: 'History' },
   { view: 'settings', label: 'Settings' },
 ];
@@ -33,6 +37,7 @@ export function SidePanelApp(props: { client: BackgroundClient; fixedTabId: numb
   const [launch, setLaunch] = useState<Launch | undefined>(undefined);
   const [record, acceptRecord] = useTabTask(client, tab?.id);
   const [preset, setPreset] = useState<{ text: string; at: number } | undefined>(undefined);
+  const mcp = useMcpView(client);
 
   // The context menu's "Automate this chat" leaves a launch for the tab; pick it up on load, on tab switch, and live.
   useEffect(() => {
@@ -78,6 +83,7 @@ export function SidePanelApp(props: { client: BackgroundClient; fixedTabId: numb
           </button>
         ))}
       </nav>
+      <McpApprovals client={client} approvals={mcp?.approvals ?? []} />
       {view === 'task' ? (
         <TaskFlowView client={client} tabId={tab?.id} tabUrl={tab?.url} record={record} preset={preset} onRecord={acceptRecord} />
       ) : view === 'chat' ? (
@@ -88,6 +94,8 @@ export function SidePanelApp(props: { client: BackgroundClient; fixedTabId: numb
         <DesktopView client={client} hostStatus={status} />
       ) : view === 'shell' ? (
         <ShellView client={client} hostStatus={status} />
+      ) : view === 'agents' ? (
+        <AgentsView client={client} view={mcp} />
       ) : view === 'history' ? (
         <HistoryView client={client} onRerun={rerun} />
       ) : (

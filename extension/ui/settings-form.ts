@@ -28,6 +28,8 @@ export interface SettingsForm {
   riskClassifier: boolean;
   historyMaxTasks: string;
   historyMaxDays: string;
+  /** Connected agents (MCP): saved as they are, nothing to validate. */
+  mcp: Settings['mcp'];
 }
 
 export type FormErrors = Partial<
@@ -61,6 +63,7 @@ export function formFromSettings(settings: SavedSettings): SettingsForm {
     riskClassifier: settings.riskClassifier,
     historyMaxTasks: String(settings.historyMaxTasks),
     historyMaxDays: String(settings.historyMaxDays),
+    mcp: settings.mcp,
   };
 }
 
@@ -169,6 +172,7 @@ export function validateForm(form: SettingsForm, saved: SavedSettings): { ok: tr
       riskClassifier: form.riskClassifier,
       historyMaxTasks: maxTasks ?? 200,
       historyMaxDays: maxDays ?? 30,
+      mcp: form.mcp,
     },
   };
 }

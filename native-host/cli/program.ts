@@ -6,6 +6,7 @@ import { registerDesktopCommand } from './desktop-command';
 import { registerLoopCommands } from './loop-command';
 import { registerShellCommand } from './shell-command';
 import { registerMailCommands } from './mail-command';
+import { registerMcpCommand } from './mcp-command';
 import type { CliEnv } from './cli-env';
 import { registerCompareCommand } from './compare-command';
 import { doctorCommand } from './doctor-command';
@@ -51,6 +52,7 @@ export function buildProgram(setExitCode: (code: number) => void, cliEnv: () => 
 
   registerShellCommand(program, setExitCode);
   registerMailCommands(program, setExitCode);
+  registerMcpCommand(program, setExitCode);
 
   program
     .command('install')

@@ -1,6 +1,8 @@
 import { Console } from 'node:console';
 import { createDesktopService } from '../desktop/create-desktop-service';
 import { createLoopManager } from '../loop/loop-manager';
+import { LateBrowserLink } from '../mcp/browser-link';
+import { createMcpBridge } from '../mcp/create-mcp-broker';
 import { createLogger, fileSink, streamSink } from '../log/logger';
 import { currentPathEnv, hostLogFile } from '../paths';
 import { HOST_VERSION } from '../version';
@@ -26,18 +28,23 @@ export async function hostCommand(): Promise<number> {
   log.info('started', { version: HOST_VERSION, pid: process.pid, origin: process.argv.find((a) => a.startsWith('chrome-extension://')) });
 
   const processes = new ProcessRegistry();
+  const desktop = createDesktopService({ entry: process.argv[1] ?? '', log, processes });
+  const link = new LateBrowserLink();
+  const mcp = await createMcpBridge({ link, pathEnv: currentPathEnv(), log: log.child('mcp'), processes, desktop });
   const host = runHost({
     io: { stdin: process.stdin, stdout: process.stdout },
     log,
     processes,
+    link,
     info: {
       version: HOST_VERSION,
       platform: process.platform,
       pid: process.pid,
       now: () => Date.now(),
-      desktop: createDesktopService({ entry: process.argv[1] ?? '', log, processes }),
+      desktop,
       loops: createLoopManager({ entry: process.argv[1] ?? '', log: log.child('loop'), track: (child) => processes.track(child) }),
-      shell: { log: log.child('shell'), processes },
+      shell: { log: log.child('shell'), processes, bridge: (client, mode) => mcp.broker.openInternal(client, mode), ...(mcp.broker.servers ? { servers: mcp.broker.servers } : {}) },
+      mcp: mcp.broker,
     },
   });
   const forceExitAfter = (ms: number, why: string): void => {

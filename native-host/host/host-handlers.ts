@@ -4,6 +4,8 @@ import { desktopHandlers } from '../desktop/desktop-handlers';
 import type { DesktopService } from '../desktop/desktop-service';
 import { loopHandlers } from '../loop/loop-handlers';
 import type { LoopManager } from '../loop/loop-manager';
+import { mcpHandlers } from '../mcp/mcp-handlers';
+import type { McpBroker } from '../mcp/mcp-broker';
 import { shellHandlers, type ShellHostOptions } from '../shell/shell-handlers';
 import type { Handlers } from './router';
 
@@ -18,6 +20,8 @@ export interface HostInfo {
   loops?: LoopManager;
   /** Shell tasks; their methods answer "unavailable" when absent. */
   shell?: ShellHostOptions;
+  /** The MCP bridge: connected agents and the user's MCP servers; their methods answer "unavailable" when absent. */
+  mcp?: McpBroker;
 }
 
 /** The host's built-in methods. Feature modules (desktop, fix loop, shell) add theirs beside these. */
@@ -29,11 +33,12 @@ export function hostHandlers(info: HostInfo): Handlers<HostMethods> {
       compatible: params.protocolVersion === PROTOCOL_VERSION,
       platform: info.platform,
       pid: info.pid,
-      capabilities: ['ping', ...(info.desktop ? ['desktop'] : []), ...(info.shell ? ['shell'] : [])],
+      capabilities: ['ping', ...(info.desktop ? ['desktop'] : []), ...(info.shell ? ['shell'] : []), ...(info.mcp ? ['mcp'] : [])],
     }),
     ping: (params) => (params.echo === undefined ? { time: info.now() } : { time: info.now(), echo: params.echo }),
     ...desktopHandlers(info.desktop),
     ...loopHandlers(info.loops),
     ...shellHandlers(info.shell),
+    ...mcpHandlers(info.mcp),
   };
 }

@@ -32,17 +32,36 @@ export function createRouter<M extends MethodMap, E extends EventMap>(
   handlers: Handlers<M>,
   context: HandlerContext,
 ): (body: Buffer) => Promise<unknown> {
+  const route = createMessageRouter(channel, handlers, context);
   return async (body) => {
-    let message: unknown;
-    try {
-      message = JSON.parse(utf8.decode(body));
-    } catch (error) {
-      context.log.warn('bad json', { bytes: body.length, error: String(error).slice(0, 120) });
+    const message = parseBody(body);
+    if (!message.ok) {
+      context.log.warn('bad json', { bytes: body.length, error: message.error.slice(0, 120) });
       return errorResponse(null, {
         code: 'bad_json',
         message: `Frame of ${body.length} bytes is not valid UTF-8 JSON; each frame must hold one JSON message`,
       });
     }
+    return route(message.value);
+  };
+}
+
+/** A frame body as JSON, or why it is not. */
+export function parseBody(body: Buffer): { ok: true; value: unknown } | { ok: false; error: string } {
+  try {
+    return { ok: true, value: JSON.parse(utf8.decode(body)) as unknown };
+  } catch (error) {
+    return { ok: false, error: String(error) };
+  }
+}
+
+/** Like createRouter, for a message already parsed from JSON (the host reads responses and chunks on the same stream). */
+export function createMessageRouter<M extends MethodMap, E extends EventMap>(
+  channel: Channel<M, E>,
+  handlers: Handlers<M>,
+  context: HandlerContext,
+): (message: unknown) => Promise<unknown> {
+  return async (message) => {
     const parsed = parseRequest(channel, message);
     if (!parsed.ok) {
       context.log.warn('rejected message', { code: parsed.error.code, id: parsed.id });

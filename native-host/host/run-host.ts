@@ -1,12 +1,13 @@
 import { MAX_MESSAGE_FROM_BROWSER_BYTES, MAX_MESSAGE_TO_BROWSER_BYTES } from '../../shared/constants';
-import { toErrorShape } from '../../shared/errors';
-import { HostChannel, errorResponse } from '../../shared/protocol';
+import { AppError, toErrorShape } from '../../shared/errors';
+import { Chunk, ChunkJoiner, HostChannel, HostRequestChannel, RpcClient, errorResponse } from '../../shared/protocol';
 import { FrameDecoder } from '../framing/frame-decoder';
 import { encodeMessage } from '../framing/frame-encoder';
 import type { Logger } from '../log/logger';
 import { hostHandlers, type HostInfo } from './host-handlers';
 import type { ProcessRegistry } from './process-registry';
-import { createRouter } from './router';
+import type { LateBrowserLink } from '../mcp/browser-link';
+import { createMessageRouter, parseBody } from './router';
 
 export interface HostIo {
   stdin: NodeJS.ReadableStream;
@@ -22,6 +23,8 @@ export interface RunHostOptions {
   graceMs?: number;
   maxInboundBytes?: number;
   maxOutboundBytes?: number;
+  /** Bound to this connection so the host can ask the extension (page tools, approvals for connected agents). */
+  link?: LateBrowserLink;
 }
 
 export type StopReason = 'stdin-end' | 'corrupt-length' | 'signal' | 'stdout-closed';
@@ -65,10 +68,36 @@ export function runHost(options: RunHostOptions): RunningHost {
     for (const frame of frames) io.stdout.write(frame);
   };
 
-  const route = createRouter(HostChannel, hostHandlers(options.info), {
-    log: log.child('router'),
-    emit: (event, data) => send({ kind: 'event', event, data }),
-  });
+  const emit = (event: string, data: unknown): void => send({ kind: 'event', event, data });
+  const route = createMessageRouter(HostChannel, hostHandlers(options.info), { log: log.child('router'), emit });
+  // The host asks the extension too (a connected agent's page tools and approvals): its answers come back on stdin.
+  const browser = new RpcClient(HostRequestChannel, { send, timeoutMs: 60_000, idPrefix: 'host' });
+  options.link?.attach(browser, emit);
+  const joiner = new ChunkJoiner(() => Date.now());
+
+  const dispatch = (message: unknown): void => {
+    if (browser.receive(message)) return;
+    if (typeof message === 'object' && message !== null && 'kind' in message && message.kind === 'response') {
+      // An answer to a request that timed out or was never made: nothing waits for it.
+      log.warn('response to no pending request');
+      return;
+    }
+    const chunk = Chunk.safeParse(message);
+    if (chunk.success) {
+      let whole: unknown;
+      try {
+        whole = joiner.add(chunk.data);
+      } catch (error) {
+        log.warn('bad chunk stream', { error: String(error) });
+        return;
+      }
+      if (whole !== undefined) dispatch(whole);
+      return;
+    }
+    const task = route(message).then(send, (error: unknown) => log.error('router crashed', { error: String(error) }));
+    inFlight.add(task);
+    void task.finally(() => inFlight.delete(task));
+  };
 
   const onData = (chunk: Buffer | string): void => {
     const items = decoder.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk);
@@ -78,9 +107,13 @@ export function runHost(options: RunHostOptions): RunningHost {
         stop('corrupt-length');
         return;
       }
-      const task = route(item.body).then(send, (error: unknown) => log.error('router crashed', { error: String(error) }));
-      inFlight.add(task);
-      void task.finally(() => inFlight.delete(task));
+      const body = parseBody(item.body);
+      if (!body.ok) {
+        log.warn('bad json', { bytes: item.body.length, error: body.error.slice(0, 120) });
+        send(errorResponse(null, { code: 'bad_json', message: `Frame of ${item.body.length} bytes is not valid UTF-8 JSON; each frame must hold one JSON message` }));
+        continue;
+      }
+      dispatch(body.value);
     }
   };
 
@@ -109,6 +142,7 @@ export function runHost(options: RunHostOptions): RunningHost {
     // Stop reading for good: a stdin left flowing would keep the process alive after a corrupt length or a signal.
     io.stdin.pause();
     log.info('stopping', { reason, inFlight: inFlight.size, children: processes.size });
+    options.link?.detach(new AppError('disconnected', 'The browser closed its connection to the host.'));
     let graceTimer: ReturnType<typeof setTimeout> | undefined;
     const drain = Promise.race([
       Promise.allSettled([...inFlight]),

@@ -5,6 +5,9 @@ import type { HostMethods } from '../../shared/protocol';
 import type { Handlers } from '../host/router';
 import type { ProcessRegistry } from '../host/process-registry';
 import type { Logger } from '../log/logger';
+import type { BridgeSession } from '../mcp/bridge-server';
+import type { McpServerPool } from '../mcp/server-pool';
+import type { McpClientInfo } from '../../shared/protocol';
 import { currentPathEnv } from '../paths';
 import { ShellRuns, type ShellRunsDeps } from './agent/shell-runs';
 import { createValidator } from './command-validator';
@@ -21,6 +24,10 @@ export interface ShellHostOptions {
   processes?: ProcessRegistry;
   /** Tests replace the model factories and folders. */
   overrides?: Partial<Omit<ShellRunsDeps, 'emit'>>;
+  /** Deputy's page tools for shell tasks, through the MCP bridge to the browser. */
+  bridge?: (client: McpClientInfo, mode: 'ask' | 'act') => BridgeSession;
+  /** The user's MCP servers (mcp.json), whose tools shell tasks may use. */
+  servers?: McpServerPool;
 }
 
 function defaults(options: ShellHostOptions): Omit<ShellRunsDeps, 'emit'> {
@@ -39,6 +46,8 @@ function defaults(options: ShellHostOptions): Omit<ShellRunsDeps, 'emit'> {
     ...(options.processes ? { track: (child) => void options.processes?.track(child) } : {}),
     log: options.log,
     now: () => Date.now(),
+    ...(options.bridge ? { bridge: options.bridge } : {}),
+    ...(options.servers ? { servers: options.servers } : {}),
     ...options.overrides,
   };
 }

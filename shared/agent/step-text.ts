@@ -26,6 +26,7 @@ const INTENTS: [past: RegExp, intent: string][] = [
   [/^Chose\b/, 'Choose'],
   [/^Read the chat\b/, 'Read the chat'],
   [/^Ended the chat\b/, 'End the chat'],
+  [/^Called\b/, 'Call'],
 ];
 
 /**

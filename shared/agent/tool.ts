@@ -58,6 +58,11 @@ export interface ToolDeclaration<S extends z.ZodObject = z.ZodObject, E = unknow
   /** The step text users read, in the past tense: `Clicked [14] button "Add to cart"`. */
   describe(args: z.infer<S>, page: PageLookup): string;
   handler(args: z.infer<S>, context: ToolContext<E>): Promise<ToolResult>;
+  /**
+   * The JSON Schema models are given, when the tool comes from elsewhere with its own (an MCP server's tool); by
+   * default it is derived from `input`.
+   */
+  parameters?: Record<string, unknown>;
 }
 
 /** Any declaration, with its argument type erased so tools of different shapes share one list. */
@@ -96,6 +101,7 @@ function dropIntegerNoise(node: unknown): void {
 
 /** JSON Schema of the tool's input as the model writes it: fields with defaults are optional. */
 export function toToolSchema(tool: AnyTool<never>): ToolSchema {
+  if (tool.parameters) return { name: tool.name, description: tool.description, parameters: tool.parameters };
   const schema = z.toJSONSchema(tool.input, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
   delete schema.$schema;
   dropIntegerNoise(schema);

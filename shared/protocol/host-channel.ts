@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { defineChannel } from './channel';
 import { desktopEvents, desktopMethods } from './desktop-protocol';
 import { LoopEvents, LoopMethods } from './loop-protocol';
+import { mcpHostEvents, mcpHostMethods } from './mcp-protocol';
 import { shellEvents, shellMethods } from './shell-protocol';
 
 /** The background (or the CLI) <-> native host channel. */
@@ -33,12 +34,14 @@ export const HostChannel = defineChannel(
     ...desktopMethods,
     ...LoopMethods,
     ...shellMethods,
+    ...mcpHostMethods,
   },
   {
     notice: z.object({ level: z.enum(['info', 'warn', 'error']), message: z.string().max(2000) }),
     ...desktopEvents,
     ...LoopEvents,
     ...shellEvents,
+    ...mcpHostEvents,
   },
 );
 export type HostChannel = typeof HostChannel;

@@ -11,3 +11,5 @@ export * from './task-protocol';
 export * from './chat-protocol';
 export * from './rpc-client';
 export * from './chunks';
+export * from './mcp-protocol';
+export * from './mcp-ui-protocol';

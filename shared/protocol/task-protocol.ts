@@ -4,6 +4,7 @@ import { ProviderSettings } from '../agent/providers/create-provider';
 import { RiskClass } from '../agent/risk-class';
 import { ErrorShape } from '../errors';
 import { Flow } from './flow';
+import { DEFAULT_MCP_SETTINGS, McpSettings } from './mcp-protocol';
 
 export const TaskMode = z.enum(['ask', 'act']);
 export type TaskMode = z.infer<typeof TaskMode>;
@@ -141,6 +142,8 @@ export const Settings = z.object({
    * step). It can only add caution: a step it calls risky asks for approval; it never lets through one the rules stop.
    */
   riskClassifier: z.boolean().default(false),
+  /** What agents connected over MCP (Claude Code, Cursor, ...) may do; off until the user turns it on. */
+  mcp: McpSettings.default(DEFAULT_MCP_SETTINGS),
 });
 export type Settings = z.infer<typeof Settings>;
 
@@ -158,6 +161,7 @@ export const DEFAULT_SETTINGS: Settings = {
   historyMaxTasks: 200,
   historyMaxDays: 30,
   riskClassifier: false,
+  mcp: DEFAULT_MCP_SETTINGS,
 };
 
 export const ApprovalDecision = z.enum(['approve', 'reject', 'approve_site']);

@@ -9,6 +9,7 @@ import { shellMethods } from './shell-protocol';
 import { shellUiEvents, shellUiMethods } from './shell-ui-protocol';
 import { taskUiEvents, taskUiMethods } from './task-protocol';
 import { perceptionUiMethods } from './perception-protocol';
+import { mcpUiEvents, mcpUiMethods } from './mcp-ui-protocol';
 
 export const HostState = z.enum(['connecting', 'connected', 'not_installed', 'incompatible', 'disconnected']);
 export type HostState = z.infer<typeof HostState>;
@@ -91,6 +92,7 @@ export const UiChannel = defineChannel(
     'loop.log': { params: z.object({ loopId: z.string().min(1) }), result: z.object({ events: z.array(LoopEvent) }) },
     ...desktopUiMethods,
     ...shellUiMethods,
+    ...mcpUiMethods,
   },
   {
     'host.status': HostStatus,
@@ -99,6 +101,7 @@ export const UiChannel = defineChannel(
     ...hostPassthroughEvents,
     ...desktopUiEvents,
     ...shellUiEvents,
+    ...mcpUiEvents,
   },
 );
 export type UiChannel = typeof UiChannel;

@@ -2,6 +2,7 @@ import type { AgentState } from '../../../shared/agent/agent-state';
 import type { ApprovalAnswer, Approver } from '../../../shared/agent/approval';
 import type { Provider } from '../../../shared/agent/providers/provider';
 import { resumeAgent, startAgent, type AgentDeps } from '../../../shared/agent/run-agent';
+import type { AnyTool } from '../../../shared/agent/tool';
 import type { TraceRecord } from '../../../shared/agent/trace';
 import type { Logger } from '../../log/logger';
 import { addAlwaysAllow, loadShellRules, type ShellRules } from '../command-rules';
@@ -36,6 +37,8 @@ export interface ShellTaskOptions {
   onTrace?: (record: TraceRecord) => void;
   logger?: Logger;
   now: () => number;
+  /** Tools from elsewhere: Deputy's page tools through the browser, the user's MCP servers' tools. */
+  extraTools?: AnyTool<ShellAgentEnvironment>[];
 }
 
 /** The rules' name for a target: "local", or the resolved user@host:port. */
@@ -112,7 +115,7 @@ export async function runShellTask(options: ShellTaskOptions): Promise<AgentStat
   });
   const deps: AgentDeps<ShellAgentEnvironment> = {
     environment,
-    tools: shellTools(),
+    tools: [...shellTools(), ...(options.extraTools ?? [])],
     provider: options.provider,
     policy: { mode },
     vault: session.vault,

@@ -5,6 +5,12 @@ import type { Provider } from '../../../shared/agent/providers/provider';
 import { AppError } from '../../../shared/errors';
 import { ShellRunParams, type ShellProcess, type ShellSessionSummary, type ShellTaskEvent } from '../../../shared/protocol/shell-protocol';
 import type { Logger } from '../../log/logger';
+import type { BridgeSession } from '../../mcp/bridge-server';
+import type { McpServerPool } from '../../mcp/server-pool';
+import { taskTools } from '../../mcp/task-tools';
+import type { McpClientInfo } from '../../../shared/protocol';
+import type { ShellAgentEnvironment } from './shell-environment';
+import { shellTools } from './shell-tools';
 import type { Validator } from '../command-validator';
 import { searchLog } from '../session-log';
 import type { ShellEvent } from '../shell-service';
@@ -30,6 +36,10 @@ export interface ShellRunsDeps {
   /** How often batched output goes out, and how much of it one event carries at most. */
   outputEveryMs?: number;
   outputChars?: number;
+  /** A bridge session to the browser, whose page tools the task gets (no second browser). */
+  bridge?: (client: McpClientInfo, mode: 'ask' | 'act') => BridgeSession;
+  /** The user's MCP servers, whose tools the task gets. */
+  servers?: McpServerPool;
 }
 
 interface Pending {
@@ -202,8 +212,17 @@ export class ShellRuns {
     emit({ sessionId, kind: 'connected', description: session.description });
     for (const process of session.service.list()) emit({ sessionId, kind: 'process', process });
     let end: { status: string; summary: string };
+    const browser = this.deps.bridge?.({ name: 'Deputy shell task', version: '' }, mode);
     try {
+      const extra = await taskTools<ShellAgentEnvironment>({
+        ...(browser ? { page: (name, args, callId, signal) => browser.call({ callId, name, arguments: args }, signal ?? run.controller.signal) } : {}),
+        ...(this.deps.servers ? { servers: this.deps.servers } : {}),
+        log: this.deps.log,
+        taken: shellTools().map((tool) => tool.name),
+      });
+      for (const note of extra.notes) session.log.append({ type: 'note', text: note });
       const state = await runShellTask({
+        extraTools: extra.tools,
         session,
         objective,
         mode,
@@ -229,6 +248,8 @@ export class ShellRuns {
       end = { status: state.status, summary: state.outcome?.summary ?? state.endReason ?? '' };
     } catch (error) {
       end = { status: 'failed', summary: error instanceof Error ? error.message : String(error) };
+    } finally {
+      browser?.closed('The shell task ended.');
     }
     this.flushAll(sessionId);
     emit({ sessionId, kind: 'finished', ...end, sessionDir });

@@ -15,6 +15,14 @@ export async function tabIdOf(extensionPage: Page, url: string): Promise<number>
   return tab.id;
 }
 
+/** Waits, on an extension page, until the background says the native host is connected. */
+export async function waitForHost(extensionPage: Page): Promise<void> {
+  await extensionPage.waitForFunction(
+    async () => ((await chrome.storage.session.get('hostStatus')) as { hostStatus?: { state?: string } }).hostStatus?.state === 'connected',
+    { timeout: 30_000 },
+  );
+}
+
 /** Opens the side panel's page for a tab at the panel's narrow width, as the context menu's fallback does. */
 export async function openPanel(ext: ExtensionBrowser, tabId: number, page = PANEL): Promise<Page> {
   const panel = await ext.browser.newPage();

@@ -81,6 +81,8 @@ describe('the settings form', () => {
         riskClassifier: false,
         historyMaxTasks: 200,
         historyMaxDays: 30,
+        // Connected agents stay off until the user turns them on; shell and desktop each need their own yes.
+        mcp: { enabled: false, mode: 'act', shell: false, desktop: false },
       },
     });
   });

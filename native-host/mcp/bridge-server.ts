@@ -1,0 +1,146 @@
+import { chmod, unlink } from 'node:fs/promises';
+import { createServer, type Server, type Socket } from 'node:net';
+import { AppError, toErrorShape } from '../../shared/errors';
+import { BridgeChannel, errorResponse, okResponse, parseRequest, type BridgeMethods, type ParamsOf, type ResultOf } from '../../shared/protocol';
+import { canConnect } from '../desktop/socket-connect';
+import type { Logger } from '../log/logger';
+import { MAX_SOCKET_PATH_BYTES, type BridgePaths } from './bridge-paths';
+import { ensurePrivateDir, readOrCreateToken, sameToken } from './bridge-security';
+import { framedSocket, type FramedSocket } from './framed-socket';
+
+/** What the other end of one connection can be told. */
+export interface BridgePeer {
+  notify(event: keyof (typeof BridgeChannel)['events'] & string, data: unknown): void;
+  /** Ends the connection (the user pressed Stop). */
+  close(): void;
+}
+
+/** One connected client, as the broker serves it. */
+export interface BridgeSession {
+  readonly id: string;
+  tools(): Promise<ResultOf<BridgeMethods, 'bridge.tools'>>;
+  call(params: ParamsOf<BridgeMethods, 'bridge.call'>, signal: AbortSignal): Promise<ResultOf<BridgeMethods, 'bridge.call'>>;
+  /** The connection is gone: whatever it started ends. */
+  closed(reason: string): void;
+}
+
+export interface BridgeBackend {
+  hostVersion: string;
+  open(hello: ParamsOf<BridgeMethods, 'bridge.hello'>, peer: BridgePeer): BridgeSession;
+}
+
+export interface RunningBridge {
+  /** Where it listens; undefined when another host already serves this user (a second browser). */
+  readonly socket: string | undefined;
+  close(): Promise<void>;
+}
+
+const HELLO_TIMEOUT_MS = 10_000;
+
+/**
+ * Listens on the user's bridge socket for `deputy mcp` and CLI tasks. The socket lives in a folder only the user can
+ * enter, the socket itself is 0600, and a client must also present the per-user token before anything else; a wrong
+ * token, or no hello within 10 s, closes the connection. A socket another live host already serves is left to it.
+ */
+export async function startBridgeServer(options: { paths: BridgePaths; backend: BridgeBackend; log: Logger; platform?: NodeJS.Platform }): Promise<RunningBridge> {
+  const { paths, backend, log } = options;
+  const platform = options.platform ?? process.platform;
+  await ensurePrivateDir(paths.dir, platform);
+  const token = await readOrCreateToken(paths.tokenFile);
+  if (platform !== 'win32') {
+    if (Buffer.byteLength(paths.socket) > MAX_SOCKET_PATH_BYTES) {
+      throw new AppError('bad_config', `The bridge socket path ${paths.socket} is too long for a Unix socket; set DEPUTY_RUN_DIR to a shorter folder.`);
+    }
+    if (await canConnect({ path: paths.socket }, 500)) {
+      log.warn('another Deputy host serves the bridge socket already; this one does not listen', { socket: paths.socket });
+      return { socket: undefined, close: () => Promise.resolve() };
+    }
+    await unlink(paths.socket).catch(() => undefined);
+  }
+  const connections = new Set<Socket>();
+  const server: Server = createServer((socket) => {
+    connections.add(socket);
+    socket.once('close', () => connections.delete(socket));
+    serveConnection(socket, token, backend, log);
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(paths.socket, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  if (platform !== 'win32') await chmod(paths.socket, 0o600);
+  log.info('bridge listening', { socket: paths.socket });
+  return {
+    socket: paths.socket,
+    close: async () => {
+      for (const socket of connections) socket.destroy();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      if (platform !== 'win32') await unlink(paths.socket).catch(() => undefined);
+    },
+  };
+}
+
+function serveConnection(socket: Socket, token: string, backend: BridgeBackend, log: Logger): void {
+  let session: BridgeSession | undefined;
+  const calls = new Map<string, AbortController>();
+  let wire: FramedSocket | undefined = undefined;
+  const helloTimer = setTimeout(() => {
+    log.warn('bridge client sent no hello in time');
+    wire?.close();
+  }, HELLO_TIMEOUT_MS);
+  const peer: BridgePeer = {
+    notify: (event, data) => wire?.send({ kind: 'event', event, data }),
+    close: () => wire?.close(),
+  };
+  const handle = async (message: unknown): Promise<unknown> => {
+    const parsed = parseRequest(BridgeChannel, message);
+    if (!parsed.ok) return errorResponse(parsed.id, parsed.error);
+    const { id, method, params } = parsed.request;
+    try {
+      if (method === 'bridge.hello') {
+        if (session) throw new AppError('bad_request', 'This connection already said hello.');
+        if (!sameToken(params.token, token)) {
+          log.warn('bridge client refused: wrong token');
+          setTimeout(() => wire?.close(), 50);
+          throw new AppError('forbidden', 'The bridge token is wrong: it is read from the token file beside the socket, which only the user who runs the browser can read.');
+        }
+        clearTimeout(helloTimer);
+        session = backend.open(params, peer);
+        log.info('bridge client connected', { session: session.id, client: params.client.name, kind: params.kind });
+        return okResponse(id, { hostVersion: backend.hostVersion, sessionId: session.id });
+      }
+      if (!session) throw new AppError('forbidden', 'Say bridge.hello with the token first.');
+      if (method === 'bridge.tools') return okResponse(id, await session.tools());
+      if (method === 'bridge.cancel') {
+        const running = calls.get(params.callId);
+        running?.abort(new AppError('cancelled', 'The agent cancelled the call.'));
+        return okResponse(id, { cancelled: running !== undefined });
+      }
+      const controller = new AbortController();
+      calls.set(params.callId, controller);
+      try {
+        return okResponse(id, await session.call(params, controller.signal));
+      } finally {
+        calls.delete(params.callId);
+      }
+    } catch (error) {
+      return errorResponse(id, toErrorShape(error));
+    }
+  };
+  wire = framedSocket(socket, {
+    onMessage: (message) => void handle(message).then((reply) => wire?.send(reply)),
+    onBadFrame: (reason) => {
+      log.warn('bad bridge frame', { reason });
+      wire?.send(errorResponse(null, { code: 'bad_json', message: `Bad frame: ${reason}` }));
+    },
+    onClose: () => {
+      clearTimeout(helloTimer);
+      for (const controller of calls.values()) controller.abort(new AppError('cancelled', 'The agent disconnected.'));
+      calls.clear();
+      if (session) log.info('bridge client disconnected', { session: session.id });
+      session?.closed('The agent disconnected.');
+    },
+  });
+}

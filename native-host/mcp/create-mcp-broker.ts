@@ -1,0 +1,80 @@
+import { userInfo } from 'node:os';
+import type { DesktopService } from '../desktop/desktop-service';
+import type { ProcessRegistry } from '../host/process-registry';
+import type { Logger } from '../log/logger';
+import type { PathEnv } from '../paths';
+import { openShellSession } from '../shell/agent/shell-session';
+import { shellPaths } from '../shell/shell-paths';
+import { HOST_VERSION } from '../version';
+import { bridgePaths } from './bridge-paths';
+import { startBridgeServer, type RunningBridge } from './bridge-server';
+import type { LateBrowserLink } from './browser-link';
+import { McpBroker } from './mcp-broker';
+import { mcpConfigPath } from './mcp-config';
+import { createMcpDesktop } from './mcp-desktop';
+import { createMcpShell } from './mcp-shell';
+import { createServerPool } from './server-pool';
+
+/**
+ * The MCP bridge of a real host: agents' shells on this machine (sessions in the shell folder, the user's shell
+ * rules), the desktop service, the user's MCP servers from mcp.json, and the socket `deputy mcp` connects to. A socket
+ * that cannot be opened leaves the host working without it (the log says why).
+ */
+export async function createMcpBridge(options: {
+  link: LateBrowserLink;
+  pathEnv: PathEnv;
+  log: Logger;
+  processes: ProcessRegistry;
+  desktop?: DesktopService;
+}): Promise<{ broker: McpBroker; bridge: RunningBridge | undefined }> {
+  const { pathEnv, log, processes } = options;
+  const now = (): number => Date.now();
+  const shell = shellPaths(pathEnv);
+  const broker = new McpBroker({
+    link: options.link,
+    hostVersion: HOST_VERSION,
+    log,
+    now,
+    shell: (session, approve) =>
+      createMcpShell({
+        open: () =>
+          openShellSession({
+            target: { kind: 'local' },
+            sessionsRoot: shell.sessionsRoot,
+            prompts: { confirmHostKey: () => Promise.resolve(false) },
+            home: pathEnv.home,
+            localUser: userInfo().username,
+            env: process.env,
+            cwd: pathEnv.home,
+            track: (child) => void processes.track(child),
+            logger: log,
+            now,
+          }),
+        rulesFile: shell.rulesFile,
+        approve,
+        clientName: session.client.name,
+        now,
+      }),
+    ...(options.desktop
+      ? {
+          desktop: async () => {
+            const desktop = options.desktop as DesktopService;
+            const status = await desktop.status();
+            return status.available ? createMcpDesktop(desktop, now) : { unavailable: status.reason };
+          },
+        }
+      : {}),
+    servers: createServerPool({ configFile: mcpConfigPath(pathEnv), log }),
+  });
+  let bridge: RunningBridge | undefined;
+  try {
+    bridge = await startBridgeServer({ paths: bridgePaths(pathEnv), backend: broker, log });
+  } catch (error) {
+    log.warn('the MCP bridge socket could not be opened; deputy mcp cannot reach this host', { error: error instanceof Error ? error.message : String(error) });
+  }
+  processes.onShutdown(async () => {
+    await bridge?.close();
+    await broker.closeAll();
+  });
+  return { broker, bridge };
+}

@@ -1,0 +1,48 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { BUILT_HOST } from './register-host';
+
+export interface McpTestClient {
+  client: Client;
+  /** Every line `deputy mcp` wrote to stderr. */
+  stderr: () => string;
+  close(): Promise<void>;
+  /** The text of a tool result, its parts joined. */
+  call(name: string, args?: Record<string, unknown>): Promise<{ text: string; isError: boolean; images: number }>;
+}
+
+/** The official MCP client SDK driving the built `deputy mcp` over stdio, as Claude Code or Cursor would start it. */
+export async function startMcpClient(name: string, env: Record<string, string>): Promise<McpTestClient> {
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [BUILT_HOST, 'mcp'],
+    env: { ...(process.env as Record<string, string>), ...env },
+    stderr: 'pipe',
+  });
+  let stderr = '';
+  transport.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const client = new Client({ name, version: '1.0.0' });
+  await client.connect(transport);
+  return {
+    client,
+    stderr: () => stderr,
+    close: () => client.close(),
+    call: async (tool, args = {}) => {
+      const result = await client.callTool({ name: tool, arguments: args }, undefined, { timeout: 120_000 });
+      const parts = (result.content ?? []) as { type: string; text?: string }[];
+      return {
+        text: parts.filter((p) => p.type === 'text').map((p) => p.text ?? '').join('\n'),
+        isError: result.isError === true,
+        images: parts.filter((p) => p.type === 'image').length,
+      };
+    },
+  };
+}
+
+/** The number in brackets before the element with this role and name in a snapshot's text. */
+export function refOf(snapshot: string, role: string, name: string): number {
+  const line = snapshot.split('\n').find((l) => l.includes(`] ${role} "${name}"`));
+  const match = line ? /\[(\d+)\]/.exec(line) : null;
+  if (!match?.[1]) throw new Error(`No ${role} "${name}" in the snapshot:\n${snapshot}`);
+  return Number(match[1]);
+}
