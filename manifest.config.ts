@@ -42,6 +42,8 @@ export default defineManifest({
     'notifications',
     'webNavigation',
     'webRequest',
+    'debugger',
+    'downloads',
   ],
   host_permissions: ['<all_urls>'],
   web_accessible_resources: [],

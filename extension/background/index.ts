@@ -26,7 +26,10 @@ import { HostConnection } from './host-connection';
 import { isPassthroughEvent } from './host-passthrough';
 import { LaunchStore } from './launch-store';
 import { LoopEventLog } from './loop-event-log';
+import { createInputServices } from './input-wiring';
 import { createPageAgent } from './page-agent-wiring';
+import { SettingsStore } from './settings-store';
+import { isActive } from './task-runner';
 import { clearStaleNotices, createTaskServices } from './task-wiring';
 import { createUiHandlers } from './ui-handlers';
 import { UiServer } from './ui-server';
@@ -63,7 +66,13 @@ const host = new HostConnection({
 });
 const desktopRuns: DesktopRunLog = new DesktopRunLog({ store: session, broadcast: (record) => ui.broadcast('desktop.updated', record), now: () => Date.now() });
 
-const page = createPageAgent();
+const inputs = createInputServices({
+  session,
+  trustedInput: async () => (await new SettingsStore(chromeStore('local')).get()).trustedInput,
+  onDownloads: (taskId, downloads) => void tasks.runner.setDownloads(taskId, downloads),
+  log: createConsoleLogger('bg:input'),
+});
+const page = createPageAgent(inputs.input);
 
 const chat = new ChatDriver({
   frames: { listFrames: listScriptableFrames, sendToFrame },
@@ -76,6 +85,7 @@ const chat = new ChatDriver({
 });
 const tasks = createTaskServices(
   page,
+  inputs,
   chat,
   (record) => ui.broadcast('task.updated', record),
   (thinking) => ui.broadcast('task.thinking', thinking),
@@ -117,7 +127,11 @@ void allowSessionStorageForPages();
 void (hasSidePanel() ? openPanelOnActionClick() : useActionPopup('extension/popup/index.html'));
 host.start();
 void clearStaleNotices(tasks.notices);
-void tasks.runner.resumeInterrupted();
+// Attachments an earlier worker left for tasks that have ended since are let go once the active tasks are back.
+void tasks.runner.resumeInterrupted().finally(() => void inputs.sessions.sweep(async (taskId) => {
+  const record = await tasks.tasks.get(taskId);
+  return record !== undefined && isActive(record);
+}));
 
 // A handle for DevTools and for the end-to-end tests: the menu handler cannot be clicked in a headless browser.
 Object.assign(globalThis, {

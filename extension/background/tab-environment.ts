@@ -1,9 +1,11 @@
 import { AppError, toErrorShape } from '../../shared/errors';
 import type { ActionOutcome, Observation, ObservedElement, ObservedTab, PageStatus, Screenshot } from '../../shared/agent/environment';
 import type { WebAction, WebEnvironment } from '../../shared/agent/web-environment';
+import type { TaskFile } from '../../shared/protocol';
 import type { TabState } from '../platform/tab-control';
 import type { PageAgent } from './page-agent';
-import { NOTICES, blockedReason, noticeText } from './page-notices';
+import type { PageInput } from './page-input';
+import { NOTICES, blockedReason, downloadsText, noticeText } from './page-notices';
 
 export interface TabEnvironmentDeps {
   page: Pick<PageAgent, 'snapshot' | 'act' | 'restoreRefs'>;
@@ -16,6 +18,10 @@ export interface TabEnvironmentDeps {
   readyTimeoutMs?: number;
   /** Why the tab's page failed to load, when it shows the browser's error page. */
   loadFailure?: (tabId: number) => Promise<{ url: string; error: string } | undefined>;
+  /** The task this environment acts for: its debugger attachment carries the input, its attached files the uploads. */
+  task?: { owner: string; files: readonly TaskFile[] };
+  /** Dialogs and downloads as the debugger reports them; absent where there is no debugger (unit tests). */
+  input?: Pick<PageInput, 'attach' | 'dialogs' | 'downloads'>;
 }
 
 /** Takes a snapshot, waiting while the page cannot answer yet: right after a navigation its script may still load. */
@@ -68,6 +74,16 @@ export function createTabEnvironment(deps: TabEnvironmentDeps, startTabId: numbe
       });
       const blocked = blockedReason(tab.url);
       if (blocked) return notice('blocked', NOTICES.blocked(blocked));
+      const owner = deps.task?.owner;
+      const downloads = owner === undefined ? [] : (deps.input?.downloads?.list(owner) ?? []);
+      const extras = downloads.length > 0 ? { downloads } : {};
+      // Attached from the first look on, so a dialog the page opens by itself (on load, on a timer) is seen too.
+      if (owner !== undefined) await deps.input?.attach(owner, tabId);
+      const dialog = await deps.input?.dialogs.current(tabId);
+      if (dialog) {
+        const { openedAt: _openedAt, ...shown } = dialog;
+        return { ...(await notice('ready', NOTICES.dialog(dialog))), text: noticeText(tab.title, tab.url, NOTICES.dialog(dialog)) + downloadsText(downloads), dialog: shown, ...extras };
+      }
       const failed = await deps.loadFailure?.(tabId);
       if (failed) return notice('unreachable', NOTICES.unreachable(failed.url, failed.error));
       let snapshot: Awaited<ReturnType<PageAgent['snapshot']>>;
@@ -87,7 +103,8 @@ export function createTabEnvironment(deps: TabEnvironmentDeps, startTabId: numbe
         ...(loading ? { status: 'loading' as const } : {}),
         url: snapshot.url,
         title: snapshot.title,
-        text,
+        text: text + downloadsText(downloads),
+        ...extras,
         elements: snapshot.elements.map(({ ref, role, name, inputType, autocomplete, frameId }) => ({
           ref,
           role,
@@ -101,7 +118,7 @@ export function createTabEnvironment(deps: TabEnvironmentDeps, startTabId: numbe
       };
     },
     async act(action: WebAction): Promise<ActionOutcome> {
-      const outcome = await deps.page.act(tabId, action);
+      const outcome = await deps.page.act(tabId, action, deps.task ? { owner: deps.task.owner, files: deps.task.files } : {});
       if (outcome.tabId !== undefined) tabId = outcome.tabId;
       return { ok: outcome.ok, message: outcome.message, changed: outcome.changed, evidence: outcome.evidence };
     },

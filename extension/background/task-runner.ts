@@ -12,7 +12,8 @@ import type { TraceRecord } from '../../shared/agent/trace';
 import { webTools } from '../../shared/agent/web-tools';
 import { AppError, toErrorShape } from '../../shared/errors';
 import type { Logger } from '../../shared/logger';
-import type { ApprovalDecision, ChatCaseResult, ChatFacts, Flow, Settings, TaskMode, TaskRecord, TaskStatus, TaskThinking } from '../../shared/protocol';
+import type { ObservedDownload } from '../../shared/agent/environment';
+import type { ApprovalDecision, ChatCaseResult, ChatFacts, Flow, Settings, TaskFile, TaskFileInput, TaskMode, TaskRecord, TaskStatus, TaskThinking } from '../../shared/protocol';
 import type { ChatCaseEnvironment } from './chat-case-environment';
 import { callCount, refindTaskTab, restartNote, skipCallsOnLostInput, taskPageUrl, type TaskTabPorts } from './refind-task-tab';
 import type { SettingsStore } from './settings-store';
@@ -35,7 +36,8 @@ export interface TaskRunnerDeps {
   settings: SettingsStore;
   /** The tab the task starts on: its URL names the task's site. */
   tabUrl: (tabId: number) => Promise<string | undefined>;
-  environment: (tabId: number) => TabEnvironment;
+  /** The task's tab environment: its input goes through the task's debugger attachment, its uploads take its files. */
+  environment: (tabId: number, task: Pick<TaskRecord, 'id' | 'files'>) => TabEnvironment;
   /** A support-chat case on the tab: the chat and the page around it. */
   chatEnvironment?: (tabId: number) => ChatCaseEnvironment;
   provider: (settings: NonNullable<Settings['provider']>) => Provider;
@@ -52,6 +54,8 @@ export interface TaskRunnerDeps {
   restoreGraceMs?: number;
   /** The model's text while it writes, for a live view; never stored. */
   onThinking?: (thinking: TaskThinking) => void;
+  /** Keeps the bytes of files chosen in the side panel while their task runs; returns the id they are kept under. */
+  keepFile?: (taskId: string, name: string, base64: string) => Promise<string>;
 }
 
 export interface StartTask {
@@ -63,6 +67,8 @@ export interface StartTask {
   facts?: ChatFacts | undefined;
   /** An address to open in the tab before the task looks at it. */
   url?: string | undefined;
+  /** Files the user attached for the upload tool. */
+  files?: TaskFileInput[] | undefined;
 }
 
 const ACTIVE: ReadonlySet<TaskStatus> = new Set(['queued', 'running', 'paused', 'awaiting_approval', 'awaiting_user']);
@@ -109,8 +115,10 @@ export class TaskRunner {
       throw new AppError('bad_config', 'Choose a model provider in Settings first (or run a local model server and pick it there).');
     }
     const now = this.deps.now();
+    const id = this.deps.newId();
+    const files = await this.attach(id, input.files ?? []);
     const record: TaskRecord = {
-      id: this.deps.newId(),
+      id,
       tabId: input.tabId,
       flow: input.flow,
       text: input.text,
@@ -129,12 +137,30 @@ export class TaskRunner {
       pauseRequested: false,
       facts: input.flow === 'chat' ? (input.facts ?? {}) : {},
       chat: null,
+      ...(files.length > 0 ? { files } : {}),
       ...(input.url === undefined ? {} : { startUrl: input.url, site: siteOf(input.url), pageUrl: input.url }),
     };
     await this.deps.tasks.save(record);
     this.deps.onUpdate(record);
     void this.run(record, input.url ?? url);
     return record;
+  }
+
+  /** Files given by path are taken as they are; the bytes of files chosen in the panel are kept apart from the record. */
+  private async attach(taskId: string, inputs: TaskFileInput[]): Promise<TaskFile[]> {
+    const files: TaskFile[] = [];
+    for (const input of inputs) {
+      const file = { name: input.name, size: input.size, type: input.type ?? '' };
+      if ('path' in input) files.push({ ...file, path: input.path });
+      else if (!this.deps.keepFile) throw new AppError('unavailable', 'Files cannot be attached here.');
+      else files.push({ ...file, stored: await this.deps.keepFile(taskId, input.name, input.base64) });
+    }
+    return files;
+  }
+
+  /** Records what the task downloaded (the side panel and `npm run task` report it). */
+  async setDownloads(taskId: string, downloads: ObservedDownload[]): Promise<void> {
+    await this.change(taskId, (r) => ({ ...r, downloads }));
   }
 
   /**
@@ -312,7 +338,7 @@ export class TaskRunner {
       if (chatCase) {
         environment = chatCase;
       } else {
-        const web = this.deps.environment(record.tabId);
+        const web = this.deps.environment(record.tabId, record);
         // An action decided before a restart names elements by the numbers of a snapshot this worker never took.
         const last = record.agent?.steps.at(-1);
         if (last?.calls.some((call) => call.status === 'proposed' || call.status === 'awaiting_approval' || call.status === 'started')) {
@@ -376,7 +402,7 @@ export class TaskRunner {
       }
       const final = record.agent
         ? await resumeAgent(agentDeps, record.agent)
-        : await startAgent(agentDeps, { taskId, task: record.text, startUrl });
+        : await startAgent(agentDeps, { taskId, task: record.text + filesNote(record.files ?? []), startUrl });
       const chat = chatCase ? await this.caseResult(chatCase, final, createRedactor(vault, { emails: settings.redactEmails, phones: settings.redactPhones })) : null;
       await this.change(taskId, (r) => ({ ...r, agent: final, status: final.status, approval: null, question: null, ...(chat ? { chat } : {}) }));
     } catch (error) {
@@ -487,6 +513,13 @@ function statusOf(state: AgentState, record: TaskRecord): TaskStatus {
   if (record.approval && state.status === 'running') return 'awaiting_approval';
   if (record.question && state.status === 'running') return 'awaiting_user';
   return state.status;
+}
+
+/** How the model learns which files it may upload: names, sizes and types, never where they are. */
+export function filesNote(files: readonly TaskFile[]): string {
+  if (files.length === 0) return '';
+  const list = files.map((f) => `${f.name} (${f.type || 'file'}, ${f.size} bytes)`).join('; ');
+  return `\n\nFiles the user attached for this task (upload them by name with the upload tool): ${list}`;
 }
 
 export function siteOf(url: string): string {

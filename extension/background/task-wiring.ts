@@ -13,16 +13,18 @@ import { openPanelOnTab, setBadge } from '../platform/ui-surfaces';
 import { AttentionNotices, isAttentionNotice, tabOfNotice } from './attention-notices';
 import { createChatCaseEnvironment } from './chat-case-environment';
 import type { ChatDriver } from './chat-driver';
+import type { InputServices } from './input-wiring';
 import type { PageAgent } from './page-agent';
 import { SettingsStore } from './settings-store';
 import { createTabEnvironment } from './tab-environment';
-import { TaskRunner } from './task-runner';
+import { TaskRunner, isActive } from './task-runner';
 import { TaskStore } from './task-store';
 import { createTaskUiHandlers } from './task-ui-handlers';
 
 /** Builds the task runner and its stores over chrome.storage.local and the page agent. */
 export function createTaskServices(
   page: PageAgent,
+  inputs: InputServices,
   chat: ChatDriver,
   broadcast: (record: TaskRecord) => void,
   broadcastThinking: (thinking: TaskThinking) => void,
@@ -36,8 +38,20 @@ export function createTaskServices(
   const secretsKey = (taskId: string): string => `found-secrets:${taskId}`;
   const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
   let browserSession: Promise<string> | undefined;
-  const tabEnvironment = (tabId: number) =>
-    createTabEnvironment({ page, tabState, listWindowTabs, sleep, capture: (id) => captureTabIfVisible(id), loadFailure }, tabId);
+  const tabEnvironment = (tabId: number, task?: Pick<TaskRecord, 'id' | 'files'>) =>
+    createTabEnvironment(
+      {
+        page,
+        tabState,
+        listWindowTabs,
+        sleep,
+        capture: (id) => captureTabIfVisible(id),
+        loadFailure,
+        input: inputs.input,
+        ...(task ? { task: { owner: task.id, files: task.files ?? [] } } : {}),
+      },
+      tabId,
+    );
   const runner: TaskRunner = new TaskRunner({
     tasks,
     secrets: {
@@ -46,8 +60,9 @@ export function createTaskServices(
     },
     settings,
     tabUrl: async (tabId) => (await tabState(tabId))?.url,
-    environment: (tabId) => tabEnvironment(tabId),
+    environment: (tabId, task) => tabEnvironment(tabId, task),
     chatEnvironment: (tabId) => createChatCaseEnvironment(chat, tabEnvironment(tabId)),
+    keepFile: inputs.keepFile,
     provider: (provider) => createProvider(provider, { browser: true }),
     now: () => Date.now(),
     newId: () => crypto.randomUUID(),
@@ -65,6 +80,8 @@ export function createTaskServices(
     onThinking: broadcastThinking,
     onUpdate: (record) => {
       broadcast(record);
+      // A task that ended lets go of the debugger (the browser's bar goes away) and of the files chosen for it.
+      if (!isActive(record)) void inputs.release(record.id);
       // The toolbar badge shows how many approvals wait, so a closed panel still gets the user's attention.
       void setBadge(runner.pendingApprovals > 0 ? String(runner.pendingApprovals) : '', '#d97706');
       notices.update(record).catch((error: unknown) => log.warn('notification failed', { error: String(error) }));

@@ -134,6 +134,10 @@ export function SettingsView(props: { client: BackgroundClient; hostStatus: Host
         <Field label="Denied sites" id="denied-sites" error={errors.deniedSites} hint="Deputy never opens or acts on these.">
           <textarea id="denied-sites" data-testid="denied-sites" rows={3} value={form.deniedSites} placeholder="bank.example.com" onInput={(e) => edit({ deniedSites: e.currentTarget.value })} />
         </Field>
+        <label class="check">
+          <input type="checkbox" data-testid="trusted-input" checked={form.trustedInput} onChange={(e) => edit({ trustedInput: e.currentTarget.checked })} />
+          Act with real mouse and keyboard input (the browser shows that Deputy is debugging it while a task runs)
+        </label>
       </fieldset>
 
       <fieldset class="card">

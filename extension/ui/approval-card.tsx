@@ -11,6 +11,7 @@ const CLASS_LABELS: Record<string, string> = {
   money: 'spends money',
   account: 'changes your account',
   irreversible: 'cannot be undone',
+  program: 'keeps a program on this computer',
 };
 
 export function riskLabel(riskClass: string): string {

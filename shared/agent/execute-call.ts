@@ -27,7 +27,8 @@ export interface CallServices<E> {
 
 export function pageLookup(step: StepRecord): PageLookup {
   const elements = new Map(step.observation.elements.map((e) => [e.ref, e]));
-  return { url: step.observation.url, element: (ref) => elements.get(ref), ...(step.observation.chat ? { chat: step.observation.chat } : {}) };
+  const { chat, dialog, downloads } = step.observation;
+  return { url: step.observation.url, element: (ref) => elements.get(ref), ...(chat ? { chat } : {}), ...(dialog ? { dialog } : {}), ...(downloads ? { downloads } : {}) };
 }
 
 function settle(call: CallRecord, status: CallRecord['status'], result: ToolResult, now: number): void {

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { detectCommitments, findUnsharedPersonalData, personalKindText } from './chat-gate';
+import { inputRisks } from './input-gate';
 import { formatPlan, planStepsChanged, type Plan } from './plan';
 import { ALWAYS_ASK_CLASSES, type RiskClass } from './risk-class';
 import type { SecretVault } from './secret-vault';
@@ -122,6 +123,9 @@ export function classifyToolCall(input: GateInput): Classification {
   if (personalData) reasons.push(`it uses personal data (${placeholders.map((p) => `{{${p}}}`).join(', ')})`);
 
   if (tool.name === 'click' || tool.name === 'check' || (tool.name === 'press' && ref !== undefined)) labelRisks(label, classes, reasons);
+  const facts = inputRisks(tool.name, args, page);
+  for (const text of facts.labels) labelRisks(text, classes, reasons);
+  for (const { risk, reason } of facts.classes) if (!classes.has(risk) && classes.add(risk)) reasons.push(reason);
   if ((tool.name === 'press' && /(^|\+)Enter$/i.test(String(args.key))) || (tool.name === 'type' && args.submit === true)) {
     classes.add('submit');
     reasons.push('it presses Enter, which usually submits');

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { TaskOutcome } from './agent-state';
-import type { ObservedChat, ObservedElement } from './environment';
+import type { ObservedChat, ObservedDialog, ObservedDownload, ObservedElement } from './environment';
 import type { Plan } from './plan';
 import type { RiskClass } from './risk-class';
 
@@ -10,6 +10,10 @@ export interface PageLookup {
   url: string;
   /** The support chat as the model saw it, when the step observed one. */
   chat?: ObservedChat;
+  /** The JavaScript dialog open over the page, when the step observed one. */
+  dialog?: ObservedDialog;
+  /** The task's downloads as the step observed them. */
+  downloads?: ObservedDownload[];
 }
 
 /** What a tool handler reports. Failures are results too: they go back to the model, never up as exceptions. */

@@ -9,3 +9,4 @@ export * from './task-protocol';
 export * from './chat-protocol';
 export * from './rpc-client';
 export * from './chunks';
+export * from './input-channel';
