@@ -11,7 +11,7 @@ import { ariaOptionNames, findAriaOption, listboxOf, selectNative } from './sele
 import { setFiles } from './set-files';
 import { setValue, takesValue } from './set-value';
 import { isTextField, readBack, typeWithInput } from './type-text';
-import { FRAME_MS, watchSettle } from './watch-settle';
+import { FRAME_MS, type ShownWatch, watchSettle, watchShown } from './watch-settle';
 
 type Outcome = Omit<ActResult, 'replacedBy' | 'candidates' | 'token' | 'url'>;
 
@@ -148,6 +148,7 @@ async function act(doc: Document, win: Window, el: Element | null, action: Eleme
   let message: string;
   let dragged: DragWatch | null = null;
   let scrolledBox = false;
+  let shown: ShownWatch | null = null;
   switch (action.kind) {
     case 'click':
       message = await clickLike(need(), access, action.double ? 2 : 1, driver);
@@ -205,6 +206,7 @@ async function act(doc: Document, win: Window, el: Element | null, action: Eleme
     }
     case 'hover': {
       const target = need();
+      shown = watchShown(target);
       const aim = aimAt(target, access);
       if (!aim.ok) throw new AppError('unavailable', `[@] is covered by ${describeElement(aim.coveredBy)}`);
       const rect = target.getBoundingClientRect();
@@ -275,14 +277,19 @@ async function act(doc: Document, win: Window, el: Element | null, action: Eleme
     }
   }
   if (dragged) evidence.push(...dragged.evidence());
+  const revealed = shown?.revealed() ?? [];
+  if (revealed.length > 0) evidence.push(`came into view: ${revealed.map((t) => JSON.stringify(t)).join(', ')}`);
   if (after.url !== before.url) evidence.push(`URL changed to ${after.url}`);
   if (el && before.state.includes('connected=true') && !el.isConnected) evidence.push('the element was removed from the page');
-  if (after.focus !== before.focus && after.focus && after.focus !== doc.body) evidence.push(`focus moved to ${describeElement(after.focus)}`);
+  // A click focuses what it lands on: that is the browser's doing, not the page's answer to the click.
+  const selfFocus = el !== null && after.focus !== null && (action.kind === 'click' || action.kind === 'check') && (el === after.focus || el.contains(after.focus) || after.focus.contains(el));
+  const focusMoved = after.focus !== before.focus && !selfFocus;
+  if (focusMoved && after.focus && after.focus !== doc.body) evidence.push(`focus moved to ${describeElement(after.focus)}`);
   if (report.added.length > 0) evidence.push(`appeared: ${report.added.map((t) => JSON.stringify(t)).join(', ')}`);
   if (report.removed.length > 0) evidence.push(`went away: ${report.removed.map((t) => JSON.stringify(t)).join(', ')}`);
   if (report.mutations > 0) evidence.push(`${report.mutations} changes on the page${report.timedOut ? ' (still changing)' : ''}`);
   const changed =
-    report.mutations > 0 || after.url !== before.url || after.state !== before.state || after.focus !== before.focus || after.scroll !== before.scroll || scrolledBox;
+    report.mutations > 0 || after.url !== before.url || after.state !== before.state || focusMoved || after.scroll !== before.scroll || scrolledBox || revealed.length > 0;
   const subject = message.includes('[@]') || !el ? message : `${message} [@]`;
   if (!changed && action.kind !== 'focus' && !subject.startsWith('left')) {
     evidence.push('no visible effect');

@@ -103,3 +103,24 @@ export function watchSettle(doc: Document): { settle(options: SettleOptions): Pr
     },
   };
 }
+
+/** What came into view around an element without any change to the page's nodes (a menu a CSS :hover rule shows). */
+export interface ShownWatch {
+  revealed(): string[];
+}
+
+/**
+ * Notes which elements near `el` (under its grandparent) are shown, so the evidence can name those that appear after
+ * an action that changes only styles: a hover opens such menus, and no mutation says so.
+ */
+export function watchShown(el: Element): ShownWatch {
+  const scope = el.parentElement?.parentElement ?? el.parentElement ?? el;
+  const all = (): Element[] => Array.from(scope.querySelectorAll('*')).slice(0, 500);
+  const before = new Set(all().filter((node) => node.checkVisibility()));
+  return {
+    revealed() {
+      const appeared = all().filter((node) => !before.has(node) && node.checkVisibility());
+      return shownTexts(appeared.filter((node) => !appeared.some((outer) => outer !== node && outer.contains(node))));
+    },
+  };
+}
