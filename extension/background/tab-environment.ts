@@ -82,7 +82,8 @@ export function createTabEnvironment(deps: TabEnvironmentDeps, startTabId: numbe
       const dialog = await deps.input?.dialogs.current(tabId);
       if (dialog) {
         const { openedAt: _openedAt, ...shown } = dialog;
-        return { ...(await notice('ready', NOTICES.dialog(dialog))), text: noticeText(tab.title, tab.url, NOTICES.dialog(dialog)) + downloadsText(downloads), dialog: shown, ...extras };
+        // No screenshot: the page under a dialog draws no new frames, and a capture would wait for one.
+        return { status: 'ready', url: tab.url, title: tab.title, text: noticeText(tab.title, tab.url, NOTICES.dialog(dialog)) + downloadsText(downloads), elements: [], tabs, dialog: shown, ...extras };
       }
       const failed = await deps.loadFailure?.(tabId);
       if (failed) return notice('unreachable', NOTICES.unreachable(failed.url, failed.error));

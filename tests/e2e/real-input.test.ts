@@ -80,3 +80,139 @@ describe('trusted input', () => {
     }
   });
 });
+
+describe('clipboard, values and drags', () => {
+  it('copies with the page\'s own button and pastes with Control+V, without granting any permission', async () => {
+    // On shop.test the page is not a secure context, so it copies with execCommand('copy'); on 127.0.0.1 it is, and
+    // it uses the Async Clipboard API. Both need a click the person made; neither needs a permission granted.
+    for (const host of ['shop.test', '127.0.0.1']) {
+      const { page, tabId } = await browser.newTab(site.url('/pages/clipboard.html', host));
+      const { record } = await play(tabId, 'Copy the coupon code and paste it into the coupon field', [
+        (r: RecordedRequest) => call('click', { ref: refIn(r, 'button', /^Copy code$/) }),
+        (r: RecordedRequest) => call('click', { ref: refIn(r, 'textbox', /^Coupon code$/) }),
+        (r: RecordedRequest) => call('press', { key: 'Control+V', ref: refIn(r, 'textbox', /^Coupon code$/) }),
+      ]);
+      expect(record.status, record.agent?.endReason ?? '').toBe('completed');
+      expect(await page.$eval('#copied', (el) => el.textContent), host).toBe('Copied to the clipboard');
+      expect(await page.$eval('#coupon', (el) => (el as HTMLInputElement).value), host).toBe('SAVE-2024-ABC');
+      expect(results(record)[2]?.content).toMatch(/^Pressed Control\+V on \[\d+\] textbox "Coupon code" \(trusted input\)/);
+      await page.close();
+    }
+  });
+
+  it('sets a slider, dates, times, a colour and a number by value, reads each back, and fails a value the field does not take', async () => {
+    const { page, tabId } = await browser.newTab(site.url('/pages/values.html'));
+    const field = (role: string, name: RegExp) => (r: RecordedRequest) => refIn(r, role, name);
+    const { record } = await play(tabId, 'Fill in the trip settings', [
+      (r: RecordedRequest) => call('set_value', { ref: field('slider', /^Budget$/)(r), value: '45' }),
+      (r: RecordedRequest) => call('set_value', { ref: field('slider', /^Budget$/)(r), value: '47' }),
+      (r: RecordedRequest) => call('type', { ref: field('date', /^Departure$/)(r), text: '10/16/2012' }),
+      (r: RecordedRequest) => call('set_value', { ref: field('date', /^Departure$/)(r), value: 'next tuesday' }),
+      (r: RecordedRequest) => call('type', { ref: field('time', /^Pickup time$/)(r), text: '10:15 PM' }),
+      (r: RecordedRequest) => call('set_value', { ref: field('datetime-local', /^Return$/)(r), value: 'October 20, 2012 9:30 AM' }),
+      (r: RecordedRequest) => call('set_value', { ref: field('month', /^Month$/)(r), value: 'October 2012' }),
+      (r: RecordedRequest) => call('set_value', { ref: field('button', /^Theme colour$/)(r), value: 'teal' }),
+      (r: RecordedRequest) => call('set_value', { ref: field('spinbutton', /^Travellers$/)(r), value: '12' }),
+      (r: RecordedRequest) => call('set_value', { ref: field('spinbutton', /^Travellers$/)(r), value: '3' }),
+      (r: RecordedRequest) => call('click', { ref: refIn(r, 'button', /^Save$/) }),
+    ]);
+    expect(record.status, record.agent?.endReason ?? '').toBe('completed');
+    const [budget, offStep, departure, badDate, pickup, back, month, colour, tooMany, travellers] = results(record);
+    expect(budget?.ok).toBe(true);
+    expect(budget?.content).toMatch(/^Set \[\d+\] slider "Budget" to "45" \(trusted input\)/);
+    expect(offStep?.ok).toBe(false);
+    expect(offStep?.content).toMatch(/slider "Budget" cannot hold "47": the slider moves in steps of 5 from 0; it still holds "45"/);
+    expect(departure?.evidence).toContain('value is now "2012-10-16"');
+    expect(badDate?.ok).toBe(false);
+    expect(badDate?.content).toContain('cannot read "next tuesday" as a date: write it as YYYY-MM-DD');
+    expect(pickup?.evidence).toContain('value is now "22:15"');
+    expect(back?.evidence).toContain('value is now "2012-10-20T09:30"');
+    expect(month?.evidence).toContain('value is now "2012-10"');
+    expect(colour?.evidence).toContain('value is now "#008080"');
+    expect(tooMany?.ok).toBe(false);
+    expect(tooMany?.content).toMatch(/cannot hold "12": it is above the field's maximum 9; it still holds ""/);
+    expect(travellers?.evidence).toContain('value is now "3"');
+    // The slider's page listens only to input a person makes: the arrow keys reached it as such.
+    expect(await page.$eval('#saved', (el) => el.textContent)).toBe(
+      'Saved: budget 45, departure 2012-10-16, pickup 22:15, return 2012-10-20T09:30, month 2012-10, colour #008080, travellers 3',
+    );
+  });
+
+  it('reorders a sortable list by dragging one item before another', async () => {
+    const { page, tabId } = await browser.newTab(site.url('/pages/sortable.html'));
+    const { record } = await play(tabId, 'Put Warranty first', [
+      (r: RecordedRequest) => call('drag', { ref: refIn(r, 'draggable', /^Warranty$/), to_ref: refIn(r, 'draggable', /^Price$/), position: 'before' }),
+    ]);
+    expect(record.status, record.agent?.endReason ?? '').toBe('completed');
+    expect(await page.$eval('#order', (el) => el.textContent)).toBe('Order: Warranty, Price, Delivery time, Reviews');
+    const [drag] = results(record);
+    expect(drag?.text).toMatch(/^Dragged \[\d+\] draggable "Warranty" before \[\d+\] draggable "Price"$/);
+    expect(drag?.content).toMatch(/^Dragged \[\d+\] draggable "Warranty" onto \[\d+\] draggable "Price" \(before it\) \(trusted input\)/);
+    expect(drag?.evidence).toContain('the dragged element is now 1 of 4 in its list (was 4 of 4)');
+  });
+});
+
+describe('JavaScript dialogs', () => {
+  it('answers confirm and prompt dialogs: the model reads the dialog as the page\'s words, and the gate judges accepting it', async () => {
+    const { page, tabId } = await browser.newTab(site.url('/pages/dialogs.html'));
+    const before = browser.fake.requests.length;
+    const { record, approvals } = await play(
+      tabId,
+      'Remove Streaming Plus, try renewing, and rename the list to Household',
+      [
+        (r: RecordedRequest) => call('click', { ref: refIn(r, 'button', /^Remove$/) }),
+        () => call('dialog', { action: 'accept' }),
+        (r: RecordedRequest) => call('click', { ref: refIn(r, 'button', /^Renew for a year$/) }),
+        () => call('dialog', { action: 'accept' }),
+        () => call('dialog', { action: 'dismiss' }),
+        (r: RecordedRequest) => call('click', { ref: refIn(r, 'button', /^Rename list$/) }),
+        () => call('dialog', { action: 'accept', text: 'Household' }),
+      ],
+      // The user allows removing the subscription, and refuses to pay.
+      { approve: (approval) => (/pay \$499/.test(approval.reason) ? 'reject' : 'approve') },
+    );
+    expect(record.status, record.agent?.endReason ?? '').toBe('completed');
+    const turns = sent().slice(before);
+    // The page is frozen under the dialog: the model is shown the dialog, inside the page's untrusted text.
+    expect(turns[1]).toMatch(/<untrusted_page [^>]*>\nPage: Your subscriptions — [^\n]+\n\(The page shows a JavaScript confirm dialog and is frozen until it is answered\. The dialog says: "Remove Streaming Plus\? This cannot be undone\."/);
+    const [remove, accept, renew, pay, dismiss, rename, answer] = results(record);
+    expect(remove?.content).toMatch(/^The click on \[\d+\] button "Remove" opened a JavaScript confirm dialog; the page is frozen until it is answered: use the dialog tool/);
+    expect(remove?.evidence).toEqual(['confirm dialog: "Remove Streaming Plus? This cannot be undone."']);
+    expect(accept?.content).toMatch(/^Accepted the confirm dialog/);
+    expect(accept?.evidence).toEqual(expect.arrayContaining(['the dialog closed', 'went away: "Streaming Plus Remove"']));
+    expect(renew?.ok).toBe(true);
+    expect(pay?.content).toMatch(/^The user did not approve this action/);
+    expect(dismiss?.content).toMatch(/^Dismissed the confirm dialog/);
+    expect(rename?.evidence).toEqual(['prompt dialog: "New name for the list" (suggested answer "My subscriptions")']);
+    expect(answer?.content).toBe('Answered the prompt "New name for the list" with "Household"\n<untrusted_output from="dialog">\n- the dialog closed and the page got "Household"\n- then: Clicked [6] button "Rename list" (trusted input)\n- appeared: "Household"\n- went away: "My subscriptions"\n- 1 changes on the page\n</untrusted_output>'.replace('[6]', `[${/\[(\d+)\] button "Rename list"/.exec(rename?.text ?? '')?.[1] ?? '?'}]`));
+    // Accepting is judged like the click that opened the dialog: "cannot be undone" and "pay" ask; the click on
+    // "Remove" itself did not.
+    expect(approvals.map((a) => [a.intent, a.classes.includes('irreversible') || a.classes.includes('money')])).toEqual([
+      ['Accept the confirm "Remove Streaming Plus? This cannot be undone."', true],
+      ['Accept the confirm "Are you sure you want to pay $499 for a year?"', true],
+    ]);
+    expect(await page.$eval('#status', (el) => el.textContent)).toBe('Not renewed');
+    expect(await page.$eval('#list-name', (el) => el.textContent)).toBe('Household');
+    expect(await page.$$eval('#items li', (items) => items.map((li) => li.textContent?.trim()))).toEqual(['Cloud Backup Remove']);
+  });
+
+  it('stays on a page that asks before leaving, then leaves when told to', async () => {
+    const { page, tabId } = await browser.newTab(site.url('/pages/dialogs.html'));
+    const away = site.url('/pages/trusted.html');
+    const { record } = await play(tabId, 'Write a note, then go to the newsletter page', [
+      (r: RecordedRequest) => call('type', { ref: refIn(r, 'textbox', /^Note to support$/), text: 'Please call me' }),
+      () => call('navigate', { url: away }),
+      () => call('dialog', { action: 'dismiss' }),
+      () => call('navigate', { url: away }),
+      () => call('dialog', { action: 'accept' }),
+    ]);
+    expect(record.status, record.agent?.endReason ?? '').toBe('completed');
+    const [, leave, stay, again, go] = results(record);
+    expect(leave?.content).toMatch(/^Going to http:\/\/shop\.test:\d+\/pages\/trusted\.html opened a "leave this page\?" dialog; the page is frozen until it is answered/);
+    expect(stay?.content).toMatch(/^Dismissed the "leave this page\?" dialog/);
+    expect(again?.ok).toBe(true);
+    expect(go?.content).toMatch(/^Accepted the "leave this page\?" dialog/);
+    expect(go?.evidence).toContain(`then: Opened ${away}`);
+    expect(page.url()).toBe(away);
+  });
+});

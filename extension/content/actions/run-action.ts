@@ -170,7 +170,8 @@ async function act(doc: Document, win: Window, el: Element | null, action: Eleme
     case 'set_value': {
       const target = need();
       scrollIntoViewIfNeeded(target);
-      if (isTextField(target) || (target as HTMLElement).isContentEditable) {
+      const numeric = target.tagName === 'INPUT' && (target as HTMLInputElement).type === 'number';
+      if (!takesValue(target) && !numeric && (isTextField(target) || (target as HTMLElement).isContentEditable)) {
         await typeWithInput(target, action.value, true, driver, () => clickLike(target, access, 1, driver));
         message = 'typed into';
       } else if (target.tagName === 'SELECT') {
@@ -281,8 +282,8 @@ async function act(doc: Document, win: Window, el: Element | null, action: Eleme
   if (revealed.length > 0) evidence.push(`came into view: ${revealed.map((t) => JSON.stringify(t)).join(', ')}`);
   if (after.url !== before.url) evidence.push(`URL changed to ${after.url}`);
   if (el && before.state.includes('connected=true') && !el.isConnected) evidence.push('the element was removed from the page');
-  // A click focuses what it lands on: that is the browser's doing, not the page's answer to the click.
-  const selfFocus = el !== null && after.focus !== null && (action.kind === 'click' || action.kind === 'check') && (el === after.focus || el.contains(after.focus) || after.focus.contains(el));
+  // An action focuses what it acts on: that is the browser's doing, not the page's answer to the action.
+  const selfFocus = el !== null && after.focus !== null && (el === after.focus || el.contains(after.focus) || after.focus.contains(el));
   const focusMoved = after.focus !== before.focus && !selfFocus;
   if (focusMoved && after.focus && after.focus !== doc.body) evidence.push(`focus moved to ${describeElement(after.focus)}`);
   if (report.added.length > 0) evidence.push(`appeared: ${report.added.map((t) => JSON.stringify(t)).join(', ')}`);

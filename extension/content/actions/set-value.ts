@@ -120,6 +120,16 @@ export async function setValue(el: Element, text: string, driver: InputDriver): 
   const colour = kind === 'color' ? namedColor(input.ownerDocument, text) : null;
   const wanted = colour ? { ok: true as const, value: colour } : normalizeValue(kind, text, { locale: localeOf(input) });
   if (!wanted.ok) throw new AppError('invalid_params', wanted.reason);
+  // Tried on a detached copy first, so a value the field would refuse (out of range, off its steps) is refused without
+  // touching the page: the field keeps what it had.
+  const probe = input.cloneNode(false) as HTMLInputElement;
+  probe.value = wanted.value;
+  if (!sameValue(kind, probe.value, wanted.value)) {
+    const why = kind === 'range' ? sliderLimit(input, Number(wanted.value)) : 'the field does not take it';
+    throw new AppError('invalid_params', `[@] cannot hold ${JSON.stringify(wanted.value)}: ${why}; it still holds ${JSON.stringify(input.value)}`);
+  }
+  const refused = rangeProblem(probe);
+  if (refused) throw new AppError('invalid_params', `[@] cannot hold ${JSON.stringify(wanted.value)}: ${refused}; it still holds ${JSON.stringify(input.value)}`);
   let keyed = false;
   if (kind === 'range' && driver.trusted()) {
     await keyToValue(input, Number(wanted.value), driver);
@@ -132,11 +142,7 @@ export async function setValue(el: Element, text: string, driver: InputDriver): 
   }
   const stored = input.value;
   const note = 'note' in wanted && wanted.note ? [wanted.note] : [];
-  if (!sameValue(kind, stored, wanted.value)) {
-    const why = kind === 'range' ? sliderLimit(input, Number(wanted.value)) : null;
-    throw new AppError('invalid_params', `[@] holds ${JSON.stringify(stored)}, not ${JSON.stringify(wanted.value)}${why ? `: ${why}` : stored === '' ? ': the field did not take the value' : ''}`);
-  }
-  const problem = rangeProblem(input);
-  if (problem) throw new AppError('invalid_params', `[@] holds ${JSON.stringify(stored)}, but ${problem}`);
+  // The page's own code may change what was set (a mask, a limit of its own): what the field holds is the answer.
+  if (!sameValue(kind, stored, wanted.value)) throw new AppError('invalid_params', `[@] holds ${JSON.stringify(stored)}, not ${JSON.stringify(wanted.value)}: the page changed it`);
   return { message: `set [@] to ${JSON.stringify(stored)}`, evidence: [`value is now ${JSON.stringify(stored)}`, ...note], keyed };
 }

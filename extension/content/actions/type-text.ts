@@ -126,6 +126,9 @@ export async function typeWithInput(el: Element, text: string, clear: boolean, d
 /** What a field holds now, for the evidence; passwords are masked. */
 export function readBack(el: Element): string {
   if (el.tagName === 'SELECT') return Array.from((el as HTMLSelectElement).selectedOptions, (o) => o.label || o.text).join(', ');
-  if (isTextField(el)) return el.type === 'password' ? '•'.repeat(Math.min(el.value.length, 8)) : el.value;
+  if (isTextField(el) || el.tagName === 'INPUT') {
+    const field = el as HTMLInputElement;
+    return field.type === 'password' ? '•'.repeat(Math.min(field.value.length, 8)) : field.value;
+  }
   return (el.textContent ?? '').replace(/\s+/g, ' ').trim();
 }

@@ -97,6 +97,7 @@ export async function runTask(browser: TaskBrowser, tabId: number, text: string,
       approvals.push(approval);
       await uiCall(helper, 'task.approve', { taskId: started.id, approvalId: approval.id, decision: options.approve(approval) });
     }
+    if (process.env.DEBUG_TASK) console.log(record.status, JSON.stringify(results(record).slice(-2)).slice(0, 600));
     await new Promise((resolve) => setTimeout(resolve, 150));
   }
 }
