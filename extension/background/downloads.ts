@@ -123,10 +123,10 @@ export class DownloadWatch implements TaskDownloads {
     this.byItem.set(item.id, entry);
     if (entry.info.executable) {
       // Stopped before anything is written under its name: a program lands on disk only with the user's approval.
-      await this.deps.ports.cancel(item.id).catch(() => undefined);
-      suggest();
       entry.itemId = undefined;
       entry.info = { ...entry.info, state: 'held', note: 'it is a program or a script, so Deputy stopped it before it was saved; keeping it needs the user\'s approval (download tool, keep)' };
+      await this.deps.ports.cancel(item.id).catch(() => undefined);
+      suggest();
       this.deps.log.info('download held', { owner, id: entry.info.id });
     } else {
       suggest(this.target(owner, name));
@@ -144,7 +144,7 @@ export class DownloadWatch implements TaskDownloads {
     const entry = this.byItem.get(itemId);
     if (!entry || entry.itemId !== itemId) return;
     const item = await this.deps.ports.get(itemId);
-    if (!item) return;
+    if (!item || entry.itemId !== itemId) return;
     const state = item.state === 'complete' ? 'complete' : item.state === 'interrupted' ? 'interrupted' : 'in_progress';
     const danger = item.danger !== 'safe' && item.danger !== 'accepted' ? `the browser marks it as dangerous (${item.danger}) and holds it until you keep it in its downloads list` : undefined;
     const note = item.error ? `the browser stopped it (${item.error})` : danger;

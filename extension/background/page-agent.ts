@@ -169,8 +169,13 @@ export class PageAgent {
     if ('type' in first) return this.dialogOpened(tabId, action, first, work);
     if (mark !== undefined && input.downloads) {
       const started = await input.downloads.since(tabId, mark);
+      if (started.length > 0) {
+        // A download is what the click did, even though the page itself did not change.
+        first.changed = true;
+        first.message = first.message.replace(': no visible effect (nothing on the page changed)', '');
+        first.evidence = first.evidence.filter((line) => line !== 'no visible effect');
+      }
       for (const download of started) first.evidence.push(downloadLine(download));
-      if (started.length > 0) first.changed = true;
     }
     return first;
   }

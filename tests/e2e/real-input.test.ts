@@ -1,6 +1,10 @@
+import { readdirSync } from 'node:fs';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { RecordedRequest } from '../fixtures/fake-provider/fake-provider-server';
-import { startRealInputServer, type RealInputServer } from '../fixtures/real-input/real-input-server';
+import { REPORT_PDF, SETUP_EXE, startRealInputServer, type RealInputServer } from '../fixtures/real-input/real-input-server';
 import { requireBuild } from './support/register-host';
 import { call, lastMessage, playSteps, refIn, type ScriptStep } from './support/snapshot-refs';
 import { debuggerHeld, results, runTask, startTaskBrowser, type RunOptions, type TaskBrowser } from './support/task-harness';
@@ -34,6 +38,11 @@ async function play(tabId: number, text: string, steps: ScriptStep[], options: R
 }
 
 const sent = (): string[] => browser.fake.requests.map((request) => lastMessage(request));
+
+/** The names of every file under a folder (partial downloads included), read at once. */
+function savedNames(folder: string): string[] {
+  return readdirSync(folder, { recursive: true, withFileTypes: true }).flatMap((entry) => (entry.isFile() ? [entry.name] : []));
+}
 
 describe('trusted input', () => {
   it('clicks a button that ignores clicks made by scripts, says it used trusted input, and says when a click changed nothing', async () => {
@@ -214,5 +223,89 @@ describe('JavaScript dialogs', () => {
     expect(go?.content).toMatch(/^Accepted the "leave this page\?" dialog/);
     expect(go?.evidence).toContain(`then: Opened ${away}`);
     expect(page.url()).toBe(away);
+  });
+});
+
+describe('files', () => {
+  it('uploads only files the user attached, by name, into a file field and behind a button that opens a picker', async () => {
+    const folder = await mkdtemp(join(tmpdir(), 'deputy-upload-'));
+    try {
+      const cv = join(folder, 'cv.txt');
+      await writeFile(cv, 'Jane Doe, engineer. References on request.');
+      const { page, tabId } = await browser.newTab(site.url('/pages/upload.html'));
+      const before = browser.fake.requests.length;
+      const photo = Buffer.from('PNG stand-in for a photo').toString('base64');
+      const { record } = await play(
+        tabId,
+        'Apply with my CV and my photo',
+        [
+          // The page (or a compromised model) names a file that was not attached: refused, with the attached names.
+          (r: RecordedRequest) => call('upload', { ref: refIn(r, 'button', /^CV$/), files: ['/etc/passwd'] }),
+          (r: RecordedRequest) => call('upload', { ref: refIn(r, 'button', /^CV$/), files: ['cv.txt'] }),
+          (r: RecordedRequest) => call('upload', { ref: refIn(r, 'button', /^Add a photo$/), files: ['me.png'] }),
+        ],
+        {
+          files: [
+            { name: 'cv.txt', size: 42, type: 'text/plain', path: cv },
+            { name: 'me.png', size: 24, type: 'image/png', base64: photo },
+          ],
+        },
+      );
+      expect(record.status, record.agent?.endReason ?? '').toBe('completed');
+      // The model learns the names, sizes and types; never where the files are.
+      const first = JSON.stringify(browser.fake.requests[before]?.json);
+      expect(first).toContain('Files the user attached for this task (upload them by name with the upload tool): cv.txt (text/plain, 42 bytes); me.png (image/png, 24 bytes)');
+      expect(first).not.toContain(folder);
+      const [refused, upload, viaButton] = results(record);
+      expect(refused?.ok).toBe(false);
+      expect(refused?.content).toBe('Error: "/etc/passwd" is not a file attached to this task; the attached files are "cv.txt", "me.png"'.replace('Error: ', ''));
+      expect(upload?.content).toMatch(/^Put "cv\.txt" into the file field of \[\d+\] button "CV" \(trusted input\)/);
+      expect(upload?.evidence).toContain('the file field now holds "cv.txt"');
+      expect(viaButton?.content).toMatch(/^Put "me\.png" into the file field of \[\d+\] button "Add a photo" \(trusted input\)/);
+      await expect.poll(() => page.$$eval('#chosen li', (items) => items.map((li) => li.textContent).sort())).toEqual([
+        'cv: cv.txt, 42 bytes, starts "Jane Doe, engineer. "',
+        'photo: me.png, 24 bytes, starts "PNG stand-in for a p"',
+      ]);
+      expect(record.files?.map((f) => f.name)).toEqual(['cv.txt', 'me.png']);
+    } finally {
+      await rm(folder, { recursive: true, force: true });
+    }
+  });
+
+  it('saves downloads to the task\'s folder with name, size and type, and keeps a program only with the user\'s approval', async () => {
+    const { tabId } = await browser.newTab(site.url('/pages/downloads.html'));
+    let programBeforeApproval: string[] = [];
+    const { record, approvals } = await play(
+      tabId,
+      'Download the annual report and the desktop app',
+      [
+        (r: RecordedRequest) => call('click', { ref: refIn(r, 'link', /^Annual report \(PDF\)$/) }),
+        (r: RecordedRequest) => call('click', { ref: refIn(r, 'link', /^Desktop app installer$/) }),
+        () => call('download', { id: 'd2', action: 'keep' }),
+      ],
+      {
+        approve: () => {
+          programBeforeApproval = savedNames(browser.downloads);
+          return 'approve';
+        },
+      },
+    );
+    expect(record.status, record.agent?.endReason ?? '').toBe('completed');
+    const [report, installer, keep] = results(record);
+    const reportLine = report?.evidence.find((line) => line.startsWith('downloaded "report.pdf"')) ?? report?.content;
+    expect(reportLine).toMatch(new RegExp(`^downloaded "report\\.pdf" \\(application/pdf, ${REPORT_PDF.length} bytes\\) to ${browser.downloads}/Deputy/\\d{4}-\\d\\d-\\d\\d-${record.id.slice(0, 8)}/report\\.pdf \\[download d1\\]$`));
+    expect(installer?.evidence.join('\n')).toContain('the download "setup.exe" (application/x-msdownload) is held: it is a program or a script, so Deputy stopped it before it was saved');
+    // Nothing of the program was written before the approval.
+    expect(programBeforeApproval).toEqual(['report.pdf']);
+    expect(approvals.map((a) => [a.intent, a.classes])).toEqual([['Keep the download "setup.exe" (d2)', ['act', 'program']]]);
+    expect(keep?.content).toMatch(/^Kept the download "setup\.exe"/);
+    const saved = record.downloads ?? [];
+    expect(saved.map((d) => [d.id, d.name, d.state, d.size])).toEqual([
+      ['d1', 'report.pdf', 'complete', REPORT_PDF.length],
+      ['d2', 'setup.exe', 'complete', SETUP_EXE.length],
+    ]);
+    for (const download of saved) expect(await readFile(download.path ?? '', 'latin1')).toBe(download.name === 'report.pdf' ? REPORT_PDF : SETUP_EXE);
+    // The next page the model saw lists the task's downloads.
+    expect(sent().at(-1)).toMatch(/Downloads of this task:\n- \[d1\] "report\.pdf" \(application\/pdf, \d+ bytes\): saved to /);
   });
 });
