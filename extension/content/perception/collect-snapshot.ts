@@ -63,7 +63,8 @@ function namesOwnField(field: Element): boolean {
 function draggable(el: Element, style: CSSStyleDeclaration): boolean {
   if (el.getAttribute('draggable') === 'true') return true;
   const cursor = style.cursor;
-  return cursor === 'move' || cursor === 'grab' || cursor === 'grabbing' || style.touchAction === 'none';
+  // Without text, such an element is a part of a widget (a dialog's resize edges), not a thing to move.
+  return (cursor === 'move' || cursor === 'grab' || cursor === 'grabbing' || style.touchAction === 'none') && NOT_BLANK.test(el.textContent ?? '');
 }
 
 /** Children that belong to the flow of a multi-column container, whose reading order is the page order. */
