@@ -264,7 +264,10 @@ async function act(doc: Document, win: Window, el: Element | null, action: Eleme
   if (el && (action.kind === 'type' || action.kind === 'set_value' || (action.kind === 'select' && el.tagName === 'SELECT'))) {
     const value = readBack(el);
     evidence.unshift(`value is now ${JSON.stringify(value)}`);
-    if ((action.kind === 'type' || action.kind === 'set_value') && isTextField(el) && value === '' && (action.kind === 'type' ? action.text : action.value) !== '') {
+    // Enter often submits and the page clears the field itself (a to-do list, a chat): only a field left empty
+    // without that counts as typing the page did not take.
+    const submitted = action.kind === 'type' && action.submit;
+    if (!submitted && (action.kind === 'type' || action.kind === 'set_value') && isTextField(el) && value === '' && (action.kind === 'type' ? action.text : action.value) !== '') {
       ok = false;
       message = `${message} [@], but the field is still empty: the page did not take what was typed`;
     }
