@@ -68,7 +68,7 @@ const MODELS: Record<string, Model> = {
     if (now === wanted) return submit(r);
     return call('press', { ref: ref(r, 'focusable', /slider-handle/), key: wanted > now ? 'ArrowRight' : 'ArrowLeft', times: Math.min(100, Math.abs(wanted - now)) });
   },
-  'drag-items': steps((page, r) => {
+  'drag-items': steps((page) => {
     const [, name = '', where = ''] = instruction(page, /Drag (\S+) (.+?)\.\n/);
     const items = [...page.matchAll(/\[(\d+)\] draggable "([^"]+)"/g)].map((m) => ({ ref: Number(m[1]), name: m[2] ?? '' }));
     const from = items.findIndex((item) => item.name === name);

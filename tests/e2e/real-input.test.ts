@@ -2,11 +2,17 @@ import { readdirSync } from 'node:fs';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { ElementHandle } from 'puppeteer-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { RecordedRequest } from '../fixtures/fake-provider/fake-provider-server';
 import { REPORT_PDF, SETUP_EXE, startRealInputServer, type RealInputServer } from '../fixtures/real-input/real-input-server';
+import { collectFile } from '../../scripts/task/attached-file';
+import { runTask as runCliTask } from '../../scripts/task/run-task';
+import { openPanel, texts } from './support/panel-harness';
 import { requireBuild } from './support/register-host';
 import { call, lastMessage, playSteps, refIn, type ScriptStep } from './support/snapshot-refs';
+import { taskOptions } from './support/task-options';
+import { siteUrl } from './support/test-hosts';
 import { debuggerHeld, results, runTask, startTaskBrowser, type RunOptions, type TaskBrowser } from './support/task-harness';
 import { uiCall } from './support/ui-call';
 
@@ -307,5 +313,104 @@ describe('files', () => {
     for (const download of saved) expect(await readFile(download.path ?? '', 'latin1')).toBe(download.name === 'report.pdf' ? REPORT_PDF : SETUP_EXE);
     // The next page the model saw lists the task's downloads.
     expect(sent().at(-1)).toMatch(/Downloads of this task:\n- \[d1\] "report\.pdf" \(application\/pdf, \d+ bytes\): saved to /);
+  });
+});
+
+describe('the debugger is the task\'s', () => {
+  it('goes on with trusted input after the service worker restarts, and lets go when the task ends', async () => {
+    const { page, tabId } = await browser.newTab(site.url('/pages/trusted.html'));
+    let killed = false;
+    browser.fake.enqueue(
+      (r: RecordedRequest) => call('click', { ref: refIn(r, 'button', /^Join the list$/) }),
+      () => {
+        // The click is done and saved; the worker stops while the model "thinks", as Chrome may stop it.
+        if (!killed) {
+          killed = true;
+          void browser.ext.worker().then((worker) => worker.close());
+        }
+        return { hang: true };
+      },
+      (r: RecordedRequest) => call('type', { ref: refIn(r, 'searchbox', /^Search$/), text: 'xyz' }),
+      () => call('done', { success: true, summary: 'Joined and searched.' }),
+    );
+    const { record } = await runTask(browser, tabId, 'Join the list, then search for xyz');
+    expect(killed).toBe(true);
+    expect(record.status, record.agent?.endReason ?? '').toBe('completed');
+    // The restarted worker took over the attachment its predecessor made: the keys still arrive as a person's.
+    expect(results(record).find((c) => c.name === 'type')?.content).toMatch(/^Typed into \[\d+\] searchbox "Search" \(trusted input\)/);
+    expect(await page.$eval('#keys', (el) => el.textContent)).toBe('Trusted keys: x y z');
+    await expect.poll(() => debuggerHeld(browser.helper, tabId)).toBe(false);
+  });
+
+  it('lets go of the tab when the user stops the task', async () => {
+    const { tabId } = await browser.newTab(site.url('/pages/trusted.html'));
+    browser.fake.enqueue({ hang: true });
+    const started = await uiCall(browser.helper, 'task.start', { tabId, text: 'Join the list', mode: 'act', flow: 'task' });
+    // The task attaches as soon as it looks at its page, before the model answers.
+    await expect.poll(() => debuggerHeld(browser.helper, tabId)).toBe(true);
+    await uiCall(browser.helper, 'task.stop', { taskId: started.id });
+    await expect.poll(async () => (await uiCall(browser.helper, 'task.get', { taskId: started.id }))?.status).toBe('stopped');
+    await expect.poll(() => debuggerHeld(browser.helper, tabId)).toBe(false);
+  });
+
+  it('takes files the user chose in the side panel\'s task box', async () => {
+    const folder = await mkdtemp(join(tmpdir(), 'deputy-panel-file-'));
+    try {
+      const notes = join(folder, 'notes.txt');
+      await writeFile(notes, 'Cover letter: I would love to join.');
+      const { page, tabId } = await browser.newTab(site.url('/pages/upload.html'));
+      const panel = await openPanel(browser.ext, tabId);
+      const picker = await panel.waitForSelector('[data-testid=composer-task] [data-testid=task-file-input]');
+      await (picker as ElementHandle<HTMLInputElement>).uploadFile(notes);
+      await panel.waitForSelector('[data-testid=composer-task] [data-testid=task-file]');
+      expect(await texts(panel, '[data-testid=composer-task] [data-testid=task-file]')).toEqual(['notes.txt×']);
+      const script = playSteps([
+        (r: RecordedRequest) => call('upload', { ref: refIn(r, 'button', /^CV$/), files: ['notes.txt'] }),
+        () => call('done', { success: true, summary: 'Uploaded.' }),
+      ]);
+      for (let turn = 0; turn < 4; turn += 1) browser.fake.enqueue(script);
+      await panel.type('[data-testid=composer-task] [data-testid=task-input]', 'Attach my cover letter as the CV');
+      await panel.click('[data-testid=composer-task] [data-testid=run-task]');
+      await expect.poll(() => page.$$eval('#chosen li', (items) => items.map((li) => li.textContent))).toEqual(['cv: notes.txt, 35 bytes, starts "Cover letter: I woul"']);
+      const [task] = await uiCall(browser.helper, 'task.list', { tabId, limit: 1 });
+      expect(task?.files).toEqual([{ name: 'notes.txt', size: 35, type: 'text/plain', stored: expect.any(String) as string }]);
+      await panel.close();
+    } finally {
+      await rm(folder, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('npm run task --file', () => {
+  it('uploads a file given on the command line, by its name, and prints the step', async () => {
+    const folder = await mkdtemp(join(tmpdir(), 'deputy-cli-file-'));
+    try {
+      const cv = join(folder, 'resume.txt');
+      await writeFile(cv, 'Grace Hopper: compilers, COBOL.');
+      const modelPort = Number(new URL(browser.fake.url).port);
+      const script = playSteps([
+        (r: RecordedRequest) => call('upload', { ref: refIn(r, 'button', /^CV$/), files: ['resume.txt'] }),
+        () => call('done', { success: true, summary: 'Uploaded the resume.' }),
+      ]);
+      for (let turn = 0; turn < 4; turn += 1) browser.fake.enqueue(script);
+      const lines: string[] = [];
+      let shown: string[] = [];
+      const run = await runCliTask(
+        taskOptions({
+          url: site.url('/pages/upload.html'),
+          task: 'Upload my resume as the CV',
+          provider: { preset: 'custom', baseUrl: siteUrl(modelPort, 'models.test', '/v1'), model: 'gpt-4o-mini' },
+          files: collectFile(cv, []),
+        }),
+        { write: (line) => void lines.push(line) },
+        { beforeClose: async (target) => void (shown = await target.$$eval('#chosen li', (items) => items.map((li) => li.textContent ?? ''))) },
+      );
+      expect(run.exitCode, lines.join('\n')).toBe(0);
+      expect(shown).toEqual(['cv: resume.txt, 31 bytes, starts "Grace Hopper: compil"']);
+      expect(lines.join('\n')).toMatch(/1\. Uploaded "resume\.txt" to \[\d+\] button "CV" -> Put "resume\.txt" into the file field of \[\d+\] button "CV" \(trusted input\)/);
+      expect(run.record.files).toEqual([{ name: 'resume.txt', size: 31, type: 'text/plain', path: cv }]);
+    } finally {
+      await rm(folder, { recursive: true, force: true });
+    }
   });
 });
