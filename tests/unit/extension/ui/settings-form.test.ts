@@ -78,10 +78,13 @@ describe('the settings form', () => {
         redactPhones: false,
         personalData: { full_name: 'Ada Lovelace' },
         stepScreenshots: true,
+        trustedInput: true,
         historyMaxTasks: 200,
         historyMaxDays: 30,
       },
     });
+    const synthetic = validateForm({ ...formFromSettings(empty), trustedInput: false }, empty);
+    expect(synthetic.ok && synthetic.change.trustedInput).toBe(false);
   });
 
   it('keeps history limits as whole numbers in range, and says which is wrong', () => {
