@@ -63,22 +63,38 @@ describe('trusted input', () => {
         return call('hover', { ref: refIn(r, 'focusable', /^Account menu$/) });
       },
       (r: RecordedRequest) => call('type', { ref: refIn(r, 'searchbox', /^Search$/), text: 'abc' }),
+      (r: RecordedRequest) => call('click', { ref: refIn(r, 'focusable', /^Trip to Lisbon$/), double: true }),
     ]);
     expect(record.status, record.agent?.endReason ?? '').toBe('completed');
     expect(await page.$eval('#status', (el) => el.textContent)).toBe('Joined: welcome aboard!');
-    const [subscribe, nothing, hover, typed] = results(record);
+    const [subscribe, nothing, hover, typed, double] = results(record);
+    expect(double?.content).toMatch(/^Double-clicked \[\d+\] focusable "Trip to Lisbon" \(trusted input\)/);
+    expect(await page.$eval('#trip', (el) => el.textContent)).toBe('Renaming: Trip to Lisbon');
     expect(subscribe?.content).toMatch(/^Clicked \[\d+\] button "Join the list" \(trusted input\)/);
     expect(subscribe?.evidence).toContain('appeared: "Joined: welcome aboard!"');
     expect(nothing?.content).toMatch(/^Clicked \[\d+\] button "Do nothing": no visible effect \(nothing on the page changed\) \(trusted input\)/);
     expect(nothing?.evidence).toContain('no visible effect');
     // A real pointer sets CSS :hover, so the menu shown only by a :hover rule opens and its links are numbered.
     expect(hover?.content).toMatch(/^Hovered over \[\d+\] focusable "Account menu" \(trusted input\)/);
-    expect(sent().at(-2)).toMatch(/\*\[\d+\] link "Settings"/);
+    expect(sent().find((text) => text.includes('- Hovered over'))).toMatch(/\*\[\d+\] link "Settings"/);
     expect(typed?.evidence).toContain('value is now "abc"');
     expect(await page.$eval('#keys', (el) => el.textContent)).toBe('Trusted keys: a b c');
     expect(heldDuring).toBe(true);
     // Detached when the task ended: the browser's debugging bar goes with it.
     await expect.poll(() => debuggerHeld(browser.helper, tabId)).toBe(false);
+  });
+
+  it('clicks and types in another site\'s frame, placed within the tab through the frames around it', async () => {
+    const { tabId } = await browser.newTab(site.url('/pages/frame-host.html'));
+    const { record } = await play(tabId, 'Verify with the code 493021', [
+      (r: RecordedRequest) => call('type', { ref: refIn(r, 'textbox', /^One-time code$/), text: '493021' }),
+      (r: RecordedRequest) => call('click', { ref: refIn(r, 'button', /^Verify$/) }),
+    ]);
+    expect(record.status, record.agent?.endReason ?? '').toBe('completed');
+    const [typed, verify] = results(record);
+    expect(typed?.content).toMatch(/^Typed into \[\d+\] textbox "One-time code" \(trusted input\)/);
+    expect(verify?.content).toMatch(/^Clicked \[\d+\] button "Verify" \(trusted input\)/);
+    expect(verify?.evidence).toContain('appeared: "Verified code 493021"');
   });
 
   it('falls back to synthetic events where trusted input is not allowed, and says why in the step', async () => {
