@@ -8,7 +8,12 @@ function recorder() {
 }
 
 const keys = (sent: { method: string; params: Record<string, unknown> }[]) =>
-  sent.filter((s) => s.method === 'Input.dispatchKeyEvent').map((s) => `${String(s.params.type)}:${String(s.params.key)}${s.params.text ? `(${String(s.params.text)})` : ''}${s.params.modifiers ? `+${String(s.params.modifiers)}` : ''}`);
+  sent
+    .filter((s) => s.method === 'Input.dispatchKeyEvent')
+    .map((s) => {
+      const { type, key, text, modifiers } = s.params as { type: string; key: string; text?: string; modifiers?: number };
+      return `${type}:${key}${text ? `(${text})` : ''}${modifiers ? `+${modifiers}` : ''}`;
+    });
 
 describe('trusted input', () => {
   it('presses a chord as a keyboard does: the modifier down, the key, the modifier up, and the key types nothing', async () => {
