@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { ObservedDialog } from '../../shared/agent/environment';
 import type { Store } from '../platform/storage';
 import type { DebuggerSessions } from './debugger-session';
+import { TabWaiters } from './tab-waiters';
 
 export type OpenDialog = ObservedDialog & { openedAt: number };
 
@@ -27,7 +28,7 @@ function dialogType(value: unknown): OpenDialog['type'] {
  */
 export class DialogWatch {
   private readonly open = new Map<number, OpenDialog>();
-  private readonly waiters = new Map<number, Set<(dialog: OpenDialog) => void>>();
+  private readonly waiters = new TabWaiters<OpenDialog>();
   private readonly interrupted = new Map<number, Promise<unknown>>();
   private readonly loaded: Promise<void>;
 
@@ -48,7 +49,7 @@ export class DialogWatch {
       };
       this.open.set(tabId, dialog);
       void this.save();
-      for (const waiter of this.waiters.get(tabId) ?? []) waiter(dialog);
+      this.waiters.settle(tabId, dialog);
     });
     const closed = (tabId: number): void => {
       if (!this.open.delete(tabId)) return;
@@ -67,15 +68,8 @@ export class DialogWatch {
 
   /** Settles when a dialog opens on the tab; cancel() stops waiting. */
   whenOpened(tabId: number): { opened: Promise<OpenDialog>; cancel(): void } {
-    let waiter: (dialog: OpenDialog) => void = () => undefined;
-    const opened = new Promise<OpenDialog>((resolve) => (waiter = resolve));
-    let set = this.waiters.get(tabId);
-    if (!set) {
-      set = new Set();
-      this.waiters.set(tabId, set);
-    }
-    set.add(waiter);
-    return { opened, cancel: () => set.delete(waiter) };
+    const { value, cancel } = this.waiters.next(tabId);
+    return { opened: value, cancel };
   }
 
   /** Records the element whose action opened the dialog, for the policy gate and the model. */

@@ -3,6 +3,7 @@ import type { TaskFile } from '../../shared/protocol';
 import type { DebuggerSessions, InputPath } from './debugger-session';
 import type { DialogWatch } from './dialogs';
 import type { InputRelay } from './input-relay';
+import { TabWaiters } from './tab-waiters';
 
 /** The downloads of tasks, as the page agent reports and answers them (see downloads.ts). */
 export interface TaskDownloads {
@@ -48,13 +49,13 @@ const FILE_NAMES_IN_PAGE = 'function () { return Array.from(this.files || [], (f
  * input leases, the dialogs and file pickers it reports, downloads, and the files the user attached.
  */
 export class PageInput {
-  private readonly choosers = new Map<number, Set<(params: { backendNodeId: number; mode: string }) => void>>();
+  private readonly choosers = new TabWaiters<{ backendNodeId: number; mode: string }>();
 
   constructor(readonly deps: PageInputDeps) {
     deps.sessions.on('Page.fileChooserOpened', (tabId, params) => {
       const backendNodeId = typeof params.backendNodeId === 'number' ? params.backendNodeId : undefined;
       if (backendNodeId === undefined) return;
-      for (const waiter of this.choosers.get(tabId) ?? []) waiter({ backendNodeId, mode: params.mode === 'selectMultiple' ? 'selectMultiple' : 'selectSingle' });
+      this.choosers.settle(tabId, { backendNodeId, mode: params.mode === 'selectMultiple' ? 'selectMultiple' : 'selectSingle' });
     });
   }
 
@@ -92,15 +93,8 @@ export class PageInput {
 
   /** Settles with the next file picker the tab opens (which the debugger reports instead of showing it). */
   nextFileChooser(tabId: number): { opened: Promise<{ backendNodeId: number; mode: string }>; cancel(): void } {
-    let waiter: (params: { backendNodeId: number; mode: string }) => void = () => undefined;
-    const opened = new Promise<{ backendNodeId: number; mode: string }>((resolve) => (waiter = resolve));
-    let set = this.choosers.get(tabId);
-    if (!set) {
-      set = new Set();
-      this.choosers.set(tabId, set);
-    }
-    set.add(waiter);
-    return { opened, cancel: () => set.delete(waiter) };
+    const { value, cancel } = this.choosers.next(tabId);
+    return { opened: value, cancel };
   }
 
   /**

@@ -1,3 +1,5 @@
+import { objectStore, request } from './idb';
+
 /** Files the user chose in the side panel for a task, kept in the extension's IndexedDB while the task runs. */
 export interface FileStore {
   /** Keeps the bytes (base64) and returns the id they are kept under. */
@@ -10,27 +12,9 @@ export interface FileStore {
 const DB_NAME = 'deputy-task-files';
 const STORE = 'files';
 
-function request<T>(req: IDBRequest<T>): Promise<T> {
-  return new Promise((resolve, reject) => {
-    req.onsuccess = () => resolve(req.result);
-    req.onerror = () => reject(req.error ?? new Error('IndexedDB request failed'));
-  });
-}
-
 /** Opened on first use, so nothing happens at import. Keys are [taskId, name], so a task's files are one key range. */
 export function indexedDbFiles(): FileStore {
-  let db: Promise<IDBDatabase> | undefined;
-  const open = (): Promise<IDBDatabase> =>
-    (db ??= new Promise((resolve, reject) => {
-      const req = indexedDB.open(DB_NAME, 1);
-      req.onupgradeneeded = () => req.result.createObjectStore(STORE, { keyPath: ['taskId', 'name'] });
-      req.onsuccess = () => resolve(req.result);
-      req.onerror = () => {
-        db = undefined;
-        reject(req.error ?? new Error('IndexedDB cannot be opened'));
-      };
-    }));
-  const store = async (mode: IDBTransactionMode): Promise<IDBObjectStore> => (await open()).transaction(STORE, mode).objectStore(STORE);
+  const store = objectStore(DB_NAME, STORE, ['taskId', 'name']);
   return {
     async save(taskId, name, base64) {
       await request((await store('readwrite')).put({ taskId, name, base64 }));

@@ -5,6 +5,7 @@ import type { Page } from 'puppeteer-core';
 import type { ExtensionBrowser } from '../../../scripts/lib/launch-browser';
 import type { PendingApproval, TaskFileInput, TaskRecord } from '../../../shared/protocol';
 import { startFakeProvider, type FakeProvider } from '../../fixtures/fake-provider/fake-provider-server';
+import { openTab } from './open-tab';
 import { PANEL } from './panel-harness';
 import { launchTestBrowser, siteUrl } from './test-hosts';
 import { uiCall } from './ui-call';
@@ -50,29 +51,12 @@ export async function startTaskBrowser(options: { stepBudget?: number } = {}): P
     defaultMode: 'act',
     stepBudget: options.stepBudget ?? 40,
   });
-  let tabs = 0;
   return {
     ext,
     fake,
     helper,
     downloads,
-    async newTab(url) {
-      const page = await ext.browser.newPage();
-      await page.setViewport({ width: 1280, height: 800 });
-      const marker = `about:blank#tab-${(tabs += 1)}`;
-      await page.goto(marker);
-      const tabId = await helper.evaluate(async (href) => (await chrome.tabs.query({})).find((tab) => tab.url === href)?.id ?? -1, marker);
-      if (url) {
-        await page.goto(url);
-        // The content script comes in with the page through a module import: wait until it answers.
-        for (let tries = 0; (await uiCall(helper, 'content.ping', { tabId })).frames.length === 0; tries += 1) {
-          if (tries > 100) throw new Error(`The content script never answered on ${url}`);
-          await new Promise((resolve) => setTimeout(resolve, 50));
-        }
-      }
-      await page.bringToFront();
-      return { page, tabId };
-    },
+    newTab: (url) => openTab(ext, helper, url),
     async close() {
       await ext.close();
       await fake.close();
@@ -102,10 +86,13 @@ export async function runTask(browser: TaskBrowser, tabId: number, text: string,
   }
 }
 
-/** Every finished call of the task with its step text and result, in order, for assertions on what the model was told. */
+/**
+ * Every call of the task with its step text and result, in order, for assertions on what the model was told. The
+ * waits a patient scripted model makes while a page is still coming (see playSteps) are left out.
+ */
 export function results(record: TaskRecord): { name: string; text: string; ok: boolean | undefined; content: string; evidence: string[] }[] {
   return (record.agent?.steps ?? []).flatMap((step) =>
-    step.calls.map((call) => ({
+    step.calls.filter((call) => call.name !== 'wait').map((call) => ({
       name: call.name,
       text: call.stepText ?? call.name,
       ok: call.result?.ok,
