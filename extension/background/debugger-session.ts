@@ -32,6 +32,13 @@ const SETUP: [method: string, params?: Record<string, unknown>][] = [
   ['Emulation.setFocusEmulationEnabled', { enabled: true }],
 ];
 
+/** How long one setup command may take before the tab is taken to be one the debugger cannot drive. */
+const COMMAND_TIMEOUT_MS = 5000;
+
+function withTimeout<T>(promise: Promise<T>, ms: number, message: string): Promise<T> {
+  return Promise.race([promise, new Promise<T>((_resolve, reject) => setTimeout(() => reject(new Error(message)), ms))]);
+}
+
 interface Held {
   owner: string;
   ready: Promise<InputPath>;
@@ -135,19 +142,25 @@ export class DebuggerSessions {
     };
     if (!ports) return refuse('this browser does not offer the debugger to extensions');
     if (!(await this.deps.enabled())) return refuse('trusted input is turned off in Settings');
+    let adopted = false;
     try {
       await ports.attach(tabId);
     } catch (error) {
       // An attachment this extension made before the worker restarted is still there, and still ours: commands go
       // through. Anyone else's refuses them.
       if (!/already attached/i.test(String(error)) || !(await this.answers(tabId))) return refuse(reasonOf(error));
+      adopted = true;
       this.deps.log.info('debugger attachment adopted', { tabId });
     }
-    try {
-      for (const [method, params] of SETUP) await ports.send(tabId, method, params);
-    } catch (error) {
-      await ports.detach(tabId).catch(() => undefined);
-      return refuse(reasonOf(error));
+    // An adopted attachment keeps what was turned on for it; turning it on again would wait on a page that a dialog
+    // may be holding.
+    if (!adopted) {
+      try {
+        for (const [method, params] of SETUP) await withTimeout(ports.send(tabId, method, params), COMMAND_TIMEOUT_MS, `${method} got no answer`);
+      } catch (error) {
+        await ports.detach(tabId).catch(() => undefined);
+        return refuse(reasonOf(error));
+      }
     }
     entry.attached = true;
     (await this.earlier).delete(tabId);
@@ -158,7 +171,8 @@ export class DebuggerSessions {
 
   private async answers(tabId: number): Promise<boolean> {
     try {
-      await this.deps.ports?.send(tabId, 'Runtime.evaluate', { expression: '0', returnByValue: true });
+      // Answered by the browser itself, so a page frozen under a dialog cannot hold the question.
+      await withTimeout(this.deps.ports?.send(tabId, 'Page.getNavigationHistory') ?? Promise.reject(new Error('no debugger')), COMMAND_TIMEOUT_MS, 'no answer');
       return true;
     } catch {
       return false;

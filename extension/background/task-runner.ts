@@ -39,7 +39,7 @@ export interface TaskRunnerDeps {
   /** The task's tab environment: its input goes through the task's debugger attachment, its uploads take its files. */
   environment: (tabId: number, task: Pick<TaskRecord, 'id' | 'files'>) => TabEnvironment;
   /** A support-chat case on the tab: the chat and the page around it. */
-  chatEnvironment?: (tabId: number) => ChatCaseEnvironment;
+  chatEnvironment?: (tabId: number, task: Pick<TaskRecord, 'id' | 'files'>) => ChatCaseEnvironment;
   provider: (settings: NonNullable<Settings['provider']>) => Provider;
   now: () => number;
   newId: () => string;
@@ -333,7 +333,7 @@ export class TaskRunner {
             : `{{${name}}} is not a value Deputy knows, so nothing was typed: use only placeholders shown on the page or in the instructions.`,
       );
       if (record.flow === 'chat' && !this.deps.chatEnvironment) throw new AppError('unavailable', 'Support chats cannot be automated here.');
-      const chatCase = record.flow === 'chat' ? (this.deps.chatEnvironment?.(record.tabId) ?? null) : null;
+      const chatCase = record.flow === 'chat' ? (this.deps.chatEnvironment?.(record.tabId, record) ?? null) : null;
       let environment: AgentEnvironment & Pick<TabEnvironment, 'currentTabId'> & Partial<Pick<TabEnvironment, 'act'>>;
       if (chatCase) {
         environment = chatCase;

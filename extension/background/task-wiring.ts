@@ -61,7 +61,7 @@ export function createTaskServices(
     settings,
     tabUrl: async (tabId) => (await tabState(tabId))?.url,
     environment: (tabId, task) => tabEnvironment(tabId, task),
-    chatEnvironment: (tabId) => createChatCaseEnvironment(chat, tabEnvironment(tabId)),
+    chatEnvironment: (tabId, task) => createChatCaseEnvironment(chat, tabEnvironment(tabId, task)),
     keepFile: inputs.keepFile,
     provider: (provider) => createProvider(provider, { browser: true }),
     now: () => Date.now(),

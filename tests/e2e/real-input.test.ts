@@ -358,6 +358,32 @@ describe('the debugger is the task\'s', () => {
     await expect.poll(() => debuggerHeld(browser.helper, tabId)).toBe(false);
   });
 
+  it('still shows and answers a dialog that was open when the service worker restarted', async () => {
+    const { page, tabId } = await browser.newTab(site.url('/pages/dialogs.html'));
+    let killed = false;
+    browser.fake.enqueue(
+      (r: RecordedRequest) => call('click', { ref: refIn(r, 'button', /^Remove$/) }),
+      () => {
+        if (!killed) {
+          killed = true;
+          void browser.ext.worker().then((worker) => worker.close());
+        }
+        return { hang: true };
+      },
+      () => call('dialog', { action: 'accept' }),
+      () => call('done', { success: true, summary: 'Removed.' }),
+    );
+    const before = browser.fake.requests.length;
+    const { record } = await runTask(browser, tabId, 'Remove Streaming Plus', { approve: () => 'approve' });
+    expect(killed).toBe(true);
+    expect(record.status, record.agent?.endReason ?? '').toBe('completed');
+    // The new worker knew the page was frozen under the dialog, and showed it rather than a page it could not read.
+    expect(sent().slice(before).at(-2)).toContain('The dialog says: "Remove Streaming Plus? This cannot be undone."');
+    expect(results(record).find((c) => c.name === 'dialog')?.content).toMatch(/^Accepted the confirm dialog/);
+    expect(await page.$$eval('#items li', (items) => items.map((li) => li.textContent?.trim()))).toEqual(['Cloud Backup Remove']);
+    await expect.poll(() => debuggerHeld(browser.helper, tabId)).toBe(false);
+  });
+
   it('lets go of the tab when the user stops the task', async () => {
     const { tabId } = await browser.newTab(site.url('/pages/trusted.html'));
     browser.fake.enqueue({ hang: true });

@@ -46,9 +46,18 @@ export interface RelayOptions {
   randomId: () => string;
 }
 
+/** Chrome's words for a message that found no listener, so the input certainly did not go out. */
+const NOT_SENT = /receiving end does not exist|could not establish connection/i;
+
+/** Input that went to the background, which stopped before saying whether it reached the page. */
+export function uncertainInput(cause: string): Error {
+  return new Error(`The input may have reached the page: the background stopped before confirming it (${cause}), so it was not sent again. Look at the page before repeating the action.`);
+}
+
 /**
  * Input through the background's debugger. When the background cannot send it after all (the user cancelled the
- * debugging bar mid-task), this and every later step of the action go the synthetic way, and the path says why.
+ * debugging bar mid-task, or it could not be reached at all), this and every later step of the action go the synthetic
+ * way, and the path says why. Input whose fate is unknown is never sent again.
  */
 function relayed(options: RelayOptions): InputDriver {
   let fallback: InputDriver | null = null;
@@ -67,7 +76,12 @@ function relayed(options: RelayOptions): InputDriver {
         reason = reply.success && !reply.data.ok ? reply.data.error.message : 'the background gave no valid answer';
       }
     } catch (error) {
-      reason = `the background could not be reached (${String(error)})`;
+      const text = String(error);
+      // Only a background that could not be reached at all certainly sent nothing. Any other failure (the worker
+      // stopped while the input was on its way, its page frozen under a dialog the click opened) may have delivered
+      // it: sending it again as synthetic events would click or type twice, so the action stops here instead.
+      if (!NOT_SENT.test(text)) throw uncertainInput(text);
+      reason = `the background could not be reached (${text})`;
     }
     fallback = synthetic(reason);
     return false;

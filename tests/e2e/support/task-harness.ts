@@ -72,7 +72,15 @@ export async function runTask(browser: TaskBrowser, tabId: number, text: string,
   const started = await uiCall(helper, 'task.start', { tabId, text, mode: 'act', flow: 'task', files: options.files ?? [], ...(options.url ? { url: options.url } : {}) });
   const approvals: PendingApproval[] = [];
   for (;;) {
-    const record = await uiCall(helper, 'task.get', { taskId: started.id });
+    // A test that stops the worker may catch a question on its way; the next look asks the new worker.
+    const record = await uiCall(helper, 'task.get', { taskId: started.id }).catch((error: unknown) => {
+      if (/disconnected/.test(String(error))) return 'again' as const;
+      throw error;
+    });
+    if (record === 'again') {
+      await new Promise((resolve) => setTimeout(resolve, 150));
+      continue;
+    }
     if (!record) throw new Error('The task is gone');
     if (FINISHED.has(record.status)) return { record, approvals };
     const approval = record.approval;

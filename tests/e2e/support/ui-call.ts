@@ -20,6 +20,8 @@ export async function uiCall<K extends keyof UiMethods & string>(
           port.disconnect();
           resolve({ ok: message.ok === true, result: message.result, error: message.error });
         });
+        // A worker stopped while the request was on its way never answers it: say so instead of waiting forever.
+        port.onDisconnect.addListener(() => resolve({ ok: false, error: { code: 'disconnected', message: 'the background went away before answering' } }));
         port.postMessage({ kind: 'request', id, method, params });
       }),
     method,

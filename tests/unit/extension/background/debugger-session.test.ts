@@ -60,7 +60,10 @@ describe('DebuggerSessions', () => {
     expect(await second.sweep((owner) => Promise.resolve(owner === 'running'))).toBe(1);
     expect(fake.attached.has(2)).toBe(false);
     expect(fake.attached.has(1)).toBe(true);
+    const before = fake.commands.length;
     expect(await second.acquire('running', 1)).toEqual({ trusted: true });
+    // Adopted as it is: one question the browser answers itself, nothing turned on again.
+    expect(fake.commands.slice(before).map((c) => c.method)).toEqual(['Page.getNavigationHistory']);
     await second.release('running');
     expect(fake.attached.size).toBe(0);
   });
