@@ -8,6 +8,7 @@ import {
 } from '../../shared/protocol';
 import { Plan } from '../../shared/agent/plan';
 import type { Store } from '../platform/storage';
+import { RunRecordStore } from './run-record-store';
 
 const KEY = 'desktopRun';
 const CUT = 300;
@@ -110,22 +111,22 @@ export function applyDesktopEvent(current: DesktopRunRecord | undefined, event: 
  * queue, so events that arrive together are applied in order, and each result is sent to the open panels.
  */
 export class DesktopRunLog {
-  private queue: Promise<unknown> = Promise.resolve();
-  /** Runs this service worker has heard of: a run from before a restart had its host connection end with it. */
-  private readonly live = new Set<string>();
+  private readonly records: RunRecordStore<DesktopRunRecord>;
 
   constructor(
     private readonly deps: { store: Store; broadcast: (record: DesktopRunRecord) => void; now: () => number },
-  ) {}
+  ) {
+    this.records = new RunRecordStore({ store: deps.store, key: KEY, schema: DesktopRunRecord, broadcast: deps.broadcast });
+  }
 
   current(): Promise<DesktopRunRecord | null> {
-    return this.enqueue(async () => (await this.load()) ?? null);
+    return this.records.current();
   }
 
   /** A run the panel just started: what the user asked for, in which mode, and where its folder is. */
   begin(start: { runId: string; runDir: string; task: string; mode: 'ask' | 'act' }): Promise<DesktopRunRecord | undefined> {
-    this.live.add(start.runId);
-    return this.change((current) => {
+    this.records.markLive(start.runId);
+    return this.records.change((current) => {
       const base = current?.runId === start.runId ? current : newDesktopRun(start.runId, this.deps.now());
       return { ...base, runDir: base.runDir || start.runDir, task: start.task, mode: start.mode };
     });
@@ -133,15 +134,12 @@ export class DesktopRunLog {
 
   /** A host `desktop.task` event; anything that does not parse is ignored. */
   apply(data: unknown): Promise<DesktopRunRecord | undefined> {
-    const event = DesktopTaskEvent.safeParse(data);
-    if (!event.success) return Promise.resolve(undefined);
-    this.live.add(event.data.runId);
-    return this.change((current) => applyDesktopEvent(current, event.data, this.deps.now()));
+    return this.records.applyEvent(data, DesktopTaskEvent, (event) => event.runId, (current, event) => applyDesktopEvent(current, event, this.deps.now()));
   }
 
   /** The user answered the card with this id: it goes away at once instead of waiting for the next step. */
   answered(runId: string, id: string): Promise<DesktopRunRecord | undefined> {
-    return this.change((current) => {
+    return this.records.change((current) => {
       if (!current || current.runId !== runId) return undefined;
       return {
         ...current,
@@ -153,7 +151,7 @@ export class DesktopRunLog {
   }
 
   stopRequested(runId: string): Promise<DesktopRunRecord | undefined> {
-    return this.change((current) => (current?.runId === runId && current.status === 'running' ? { ...current, stopRequested: true, updatedAt: this.deps.now() } : undefined));
+    return this.records.change((current) => (current?.runId === runId && current.status === 'running' ? { ...current, stopRequested: true, updatedAt: this.deps.now() } : undefined));
   }
 
   /**
@@ -162,8 +160,8 @@ export class DesktopRunLog {
    */
   hostStatus(status: HostStatus): Promise<DesktopRunRecord | undefined> {
     if (status.state === 'connecting') return Promise.resolve(undefined);
-    return this.change((current) =>
-      current?.status === 'running' && (status.state !== 'connected' || !this.live.has(current.runId))
+    return this.records.change((current) =>
+      current?.status === 'running' && (status.state !== 'connected' || !this.records.isLive(current.runId))
         ? {
             ...current,
             status: 'failed',
@@ -174,25 +172,5 @@ export class DesktopRunLog {
           }
         : undefined,
     );
-  }
-
-  private change(update: (current: DesktopRunRecord | undefined) => DesktopRunRecord | undefined): Promise<DesktopRunRecord | undefined> {
-    return this.enqueue(async () => {
-      const next = update(await this.load());
-      if (!next) return undefined;
-      await this.deps.store.set(KEY, next);
-      this.deps.broadcast(next);
-      return next;
-    });
-  }
-
-  private async load(): Promise<DesktopRunRecord | undefined> {
-    return this.deps.store.get(KEY, DesktopRunRecord);
-  }
-
-  private enqueue<T>(work: () => Promise<T>): Promise<T> {
-    const result = this.queue.then(work);
-    this.queue = result.catch(() => undefined);
-    return result;
   }
 }

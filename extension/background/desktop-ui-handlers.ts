@@ -1,6 +1,6 @@
-import { AppError } from '../../shared/errors';
 import type { DesktopRunLog } from './desktop-run-log';
 import type { HostConnection } from './host-connection';
+import { savedProvider } from './saved-provider';
 import type { SettingsStore } from './settings-store';
 import type { UiHandlers } from './ui-server';
 
@@ -18,11 +18,8 @@ export function createDesktopUiHandlers(deps: { host: Pick<HostConnection, 'call
   const { host, log } = deps;
   return {
     'desktop.run': async (params) => {
-      const settings = await deps.settings.get();
-      if (!settings.provider) {
-        throw new AppError('bad_config', 'Choose a model provider in Settings first: desktop tasks use the same model as web tasks, and it must read images.');
-      }
-      const started = await host.call('desktop.run', { ...params, provider: settings.provider }, { timeoutMs: RUN_TIMEOUT_MS });
+      const provider = await savedProvider(deps.settings, 'desktop tasks (with a model that reads images)');
+      const started = await host.call('desktop.run', { ...params, provider }, { timeoutMs: RUN_TIMEOUT_MS });
       await log.begin({ runId: started.runId, runDir: started.runDir, task: params.task, mode: params.mode ?? 'ask' });
       return started;
     },

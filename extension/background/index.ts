@@ -6,6 +6,7 @@ import { connectNative } from '../platform/native';
 import { trackNavigationErrors } from '../platform/navigation-errors';
 import { extensionUrl, extensionVersion, isPrivilegedSender, onInstalled, onPortConnect, onStartup } from '../platform/runtime';
 import { allowSessionStorageForPages, chromeStore } from '../platform/storage';
+import { onRequestBlocked, onTabClosed, onTabOpened } from '../platform/egress-rules';
 import { listScriptableFrames } from '../platform/tab-control';
 import { listFrames, sendToFrame } from '../platform/tabs';
 import {
@@ -22,6 +23,7 @@ import { ChatDriver } from './chat-driver';
 import { ChatSessions } from './chat-sessions';
 import { DesktopRunLog } from './desktop-run-log';
 import { createDesktopUiHandlers } from './desktop-ui-handlers';
+import { createLoopUiHandlers } from './loop-ui-handlers';
 import { HostConnection } from './host-connection';
 import { isPassthroughEvent } from './host-passthrough';
 import { LaunchStore } from './launch-store';
@@ -31,6 +33,8 @@ import { createPageAgent } from './page-agent-wiring';
 import { SettingsStore } from './settings-store';
 import { isActive } from './task-runner';
 import { clearStaleNotices, createTaskServices } from './task-wiring';
+import { ShellRunLog } from './shell-run-log';
+import { createShellUiHandlers } from './shell-ui-handlers';
 import { createUiHandlers } from './ui-handlers';
 import { UiServer } from './ui-server';
 
@@ -53,9 +57,11 @@ const host = new HostConnection({
     ui.broadcast('host.status', status);
     void session.set('hostStatus', status);
     void desktopRuns.hostStatus(status);
+    void shellRuns.hostStatus(status);
   },
   onEvent: (event, data) => {
     if (event === 'desktop.task') void desktopRuns.apply(data);
+    if (event === 'shell.task') void shellRuns.apply(data);
     if (!isPassthroughEvent(event)) return;
     ui.broadcast(event, data);
     if (event === 'loop.event') {
@@ -65,6 +71,7 @@ const host = new HostConnection({
   },
 });
 const desktopRuns: DesktopRunLog = new DesktopRunLog({ store: session, broadcast: (record) => ui.broadcast('desktop.updated', record), now: () => Date.now() });
+const shellRuns: ShellRunLog = new ShellRunLog({ store: session, broadcast: (record) => ui.broadcast('shell.updated', record), now: () => Date.now() });
 
 const inputs = createInputServices({
   session,
@@ -101,6 +108,8 @@ const ui: UiServer = new UiServer(
     page,
     tasks: tasks.handlers,
     desktop: createDesktopUiHandlers({ host, settings: tasks.settings, log: desktopRuns }),
+    shell: createShellUiHandlers({ host, settings: tasks.settings, log: shellRuns }),
+    loop: createLoopUiHandlers({ host, settings: tasks.settings }),
   }),
   (port) => isPrivilegedSender(port.sender),
   createConsoleLogger('bg:ui'),
@@ -118,6 +127,10 @@ const menuDeps = {
 };
 
 onPortConnect((port) => ui.accept(port));
+// The egress guard learns of requests the browser held and of tabs the task's tabs open, from the first event on.
+onRequestBlocked((request) => void tasks.guard.requestBlocked(request));
+onTabOpened((tabId, opener) => void tasks.guard.tabOpened(tabId, opener));
+onTabClosed((tabId) => void tasks.guard.tabClosed(tabId));
 trackNavigationErrors();
 onMenuClicked((click, tab) => void handleAutomateChatClick(menuDeps, click, tab));
 onInstalled(() => void createMenuItems([AUTOMATE_CHAT_MENU]));
@@ -127,11 +140,17 @@ void allowSessionStorageForPages();
 void (hasSidePanel() ? openPanelOnActionClick() : useActionPopup('extension/popup/index.html'));
 host.start();
 void clearStaleNotices(tasks.notices);
-// Attachments an earlier worker left for tasks that have ended since are let go once the active tasks are back.
-void tasks.runner.resumeInterrupted().finally(() => void inputs.sessions.sweep(async (taskId) => {
-  const record = await tasks.tasks.get(taskId);
-  return record !== undefined && isActive(record);
-}));
+// The guards a previous worker set are still in force (session rules); take them back before tasks resume. Attachments
+// an earlier worker left for tasks that have ended since are let go once the active tasks are back.
+void tasks.guard
+  .restore()
+  .finally(() => tasks.runner.resumeInterrupted())
+  .finally(() =>
+    inputs.sessions.sweep(async (taskId) => {
+      const record = await tasks.tasks.get(taskId);
+      return record !== undefined && isActive(record);
+    }),
+  );
 
 // A handle for DevTools and for the end-to-end tests: the menu handler cannot be clicked in a headless browser.
 Object.assign(globalThis, {

@@ -11,7 +11,9 @@ import { chromeStore, type Store } from '../platform/storage';
 import { createTab, listAllTabs, listWindowTabs, tabState, waitForTabLoad } from '../platform/tab-control';
 import { openPanelOnTab, setBadge } from '../platform/ui-surfaces';
 import { AttentionNotices, isAttentionNotice, tabOfNotice } from './attention-notices';
+import { allTabIds, reopenInTab, replaceSessionRules, resubmitForm, sessionRuleIds } from '../platform/egress-rules';
 import { createChatCaseEnvironment } from './chat-case-environment';
+import { EgressGuard } from './egress-guard';
 import type { ChatDriver } from './chat-driver';
 import type { InputServices } from './input-wiring';
 import type { PageAgent } from './page-agent';
@@ -38,7 +40,16 @@ export function createTaskServices(
   const secretsKey = (taskId: string): string => `found-secrets:${taskId}`;
   const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
   let browserSession: Promise<string> | undefined;
-  const tabEnvironment = (tabId: number, task?: Pick<TaskRecord, 'id' | 'files'>) =>
+  const guard = new EgressGuard({
+    replaceRules: replaceSessionRules,
+    ruleIds: sessionRuleIds,
+    tabIds: allTabIds,
+    reopen: reopenInTab,
+    load: () => session.get('egress-guard', z.unknown()),
+    save: (state) => session.set('egress-guard', state),
+    now: () => Date.now(),
+  });
+  const tabEnvironment = (tabId: number, task: Pick<TaskRecord, 'id' | 'files'>) =>
     createTabEnvironment(
       {
         page,
@@ -48,7 +59,8 @@ export function createTaskServices(
         capture: (id) => captureTabIfVisible(id),
         loadFailure,
         input: inputs.input,
-        ...(task ? { task: { owner: task.id, files: task.files ?? [] } } : {}),
+        task: { owner: task.id, files: task.files ?? [] },
+        egress: { taskId: task.id, guard, resubmit: resubmitForm, now: () => Date.now(), sleep },
       },
       tabId,
     );
@@ -63,6 +75,7 @@ export function createTaskServices(
     environment: (tabId, task) => tabEnvironment(tabId, task),
     chatEnvironment: (tabId, task) => createChatCaseEnvironment(chat, tabEnvironment(tabId, task)),
     keepFile: inputs.keepFile,
+    egress: guard,
     provider: (provider) => createProvider(provider, { browser: true }),
     now: () => Date.now(),
     newId: () => crypto.randomUUID(),
@@ -94,7 +107,7 @@ export function createTaskServices(
     return openPanelOnTab(tabId, extensionUrl(`extension/sidepanel/index.html?tab=${tabId}`)).finally(() => notices.clicked(id));
   };
   onNotificationClicked((id) => void openNotice(id));
-  return { runner, tasks, settings, notices, openNotice, handlers: createTaskUiHandlers(runner, tasks, settings) };
+  return { runner, tasks, settings, notices, openNotice, guard, handlers: createTaskUiHandlers(runner, tasks, settings) };
 }
 
 async function sessionId(session: Store): Promise<string> {

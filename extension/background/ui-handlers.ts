@@ -5,8 +5,10 @@ import type { HostConnection } from './host-connection';
 import { createHostPassthroughHandlers } from './host-passthrough';
 import type { LaunchStore } from './launch-store';
 import type { LoopEventLog } from './loop-event-log';
+import type { createLoopUiHandlers } from './loop-ui-handlers';
 import type { PageAgent } from './page-agent';
 import { createPageUiHandlers } from './page-ui-handlers';
+import type { createShellUiHandlers } from './shell-ui-handlers';
 import type { createTaskUiHandlers } from './task-ui-handlers';
 import { pingFrames, type FramePorts } from './content-frames';
 import type { UiHandlers } from './ui-server';
@@ -20,9 +22,11 @@ export interface UiHandlerDeps {
   page: PageAgent;
   tasks: ReturnType<typeof createTaskUiHandlers>;
   desktop: ReturnType<typeof createDesktopUiHandlers>;
+  shell: ReturnType<typeof createShellUiHandlers>;
+  loop: ReturnType<typeof createLoopUiHandlers>;
 }
 
-export function createUiHandlers({ host, launches, loopLog, frames, chat, page, tasks, desktop }: UiHandlerDeps): UiHandlers {
+export function createUiHandlers({ host, launches, loopLog, frames, chat, page, tasks, desktop, shell, loop }: UiHandlerDeps): UiHandlers {
   return {
     'host.status': () => Promise.resolve(host.status),
     'host.reconnect': () => {
@@ -50,7 +54,10 @@ export function createUiHandlers({ host, launches, loopLog, frames, chat, page, 
     ...tasks,
     ...createHostPassthroughHandlers(host),
     'loop.log': async ({ loopId }) => ({ events: await loopLog.events(loopId) }),
-    // After the plain forwarding: these add the saved model to desktop.run and keep the panel's run log.
+    // After the plain forwarding: these add the saved model to desktop.run, shell.run and loop.start and keep the
+    // panel's run logs.
     ...desktop,
+    ...shell,
+    ...loop,
   };
 }

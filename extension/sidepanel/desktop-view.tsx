@@ -1,6 +1,7 @@
 import { useState } from 'preact/hooks';
 import type { HostStatus } from '../../shared/protocol';
 import type { BackgroundClient } from '../ui/background-client';
+import { ComposerText } from '../ui/composer-text';
 import { DesktopProgress } from '../ui/desktop-progress';
 import { errorMessage } from '../ui/error-message';
 import { ModeSwitch } from '../ui/mode-switch';
@@ -67,23 +68,14 @@ export function DesktopView(props: { client: BackgroundClient; hostStatus: HostS
           submit();
         }}
       >
-        <label class="composer__label" for="composer-desktop">
-          What should Deputy do on your desktop?
-        </label>
-        <textarea
+        <ComposerText
           id="composer-desktop"
-          class="composer__input"
-          data-testid="desktop-task-input"
-          rows={3}
+          testId="desktop-task-input"
+          label="What should Deputy do on your desktop?"
           value={text}
           placeholder="e.g. Open the text editor and write a shopping list"
-          onInput={(event) => setText(event.currentTarget.value)}
-          onKeyDown={(event) => {
-            if (event.key === 'Enter' && !event.shiftKey && !event.isComposing) {
-              event.preventDefault();
-              submit();
-            }
-          }}
+          onInput={setText}
+          onSubmit={submit}
         />
         <p class="hint">{busy ? 'Busy: stop the running task to start another.' : 'Screenshots go to the model saved in Settings; the mouse and keyboard move for real.'}</p>
         <div class="composer__row">

@@ -10,15 +10,17 @@ import { DesktopView } from './desktop-view';
 import { HistoryView } from './history-view';
 import { LoopView } from './loop-view';
 import { SettingsView } from './settings-view';
+import { ShellView } from './shell-view';
 import { TaskFlowView } from './task-flow-view';
 
-type View = 'task' | 'chat' | 'loop' | 'desktop' | 'history' | 'settings';
+type View = 'task' | 'chat' | 'loop' | 'desktop' | 'shell' | 'history' | 'settings';
 
 const VIEWS: { view: View; label: string }[] = [
   { view: 'task', label: 'Task' },
   { view: 'chat', label: 'Support chat' },
   { view: 'loop', label: 'Fix loop' },
   { view: 'desktop', label: 'Desktop' },
+  { view: 'shell', label: 'Shell' },
   { view: 'history', label: 'History' },
   { view: 'settings', label: 'Settings' },
 ];
@@ -84,6 +86,8 @@ export function SidePanelApp(props: { client: BackgroundClient; fixedTabId: numb
         <LoopView client={client} hostStatus={status} />
       ) : view === 'desktop' ? (
         <DesktopView client={client} hostStatus={status} />
+      ) : view === 'shell' ? (
+        <ShellView client={client} hostStatus={status} />
       ) : view === 'history' ? (
         <HistoryView client={client} onRerun={rerun} />
       ) : (

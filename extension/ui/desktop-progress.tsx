@@ -1,7 +1,6 @@
 import { useState } from 'preact/hooks';
-import { RiskClass } from '../../shared/agent/risk-class';
 import type { DesktopRunRecord, DesktopRunStep } from '../../shared/protocol';
-import { ApprovalCard } from './approval-card';
+import { ApprovalCard, hostRunApproval } from './approval-card';
 import type { BackgroundClient } from './background-client';
 import { errorMessage } from './error-message';
 import { PlanChecklist } from './plan-checklist';
@@ -89,20 +88,7 @@ export function DesktopProgress(props: { client: BackgroundClient; record: Deskt
       </div>
       {record.approval ? (
         <ApprovalCard
-          approval={{
-            id: record.approval.id,
-            step: 0,
-            callId: record.approval.id,
-            tool: 'desktop',
-            intent: record.approval.intent,
-            classes: record.approval.classes.flatMap((c) => {
-              const known = RiskClass.safeParse(c);
-              return known.success ? [known.data] : [];
-            }),
-            reason: record.approval.reason,
-            url: 'Desktop',
-            askedAt: record.approval.askedAt,
-          }}
+          approval={hostRunApproval(record.approval, { tool: 'desktop', url: 'Desktop' })}
           allowSite={false}
           onDecide={(decision) => answer({ id: record.approval?.id ?? '', approved: decision !== 'reject' })}
         />

@@ -1,8 +1,8 @@
 import type { ComponentChildren } from 'preact';
-import type { LoopField, LoopForm, LoopFormErrors } from './loop-form';
+import type { LoopField, LoopForm, LoopFormErrors, LoopTextField } from './loop-form';
 
 interface FieldSpec {
-  field: LoopField;
+  field: LoopTextField;
   label: string;
   placeholder?: string;
   hint?: string;
@@ -12,7 +12,15 @@ interface FieldSpec {
 
 const REQUIRED: FieldSpec[] = [
   { field: 'repo', label: 'Repository folder', placeholder: '/home/me/my-service', hint: 'A git checkout with a clean working tree and a remote to push to.' },
-  { field: 'check', label: 'Check command', placeholder: 'npm test', hint: 'Run in the repository; exit code 0 means the check passes.' },
+  { field: 'check', label: 'Check command', placeholder: 'npm test', hint: 'Run in the repository; exit code 0 means the check passes. Optional with an output template.' },
+];
+
+/** Document mode: the job's output judged against a reference template instead of (or besides) a check command. */
+const DOCUMENT: FieldSpec[] = [
+  { field: 'trigger', label: 'Trigger', placeholder: 'node build-deck.mjs /srv/reports', hint: 'Starts the job each iteration: a command run in the repository, or an http(s) URL to POST to.' },
+  { field: 'output', label: 'Output', placeholder: '/srv/reports/deck-*.pptx', hint: 'Where each run leaves its document: a folder and file pattern, or an http(s) URL.' },
+  { field: 'outputTemplate', label: 'Output template', placeholder: '/srv/templates/market-map.pptx', hint: 'The reference .pptx, .xlsx or .docx the output must match; its findings are the check.' },
+  { field: 'outputRules', label: 'Output rules', placeholder: 'rules.json', hint: 'Optional: a rules file from deputy compare --learn that tunes what the template teaches.' },
 ];
 
 const BUDGETS: FieldSpec[] = [
@@ -89,8 +97,26 @@ export function LoopDefinitionForm(props: {
         {BUDGETS.map(error)}
       </fieldset>
       <fieldset class="loop-form__group">
+        <legend class="section-title">Output document (optional)</legend>
+        {DOCUMENT.map((spec) => field(spec))}
+      </fieldset>
+      <fieldset class="loop-form__group">
         <legend class="section-title">More (optional)</legend>
         {OPTIONAL.map((spec) => field(spec))}
+        <label class="loop-form__check">
+          <input
+            type="checkbox"
+            id={fieldId('research')}
+            data-testid={fieldId('research')}
+            checked={props.form.research}
+            disabled={props.disabled}
+            onChange={(e) => props.onChange({ research: e.currentTarget.checked })}
+          />
+          <span>
+            Research when stuck
+            <span class="hint">When the same failures come back, the model chosen in Settings writes a root-cause analysis for one more fixer run.</span>
+          </span>
+        </label>
       </fieldset>
       {props.errors.form ? (
         <p class="form-error" role="alert" data-testid="loop-form-error">

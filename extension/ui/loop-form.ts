@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { outputFromText, triggerFromText } from '../../shared/protocol/loop-locations';
 import type { LoopConfigInput, LoopSnapshot } from '../../shared/protocol/loop-protocol';
 
 /**
@@ -17,9 +18,18 @@ export const LoopForm = z.object({
   protectedPaths: text,
   healthUrl: text,
   claudePath: text,
+  /** Document mode: how the job is started, where its output appears, and what it is judged against. */
+  trigger: text,
+  output: text,
+  outputTemplate: text,
+  outputRules: text,
+  /** Research when stuck, with the model chosen in Settings. */
+  research: z.boolean().catch(true),
 });
 export type LoopForm = z.infer<typeof LoopForm>;
 export type LoopField = keyof LoopForm;
+/** The fields typed as text (all but the research switch). */
+export type LoopTextField = Exclude<LoopField, 'research'>;
 export type LoopFormErrors = Partial<Record<LoopField | 'form', string>>;
 
 export const EMPTY_LOOP_FORM: LoopForm = LoopForm.parse({});
@@ -48,8 +58,15 @@ export function configFromForm(form: LoopForm): Result {
   const errors: LoopFormErrors = {};
   const repo = form.repo.trim();
   const check = form.check.trim();
+  const template = form.outputTemplate.trim();
+  const rules = form.outputRules.trim();
+  const trigger = form.trigger.trim();
+  const output = form.output.trim();
+  const documentMode = template !== '' || rules !== '';
   if (!repo) errors.repo = 'Enter the folder of the git checkout to fix, e.g. /home/me/my-service.';
-  if (!check) errors.check = 'Enter the command that checks the service, e.g. npm test (exit code 0 means it passes).';
+  if (!check && !documentMode) errors.check = 'Enter the command that checks the service, e.g. npm test (exit code 0 means it passes), or an output template below.';
+  if (documentMode && !output) errors.output = "Enter where the job's output document appears: a folder and file pattern like /srv/reports/deck-*.pptx, or an http(s) URL.";
+  else if (output && !/^https?:\/\//i.test(output) && /[\\/]$/.test(output)) errors.output = 'End the output with a file name pattern, e.g. /srv/reports/deck-*.pptx.';
   const maxIterations = numberField(form.maxIterations, true);
   const maxCostUsd = numberField(form.maxCostUsd, false);
   const maxWallMinutes = numberField(form.maxMinutes, false);
@@ -70,7 +87,11 @@ export function configFromForm(form: LoopForm): Result {
   const claudePath = form.claudePath.trim();
   const config: LoopConfigInput = {
     repo,
-    check,
+    ...(check ? { check } : {}),
+    ...(trigger ? { trigger: triggerFromText(trigger) } : {}),
+    ...(output ? { output: outputFromText(output) } : {}),
+    ...(documentMode ? { document: { ...(template ? { template } : {}), ...(rules ? { rules } : {}) } } : {}),
+    ...(form.research ? {} : { research: { enabled: false } }),
     ...(branch ? { branch } : {}),
     ...(Object.keys(budgets).length > 0 ? { budgets } : {}),
     ...(protectedPaths.length > 0 ? { protectedPaths } : {}),
@@ -87,6 +108,10 @@ const PATH_FIELDS: [RegExp, LoopField][] = [
   [/\bbudgets\.maxWallMinutes\b/, 'maxMinutes'],
   [/\bdeploy\b/, 'healthUrl'],
   [/\bprotectedPaths\b/, 'protectedPaths'],
+  [/\bdocument\.rules\b/, 'outputRules'],
+  [/\bdocument\b/, 'outputTemplate'],
+  [/\boutput\b/, 'output'],
+  [/\btrigger\b/, 'trigger'],
   [/\bbranch\b/, 'branch'],
   [/\bcheck\b/, 'check'],
   [/\bfixer\b/, 'claudePath'],
@@ -99,6 +124,8 @@ const MESSAGE_FIELDS: [RegExp, LoopField][] = [
   [/is on branch .* but the loop is set to push/, 'branch'],
   [/Could not start the Claude Code CLI|Claude Code CLI/, 'claudePath'],
   [/deploy health URL/, 'healthUrl'],
+  [/^The output template /, 'outputTemplate'],
+  [/^The output rules /, 'outputRules'],
 ];
 
 /**

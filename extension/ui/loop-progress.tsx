@@ -1,7 +1,18 @@
+import type { DocumentVerdict } from '../../shared/protocol/loop-protocol';
 import type { IterationView, LoopView } from './loop-view-model';
 import { fixerErrorText, outcomeLabel, statusLine } from './loop-view-model';
 
 const short = (commit: string): string => commit.slice(0, 10);
+
+/** Where a report was written: a path the user copies (an extension page cannot open file:// links). */
+function ReportPath(props: { path: string | undefined; class: string; testId: string }) {
+  if (!props.path) return null;
+  return (
+    <span class={props.class}>
+      Report: <code data-testid={props.testId}>{props.path}</code>
+    </span>
+  );
+}
 
 /** The live line of a running loop, or its outcome with the report once it ended. */
 export function LoopStatus(props: { view: LoopView; now: number }) {
@@ -30,11 +41,7 @@ export function LoopStatus(props: { view: LoopView; now: number }) {
           <strong>{outcomeLabel(view.outcome)}</strong>
           {view.reason ? <span data-testid="loop-reason">{view.reason}</span> : null}
           <span class="muted">Total cost ${view.costUsd.toFixed(2)}</span>
-          {view.reportPath ? (
-            <span class="loop-outcome__report">
-              Report: <code data-testid="loop-report">{view.reportPath}</code>
-            </span>
-          ) : null}
+          <ReportPath path={view.reportPath} class="loop-outcome__report" testId="loop-report" />
         </div>
       ) : null}
     </section>
@@ -58,8 +65,30 @@ export function IterationList(props: { iterations: IterationView[] }) {
 
 function checkText(entry: IterationView): string {
   if (entry.checkPassed === undefined) return 'check not run yet';
+  if (entry.document?.hollow) return 'hollow output';
+  if (entry.document) return entry.checkPassed ? 'output matches the template' : 'output differs from the template';
   if (entry.checkPassed) return 'check passed';
   return `${entry.failures.length} failure(s)`;
+}
+
+const SEVERITIES = ['critical', 'high', 'medium'] as const;
+const isSeverity = (value: string): value is (typeof SEVERITIES)[number] => (SEVERITIES as readonly string[]).includes(value);
+
+/** The judge's counts by severity, and where this iteration's report is. */
+function DocumentVerdictView(props: { document: DocumentVerdict }) {
+  const { document } = props;
+  return (
+    <div class="loop-document" data-testid="loop-document">
+      <p class="loop-document__counts" data-testid="loop-severity-counts" aria-label="Findings by severity">
+        {SEVERITIES.map((severity) => (
+          <span key={severity} class={`severity severity--${severity}${document.counts[severity] === 0 ? ' severity--none' : ''}`} data-testid={`loop-count-${severity}`}>
+            {document.counts[severity]} {severity}
+          </span>
+        ))}
+      </p>
+      <ReportPath path={document.reportPath} class="loop-document__report" testId="loop-document-report" />
+    </div>
+  );
 }
 
 function IterationItem(props: { entry: IterationView }) {
@@ -73,10 +102,12 @@ function IterationItem(props: { entry: IterationView }) {
           {checkText(entry)}
         </span>
       </div>
+      {entry.document ? <DocumentVerdictView document={entry.document} /> : null}
       {entry.failures.length > 0 ? (
         <ul class="loop-iteration__failures" data-testid="loop-failures">
           {entry.failures.slice(0, 5).map((failure) => (
             <li key={failure.id}>
+              {isSeverity(failure.severity) ? <><span class={`severity severity--${failure.severity}`}>{failure.severity}</span> </> : null}
               <code>{failure.id}</code> {failure.message}
             </li>
           ))}

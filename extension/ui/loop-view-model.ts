@@ -1,4 +1,4 @@
-import type { FailureItem, LoopEvent, LoopOutcome, LoopSnapshot, LoopStep } from '../../shared/protocol/loop-protocol';
+import type { DocumentVerdict, FailureItem, LoopEvent, LoopOutcome, LoopSnapshot, LoopStep } from '../../shared/protocol/loop-protocol';
 
 /** One round of the loop as the panel lists it: what failed, what the fixer did, and how far the fix got. */
 export interface IterationView {
@@ -6,6 +6,8 @@ export interface IterationView {
   /** Undefined until the check of this iteration has answered. */
   checkPassed?: boolean;
   failures: FailureItem[];
+  /** Document mode: the judge's counts by severity, hollowness and the iteration's report. */
+  document?: DocumentVerdict;
   fixSummary?: string;
   fixerCostUsd?: number;
   turns?: number;
@@ -108,6 +110,8 @@ export function reduceLoop(loopId: string, events: readonly LoopEvent[], snapsho
         const entry = iteration(event.iteration);
         entry.checkPassed = event.passed;
         entry.failures = event.failures;
+        if (event.document) entry.document = event.document;
+        else delete entry.document;
         break;
       }
       case 'fixer.progress':

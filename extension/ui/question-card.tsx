@@ -1,30 +1,22 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import type { PendingQuestion } from '../../shared/protocol';
-import { errorMessage } from './error-message';
+import { submitOnEnter } from './submit-on-enter';
+import { useCardSend } from './use-card-send';
 
 /** The agent's question (`ask_user`) with an answer box: Enter sends, Shift+Enter adds a line. */
 export function QuestionCard(props: { question: PendingQuestion; onAnswer: (answer: string) => Promise<unknown> }) {
   const [answer, setAnswer] = useState('');
-  const [error, setError] = useState('');
-  const [sending, setSending] = useState(false);
   const box = useRef<HTMLTextAreaElement>(null);
-  useEffect(() => {
-    setAnswer('');
-    setSending(false);
-    box.current?.focus();
-  }, [props.question.id]);
+  const card = useCardSend(props.question.id, () => setAnswer(''));
+  useEffect(() => box.current?.focus(), [props.question.id]);
+  const { sending, error } = card;
 
   const send = (): void => {
     if (!answer.trim()) {
-      setError('Type an answer first.');
+      card.setError('Type an answer first.');
       return;
     }
-    setSending(true);
-    setError('');
-    props.onAnswer(answer).catch((failure: unknown) => {
-      setSending(false);
-      setError(errorMessage(failure));
-    });
+    card.send(() => props.onAnswer(answer));
   };
   const id = `question-${props.question.id}`;
   return (
@@ -49,12 +41,7 @@ export function QuestionCard(props: { question: PendingQuestion; onAnswer: (answ
         data-testid="answer-input"
         value={answer}
         onInput={(event) => setAnswer(event.currentTarget.value)}
-        onKeyDown={(event) => {
-          if (event.key === 'Enter' && !event.shiftKey && !event.isComposing) {
-            event.preventDefault();
-            send();
-          }
-        }}
+        onKeyDown={submitOnEnter(send)}
       />
       <div class="button-row">
         <button type="submit" class="button" data-testid="send-answer" disabled={sending}>

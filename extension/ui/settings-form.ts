@@ -26,6 +26,7 @@ export interface SettingsForm {
   personalData: { name: string; value: string }[];
   stepScreenshots: boolean;
   trustedInput: boolean;
+  riskClassifier: boolean;
   historyMaxTasks: string;
   historyMaxDays: string;
 }
@@ -59,6 +60,7 @@ export function formFromSettings(settings: SavedSettings): SettingsForm {
     personalData: Object.entries(settings.personalData).map(([name, value]) => ({ name, value })),
     stepScreenshots: settings.stepScreenshots,
     trustedInput: settings.trustedInput,
+    riskClassifier: settings.riskClassifier,
     historyMaxTasks: String(settings.historyMaxTasks),
     historyMaxDays: String(settings.historyMaxDays),
   };
@@ -167,6 +169,7 @@ export function validateForm(form: SettingsForm, saved: SavedSettings): { ok: tr
       personalData,
       stepScreenshots: form.stepScreenshots,
       trustedInput: form.trustedInput,
+      riskClassifier: form.riskClassifier,
       historyMaxTasks: maxTasks ?? 200,
       historyMaxDays: maxDays ?? 30,
     },

@@ -5,7 +5,7 @@ import type { TraceRecord } from '../../shared/agent/trace';
 import { AppError } from '../../shared/errors';
 import { desktopSettings, type DesktopFlags } from '../desktop/agent/desktop-settings';
 import { runDesktopTask } from '../desktop/agent/run-desktop-task';
-import { terminalPrompts } from '../desktop/agent/terminal-prompts';
+import { terminalPrompts } from './terminal-prompts';
 import { createDesktopService } from '../desktop/create-desktop-service';
 import { createLogger, streamSink } from '../log/logger';
 import { UsageError } from './usage-error';
@@ -56,6 +56,7 @@ export async function desktopCommand(words: string[], flags: DesktopFlags): Prom
   const provider = createProvider(settings.provider, { browser: false });
   const desktop = createDesktopService({ entry: process.argv[1] ?? '', log });
   const controller = new AbortController();
+  const prompts = terminalPrompts({ input: process.stdin, output: process.stdout }, settings.approve);
   const onSigint = (): void => controller.abort();
   process.once('SIGINT', onSigint);
   try {
@@ -65,7 +66,6 @@ export async function desktopCommand(words: string[], flags: DesktopFlags): Prom
     write(`deputy desktop: ${settings.task}`);
     write(`  model ${provider.label}/${provider.model}, mode ${settings.mode}${settings.dryRun ? ', dry run' : ''}; press ${status.stopHotkey}${status.stopHotkeyActive ? '' : ' (inactive here: use Ctrl+C)'} to stop`);
     write(`  run folder: ${runDir}`);
-    const prompts = terminalPrompts({ input: process.stdin, output: process.stdout }, settings.approve);
     const { state, stoppedByHotkey } = await runDesktopTask({
       task: settings.task,
       provider,
@@ -90,6 +90,7 @@ export async function desktopCommand(words: string[], flags: DesktopFlags): Prom
     return state.status === 'completed' ? 0 : 1;
   } finally {
     process.off('SIGINT', onSigint);
+    prompts.close();
     await desktop.close();
   }
 }

@@ -1,18 +1,40 @@
 import { EXTENSION_ORIGIN, HOST_INSTALL_COMMAND, NATIVE_HOST_NAME, PROTOCOL_VERSION } from '../../shared/constants';
 import { ALL_BROWSERS } from '../install/browsers';
 import { diagnose, type DoctorReport, type TargetReport } from '../install/doctor';
-import { hostLogFile } from '../paths';
+import { checkMailbox, type MailboxReport } from '../mail/mail-doctor';
+import { mailEnv, mailSettingsFile, mailSourceFactory } from '../mail/mail-settings';
+import { hostLogFile, type PathEnv } from '../paths';
 import type { ClaudeStatus } from '../loop/fixer-preflight';
 import type { CliEnv } from './cli-env';
 import { chooseTargets, listNames, row, type TargetOptions } from './target-options';
 
 export interface DoctorOptions extends TargetOptions {
   json?: boolean;
+  /** The mail settings file to check (default: $DEPUTY_MAIL_CONFIG, else mail.json in the data folder if there). */
+  mailConfig?: string;
+}
+
+/** The mailbox part of doctor: only when mail settings exist (or were named), so it never gets in the way otherwise. */
+async function mailboxReport(options: DoctorOptions, cli: CliEnv): Promise<MailboxReport> {
+  const pathEnv: PathEnv = { platform: cli.os, home: cli.home, env: cli.env };
+  const where = mailSettingsFile(pathEnv, options.mailConfig);
+  const env = mailEnv(pathEnv, where.file);
+  return checkMailbox(where.file, where.explicit, { env, createSource: mailSourceFactory(env) });
+}
+
+function printMailbox(report: MailboxReport, cli: CliEnv): void {
+  if (!report.configured) {
+    cli.out(`Mailbox   not configured (no ${report.file}; needed only for output that arrives by email)`);
+    return;
+  }
+  cli.out(`Mailbox   ${report.ok ? 'ok' : 'BROKEN'}: ${report.file}`);
+  for (const check of report.checks) cli.out(`  ${check.ok ? 'ok ' : 'NO '} ${check.name.padEnd(18)}${check.detail}`);
 }
 
 /**
  * `deputy doctor`: what is installed for each browser, where, what is wrong, and whether a real hello round trip
- * through the registered launcher works. Exits 1 when no browser can use the host.
+ * through the registered launcher works, and the mailbox settings when there are any. Exits 1 when no browser can use
+ * the host or the configured mailbox cannot be used.
  */
 export async function doctorCommand(options: DoctorOptions, cli: CliEnv): Promise<number> {
   const chosen = chooseTargets(options, cli);
@@ -32,6 +54,8 @@ export async function doctorCommand(options: DoctorOptions, cli: CliEnv): Promis
   const advice = adviceFor(report);
   const claude = await cli.claudeStatus?.();
   if (claude?.problem) advice.push(`Fix loop: ${claude.problem}.`);
+  const mailbox = await mailboxReport(options, cli);
+  const exitCode = report.usable && mailbox.ok ? 0 : 1;
   if (options.json) {
     cli.out(
       JSON.stringify(
@@ -46,12 +70,13 @@ export async function doctorCommand(options: DoctorOptions, cli: CliEnv): Promis
           targets: report.targets,
           ...(claude ? { claudeCode: claude } : {}),
           advice,
+          mailbox,
         },
         null,
         2,
       ),
     );
-    return report.usable ? 0 : 1;
+    return exitCode;
   }
   cli.out(`Deputy doctor: native host ${NATIVE_HOST_NAME}, deputy ${cli.version}, ${cli.os}`);
   cli.out(`Extension origin: ${EXTENSION_ORIGIN}`);
@@ -61,7 +86,9 @@ export async function doctorCommand(options: DoctorOptions, cli: CliEnv): Promis
   cli.out(`Host log: ${logFile} (set DEPUTY_LOG_FILE to move it)`);
   if (claude) cli.out(`Claude Code (fix loop): ${describeClaude(claude)}`);
   for (const line of advice) cli.out(line);
-  return report.usable ? 0 : 1;
+  cli.out('');
+  printMailbox(mailbox, cli);
+  return exitCode;
 }
 
 function describeClaude(status: ClaudeStatus): string {

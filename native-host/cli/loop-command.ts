@@ -8,7 +8,8 @@ import { parseHookRules, runHook, type HookRulesFile } from '../loop/pre-tool-us
 import { createCommandRunner } from '../loop/run-command';
 import { savedLoops } from '../loop/saved-loops';
 import type { ResumeChanges } from '../loop/prepare-loop';
-import { hookCommandLine, startLoop } from '../loop/start-loop';
+import { researchModelFromEnv } from '../loop/research-model';
+import { compareCommandLine, hookCommandLine, startLoop } from '../loop/start-loop';
 import { defaultLoopStateDir } from '../loop/state-store';
 import { UsageError } from './usage-error';
 
@@ -97,6 +98,8 @@ async function loopAction(options: LoopOptions): Promise<number> {
       ...(options.approve ? { approve: true } : {}),
       stateDir,
       hookCommand: (rulesFile) => hookCommandLine(process.execPath, script, rulesFile),
+      compareCommand: compareCommandLine(process.execPath, script),
+      researchModel: (spec) => researchModelFromEnv(spec, process.env),
       run: createCommandRunner(),
       emit: (event) => printer.print(event),
       signal: controller.signal,
@@ -116,12 +119,18 @@ const DEFINITION_FLAGS: Array<[keyof LoopOptions, string]> = [
   ['permissionMode', '--permission-mode'], ['allowedTools', '--allowed-tools'], ['disallowedTools', '--disallowed-tools'], ['protect', '--protect'],
   ['allow', '--allow'], ['healthUrl', '--health-url'], ['deployTimeout', '--deploy-timeout'], ['deployWait', '--deploy-wait'], ['expectCommit', '--expect-commit'],
   ['expectText', '--expect-text'], ['startFrom', '--start-from'], ['outputFile', '--output-file'], ['allowCommand', '--allow-command'], ['build', '--build'],
-  ['allowTestEdits', '--allow-test-edits'],
+  ['allowTestEdits', '--allow-test-edits'], ['trigger', '--trigger'], ['output', '--output'], ['outputTemplate', '--output-template'],
+  ['outputRules', '--output-rules'], ['researchProvider', '--research-provider'], ['researchModel', '--research-model'], ['researchBaseUrl', '--research-base-url'],
 ];
+/** Negated flags (--no-...): commander sets them to true unless given, so only false means the user gave them. */
+const NEGATED_DEFINITION_FLAGS: Array<[keyof LoopOptions, string]> = [['outputImages', '--no-output-images'], ['research', '--no-research']];
 
 /** The budgets and fixer limits given with --resume; a flag that would change the loop's definition is refused. */
 export function resumeChangesFrom(options: LoopOptions): ResumeChanges {
-  const refused = DEFINITION_FLAGS.filter(([key]) => options[key] !== undefined).map(([, flag]) => flag);
+  const refused = [
+    ...DEFINITION_FLAGS.filter(([key]) => options[key] !== undefined).map(([, flag]) => flag),
+    ...NEGATED_DEFINITION_FLAGS.filter(([key]) => options[key] === false).map(([, flag]) => flag),
+  ];
   if (refused.length > 0) {
     throw new UsageError(`${refused.join(', ')} cannot change a loop on --resume (it keeps its definition); only budgets and fixer limits can (--max-iterations, --max-cost, --max-minutes, --fixer-timeout, --max-turns, --model, --claude-path). Use --restart to start over with new settings`);
   }
@@ -191,6 +200,15 @@ export function registerLoopCommands(program: Command, setExitCode: (code: numbe
     .addOption(new Option('--deploy-wait <seconds>', 'without --health-url: how long to wait after a push (default 30; 0 when the check runs locally)').argParser(nonNegativeNumber))
     .addOption(new Option('--start-from <step>', 'skip earlier steps on the first iteration').choices(['trigger', 'output', 'check']))
     .option('--output-file <path>', 'with --start-from check: an existing output file for the first check')
+    .option('--trigger <command-or-url>', "start the service's job each iteration: a shell command, or an http(s) URL to POST to")
+    .option('--output <glob-or-url>', "where the job's output appears: a folder and file pattern (out/deck-*.pptx), or an http(s) URL to download")
+    .option('--output-template <file>', "document mode: judge each output (.pptx, .xlsx, .docx) against this reference template; its findings are the check")
+    .option('--output-rules <file>', 'document mode: a rules.json (deputy compare --learn) that tunes or replaces what is learned from the template')
+    .option('--no-output-images', "document mode: no page images in each iteration's report")
+    .option('--no-research', 'when stuck, stop without asking a model for a root-cause analysis')
+    .addOption(new Option('--research-provider <name>', 'the model provider of the research step (key from OPENAI_API_KEY, ANTHROPIC_API_KEY or DEPUTY_API_KEY)').choices(['openai', 'anthropic', 'openai-compatible']))
+    .option('--research-model <name>', 'the model of the research step (default gpt-4.1 or claude-sonnet-4-6)')
+    .option('--research-base-url <url>', 'the research model server, for an OpenAI-compatible one (Ollama, vLLM, ...)')
     .option('--resume', 'continue the interrupted loop of this repo from its last step (new budgets and fixer limits may be given)')
     .option('--approve', 'with --resume: push the fix that waits for your approval')
     .option('--restart', 'discard an unfinished (or damaged) loop state of this repo and start over')
@@ -201,8 +219,14 @@ export function registerLoopCommands(program: Command, setExitCode: (code: numbe
       'after',
       [
         '',
-        'Settings can also live in deputy.loop.json at the root of the repo (flags win): check, trigger, output, deploy,',
-        'logs, startFrom, allowedPaths, protectedPaths, fabricationPatterns, guidanceFile, fixer, budgets, retries.',
+        'Settings can also live in deputy.loop.json at the root of the repo (flags win): check, trigger, output, document,',
+        'research, deploy, logs, startFrom, allowedPaths, protectedPaths, fabricationPatterns, guidanceFile, fixer, budgets,',
+        'retries.',
+        '',
+        'Document mode: with --output-template the check is the job\'s output document compared with the template; each',
+        "iteration's findings (critical, high, medium) go to the fixer, and its report.html and findings.json are kept in",
+        'the state folder. A hollow output (mostly empty) stops the loop. When the same findings come back, a model',
+        '(OPENAI_API_KEY or ANTHROPIC_API_KEY) writes a root-cause analysis for one more fixer run, unless --no-research.',
         'State and the report are kept per repo under the state folder; after a crash or Ctrl-C, run with --resume.',
         '',
         'The fixer runs with --permission-mode acceptEdits: it may edit files, and run the check and the build; other',
@@ -213,6 +237,7 @@ export function registerLoopCommands(program: Command, setExitCode: (code: numbe
         '',
         'Example:',
         '  deputy loop --repo ~/src/service --check "npm test" --max-iterations 5 --health-url https://service.test/health',
+        '  deputy loop --repo ~/src/decks --trigger "node build-deck.mjs out" --output "out/deck-*.pptx" --output-template ref.pptx',
       ].join('\n'),
     )
     .action(async (options: LoopOptions) => setExitCode(await loopAction(options)));

@@ -4,6 +4,8 @@ import { hostCommand } from '../host/host-command';
 import { HOST_VERSION } from '../version';
 import { registerDesktopCommand } from './desktop-command';
 import { registerLoopCommands } from './loop-command';
+import { registerShellCommand } from './shell-command';
+import { registerMailCommands } from './mail-command';
 import type { CliEnv } from './cli-env';
 import { registerCompareCommand } from './compare-command';
 import { doctorCommand } from './doctor-command';
@@ -47,6 +49,9 @@ export function buildProgram(setExitCode: (code: number) => void, cliEnv: () => 
   registerLoopCommands(program, setExitCode);
   registerCompareCommand(program, setExitCode);
 
+  registerShellCommand(program, setExitCode);
+  registerMailCommands(program, setExitCode);
+
   program
     .command('install')
     .description('register the native host with Chrome, Chromium, Brave and Edge (default: those found for this user)')
@@ -69,11 +74,12 @@ export function buildProgram(setExitCode: (code: number) => void, cliEnv: () => 
 
   program
     .command('doctor')
-    .description('check what is installed for each browser and try a real hello round trip through it')
+    .description('check what is installed for each browser and try a real hello round trip through it; check the mailbox settings')
     .addOption(browserOption('check'))
     .addOption(userDataDirOption('check'))
     .option('--json', 'print the report as JSON')
-    .action(async (options: { browser?: string; userDataDir?: string; json?: boolean }) =>
+    .option('--mail-config <file>', 'check this mail settings file (default: $DEPUTY_MAIL_CONFIG, else mail.json in the data folder)')
+    .action(async (options: { browser?: string; userDataDir?: string; json?: boolean; mailConfig?: string }) =>
       setExitCode(await doctorCommand(options, cliEnv())),
     );
 

@@ -99,8 +99,13 @@ export function judgeModel(model: DocumentModel, rules: Rules): Pick<Judgement, 
 }
 
 export async function judgeDocument(outputPath: string, templatePath: string | undefined, userRules: Rules = {}, options: JudgeOptions = {}): Promise<Judgement> {
+  return judgeReadDocument(await readDocument(outputPath, options.limits ?? DEFAULT_LIMITS), templatePath, userRules, options);
+}
+
+/** `judgeDocument` for an output already read (a caller that treats an unreadable output differently from a bad template). */
+export async function judgeReadDocument(output: DocumentModel, templatePath: string | undefined, userRules: Rules = {}, options: JudgeOptions = {}): Promise<Judgement> {
   const limits = options.limits ?? DEFAULT_LIMITS;
-  const output = await readDocument(outputPath, limits);
+  const outputPath = output.path;
   let learned: Rules = { kind: output.kind };
   if (templatePath !== undefined) {
     const template = await readDocument(templatePath, limits);

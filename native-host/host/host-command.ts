@@ -37,6 +37,7 @@ export async function hostCommand(): Promise<number> {
       now: () => Date.now(),
       desktop: createDesktopService({ entry: process.argv[1] ?? '', log, processes }),
       loops: createLoopManager({ entry: process.argv[1] ?? '', log: log.child('loop'), track: (child) => processes.track(child) }),
+      shell: { log: log.child('shell'), processes },
     },
   });
   const forceExitAfter = (ms: number, why: string): void => {

@@ -4,6 +4,7 @@ import { desktopHandlers } from '../desktop/desktop-handlers';
 import type { DesktopService } from '../desktop/desktop-service';
 import { loopHandlers } from '../loop/loop-handlers';
 import type { LoopManager } from '../loop/loop-manager';
+import { shellHandlers, type ShellHostOptions } from '../shell/shell-handlers';
 import type { Handlers } from './router';
 
 export interface HostInfo {
@@ -15,6 +16,8 @@ export interface HostInfo {
   desktop?: DesktopService;
   /** Fix loops; their methods answer "unavailable" when absent. */
   loops?: LoopManager;
+  /** Shell tasks; their methods answer "unavailable" when absent. */
+  shell?: ShellHostOptions;
 }
 
 /** The host's built-in methods. Feature modules (desktop, fix loop, shell) add theirs beside these. */
@@ -26,10 +29,11 @@ export function hostHandlers(info: HostInfo): Handlers<HostMethods> {
       compatible: params.protocolVersion === PROTOCOL_VERSION,
       platform: info.platform,
       pid: info.pid,
-      capabilities: info.desktop ? ['ping', 'desktop'] : ['ping'],
+      capabilities: ['ping', ...(info.desktop ? ['desktop'] : []), ...(info.shell ? ['shell'] : [])],
     }),
     ping: (params) => (params.echo === undefined ? { time: info.now() } : { time: info.now(), echo: params.echo }),
     ...desktopHandlers(info.desktop),
     ...loopHandlers(info.loops),
+    ...shellHandlers(info.shell),
   };
 }

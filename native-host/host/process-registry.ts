@@ -6,6 +6,16 @@ import type { ChildProcess } from 'node:child_process';
  */
 export class ProcessRegistry {
   private readonly children = new Set<ChildProcess>();
+  private readonly cleanups = new Set<(graceMs: number) => Promise<void>>();
+
+  /**
+   * Work that ends what a feature started in ways a ChildProcess handle does not cover (a shell command's whole
+   * process group, a pty, a remote command over SSH). Run at shutdown beside the children's SIGTERM.
+   */
+  onShutdown(cleanup: (graceMs: number) => Promise<void>): () => void {
+    this.cleanups.add(cleanup);
+    return () => this.cleanups.delete(cleanup);
+  }
 
   track(child: ChildProcess): ChildProcess {
     this.children.add(child);
@@ -18,6 +28,11 @@ export class ProcessRegistry {
   }
 
   async terminateAll(graceMs: number): Promise<void> {
+    const cleanups = [...this.cleanups].map(async (cleanup) => {
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      await Promise.race([cleanup(graceMs).catch(() => undefined), new Promise((resolve) => (timer = setTimeout(resolve, graceMs + 1000)))]);
+      clearTimeout(timer);
+    });
     const running = [...this.children].filter((child) => child.exitCode === null && child.signalCode === null);
     await Promise.all(
       running.map(
@@ -35,5 +50,6 @@ export class ProcessRegistry {
           }),
       ),
     );
+    await Promise.all(cleanups);
   }
 }

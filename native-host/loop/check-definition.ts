@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { join, normalize } from 'node:path';
+import { isAbsolute, join, normalize, relative, resolve } from 'node:path';
 import picomatch from 'picomatch';
+import type { LoopConfig } from '../../shared/protocol/loop-protocol';
 import { isTestFile } from './guard-rules';
 
 /**
@@ -97,10 +98,32 @@ export interface CheckDefinition {
   fingerprint: string;
 }
 
-/** The files that define the check in this repo now, and one hash over what they say; `outputs` (what the check writes) are not among them. */
-export function checkDefinition(repo: string, command: string, outputs: string[] = []): CheckDefinition {
+/**
+ * The template and rules files of document mode that lie inside the repo, repo-relative: they define the check as
+ * much as a test does, so a fix that edits them is not a fix.
+ */
+export function documentDefinitionFiles(repo: string, document: LoopConfig['document']): string[] {
+  const files: string[] = [];
+  for (const path of [document?.template, document?.rules]) {
+    if (path === undefined) continue;
+    const inside = relative(repo, isAbsolute(path) ? path : resolve(repo, path));
+    if (inside && !inside.startsWith('..') && !isAbsolute(inside)) files.push(inside.split('\\').join('/'));
+  }
+  return files;
+}
+
+/** The definition of a loop's check: its command's files, test configuration, and the document mode's template and rules. */
+export function loopCheckDefinition(state: { repo: string; config: Pick<LoopConfig, 'check' | 'document'>; checkArtifacts?: string[] | undefined }): CheckDefinition {
+  return checkDefinition(state.repo, state.config.check?.command, state.checkArtifacts, documentDefinitionFiles(state.repo, state.config.document));
+}
+
+/**
+ * The files that define the check in this repo now, and one hash over what they say; `outputs` (what the check writes)
+ * are not among them, and `extra` files (a template, rules) are.
+ */
+export function checkDefinition(repo: string, command: string | undefined, outputs: string[] = [], extra: string[] = []): CheckDefinition {
   const isConfig = picomatch(TEST_CONFIG_PATTERNS, { dot: true });
-  const files = new Set(commandFiles(repo, command));
+  const files = new Set([...(command === undefined ? [] : commandFiles(repo, command)), ...extra]);
   for (const path of listFiles(repo)) if (isConfig(path)) files.add(path);
   const sorted = [...files].filter((path) => !outputs.includes(path)).sort();
   const hash = createHash('sha256');

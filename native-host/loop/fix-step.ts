@@ -1,9 +1,9 @@
 import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { AppError } from '../../shared/errors';
 import { writeFixerSettings } from './fixer-settings';
 import { runFixer, type FixerResult } from './fixer';
-import { buildFixerPrompt, fixerCheckCommand } from './fixer-prompt';
+import { buildFixerPrompt, fixerCheckCommand, type PromptInput } from './fixer-prompt';
 import { protectedList } from './guard-rules';
 import { killTree } from './kill-tree';
 import type { LoopContext, StepHandler } from './loop-context';
@@ -48,9 +48,16 @@ export const fixStep: StepHandler = async (context) => {
   backupProtected(state.repo, before, join(deps.paths.dir, 'protected'));
   writeFileAtomic(deps.paths.rulesFile, JSON.stringify({ repo: state.repo, ...rules, protectedFiles: Object.keys(before) }));
   const checkCommand = fixerCheckCommand(state.config, record.outputFile);
+  const document = documentCommands(context);
   writeFixerSettings(deps.paths.settingsFile, {
     hookCommand: deps.hookCommand,
-    allowedCommands: [checkCommand, ...(state.config.build ? [state.config.build] : []), ...state.config.fixer.allowCommands],
+    allowedCommands: [
+      ...(checkCommand ? [checkCommand] : []),
+      ...(state.config.build ? [state.config.build] : []),
+      ...(document?.triggerCommand ? [document.triggerCommand] : []),
+      ...(document?.compareCommand ? [document.compareCommand] : []),
+      ...state.config.fixer.allowCommands,
+    ],
   });
   const guidancePath = join(state.repo, state.config.guidanceFile);
   const previous = state.history[state.history.length - 2];
@@ -62,8 +69,11 @@ export const fixStep: StepHandler = async (context) => {
     protectedPaths: protectedList(rules),
     allowedPaths: rules.allowedPaths,
     changeApproach: repeatCount(state.history) >= CHANGE_APPROACH_AFTER,
-    checkCommand,
+    ...(checkCommand ? { checkCommand } : {}),
     ...(state.config.build ? { buildCommand: state.config.build } : {}),
+    ...(record.findingsText ? { findingsText: record.findingsText } : {}),
+    ...(document ? { document } : {}),
+    ...(record.escalation ? { research: record.escalation } : {}),
     ...(previous?.logs ? { logs: previous.logs } : {}),
     resumed: record.resumeSession !== undefined,
   });
@@ -111,6 +121,20 @@ export const fixStep: StepHandler = async (context) => {
   }
   return finishRun(context, saved ?? result);
 };
+
+/** Document mode: the template and rules (absolute), the job's command when it is one, and `deputy compare`. */
+function documentCommands(context: LoopContext): NonNullable<PromptInput['document']> | undefined {
+  const { state, deps } = context;
+  const spec = state.config.document;
+  if (!spec) return undefined;
+  const trigger = state.config.trigger;
+  return {
+    ...(spec.template ? { template: resolve(state.repo, spec.template) } : {}),
+    ...(spec.rules ? { rules: resolve(state.repo, spec.rules) } : {}),
+    ...(trigger && 'command' in trigger ? { triggerCommand: trigger.command } : {}),
+    ...(deps.compareCommand ? { compareCommand: deps.compareCommand } : {}),
+  };
+}
 
 /**
  * A run that ended without a result: its cost so far is counted, its edits (protected files included) are dropped,

@@ -1,6 +1,7 @@
 import type { FailureItem, LoopConfig } from '../../shared/protocol/loop-protocol';
 import { CANNOT_FIX_FILE } from './diff-validator';
 import type { IterationRecord } from './loop-state';
+import { shellWord } from './shell-quote';
 
 export interface PromptInput {
   failures: FailureItem[];
@@ -12,8 +13,14 @@ export interface PromptInput {
   /** The same failures came back after a fix: ask for the root cause and a different approach. */
   changeApproach: boolean;
   /** The check as the fixer may run it (allowed without asking), and the build when there is one. */
-  checkCommand: string;
+  checkCommand?: string;
   buildCommand?: string;
+  /** The findings as the check formatted them (an output document's, by severity with the template's notes). */
+  findingsText?: string;
+  /** Document mode: the template the output is judged by, and the commands that make and judge an output. */
+  document?: { template?: string; rules?: string; triggerCommand?: string; compareCommand?: string };
+  /** A root-cause analysis the research step wrote after the same failures came back. */
+  research?: string;
   logs?: string;
   /** This run continues a session that was cut short, whose edits were dropped. */
   resumed?: boolean;
@@ -24,7 +31,8 @@ export const RESUMED_TEXT =
   'Your previous run was interrupted before it finished, and the edits it had made were discarded: the working tree is back where it started. Continue from what you learned and make the fix again.';
 
 /** The check command the fixer runs: the output file in place of {output}, and DEPUTY_OUTPUT set as the loop sets it. */
-export function fixerCheckCommand(config: Pick<LoopConfig, 'check' | 'output' | 'outputFile'>, outputFile: string | undefined): string {
+export function fixerCheckCommand(config: Pick<LoopConfig, 'check' | 'output' | 'outputFile'>, outputFile: string | undefined): string | undefined {
+  if (!config.check) return undefined;
   const file = outputFile ?? config.outputFile;
   const command = config.check.command.replaceAll('{output}', file ?? '').replaceAll('{junit}', '/dev/null');
   return file && (config.output || config.outputFile) ? `DEPUTY_OUTPUT=${file} ${command}` : command;
@@ -35,6 +43,11 @@ const SECTIONS: Array<[FailureItem['severity'], string]> = [
   ['failure', 'Failures'],
   ['warning', 'Other output from the check'],
 ];
+const DOCUMENT_SECTIONS: Array<[FailureItem['severity'], string]> = [
+  ['critical', 'Critical findings in the output document'],
+  ['high', 'High findings in the output document'],
+  ['medium', 'Medium findings in the output document'],
+];
 
 function formatFailure(item: FailureItem): string {
   const where = item.file ? ` (${item.file})` : '';
@@ -42,15 +55,28 @@ function formatFailure(item: FailureItem): string {
   return `- ${item.id}${where}${message}`;
 }
 
+function sections(failures: FailureItem[], list: Array<[FailureItem['severity'], string]>): string[] {
+  return list.flatMap(([severity, title]) => {
+    const items = failures.filter((item) => item.severity === severity);
+    return items.length > 0 ? [`## ${title}\n${items.map(formatFailure).join('\n')}`] : [];
+  });
+}
+
+/** The failures as the fixer reads them: the check's own formatting where it has one, else grouped by severity. */
+export function failuresText(failures: FailureItem[], findingsText: string | undefined): string {
+  return [...sections(failures, SECTIONS), ...(findingsText ? [findingsText] : sections(failures, DOCUMENT_SECTIONS))].join('\n\n');
+}
+
 /** The prompt for one fixer run: what fails now, what was tried, the service's own guidance, and the mandate. */
 export function buildFixerPrompt(input: PromptInput): string {
-  const parts: string[] = ['The check of this repository fails. Fix the code so that it passes.'];
+  const opening = input.document
+    ? "The output document this service produces does not match its reference template. Fix the service's code so that its next output does."
+    : 'The check of this repository fails. Fix the code so that it passes.';
+  const parts: string[] = [opening];
   if (input.resumed) parts.push(`NOTE: ${RESUMED_TEXT}`);
   if (input.changeApproach) parts.push(`IMPORTANT: ${CHANGE_APPROACH_TEXT}`);
-  for (const [severity, title] of SECTIONS) {
-    const items = input.failures.filter((item) => item.severity === severity);
-    if (items.length > 0) parts.push(`## ${title}\n${items.map(formatFailure).join('\n')}`);
-  }
+  const failing = failuresText(input.failures, input.findingsText);
+  if (failing) parts.push(failing);
   const earlier = input.history.filter((record) => record.fixer || record.rejected || record.noChange);
   if (earlier.length > 0) {
     const lines = earlier.map((record) => {
@@ -62,9 +88,13 @@ export function buildFixerPrompt(input: PromptInput): string {
             ? `committed ${record.commit.slice(0, 10)}`
             : 'not applied';
       const failing = record.failures.map((item) => item.id).slice(0, 8).join(', ');
-      return `- Iteration ${record.iteration}: failing [${failing}]; fix: "${record.fixer?.summary ?? ''}"; ${outcome}`;
+      const verdict = record.document ? `${record.document.summary}; ` : '';
+      return `- Iteration ${record.iteration}: ${verdict}failing [${failing}]; fix: "${record.fixer?.summary ?? ''}"; ${outcome}`;
     });
     parts.push(`## Earlier iterations\n${lines.join('\n')}`);
+  }
+  if (input.research) {
+    parts.push(`## Root-cause analysis (research step)\nA model read the findings, the recent diffs and the output after the same failures came back. Check its reasoning against the code before you act on it.\n\n${input.research}`);
   }
   if (input.logs) parts.push(`## Service logs after the last deploy\n${input.logs}`);
   if (input.guidance) parts.push(`## The service's guidance (${input.guidanceFile})\n${input.guidance}`);
@@ -74,7 +104,7 @@ export function buildFixerPrompt(input: PromptInput): string {
       '## Rules',
       `- ${scope}`,
       `- Never touch protected paths: ${input.protectedPaths.join(', ')}.`,
-      `- You may run the check to see whether your fix works: \`${input.checkCommand}\`${input.buildCommand ? ` (and the build: \`${input.buildCommand}\`)` : ''}. Other commands may need approval that nobody can give in this run.`,
+      ...runnable(input),
       '- Never edit, delete, skip or weaken tests, and never change test configuration or the scripts that run the check: such a change is rejected. Fix the code under test.',
       '- Never invent data to fill a gap: no example URLs, no "(estimated)" figures, no fallback content, no hard-coded series.',
       '- Do not commit, push, reset or rewrite git history; Deputy commits and pushes your change after checking it.',
@@ -83,4 +113,21 @@ export function buildFixerPrompt(input: PromptInput): string {
     ].join('\n'),
   );
   return parts.join('\n\n');
+}
+
+/** What the fixer may run to see whether its fix works: the check, the build, and in document mode the job and the comparison. */
+function runnable(input: PromptInput): string[] {
+  const lines: string[] = [];
+  const build = input.buildCommand ? ` (and the build: \`${input.buildCommand}\`)` : '';
+  if (input.checkCommand) lines.push(`- You may run the check to see whether your fix works: \`${input.checkCommand}\`${build}.`);
+  else if (input.buildCommand) lines.push(`- You may run the build: \`${input.buildCommand}\`.`);
+  const document = input.document;
+  if (document?.triggerCommand) lines.push(`- You may run the job to make a new output document: \`${document.triggerCommand}\`.`);
+  if (document?.compareCommand && (document.template || document.rules)) {
+    const against = [document.template ? `--template ${shellWord(document.template)}` : '', document.rules ? `--rules ${shellWord(document.rules)}` : ''].filter(Boolean).join(' ');
+    lines.push(`- You may compare an output document with the template the loop judges it by: \`${document.compareCommand} OUTPUT_FILE ${against}\`.`);
+  }
+  if (document) lines.push('- Never edit the template or its rules: Deputy judges the next output against them as they are.');
+  lines.push('- Other commands may need approval that nobody can give in this run.');
+  return lines;
 }

@@ -153,6 +153,10 @@ export function createGit(repo: string, run: CommandRunner) {
       if (second.code === 0) return { ok: true, rebased: true };
       return { ok: false, reason: `push rejected again after one rebase: ${second.err.trim().slice(-400)}`, retryable: false };
     },
+    /** A commit's message, file list and patch, for a person (or a model) to read. */
+    async commitPatch(commit: string): Promise<string> {
+      return (await git(['show', '--no-color', '--stat', '--patch', '--format=commit %H%n%B', commit])).out;
+    },
     /** Whether `commit` is an ancestor of (or equal to) `of`. */
     async isAncestor(commit: string, of: string): Promise<boolean> {
       return (await git(['merge-base', '--is-ancestor', commit, of], true)).code === 0;

@@ -1,6 +1,7 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { AppError, describeZodError } from '../../shared/errors';
+import { outputFromText, triggerFromText } from '../../shared/protocol/loop-locations';
 import { LoopConfig } from '../../shared/protocol/loop-protocol';
 
 export const LOOP_FILE = 'deputy.loop.json';
@@ -36,6 +37,19 @@ export interface LoopFlags {
   allowTestEdits?: boolean;
   startFrom?: string;
   outputFile?: string;
+  /** A command or an http(s) URL that starts the job. */
+  trigger?: string;
+  /** Where the job's output appears: a folder and file pattern (out/deck-*.pptx), or an http(s) URL. */
+  output?: string;
+  outputTemplate?: string;
+  outputRules?: string;
+  /** false: no page images in the iteration reports (commander's --no-output-images). */
+  outputImages?: boolean;
+  /** false: no research step when stuck (--no-research). */
+  research?: boolean;
+  researchProvider?: string;
+  researchModel?: string;
+  researchBaseUrl?: string;
 }
 
 type Json = Record<string, unknown>;
@@ -106,8 +120,20 @@ export function loadLoopConfig(flags: LoopFlags, cwd: string): LoopConfig {
   setIn(raw, ['allowTestEdits'], flags.allowTestEdits);
   setIn(raw, ['startFrom'], flags.startFrom);
   setIn(raw, ['outputFile'], flags.outputFile);
-  if (raw.check === undefined) {
-    throw new AppError('bad_request', `No check command: pass --check "npm test" (any command whose exit code says pass or fail) or add "check" to ${join(repo, LOOP_FILE)}`);
+  if (flags.trigger !== undefined) raw.trigger = triggerFromText(flags.trigger);
+  if (flags.output !== undefined) raw.output = outputFromText(flags.output);
+  setIn(raw, ['document', 'template'], flags.outputTemplate);
+  setIn(raw, ['document', 'rules'], flags.outputRules);
+  if (flags.outputImages === false) setIn(raw, ['document', 'images'], false);
+  if (flags.research === false) setIn(raw, ['research', 'enabled'], false);
+  setIn(raw, ['research', 'provider'], flags.researchProvider);
+  setIn(raw, ['research', 'model'], flags.researchModel);
+  setIn(raw, ['research', 'baseUrl'], flags.researchBaseUrl);
+  if (raw.check === undefined && raw.document === undefined) {
+    throw new AppError(
+      'bad_request',
+      `No check: pass --check "npm test" (any command whose exit code says pass or fail), or --output-template ref.pptx to judge the job's output document against a template, or add "check" or "document" to ${join(repo, LOOP_FILE)}`,
+    );
   }
   return parseLoopConfig(raw, existsSync(filePath) ? filePath : 'the flags');
 }

@@ -1,4 +1,4 @@
-import type { FailureItem, LoopEvent, LoopOutcome, LoopStep } from '../../shared/protocol/loop-protocol';
+import type { DocumentVerdict, FailureItem, LoopEvent, LoopOutcome, LoopStep } from '../../shared/protocol/loop-protocol';
 import type { Logger } from '../log/logger';
 import type { Git } from './git-ops';
 import type { LoopState } from './loop-state';
@@ -18,6 +18,8 @@ export interface LoopDeps {
   paths: LoopPaths;
   /** The shell command Claude Code runs as the PreToolUse guard hook. */
   hookCommand: string;
+  /** `deputy compare` as a shell command (quoted node and script), which the fixer may run in document mode. */
+  compareCommand?: string;
   /** Aborted when the user asks the loop to stop (Ctrl-C, `loop.stop`). */
   signal: AbortSignal;
   log: Logger;
@@ -51,17 +53,28 @@ export interface CheckOutcome {
   /** The format the findings were read from (tap, junit, vitest, ..., or the judge's own name). */
   format: string;
   findings: FailureItem[];
+  /** The findings as the fixer should read them, when the check formats them itself (grouped by severity, with notes). */
+  fixerText?: string;
+  /** What the judge said about an output document: counts by severity, hollowness, the iteration's report. */
+  document?: DocumentVerdict;
+  /** Iterating cannot help (a hollow output): the loop stops for a person with this reason instead of running the fixer. */
+  halt?: string;
 }
 
 /** Runs the loop's check once; `outputFile` is the job's output for this iteration, when there is one. */
 export type CheckRunner = (context: LoopContext, outputFile: string | undefined) => Promise<CheckOutcome>;
 
 /**
- * Called when the same failures came back STUCK_AFTER times. It may do something that changes the next fixer run
- * (research the failure, ask another model, add guidance) and return a note for the report; undefined means it had
- * nothing to add and the loop stops as stuck.
+ * What an escalation did: `guidance` for the next fixer prompt (a root-cause analysis, say), or why it added nothing
+ * (`skipped`: no model configured, the model failed), which the stuck report repeats.
  */
-export type Escalation = (context: LoopContext) => Promise<string | undefined>;
+export type EscalationResult = { guidance: string } | { skipped: string };
+
+/**
+ * Called when the same failures came back STUCK_AFTER times, once per set of failures. Its guidance goes into one more
+ * fixer run; when it skipped, the loop stops as stuck.
+ */
+export type Escalation = (context: LoopContext) => Promise<EscalationResult>;
 
 /** What a caller can plug into the default step table. */
 export interface LoopPlugins {

@@ -8,7 +8,8 @@ import { LOOP_FILE, parseLoopConfig, resolveRepo } from './load-loop-config';
 import type { LoopState } from './loop-state';
 import type { PreparedLoop } from './prepare-loop';
 import { createCommandRunner } from './run-command';
-import { hookCommandLine, startLoop } from './start-loop';
+import { researchModelFromSettings } from './research-model';
+import { compareCommandLine, hookCommandLine, startLoop } from './start-loop';
 import { savedLoops } from './saved-loops';
 import { defaultLoopStateDir } from './state-store';
 
@@ -31,7 +32,7 @@ interface RunningLoop {
 }
 
 export interface LoopManager {
-  start(params: { config: unknown; resume: boolean; restart?: boolean; approve?: boolean }, emit: (event: LoopEvent) => void): Promise<LoopSnapshot>;
+  start(params: { config: unknown; resume: boolean; restart?: boolean; approve?: boolean; provider?: unknown }, emit: (event: LoopEvent) => void): Promise<LoopSnapshot>;
   status(loopId?: string): LoopSnapshot[];
   stop(loopId: string): Promise<LoopSnapshot>;
 }
@@ -86,6 +87,9 @@ export function createLoopManager(deps: LoopManagerDeps): LoopManager {
         ...(params.resume && params.approve ? { approve: true } : {}),
         stateDir,
         hookCommand: (rulesFile) => hookCommandLine(process.execPath, deps.entry, rulesFile),
+        compareCommand: compareCommandLine(process.execPath, deps.entry),
+        // The host never reads model keys from its environment: only the model the side panel's settings send.
+        researchModel: (spec) => researchModelFromSettings(spec, params.provider),
         run,
         emit,
         signal: controller.signal,

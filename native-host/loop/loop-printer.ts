@@ -1,4 +1,5 @@
-import type { LoopEvent } from '../../shared/protocol/loop-protocol';
+import { basename } from 'node:path';
+import type { DocumentVerdict, LoopEvent } from '../../shared/protocol/loop-protocol';
 
 export type PrintMode = 'json' | 'tty' | 'plain';
 
@@ -13,6 +14,20 @@ const clock = (ms: number): string => {
   return `${minutes}:${String(total % 60).padStart(2, '0')}`;
 };
 
+const TOP_FINDINGS = 3;
+
+/** A judged output document: the verdict with its counts, the top findings, and the iteration's report. */
+function documentLines(event: Extract<LoopEvent, { type: 'check.result' }>, document: DocumentVerdict, it: string): string {
+  const lines = [`${it} output ${basename(document.output)}: ${document.summary}`];
+  if (!event.passed) {
+    for (const item of event.failures.slice(0, TOP_FINDINGS)) lines.push(`${it}   ${item.severity} ${item.id}: ${item.message.length > 160 ? `${item.message.slice(0, 157)}...` : item.message}`);
+    const total = document.counts.critical + document.counts.high + document.counts.medium;
+    if (total > TOP_FINDINGS) lines.push(`${it}   ... and ${total - TOP_FINDINGS} more`);
+  }
+  if (document.reportPath) lines.push(`${it}   report: ${document.reportPath}`);
+  return lines.join('\n');
+}
+
 /** The line a person reads for an event, or undefined for events that only update the status line. */
 export function describeEvent(event: LoopEvent): string | undefined {
   const it = `[${event.iteration}]`;
@@ -24,6 +39,7 @@ export function describeEvent(event: LoopEvent): string | undefined {
     case 'step.finished':
       return event.ok ? undefined : `${it} ${event.step} failed: ${event.detail ?? ''}`;
     case 'check.result':
+      if (event.document) return documentLines(event, event.document, it);
       return event.passed
         ? `${it} check passed`
         : `${it} check failed: ${event.failures.length} failure(s): ${event.failures.slice(0, 3).map((item) => item.id).join(', ')}`;

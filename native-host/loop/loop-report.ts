@@ -10,19 +10,27 @@ export function renderReport(state: LoopState): string {
     '',
     `- Outcome: **${state.outcome ?? 'running'}**${state.reason ? ` - ${state.reason}` : ''}`,
     `- Branch: ${state.branch} (remote ${state.config.remote})`,
-    `- Check: \`${state.config.check.command}\``,
+    ...(state.config.check ? [`- Check: \`${state.config.check.command}\``] : []),
+    ...(state.config.document ? [`- Output document judged against ${[state.config.document.template, state.config.document.rules].filter(Boolean).join(' with the rules ')}`] : []),
     `- Iterations: ${state.history.length}; pushed commits: ${state.pushedCommits.length}; cost: ${money(state.costUsd)}; active time: ${Math.round(state.activeMs / 1000)} s`,
     `- Loop id: ${state.loopId}`,
     '',
   ];
   for (const record of state.history) {
     lines.push(`## Iteration ${record.iteration}`, '');
+    if (record.document) {
+      const { counts } = record.document;
+      lines.push(`Output: ${record.document.output}`, `Judgement: ${record.document.summary} (${counts.critical} critical, ${counts.high} high, ${counts.medium} medium)`);
+      if (record.document.reportPath) lines.push(`Report: ${record.document.reportPath}`);
+      lines.push('');
+    }
     if (record.passed === true) lines.push('The check passed.');
     else if (record.passed === false) {
       lines.push(`Check failed (${record.format ?? 'text'}), ${record.failures.length} failure(s):`);
       for (const item of record.failures.slice(0, 10)) lines.push(`- [${item.severity}] ${item.id}: ${item.message.split('\n')[0]?.slice(0, 200) ?? ''}`);
       if (record.failures.length > 10) lines.push(`- ... and ${record.failures.length - 10} more`);
     } else lines.push('The check did not run in this iteration.');
+    if (record.escalation) lines.push('', 'Root-cause analysis (research step), given to the next fixer run:', '', ...record.escalation.split('\n').map((line) => `> ${line}`));
     if (record.fixer) {
       lines.push('', `Fix: ${record.fixer.summary} (cost ${money(record.fixer.costUsd)}${record.fixer.turns !== undefined ? `, ${record.fixer.turns} turns` : ''}${record.fixer.sessionId ? `, session ${record.fixer.sessionId}` : ''})`);
     }

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { FailureItem, LoopConfig, LoopOutcome, LoopStep } from '../../shared/protocol/loop-protocol';
+import { DocumentVerdict, FailureItem, LoopConfig, LoopOutcome, LoopStep } from '../../shared/protocol/loop-protocol';
 import type { LoopStep as LoopStepType } from '../../shared/protocol/loop-protocol';
 
 export const FixerRecord = z.object({
@@ -25,6 +25,10 @@ export const IterationRecord = z.object({
   format: z.string().optional(),
   failures: z.array(FailureItem).default([]),
   signature: z.string().optional(),
+  /** Document mode: what the judge said about this iteration's output, and its report. */
+  document: DocumentVerdict.optional(),
+  /** The findings as the check formatted them for the fixer (grouped by severity, with the template's notes). */
+  findingsText: z.string().optional(),
   fixer: FixerRecord.optional(),
   /** Fixer runs that were cut short (a crash of Deputy, a timeout): they left no usable result. */
   interruptedRuns: z.number().int().nonnegative().default(0),
@@ -49,7 +53,7 @@ export const IterationRecord = z.object({
   approved: z.boolean().optional(),
   /** Protected paths a fixer run changed; they were put back and the run's edits dropped. */
   protectedChanged: z.array(z.string()).optional(),
-  /** What an escalation added when the loop was stuck. */
+  /** What an escalation (the research step) added to the next fixer prompt when the loop was stuck. */
   escalation: z.string().optional(),
 });
 export type IterationRecord = z.infer<typeof IterationRecord>;

@@ -1,11 +1,11 @@
 import { join } from 'node:path';
-import { checkDefinition } from './check-definition';
+import { configuredCheck } from './check-runners';
+import { loopCheckDefinition } from './check-definition';
 import { waitForDeploy } from './deploy-wait';
 import { fixStep } from './fix-step';
 import { currentRecord, type LoopState } from './loop-state';
 import { commitStep, pushStep, validateStep } from './publish-steps';
-import { runCheck } from './run-check';
-import type { CheckRunner, Escalation, LoopContext, LoopPlugins, StepHandler, StepTable } from './loop-context';
+import type { CheckRunner, Escalation, EscalationResult, LoopContext, LoopPlugins, StepHandler, StepTable } from './loop-context';
 import { externalDeps, nextIteration } from './step-support';
 import { STUCK_AFTER, failureSignature, repeatCount } from './stuck-detector';
 import { outputSnapshot, runTrigger, waitForOutput } from './trigger-output';
@@ -34,13 +34,6 @@ const output: StepHandler = async (context) => {
   return currentRecord(state).outputFile;
 };
 
-/** The default check: the configured command, its output read as TAP, JUnit, vitest, jest, pytest or plain text. */
-export const commandCheck: CheckRunner = async (context, outputFile) => {
-  const { state, deps } = context;
-  const result = await runCheck(state.config.check, state.repo, outputFile, deps.run, deps.signal, join(deps.paths.dir, `junit-${state.iteration}.xml`));
-  return { passed: result.passed, format: result.format, findings: result.failures };
-};
-
 /**
  * Files the check wrote in the repo (reports, caches, a JUnit file it was told to write there): recorded so they are
  * never committed and never taken for the user's work; tracked files it changed are put back.
@@ -60,7 +53,7 @@ function makeCheck(runner: CheckRunner, escalate: Escalation | undefined): StepH
     const { state, git } = context;
     const record = currentRecord(state);
     const outputFile = record.outputFile ?? (state.iteration === 1 ? state.config.outputFile : undefined);
-    const definition = checkDefinition(state.repo, state.config.check.command, state.checkArtifacts);
+    const definition = loopCheckDefinition(state);
     state.checkFingerprint ??= definition.fingerprint;
     const before = await git.changedPaths();
     const result = await runner(context, outputFile);
@@ -69,7 +62,13 @@ function makeCheck(runner: CheckRunner, escalate: Escalation | undefined): StepH
     record.format = result.format;
     record.failures = result.findings;
     record.signature = failureSignature(result.findings);
-    context.emit({ type: 'check.result', passed: result.passed, format: result.format, failures: result.findings.slice(0, 20) });
+    if (result.document) record.document = result.document;
+    if (result.fixerText) record.findingsText = result.fixerText;
+    context.emit({ type: 'check.result', passed: result.passed, format: result.format, failures: result.findings.slice(0, 20), ...(result.document ? { document: result.document } : {}) });
+    if (result.halt) {
+      context.finish('needs_human', result.halt);
+      return 'halted';
+    }
     if (result.passed) {
       // A pass only counts for the check as the loop found it: a changed test or script could pass anything.
       if (definition.fingerprint !== state.checkFingerprint && !approvedDefinitionChange(state)) {
@@ -77,18 +76,19 @@ function makeCheck(runner: CheckRunner, escalate: Escalation | undefined): StepH
         return 'definition changed';
       }
       const fixes = state.history.filter((entry) => entry.pushed).length;
-      context.finish('passed', fixes === 0 ? 'The check passes; nothing to fix' : `The check passes after ${fixes} pushed fix(es)`);
+      const what = !state.config.document ? 'The check passes' : state.config.check ? 'The check passes and the output matches its template' : 'The output matches its template';
+      context.finish('passed', fixes === 0 ? `${what}; nothing to fix` : `${what} after ${fixes} pushed fix(es)`);
       return 'passed';
     }
     const repeats = repeatCount(state.history);
     if (repeats >= STUCK_AFTER) {
-      const escalated = escalate && !state.history.some((entry) => entry.escalation && entry.signature === record.signature) ? await escalate(context) : undefined;
-      if (escalated === undefined) {
-        context.finish('stuck', stuckReason(state, repeats));
+      const escalatedBefore = state.history.some((entry) => entry.escalation !== undefined && entry.signature === record.signature);
+      const escalated: EscalationResult | undefined = escalate && !escalatedBefore ? await escalate(context) : undefined;
+      if (escalated === undefined || 'skipped' in escalated) {
+        context.finish('stuck', stuckReason(state, repeats, escalatedBefore, escalated?.skipped));
         return 'stuck';
       }
-      record.escalation = escalated;
-      context.emit({ type: 'notice', level: 'info', message: `Stuck on the same failures; escalated: ${escalated}` });
+      record.escalation = escalated.guidance;
     }
     state.step = 'fix';
     return `${result.findings.length} failure(s)`;
@@ -100,7 +100,7 @@ function approvedDefinitionChange(state: LoopState): boolean {
 }
 
 /** Why the loop is stuck, with what the fixer runs did, so the report says more than "same failures". */
-function stuckReason(state: LoopState, repeats: number): string {
+function stuckReason(state: LoopState, repeats: number, researched: boolean, skipped: string | undefined): string {
   const count = currentRecord(state).failures.length;
   const runs = state.history.slice(-repeats, -1).map((entry) => {
     if (entry.rejected) return `rejected (${entry.rejected[0] ?? ''})`;
@@ -108,7 +108,9 @@ function stuckReason(state: LoopState, repeats: number): string {
     if (entry.pushed) return `pushed ${entry.commit?.slice(0, 10) ?? ''}`;
     return 'no usable change';
   });
-  return `Stuck: the same ${count} failure(s) came back ${repeats} times in a row, also after asking for a different approach. The fixer runs in between: ${runs.join('; ')}`;
+  const after = researched ? 'also after asking for a different approach and after a root-cause analysis' : 'also after asking for a different approach';
+  const research = skipped ? `. ${skipped}` : '';
+  return `Stuck: the same ${count} ${state.config.document ? 'finding' : 'failure'}(s) came back ${repeats} times in a row, ${after}. The fixer runs in between: ${runs.join('; ')}${research}`;
 }
 
 const deploy: StepHandler = async (context) => {
@@ -149,7 +151,7 @@ export function createStepTable(plugins: LoopPlugins = {}): StepTable {
   return {
     trigger,
     output,
-    check: makeCheck(plugins.check ?? commandCheck, plugins.escalate),
+    check: makeCheck(plugins.check ?? configuredCheck, plugins.escalate),
     fix: fixStep,
     validate: validateStep,
     commit: commitStep,

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { realpathSync } from 'node:fs';
 import { AppError } from '../../shared/errors';
 import type { LoopConfig } from '../../shared/protocol/loop-protocol';
+import { preflightDocument } from './document-check';
 import { preflightFixer } from './fixer-preflight';
 import { createGit } from './git-ops';
 import { awaitingApproval, firstStep, isResumable, type LoopState } from './loop-state';
@@ -95,6 +96,7 @@ export async function prepareLoop(options: PrepareOptions): Promise<PreparedLoop
       throw new AppError('bad_request', `${repo} has no remote "${config.remote}": add it (git remote add ${config.remote} <url>) or set "remote" in the loop definition`);
     }
     await preflightFixer(config.fixer, repo, options.run);
+    if (config.document) await preflightDocument(repo, config.document);
     if (config.deploy.healthUrl !== undefined) await preflightHealth(config.deploy.healthUrl, options.fetch);
     const now = options.now();
     const state: LoopState = {

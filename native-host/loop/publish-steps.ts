@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { AppError } from '../../shared/errors';
-import { checkDefinition, definitionChange } from './check-definition';
+import { definitionChange, loopCheckDefinition } from './check-definition';
 import { CANNOT_FIX_FILE, testChangeReasons, validateDiff } from './diff-validator';
 import type { DiffSummary } from './git-ops';
 import { isTestFile } from './guard-rules';
@@ -51,7 +51,7 @@ export const validateStep: StepHandler = async (context) => {
 async function checkDefinitionChanges(context: LoopContext, diff: DiffSummary): Promise<string[]> {
   const { state, git } = context;
   const record = currentRecord(state);
-  const definition = checkDefinition(state.repo, state.config.check.command, state.checkArtifacts);
+  const definition = loopCheckDefinition(state);
   const reasons: string[] = [];
   for (const file of diff.files) {
     if (file.path === CANNOT_FIX_FILE) continue;

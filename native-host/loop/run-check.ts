@@ -19,7 +19,7 @@ export interface CheckOutcome {
  * command as DEPUTY_OUTPUT and in place of `{output}`.
  */
 export async function runCheck(
-  check: LoopConfig['check'],
+  check: NonNullable<LoopConfig['check']>,
   repo: string,
   outputFile: string | undefined,
   run: CommandRunner,

@@ -8,6 +8,9 @@ import { createStepTable } from './loop-steps';
 import type { LoopState } from './loop-state';
 import type { CommandRunner } from './run-command';
 import { prepareLoop, type PreparedLoop, type ResumeChanges } from './prepare-loop';
+import type { ResearchModel } from './research-model';
+import { researchEscalation } from './research-step';
+import { shellQuote } from './shell-quote';
 
 export interface StartLoopOptions {
   repo: string;
@@ -33,6 +36,10 @@ export interface StartLoopOptions {
   approve?: boolean;
   /** What replaces the default check, and what runs before the loop stops as stuck. */
   plugins?: LoopPlugins;
+  /** `deputy compare` as a shell command, which the fixer may run in document mode. */
+  compareCommand?: string;
+  /** The model of the research step when stuck, for the loop's research settings (the key is never in the state). */
+  researchModel?: (spec: LoopConfig['research']) => ResearchModel;
 }
 
 /** A pause that a stop request cuts short. */
@@ -67,6 +74,8 @@ export async function startLoop(options: StartLoopOptions): Promise<LoopState> {
   });
   try {
     options.onPrepared?.(prepared);
+    const { research } = prepared.state.config;
+    const escalate = options.plugins?.escalate ?? (research.enabled && options.researchModel ? researchEscalation(options.researchModel(research)) : undefined);
     return await runLoop(
       prepared.state,
       {
@@ -77,20 +86,16 @@ export async function startLoop(options: StartLoopOptions): Promise<LoopState> {
         emit: options.emit,
         paths: prepared.paths,
         hookCommand: options.hookCommand(prepared.paths.rulesFile),
+        ...(options.compareCommand ? { compareCommand: options.compareCommand } : {}),
         signal: options.signal,
         log: options.log,
       },
-      createStepTable(options.plugins),
+      createStepTable({ ...options.plugins, ...(escalate ? { escalate } : {}) }),
       prepared.resumed,
     );
   } finally {
     prepared.release();
   }
-}
-
-/** Quotes one word for the POSIX shell that Claude Code runs hook commands in (bash, also on Windows). */
-export function shellQuote(word: string): string {
-  return `'${word.replace(/'/g, `'\\''`)}'`;
 }
 
 /**
@@ -101,4 +106,9 @@ export function hookCommandLine(nodePath: string, scriptPath: string, rulesFile:
   const small = join(dirname(scriptPath), 'loop-hook.mjs');
   const words = existsSync(small) ? [nodePath, small, '--rules', rulesFile] : [nodePath, scriptPath, 'loop-hook', '--rules', rulesFile];
   return words.map(shellQuote).join(' ');
+}
+
+/** `deputy compare` run by the same Node and script, for the fixer in document mode. */
+export function compareCommandLine(nodePath: string, scriptPath: string): string {
+  return `${[nodePath, scriptPath].map(shellQuote).join(' ')} compare`;
 }

@@ -1,12 +1,16 @@
 import type { LoopStep } from '../../shared/protocol/loop-protocol';
+import { documentDefinitionFiles } from './check-definition';
 import type { LoopContext } from './loop-context';
 import { firstStep, type LoopState } from './loop-state';
 
-/** The guard rules of a loop: its configured paths plus the guidance file, which the fixer reads but may not edit. */
+/**
+ * The guard rules of a loop: its configured paths plus the guidance file, which the fixer reads but may not edit, and
+ * in document mode the template and rules it is judged by.
+ */
 export function guardRules(state: LoopState) {
   const { config } = state;
   return {
-    protectedPaths: [...config.protectedPaths, config.guidanceFile],
+    protectedPaths: [...config.protectedPaths, config.guidanceFile, ...documentDefinitionFiles(state.repo, config.document)],
     allowedPaths: config.allowedPaths,
     fabricationPatterns: config.fabricationPatterns,
   };

@@ -3,6 +3,19 @@ import { ObservedChat, ObservedDialog, ObservedDownload, ObservedElement, PageSt
 import { Plan } from './plan';
 import { RiskClass } from './risk-class';
 
+/**
+ * What the model is told about the steps that left its prompt: a summary of steps 1 to `throughStep + 1`. The steps
+ * themselves stay in the saved state (and in an environment's full log); only the prompt forgets them.
+ */
+export const WorkingMemory = z.object({
+  summary: z.string(),
+  /** Steps with an index up to this one are in the summary instead of the prompt. */
+  throughStep: z.number().int().nonnegative(),
+  /** The model wrote the summary, or (when it could not) Deputy listed the steps itself. */
+  by: z.enum(['model', 'list']),
+});
+export type WorkingMemory = z.infer<typeof WorkingMemory>;
+
 export const CallStatus = z.enum([
   /** The model asked for it; nothing happened yet. */
   'proposed',
@@ -44,8 +57,8 @@ export const CallRecord = z.object({
 export type CallRecord = z.infer<typeof CallRecord>;
 
 export const ObservationRecord = z.object({
-  /** Absent for a page; `chat` for a support chat's transcript. */
-  kind: z.enum(['page', 'chat']).optional(),
+  /** Absent for a page; `chat` for a support chat's transcript; `shell` for a shell session's state. */
+  kind: z.enum(['page', 'chat', 'shell']).optional(),
   /** Absent when the page was ready; otherwise loading, unreachable or blocked (see PageStatus). */
   status: PageStatus.optional(),
   /** The chat's last message from the other side and its quick replies (redacted), for the gate. */
@@ -62,6 +75,8 @@ export const ObservationRecord = z.object({
   dialog: ObservedDialog.optional(),
   /** The task's downloads (redacted), for the gate: keeping a program asks the user. */
   downloads: z.array(ObservedDownload).optional(),
+  /** The ids of the task's own tabs at this step, for the policy gate. */
+  ownTabs: z.array(z.number().int()).optional(),
   screenshot: Screenshot.optional(),
 });
 export type ObservationRecord = z.infer<typeof ObservationRecord>;
@@ -108,6 +123,12 @@ export const AgentState = z.object({
   plan: Plan.nullable(),
   /** The plan the user approved in ask mode; a plan with different sub-goals needs approval again. */
   approvedPlan: Plan.nullable().default(null),
+  /**
+   * Origins the user approved during this task, for this task only: `sites` through "Approve for site" (acting there
+   * needs no approval, like the start origin), `reach` where a single approved step went (the egress guard lets the
+   * task's tabs load them).
+   */
+  approvedOrigins: z.object({ sites: z.array(z.string()).default([]), reach: z.array(z.string()).default([]) }).default({ sites: [], reach: [] }),
   steps: z.array(StepRecord),
   outcome: TaskOutcome.nullable(),
   /** Why the task ended, when it did not end with done. */
@@ -117,6 +138,8 @@ export const AgentState = z.object({
   waitedMs: z.number().nonnegative().default(0),
   /** When the state was last saved, to tell how long a resumed task was stopped. */
   updatedAt: z.number().optional(),
+  /** The summary that stands in for older steps in the prompt, once they passed the environment's threshold. */
+  memory: WorkingMemory.optional(),
 });
 export type AgentState = z.infer<typeof AgentState>;
 

@@ -3,6 +3,7 @@ import { formatPlan } from './plan';
 import type { ConversationMessage, ProviderRequest } from './providers/provider';
 import type { ToolSchema } from './tool';
 import { wrapUntrusted } from './untrusted';
+import { memoryMessage } from './working-memory';
 
 export interface PromptOptions {
   /** How many of the latest observations the model sees verbatim (the current one included). */
@@ -11,6 +12,8 @@ export interface PromptOptions {
   maxPromptChars: number;
   /** Attach the current screenshot: only when the task asked for screenshots and the model accepts images. */
   attachScreenshot: boolean;
+  /** How the model can get summarized steps back, said beside the working memory ("search_history finds them"). */
+  recallHint?: string;
 }
 
 export interface BuiltPrompt {
@@ -24,6 +27,7 @@ export interface BuiltPrompt {
 /** The one line that replaces an old observation: enough to follow the history, none of the page text. */
 export function observationSummary(step: StepRecord): string {
   const o = step.observation;
+  if (o.kind === 'shell') return `[Step ${step.index + 1} shell state: ${o.title.slice(0, 80)} (omitted)]`;
   return `[Step ${step.index + 1} page: "${o.title.slice(0, 80)}" ${o.url} (${o.chars} characters; content omitted)]`;
 }
 
@@ -45,6 +49,8 @@ function lastStepReport(step: StepRecord | undefined): string {
 
 /** A page is labelled as a page; a support chat as another person's words. Both are data, never instructions. */
 function wrapObservation(observation: StepRecord['observation'], text: string): string {
+  // Deputy's own account of a shell session; the output of commands, which is untrusted, arrives in tool results.
+  if (observation.kind === 'shell') return `[${observation.title} ${observation.url}]\n${text}`;
   const tag = observation.kind === 'chat' ? 'untrusted_chat' : 'untrusted_page';
   return wrapUntrusted(tag, { url: observation.url, title: observation.title }, text);
 }
@@ -57,7 +63,10 @@ interface Limits {
 
 function build(state: AgentState, limits: Limits, options: PromptOptions): { messages: ConversationMessage[]; masked: number } {
   const messages: ConversationMessage[] = [{ role: 'user', content: `Task: ${state.task}\nStarted on: ${state.startUrl}` }];
-  const steps = state.steps;
+  const memory = state.memory;
+  if (memory) messages.push({ role: 'user', content: memoryMessage(memory, options.recallHint) });
+  // Summarized steps leave the prompt whole (reply, calls and results together), so every call keeps its result.
+  const steps = memory ? state.steps.filter((step, i) => step.index > memory.throughStep || i === state.steps.length - 1) : state.steps;
   const current = steps.at(-1);
   let masked = 0;
   steps.slice(0, -1).forEach((step, i) => {
@@ -66,7 +75,7 @@ function build(state: AgentState, limits: Limits, options: PromptOptions): { mes
     const unchanged = i > 0 && steps[i - 1]?.observation.hash === step.observation.hash;
     if (!verbatim) masked += 1;
     const page = unchanged
-      ? `[Step ${step.index + 1} page: unchanged since step ${step.index}]`
+      ? `[Step ${step.index + 1} ${step.observation.kind === 'shell' ? 'shell state' : 'page'}: unchanged since step ${step.index}]`
       : verbatim
         ? wrapObservation(step.observation, step.observation.text ?? '')
         : observationSummary(step);
@@ -85,10 +94,10 @@ function build(state: AgentState, limits: Limits, options: PromptOptions): { mes
     const text = current.observation.text ?? '';
     const cut = text.length > limits.currentChars ? `${text.slice(0, limits.currentChars)}\n[… the rest of the page was cut to fit the prompt budget; scroll or use find to see more]` : text;
     const sections = [
-      lastStepReport(steps.at(-2)),
+      lastStepReport(state.steps.at(-2)),
       `Plan:\n${formatPlan(state.plan)}`,
       ...(current.notices.length > 0 ? [`Notice: ${current.notices.join(' ')}`] : []),
-      `${current.observation.kind === 'chat' ? 'Current chat and page' : 'Current page'} (step ${current.index + 1}):`,
+      `${current.observation.kind === 'chat' ? 'Current chat and page' : current.observation.kind === 'shell' ? 'Current shell state' : 'Current page'} (step ${current.index + 1}):`,
       wrapObservation(current.observation, cut),
     ];
     const screenshot = options.attachScreenshot ? current.observation.screenshot : undefined;

@@ -15,6 +15,8 @@ export * from './secret-vault';
 export * from './site-list';
 export * from './system-prompt';
 export * from './tool';
+export * from './tool-gate';
+export * from './working-memory';
 export * from './trace';
 export * from './web-environment';
 export * from './web-tools';

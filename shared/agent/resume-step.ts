@@ -17,7 +17,8 @@ function parseJson(raw: string): unknown {
 
 /** The outcome a finished done or chat_end call gave the task. */
 function outcomeOf(call: CallRecord): TaskOutcome | null {
-  if (call.name === 'done') {
+  // `report` is the shell's done: the same success and summary.
+  if (call.name === 'done' || call.name === 'report') {
     const parsed = doneTool.input.safeParse(parseJson(call.arguments));
     return parsed.success ? parsed.data : null;
   }
@@ -45,6 +46,6 @@ export function settleResumedStep<E>(step: StepRecord, tools: AnyTool<E>[]): { i
       interrupted.push(call);
     }
   }
-  const doneCall = step.calls.find((c) => (c.name === 'done' || c.name === 'chat_end') && c.status === 'finished' && c.result?.ok === true);
+  const doneCall = step.calls.find((c) => (c.name === 'done' || c.name === 'report' || c.name === 'chat_end') && c.status === 'finished' && c.result?.ok === true);
   return { interrupted, finished: doneCall ? outcomeOf(doneCall) : null };
 }

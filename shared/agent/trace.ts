@@ -40,6 +40,18 @@ export type TraceRecord =
     }
   | { type: 'error'; at: number; step: number; code: string; message: string }
   | {
+      type: 'memory';
+      at: number;
+      step: number;
+      /** Steps up to this index are now in the working memory's summary. */
+      throughStep: number;
+      summarized: number;
+      historyChars: number;
+      summaryChars: number;
+      by: 'model' | 'list';
+      durationMs: number;
+    }
+  | {
       type: 'end';
       at: number;
       status: AgentStatus;

@@ -141,18 +141,24 @@ export const waitTool = defineTool({
 
 export const tabsTool = defineTool({
   name: 'tabs',
-  description: 'Open a new tab, switch to a tab, or close a tab. The open tabs are listed with each page snapshot.',
+  description:
+    "Open a new tab, switch to a tab, close a tab, or list the window's tabs. The task's own tabs are listed with each page snapshot; list shows the titles of the user's other tabs too, when the task needs one of them.",
   input: z.object({
-    action: z.enum(['new', 'switch', 'close']).describe('What to do.'),
+    action: z.enum(['new', 'switch', 'close', 'list']).describe('What to do.'),
     tabId: z.number().int().optional().describe('The tab to switch to or close (from the tab list).'),
     url: z.string().optional().describe('For new: the address to open.'),
   }),
   risk: 'navigate',
   changesPage: true,
   describe: (args) =>
-    args.action === 'new' ? `Opened a new tab${args.url ? ` at ${args.url}` : ''}` : `${args.action === 'switch' ? 'Switched to' : 'Closed'} tab ${args.tabId ?? '?'}`,
+    args.action === 'new'
+      ? `Opened a new tab${args.url ? ` at ${args.url}` : ''}`
+      : args.action === 'list'
+        ? 'Listed the open tabs'
+        : `${args.action === 'switch' ? 'Switched to' : 'Closed'} tab ${args.tabId ?? '?'}`,
   handler: async (args, context: WebContext) => {
     if (args.action === 'new') return perform({ kind: 'tab_new', url: args.url }, context);
+    if (args.action === 'list') return perform({ kind: 'tab_list' }, context);
     if (args.tabId === undefined) return { ok: false, content: `tabs ${args.action} needs a tabId from the tab list.` };
     return perform(args.action === 'switch' ? { kind: 'tab_switch', tabId: args.tabId } : { kind: 'tab_close', tabId: args.tabId }, context);
   },

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { defineChannel } from './channel';
 import { desktopEvents, desktopMethods } from './desktop-protocol';
 import { LoopEvents, LoopMethods } from './loop-protocol';
+import { shellEvents, shellMethods } from './shell-protocol';
 
 /** The background (or the CLI) <-> native host channel. */
 export const HostChannel = defineChannel(
@@ -31,11 +32,13 @@ export const HostChannel = defineChannel(
     },
     ...desktopMethods,
     ...LoopMethods,
+    ...shellMethods,
   },
   {
     notice: z.object({ level: z.enum(['info', 'warn', 'error']), message: z.string().max(2000) }),
     ...desktopEvents,
     ...LoopEvents,
+    ...shellEvents,
   },
 );
 export type HostChannel = typeof HostChannel;

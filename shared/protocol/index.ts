@@ -3,6 +3,8 @@ export * from './serve-request';
 export * from './host-channel';
 export * from './desktop-protocol';
 export * from './desktop-ui-protocol';
+export * from './shell-protocol';
+export * from './shell-ui-protocol';
 export * from './content-channel';
 export * from './ui-channel';
 export * from './task-protocol';

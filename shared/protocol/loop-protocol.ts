@@ -58,6 +58,32 @@ const DeploySpec = z
     message: 'expectCommit and expectText need a healthUrl',
   });
 
+/**
+ * Document mode: the output the job produces (a .pptx, .xlsx or .docx) is judged against a reference template, and
+ * its findings are the check's failures. Paths are relative to the repo or absolute; a template or rules file inside
+ * the repo defines the check, so a fix may not change it.
+ */
+const DocumentSpec = z
+  .strictObject({
+    template: z.string().min(1).optional().describe('The reference document the output must match (same kind)'),
+    rules: z.string().min(1).optional().describe('A rules.json (deputy compare --learn) that tunes or replaces what is learned from the template'),
+    images: z.boolean().default(true).describe("Draw the output's and the template's pages side by side in each iteration's report (needs LibreOffice)"),
+    maxSizeMb: z.number().positive().max(2048).optional().describe('The largest document accepted (default 100 MB)'),
+  })
+  .refine((spec) => spec.template !== undefined || spec.rules !== undefined, { message: 'needs a template or a rules file' });
+
+/**
+ * Research when stuck: before the loop gives up on the same failures, a model (the same providers as web tasks) reads
+ * the failures, the recent diffs and the output and writes a root-cause analysis into the next fixer prompt. The key
+ * is never part of the definition: it comes from the environment (CLI) or the side panel's settings.
+ */
+const ResearchSpec = z.strictObject({
+  enabled: z.boolean().default(true),
+  provider: z.enum(['openai', 'anthropic', 'openai-compatible']).optional(),
+  model: z.string().min(1).optional(),
+  baseUrl: z.url({ protocol: /^https?$/ }).optional(),
+});
+
 const FixerSpec = z.strictObject({
   kind: z.enum(['claude', 'command']).default('claude'),
   /** The executable, and for example `["wsl", "--"]` as a prefix to run it inside WSL from Windows. */
@@ -78,7 +104,10 @@ const FixerSpec = z.strictObject({
 export const LoopConfig = z
   .strictObject({
     repo: z.string().min(1),
-    check: z.preprocess((value) => (typeof value === 'string' ? { command: value } : value), CheckSpec),
+    /** The check command; optional in document mode, where it must pass as well when given. */
+    check: z.preprocess((value) => (typeof value === 'string' ? { command: value } : value), CheckSpec.optional()),
+    document: DocumentSpec.optional(),
+    research: ResearchSpec.default(() => ResearchSpec.parse({})),
     branch: z.string().min(1).optional(),
     remote: z.string().min(1).default('origin'),
     trigger: TriggerSpec.optional(),
@@ -111,6 +140,14 @@ export const LoopConfig = z
   .refine((config) => config.startFrom !== 'output' || config.output !== undefined, {
     message: 'startFrom "output" needs an "output" section',
     path: ['startFrom'],
+  })
+  .refine((config) => config.check !== undefined || config.document !== undefined, {
+    message: 'needs a check command, or an output template to judge the output document against (document mode)',
+    path: ['check'],
+  })
+  .refine((config) => config.document === undefined || config.output !== undefined, {
+    message: 'document mode needs an "output" section: where each run of the job leaves its document (a folder and file pattern, or a URL)',
+    path: ['output'],
   });
 export type LoopConfig = z.infer<typeof LoopConfig>;
 export type LoopConfigInput = z.input<typeof LoopConfig>;
@@ -124,13 +161,30 @@ export type LoopOutcome = z.infer<typeof LoopOutcome>;
 export const FailureItem = z.object({
   id: z.string().max(500),
   message: z.string().max(4000),
-  /** error: the test could not run at all; failure: it ran and failed; warning: output without a known structure. */
-  severity: z.enum(['error', 'failure', 'warning']),
+  /**
+   * error: the test could not run at all; failure: it ran and failed; warning: output without a known structure.
+   * critical, high, medium: a finding about an output document (medium ones do not fail the check).
+   */
+  severity: z.enum(['error', 'failure', 'warning', 'critical', 'high', 'medium']),
   file: z.string().max(500).optional(),
   /** Where inside the file or document: a line, a test, a slide and shape, a sheet and cell. */
   location: z.string().max(500).optional(),
 });
 export type FailureItem = z.infer<typeof FailureItem>;
+
+/** What the judge said about one iteration's output document, for the panel, `deputy loop` and the report. */
+export const DocumentVerdict = z.object({
+  kind: z.enum(['pptx', 'xlsx', 'docx']),
+  /** The document judged (as the loop received it). */
+  output: z.string(),
+  summary: z.string(),
+  counts: z.object({ critical: z.number().int().nonnegative(), high: z.number().int().nonnegative(), medium: z.number().int().nonnegative() }),
+  hollow: z.boolean(),
+  /** report.html and findings.json of this iteration, in the loop's run folder. */
+  reportPath: z.string().optional(),
+  findingsPath: z.string().optional(),
+});
+export type DocumentVerdict = z.infer<typeof DocumentVerdict>;
 
 const base = { loopId: z.string(), at: z.number(), iteration: z.number().int().nonnegative() };
 
@@ -139,7 +193,7 @@ export const LoopEvent = z.discriminatedUnion('type', [
   z.object({ ...base, type: z.literal('loop.started'), repo: z.string(), branch: z.string(), resumed: z.boolean(), step: LoopStep }),
   z.object({ ...base, type: z.literal('step.started'), step: LoopStep }),
   z.object({ ...base, type: z.literal('step.finished'), step: LoopStep, ok: z.boolean(), detail: z.string().optional() }),
-  z.object({ ...base, type: z.literal('check.result'), passed: z.boolean(), format: z.string(), failures: z.array(FailureItem) }),
+  z.object({ ...base, type: z.literal('check.result'), passed: z.boolean(), format: z.string(), failures: z.array(FailureItem), document: DocumentVerdict.optional() }),
   z.object({ ...base, type: z.literal('fixer.progress'), action: z.string() }),
   z.object({
     ...base,
@@ -186,7 +240,8 @@ export const LoopMethods = {
   'loop.start': {
     /** restart: set aside an unfinished loop of the same repository and start this definition instead. */
     /** approve: push a fix that waits for approval (it changes tests or the check) when resuming. */
-    params: z.object({ config: z.unknown(), resume: z.boolean().default(false), restart: z.boolean().default(false), approve: z.boolean().optional() }),
+    /** provider: the model for research when stuck (ProviderSettings, key included), held in memory only; the side panel's background fills it from the saved settings. */
+    params: z.object({ config: z.unknown(), resume: z.boolean().default(false), restart: z.boolean().default(false), approve: z.boolean().optional(), provider: z.unknown().optional() }),
     result: LoopSnapshot,
   },
   'loop.status': { params: z.object({ loopId: z.string().optional() }), result: z.object({ loops: z.array(LoopSnapshot) }) },

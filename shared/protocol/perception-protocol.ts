@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ActionEffect } from '../agent/action-effect';
 import { ActResult, ActTarget, ElementAction } from '../perception/element-action';
 import { FrameSnapshot, SnapshotItem, SnapshotMode } from '../perception/frame-snapshot';
 
@@ -33,6 +34,11 @@ export const perceptionContentMethods = {
   frameBox: {
     params: z.object({ key: z.string().min(1).max(64) }),
     result: z.object({ x: z.number(), y: z.number(), ownKey: z.string().optional() }).nullable(),
+  },
+  /** What an action would do (the link it follows, the form it submits and where), without doing it. */
+  effect: {
+    params: z.object({ target: ActTarget.nullable(), action: ElementAction }),
+    result: ActionEffect,
   },
   highlight: {
     params: z.object({ target: ActTarget, durationMs: z.number().int().nonnegative().max(60_000).default(1500) }),

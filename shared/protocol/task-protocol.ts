@@ -28,6 +28,18 @@ export const PendingApproval = z.object({
   reason: z.string(),
   url: z.string(),
   askedAt: z.number(),
+  /** 'action': the gate stopped a step before it ran; 'egress': the browser held a request the step made. */
+  kind: z.enum(['action', 'egress']).optional(),
+  /** The origin the step takes the user or sends data to, when it leaves where the task is. */
+  destination: z.string().nullable().optional(),
+  /** What goes there: the method and the names of the fields (values never leave the page). */
+  sends: z.object({ method: z.string(), fields: z.array(z.string()) }).nullable().optional(),
+  /** The origin of the page or frame the step acts in. */
+  actsOn: z.string().nullable().optional(),
+  /** What the step does, in words. */
+  consequence: z.string().optional(),
+  /** The origin "Approve for site" approves for this task; null or absent when only a single approval is allowed. */
+  siteApproval: z.string().nullable().optional(),
 });
 export type PendingApproval = z.infer<typeof PendingApproval>;
 
@@ -175,6 +187,11 @@ export const Settings = z.object({
    * is debugging it while a task runs); off, pages get synthetic events, which some of them ignore.
    */
   trustedInput: z.boolean().default(true),
+  /**
+   * Ask the configured model for a second opinion on steps the rules would let through (one small call per such
+   * step). It can only add caution: a step it calls risky asks for approval; it never lets through one the rules stop.
+   */
+  riskClassifier: z.boolean().default(false),
 });
 export type Settings = z.infer<typeof Settings>;
 
@@ -192,6 +209,7 @@ export const DEFAULT_SETTINGS: Settings = {
   historyMaxTasks: 200,
   historyMaxDays: 30,
   trustedInput: true,
+  riskClassifier: false,
 };
 
 export const ApprovalDecision = z.enum(['approve', 'reject', 'approve_site']);

@@ -5,6 +5,8 @@ import { desktopEvents, desktopMethods } from './desktop-protocol';
 import { desktopUiEvents, desktopUiMethods } from './desktop-ui-protocol';
 import { LoopEvent, LoopEvents, LoopMethods } from './loop-protocol';
 import { Flow } from './flow';
+import { shellMethods } from './shell-protocol';
+import { shellUiEvents, shellUiMethods } from './shell-ui-protocol';
 import { taskUiEvents, taskUiMethods } from './task-protocol';
 import { perceptionUiMethods } from './perception-protocol';
 
@@ -48,6 +50,14 @@ export const hostPassthroughMethods = {
   'desktop.run': desktopMethods['desktop.run'],
   'desktop.answer': desktopMethods['desktop.answer'],
   'desktop.stop': desktopMethods['desktop.stop'],
+  'shell.run': shellMethods['shell.run'],
+  'shell.resume': shellMethods['shell.resume'],
+  'shell.answer': shellMethods['shell.answer'],
+  'shell.stop': shellMethods['shell.stop'],
+  'shell.kill': shellMethods['shell.kill'],
+  'shell.output': shellMethods['shell.output'],
+  'shell.search': shellMethods['shell.search'],
+  'shell.sessions': shellMethods['shell.sessions'],
 } as const;
 export type HostPassthroughMethod = keyof typeof hostPassthroughMethods;
 
@@ -80,6 +90,7 @@ export const UiChannel = defineChannel(
     /** The loop events the background kept for a loop (bounded), so a panel opened mid-loop can draw its iterations. */
     'loop.log': { params: z.object({ loopId: z.string().min(1) }), result: z.object({ events: z.array(LoopEvent) }) },
     ...desktopUiMethods,
+    ...shellUiMethods,
   },
   {
     'host.status': HostStatus,
@@ -87,6 +98,7 @@ export const UiChannel = defineChannel(
     ...taskUiEvents,
     ...hostPassthroughEvents,
     ...desktopUiEvents,
+    ...shellUiEvents,
   },
 );
 export type UiChannel = typeof UiChannel;

@@ -74,7 +74,7 @@ describe('deputy loop: bad input gets a clear error and loses nothing', () => {
     expect(wrong.code).toBe(1);
     expect(wrong.stderr).toContain('budgets.maxIterations');
     const noCheck = await runLoopCli(repo, []);
-    expect(noCheck.stderr).toContain('No check command: pass --check "npm test"');
+    expect(noCheck.stderr).toContain('No check: pass --check "npm test"');
   });
 
   it('a corrupt state file: --resume explains, nothing is deleted, --restart starts over', async () => {

@@ -6,6 +6,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { ExtensionBrowser } from '../../scripts/lib/launch-browser';
 import { launchTestBrowser } from './support/test-hosts';
 import { fakeClaudePath } from '../fixtures/fake-claude/build-fake-claude';
+import { buildDeckServiceRepo, fixTitleSize } from '../fixtures/repo/deck-service';
 import { buildFixRepo, CHECK_COMMAND, FIX_ADD, FIX_MULTIPLY, type FixRepo, type Scenario, NO_DEPLOY_WAIT } from '../fixtures/repo/fix-repo';
 import { PANEL, PANEL_WIDTH, screenshotBothSchemes, texts } from './support/panel-harness';
 import { registerHostInProfile, requireBuild } from './support/register-host';
@@ -29,7 +30,8 @@ beforeAll(async () => {
   await registerHostInProfile(profile);
   ext = await launchTestBrowser({
     userDataDir: profile,
-    env: { DEPUTY_STATE_DIR: stateDir, DEPUTY_LOG_FILE: join(root, 'host.log'), FAKE_CLAUDE_SCENARIO: scenarioFile, FAKE_CLAUDE_LOG: claudeLog },
+    // No LibreOffice page images in document-mode reports (deputy compare's tests draw them): the loop says why and goes on.
+    env: { DEPUTY_STATE_DIR: stateDir, DEPUTY_LOG_FILE: join(root, 'host.log'), FAKE_CLAUDE_SCENARIO: scenarioFile, FAKE_CLAUDE_LOG: claudeLog, DEPUTY_SOFFICE: join(root, 'no-soffice') },
   });
   await ext.worker();
 });
@@ -212,6 +214,43 @@ describe('the fix loop in the side panel, over native messaging to the built hos
     expect(repo.remoteCommits()).toHaveLength(1);
     // The stopped loop's state was set aside, not deleted.
     expect(readFileSync(`${stateFile}.ended-${stoppedId ?? ''}`, 'utf8')).toContain('"outcome": "stopped"');
+    await panel.close();
+  });
+});
+
+describe('the fix loop in document mode, from the side panel', () => {
+  it('judges each deck against the template: counts by severity, the top findings and the report per iteration', async () => {
+    const service = buildDeckServiceRepo({ titleSize: 36, loopFile: { deploy: { waitSeconds: 0 } } });
+    repo = service;
+    useScenario({ runs: [{ steps: [fixTitleSize(36)], result: 'Draw titles at the template size', costUsd: 0.1 }] });
+    const panel = await openLoopView();
+    await fillDefinition(panel, {
+      repo: service.work,
+      check: '',
+      'max-iterations': '3',
+      trigger: service.triggerCommand,
+      output: `${service.outbox}/deck-*.pptx`,
+      'output-template': service.template,
+      'claude-path': fakeClaudePath(),
+    });
+    const before = await panel.$eval('[data-testid=loop-state]', (element) => element.getAttribute('data-loop-id')).catch(() => null);
+    await panel.click('[data-testid=loop-start]');
+    // The last loop's outcome is on screen until the new loop replaces it.
+    await panel.waitForFunction((old) => document.querySelector('[data-testid=loop-state]')?.getAttribute('data-loop-id') !== old, LOOP_WAIT, before);
+    await waitForOutcome(panel, 'passed');
+
+    expect(await text(panel, '[data-testid=loop-reason]')).toBe('The output matches its template after 1 pushed fix(es)');
+    expect(await texts(panel, '[data-testid=loop-iteration-check]')).toEqual(['output differs from the template', 'output matches the template']);
+    expect(await texts(panel, '[data-testid=loop-severity-counts]')).toEqual(['0 critical4 high0 medium', '0 critical0 high0 medium']);
+    expect(await texts(panel, '[data-testid=loop-count-high]')).toEqual(['4 high', '0 high']);
+    const findings = await texts(panel, '[data-testid=loop-failures] li');
+    expect(findings[0]).toBe('high slide 2, shape "Title" [format.title-size] The title\'s font size differs from the template. Expected 28 pt; found 36 pt. Fix: Set the title\'s font size to 28 pt.');
+    const reports = await texts(panel, '[data-testid=loop-document-report]');
+    expect(reports).toHaveLength(2);
+    expect(reports[0]).toMatch(/iteration-1\/report\.html$/);
+    expect(readFileSync(reports[0] ?? '', 'utf8')).toContain('Page images skipped');
+    expect(service.remoteCommits()).toHaveLength(1);
+    expect(await screenshotBothSchemes(panel, 'panel-loop-document')).toEqual([]);
     await panel.close();
   });
 });

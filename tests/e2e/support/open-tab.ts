@@ -17,6 +17,16 @@ export async function openTab(ext: ExtensionBrowser, helper: Page, url?: string)
   if (url?.startsWith('chrome://')) {
     // The browser's own pages open only from the browser (an extension may open the New Tab page), not by a page.
     await helper.evaluate((id, href) => chrome.tabs.update(id, { url: href }), tabId, url);
+    // The update resolves before the tab has committed the new address: wait until the tab is on it.
+    for (let tries = 0; ; tries += 1) {
+      const tab = await helper.evaluate(async (id) => {
+        const t = await chrome.tabs.get(id);
+        return { url: t.url, status: t.status };
+      }, tabId);
+      if (tab.url === url && tab.status === 'complete') break;
+      if (tries > 200) throw new Error(`The tab never opened ${url} (it is on ${tab.url}, ${tab.status})`);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
   } else if (url) {
     await page.goto(url);
     // The content script comes in with the page through a module import: wait until it answers.

@@ -4,7 +4,7 @@ import { UiChannel } from '../../../../shared/protocol';
 import { AppError } from '../../../../shared/errors';
 
 describe('host passthrough', () => {
-  it('forwards each loop and desktop method to the host with its params, and returns the host reply', async () => {
+  it('forwards each loop, desktop and shell method to the host with its params, and returns the host reply', async () => {
     const calls: [string, unknown][] = [];
     const handlers = createHostPassthroughHandlers({
       call: ((method: string, params: unknown) => {
@@ -12,7 +12,23 @@ describe('host passthrough', () => {
         return Promise.resolve({ forwarded: method });
       }) as never,
     });
-    expect(Object.keys(handlers).sort()).toEqual(['desktop.answer', 'desktop.run', 'desktop.status', 'desktop.stop', 'loop.start', 'loop.status', 'loop.stop']);
+    expect(Object.keys(handlers).sort()).toEqual([
+      'desktop.answer',
+      'desktop.run',
+      'desktop.status',
+      'desktop.stop',
+      'loop.start',
+      'loop.status',
+      'loop.stop',
+      'shell.answer',
+      'shell.kill',
+      'shell.output',
+      'shell.resume',
+      'shell.run',
+      'shell.search',
+      'shell.sessions',
+      'shell.stop',
+    ]);
     expect(await handlers['loop.stop']({ loopId: 'l1' })).toEqual({ forwarded: 'loop.stop' });
     expect(await handlers['desktop.answer']({ runId: 'r1', id: 'a1', approved: true })).toEqual({ forwarded: 'desktop.answer' });
     expect(calls).toEqual([

@@ -68,4 +68,44 @@ describe('fix loop form', () => {
   it('reads a remembered form even when an older version stored less or other types', () => {
     expect(LoopForm.parse({ repo: '/srv/app', check: 7 })).toEqual({ ...EMPTY_LOOP_FORM, repo: '/srv/app' });
   });
+
+  it('document mode: no check command needed with a template, but an output; trigger, output and research go into the definition', () => {
+    const result = configFromForm({
+      ...EMPTY_LOOP_FORM,
+      repo: '/srv/decks',
+      trigger: 'node build-deck.mjs /srv/reports',
+      output: ' /srv/reports/deck-*.pptx ',
+      outputTemplate: '/srv/templates/ref.pptx',
+      research: false,
+    });
+    expect(result).toEqual({
+      ok: true,
+      config: {
+        repo: '/srv/decks',
+        trigger: { command: 'node build-deck.mjs /srv/reports' },
+        output: { folder: '/srv/reports', pattern: 'deck-*.pptx' },
+        document: { template: '/srv/templates/ref.pptx' },
+        research: { enabled: false },
+      },
+    });
+    if (result.ok) expect(LoopConfig.safeParse(result.config).success).toBe(true);
+    const noOutput = configFromForm({ ...EMPTY_LOOP_FORM, repo: '/srv/decks', outputRules: 'rules.json' });
+    expect(noOutput.ok === false && Object.keys(noOutput.errors)).toEqual(['output']);
+    const folderOnly = configFromForm({ ...EMPTY_LOOP_FORM, repo: '/srv/decks', outputTemplate: 'ref.pptx', output: '/srv/reports/' });
+    expect(folderOnly.ok === false && folderOnly.errors.output).toMatch(/End the output with a file name pattern/);
+    expect(configFromForm({ ...EMPTY_LOOP_FORM, repo: '/srv/app', check: 'npm test' })).toEqual({ ok: true, config: { repo: '/srv/app', check: 'npm test' } });
+  });
+
+  it('puts document errors on the document fields', () => {
+    const template = 'The output template /srv/ref.pptx cannot be used: /srv/ref.pptx does not exist.';
+    expect(errorsFromHost(template)).toEqual({ outputTemplate: template });
+    const rules = 'The output rules /srv/rules.json cannot be used: bad JSON';
+    expect(errorsFromHost(rules)).toEqual({ outputRules: rules });
+    const output = 'The loop definition in loop.start is invalid: output: document mode needs an "output" section';
+    expect(errorsFromHost(output)).toEqual({ output });
+  });
+
+  it('an older remembered form gets the research switch on', () => {
+    expect(LoopForm.parse({ repo: '/srv/app' }).research).toBe(true);
+  });
 });

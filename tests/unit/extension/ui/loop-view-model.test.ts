@@ -130,4 +130,19 @@ describe('fix loop view model', () => {
     expect(formatClock(61_500)).toBe('1:01');
     expect(formatClock(3_725_000)).toBe('1:02:05');
   });
+
+  it('keeps the judge verdict of each iteration: counts by severity and the report', () => {
+    clock = 1_000;
+    const verdict = (high: number) => ({ kind: 'pptx' as const, output: '/out/deck.pptx', summary: high ? `FAIL: 0 critical, ${high} high, 0 medium` : 'PASS: matches the template', counts: { critical: 0, high, medium: 1 }, hollow: false, reportPath: `/state/runs/a/iteration-${high ? 1 : 2}/report.html` });
+    const findings = [{ id: 'slide 2, shape "Title" [format.title-size]', message: 'The title is too big', severity: 'high' as const }];
+    const view = reduceLoop(ID, [
+      ev({ type: 'loop.started', repo: '/srv/decks', branch: 'main', resumed: false, step: 'trigger' }),
+      ev({ type: 'check.result', passed: false, format: 'pptx', failures: findings, document: verdict(4) }),
+      ev({ type: 'check.result', passed: true, format: 'pptx', failures: [], document: verdict(0) }, 2),
+    ]);
+    expect(view.iterations.map((entry) => [entry.iteration, entry.document?.counts.high, entry.document?.reportPath, entry.failures.length])).toEqual([
+      [1, 4, '/state/runs/a/iteration-1/report.html', 1],
+      [2, 0, '/state/runs/a/iteration-2/report.html', 0],
+    ]);
+  });
 });

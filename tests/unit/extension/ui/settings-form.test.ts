@@ -79,6 +79,7 @@ describe('the settings form', () => {
         personalData: { full_name: 'Ada Lovelace' },
         stepScreenshots: true,
         trustedInput: true,
+        riskClassifier: false,
         historyMaxTasks: 200,
         historyMaxDays: 30,
       },

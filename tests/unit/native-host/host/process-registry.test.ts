@@ -9,6 +9,23 @@ const exited = (child: ReturnType<typeof spawn>): Promise<{ code: number | null;
   });
 
 describe.skipIf(process.platform === 'win32')('ProcessRegistry', () => {
+  it('runs the shutdown work features registered (a shell session ending its process groups), and not after it was removed', async () => {
+    const registry = new ProcessRegistry();
+    const done: string[] = [];
+    registry.onShutdown(async (graceMs) => {
+      await new Promise((resolve) => setTimeout(resolve, 10));
+      done.push(`shell ${graceMs}`);
+    });
+    const remove = registry.onShutdown(() => Promise.resolve(void done.push('removed')));
+    remove();
+    // One that never settles cannot hold shutdown past its grace period.
+    registry.onShutdown(() => new Promise(() => undefined));
+    const started = Date.now();
+    await registry.terminateAll(200);
+    expect(done).toEqual(['shell 200']);
+    expect(Date.now() - started).toBeLessThan(5000);
+  });
+
   it('ends a running child with SIGTERM and forgets it', async () => {
     const registry = new ProcessRegistry();
     const child = registry.track(spawn('sleep', ['30']));

@@ -86,13 +86,13 @@ describe('loadLoopConfig', () => {
     expect(config.budgets).toEqual({ maxIterations: 3, maxCostUsd: 2, maxWallMinutes: 240 });
     expect(config.protectedPaths).toEqual(['migrations/**', 'schema.sql']);
     expect(config.fixer).toMatchObject({ kind: 'claude', claudePath: 'claude', commandPrefix: ['wsl', '--'], timeoutSeconds: 600, permissionMode: 'acceptEdits' });
-    expect(loadLoopConfig({ repo: 'repo', check: 'make check' }, dir).check.command).toBe('make check');
+    expect(loadLoopConfig({ repo: 'repo', check: 'make check' }, dir).check?.command).toBe('make check');
   });
 
   it('explains what is wrong', () => {
     mkdirSync(join(dir, 'repo'));
     expect(() => loadLoopConfig({ repo: 'missing', check: 'x' }, dir)).toThrow(/does not exist: pass --repo/);
-    expect(() => loadLoopConfig({ repo: 'repo' }, dir)).toThrow(/No check command: pass --check/);
+    expect(() => loadLoopConfig({ repo: 'repo' }, dir)).toThrow(/No check: pass --check .*, or --output-template ref.pptx/);
     expect(() => loadLoopConfig({ repo: 'repo', check: 'x', healthUrl: 'not a url' }, dir)).toThrow(/The loop definition in the flags is invalid: deploy/);
     expect(() => loadLoopConfig({ repo: 'repo', check: 'x', startFrom: 'output' }, dir)).toThrow(/startFrom "output" needs an "output" section/);
     writeFileSync(join(dir, 'repo', 'deputy.loop.json'), '[1, 2]');

@@ -16,6 +16,12 @@ describe('createRedactor', () => {
     const r = createRedactor(createSecretVault());
     expect(r.redact('Card 4111 1111 1111 1111, Amex 3782-822463-10005.')).toBe('Card {{redacted_card_1}}, Amex {{redacted_card_2}}.');
     expect(r.redact('Order 4111111111111112 and tracking 1234567890123')).toBe('Order 4111111111111112 and tracking 1234567890123');
+    // A command's list of small numbers whose digits happen to pass Luhn.
+    const counted = '66 67 68 69 70 71 72 73 74 75 76 77 78';
+    expect(r.redact(counted)).toBe(counted);
+    // A terminal's password prompt, and the next line of output.
+    expect(r.redact('Password: \nstored 13 characters')).toBe('Password: \nstored 13 characters');
+    expect(r.redact('password: hunter2!x')).toBe('password: {{redacted_password_1}}');
   });
 
   it('gives the same value the same placeholder, so the model can refer to it consistently', () => {
@@ -78,5 +84,32 @@ describe('createSecretVault', () => {
 
   it('refuses entry names that could not be written as placeholders', () => {
     expect(() => createSecretVault({ entries: { 'Card Number': '1' } })).toThrow(/must be lowercase letters, digits and underscores/);
+  });
+});
+
+describe('redaction of values split over fields and of stored values', () => {
+  it('catches a card number typed into four boxes and an SSN in three', () => {
+    const snapshot = [
+      '[4] textbox "Card number, part 1" value="4111"',
+      '[5] textbox "Card number, part 2" value="1111"',
+      '[6] textbox "Card number, part 3" value="1111"',
+      '[7] textbox "Card number, part 4" value="1111"',
+      '[8] textbox "Quantity" value="12"',
+      '[9] textbox "SSN" value="219"',
+      '[10] textbox "SSN" value="09"',
+      '[11] textbox "SSN" value="9999"',
+    ].join('\n');
+    const vault = createSecretVault();
+    const out = createRedactor(vault).redact(snapshot);
+    expect(out).not.toMatch(/value="4111"|value="1111"|value="219"|value="9999"/);
+    expect(out).toContain('value="(part 1 of 4 of {{redacted_card_1}})"');
+    expect(out).toContain('value="12"');
+    expect(out).toContain('value="(part 3 of 3 of {{redacted_ssn_1}})"');
+    expect(vault.resolve('{{redacted_card_1}}')).toBe('4111111111111111');
+  });
+
+  it('matches stored values as whole words only, in any case of surrounding text', () => {
+    const r = createRedactor(createSecretVault({ entries: { first_name: 'Adam', pin: '1234' } }));
+    expect(r.redact('Adam, Adamant and MacAdam; order 1234 costs $12.34')).toBe('{{first_name}}, Adamant and MacAdam; order 1234 costs $12.34');
   });
 });

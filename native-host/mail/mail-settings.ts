@@ -1,0 +1,66 @@
+import { readFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { AppError, describeZodError } from '../../shared/errors';
+import { MailboxConfig } from '../../shared/protocol/mail-protocol';
+import { appPaths, type PathEnv } from '../paths';
+import { createGmailSource } from './gmail-source';
+import type { GmailEnv } from './gmail-token';
+import { createImapSource } from './imap-source';
+import type { MailSource } from './mail-source';
+
+export interface MailSettings {
+  config: MailboxConfig;
+  /** The file it came from; relative paths in it (password file, CA file, OAuth client file) are relative to it. */
+  file: string;
+}
+
+/** Where mail settings are read from: --mail-config, else DEPUTY_MAIL_CONFIG, else mail.json in Deputy's data folder. */
+export function mailSettingsFile(pathEnv: PathEnv, explicit?: string): { file: string; explicit: boolean } {
+  if (explicit !== undefined) return { file: resolve(explicit), explicit: true };
+  const fromEnv = pathEnv.env.DEPUTY_MAIL_CONFIG;
+  if (fromEnv !== undefined && fromEnv !== '') return { file: resolve(fromEnv), explicit: true };
+  return { file: join(appPaths(pathEnv).dataDir, 'mail.json'), explicit: false };
+}
+
+/** Reads and validates a mail settings file; every problem says which file and which field. */
+export function loadMailSettings(file: string): MailSettings {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (error) {
+    throw new AppError(
+      'bad_config',
+      `The mail settings file ${file} could not be read (${(error as { code?: string }).code ?? 'unreadable'})`,
+    );
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (error) {
+    throw new AppError(
+      'bad_config',
+      `The mail settings file ${file} is not valid JSON (${error instanceof Error ? error.message : String(error)})`,
+    );
+  }
+  if (typeof json === 'object' && json !== null && 'password' in json && typeof json.password === 'string') {
+    // Said before validation, without repeating the value: a password written inline would end up in backups and logs.
+    throw new AppError(
+      'bad_config',
+      `The mail settings file ${file} has the password written in it: use "password": {"env": "NAME"} or {"file": "path"} and remove it from the file`,
+    );
+  }
+  const parsed = MailboxConfig.safeParse(json);
+  if (!parsed.success)
+    throw new AppError('bad_config', `The mail settings in ${file} are not valid: ${describeZodError(parsed.error)}`);
+  return { config: parsed.data, file };
+}
+
+/** The environment the mail sources read secrets and the Gmail sign-in from, for settings loaded from `file`. */
+export function mailEnv(pathEnv: PathEnv, file: string): GmailEnv {
+  return { env: pathEnv.env, baseDir: dirname(file), dataDir: appPaths(pathEnv).dataDir };
+}
+
+/** Opens the right source for a mailbox. */
+export function mailSourceFactory(env: GmailEnv): (config: MailboxConfig) => MailSource {
+  return (config) => (config.kind === 'imap' ? createImapSource(config, env) : createGmailSource(config, env));
+}
