@@ -86,11 +86,18 @@ describe('trusted input', () => {
 
   it('clicks and types in another site\'s frame, placed within the tab through the frames around it', async () => {
     const { tabId } = await browser.newTab(site.url('/pages/frame-host.html'));
-    const { record } = await play(tabId, 'Verify with the code 493021', [
-      (r: RecordedRequest) => call('type', { ref: refIn(r, 'textbox', /^One-time code$/), text: '493021' }),
-      (r: RecordedRequest) => call('click', { ref: refIn(r, 'button', /^Verify$/) }),
-    ]);
+    // Acting in another site's frame is acting on that site: the user approves it once for the task.
+    const { record, approvals } = await play(
+      tabId,
+      'Verify with the code 493021',
+      [
+        (r: RecordedRequest) => call('type', { ref: refIn(r, 'textbox', /^One-time code$/), text: '493021' }),
+        (r: RecordedRequest) => call('click', { ref: refIn(r, 'button', /^Verify$/) }),
+      ],
+      { approve: () => 'approve' },
+    );
     expect(record.status, record.agent?.endReason ?? '').toBe('completed');
+    expect(approvals[0]?.reason).toMatch(/inside a frame from http:\/\/bank\.test:\d+/);
     const [typed, verify] = results(record);
     expect(typed?.content).toMatch(/^Typed into \[\d+\] textbox "One-time code" \(trusted input\)/);
     expect(verify?.content).toMatch(/^Clicked \[\d+\] button "Verify" \(trusted input\)/);
@@ -319,7 +326,13 @@ describe('files', () => {
     expect(installer?.evidence.join('\n')).toContain('the download "setup.exe" (application/x-msdownload) is held: it is a program or a script, so Deputy stopped it before it was saved');
     // Nothing of the program was written before the approval.
     expect(programBeforeApproval).toEqual(['report.pdf']);
-    expect(approvals.map((a) => [a.intent, a.classes])).toEqual([['Keep the download "setup.exe" (d2)', ['act', 'program']]]);
+    // The files come from another site (the shop's file host), which the egress guard has the user approve; keeping
+    // the program asks again, as a program.
+    expect(approvals.map((a) => [a.intent, a.classes])).toEqual([
+      [expect.stringMatching(/^Click \[\d+\] link "Annual report \(PDF\)"$/), ['act']],
+      [expect.stringMatching(/^Click \[\d+\] link "Desktop app installer"$/), ['act']],
+      ['Keep the download "setup.exe" (d2)', ['act', 'program']],
+    ]);
     expect(keep?.content).toMatch(/^Kept the download "setup\.exe"/);
     const saved = record.downloads ?? [];
     expect(saved.map((d) => [d.id, d.name, d.state, d.size])).toEqual([
