@@ -44,6 +44,8 @@ export default defineManifest({
     'notifications',
     'webNavigation',
     'webRequest',
+    'debugger',
+    'downloads',
     'declarativeNetRequest',
   ],
   host_permissions: ['<all_urls>'],

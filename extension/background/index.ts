@@ -29,7 +29,10 @@ import { isPassthroughEvent } from './host-passthrough';
 import { LaunchStore } from './launch-store';
 import { LoopEventLog } from './loop-event-log';
 import { createMcpServices, mcpServerTools, type McpServices } from './mcp-wiring';
+import { createInputServices } from './input-wiring';
 import { createPageAgent } from './page-agent-wiring';
+import { SettingsStore } from './settings-store';
+import { isActive } from './task-runner';
 import { clearStaleNotices, createTaskServices } from './task-wiring';
 import { ShellRunLog } from './shell-run-log';
 import { createShellUiHandlers } from './shell-ui-handlers';
@@ -78,7 +81,13 @@ const host = new HostConnection({
 const desktopRuns: DesktopRunLog = new DesktopRunLog({ store: session, broadcast: (record) => ui.broadcast('desktop.updated', record), now: () => Date.now() });
 const shellRuns: ShellRunLog = new ShellRunLog({ store: session, broadcast: (record) => ui.broadcast('shell.updated', record), now: () => Date.now() });
 
-const page = createPageAgent();
+const inputs = createInputServices({
+  session,
+  trustedInput: async () => (await new SettingsStore(chromeStore('local')).get()).trustedInput,
+  onDownloads: (taskId, downloads) => void tasks.runner.setDownloads(taskId, downloads),
+  log: createConsoleLogger('bg:input'),
+});
+const page = createPageAgent(inputs.input);
 
 const chat = new ChatDriver({
   frames: { listFrames: listScriptableFrames, sendToFrame },
@@ -91,6 +100,7 @@ const chat = new ChatDriver({
 });
 const tasks = createTaskServices(
   page,
+  inputs,
   chat,
   (record) => ui.broadcast('task.updated', record),
   (thinking) => ui.broadcast('task.thinking', thinking),
@@ -149,8 +159,17 @@ void allowSessionStorageForPages();
 void (hasSidePanel() ? openPanelOnActionClick() : useActionPopup('extension/popup/index.html'));
 host.start();
 void clearStaleNotices(tasks.notices);
-// The guards a previous worker set are still in force (session rules); take them back before tasks resume.
-void tasks.guard.restore().finally(() => void tasks.runner.resumeInterrupted());
+// The guards a previous worker set are still in force (session rules); take them back before tasks resume. Attachments
+// an earlier worker left for tasks that have ended since are let go once the active tasks are back.
+void tasks.guard
+  .restore()
+  .finally(() => tasks.runner.resumeInterrupted())
+  .finally(() =>
+    inputs.sessions.sweep(async (taskId) => {
+      const record = await tasks.tasks.get(taskId);
+      return record !== undefined && isActive(record);
+    }),
+  );
 
 // A handle for DevTools and for the end-to-end tests: the menu handler cannot be clicked in a headless browser.
 Object.assign(globalThis, {

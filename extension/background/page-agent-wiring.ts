@@ -15,10 +15,15 @@ import {
   waitForTabLoad,
 } from '../platform/tab-control';
 import { PageAgent } from './page-agent';
+import type { PageInput } from './page-input';
 
-/** The page agent over the real browser: content frames through chrome.tabs messaging, tabs through chrome.tabs. */
-export function createPageAgent(): PageAgent {
+/**
+ * The page agent over the real browser: content frames through chrome.tabs messaging, tabs through chrome.tabs, and
+ * trusted input, dialogs, file pickers and downloads through the debugger.
+ */
+export function createPageAgent(input: PageInput): PageAgent {
   return new PageAgent({
+    input,
     frames: { listFrames: listScriptableFrames, sendToFrame },
     tabs: {
       state: tabState,

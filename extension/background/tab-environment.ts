@@ -1,10 +1,12 @@
 import { AppError, toErrorShape } from '../../shared/errors';
 import type { ActionOutcome, Observation, ObservedElement, ObservedTab, PageStatus, Screenshot } from '../../shared/agent/environment';
 import type { WebAction, WebEnvironment } from '../../shared/agent/web-environment';
+import type { TaskFile } from '../../shared/protocol';
 import type { TabState } from '../platform/tab-control';
 import type { HeldRequest } from './egress-guard';
 import type { PageAgent } from './page-agent';
-import { NOTICES, blockedReason, noticeText } from './page-notices';
+import type { PageInput } from './page-input';
+import { NOTICES, blockedReason, downloadsText, noticeText } from './page-notices';
 import { type TaskEgress, gateFactsFor, heldDuring, publicView, resolveHeld, setGuardScope } from './task-egress';
 
 export interface TabEnvironmentDeps {
@@ -18,6 +20,10 @@ export interface TabEnvironmentDeps {
   readyTimeoutMs?: number;
   /** Why the tab's page failed to load, when it shows the browser's error page. */
   loadFailure?: (tabId: number) => Promise<{ url: string; error: string } | undefined>;
+  /** The task this environment acts for: its debugger attachment carries the input, its attached files the uploads. */
+  task?: { owner: string; files: readonly TaskFile[] };
+  /** Dialogs and downloads as the debugger reports them; absent where there is no debugger (unit tests). */
+  input?: Pick<PageInput, 'attach' | 'dialogs' | 'downloads'>;
   /** The task's egress guard: where its tabs may go, and what the browser held. Absent outside tasks. */
   egress?: TaskEgress;
 }
@@ -105,6 +111,17 @@ export function createTabEnvironment(deps: TabEnvironmentDeps, startTabId: numbe
       });
       const blocked = blockedReason(tab.url);
       if (blocked) return notice('blocked', NOTICES.blocked(blocked));
+      const owner = deps.task?.owner;
+      const downloads = owner === undefined ? [] : (deps.input?.downloads?.list(owner) ?? []);
+      const extras = downloads.length > 0 ? { downloads } : {};
+      // Attached from the first look on, so a dialog the page opens by itself (on load, on a timer) is seen too.
+      if (owner !== undefined) await deps.input?.attach(owner, tabId);
+      const dialog = await deps.input?.dialogs.current(tabId);
+      if (dialog) {
+        const { openedAt: _openedAt, ...shown } = dialog;
+        // No screenshot: the page under a dialog draws no new frames, and a capture would wait for one.
+        return { status: 'ready', url: tab.url, title: tab.title, text: noticeText(tab.title, tab.url, NOTICES.dialog(dialog)) + downloadsText(downloads), elements: [], tabs, dialog: shown, ...extras };
+      }
       const failed = await deps.loadFailure?.(tabId);
       if (failed) return notice('unreachable', NOTICES.unreachable(failed.url, failed.error));
       let snapshot: Awaited<ReturnType<PageAgent['snapshot']>>;
@@ -124,7 +141,8 @@ export function createTabEnvironment(deps: TabEnvironmentDeps, startTabId: numbe
         ...(loading ? { status: 'loading' as const } : {}),
         url: snapshot.url,
         title: snapshot.title,
-        text,
+        text: text + downloadsText(downloads),
+        ...extras,
         elements: snapshot.elements.map(({ ref, role, name, inputType, autocomplete, frameId, origin }) => ({
           ref,
           role,
@@ -154,7 +172,7 @@ export function createTabEnvironment(deps: TabEnvironmentDeps, startTabId: numbe
       const unwatch = egress && MAY_OPEN_WINDOW.has(action.kind) ? await egress.guard.watchNewTabs(egress.taskId) : null;
       let outcome: Awaited<ReturnType<typeof deps.page.act>>;
       try {
-        outcome = await deps.page.act(tabId, action);
+        outcome = await deps.page.act(tabId, action, deps.task ? { owner: deps.task.owner, files: deps.task.files } : {});
       } finally {
         if (unwatch) void egress?.sleep(1500).then(unwatch);
       }

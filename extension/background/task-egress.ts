@@ -32,7 +32,7 @@ export function elementActionFor(tool: string, args: Record<string, unknown>): E
     case 'check':
       return { kind: 'check', checked: args.checked !== false };
     case 'press':
-      return typeof args.key === 'string' ? { kind: 'press', key: args.key } : null;
+      return typeof args.key === 'string' ? { kind: 'press', key: args.key, times: typeof args.times === 'number' ? args.times : 1 } : null;
     case 'type':
       return { kind: 'type', text: '', clear: true, submit: args.submit === true };
     case 'select':

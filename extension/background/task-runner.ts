@@ -14,7 +14,8 @@ import type { AnyTool } from '../../shared/agent/tool';
 import { webTools } from '../../shared/agent/web-tools';
 import { AppError, toErrorShape } from '../../shared/errors';
 import type { Logger } from '../../shared/logger';
-import type { ApprovalDecision, ChatCaseResult, ChatFacts, Flow, Settings, TaskMode, TaskRecord, TaskStatus, TaskThinking } from '../../shared/protocol';
+import type { ObservedDownload } from '../../shared/agent/environment';
+import type { ApprovalDecision, ChatCaseResult, ChatFacts, Flow, Settings, TaskFile, TaskFileInput, TaskMode, TaskRecord, TaskStatus, TaskThinking } from '../../shared/protocol';
 import type { ChatCaseEnvironment } from './chat-case-environment';
 import { callCount, refindTaskTab, restartNote, skipCallsOnLostInput, taskPageUrl, type TaskTabPorts } from './refind-task-tab';
 import type { SettingsStore } from './settings-store';
@@ -37,12 +38,13 @@ export interface TaskRunnerDeps {
   settings: SettingsStore;
   /** The tab the task starts on: its URL names the task's site. */
   tabUrl: (tabId: number) => Promise<string | undefined>;
-  /** The task's web environment in its tab, with the task's egress guard. */
-  environment: (tabId: number, taskId: string) => TabEnvironment;
+  /** The task's tab environment: its input goes through the task's debugger attachment, its uploads take its files, and
+   * its requests pass the task's egress guard. */
+  environment: (tabId: number, task: Pick<TaskRecord, 'id' | 'files'>) => TabEnvironment;
+  /** A support-chat case on the tab: the chat and the page around it. */
+  chatEnvironment?: (tabId: number, task: Pick<TaskRecord, 'id' | 'files'>) => ChatCaseEnvironment;
   /** Ends a task's egress guard (its browser rules) once the task stops running here; keeps only the listed tasks'. */
   egress?: { end(taskId: string): Promise<void>; retain(taskIds: readonly string[]): Promise<void> };
-  /** A support-chat case on the tab: the chat and the page around it. */
-  chatEnvironment?: (tabId: number, taskId: string) => ChatCaseEnvironment;
   provider: (settings: NonNullable<Settings['provider']>) => Provider;
   now: () => number;
   newId: () => string;
@@ -59,6 +61,8 @@ export interface TaskRunnerDeps {
   onThinking?: (thinking: TaskThinking) => void;
   /** Tools of the user's MCP servers (through the host), for web tasks; none when the host cannot be reached. */
   externalTools?: () => Promise<AnyTool<TabEnvironment>[]>;
+  /** Keeps the bytes of files chosen in the side panel while their task runs; returns the id they are kept under. */
+  keepFile?: (taskId: string, name: string, base64: string) => Promise<string>;
 }
 
 export interface StartTask {
@@ -70,6 +74,8 @@ export interface StartTask {
   facts?: ChatFacts | undefined;
   /** An address to open in the tab before the task looks at it. */
   url?: string | undefined;
+  /** Files the user attached for the upload tool. */
+  files?: TaskFileInput[] | undefined;
 }
 
 const ACTIVE: ReadonlySet<TaskStatus> = new Set(['queued', 'running', 'paused', 'awaiting_approval', 'awaiting_user']);
@@ -117,6 +123,7 @@ export class TaskRunner {
     }
     const now = this.deps.now();
     const id = this.deps.newId();
+    const files = await this.attach(id, input.files ?? []);
     const record: TaskRecord = {
       id,
       tabId: input.tabId,
@@ -139,12 +146,30 @@ export class TaskRunner {
       pauseRequested: false,
       facts: input.flow === 'chat' ? (input.facts ?? {}) : {},
       chat: null,
+      ...(files.length > 0 ? { files } : {}),
       ...(input.url === undefined ? {} : { startUrl: input.url, site: siteOf(input.url), pageUrl: input.url }),
     };
     await this.deps.tasks.save(record);
     this.deps.onUpdate(record);
     void this.run(record, input.url ?? url);
     return record;
+  }
+
+  /** Files given by path are taken as they are; the bytes of files chosen in the panel are kept apart from the record. */
+  private async attach(taskId: string, inputs: TaskFileInput[]): Promise<TaskFile[]> {
+    const files: TaskFile[] = [];
+    for (const input of inputs) {
+      const file = { name: input.name, size: input.size, type: input.type ?? '' };
+      if ('path' in input) files.push({ ...file, path: input.path });
+      else if (!this.deps.keepFile) throw new AppError('unavailable', 'Files cannot be attached here.');
+      else files.push({ ...file, stored: await this.deps.keepFile(taskId, input.name, input.base64) });
+    }
+    return files;
+  }
+
+  /** Records what the task downloaded (the side panel and `npm run task` report it). */
+  async setDownloads(taskId: string, downloads: ObservedDownload[]): Promise<void> {
+    await this.change(taskId, (r) => ({ ...r, downloads }));
   }
 
   /** The task's text with personal data replaced by placeholders; the values found are kept for the task in session memory. */
@@ -333,12 +358,12 @@ export class TaskRunner {
             : `{{${name}}} is not a value Deputy knows, so nothing was typed: use only placeholders shown on the page or in the instructions.`,
       );
       if (record.flow === 'chat' && !this.deps.chatEnvironment) throw new AppError('unavailable', 'Support chats cannot be automated here.');
-      const chatCase = record.flow === 'chat' ? (this.deps.chatEnvironment?.(record.tabId, taskId) ?? null) : null;
+      const chatCase = record.flow === 'chat' ? (this.deps.chatEnvironment?.(record.tabId, record) ?? null) : null;
       let environment: AgentEnvironment & Pick<TabEnvironment, 'currentTabId'> & Partial<Pick<TabEnvironment, 'act'>>;
       if (chatCase) {
         environment = chatCase;
       } else {
-        const web = this.deps.environment(record.tabId, taskId);
+        const web = this.deps.environment(record.tabId, record);
         // An action decided before a restart names elements by the numbers of a snapshot this worker never took.
         const last = record.agent?.steps.at(-1);
         if (last?.calls.some((call) => call.status === 'proposed' || call.status === 'awaiting_approval' || call.status === 'started')) {
@@ -403,7 +428,7 @@ export class TaskRunner {
       }
       const final = record.agent
         ? await resumeAgent(agentDeps, record.agent)
-        : await startAgent(agentDeps, { taskId, task: record.text, startUrl });
+        : await startAgent(agentDeps, { taskId, task: record.text + filesNote(record.files ?? []), startUrl });
       const chat = chatCase ? await this.caseResult(chatCase, final, createRedactor(vault, { emails: settings.redactEmails, phones: settings.redactPhones })) : null;
       await this.change(taskId, (r) => ({ ...r, agent: final, status: final.status, approval: null, question: null, ...(chat ? { chat } : {}) }));
     } catch (error) {
@@ -521,6 +546,13 @@ function statusOf(state: AgentState, record: TaskRecord): TaskStatus {
   if (record.approval && state.status === 'running') return 'awaiting_approval';
   if (record.question && state.status === 'running') return 'awaiting_user';
   return state.status;
+}
+
+/** How the model learns which files it may upload: names, sizes and types, never where they are. */
+export function filesNote(files: readonly TaskFile[]): string {
+  if (files.length === 0) return '';
+  const list = files.map((f) => `${f.name} (${f.type || 'file'}, ${f.size} bytes)`).join('; ');
+  return `\n\nFiles the user attached for this task (upload them by name with the upload tool): ${list}`;
 }
 
 export function siteOf(url: string): string {

@@ -15,17 +15,19 @@ import { allTabIds, reopenInTab, replaceSessionRules, resubmitForm, sessionRuleI
 import { createChatCaseEnvironment } from './chat-case-environment';
 import { EgressGuard } from './egress-guard';
 import type { ChatDriver } from './chat-driver';
+import type { InputServices } from './input-wiring';
 import type { PageAgent } from './page-agent';
 import { SettingsStore } from './settings-store';
 import { createTabEnvironment, type TabEnvironment } from './tab-environment';
 import type { AnyTool } from '../../shared/agent/tool';
-import { TaskRunner } from './task-runner';
+import { TaskRunner, isActive } from './task-runner';
 import { TaskStore } from './task-store';
 import { createTaskUiHandlers } from './task-ui-handlers';
 
 /** Builds the task runner and its stores over chrome.storage.local and the page agent. */
 export function createTaskServices(
   page: PageAgent,
+  inputs: InputServices,
   chat: ChatDriver,
   broadcast: (record: TaskRecord) => void,
   broadcastThinking: (thinking: TaskThinking) => void,
@@ -54,7 +56,7 @@ export function createTaskServices(
     save: (state) => session.set('egress-guard', state),
     now: () => Date.now(),
   });
-  const tabEnvironment = (tabId: number, taskId?: string) =>
+  const tabEnvironment = (tabId: number, task?: Pick<TaskRecord, 'id' | 'files'>) =>
     createTabEnvironment(
       {
         page,
@@ -63,8 +65,9 @@ export function createTaskServices(
         sleep,
         capture: (id) => captureTabIfVisible(id),
         loadFailure,
+        input: inputs.input,
         // Outside a task (an agent connected over MCP) there is no task guard: its own gate decides each call.
-        ...(taskId === undefined ? {} : { egress: { taskId, guard, resubmit: resubmitForm, now: () => Date.now(), sleep } }),
+        ...(task === undefined ? {} : { task: { owner: task.id, files: task.files ?? [] }, egress: { taskId: task.id, guard, resubmit: resubmitForm, now: () => Date.now(), sleep } }),
       },
       tabId,
     );
@@ -81,8 +84,9 @@ export function createTaskServices(
     },
     settings,
     tabUrl: async (tabId) => (await tabState(tabId))?.url,
-    environment: (tabId, taskId) => tabEnvironment(tabId, taskId),
-    chatEnvironment: (tabId, taskId) => createChatCaseEnvironment(chat, tabEnvironment(tabId, taskId)),
+    environment: (tabId, task) => tabEnvironment(tabId, task),
+    chatEnvironment: (tabId, task) => createChatCaseEnvironment(chat, tabEnvironment(tabId, task)),
+    keepFile: inputs.keepFile,
     egress: guard,
     provider: (provider) => createProvider(provider, { browser: true }),
     now: () => Date.now(),
@@ -102,6 +106,8 @@ export function createTaskServices(
     ...(extras.externalTools ? { externalTools: extras.externalTools } : {}),
     onUpdate: (record) => {
       broadcast(record);
+      // A task that ended lets go of the debugger (the browser's bar goes away) and of the files chosen for it.
+      if (!isActive(record)) void inputs.release(record.id);
       showPending();
       notices.update(record).catch((error: unknown) => log.warn('notification failed', { error: String(error) }));
     },

@@ -8,6 +8,7 @@ const MESSAGE_FIELD = 'deputyFrameKey';
  */
 export class FrameKeys {
   private readonly keys = new WeakMap<Element, string>();
+  private readonly frames = new Map<string, WeakRef<Element>>();
   private given: string | undefined;
 
   constructor(private readonly makeKey: () => string) {}
@@ -29,6 +30,13 @@ export class FrameKeys {
     });
   }
 
+  /** The iframe element this frame gave `key` to, while it lives. */
+  frameOf(key: string): Element | undefined {
+    const frame = this.frames.get(key)?.deref();
+    if (frame && !frame.isConnected) this.frames.delete(key);
+    return frame?.isConnected ? frame : undefined;
+  }
+
   /** The key for a child iframe, posted to it again each time in case it navigated and lost it. */
   keyOf(frame: Element): string | null {
     const child = (frame as HTMLIFrameElement).contentWindow;
@@ -37,6 +45,7 @@ export class FrameKeys {
     if (!key) {
       key = this.makeKey();
       this.keys.set(frame, key);
+      this.frames.set(key, new WeakRef(frame));
     }
     child.postMessage({ [MESSAGE_FIELD]: key }, '*');
     return key;

@@ -1,5 +1,5 @@
 import { closedShadowRootOf } from '../platform/closed-shadow-root';
-import { onBackgroundRequest } from '../platform/content-bridge';
+import { askBackground, onBackgroundRequest } from '../platform/content-bridge';
 import { frameIdOf, openOrClosedShadowRoot } from '../platform/page-dom';
 import { createChatHandlers } from './chat/chat-handlers';
 import { createContentServer } from './content-server';
@@ -18,6 +18,6 @@ const serve = createContentServer({
     now: () => Date.now(),
     sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
   }),
-  ...createPerceptionHandlers({ win: window, shadowRootOf: closedShadowRootOf, randomId }),
+  ...createPerceptionHandlers({ win: window, shadowRootOf: closedShadowRootOf, randomId, ask: askBackground }),
 });
 onBackgroundRequest((message) => serve(message));

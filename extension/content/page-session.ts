@@ -1,6 +1,7 @@
 import { AppError } from '../../shared/errors';
 import type { ActResult, ActTarget, ElementAction } from '../../shared/perception/element-action';
 import type { FrameSnapshot, SnapshotItem, SnapshotMode } from '../../shared/perception/frame-snapshot';
+import { createInputDriver, pointIn } from './actions/input-driver';
 import type { ActionEffect } from '../../shared/agent/action-effect';
 import { describeEffect } from './actions/action-effect';
 import { runAction } from './actions/run-action';
@@ -30,6 +31,9 @@ export interface PageSessionDeps {
   /** The key this frame's parent gave it (for stitching), if any. */
   frameKey: () => string | undefined;
   token: string;
+  /** Sends a request to the background (trusted input goes through it). */
+  ask: (message: unknown) => Promise<unknown>;
+  randomId: () => string;
 }
 
 /**
@@ -83,16 +87,35 @@ export class PageSession {
     return { ...report, readyState: doc.readyState };
   }
 
-  async act(params: { target: ActTarget | null; action: ElementAction; settleMs: number }): Promise<ActResult> {
+  async act(params: { target: ActTarget | null; action: ElementAction; settleMs: number; input?: { lease?: string | undefined; reason?: string | undefined } | undefined }): Promise<ActResult> {
     const doc = this.deps.win.document;
     const self = { token: this.token, url: this.deps.win.location.href };
-    if (params.target === null) return { ...self, ...(await runAction(doc, null, params.action, this.deps.access, params.settleMs)) };
+    const driver = createInputDriver(params.input, { win: this.deps.win, frameKey: this.deps.frameKey(), ask: this.deps.ask, randomId: this.deps.randomId });
+    const context = { access: this.deps.access, settleMs: params.settleMs, driver };
+    if (params.target === null) return { ...self, ...(await runAction(doc, null, params.action, context)) };
     const resolved = this.resolve(params.target);
     if ('candidates' in resolved) {
       return { ...self, ok: false, message: '[@] is gone', changed: false, evidence: [], candidates: resolved.candidates };
     }
-    const outcome = await runAction(doc, resolved.el, params.action, this.deps.access, params.settleMs);
+    let dropTarget: Element | null = null;
+    if (params.action.kind === 'drag' && params.action.to) {
+      const drop = this.resolve(params.action.to);
+      if ('candidates' in drop) throw new AppError('not_found', 'the element to drop [@] onto is gone from the page: take a new snapshot');
+      dropTarget = drop.el;
+    }
+    const outcome = await runAction(doc, resolved.el, params.action, { ...context, dropTarget });
     return resolved.replacedBy === undefined ? { ...self, ...outcome } : { ...self, ...outcome, replacedBy: resolved.replacedBy };
+  }
+
+  /** Where the child frame given `key` shows its content, in this frame's viewport (see the content channel). */
+  frameBox(params: { key: string }, keys: { frameOf(key: string): Element | undefined }): { x: number; y: number; ownKey?: string } | null {
+    const frame = keys.frameOf(params.key);
+    if (!frame) return null;
+    const rect = frame.getBoundingClientRect();
+    if (rect.width === 0 || rect.height === 0) return null;
+    const at = pointIn(this.deps.win, frame, { x: rect.left + frame.clientLeft, y: rect.top + frame.clientTop });
+    const ownKey = this.deps.frameKey();
+    return ownKey ? { ...at, ownKey } : at;
   }
 
   /** What the action would do on the target (or the focused element), for the policy gate; nothing is done. */

@@ -9,6 +9,8 @@ export interface PerceptionDeps {
   win: Window;
   shadowRootOf: (el: Element) => ShadowRoot | null;
   randomId: () => string;
+  /** Sends a request to the background and returns its reply. */
+  ask: (message: unknown) => Promise<unknown>;
 }
 
 /**
@@ -22,11 +24,12 @@ export function createPerceptionHandlers(deps: PerceptionDeps): {
   find: Handler<'find'>;
   highlight: Handler<'highlight'>;
   settle: Handler<'settle'>;
+  frameBox: Handler<'frameBox'>;
 } {
   const keys = new FrameKeys(deps.randomId);
   keys.listen(deps.win);
   const access: DomAccess = { shadowRootOf: deps.shadowRootOf, frameKeyOf: (frame) => keys.keyOf(frame) };
-  const session = new PageSession({ win: deps.win, access, frameKey: () => keys.ownKey, token: deps.randomId() });
+  const session = new PageSession({ win: deps.win, access, frameKey: () => keys.ownKey, token: deps.randomId(), ask: deps.ask, randomId: deps.randomId });
   return {
     snapshot: (params) => Promise.resolve(session.snapshot(params)),
     act: (params) => session.act(params),
@@ -34,5 +37,6 @@ export function createPerceptionHandlers(deps: PerceptionDeps): {
     find: (params) => Promise.resolve(session.find(params)),
     highlight: (params) => Promise.resolve(session.highlight(params)),
     settle: (params) => session.settle(params),
+    frameBox: (params) => Promise.resolve(session.frameBox(params, keys)),
   };
 }

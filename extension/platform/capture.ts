@@ -1,6 +1,7 @@
 /** Chrome allows two captures a second (MAX_CAPTURE_VISIBLE_TAB_CALLS_PER_SECOND); more fail. */
 const CAPTURE_INTERVAL_MS = 600;
 let lastCapture = 0;
+const CAPTURE_TIMEOUT_MS = 3000;
 
 /**
  * A screenshot of what the user sees in a window: only the window's active tab can be captured, so the caller says
@@ -13,7 +14,9 @@ export async function captureTabIfVisible(tabId: number, quality = 60): Promise<
   const wait = lastCapture + CAPTURE_INTERVAL_MS - Date.now();
   lastCapture = Date.now() + Math.max(0, wait);
   if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
-  const capture = (): Promise<string | undefined> => chrome.tabs.captureVisibleTab(tab.windowId, { format: 'jpeg', quality });
+  // A page that draws no frame (frozen under a JavaScript dialog that opened meanwhile) would hold the capture forever.
+  const capture = (): Promise<string | undefined> =>
+    Promise.race([chrome.tabs.captureVisibleTab(tab.windowId, { format: 'jpeg', quality }), new Promise<undefined>((resolve) => setTimeout(resolve, CAPTURE_TIMEOUT_MS))]);
   // The quota is counted by the browser, on its own clock: a capture that still lands too close to the last is retried once.
   const dataUrl = await capture().catch(async (error: unknown) => {
     if (!/MAX_CAPTURE_VISIBLE_TAB_CALLS_PER_SECOND/.test(String(error))) return undefined;

@@ -11,3 +11,8 @@ export function onBackgroundRequest(handler: (message: unknown) => Promise<unkno
     return true;
   });
 }
+
+/** Sends one request from the content script to the background and returns its reply (the input relay). */
+export function askBackground(message: unknown): Promise<unknown> {
+  return chrome.runtime.sendMessage(message) as Promise<unknown>;
+}

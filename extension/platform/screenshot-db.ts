@@ -1,4 +1,5 @@
 import type { StepScreenshot } from '../../shared/protocol';
+import { objectStore, request } from './idb';
 
 /** The screenshots of tasks' steps, kept apart from chrome.storage: images are large, and IndexedDB holds them well. */
 export interface ScreenshotStore {
@@ -10,13 +11,6 @@ export interface ScreenshotStore {
 const DB_NAME = 'deputy-artifacts';
 const STORE = 'step-screenshots';
 
-function request<T>(req: IDBRequest<T>): Promise<T> {
-  return new Promise((resolve, reject) => {
-    req.onsuccess = () => resolve(req.result);
-    req.onerror = () => reject(req.error ?? new Error('IndexedDB request failed'));
-  });
-}
-
 /** Every screenshot of one task: keys are [taskId, step], so a task's shots are one key range. */
 function taskRange(taskId: string): IDBKeyRange {
   return IDBKeyRange.bound([taskId, 0], [taskId, Number.MAX_SAFE_INTEGER]);
@@ -27,18 +21,7 @@ function taskRange(taskId: string): IDBKeyRange {
  * background). Opened on first use, so nothing happens at import.
  */
 export function indexedDbScreenshots(): ScreenshotStore {
-  let db: Promise<IDBDatabase> | undefined;
-  const open = (): Promise<IDBDatabase> =>
-    (db ??= new Promise((resolve, reject) => {
-      const req = indexedDB.open(DB_NAME, 1);
-      req.onupgradeneeded = () => req.result.createObjectStore(STORE, { keyPath: ['taskId', 'step'] });
-      req.onsuccess = () => resolve(req.result);
-      req.onerror = () => {
-        db = undefined;
-        reject(req.error ?? new Error('IndexedDB cannot be opened'));
-      };
-    }));
-  const store = async (mode: IDBTransactionMode): Promise<IDBObjectStore> => (await open()).transaction(STORE, mode).objectStore(STORE);
+  const store = objectStore(DB_NAME, STORE, ['taskId', 'step']);
   return {
     async save(taskId, shot) {
       await request((await store('readwrite')).put({ taskId, ...shot }));

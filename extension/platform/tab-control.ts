@@ -88,3 +88,9 @@ export async function listScriptableFrames(tabId: number, timeoutMs = 3000): Pro
   const fallback = new Promise<number[]>((resolve) => setTimeout(() => resolve([0]), timeoutMs));
   return Promise.race([listing, fallback]);
 }
+
+/** The frame that holds a frame (-1 for the top frame), or undefined when the frame is gone. */
+export async function parentFrameOf(tabId: number, frameId: number): Promise<number | undefined> {
+  const details = await chrome.webNavigation.getFrame({ tabId, frameId }).catch(() => null);
+  return details ? details.parentFrameId : undefined;
+}

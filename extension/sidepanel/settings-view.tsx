@@ -141,6 +141,10 @@ export function SettingsView(props: { client: BackgroundClient; hostStatus: Host
           <textarea id="denied-sites" data-testid="denied-sites" rows={3} value={form.deniedSites} placeholder="bank.example.com" onInput={(e) => edit({ deniedSites: e.currentTarget.value })} />
         </Field>
         <label class="check">
+          <input type="checkbox" data-testid="trusted-input" checked={form.trustedInput} onChange={(e) => edit({ trustedInput: e.currentTarget.checked })} />
+          Act with real mouse and keyboard input (the browser shows that Deputy is debugging it while a task runs)
+        </label>
+        <label class="check">
           <input type="checkbox" data-testid="risk-classifier" checked={form.riskClassifier} onChange={(e) => edit({ riskClassifier: e.currentTarget.checked })} />
           Ask the model for a second opinion on steps the rules let through (one small extra request each; it can only add approvals, never remove one)
         </label>

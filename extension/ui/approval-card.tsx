@@ -12,6 +12,7 @@ const CLASS_LABELS: Record<string, string> = {
   money: 'spends money',
   account: 'changes your account',
   irreversible: 'cannot be undone',
+  program: 'keeps a program on this computer',
   commitment: 'agrees for you',
 };
 

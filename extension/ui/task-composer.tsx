@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'preact/hooks';
 import type { Flow, TaskRecord } from '../../shared/protocol';
+import { AttachedFiles, type ChosenFile, readChosen, toFileInputs } from './attached-files';
 import type { BackgroundClient } from './background-client';
 import { errorMessage } from './error-message';
 import { ModeSwitch } from './mode-switch';
@@ -28,6 +29,7 @@ export function TaskComposer(props: TaskComposerProps) {
   const [mode, chooseMode] = useTaskMode(client);
   const [error, setError] = useState('');
   const [starting, setStarting] = useState(false);
+  const [files, setFiles] = useState<ChosenFile[]>([]);
   useEffect(() => {
     if (props.preset) setText(props.preset.text);
   }, [props.preset?.at]);
@@ -44,10 +46,11 @@ export function TaskComposer(props: TaskComposerProps) {
     }
     setStarting(true);
     setError('');
-    client.call('task.start', { tabId, text, mode, flow: props.flow, ...(props.facts ? { facts: props.facts } : {}) }).then(
+    client.call('task.start', { tabId, text, mode, flow: props.flow, files: toFileInputs(files), ...(props.facts ? { facts: props.facts } : {}) }).then(
       (record) => {
         setStarting(false);
         setText('');
+        setFiles([]);
         props.onStarted(record);
       },
       (failure: unknown) => {
@@ -90,6 +93,17 @@ export function TaskComposer(props: TaskComposerProps) {
       <p id={`${id}-hint`} class="hint" data-testid="composer-hint">
         {props.busy ? 'Busy: stop the running task to start another.' : 'Enter to run · Shift+Enter for a new line'}
       </p>
+      <AttachedFiles
+        id={`${id}-files`}
+        files={files}
+        onPick={(list) => {
+          void readChosen(list, files).then(({ files: next, error: problem }) => {
+            setFiles(next);
+            setError(problem);
+          });
+        }}
+        onRemove={(name) => setFiles(files.filter((f) => f.name !== name))}
+      />
       <div class="composer__row">
         <ModeSwitch
           mode={mode}

@@ -39,6 +39,10 @@ export function formatEvent(event: TaskEvent): string[] {
         lines.push(`Case outcome: ${event.chat.outcome}. Transcript (${event.chat.transcript.length} messages):`);
         for (const message of event.chat.transcript) lines.push(`  ${message.author === 'us' ? 'Deputy' : message.author === 'them' ? 'Support' : 'Notice'}: ${message.text}`);
       }
+      for (const download of event.downloads) {
+        const what = [download.mime, download.size === undefined ? '' : `${download.size} bytes`].filter(Boolean).join(', ');
+        lines.push(download.state === 'complete' ? `Downloaded ${download.name}${what ? ` (${what})` : ''}: ${download.path ?? ''}` : `Not downloaded: ${download.name} (${download.state}${download.note ? `: ${download.note}` : ''})`);
+      }
       const usage = event.usage;
       if (usage) lines.push(`Tokens: ${usage.inputTokens} in, ${usage.outputTokens} out; cost: ${usage.costUsd === null ? 'unknown' : `$${usage.costUsd.toFixed(4)}`}`);
       if (event.trace) lines.push(`Trace: ${event.trace} (${event.records} records${event.screenshots > 0 ? `, ${event.screenshots} screenshots beside it` : ''})`);

@@ -168,6 +168,7 @@ async function drive(context: DriveContext): Promise<TaskRun> {
       flow: options.flow,
       ...(options.url === undefined ? {} : { url: options.url }),
       ...(options.flow === 'chat' ? { facts: options.facts } : {}),
+      files: options.files.map(({ name, size, type, path }) => ({ name, size, type, path })),
     });
     taskId = started.id;
     emit({ type: 'start', taskId, site: started.site, url: options.url ?? null, mode: options.mode });
@@ -215,6 +216,7 @@ async function saveRun(context: DriveContext, record: TaskRecord, interrupted: b
     summary: success ? outcome.summary : (record.agent?.endReason ?? record.error?.message ?? outcome?.summary ?? 'no reason given'),
     usage: record.agent?.usage ?? null,
     chat: record.chat,
+    downloads: record.downloads ?? [],
     runDir,
     trace: trace ? join(runDir, 'trace.jsonl') : null,
     records: trace?.records ?? 0,

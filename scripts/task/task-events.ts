@@ -31,6 +31,8 @@ export type TaskEvent =
       summary: string;
       usage: { inputTokens: number; outputTokens: number; costUsd: number | null } | null;
       chat: TaskRecord['chat'];
+      /** What the task downloaded: name, type, size and where it was saved (or why it was not kept). */
+      downloads: NonNullable<TaskRecord['downloads']>;
       runDir: string | null;
       trace: string | null;
       records: number;

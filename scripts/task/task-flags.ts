@@ -1,6 +1,7 @@
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import type { ProviderSettings } from '../../shared/agent/providers/create-provider';
 import { hostRulesFromEnv } from '../lib/host-rules';
+import { type AttachedFile, collectFile } from './attached-file';
 import { EXIT_CODES_HELP } from './exit-codes';
 
 export interface TaskOptions {
@@ -10,6 +11,8 @@ export interface TaskOptions {
   flow: 'task' | 'chat';
   /** For a chat: the facts Deputy may share with support (`--fact order_number=1234`). */
   facts: Record<string, string>;
+  /** Files the task may upload (`--file PATH`, repeatable): only these, by name. */
+  files: AttachedFile[];
   mode: 'ask' | 'act';
   approve: 'all' | 'none' | 'ask';
   provider: ProviderSettings;
@@ -52,6 +55,7 @@ export function parseTaskFlags(argv: string[], env: NodeJS.ProcessEnv): TaskOpti
     .option('--url <url>', 'the page to start on (default: a blank tab; the model opens what it needs)', parseUrl)
     .option('--chat', "hold the page's support chat to reach the goal (a chat case)")
     .option('--fact <name=value>', 'with --chat: a fact Deputy may tell support, e.g. order_number=1234 (repeatable)', collectFact, {})
+    .option('--file <path>', 'a file the task may upload, by its name (repeatable); no other file can be uploaded', collectFile, [])
     .addOption(new Option('--provider <name>', 'model provider').choices(['openai', 'anthropic', 'openai-compatible']))
     .option('--base-url <url>', 'address of an OpenAI-compatible server (Ollama, LM Studio, vLLM, OpenRouter, ...)', parseUrl)
     .option('--model <name>', 'model name')
@@ -84,6 +88,7 @@ export function parseTaskFlags(argv: string[], env: NodeJS.ProcessEnv): TaskOpti
     url?: string;
     chat?: boolean;
     fact: Record<string, string>;
+    file: AttachedFile[];
     provider?: 'openai' | 'anthropic' | 'openai-compatible';
     baseUrl?: string;
     model?: string;
@@ -108,6 +113,7 @@ export function parseTaskFlags(argv: string[], env: NodeJS.ProcessEnv): TaskOpti
     task: program.args.join(' '),
     flow: flags.chat ? 'chat' : 'task',
     facts: flags.fact,
+    files: flags.file,
     mode: flags.mode,
     approve: flags.approve ?? 'ask',
     provider: { ...providerFrom(flags, env), ...(flags.screenshots ? { vision: true } : {}) },

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ObservedChat, ObservedElement, PageStatus, Screenshot } from './environment';
+import { ObservedChat, ObservedDialog, ObservedDownload, ObservedElement, PageStatus, Screenshot } from './environment';
 import { Plan } from './plan';
 import { RiskClass } from './risk-class';
 
@@ -71,6 +71,10 @@ export const ObservationRecord = z.object({
   text: z.string().nullable(),
   /** Kept while the step is current, for the policy gate and step text after a resume. */
   elements: z.array(ObservedElement).default([]),
+  /** A JavaScript dialog open over the page (redacted), for the gate: accepting it is judged like what opened it. */
+  dialog: ObservedDialog.optional(),
+  /** The task's downloads (redacted), for the gate: keeping a program asks the user. */
+  downloads: z.array(ObservedDownload).optional(),
   /** The ids of the task's own tabs at this step, for the policy gate. */
   ownTabs: z.array(z.number().int()).optional(),
   screenshot: Screenshot.optional(),

@@ -50,6 +50,44 @@ export const ObservedChat = z.object({
 export type ObservedChat = z.infer<typeof ObservedChat>;
 
 /**
+ * A JavaScript dialog the page opened (alert, confirm, prompt, or the "leave site?" of beforeunload), which freezes the
+ * page until it is answered. Its text is the page's words: untrusted. The policy gate judges accepting it as it would
+ * the action that opened it, so it keeps the element that did.
+ */
+export const ObservedDialog = z.object({
+  type: z.enum(['alert', 'confirm', 'prompt', 'beforeunload']),
+  message: z.string(),
+  /** A prompt's suggested answer. */
+  defaultPrompt: z.string().default(''),
+  /** The page that opened it. */
+  url: z.string(),
+  causedBy: z.object({ ref: z.number().int().optional(), role: z.string(), name: z.string() }).optional(),
+});
+export type ObservedDialog = z.infer<typeof ObservedDialog>;
+
+/**
+ * A file the task downloaded (or is downloading), for the model, the report and the policy gate: keeping a program
+ * waits for the user's approval.
+ */
+export const ObservedDownload = z.object({
+  /** The id the download tool takes, e.g. "d1". */
+  id: z.string(),
+  name: z.string(),
+  /** Where it was saved (absent until the browser has chosen the path). */
+  path: z.string().optional(),
+  mime: z.string().default(''),
+  /** Bytes, once known. */
+  size: z.number().int().nonnegative().optional(),
+  state: z.enum(['in_progress', 'complete', 'interrupted', 'held', 'discarded']),
+  /** A program (an installer, a script): kept only with the user's approval. */
+  executable: z.boolean().default(false),
+  /** Why it stopped or is held, in words. */
+  note: z.string().optional(),
+  url: z.string(),
+});
+export type ObservedDownload = z.infer<typeof ObservedDownload>;
+
+/**
  * What state the page was in when it was observed. `loading`: it had not finished loading (what is shown may be
  * incomplete); `unreachable`: it could not be loaded at all (an error page); `blocked`: a page Deputy cannot read or act
  * on (a browser page such as the New Tab page, the extension store). The model decides what to do about each.
@@ -73,6 +111,10 @@ export const Observation = z.object({
   elements: z.array(ObservedElement).default([]),
   /** The task's own tabs. */
   tabs: z.array(ObservedTab).default([]),
+  /** A JavaScript dialog open over the page: the page is frozen until the dialog tool answers it. */
+  dialog: ObservedDialog.optional(),
+  /** The task's downloads so far. */
+  downloads: z.array(ObservedDownload).optional(),
   /** How many other tabs are open in the window (the user's own), shown only as a number. */
   otherTabs: z.number().int().nonnegative().optional(),
   /** Taken only when the task asked for screenshots and the model accepts images. */

@@ -84,11 +84,14 @@ function approvalRequest(call: CallRecord, services: CallServices<unknown>, verd
 
 export function pageLookup(step: StepRecord): PageLookup {
   const elements = new Map(step.observation.elements.map((e) => [e.ref, e]));
+  const { chat, dialog, downloads, ownTabs } = step.observation;
   return {
     url: step.observation.url,
     element: (ref) => elements.get(ref),
-    ...(step.observation.chat ? { chat: step.observation.chat } : {}),
-    ...(step.observation.ownTabs ? { ownTabs: step.observation.ownTabs } : {}),
+    ...(chat ? { chat } : {}),
+    ...(dialog ? { dialog } : {}),
+    ...(downloads ? { downloads } : {}),
+    ...(ownTabs ? { ownTabs } : {}),
   };
 }
 

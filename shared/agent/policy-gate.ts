@@ -1,6 +1,7 @@
 import { detectCommitments, findUnsharedPersonalData, personalKindText } from './chat-gate';
 import { destinationOf } from './gate-destination';
 import { fieldFits } from './placeholder-fit';
+import { inputRisks } from './input-gate';
 import type { Classification, Decision, GateInput, GateVerdict, PolicyConfig } from './gate-types';
 import { formatPlan, planStepsChanged, type Plan } from './plan';
 import { ALWAYS_ASK_CLASSES, type RiskClass } from './risk-class';
@@ -72,6 +73,12 @@ export function classifyToolCall(input: GateInput): Classification {
     if (effect) effectRisks(effect, label, findings);
     else if (tool.name !== 'type') wordRisks(label, findings);
   }
+  // A dialog's question is judged as the label of what opened it; keeping a downloaded program always asks.
+  const facts = inputRisks(tool.name, args, page);
+  for (const text of facts.labels) wordRisks(text, findings);
+  for (const { risk, reason } of facts.classes) addRisk(findings, risk, reason);
+  // A prompt's answer goes to the page's own script, which decides where it goes: personal data in it always asks.
+  if (tool.name === 'dialog') for (const p of placeholders) mustAsk.push(`it answers the page's prompt with {{${p}}}, and the page's own script decides where it goes`);
   const pressesEnter = (tool.name === 'press' && /(^|\+)Enter$/i.test(String(args.key))) || (tool.name === 'type' && args.submit === true);
   if (pressesEnter && !effect) {
     addRisk(findings, 'submit', 'it presses Enter, which usually submits');

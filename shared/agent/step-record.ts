@@ -1,5 +1,5 @@
 import type { AgentState, CallRecord, StepRecord } from './agent-state';
-import type { Observation, ObservedTab } from './environment';
+import { ObservedDownload, type Observation, type ObservedTab } from './environment';
 import type { ProviderReply } from './providers/provider';
 import type { Redactor } from './redactor';
 import { textHash } from './text-hash';
@@ -28,6 +28,8 @@ export function observationRecord(raw: Observation, redactor: Redactor): StepRec
     chars: text.length,
     text,
     elements: redactor.redactDeep(raw.elements ?? []),
+    ...(raw.dialog ? { dialog: redactor.redactDeep({ ...raw.dialog, defaultPrompt: raw.dialog.defaultPrompt ?? '' }) } : {}),
+    ...(raw.downloads && raw.downloads.length > 0 ? { downloads: redactor.redactDeep(raw.downloads.map((d) => ObservedDownload.parse(d))) } : {}),
     ...(raw.tabs && raw.tabs.length > 0 ? { ownTabs: raw.tabs.map((t) => t.id) } : {}),
     ...(raw.screenshot ? { screenshot: raw.screenshot } : {}),
   };
@@ -41,6 +43,8 @@ export function maskOldObservations(steps: StepRecord[], keep: number): void {
       step.observation.elements = [];
       delete step.observation.screenshot;
       delete step.observation.chat;
+      delete step.observation.dialog;
+      delete step.observation.downloads;
     }
   });
 }

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { TaskOutcome } from './agent-state';
 import type { ApprovalAnswer } from './approval';
 import type { BlockedEgress } from './egress';
-import type { ObservedChat, ObservedElement } from './environment';
+import type { ObservedChat, ObservedDialog, ObservedDownload, ObservedElement } from './environment';
 import type { Plan } from './plan';
 import type { RiskClass } from './risk-class';
 
@@ -12,6 +12,10 @@ export interface PageLookup {
   url: string;
   /** The support chat as the model saw it, when the step observed one. */
   chat?: ObservedChat;
+  /** The JavaScript dialog open over the page, when the step observed one. */
+  dialog?: ObservedDialog;
+  /** The task's downloads as the step observed them. */
+  downloads?: ObservedDownload[];
   /** The tabs this task works in (it started in or opened); switching to or closing any other one asks. */
   ownTabs?: number[];
 }

@@ -6,7 +6,8 @@ const Ref = z.number().int().nonnegative();
 
 /**
  * Every action the web tools ask of a tab, as data. The content script (click, type, select, check, hover, press,
- * scroll by ref) and the background (navigate, back, forward, reload, tabs) carry them out and verify them. `type`
+ * scroll, set_value, drag by ref) and the background (navigate, back, forward, reload, tabs, uploads, dialogs,
+ * downloads) carry them out and verify them. `type`
  * and `select` carry real values: placeholders were already resolved from the vault, so this never goes to a model.
  */
 export const WebAction = z.discriminatedUnion('kind', [
@@ -15,7 +16,19 @@ export const WebAction = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('select'), ref: Ref, values: z.array(z.string()).min(1) }),
   z.object({ kind: z.literal('check'), ref: Ref, checked: z.boolean() }),
   z.object({ kind: z.literal('hover'), ref: Ref }),
-  z.object({ kind: z.literal('press'), key: z.string(), ref: Ref.optional() }),
+  z.object({ kind: z.literal('press'), key: z.string(), ref: Ref.optional(), times: z.number().int().min(1).max(100).default(1) }),
+  z.object({ kind: z.literal('set_value'), ref: Ref, value: z.string() }),
+  z.object({
+    kind: z.literal('drag'),
+    ref: Ref,
+    toRef: Ref.optional(),
+    dx: z.number().default(0),
+    dy: z.number().default(0),
+    position: z.enum(['center', 'before', 'after']).default('center'),
+  }),
+  z.object({ kind: z.literal('upload'), ref: Ref, files: z.array(z.string()).min(1) }),
+  z.object({ kind: z.literal('dialog'), action: z.enum(['accept', 'dismiss']), text: z.string().optional() }),
+  z.object({ kind: z.literal('download'), id: z.string(), action: z.enum(['keep', 'discard']) }),
   z.object({
     kind: z.literal('scroll'),
     direction: z.enum(['up', 'down', 'left', 'right']),

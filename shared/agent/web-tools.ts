@@ -1,53 +1,9 @@
 import { z } from 'zod';
-import { describeBlocked } from './egress';
-import type { ActionOutcome } from './environment';
-import { type AnyTool, type ToolContext, type ToolResult, defineTool, describeRef, quote } from './tool';
+import { type AnyTool, defineTool, describeRef, quote } from './tool';
 import { controlTools } from './control-tools';
-import { wrapUntrusted } from './untrusted';
-import type { WebAction, WebEnvironment } from './web-environment';
-
-const ref = z.number().int().nonnegative().describe('The number in brackets before the element in the page snapshot, e.g. 14 for [14].');
-
-type WebContext = ToolContext<WebEnvironment>;
-
-/**
- * A request the egress guard held while the action ran: the user decides; approved, it is sent again, refused, the tab
- * is put back. Either way the model is told plainly what happened.
- */
-async function settleBlocked(outcome: ActionOutcome, context: WebContext): Promise<ActionOutcome> {
-  const blocked = outcome.blocked;
-  const environment = context.environment;
-  if (!blocked) return outcome;
-  const held = describeBlocked(blocked);
-  const answer = context.approveEgress ? await context.approveEgress(blocked) : { approved: false };
-  const options = context.signal ? { signal: context.signal } : {};
-  const after = environment.resolveBlocked ? await environment.resolveBlocked(blocked, answer.approved, options) : null;
-  if (answer.approved) {
-    return {
-      ok: after?.ok ?? false,
-      changed: true,
-      message: `${outcome.message}. It made ${held}, which Deputy's egress guard held; the user approved it and it was sent again: ${after?.message ?? 'it could not be sent again'}`,
-      evidence: after?.evidence ?? [],
-    };
-  }
-  return {
-    ok: false,
-    changed: outcome.changed || (after?.changed ?? false),
-    message: `${outcome.message}, but it made ${held}, outside the approved sites. Deputy's egress guard held it and the user did not approve it, so nothing was sent${after ? `; ${after.message}` : ''}. Do not try to reach the same result another way.`,
-    evidence: after?.evidence ?? [],
-  };
-}
-
-async function perform(action: WebAction, context: WebContext): Promise<ToolResult> {
-  const outcome: ActionOutcome = await settleBlocked(await context.environment.act(action, { signal: context.signal }), context);
-  const evidence = outcome.evidence ?? [];
-  // Evidence quotes the page (a new heading, the text found), so it is labelled untrusted like the snapshot itself.
-  const content =
-    evidence.length > 0
-      ? `${outcome.message}\n${wrapUntrusted('untrusted_output', { from: action.kind }, evidence.map((line) => `- ${line}`).join('\n'))}`
-      : outcome.message;
-  return { ok: outcome.ok, content, changed: outcome.changed, evidence };
-}
+import { inputTools } from './input-tools';
+import type { WebEnvironment } from './web-environment';
+import { perform, ref, type WebContext } from './web-perform';
 
 export const clickTool = defineTool({
   name: 'click',
@@ -112,15 +68,17 @@ export const hoverTool = defineTool({
 
 export const pressTool = defineTool({
   name: 'press',
-  description: 'Press a key or key combination (Enter, Escape, Tab, ArrowDown, Control+A), optionally on an element by its ref number.',
+  description:
+    'Press a key or key combination (Enter, Escape, Tab, ArrowDown, Control+A, Control+C), optionally on an element by its ref number, and several times if asked.',
   input: z.object({
     key: z.string().min(1).max(40).describe('The key, as in KeyboardEvent.key, with modifiers joined by +.'),
     ref: ref.optional(),
+    times: z.number().int().min(1).max(100).default(1).describe('How many times (default 1).'),
   }),
   risk: 'act',
   changesPage: true,
-  describe: (args, page) => `Pressed ${args.key}${args.ref === undefined ? '' : ` on ${describeRef(args.ref, page)}`}`,
-  handler: (args, context: WebContext) => perform({ kind: 'press', key: args.key, ref: args.ref }, context),
+  describe: (args, page) => `Pressed ${args.key}${args.times > 1 ? ` ${args.times} times` : ''}${args.ref === undefined ? '' : ` on ${describeRef(args.ref, page)}`}`,
+  handler: (args, context: WebContext) => perform({ kind: 'press', key: args.key, ref: args.ref, times: args.times }, context),
 });
 
 export const scrollTool = defineTool({
@@ -215,6 +173,7 @@ export const webTools: AnyTool<WebEnvironment>[] = [
   hoverTool,
   pressTool,
   scrollTool,
+  ...inputTools,
   navigateTool,
   backTool,
   findTool,

@@ -1,5 +1,16 @@
 import { z } from 'zod';
 
+/** The element an action targets, with what the background last saw of it, so a stale number can be re-found. */
+export const ActTarget = z.object({
+  ref: z.number().int().positive(),
+  token: z.string(),
+  role: z.string(),
+  name: z.string(),
+  /** The address of the document the number was given in; another page's element is never taken for it. */
+  url: z.string(),
+});
+export type ActTarget = z.infer<typeof ActTarget>;
+
 /**
  * An action on one element (or on the focused element / the page, for press and scroll), as the content script
  * receives it. The element comes apart from the action, as a frame-local reference.
@@ -11,27 +22,35 @@ export const ElementAction = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('check'), checked: z.boolean() }),
   z.object({ kind: z.literal('hover') }),
   z.object({ kind: z.literal('focus') }),
-  z.object({ kind: z.literal('press'), key: z.string().min(1).max(40) }),
+  z.object({ kind: z.literal('press'), key: z.string().min(1).max(40), times: z.number().int().min(1).max(100).default(1) }),
   z.object({
     kind: z.literal('scroll'),
     /** Without a direction, scrolls the element into view. */
     direction: z.enum(['up', 'down', 'left', 'right']).optional(),
     pages: z.number().positive().max(10).default(1),
   }),
+  /** Sets a slider, a date, time, colour or number field (or types into a text field) by value, read back after. */
+  z.object({ kind: z.literal('set_value'), value: z.string().max(5000) }),
+  /**
+   * Drags the element onto another element of the same frame (`to`), or by an offset in pixels. `position` says where
+   * on the target it is dropped: its centre, or just inside its start or end (before or after it, in a list).
+   */
+  z.object({
+    kind: z.literal('drag'),
+    to: ActTarget.nullable(),
+    dx: z.number().finite().min(-10_000).max(10_000).default(0),
+    dy: z.number().finite().min(-10_000).max(10_000).default(0),
+    position: z.enum(['center', 'before', 'after']).default('center'),
+  }),
+  /** Puts files the user attached into a file field, the synthetic way (where the debugger cannot set them). */
+  z.object({
+    kind: z.literal('set_files'),
+    files: z.array(z.object({ name: z.string().min(1).max(255), type: z.string().max(200), base64: z.string() })).min(1).max(20),
+  }),
 ]);
 export type ElementAction = z.infer<typeof ElementAction>;
 export type ElementActionInput = z.input<typeof ElementAction>;
 
-/** The element an action targets, with what the background last saw of it, so a stale number can be re-found. */
-export const ActTarget = z.object({
-  ref: z.number().int().positive(),
-  token: z.string(),
-  role: z.string(),
-  name: z.string(),
-  /** The address of the document the number was given in; another page's element is never taken for it. */
-  url: z.string(),
-});
-export type ActTarget = z.infer<typeof ActTarget>;
 
 export const ActResult = z.object({
   /** The token and address of the document that answered, for numbering the elements this result names. */

@@ -13,7 +13,21 @@ export const PageAction = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('check'), ref: Ref, checked: z.boolean().default(true) }),
   z.object({ kind: z.literal('hover'), ref: Ref }),
   z.object({ kind: z.literal('focus'), ref: Ref }),
-  z.object({ kind: z.literal('press'), key: z.string().min(1).max(40), ref: Ref.optional() }),
+  z.object({ kind: z.literal('press'), key: z.string().min(1).max(40), ref: Ref.optional(), times: z.number().int().min(1).max(100).default(1) }),
+  z.object({ kind: z.literal('set_value'), ref: Ref, value: z.string().max(5000) }),
+  z.object({
+    kind: z.literal('drag'),
+    ref: Ref,
+    /** The element to drop it on; without it, the drag goes by dx, dy. */
+    toRef: Ref.optional(),
+    dx: z.number().finite().min(-10_000).max(10_000).default(0),
+    dy: z.number().finite().min(-10_000).max(10_000).default(0),
+    position: z.enum(['center', 'before', 'after']).default('center'),
+  }),
+  /** Files the task's user attached, by name (never a path): the background looks them up. */
+  z.object({ kind: z.literal('upload'), ref: Ref, files: z.array(z.string().min(1).max(255)).min(1).max(20) }),
+  z.object({ kind: z.literal('dialog'), action: z.enum(['accept', 'dismiss']), text: z.string().max(5000).optional() }),
+  z.object({ kind: z.literal('download'), id: z.string().min(1).max(20), action: z.enum(['keep', 'discard']) }),
   z.object({
     kind: z.literal('scroll'),
     direction: z.enum(['up', 'down', 'left', 'right']).optional(),

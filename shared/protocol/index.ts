@@ -13,3 +13,4 @@ export * from './rpc-client';
 export * from './chunks';
 export * from './mcp-protocol';
 export * from './mcp-ui-protocol';
+export * from './input-channel';

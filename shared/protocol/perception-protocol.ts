@@ -19,8 +19,21 @@ export const perceptionContentMethods = {
       action: ElementAction,
       /** Longest wait for the page to settle after the action. */
       settleMs: z.number().int().nonnegative().max(30_000).default(3000),
+      /**
+       * How the action's input goes in: with a lease, as trusted input through the background's debugger; without
+       * one, as synthetic events, and `reason` says why (the step reports it).
+       */
+      input: z.object({ lease: z.string().min(8).max(64).optional(), reason: z.string().max(500).optional() }).optional(),
     }),
     result: ActResult,
+  },
+  /**
+   * Where the iframe that was given `key` shows its content, in this frame's viewport (its content box), and the key
+   * this frame was given by its own parent: the background adds these up to place a cross-site frame in the tab.
+   */
+  frameBox: {
+    params: z.object({ key: z.string().min(1).max(64) }),
+    result: z.object({ x: z.number(), y: z.number(), ownKey: z.string().optional() }).nullable(),
   },
   /** What an action would do (the link it follows, the form it submits and where), without doing it. */
   effect: {

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { AgentState } from '../agent/agent-state';
+import { ObservedDownload } from '../agent/environment';
 import { ProviderSettings } from '../agent/providers/create-provider';
 import { RiskClass } from '../agent/risk-class';
 import { ErrorShape } from '../errors';
@@ -73,6 +74,47 @@ export const ChatCaseResult = z.object({
 });
 export type ChatCaseResult = z.infer<typeof ChatCaseResult>;
 
+const FileName = z
+  .string()
+  .min(1)
+  .max(255)
+  .refine((name) => !/[/\\]/.test(name), 'A file name has no folders in it');
+
+/**
+ * A file the user attached to a task, for the upload tool. The model sees only its name, size and type, and uploads
+ * it by name: a page or the model can never name a path.
+ */
+export const TaskFile = z.object({
+  name: FileName,
+  size: z.number().int().nonnegative(),
+  type: z.string().max(200).default(''),
+  /** An absolute path on this computer: a file given to `npm run task --file`. */
+  path: z.string().min(1).max(4096).optional(),
+  /** The id a file chosen in the side panel is kept under in the extension (its bytes never go into the record). */
+  stored: z.string().max(400).optional(),
+});
+export type TaskFile = z.infer<typeof TaskFile>;
+
+/** The most a task may attach from the side panel, in bytes (they travel to the background and are kept there). */
+export const MAX_ATTACHED_BYTES = 25 * 1024 * 1024;
+
+/** A file as task.start takes it: a path on this computer, or the content of a file chosen in the panel (base64). */
+export const TaskFileInput = z.union([
+  z.object({
+    name: FileName,
+    size: z.number().int().nonnegative(),
+    type: z.string().max(200).default(''),
+    path: z.string().max(4096).regex(/^(\/|[A-Za-z]:[\\/])/, 'A file path must be absolute'),
+  }),
+  z.object({
+    name: FileName,
+    size: z.number().int().nonnegative().max(MAX_ATTACHED_BYTES),
+    type: z.string().max(200).default(''),
+    base64: z.string().max(Math.ceil(MAX_ATTACHED_BYTES / 3) * 4 + 4),
+  }),
+]);
+export type TaskFileInput = z.input<typeof TaskFileInput>;
+
 /** A task as stored in chrome.storage and shown in the side panel. `agent` is the loop's own resumable state. */
 export const TaskRecord = z.object({
   id: z.string(),
@@ -106,6 +148,10 @@ export const TaskRecord = z.object({
   chat: ChatCaseResult.nullable().default(null),
   /** The address the task was asked to open first (`task.start` with a url); its site is the task's site. */
   startUrl: z.string().optional(),
+  /** Files the user attached for the upload tool. */
+  files: z.array(TaskFile).optional(),
+  /** What the task downloaded: name, where it was saved, size and type, or why it was not kept. */
+  downloads: z.array(ObservedDownload).optional(),
 });
 export type TaskRecord = z.infer<typeof TaskRecord>;
 
@@ -138,6 +184,11 @@ export const Settings = z.object({
   /** Finished tasks older than this many days are deleted with their traces and screenshots. */
   historyMaxDays: z.number().int().min(1).max(3650).default(30),
   /**
+   * Send clicks, keys, drags and scrolling as real input through the browser's debugger (the browser shows that Deputy
+   * is debugging it while a task runs); off, pages get synthetic events, which some of them ignore.
+   */
+  trustedInput: z.boolean().default(true),
+  /**
    * Ask the configured model for a second opinion on steps the rules would let through (one small call per such
    * step). It can only add caution: a step it calls risky asks for approval; it never lets through one the rules stop.
    */
@@ -160,6 +211,7 @@ export const DEFAULT_SETTINGS: Settings = {
   stepScreenshots: true,
   historyMaxTasks: 200,
   historyMaxDays: 30,
+  trustedInput: true,
   riskClassifier: false,
   mcp: DEFAULT_MCP_SETTINGS,
 };
@@ -181,6 +233,8 @@ export const taskUiMethods = {
       facts: ChatFacts.optional(),
       /** An address to open in the tab first; the task starts there (its site is the task's site). */
       url: z.url({ protocol: /^https?$/ }).optional(),
+      /** Files the user attached for the task to upload (the side panel's picker, or `npm run task --file`). */
+      files: z.array(TaskFileInput).max(20).default([]),
     }),
     result: TaskRecord,
   },

@@ -4,6 +4,7 @@ import type { ExtensionBrowser } from '../../scripts/lib/launch-browser';
 import type { PendingApproval, TaskRecord } from '../../shared/protocol';
 import { startFakeProvider, type FakeProvider, type RecordedRequest } from '../fixtures/fake-provider/fake-provider-server';
 import { startWebStatesServer, type WebStatesServer } from '../fixtures/web-states/web-states-server';
+import { openTab } from './support/open-tab';
 import { PANEL, openPanel, texts } from './support/panel-harness';
 import { requireBuild } from './support/register-host';
 import { call, lastMessage, refIn } from './support/snapshot-refs';
@@ -17,7 +18,6 @@ let ext: ExtensionBrowser;
 let fake: FakeProvider;
 let site: WebStatesServer;
 let helper: Page;
-let tabs = 0;
 
 beforeAll(async () => {
   requireBuild();
@@ -43,34 +43,7 @@ afterEach(() => {
   fake.drop();
 });
 
-/** A tab of its own, in front (only the tab in front can be captured), with its page ready to be read, and its id. */
-async function newTab(url?: string): Promise<{ page: Page; tabId: number }> {
-  const page = await ext.browser.newPage();
-  await page.setViewport({ width: 1280, height: 800 });
-  const marker = `about:blank#tab-${(tabs += 1)}`;
-  await page.goto(marker);
-  const tabId = await helper.evaluate(async (href) => (await chrome.tabs.query({})).find((tab) => tab.url === href)?.id ?? -1, marker);
-  if (url?.startsWith('chrome://')) {
-    // The browser's own pages open only from the browser (an extension may open the New Tab page), not by a page.
-    await helper.evaluate((id, href) => chrome.tabs.update(id, { url: href }), tabId, url);
-    // The update resolves before the tab has committed the new address: wait until the tab is on it.
-    for (let tries = 0; ; tries += 1) {
-      const tab = await helper.evaluate(async (id) => { const t = await chrome.tabs.get(id); return { url: t.url, status: t.status }; }, tabId);
-      if (tab.url === url && tab.status === 'complete') break;
-      if (tries > 200) throw new Error(`The tab never opened ${url} (it is on ${tab.url}, ${tab.status})`);
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-  } else if (url) {
-    await page.goto(url);
-    // The content script comes in with the page through a module import: wait until it answers.
-    for (let tries = 0; (await uiCall(helper, 'content.ping', { tabId })).frames.length === 0; tries += 1) {
-      if (tries > 100) throw new Error(`The content script never answered on ${url}`);
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-  }
-  await page.bringToFront();
-  return { page, tabId };
-}
+const newTab = (url?: string): Promise<{ page: Page; tabId: number }> => openTab(ext, helper, url);
 
 /**
  * Starts a task on the tab through the panel's own method, and waits until it has ended. Approvals the test expects

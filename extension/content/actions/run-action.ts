@@ -2,12 +2,16 @@ import { AppError } from '../../../shared/errors';
 import type { ActResult, ElementAction } from '../../../shared/perception/element-action';
 import type { DomAccess } from '../perception/dom-access';
 import { deepActiveElement } from '../perception/dom-access';
-import { aimAt, describeElement, dispatchClick, dispatchHover, scrollIntoViewIfNeeded } from './pointer-events';
-import { parseChord, pressKey } from './press-key';
-import { scrollableOf, scrollBy } from './scroll-by';
+import { dragElement, type DragWatch } from './drag-action';
+import type { InputDriver } from './input-types';
+import { aimAt, describeElement, scrollIntoViewIfNeeded } from './pointer-events';
+import { parseChord } from './chord';
+import { scrollableOf, scrollWithInput } from './scroll-by';
 import { ariaOptionNames, findAriaOption, listboxOf, selectNative } from './select-option';
-import { isTextField, readBack, typeText } from './type-text';
-import { FRAME_MS, watchSettle } from './watch-settle';
+import { setFiles } from './set-files';
+import { setValue, takesValue } from './set-value';
+import { isTextField, readBack, typeWithInput } from './type-text';
+import { FRAME_MS, type ShownWatch, watchSettle, watchShown } from './watch-settle';
 
 type Outcome = Omit<ActResult, 'replacedBy' | 'candidates' | 'token' | 'url'>;
 
@@ -38,11 +42,33 @@ function isDisabled(el: Element): boolean {
 /** The states whose change a user would notice on the element itself. */
 function stateOf(el: Element | null): string {
   if (!el) return '';
-  const value = isTextField(el) || el.tagName === 'SELECT' ? `value=${(el as HTMLInputElement).value}` : '';
+  const value = isTextField(el) || el.tagName === 'SELECT' || takesValue(el) ? `value=${(el as HTMLInputElement).value}` : '';
   return [value, `checked=${String(checkedState(el))}`, `expanded=${el.getAttribute('aria-expanded')}`, `connected=${el.isConnected}`].join(' ');
 }
 
-function clickLike(el: Element, access: DomAccess, count: number): string {
+/** Records whether an action sent any input at all, so only those steps name their input path. */
+function tracked(driver: InputDriver): { driver: InputDriver; used: () => boolean } {
+  let used = false;
+  const mark = <A extends unknown[], R>(fn: (...args: A) => Promise<R>) => (...args: A): Promise<R> => {
+    used = true;
+    return fn(...args);
+  };
+  return {
+    used: () => used,
+    driver: {
+      path: () => driver.path(),
+      trusted: () => driver.trusted(),
+      click: mark((target, at, count) => driver.click(target, at, count)),
+      hover: mark((target, at) => driver.hover(target, at)),
+      press: mark((target, chord, times) => driver.press(target, chord, times)),
+      typeText: mark((text) => driver.typeText(text)),
+      wheel: mark((target, at, dx, dy) => driver.wheel(target, at, dx, dy)),
+      drag: mark((from, to) => driver.drag(from, to)),
+    },
+  };
+}
+
+async function clickLike(el: Element, access: DomAccess, count: number, driver: InputDriver): Promise<string> {
   const aim = aimAt(el, access);
   if (!aim.ok) {
     throw new AppError('unavailable', `[@] is covered by ${describeElement(aim.coveredBy)}: a click would land there. Close or dismiss it first`);
@@ -51,17 +77,17 @@ function clickLike(el: Element, access: DomAccess, count: number): string {
     (el as HTMLElement).click();
     return 'clicked (with click(): the element has no visible point)';
   }
-  dispatchClick(aim.target, aim.x, aim.y, count);
+  await driver.click(aim.target, { x: aim.x, y: aim.y }, count);
   return count === 2 ? 'double-clicked' : 'clicked';
 }
 
 /** Runs a step of an action and waits for what it shows (a list that opens) before the next step. */
-type Settled = (step: () => void) => Promise<void>;
+type Settled = (step: () => Promise<unknown>) => Promise<void>;
 
-async function selectAria(el: Element, access: DomAccess, values: string[], settled: Settled): Promise<string> {
+async function selectAria(el: Element, access: DomAccess, values: string[], settled: Settled, driver: InputDriver): Promise<string> {
   let listbox = listboxOf(el);
   if (!listbox || listbox.getClientRects().length === 0) {
-    await settled(() => clickLike(el, access, 1));
+    await settled(() => clickLike(el, access, 1, driver));
     listbox = listboxOf(el);
   }
   if (!listbox) throw new AppError('not_found', '[@] opened no listbox: click it and pick the option from the next snapshot');
@@ -70,46 +96,43 @@ async function selectAria(el: Element, access: DomAccess, values: string[], sett
     if (!option) {
       throw new AppError('not_found', `no option ${JSON.stringify(wanted)} in the list; the options are: ${ariaOptionNames(listbox).map((n) => JSON.stringify(n)).join(', ')}`);
     }
-    await settled(() => clickLike(option, access, 1));
+    await settled(() => clickLike(option, access, 1, driver));
   }
   return `selected ${values.map((v) => JSON.stringify(v)).join(', ')}`;
 }
 
+export interface RunContext {
+  access: DomAccess;
+  settleMs: number;
+  driver: InputDriver;
+  /** For a drag onto another element: that element, resolved in this frame. */
+  dropTarget?: Element | null;
+}
+
 /**
  * Performs one action on an element (or, for press and scroll, on the focused element or the page), waits for the
- * page to settle, and reports evidence read back from the page: the value after typing, the checked state after a
- * check, what changed after a click. An action that changed nothing says so.
+ * page to settle, and reports evidence read back from the page: the value after typing or setting, the checked state
+ * after a check, where a dragged element went, what appeared or went away after a click. An action that changed
+ * nothing says so, and one whose result the page did not take (a value it refused) fails.
  */
-export async function runAction(
-  doc: Document,
-  el: Element | null,
-  action: ElementAction,
-  access: DomAccess,
-  settleMs: number,
-): Promise<Outcome> {
+export async function runAction(doc: Document, el: Element | null, action: ElementAction, context: RunContext): Promise<Outcome> {
   const win = doc.defaultView;
   if (!win) throw new AppError('unavailable', 'the frame has no window');
   const watch = watchSettle(doc);
   try {
-    return await act(doc, win, el, action, access, settleMs, watch);
+    return await act(doc, win, el, action, context, watch);
   } finally {
     watch.stop();
   }
 }
 
-async function act(
-  doc: Document,
-  win: Window,
-  el: Element | null,
-  action: ElementAction,
-  access: DomAccess,
-  settleMs: number,
-  watch: ReturnType<typeof watchSettle>,
-): Promise<Outcome> {
+async function act(doc: Document, win: Window, el: Element | null, action: ElementAction, context: RunContext, watch: ReturnType<typeof watchSettle>): Promise<Outcome> {
+  const { access, settleMs } = context;
+  const { driver, used } = tracked(context.driver);
   const before = { url: win.location.href, focus: deepActiveElement(doc, access), state: stateOf(el), scroll: win.scrollY };
   const settled: Settled = async (step) => {
     const inner = watchSettle(doc);
-    step();
+    await step();
     await inner.settle({ capMs: Math.min(settleMs, 1500), graceMs: 300 });
   };
   const need = (): Element => {
@@ -121,17 +144,43 @@ async function act(
     return el;
   };
   const evidence: string[] = [];
+  let ok = true;
   let message: string;
+  let dragged: DragWatch | null = null;
+  let scrolledBox = false;
+  let shown: ShownWatch | null = null;
   switch (action.kind) {
     case 'click':
-      message = clickLike(need(), access, action.double ? 2 : 1);
+      message = await clickLike(need(), access, action.double ? 2 : 1, driver);
       break;
     case 'type': {
       const target = need();
       scrollIntoViewIfNeeded(target);
-      typeText(target, action.text, action.clear);
-      if (action.submit) pressKey(target, parseChord('Enter'));
+      if (takesValue(target)) {
+        // A date, time, colour or slider field takes a value, not key presses: the text is read as one.
+        const set = await setValue(target, action.text, driver);
+        evidence.push(...set.evidence.slice(1));
+      } else {
+        await typeWithInput(target, action.text, action.clear, driver, () => clickLike(target, access, 1, driver));
+      }
+      if (action.submit) await driver.press(target, parseChord('Enter'), 1);
       message = `typed into${action.submit ? ' and pressed Enter in' : ''}`;
+      break;
+    }
+    case 'set_value': {
+      const target = need();
+      scrollIntoViewIfNeeded(target);
+      const numeric = target.tagName === 'INPUT' && (target as HTMLInputElement).type === 'number';
+      if (!takesValue(target) && !numeric && (isTextField(target) || (target as HTMLElement).isContentEditable)) {
+        await typeWithInput(target, action.value, true, driver, () => clickLike(target, access, 1, driver));
+        message = 'typed into';
+      } else if (target.tagName === 'SELECT') {
+        message = `selected ${selectNative(target as HTMLSelectElement, [action.value]).map((c) => JSON.stringify(c)).join(', ')} in`;
+      } else {
+        const set = await setValue(target, action.value, driver);
+        message = set.message;
+        evidence.push(...set.evidence.slice(1));
+      }
       break;
     }
     case 'select': {
@@ -140,7 +189,7 @@ async function act(
         const chosen = selectNative(target as HTMLSelectElement, action.values);
         message = `selected ${chosen.map((c) => JSON.stringify(c)).join(', ')} in`;
       } else {
-        message = await selectAria(target, access, action.values, settled);
+        message = await selectAria(target, access, action.values, settled, driver);
       }
       break;
     }
@@ -152,16 +201,17 @@ async function act(
         message = `left [@] ${action.checked ? 'checked' : 'unchecked'}: it already was`;
         break;
       }
-      clickLike(target, access, 1);
+      await clickLike(target, access, 1, driver);
       message = action.checked ? 'checked' : 'unchecked';
       break;
     }
     case 'hover': {
       const target = need();
+      shown = watchShown(target);
       const aim = aimAt(target, access);
       if (!aim.ok) throw new AppError('unavailable', `[@] is covered by ${describeElement(aim.coveredBy)}`);
       const rect = target.getBoundingClientRect();
-      dispatchHover(aim.target ?? target, aim.target ? aim.x : rect.left + rect.width / 2, aim.target ? aim.y : rect.top + rect.height / 2);
+      await driver.hover(aim.target ?? target, aim.target ? { x: aim.x, y: aim.y } : { x: rect.left + rect.width / 2, y: rect.top + rect.height / 2 });
       message = 'hovered over';
       break;
     }
@@ -175,8 +225,8 @@ async function act(
     case 'press': {
       const target = el ?? deepActiveElement(doc, access) ?? doc.body;
       if (el) (el as HTMLElement).focus({ preventScroll: true });
-      pressKey(target, parseChord(action.key));
-      message = `pressed ${action.key}${el ? ' on' : ''}`;
+      await driver.press(target, parseChord(action.key), action.times);
+      message = `pressed ${action.key}${action.times > 1 ? ` ${action.times} times` : ''}${el ? ' on' : ''}`;
       break;
     }
     case 'scroll': {
@@ -187,7 +237,22 @@ async function act(
       }
       const box = el ? scrollableOf(el) : null;
       message = `scrolled ${action.direction}${el ? ' in' : ''}`;
-      evidence.push(scrollBy(win, box, action.direction, action.pages));
+      const where = await scrollWithInput(win, box, action.direction, action.pages, driver);
+      scrolledBox = box !== null && !where.startsWith('did not move');
+      evidence.push(where);
+      break;
+    }
+    case 'drag': {
+      const target = need();
+      const drop = context.dropTarget ?? null;
+      if (action.to && !drop) throw new AppError('not_found', 'the element to drop [@] onto is no longer on the page: take a new snapshot');
+      dragged = (await dragElement(target, drop, { x: action.dx, y: action.dy }, action.position, access, driver)).watch;
+      message = drop ? `dragged [@] onto its target${action.position === 'center' ? '' : ` (${action.position} it)`}` : `dragged [@] by ${action.dx}, ${action.dy} px`;
+      break;
+    }
+    case 'set_files': {
+      const target = need();
+      message = setFiles(target, action.files);
       break;
     }
   }
@@ -196,16 +261,46 @@ async function act(
   const graceMs = action.kind === 'type' && el && expectsSuggestions(el) ? 600 : FRAME_MS;
   const report = await watch.settle({ capMs: settleMs, graceMs });
   const after = { url: win.location.href, focus: deepActiveElement(doc, access), state: stateOf(el), scroll: win.scrollY };
-  if (el && (action.kind === 'type' || (action.kind === 'select' && el.tagName === 'SELECT'))) {
-    evidence.push(`value is now ${JSON.stringify(readBack(el))}`);
+  if (el && (action.kind === 'type' || action.kind === 'set_value' || (action.kind === 'select' && el.tagName === 'SELECT'))) {
+    const value = readBack(el);
+    evidence.unshift(`value is now ${JSON.stringify(value)}`);
+    // Enter often submits and the page clears the field itself (a to-do list, a chat): only a field left empty
+    // without that counts as typing the page did not take.
+    const submitted = action.kind === 'type' && action.submit;
+    if (!submitted && (action.kind === 'type' || action.kind === 'set_value') && isTextField(el) && value === '' && (action.kind === 'type' ? action.text : action.value) !== '') {
+      ok = false;
+      message = `${message} [@], but the field is still empty: the page did not take what was typed`;
+    }
   }
-  if (el && action.kind === 'check') evidence.push(`it is now ${checkedState(el) ? 'checked' : 'unchecked'}`);
+  if (el && action.kind === 'check') {
+    const now = checkedState(el);
+    evidence.push(`it is now ${now ? 'checked' : 'unchecked'}`);
+    if (now !== action.checked && !message.startsWith('left')) {
+      ok = false;
+      message = `clicked [@] to ${action.checked ? 'check' : 'uncheck'} it, but it is still ${now ? 'checked' : 'unchecked'}`;
+    }
+  }
+  if (dragged) evidence.push(...dragged.evidence());
+  const revealed = shown?.revealed() ?? [];
+  if (revealed.length > 0) evidence.push(`came into view: ${revealed.map((t) => JSON.stringify(t)).join(', ')}`);
   if (after.url !== before.url) evidence.push(`URL changed to ${after.url}`);
   if (el && before.state.includes('connected=true') && !el.isConnected) evidence.push('the element was removed from the page');
-  if (after.focus !== before.focus && after.focus && after.focus !== doc.body) evidence.push(`focus moved to ${describeElement(after.focus)}`);
+  // An action focuses what it acts on: that is the browser's doing, not the page's answer to the action.
+  const selfFocus = el !== null && after.focus !== null && (el === after.focus || el.contains(after.focus) || after.focus.contains(el));
+  const focusMoved = after.focus !== before.focus && !selfFocus;
+  if (focusMoved && after.focus && after.focus !== doc.body) evidence.push(`focus moved to ${describeElement(after.focus)}`);
+  if (report.added.length > 0) evidence.push(`appeared: ${report.added.map((t) => JSON.stringify(t)).join(', ')}`);
+  if (report.removed.length > 0) evidence.push(`went away: ${report.removed.map((t) => JSON.stringify(t)).join(', ')}`);
   if (report.mutations > 0) evidence.push(`${report.mutations} changes on the page${report.timedOut ? ' (still changing)' : ''}`);
   const changed =
-    report.mutations > 0 || after.url !== before.url || after.state !== before.state || after.focus !== before.focus || after.scroll !== before.scroll;
-  if (!changed && action.kind !== 'focus') evidence.push('no visible effect');
-  return { ok: true, message: message.includes('[@]') || !el ? message : `${message} [@]`, changed, evidence };
+    report.mutations > 0 || after.url !== before.url || after.state !== before.state || focusMoved || after.scroll !== before.scroll || scrolledBox || revealed.length > 0;
+  const subject = message.includes('[@]') || !el ? message : `${message} [@]`;
+  if (!changed && action.kind !== 'focus' && !subject.startsWith('left')) {
+    evidence.push('no visible effect');
+    message = `${subject}: no visible effect (nothing on the page changed)`;
+  } else {
+    message = subject;
+  }
+  if (used()) message = `${message} (${driver.path()})`;
+  return { ok, message, changed, evidence };
 }

@@ -1,4 +1,6 @@
 import { AppError } from '../../../shared/errors';
+import type { InputDriver } from './input-types';
+import { parseChord } from './chord';
 
 type TextField = HTMLInputElement | HTMLTextAreaElement;
 
@@ -77,9 +79,56 @@ export function typeText(el: Element, text: string, clear: boolean): void {
   throw new AppError('invalid_params', `cannot type into a <${el.tagName.toLowerCase()}>: choose a text field, text area or editable area`);
 }
 
+/**
+ * Types as a person does, through trusted input: the field gets the focus from a click when it lacks it, the text
+ * to replace is selected, and each character goes in as a key press (see the background's trusted-input.ts). Where
+ * trusted input is not available it types the synthetic way above.
+ */
+export async function typeWithInput(el: Element, text: string, clear: boolean, driver: InputDriver, focusByClick: () => Promise<unknown>): Promise<void> {
+  const field = isTextField(el) ? el : null;
+  if (field && (field.disabled || field.readOnly)) throw new AppError('forbidden', 'the field is disabled or read-only');
+  if (!field && !(el as HTMLElement).isContentEditable) {
+    throw new AppError('invalid_params', `cannot type into a <${el.tagName.toLowerCase()}>: choose a text field, text area or editable area`);
+  }
+  if (!driver.trusted()) {
+    typeText(el, text, clear);
+    return;
+  }
+  const doc = el.ownerDocument;
+  if (doc.activeElement !== el && !el.contains(doc.activeElement)) await focusByClick();
+  if (doc.activeElement !== el && !el.contains(doc.activeElement)) (el as HTMLElement).focus({ preventScroll: true });
+  const hadText = field ? field.value !== '' : (el.textContent ?? '') !== '';
+  if (field) {
+    if (clear) field.select();
+    else {
+      try {
+        field.setSelectionRange(field.value.length, field.value.length);
+      } catch {
+        // Number and email fields have no selection API; End puts the caret after their text.
+        await driver.press(field, parseChord('End'), 1);
+      }
+    }
+  } else {
+    const selection = doc.getSelection();
+    const range = doc.createRange();
+    range.selectNodeContents(el);
+    if (!clear) range.collapse(false);
+    selection?.removeAllRanges();
+    selection?.addRange(range);
+  }
+  if (text === '') {
+    if (clear && hadText) await driver.press(el, parseChord('Backspace'), 1);
+    return;
+  }
+  if (!(await driver.typeText(text))) typeText(el, text, clear);
+}
+
 /** What a field holds now, for the evidence; passwords are masked. */
 export function readBack(el: Element): string {
   if (el.tagName === 'SELECT') return Array.from((el as HTMLSelectElement).selectedOptions, (o) => o.label || o.text).join(', ');
-  if (isTextField(el)) return el.type === 'password' ? '•'.repeat(Math.min(el.value.length, 8)) : el.value;
+  if (isTextField(el) || el.tagName === 'INPUT') {
+    const field = el as HTMLInputElement;
+    return field.type === 'password' ? '•'.repeat(Math.min(field.value.length, 8)) : field.value;
+  }
   return (el.textContent ?? '').replace(/\s+/g, ' ').trim();
 }

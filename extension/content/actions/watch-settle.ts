@@ -5,6 +5,9 @@ export interface SettleReport {
   timedOut: boolean;
   /** How long the settle took, from the call of settle(). */
   waitedMs: number;
+  /** The text of a few pieces of content that appeared and are shown, and of a few that went away. */
+  added: string[];
+  removed: string[];
 }
 
 export interface SettleOptions {
@@ -23,6 +26,33 @@ export interface SettleOptions {
 export const FRAME_MS = 20;
 const QUIET_MS = 150;
 const POLL_MS = 20;
+/** Nodes remembered per action, and how many of them the evidence names. */
+const KEPT = 40;
+const SHOWN = 3;
+
+function textOf(node: Node): string {
+  if (node.nodeType !== 1 && node.nodeType !== 3) return '';
+  if (node.nodeType === 1 && ['SCRIPT', 'STYLE', 'TEMPLATE', 'LINK', 'META'].includes((node as Element).tagName)) return '';
+  const text = (node.textContent ?? '').replace(/\s+/g, ' ').trim();
+  return text.length > 60 ? `${text.slice(0, 59)}…` : text;
+}
+
+/** The texts of added nodes that are still there and shown, outermost first, each once. */
+function shownTexts(nodes: Node[]): string[] {
+  const out: string[] = [];
+  const kept: Node[] = [];
+  for (const node of nodes) {
+    if (!node.isConnected || kept.some((outer) => outer.contains(node))) continue;
+    const el = node.nodeType === 1 ? (node as Element) : node.parentElement;
+    if (!el || !el.checkVisibility()) continue;
+    const text = textOf(node);
+    if (!text || out.includes(text)) continue;
+    kept.push(node);
+    out.push(text);
+    if (out.length >= SHOWN) break;
+  }
+  return out;
+}
 
 /**
  * Starts counting DOM mutations (before an action, so none is missed), and afterwards waits until the page is quiet:
@@ -33,9 +63,19 @@ const POLL_MS = 20;
 export function watchSettle(doc: Document): { settle(options: SettleOptions): Promise<SettleReport>; stop(): void } {
   let mutations = 0;
   let lastChange = 0;
+  const added: Node[] = [];
+  const removed: string[] = [];
   const observer = new MutationObserver((records) => {
     mutations += records.length;
     lastChange = Date.now();
+    for (const record of records) {
+      if (record.type !== 'childList') continue;
+      for (const node of record.addedNodes) if (added.length < KEPT) added.push(node);
+      for (const node of record.removedNodes) {
+        const text = textOf(node);
+        if (text && removed.length < KEPT && !removed.includes(text)) removed.push(text);
+      }
+    }
   });
   observer.observe(doc, { subtree: true, childList: true, attributes: true, characterData: true });
   return {
@@ -52,7 +92,7 @@ export function watchSettle(doc: Document): { settle(options: SettleOptions): Pr
           const quiet = mutations === 0 ? now - started >= graceMs : now - lastChange >= quietMs;
           if (quiet || now - started >= options.capMs) {
             observer.disconnect();
-            resolve({ mutations, timedOut: !quiet, waitedMs: now - started });
+            resolve({ mutations, timedOut: !quiet, waitedMs: now - started, added: shownTexts(added), removed: removed.slice(0, SHOWN) });
             return;
           }
           setTimeout(check, mutations === 0 ? Math.min(POLL_MS, graceMs) : POLL_MS);
@@ -60,6 +100,27 @@ export function watchSettle(doc: Document): { settle(options: SettleOptions): Pr
         if (graceMs === 0 && mutations === 0) check();
         else setTimeout(check, Math.min(POLL_MS, graceMs));
       });
+    },
+  };
+}
+
+/** What came into view around an element without any change to the page's nodes (a menu a CSS :hover rule shows). */
+export interface ShownWatch {
+  revealed(): string[];
+}
+
+/**
+ * Notes which elements near `el` (under its grandparent) are shown, so the evidence can name those that appear after
+ * an action that changes only styles: a hover opens such menus, and no mutation says so.
+ */
+export function watchShown(el: Element): ShownWatch {
+  const scope = el.parentElement?.parentElement ?? el.parentElement ?? el;
+  const all = (): Element[] => Array.from(scope.querySelectorAll('*')).slice(0, 500);
+  const before = new Set(all().filter((node) => node.checkVisibility()));
+  return {
+    revealed() {
+      const appeared = all().filter((node) => !before.has(node) && node.checkVisibility());
+      return shownTexts(appeared.filter((node) => !appeared.some((outer) => outer !== node && outer.contains(node))));
     },
   };
 }

@@ -60,6 +60,18 @@ function namesOwnField(field: Element): boolean {
   return !(field as HTMLInputElement).labels?.length && !field.hasAttribute('aria-label') && !field.hasAttribute('aria-labelledby') && !field.getAttribute('title');
 }
 
+/**
+ * Something made to be moved with the pointer: a native drag source (draggable="true"), or an element whose cursor
+ * says it moves (move, grab) or that takes over touch and pointer moves itself (touch-action: none, which drag
+ * libraries such as jQuery UI, dnd-kit and map widgets set on what they move).
+ */
+function draggable(el: Element, style: CSSStyleDeclaration): boolean {
+  if (el.getAttribute('draggable') === 'true') return true;
+  const cursor = style.cursor;
+  // Without text, such an element is a part of a widget (a dialog's resize edges), not a thing to move.
+  return (cursor === 'move' || cursor === 'grab' || cursor === 'grabbing' || style.touchAction === 'none') && NOT_BLANK.test(el.textContent ?? '');
+}
+
 /** Children that belong to the flow of a multi-column container, whose reading order is the page order. */
 function multiColumn(style: CSSStyleDeclaration): boolean {
   return style.columnCount !== 'auto' || style.columnWidth !== 'auto';
@@ -256,6 +268,9 @@ export function collectSnapshot(doc: Document, registry: RefRegistry, access: Do
     // Any other label that labels nothing is clickable text in apps (TodoMVC edits an item on a double-click of its label).
     if (!kind && !namesField && tag === 'LABEL' && scope.owner === null && !(el as HTMLLabelElement).control && el.childElementCount === 0) {
       kind = { kind: 'weak', role: 'label' };
+    }
+    if (!kind && scope.owner === null && tag !== 'HTML' && tag !== 'BODY' && draggable(el, style)) {
+      kind = { kind: 'weak', role: 'draggable' };
     }
     if (!kind && pointer && !scope.parentPointer && scope.owner === null && tag !== 'LABEL' && tag !== 'HTML' && tag !== 'BODY') {
       kind = { kind: 'weak', role: 'clickable' };

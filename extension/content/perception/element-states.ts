@@ -43,6 +43,21 @@ export function shortHref(href: string, pageOrigin: string, pagePath = ''): stri
   return clip(shown, MAX_HREF);
 }
 
+/**
+ * A text area's value as a reader sees it: from its start, or, once it is scrolled away from the top, the part in
+ * view (starting with "…"), so scrolling a long text area shows more of its text, as it does on the screen.
+ */
+function textAreaValue(area: HTMLTextAreaElement): string | null {
+  const value = area.value;
+  if (!value) return null;
+  const { scrollTop, scrollHeight, clientHeight } = area;
+  if (scrollTop <= 0 || scrollHeight <= clientHeight) return value;
+  const flat = collapse(value);
+  if (scrollTop + clientHeight >= scrollHeight - 2) return `…${flat.slice(-(MAX_VALUE - 1))}`;
+  const start = Math.floor((flat.length * scrollTop) / scrollHeight);
+  return `…${flat.slice(start)}`;
+}
+
 function valueOf(el: Element, tag: string, role: string): string | null {
   if (tag === 'INPUT') {
     const input = el as HTMLInputElement;
@@ -54,7 +69,7 @@ function valueOf(el: Element, tag: string, role: string): string | null {
     if (!input.value) return null;
     return type === 'password' ? '•'.repeat(Math.min(input.value.length, 8)) : input.value;
   }
-  if (tag === 'TEXTAREA') return (el as HTMLTextAreaElement).value || null;
+  if (tag === 'TEXTAREA') return textAreaValue(el as HTMLTextAreaElement);
   if (tag === 'SELECT') {
     const selected = Array.from((el as HTMLSelectElement).selectedOptions, (o) => collapse(o.label || o.text));
     return selected.length ? selected.join(', ') : null;

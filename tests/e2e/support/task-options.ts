@@ -9,6 +9,7 @@ export function taskOptions(fields: Pick<TaskOptions, 'url' | 'task' | 'provider
   return {
     flow: 'task',
     facts: {},
+    files: [],
     mode: 'act',
     approve: 'none',
     steps: 12,

@@ -1,5 +1,5 @@
 import type { Page } from 'puppeteer-core';
-import type { ParamsOf, ResultOf, UiMethods } from '../../../shared/protocol';
+import type { ParamsInputOf, ResultOf, UiMethods } from '../../../shared/protocol';
 
 /**
  * Calls a method on the background's "ui" channel from inside an extension page, exactly as the side panel does:
@@ -8,7 +8,7 @@ import type { ParamsOf, ResultOf, UiMethods } from '../../../shared/protocol';
 export async function uiCall<K extends keyof UiMethods & string>(
   page: Page,
   method: K,
-  params: ParamsOf<UiMethods, K>,
+  params: ParamsInputOf<UiMethods, K>,
 ): Promise<ResultOf<UiMethods, K>> {
   const reply = await page.evaluate(
     (method, params) =>
@@ -20,6 +20,8 @@ export async function uiCall<K extends keyof UiMethods & string>(
           port.disconnect();
           resolve({ ok: message.ok === true, result: message.result, error: message.error });
         });
+        // A worker stopped while the request was on its way never answers it: say so instead of waiting forever.
+        port.onDisconnect.addListener(() => resolve({ ok: false, error: { code: 'disconnected', message: 'the background went away before answering' } }));
         port.postMessage({ kind: 'request', id, method, params });
       }),
     method,

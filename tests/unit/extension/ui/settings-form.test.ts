@@ -78,6 +78,7 @@ describe('the settings form', () => {
         redactPhones: false,
         personalData: { full_name: 'Ada Lovelace' },
         stepScreenshots: true,
+        trustedInput: true,
         riskClassifier: false,
         historyMaxTasks: 200,
         historyMaxDays: 30,
@@ -85,6 +86,8 @@ describe('the settings form', () => {
         mcp: { enabled: false, mode: 'act', shell: false, desktop: false },
       },
     });
+    const synthetic = validateForm({ ...formFromSettings(empty), trustedInput: false }, empty);
+    expect(synthetic.ok && synthetic.change.trustedInput).toBe(false);
   });
 
   it('keeps history limits as whole numbers in range, and says which is wrong', () => {

@@ -47,12 +47,22 @@ describe('npm run task events', () => {
       summary: 'Saved.',
       usage: { inputTokens: 10, outputTokens: 2, costUsd: 0 },
       chat: null,
+      downloads: [
+        { id: 'd1', name: 'report.pdf', mime: 'application/pdf', size: 1200, state: 'complete', path: '/home/u/Downloads/Deputy/report.pdf', executable: false, url: 'https://a.example/r.pdf' },
+        { id: 'd2', name: 'setup.exe', mime: '', state: 'held', note: 'a program, kept only with your approval', executable: true, url: 'https://a.example/s.exe' },
+      ],
       runDir: 'runs/x',
       trace: 'runs/x/trace.jsonl',
       records: 9,
       screenshots: 3,
       exitCode: 0,
     });
-    expect(end).toEqual(['Done: Saved.', 'Tokens: 10 in, 2 out; cost: $0.0000', 'Trace: runs/x/trace.jsonl (9 records, 3 screenshots beside it)']);
+    expect(end).toEqual([
+      'Done: Saved.',
+      'Downloaded report.pdf (application/pdf, 1200 bytes): /home/u/Downloads/Deputy/report.pdf',
+      'Not downloaded: setup.exe (held: a program, kept only with your approval)',
+      'Tokens: 10 in, 2 out; cost: $0.0000',
+      'Trace: runs/x/trace.jsonl (9 records, 3 screenshots beside it)',
+    ]);
   });
 });

@@ -1,3 +1,4 @@
+import { isAbsolute } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import { parseTaskFlags, TaskUsageError } from '../../../../scripts/task/task-flags';
 
@@ -75,6 +76,16 @@ describe('npm run task flags', () => {
     );
     expect(options).toMatchObject({ flow: 'chat', task: 'refund for order 1234', facts: { order_number: '1234', email: 'jane@example.org', name: 'Jane Doe' } });
     expect(parseTaskFlags(['--url', 'https://a.example/', 'go'], { OPENAI_API_KEY: 'k' })).toMatchObject({ flow: 'task', facts: {} });
+  });
+
+  it('attaches files for the upload tool with --file, repeatable, by absolute path, refusing what is not a readable file', () => {
+    const options = parseTaskFlags(['--file', 'package.json', '--file', 'README.md', 'apply'], { OPENAI_API_KEY: 'k' });
+    expect(options.files.map(({ name, type }) => [name, type])).toEqual([['package.json', 'application/json'], ['README.md', 'text/markdown']]);
+    expect(options.files.every((file) => isAbsolute(file.path) && file.size > 0)).toBe(true);
+    expect(() => parseTaskFlags(['--file', 'no/such/file.pdf', 'apply'], { OPENAI_API_KEY: 'k' })).toThrow(/no\/such\/file\.pdf cannot be read: there is no such file/);
+    expect(() => parseTaskFlags(['--file', 'scripts', 'apply'], { OPENAI_API_KEY: 'k' })).toThrow(/scripts is not a file/);
+    expect(() => parseTaskFlags(['--file', 'README.md', '--file', './README.md', 'apply'], { OPENAI_API_KEY: 'k' })).toThrow(/two files are named README\.md/);
+    expect(parseTaskFlags(['go'], { OPENAI_API_KEY: 'k' }).files).toEqual([]);
   });
 
   it('says how to write a fact, and that facts need --chat', () => {

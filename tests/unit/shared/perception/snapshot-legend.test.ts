@@ -20,7 +20,10 @@ function roles(): string[] {
   const quoted = (block: string): string[] => [...block.matchAll(/'([a-z-]+)'/g)].map((m) => m[1] ?? '');
   const widget = quoted(/const WIDGET_ROLES = new Set\(\[([^\]]+)\]\)/.exec(code)?.[1] ?? '');
   const dates = quoted(/const DATE_TIME_TYPES = new Set\(\[([^\]]+)\]\)/.exec(code)?.[1] ?? '');
-  return [...widget, ...dates, 'clickable', 'focusable', 'label'];
+  // The weak roles given by behaviour, as collect-snapshot writes them: `{ kind: 'weak', role: 'draggable' }`.
+  const weak = [...source('extension/content/perception/collect-snapshot.ts').matchAll(/kind: 'weak', role: '([a-z-]+)'/g)].map((m) => m[1] ?? '');
+  expect(weak).toEqual(expect.arrayContaining(['clickable', 'label', 'draggable']));
+  return [...widget, ...dates, ...weak, 'focusable'];
 }
 
 describe('the snapshot legend in the system prompt', () => {
@@ -41,6 +44,14 @@ describe('the snapshot legend in the system prompt', () => {
       expect(SNAPSHOT_LEGEND).toContain(note);
     }
     for (const mark of ['*[12]', '"Changed: ..."']) expect(SNAPSHOT_LEGEND).toContain(mark);
+  });
+
+  it('explains the notes the task adds around the page: a JavaScript dialog over it, and the task\'s downloads', () => {
+    const notices = source('extension/background/page-notices.ts');
+    expect(notices).toContain('Downloads of this task:');
+    expect(SNAPSHOT_LEGEND).toContain('"Downloads of this task:"');
+    expect(notices).toContain('and is frozen until it is answered');
+    expect(SNAPSHOT_LEGEND).toContain('the page is frozen until you answer the dialog with the dialog tool');
   });
 
   it('explains the marks around a frame of another site, and the tab list', () => {

@@ -1,0 +1,84 @@
+import { AppError } from '../../../shared/errors';
+import type { DomAccess } from '../perception/dom-access';
+import { visiblePoint } from '../perception/hit-test';
+import type { InputDriver, Point } from './input-types';
+import { aimAt, describeElement, scrollIntoViewIfNeeded } from './pointer-events';
+
+export type DropPosition = 'center' | 'before' | 'after';
+
+/**
+ * Where on the target a drop lands: its centre, or a quarter of the way in from its start or its end along its longer
+ * side. In a sortable list that is past the middle of the item, which is where lists decide before or after.
+ */
+function dropPoint(el: Element, position: DropPosition): Point | null {
+  const rect = el.getBoundingClientRect();
+  const point = visiblePoint(el, rect);
+  if (!point || position === 'center') return point;
+  const vertical = rect.height >= rect.width;
+  const share = position === 'before' ? 0.25 : 0.75;
+  return vertical ? { x: point.x, y: rect.top + rect.height * share } : { x: rect.left + rect.width * share, y: point.y };
+}
+
+function place(el: Element): string {
+  const parent = el.parentElement;
+  if (!parent) return '';
+  const siblings = Array.from(parent.children).filter((child) => child.tagName === el.tagName);
+  return siblings.length > 1 ? `${siblings.indexOf(el) + 1} of ${siblings.length}` : '';
+}
+
+/** What a drag changed about the dragged element: its place among its siblings, where it is drawn, its value. */
+export interface DragWatch {
+  evidence(): string[];
+}
+
+function watchDragged(el: Element): DragWatch {
+  const before = { place: place(el), rect: el.getBoundingClientRect(), value: (el as HTMLInputElement).value, parent: el.parentElement };
+  return {
+    evidence() {
+      const out: string[] = [];
+      if (!el.isConnected) return ['the dragged element is no longer on the page (it was moved or replaced)'];
+      if (el.parentElement !== before.parent) out.push(`the dragged element moved into ${el.parentElement ? describeElement(el.parentElement) : 'another place'}`);
+      const now = place(el);
+      if (now && now !== before.place) out.push(`the dragged element is now ${now} in its list (was ${before.place})`);
+      const rect = el.getBoundingClientRect();
+      const dx = Math.round(rect.left - before.rect.left);
+      const dy = Math.round(rect.top - before.rect.top);
+      if (dx !== 0 || dy !== 0) out.push(`the dragged element moved by ${dx}, ${dy} px`);
+      const value = (el as HTMLInputElement).value;
+      if (typeof value === 'string' && value !== before.value) out.push(`its value is now ${JSON.stringify(value)} (was ${JSON.stringify(before.value)})`);
+      return out;
+    },
+  };
+}
+
+/**
+ * Drags an element with the pointer onto another element (or by an offset), the way a person does: from a point that
+ * really lands on it, to a point on the target that is in view. Sortable lists, sliders, drag-and-drop zones and
+ * movable boxes all take it; the evidence says where the element ended up.
+ */
+export async function dragElement(
+  el: Element,
+  target: Element | null,
+  offset: Point,
+  position: DropPosition,
+  access: DomAccess,
+  driver: InputDriver,
+): Promise<{ watch: DragWatch }> {
+  if (target) scrollIntoViewIfNeeded(target);
+  const aim = aimAt(el, access);
+  if (!aim.ok) throw new AppError('forbidden', `[@] is covered by ${describeElement(aim.coveredBy)}: a drag would start there. Close or dismiss it first`);
+  if (aim.target === null) throw new AppError('forbidden', '[@] has no visible point to start a drag from: scroll it into view first');
+  const from = { x: aim.x, y: aim.y };
+  let to: Point | null;
+  if (target) {
+    if (target === el) throw new AppError('invalid_params', '[@] cannot be dropped onto itself: name another element, or an offset');
+    to = dropPoint(target, position);
+    if (!to) throw new AppError('forbidden', 'the drop target is not in view together with [@]: scroll so that both show, or drag by an offset');
+  } else {
+    if (offset.x === 0 && offset.y === 0) throw new AppError('invalid_params', 'a drag needs a target element or an offset (dx, dy)');
+    to = { x: from.x + offset.x, y: from.y + offset.y };
+  }
+  const watch = watchDragged(el);
+  await driver.drag({ el: aim.target, at: from }, { el: target ?? el, at: to });
+  return { watch };
+}

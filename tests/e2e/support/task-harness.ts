@@ -1,0 +1,126 @@
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Page } from 'puppeteer-core';
+import type { ExtensionBrowser } from '../../../scripts/lib/launch-browser';
+import type { PendingApproval, TaskFileInput, TaskRecord } from '../../../shared/protocol';
+import { startFakeProvider, type FakeProvider } from '../../fixtures/fake-provider/fake-provider-server';
+import { openTab } from './open-tab';
+import { PANEL } from './panel-harness';
+import { launchTestBrowser, siteUrl } from './test-hosts';
+import { uiCall } from './ui-call';
+
+/** One browser with the built extension, a scripted model server and an extension page to drive the background. */
+export interface TaskBrowser {
+  ext: ExtensionBrowser;
+  fake: FakeProvider;
+  helper: Page;
+  /** Where the browser saves downloads (the profile's download folder, a temp folder of the test's). */
+  downloads: string;
+  /** A tab of its own at the address (its content script answering), in front, with its id. */
+  newTab(url?: string): Promise<{ page: Page; tabId: number }>;
+  close(): Promise<void>;
+}
+
+export interface RunOptions {
+  files?: TaskFileInput[];
+  /** Answers each approval the task asks for; without it an approval fails the test. */
+  approve?: (approval: PendingApproval) => 'approve' | 'reject';
+  url?: string;
+}
+
+const FINISHED = new Set(['completed', 'failed', 'stopped', 'handed_to_user']);
+
+/**
+ * Starts Chromium with the extension on a fresh profile whose downloads go to a temp folder, a fake model server on
+ * models.test, and the settings a scripted test needs (act mode, a generous step budget).
+ */
+export async function startTaskBrowser(options: { stepBudget?: number } = {}): Promise<TaskBrowser> {
+  const profile = await mkdtemp(join(tmpdir(), 'deputy-input-profile-'));
+  const downloads = await mkdtemp(join(tmpdir(), 'deputy-downloads-'));
+  // A profile's own preferences say where downloads go, as a user's setting would.
+  await mkdir(join(profile, 'Default'), { recursive: true });
+  await writeFile(join(profile, 'Default', 'Preferences'), JSON.stringify({ download: { default_directory: downloads, prompt_for_download: false } }));
+  const fake = await startFakeProvider();
+  const ext = await launchTestBrowser({ userDataDir: profile });
+  await ext.worker();
+  const helper = await ext.openExtensionPage(PANEL);
+  const modelPort = Number(new URL(fake.url).port);
+  await uiCall(helper, 'settings.set', {
+    provider: { preset: 'custom', baseUrl: siteUrl(modelPort, 'models.test', '/v1'), model: 'gpt-4o-mini', stream: true, openaiApi: 'chat', toolCalling: 'native', vision: false, timeoutMs: 60_000, maxRetries: 0 },
+    defaultMode: 'act',
+    stepBudget: options.stepBudget ?? 40,
+  });
+  return {
+    ext,
+    fake,
+    helper,
+    downloads,
+    newTab: (url) => openTab(ext, helper, url),
+    async close() {
+      await ext.close();
+      await fake.close();
+      await rm(profile, { recursive: true, force: true });
+      await rm(downloads, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Starts a task on the tab the way the side panel does, answers its approvals, and waits until it has ended. */
+export async function runTask(browser: TaskBrowser, tabId: number, text: string, options: RunOptions = {}): Promise<{ record: TaskRecord; approvals: PendingApproval[] }> {
+  const { helper } = browser;
+  const started = await uiCall(helper, 'task.start', { tabId, text, mode: 'act', flow: 'task', files: options.files ?? [], ...(options.url ? { url: options.url } : {}) });
+  const approvals: PendingApproval[] = [];
+  for (;;) {
+    // A test that stops the worker may catch a question on its way; the next look asks the new worker.
+    const record = await uiCall(helper, 'task.get', { taskId: started.id }).catch((error: unknown) => {
+      if (/disconnected/.test(String(error))) return 'again' as const;
+      throw error;
+    });
+    if (record === 'again') {
+      await new Promise((resolve) => setTimeout(resolve, 150));
+      continue;
+    }
+    if (!record) throw new Error('The task is gone');
+    if (FINISHED.has(record.status)) return { record, approvals };
+    const approval = record.approval;
+    if (approval && !approvals.some((a) => a.id === approval.id)) {
+      if (!options.approve) throw new Error(`The task asks for approval: ${approval.intent} (${approval.reason})`);
+      approvals.push(approval);
+      await uiCall(helper, 'task.approve', { taskId: started.id, approvalId: approval.id, decision: options.approve(approval) });
+    }
+    if (process.env.DEBUG_TASK) console.log(record.status, JSON.stringify(results(record).slice(-2)).slice(0, 600));
+    await new Promise((resolve) => setTimeout(resolve, 150));
+  }
+}
+
+/**
+ * Every call of the task with its step text and result, in order, for assertions on what the model was told. The
+ * waits a patient scripted model makes while a page is still coming (see playSteps) are left out.
+ */
+export function results(record: TaskRecord): { name: string; text: string; ok: boolean | undefined; content: string; evidence: string[] }[] {
+  return (record.agent?.steps ?? []).flatMap((step) =>
+    step.calls.filter((call) => call.name !== 'wait').map((call) => ({
+      name: call.name,
+      text: call.stepText ?? call.name,
+      ok: call.result?.ok,
+      content: call.result?.content ?? '',
+      evidence: call.result?.evidence ?? [],
+    })),
+  );
+}
+
+/**
+ * Whether Deputy's debugger is attached to the tab now. The browser's target list counts puppeteer's own sessions as
+ * attached too, so this asks the way only the extension's own attachment answers: a command sent through it.
+ */
+export function debuggerHeld(helper: Page, tabId: number): Promise<boolean> {
+  return helper.evaluate(async (id) => {
+    try {
+      await chrome.debugger.sendCommand({ tabId: id }, 'Runtime.evaluate', { expression: '1' });
+      return true;
+    } catch {
+      return false;
+    }
+  }, tabId);
+}
