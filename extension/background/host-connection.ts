@@ -5,6 +5,7 @@ import {
   Chunk,
   ChunkJoiner,
   HostChannel,
+  RequestEnvelope,
   RpcClient,
   type HostMethods,
   type HostStatus,
@@ -23,6 +24,11 @@ export interface HostConnectionDeps {
   clientVersion: string;
   onStatus: (status: HostStatus) => void;
   onEvent?: (event: string, data: unknown) => void;
+  /**
+   * Answers a request the host sends to the extension (a web form to fill for a fix loop); the reply goes back on the
+   * same port. Without it such a request is ignored, and the host's own timeout ends it.
+   */
+  onRequest?: (message: unknown) => Promise<unknown>;
   requestTimeoutMs?: number;
   helloTimeoutMs?: number;
 }
@@ -149,6 +155,14 @@ export class HostConnection {
     const event = HostChannel.Event.safeParse(message);
     if (event.success) {
       this.deps.onEvent?.(event.data.event, event.data.data);
+      return;
+    }
+    if (RequestEnvelope.safeParse(message).success && this.deps.onRequest) {
+      const port = this.port;
+      void this.deps.onRequest(message).then((reply) => {
+        // A reply for a host that has gone (the port was replaced) has nobody to reach.
+        if (port && port === this.port) port.post(reply);
+      });
       return;
     }
     this.deps.log.warn('unexpected message from host');

@@ -1,5 +1,5 @@
 import { createConsoleLogger } from '../../shared/logger';
-import type { HostStatus } from '../../shared/protocol';
+import { FormChannel, serveRequest, type HostStatus } from '../../shared/protocol';
 import { LoopEvent } from '../../shared/protocol/loop-protocol';
 import { callPageFunction, readPageGlobals } from '../platform/main-world';
 import { connectNative } from '../platform/native';
@@ -22,6 +22,7 @@ import { ChatDriver } from './chat-driver';
 import { ChatSessions } from './chat-sessions';
 import { DesktopRunLog } from './desktop-run-log';
 import { createDesktopUiHandlers } from './desktop-ui-handlers';
+import { createFormHandlers } from './form-wiring';
 import { createLoopUiHandlers } from './loop-ui-handlers';
 import { HostConnection } from './host-connection';
 import { isPassthroughEvent } from './host-passthrough';
@@ -40,6 +41,9 @@ const log = createConsoleLogger('bg');
 const session = chromeStore('session');
 const launches = new LaunchStore(session);
 const loopLog = new LoopEventLog(session);
+
+const page = createPageAgent();
+const forms = createFormHandlers(page);
 
 const host = new HostConnection({
   connect: connectNative,
@@ -65,11 +69,11 @@ const host = new HostConnection({
       if (parsed.success) void loopLog.append(parsed.data);
     }
   },
+  // The host's one request to the browser: a fix loop's web form trigger.
+  onRequest: (message) => serveRequest(FormChannel, forms, message),
 });
 const desktopRuns: DesktopRunLog = new DesktopRunLog({ store: session, broadcast: (record) => ui.broadcast('desktop.updated', record), now: () => Date.now() });
 const shellRuns: ShellRunLog = new ShellRunLog({ store: session, broadcast: (record) => ui.broadcast('shell.updated', record), now: () => Date.now() });
-
-const page = createPageAgent();
 
 const chat = new ChatDriver({
   frames: { listFrames: listScriptableFrames, sendToFrame },
@@ -99,6 +103,7 @@ const ui: UiServer = new UiServer(
     desktop: createDesktopUiHandlers({ host, settings: tasks.settings, log: desktopRuns }),
     shell: createShellUiHandlers({ host, settings: tasks.settings, log: shellRuns }),
     loop: createLoopUiHandlers({ host, settings: tasks.settings }),
+    forms,
   }),
   (port) => isPrivilegedSender(port.sender),
   createConsoleLogger('bg:ui'),

@@ -1,6 +1,7 @@
 import type { ChatDriver } from './chat-driver';
 import { createChatUiHandlers } from './chat-ui-handlers';
 import type { createDesktopUiHandlers } from './desktop-ui-handlers';
+import type { createFormHandlers } from './form-wiring';
 import type { HostConnection } from './host-connection';
 import { createHostPassthroughHandlers } from './host-passthrough';
 import type { LaunchStore } from './launch-store';
@@ -24,9 +25,10 @@ export interface UiHandlerDeps {
   desktop: ReturnType<typeof createDesktopUiHandlers>;
   shell: ReturnType<typeof createShellUiHandlers>;
   loop: ReturnType<typeof createLoopUiHandlers>;
+  forms: ReturnType<typeof createFormHandlers>;
 }
 
-export function createUiHandlers({ host, launches, loopLog, frames, chat, page, tasks, desktop, shell, loop }: UiHandlerDeps): UiHandlers {
+export function createUiHandlers({ host, launches, loopLog, frames, chat, page, tasks, desktop, shell, loop, forms }: UiHandlerDeps): UiHandlers {
   return {
     'host.status': () => Promise.resolve(host.status),
     'host.reconnect': () => {
@@ -59,5 +61,6 @@ export function createUiHandlers({ host, launches, loopLog, frames, chat, page, 
     ...desktop,
     ...shell,
     ...loop,
+    ...forms,
   };
 }

@@ -4,6 +4,7 @@ import { createLoopManager } from '../loop/loop-manager';
 import { createLogger, fileSink, streamSink } from '../log/logger';
 import { currentPathEnv, hostLogFile } from '../paths';
 import { HOST_VERSION } from '../version';
+import { createExtensionLink } from './extension-link';
 import { ProcessRegistry } from './process-registry';
 import { runHost, type StopReason } from './run-host';
 
@@ -26,7 +27,9 @@ export async function hostCommand(): Promise<number> {
   log.info('started', { version: HOST_VERSION, pid: process.pid, origin: process.argv.find((a) => a.startsWith('chrome-extension://')) });
 
   const processes = new ProcessRegistry();
+  const extension = createExtensionLink({ log: log.child('extension') });
   const host = runHost({
+    extension,
     io: { stdin: process.stdin, stdout: process.stdout },
     log,
     processes,
@@ -36,7 +39,7 @@ export async function hostCommand(): Promise<number> {
       pid: process.pid,
       now: () => Date.now(),
       desktop: createDesktopService({ entry: process.argv[1] ?? '', log, processes }),
-      loops: createLoopManager({ entry: process.argv[1] ?? '', log: log.child('loop'), track: (child) => processes.track(child) }),
+      loops: createLoopManager({ entry: process.argv[1] ?? '', log: log.child('loop'), track: (child) => processes.track(child), fillForm: extension.fillForm }),
       shell: { log: log.child('shell'), processes },
     },
   });

@@ -18,19 +18,24 @@ export interface HostInfo {
   loops?: LoopManager;
   /** Shell tasks; their methods answer "unavailable" when absent. */
   shell?: ShellHostOptions;
+  /** Told who is on the other end (the extension, the CLI, a test) once it says hello. */
+  onHello?: (client: 'extension' | 'cli' | 'test') => void;
 }
 
 /** The host's built-in methods. Feature modules (desktop, fix loop, shell) add theirs beside these. */
 export function hostHandlers(info: HostInfo): Handlers<HostMethods> {
   return {
-    hello: (params) => ({
-      hostVersion: info.version,
-      protocolVersion: PROTOCOL_VERSION,
-      compatible: params.protocolVersion === PROTOCOL_VERSION,
-      platform: info.platform,
-      pid: info.pid,
-      capabilities: ['ping', ...(info.desktop ? ['desktop'] : []), ...(info.shell ? ['shell'] : [])],
-    }),
+    hello: (params) => {
+      info.onHello?.(params.client);
+      return {
+        hostVersion: info.version,
+        protocolVersion: PROTOCOL_VERSION,
+        compatible: params.protocolVersion === PROTOCOL_VERSION,
+        platform: info.platform,
+        pid: info.pid,
+        capabilities: ['ping', ...(info.desktop ? ['desktop'] : []), ...(info.shell ? ['shell'] : [])],
+      };
+    },
     ping: (params) => (params.echo === undefined ? { time: info.now() } : { time: info.now(), echo: params.echo }),
     ...desktopHandlers(info.desktop),
     ...loopHandlers(info.loops),

@@ -15,6 +15,8 @@ export interface HandlerContext {
   log: Logger;
   /** Sends an event to the other side, outside any request/response pair. */
   emit: (event: string, data: unknown) => void;
+  /** Takes a reply to a request this side sent (the host asks the extension too); true when it was one. */
+  onResponse?: (message: unknown) => boolean;
 }
 
 export type Handlers<M extends MethodMap> = {
@@ -25,7 +27,8 @@ const utf8 = new TextDecoder('utf-8', { fatal: true });
 
 /**
  * Turns one frame body into exactly one reply: a result, or a typed error that names what was wrong. It never throws:
- * a handler's failure becomes an error reply and the host keeps serving.
+ * a handler's failure becomes an error reply and the host keeps serving. A reply to one of this side's own requests
+ * is handed to `onResponse` and answered with nothing (undefined).
  */
 export function createRouter<M extends MethodMap, E extends EventMap>(
   channel: Channel<M, E>,
@@ -43,6 +46,7 @@ export function createRouter<M extends MethodMap, E extends EventMap>(
         message: `Frame of ${body.length} bytes is not valid UTF-8 JSON; each frame must hold one JSON message`,
       });
     }
+    if (typeof message === 'object' && message !== null && 'kind' in message && message.kind === 'response' && context.onResponse?.(message)) return undefined;
     const parsed = parseRequest(channel, message);
     if (!parsed.ok) {
       context.log.warn('rejected message', { code: parsed.error.code, id: parsed.id });

@@ -4,6 +4,7 @@ import { HostChannel, errorResponse } from '../../shared/protocol';
 import { FrameDecoder } from '../framing/frame-decoder';
 import { encodeMessage } from '../framing/frame-encoder';
 import type { Logger } from '../log/logger';
+import type { ExtensionLink } from './extension-link';
 import { hostHandlers, type HostInfo } from './host-handlers';
 import type { ProcessRegistry } from './process-registry';
 import { createRouter } from './router';
@@ -22,6 +23,8 @@ export interface RunHostOptions {
   graceMs?: number;
   maxInboundBytes?: number;
   maxOutboundBytes?: number;
+  /** Requests the host sends to the extension (a web form to fill), answered on stdin. */
+  extension?: ExtensionLink;
 }
 
 export type StopReason = 'stdin-end' | 'corrupt-length' | 'signal' | 'stdout-closed';
@@ -65,9 +68,11 @@ export function runHost(options: RunHostOptions): RunningHost {
     for (const frame of frames) io.stdout.write(frame);
   };
 
-  const route = createRouter(HostChannel, hostHandlers(options.info), {
+  options.extension?.attach(send);
+  const route = createRouter(HostChannel, hostHandlers({ ...options.info, onHello: (client) => options.extension?.setClient(client) }), {
     log: log.child('router'),
     emit: (event, data) => send({ kind: 'event', event, data }),
+    onResponse: (message) => options.extension?.receive(message) ?? false,
   });
 
   const onData = (chunk: Buffer | string): void => {
@@ -78,7 +83,12 @@ export function runHost(options: RunHostOptions): RunningHost {
         stop('corrupt-length');
         return;
       }
-      const task = route(item.body).then(send, (error: unknown) => log.error('router crashed', { error: String(error) }));
+      const task = route(item.body).then(
+        (reply) => {
+          if (reply !== undefined) send(reply);
+        },
+        (error: unknown) => log.error('router crashed', { error: String(error) }),
+      );
       inFlight.add(task);
       void task.finally(() => inFlight.delete(task));
     }
@@ -105,6 +115,7 @@ export function runHost(options: RunHostOptions): RunningHost {
   function stop(reason: StopReason): void {
     if (stopping) return;
     stopping = true;
+    options.extension?.close();
     io.stdin.off('data', onData);
     // Stop reading for good: a stdin left flowing would keep the process alive after a corrupt length or a signal.
     io.stdin.pause();

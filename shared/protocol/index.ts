@@ -11,3 +11,4 @@ export * from './task-protocol';
 export * from './chat-protocol';
 export * from './rpc-client';
 export * from './chunks';
+export * from './form-protocol';

@@ -5,6 +5,7 @@ import { desktopEvents, desktopMethods } from './desktop-protocol';
 import { desktopUiEvents, desktopUiMethods } from './desktop-ui-protocol';
 import { LoopEvent, LoopEvents, LoopMethods } from './loop-protocol';
 import { Flow } from './flow';
+import { formMethods } from './form-protocol';
 import { shellMethods } from './shell-protocol';
 import { shellUiEvents, shellUiMethods } from './shell-ui-protocol';
 import { taskUiEvents, taskUiMethods } from './task-protocol';
@@ -91,6 +92,8 @@ export const UiChannel = defineChannel(
     'loop.log': { params: z.object({ loopId: z.string().min(1) }), result: z.object({ events: z.array(LoopEvent) }) },
     ...desktopUiMethods,
     ...shellUiMethods,
+    /** A web form filled by Deputy, for `deputy loop` in a Chromium it started (the host asks the same over native messaging). */
+    ...formMethods,
   },
   {
     'host.status': HostStatus,

@@ -9,7 +9,7 @@ import {
   type MailEvent,
   type MailResult,
 } from '../../shared/protocol/mail-protocol';
-import { describeMailResult } from '../../native-host/mail/describe-mail-event';
+import { describeMailResult } from '../../shared/mail-text';
 import { createImapSource } from '../../native-host/mail/imap-source';
 import { markMailbox, waitForMailAttachment, type MailWaitOptions } from '../../native-host/mail/wait-for-mail';
 import {
