@@ -27,8 +27,7 @@ const NOT_SUBMIT = new Set(['reset', 'file', 'color']);
 const SUBMIT_WORDS = /^(submit|send|request|order|generate|run|start|go|ok|continue|apply|save|create)\b/i;
 const TRUE_WORDS = new Set(['true', 'yes', 'on', '1', 'checked']);
 const FALSE_WORDS = new Set(['false', 'no', 'off', '0', 'unchecked']);
-/** How long the page may take to load, and how often the confirmation is looked for. */
-const LOAD_CAP_MS = 30_000;
+/** How often the page is searched for the confirmation. */
 const CONFIRM_POLL_MS = 500;
 
 /** A label as people write it: "Email *", "E-mail:" and "email" are the same field. */

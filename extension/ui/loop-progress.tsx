@@ -1,6 +1,6 @@
 import type { DocumentVerdict } from '../../shared/protocol/loop-protocol';
 import type { IterationView, LoopView } from './loop-view-model';
-import { fixerErrorText, outcomeLabel, statusLine } from './loop-view-model';
+import { fixerErrorText, outcomeLabel, statusLine, waitingLine } from './loop-view-model';
 
 const short = (commit: string): string => commit.slice(0, 10);
 
@@ -49,14 +49,14 @@ export function LoopStatus(props: { view: LoopView; now: number }) {
 }
 
 /** One entry per iteration: failures, the fix, its diff, commit and push, deploy time and cost. */
-export function IterationList(props: { iterations: IterationView[] }) {
+export function IterationList(props: { iterations: IterationView[]; now: number }) {
   if (props.iterations.length === 0) return null;
   return (
     <section class="loop-iterations" aria-label="Iterations">
       <h2 class="section-title">Iterations</h2>
       <ol class="loop-iterations__list">
         {props.iterations.map((entry) => (
-          <IterationItem key={entry.iteration} entry={entry} />
+          <IterationItem key={entry.iteration} entry={entry} now={props.now} />
         ))}
       </ol>
     </section>
@@ -64,7 +64,7 @@ export function IterationList(props: { iterations: IterationView[] }) {
 }
 
 function checkText(entry: IterationView): string {
-  if (entry.checkPassed === undefined) return 'check not run yet';
+  if (entry.checkPassed === undefined) return entry.waiting ? 'waiting for the output' : 'check not run yet';
   if (entry.document?.hollow) return 'hollow output';
   if (entry.document) return entry.checkPassed ? 'output matches the template' : 'output differs from the template';
   if (entry.checkPassed) return 'check passed';
@@ -91,7 +91,36 @@ function DocumentVerdictView(props: { document: DocumentVerdict }) {
   );
 }
 
-function IterationItem(props: { entry: IterationView }) {
+/** The job of one iteration: what started it, the wait (ticking), what the mailbox saw, and what arrived or did not. */
+function JobLines(props: { entry: IterationView; now: number }) {
+  const { entry } = props;
+  if (!entry.trigger && !entry.waiting && !entry.received && !entry.nothing && entry.mail.length === 0) return null;
+  return (
+    <div class="loop-job" data-testid="loop-job">
+      {entry.trigger ? <p data-testid="loop-trigger">{entry.trigger}</p> : null}
+      {entry.waiting ? (
+        <p class="loop-job__waiting" role="status" data-testid="loop-waiting">
+          {waitingLine(entry.waiting, props.now)}
+        </p>
+      ) : null}
+      {entry.mail.length > 0 ? (
+        <ul class="loop-job__mail muted" data-testid="loop-mail">
+          {entry.mail.map((line, index) => (
+            <li key={index}>{line}</li>
+          ))}
+        </ul>
+      ) : null}
+      {entry.received ? <p data-testid="loop-received">{entry.received}</p> : null}
+      {entry.nothing ? (
+        <p class="form-error" data-testid="loop-nothing">
+          {entry.nothing}
+        </p>
+      ) : null}
+    </div>
+  );
+}
+
+function IterationItem(props: { entry: IterationView; now: number }) {
   const { entry } = props;
   const state = entry.failedStep ? 'failed' : entry.checkPassed ? 'passed' : entry.pushed ? 'pushed' : entry.rejected ? 'rejected' : 'open';
   return (
@@ -102,6 +131,7 @@ function IterationItem(props: { entry: IterationView }) {
           {checkText(entry)}
         </span>
       </div>
+      <JobLines entry={entry} now={props.now} />
       {entry.document ? <DocumentVerdictView document={entry.document} /> : null}
       {entry.failures.length > 0 ? (
         <ul class="loop-iteration__failures" data-testid="loop-failures">

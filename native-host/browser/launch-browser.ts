@@ -66,7 +66,7 @@ export async function launchWithExtension(options: LaunchOptions = {}): Promise<
   const executablePath = options.executablePath ?? findBrowser();
   const userDataDir = options.userDataDir ?? (await mkdtemp(join(tmpdir(), 'deputy-profile-')));
   // Loaded when a browser is needed: the host and the CLI start without it.
-  const { default: puppeteer } = await import('puppeteer-core');
+  const { default: puppeteer, TargetType } = await import('puppeteer-core');
   const browser = await puppeteer.launch({
     ...(options.protocolTimeoutMs !== undefined ? { protocolTimeout: options.protocolTimeoutMs } : {}),
     executablePath,
@@ -82,7 +82,7 @@ export async function launchWithExtension(options: LaunchOptions = {}): Promise<
   });
 
   const isOurWorker = (candidate: Target): boolean =>
-    candidate.type() === 'service_worker' && candidate.url().startsWith(`chrome-extension://${EXTENSION_ID}/`);
+    candidate.type() === TargetType.SERVICE_WORKER && candidate.url().startsWith(`chrome-extension://${EXTENSION_ID}/`);
 
   const worker = async (): Promise<WebWorker> => {
     const deadline = Date.now() + 30_000;

@@ -19,7 +19,7 @@ export interface ExtensionLink {
   receive(message: unknown): boolean;
   /** Who said hello on this connection. */
   setClient(client: Client): void;
-  fillForm(request: FormFill, signal: AbortSignal | undefined): Promise<FormFillResult>;
+  fillForm: (request: FormFill, signal: AbortSignal | undefined) => Promise<FormFillResult>;
   /** The connection is closing: pending requests fail at once. */
   close(): void;
 }
@@ -43,7 +43,7 @@ export function createExtensionLink(deps: { log: Logger }): ExtensionLink {
     setClient(next) {
       client = next;
     },
-    async fillForm(request, signal) {
+    fillForm: async (request, signal) => {
       if (client !== 'extension' && client !== 'test') {
         throw new AppError('unavailable', `A web form can only be filled by Deputy's extension, and this host is talking to ${client === 'cli' ? 'a command line' : 'nothing yet'}: start the loop from the side panel`);
       }
