@@ -29,6 +29,8 @@ const TRUE_WORDS = new Set(['true', 'yes', 'on', '1', 'checked']);
 const FALSE_WORDS = new Set(['false', 'no', 'off', '0', 'unchecked']);
 /** How often the page is searched for the confirmation. */
 const CONFIRM_POLL_MS = 500;
+/** How long a page that has loaded may take to answer: its content script starts after the page commits. */
+const ANSWER_WAIT_MS = 10_000;
 
 /** A label as people write it: "Email *", "E-mail:" and "email" are the same field. */
 const normal = (text: string): string =>
@@ -156,6 +158,19 @@ function excerpt(snapshot: TabSnapshot | undefined): string | undefined {
   return text.length > 400 ? `${text.slice(0, 399)}…` : text || undefined;
 }
 
+/** A snapshot of a page that just loaded, once its content script answers. */
+async function snapshotWhenReady(deps: FormFillDeps, tabId: number): Promise<TabSnapshot> {
+  const until = deps.now() + ANSWER_WAIT_MS;
+  for (;;) {
+    try {
+      return await deps.snapshot(tabId);
+    } catch (error) {
+      if (deps.now() >= until) throw error;
+      await deps.sleep(200);
+    }
+  }
+}
+
 /** Waits until the page says the form was accepted: the confirmation text, anywhere on the page. */
 async function awaitConfirmation(deps: FormFillDeps, tabId: number, confirm: string, deadline: number): Promise<string | undefined> {
   for (;;) {
@@ -186,7 +201,7 @@ export async function fillForm(deps: FormFillDeps, request: FormFill): Promise<F
     tabId = await deps.openTab();
     const opened = await deps.act(tabId, { kind: 'navigate', url: request.url });
     if (!opened.ok) throw new FillFailed(`The form's page ${request.url} could not be opened: ${opened.message}`, 'load');
-    last = await deps.snapshot(tabId);
+    last = await snapshotWhenReady(deps, tabId);
     url = last.url;
     for (const [field, value] of Object.entries(request.fields)) {
       filled.push(await fillField(deps, tabId, field, value, findField(last.elements, field, value)));
@@ -202,7 +217,7 @@ export async function fillForm(deps: FormFillDeps, request: FormFill): Promise<F
     if (!clicked.ok) throw new FillFailed(`Pressing "${button.name}" did not go through: ${clicked.message}`, 'submit');
     submitted = true;
     const confirmation = await awaitConfirmation(deps, tabId, request.confirm, Math.max(deadline, deps.now() + 5000));
-    last = await deps.snapshot(tabId).catch(() => last);
+    last = await snapshotWhenReady(deps, tabId).catch(() => last);
     url = last?.url ?? url;
     if (confirmation === undefined) {
       keepTab = true;
