@@ -1,9 +1,9 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { LoopEvent } from '../../shared/protocol/loop-protocol';
-import { renderMail, text } from '../fixtures/mail/build-mail';
-import { buildDeckServiceRepo, fixTitleSize, type DeckServiceRepo } from '../fixtures/repo/deck-service';
+import { attachment, PPTX_TYPE, renderMail, text } from '../fixtures/mail/build-mail';
+import { buildDeckServiceRepo, DECK_SCRIPT, fixTitleSize, runDeckService, type DeckServiceRepo } from '../fixtures/repo/deck-service';
 import { finished, runLoopCli, startLoopCli, type LoopRun } from '../fixtures/repo/loop-cli';
 import { FORM_CONFIRMATION, SERVICE_SENDER, startMailingService, type MailingService, type ServiceMode } from '../fixtures/repo/mailing-service';
 import { dovecotMissing, imapSettings, startDovecot, type Dovecot } from './support/dovecot';
@@ -97,6 +97,27 @@ describe.skipIf(dovecotMissing)('deputy loop with a service started over HTTP th
     expect(report).toContain(`Trigger: POST ${setup.service.runUrl} (form, 2 field(s)): HTTP 202 Accepted`);
     expect(report).toMatch(/Output received: deck-\d+-\d+\.pptx \(\d+ KB\) in the mail "Market map report #1 for acme" from Deck service <reports@service\.test>/);
     expectNoPassword(run, dovecot.password);
+  }, LOOP_TIMEOUT);
+
+  it('--start-from output takes the newest matching mail already there without triggering, and triggers from the next iteration on', async () => {
+    const setup = await setUp();
+    const deck = runDeckService(join(setup.repo.work, DECK_SCRIPT), mkdtempSync(join(setup.repo.root, 'earlier-')));
+    const mail = (subject: string) => renderMail({ from: SERVICE_SENDER, subject, body: { multipart: 'mixed', parts: [text('attached'), attachment('deck.pptx', readFileSync(deck), PPTX_TYPE)] } });
+    await dovecot.deliver(mail('Market map report (older run)'));
+    await dovecot.deliver(mail('Market map report (last night)'));
+    setup.repo.writeScenario({ runs: [{ steps: [fixTitleSize(36)], result: 'Draw titles at the template size' }] });
+    const run = await runLoopCli(setup.repo, ['--start-from', 'output', '--trigger', setup.service.runUrl, '--trigger-data', 'client=acme', ...documentArgs(setup, [])], env());
+
+    expect(run.code).toBe(0);
+    expect(ofType(run, 'trigger.sent').map((event) => event.iteration)).toEqual([2]);
+    expect(setup.service.requests).toHaveLength(1);
+    expect(ofType(run, 'output.received').map((event) => [event.iteration, event.subject])).toEqual([
+      [1, 'Market map report (last night)'],
+      [2, 'Market map report #1 for acme'],
+    ]);
+    const [first, second] = ofType(run, 'check.result');
+    expect(first?.passed).toBe(false);
+    expect(second?.passed).toBe(true);
   }, LOOP_TIMEOUT);
 
   it('prints the trigger, the wait and what arrived without --json', async () => {
