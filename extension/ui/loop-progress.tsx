@@ -97,22 +97,22 @@ function JobLines(props: { entry: IterationView; now: number }) {
   if (!entry.trigger && !entry.waiting && !entry.received && !entry.nothing && entry.mail.length === 0) return null;
   return (
     <div class="loop-job" data-testid="loop-job">
-      {entry.trigger ? <p data-testid="loop-trigger">{entry.trigger}</p> : null}
+      {entry.trigger ? <p data-testid="loop-job-trigger">{entry.trigger}</p> : null}
       {entry.waiting ? (
-        <p class="loop-job__waiting" role="status" data-testid="loop-waiting">
+        <p class="loop-job__waiting" role="status" data-testid="loop-job-waiting">
           {waitingLine(entry.waiting, props.now)}
         </p>
       ) : null}
       {entry.mail.length > 0 ? (
-        <ul class="loop-job__mail muted" data-testid="loop-mail">
+        <ul class="loop-job__mail muted" data-testid="loop-job-mail">
           {entry.mail.map((line, index) => (
             <li key={index}>{line}</li>
           ))}
         </ul>
       ) : null}
-      {entry.received ? <p data-testid="loop-received">{entry.received}</p> : null}
+      {entry.received ? <p data-testid="loop-job-received">{entry.received}</p> : null}
       {entry.nothing ? (
-        <p class="form-error" data-testid="loop-nothing">
+        <p class="form-error" data-testid="loop-job-nothing">
           {entry.nothing}
         </p>
       ) : null}

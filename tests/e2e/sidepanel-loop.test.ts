@@ -10,6 +10,8 @@ import { buildDeckServiceRepo, fixTitleSize } from '../fixtures/repo/deck-servic
 import { buildFixRepo, CHECK_COMMAND, FIX_ADD, FIX_MULTIPLY, type FixRepo, type Scenario, NO_DEPLOY_WAIT } from '../fixtures/repo/fix-repo';
 import { PANEL, PANEL_WIDTH, screenshotBothSchemes, texts } from './support/panel-harness';
 import { registerHostInProfile, requireBuild } from './support/register-host';
+import { dovecotMissing, imapSettings, startDovecot } from './support/dovecot';
+import { FORM_CONFIRMATION, SERVICE_SENDER, startMailingService } from '../fixtures/repo/mailing-service';
 import { uiCall } from './support/ui-call';
 
 // The host is started by Chromium, so it (and the fake claude it runs) gets its settings from the browser's
@@ -252,6 +254,67 @@ describe('the fix loop in document mode, from the side panel', () => {
     expect(service.remoteCommits()).toHaveLength(1);
     expect(await screenshotBothSchemes(panel, 'panel-loop-document')).toEqual([]);
     await panel.close();
+  });
+});
+
+describe.skipIf(dovecotMissing)('the fix loop with a web form trigger and output by mail, from the side panel', () => {
+  it('the host asks the extension to fill the form; the panel shows the trigger, the wait ticking and the mail that arrived', async () => {
+    const dovecot = await startDovecot();
+    const service = buildDeckServiceRepo({ titleSize: 36, loopFile: { deploy: { waitSeconds: 0 } } });
+    repo = service;
+    // The job takes a few seconds to mail its deck, so the wait can be watched.
+    const site = await startMailingService(service, dovecot, { mailDelayMs: 3000 });
+    try {
+      // The host was started by the browser, so the password comes from a file rather than its environment.
+      const passwordFile = join(root, 'imap-password');
+      writeFileSync(passwordFile, `${dovecot.password}\n`, { mode: 0o600 });
+      const settings = join(root, 'mail.json');
+      writeFileSync(settings, JSON.stringify(imapSettings(dovecot, 'UNUSED', { password: { file: passwordFile }, timeoutSeconds: 60 })));
+      useScenario({ runs: [{ steps: [fixTitleSize(36)], result: 'Draw titles at the template size', costUsd: 0.1 }] });
+      const panel = await openLoopView();
+      await fillDefinition(panel, {
+        repo: service.work,
+        check: '',
+        'max-iterations': '3',
+        trigger: site.formUrl,
+        'trigger-fields': 'Client=acme\nEmail=ops@acme.test\nFormat=PowerPoint\nInclude appendix=true',
+        output: '',
+        'output-mail': settings,
+        'output-template': service.template,
+        'claude-path': fakeClaudePath(),
+      });
+      await panel.click('[data-testid=loop-trigger-page]');
+      await fillDefinition(panel, { 'trigger-submit': 'Request report', 'trigger-confirm': 'your report is on its way' });
+      await panel.click('[data-testid=loop-start]');
+
+      // While the job works, the wait shows and its time goes on.
+      await panel.waitForSelector('[data-testid=loop-job-waiting]', LOOP_WAIT);
+      const waiting = await text(panel, '[data-testid=loop-job-waiting]');
+      expect(waiting).toMatch(new RegExp(`^Waiting for mail in alice@127\\.0\\.0\\.1:${dovecot.port}/INBOX from \\*@service\\.test with "report" in the subject: 0:0\\d of 1:00$`));
+      await panel.waitForFunction((first) => { const now = document.querySelector('[data-testid=loop-job-waiting]')?.textContent; return now !== first && now !== undefined; }, { timeout: 10_000 }, waiting);
+      expect(await texts(panel, '[data-testid=loop-job-trigger]')).toEqual([`Triggered: the form on ${site.formUrl} (4 fields): form accepted: "${FORM_CONFIRMATION}"`]);
+      expect(await screenshotBothSchemes(panel, 'panel-loop-mail-waiting')).toEqual([]);
+      await waitForOutcome(panel, 'passed');
+
+      expect(await texts(panel, '[data-testid=loop-job-trigger]')).toHaveLength(2);
+      const received = await texts(panel, '[data-testid=loop-job-received]');
+      expect(received).toHaveLength(2);
+      expect(received[0]).toMatch(/^Received deck-\d+-\d+\.pptx \(\d+ KB\) in the mail "Market map report #1 for acme" from Deck service <reports@service\.test> after \d+ s$/);
+      expect(received[1]).toContain('"Market map report #2 for acme"');
+      expect(await panel.$('[data-testid=loop-job-waiting]')).toBeNull();
+      expect(await texts(panel, '[data-testid=loop-iteration-check]')).toEqual(['output differs from the template', 'output matches the template']);
+      // The browser sent the form twice, as the page encodes it; the tabs it used are closed again.
+      expect(site.requests.map((request) => request.body)).toEqual(['client=acme&email=ops%40acme.test&format=pptx&appendix=yes', 'client=acme&email=ops%40acme.test&format=pptx&appendix=yes']);
+      expect((await ext.browser.pages()).map((page) => page.url()).filter((url) => url.includes('/request'))).toEqual([]);
+      expect(service.remoteCommits()).toHaveLength(1);
+      const [loop] = (await uiCall(panel, 'loop.status', {})).loops.filter((entry) => entry.repo === service.work);
+      expect(readFileSync(loop?.stateFile ?? '', 'utf8')).not.toContain(dovecot.password);
+      expect(SERVICE_SENDER).toContain('reports@service.test');
+      await panel.close();
+    } finally {
+      await site.close();
+      await dovecot.close();
+    }
   });
 });
 
