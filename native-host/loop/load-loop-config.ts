@@ -214,6 +214,9 @@ function applyTriggerFlags(raw: Json, flags: LoopFlags, cwd: string): void {
   if (fields.length > 0) trigger.fields = { ...(isObject(trigger.fields) ? trigger.fields : {}), ...grouped(fields) };
   setIn(trigger, ['submit'], flags.triggerSubmit);
   setIn(trigger, ['confirm'], flags.triggerConfirm);
+  if (flags.triggerPage !== undefined && trigger.confirm === undefined) {
+    throw new AppError('bad_request', '--trigger-page needs --trigger-confirm: the text the page shows once the form was accepted (like "Thank you"), so a form the service refused is not taken for a started job');
+  }
 }
 
 /**
