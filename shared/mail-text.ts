@@ -24,7 +24,7 @@ export function describeMailEvent(event: MailEvent): string {
     case 'arrived':
       return `Mail arrived after ${event.waitedSeconds} s: "${event.subject}" from ${event.from}`;
     case 'saved':
-      return `Saved ${event.name} (${formatSize(event.size)}) to ${event.path}`;
+      return `Saved ${event.name} (${formatSize(event.size)}) to ${event.path}${event.mailName !== undefined ? ` (the mail named it "${event.mailName}")` : ''}`;
     case 'skipped_attachment':
       return `Skipped ${event.name}: ${event.why}`;
     case 'no_usable_attachment':

@@ -172,8 +172,9 @@ export function reduceLoop(loopId: string, events: readonly LoopEvent[], snapsho
         iteration(event.iteration).waiting = { wait: event, since: event.at - event.waitedSeconds * 1000 };
         break;
       case 'output.mail':
-        // The wait's own start and the saved file are said by the waiting and received lines.
-        if (event.mail.type !== 'waiting' && event.mail.type !== 'saved' && event.mail.type !== 'connected') {
+        // The wait's own start and the saved file are said by the waiting and received lines; a file saved under
+        // another name than the mail gave it (a path in it, a name taken) is said here.
+        if (event.mail.type !== 'waiting' && event.mail.type !== 'connected' && !(event.mail.type === 'saved' && event.mail.mailName === undefined)) {
           const entry = iteration(event.iteration);
           entry.mail = [...entry.mail, describeMailEvent(event.mail)].slice(-MAX_MAIL_LINES);
         }

@@ -9,7 +9,7 @@ import {
   type MailEvent,
   type MailResult,
 } from '../../shared/protocol/mail-protocol';
-import { describeMailResult } from '../../shared/mail-text';
+import { describeMailEvent, describeMailResult, formatSize } from '../../shared/mail-text';
 import { createImapSource } from '../../native-host/mail/imap-source';
 import { markMailbox, waitForMailAttachment, type MailWaitOptions } from '../../native-host/mail/wait-for-mail';
 import {
@@ -218,6 +218,10 @@ describe.skipIf(dovecotMissing !== undefined)('mail output from Dovecot', () => 
       ]),
     );
     expect(wait.events.filter((event) => event.type === 'skipped_attachment')).toHaveLength(3);
+    // The path in the name is said, with the name it was saved under.
+    const evil = wait.events.find((event) => event.type === 'saved' && event.name === 'evil.pptx');
+    expect(evil && describeMailEvent(evil)).toBe(`Saved evil.pptx (${formatSize(pptx.length)}) to ${join(wait.runFolder, 'evil.pptx')} (the mail named it "../../evil.pptx")`);
+    expect(wait.events.filter((event) => event.type === 'saved' && event.mailName !== undefined)).toHaveLength(1);
   });
 
   it('reconnects when the server ends the session mid-IDLE, and gets the mail', async () => {

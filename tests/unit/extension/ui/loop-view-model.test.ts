@@ -156,6 +156,8 @@ describe('fix loop view model', () => {
       ev({ type: 'output.mail', mail: { type: 'connected', mailbox: 'alice@imap.example.com:993', security: 'TLS', push: true } }),
       ev({ type: 'output.mail', mail: { type: 'ignored', id: '7', from: 'reports@svc.test', subject: 'Market map report (last week)', why: 'it arrived before the job was started' } }),
       ev({ type: 'output.mail', mail: { type: 'disconnected', mailbox: 'alice@imap.example.com:993', reason: 'the server closed the connection', attempt: 1, retryInSeconds: 2 } }),
+      ev({ type: 'output.mail', mail: { type: 'saved', name: 'deck.pptx', size: 48_200, attachmentType: 'pptx', path: '/runs/deck.pptx' } }),
+      ev({ type: 'output.mail', mail: { type: 'saved', name: 'evil.pptx', size: 48_200, attachmentType: 'pptx', path: '/runs/evil.pptx', mailName: '../../evil.pptx' } }),
     ];
     const waiting = reduceLoop(ID, started);
     const [entry] = waiting.iterations;
@@ -163,6 +165,7 @@ describe('fix loop view model', () => {
     expect(entry?.mail).toEqual([
       'Passed over "Market map report (last week)" from reports@svc.test: it arrived before the job was started',
       'Connection lost (the server closed the connection); reconnecting in 2 s (attempt 1)',
+      'Saved evil.pptx (48 KB) to /runs/evil.pptx (the mail named it "../../evil.pptx")',
     ]);
     // The panel ticks the time on from the event's own clock, between the host's 30 s beats.
     const since = started[3]?.at ?? 0;
