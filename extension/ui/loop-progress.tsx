@@ -64,7 +64,7 @@ export function IterationList(props: { iterations: IterationView[]; now: number 
 }
 
 function checkText(entry: IterationView): string {
-  if (entry.checkPassed === undefined) return entry.waiting ? 'waiting for the output' : 'check not run yet';
+  if (entry.checkPassed === undefined) return entry.waiting ? 'waiting for the output' : entry.nothing ? 'no output to check' : 'check not run yet';
   if (entry.document?.hollow) return 'hollow output';
   if (entry.document) return entry.checkPassed ? 'output matches the template' : 'output differs from the template';
   if (entry.checkPassed) return 'check passed';
@@ -176,7 +176,8 @@ function IterationItem(props: { entry: IterationView; now: number }) {
           Rolled back: {entry.rejected.join('; ')}
         </p>
       ) : null}
-      {entry.failedStep ? (
+      {/* The output step's failure is the "nothing usable came" line above, with what to check: not said twice. */}
+      {entry.failedStep && !(entry.failedStep.step === 'output' && entry.nothing) ? (
         <p class="form-error" data-testid="loop-step-error">
           {entry.failedStep.step} failed: {entry.failedStep.detail}
         </p>

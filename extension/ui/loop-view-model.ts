@@ -73,6 +73,7 @@ export interface LoopView {
 
 const MAX_NOTICES = 5;
 const MAX_MAIL_LINES = 5;
+const SAID_ELSEWHERE = new Set(['waiting', 'connected', 'nothing_came', 'no_usable_attachment']);
 
 /**
  * Folds a loop's events (from the background's log and live) over the host's snapshot into what the panel draws. The
@@ -172,9 +173,10 @@ export function reduceLoop(loopId: string, events: readonly LoopEvent[], snapsho
         iteration(event.iteration).waiting = { wait: event, since: event.at - event.waitedSeconds * 1000 };
         break;
       case 'output.mail':
-        // The wait's own start and the saved file are said by the waiting and received lines; a file saved under
-        // another name than the mail gave it (a path in it, a name taken) is said here.
-        if (event.mail.type !== 'waiting' && event.mail.type !== 'connected' && !(event.mail.type === 'saved' && event.mail.mailName === undefined)) {
+        // The wait's start, the saved file and the end of a wait that found nothing usable are said by the waiting,
+        // received and "nothing came" lines; a file saved under another name than the mail gave it (a path in it, a
+        // name taken) is said here.
+        if (!SAID_ELSEWHERE.has(event.mail.type) && !(event.mail.type === 'saved' && event.mail.mailName === undefined)) {
           const entry = iteration(event.iteration);
           entry.mail = [...entry.mail, describeMailEvent(event.mail)].slice(-MAX_MAIL_LINES);
         }

@@ -318,6 +318,55 @@ describe.skipIf(dovecotMissing)('the fix loop with a web form trigger and output
   });
 });
 
+describe.skipIf(dovecotMissing)('the fix loop with a form-encoded POST trigger whose mail never comes, from the side panel', () => {
+  it('shows the request that was sent, then says clearly that nothing came and what to check', async () => {
+    const dovecot = await startDovecot();
+    const service = buildDeckServiceRepo({ titleSize: 36, loopFile: { deploy: { waitSeconds: 0 } } });
+    repo = service;
+    const site = await startMailingService(service, dovecot, { silent: true });
+    try {
+      const passwordFile = join(root, 'imap-password');
+      writeFileSync(passwordFile, `${dovecot.password}\n`, { mode: 0o600 });
+      const settings = join(root, 'mail-silent.json');
+      writeFileSync(settings, JSON.stringify(imapSettings(dovecot, 'UNUSED', { password: { file: passwordFile }, timeoutSeconds: 4 })));
+      useScenario({ runs: [] });
+      const panel = await openLoopView();
+      await fillDefinition(panel, {
+        repo: service.work,
+        check: '',
+        'max-iterations': '3',
+        trigger: site.runUrl,
+        'trigger-fields': 'client=acme\nregion=eu',
+        output: '',
+        'output-mail': settings,
+        'output-template': service.template,
+        'claude-path': fakeClaudePath(),
+      });
+      await panel.click('[data-testid=loop-start]');
+      await waitForOutcome(panel, 'failed');
+
+      expect(await texts(panel, '[data-testid=loop-job-trigger]')).toEqual([`Triggered: POST ${site.runUrl} (form, 2 field(s)): HTTP 202 Accepted`]);
+      expect(site.requests.map((request) => [request.contentType, request.body])).toEqual([['application/x-www-form-urlencoded;charset=UTF-8', 'client=acme&region=eu']]);
+      const nothing = await texts(panel, '[data-testid=loop-job-nothing]');
+      expect(nothing).toHaveLength(1);
+      expect(nothing[0]).toMatch(
+        new RegExp(`^Nothing usable came \\(0:0\\d waited\\): no mail from \\*@service\\.test with "report" in the subject arrived in alice@127\\.0\\.0\\.1:${dovecot.port}/INBOX within 4 s\\. Check that the job ran \\(POST `),
+      );
+      expect(nothing[0]).toContain('then run deputy loop --resume to wait again');
+      expect(await panel.$('[data-testid=loop-job-waiting]')).toBeNull();
+      expect(await text(panel, '[data-testid=loop-iteration-check]')).toBe('no output to check');
+      // Said once in the iteration, not again as the mailbox's own line or the failed step's.
+      expect(await panel.$('[data-testid=loop-job-mail]')).toBeNull();
+      expect(await panel.$('[data-testid=loop-step-error]')).toBeNull();
+      expect(await screenshotBothSchemes(panel, 'panel-loop-mail-nothing')).toEqual([]);
+      await panel.close();
+    } finally {
+      await site.close();
+      await dovecot.close();
+    }
+  });
+});
+
 describe('the fix loop view without the host', () => {
   it('says how to install the host, and cannot start', async () => {
     const bare = await launchTestBrowser();
