@@ -1,6 +1,7 @@
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describeMailEvent } from '../../shared/mail-text';
 import type { LoopEvent } from '../../shared/protocol/loop-protocol';
 import { attachment, PPTX_TYPE, renderMail, text } from '../fixtures/mail/build-mail';
 import { buildDeckServiceRepo, DECK_SCRIPT, fixTitleSize, runDeckService, type DeckServiceRepo } from '../fixtures/repo/deck-service';
@@ -90,6 +91,12 @@ describe.skipIf(dovecotMissing)('deputy loop with a service started over HTTP th
     expect(first?.document?.output).toBe(received[0]?.file);
     expect(second?.passed).toBe(true);
     expect(ofType(run, 'output.mail').some((event) => event.mail.type === 'arrived' && event.mail.subject.includes('#0'))).toBe(false);
+    // Each iteration says it passed the older mail over, and why.
+    const older = ofType(run, 'output.mail').flatMap((event) => (event.mail.type === 'ignored' && event.mail.subject.includes('#0') ? [[event.iteration, event.mail.why]] : []));
+    expect(older).toEqual([
+      [1, 'an older mail, in the mailbox before the job was started (or the wait began): only newer mails count'],
+      [2, 'an older mail, in the mailbox before the job was started (or the wait began): only newer mails count'],
+    ]);
 
     expect(setup.repo.remoteCommits()).toHaveLength(1);
     expect(setup.repo.git(['status', '--porcelain'])).toBe('');
@@ -210,6 +217,31 @@ describe.skipIf(dovecotMissing)('bad input at the loop level: each said clearly,
     expect(second.code).toBe(0);
     expect(finished(second)?.outcome).toBe('passed');
     expect(ofType(second, 'output.received').map((event) => event.subject)).toEqual(['Market map report #2 for acme']);
+  }, LOOP_TIMEOUT);
+
+  it('the server drops the connection mid-IDLE: the loop says so, reconnects, and the mail sent meanwhile is not lost', async () => {
+    // The job takes a few seconds to mail, as a real one does; the server ends the session while the loop waits in IDLE.
+    const setup = await setUp({ titleSize: 28, mode: { mailDelayMs: 2500 } });
+    setup.repo.writeScenario({ runs: [] });
+    let kicked = false;
+    const run = await startLoopCli(setup.repo, ['--trigger', setup.service.runUrl, '--trigger-data', 'client=acme', ...documentArgs(setup, [])], {
+      env: env(),
+      onEvent: (event) => {
+        if (kicked || event.type !== 'output.mail' || event.mail.type !== 'waiting') return;
+        kicked = true;
+        dovecot.kick();
+      },
+    }).done;
+
+    expect(run.code).toBe(0);
+    expect(finished(run)?.outcome).toBe('passed');
+    const mail = ofType(run, 'output.mail').map((event) => event.mail);
+    const dropped = mail.find((event) => event.type === 'disconnected');
+    expect(dropped).toMatchObject({ mailbox: `alice@127.0.0.1:${dovecot.port}/INBOX`, attempt: 1 });
+    expect(dropped && describeMailEvent(dropped)).toMatch(/^Connection lost \(.+\); reconnecting in \d+ s \(attempt 1\)$/);
+    expect(mail.filter((event) => event.type === 'connected').length).toBeGreaterThanOrEqual(2);
+    expect(ofType(run, 'output.received').map((event) => event.subject)).toEqual(['Market map report #1 for acme']);
+    expect(setup.service.requests).toHaveLength(1);
   }, LOOP_TIMEOUT);
 
   it('nothing came in time: the wait ends saying what it waited for and what to check', async () => {
