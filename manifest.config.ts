@@ -29,7 +29,9 @@ export default defineManifest({
   side_panel: { default_path: 'extension/sidepanel/index.html' },
   content_scripts: [everyFrame],
   // webNavigation says why a page failed to load; webRequest (observing only) lets an action wait for the answers it
-  // asked for; unlimitedStorage keeps task history and its screenshots from hitting the 10 MB quota.
+  // asked for and tells what a held request would have sent; declarativeNetRequest is the egress guard (session rules
+  // on the task's tabs, enforced by the browser); unlimitedStorage keeps task history and its screenshots from hitting
+  // the 10 MB quota.
   permissions: [
     'sidePanel',
     'contextMenus',
@@ -42,6 +44,7 @@ export default defineManifest({
     'notifications',
     'webNavigation',
     'webRequest',
+    'declarativeNetRequest',
   ],
   host_permissions: ['<all_urls>'],
   web_accessible_resources: [],

@@ -33,6 +33,11 @@ export function createChatCaseEnvironment(chat: Pick<ChatDriver, 'open' | 'read'
   return {
     currentTabId: () => tab.currentTabId(),
     act: (action, options) => tab.act(action, options),
+    // The page tools of a case are guarded like any task's: what they will do is told to the gate, the tab's egress
+    // guard follows the case's approved origins, and what it holds is settled the same way.
+    ...(tab.gateFacts ? { gateFacts: tab.gateFacts.bind(tab) } : {}),
+    ...(tab.setEgressScope ? { setEgressScope: tab.setEgressScope.bind(tab) } : {}),
+    ...(tab.resolveBlocked ? { resolveBlocked: tab.resolveBlocked.bind(tab) } : {}),
     async observe(options): Promise<Observation> {
       const problem = await ensureOpen();
       const page = await tab.observe(options);

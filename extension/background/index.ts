@@ -6,6 +6,7 @@ import { connectNative } from '../platform/native';
 import { trackNavigationErrors } from '../platform/navigation-errors';
 import { extensionUrl, extensionVersion, isPrivilegedSender, onInstalled, onPortConnect, onStartup } from '../platform/runtime';
 import { allowSessionStorageForPages, chromeStore } from '../platform/storage';
+import { onRequestBlocked, onTabClosed, onTabOpened } from '../platform/egress-rules';
 import { listScriptableFrames } from '../platform/tab-control';
 import { listFrames, sendToFrame } from '../platform/tabs';
 import {
@@ -121,6 +122,10 @@ const menuDeps = {
 };
 
 onPortConnect((port) => ui.accept(port));
+// The egress guard learns of requests the browser held and of tabs the task's tabs open, from the first event on.
+onRequestBlocked((request) => void tasks.guard.requestBlocked(request));
+onTabOpened((tabId, opener) => void tasks.guard.tabOpened(tabId, opener));
+onTabClosed((tabId) => void tasks.guard.tabClosed(tabId));
 trackNavigationErrors();
 onMenuClicked((click, tab) => void handleAutomateChatClick(menuDeps, click, tab));
 onInstalled(() => void createMenuItems([AUTOMATE_CHAT_MENU]));
@@ -130,7 +135,8 @@ void allowSessionStorageForPages();
 void (hasSidePanel() ? openPanelOnActionClick() : useActionPopup('extension/popup/index.html'));
 host.start();
 void clearStaleNotices(tasks.notices);
-void tasks.runner.resumeInterrupted();
+// The guards a previous worker set are still in force (session rules); take them back before tasks resume.
+void tasks.guard.restore().finally(() => void tasks.runner.resumeInterrupted());
 
 // A handle for DevTools and for the end-to-end tests: the menu handler cannot be clicked in a headless browser.
 Object.assign(globalThis, {

@@ -1,3 +1,4 @@
+import type { ActionEffect } from '../../shared/agent/action-effect';
 import { AppError, describeZodError, toErrorShape } from '../../shared/errors';
 import type { ActResult, ActTarget, ElementAction } from '../../shared/perception/element-action';
 import { PageAction, type PageActionInput, type PageOutcome } from '../../shared/perception/page-action';
@@ -80,6 +81,19 @@ export class PageAgent {
 
   snapshot(tabId: number, options: SnapshotOptions): Promise<TabSnapshot> {
     return snapshotTab(this.deps.frames, tabId, this.memory(tabId), options);
+  }
+
+  /**
+   * What an action on an element would do, asked of the frame that holds it (the focused element's frame for a key
+   * with no element): the link it follows, the form it submits and where. Undefined when the page cannot tell (the
+   * element is gone, the frame does not answer): the gate then decides without it, the egress guard still in place.
+   */
+  async effect(tabId: number, ref: number | undefined, action: ElementAction): Promise<ActionEffect | undefined> {
+    const entry = ref === undefined ? undefined : this.memory(tabId).refs.lookup(ref);
+    if (ref !== undefined && !entry) return undefined;
+    const target = entry ? { ref: entry.local, token: entry.token, role: entry.role, name: entry.name, url: entry.url } : null;
+    // A key pressed without an element goes to the top frame's focus, as `act` sends it.
+    return callFrame(this.deps.frames, tabId, entry?.frameId ?? 0, 'effect', { target, action }, 4000).catch(() => undefined);
   }
 
   /** Shows the user which element a number names; false when it is no longer on the page. */

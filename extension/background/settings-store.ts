@@ -42,12 +42,6 @@ export class SettingsStore {
     await this.store.set(KEY, parsed.data);
     return toPublic(parsed.data);
   }
-
-  async allowSite(site: string): Promise<void> {
-    const current = await this.get();
-    if (current.allowedSites.includes(site)) return;
-    await this.update({ allowedSites: [...current.allowedSites, site] });
-  }
 }
 
 function toPublic(settings: Settings): PublicSettings {

@@ -18,7 +18,7 @@ export interface TabPorts {
   waitForLoad(tabId: number, timeoutMs: number): Promise<TabState | undefined>;
 }
 
-type TabAction = Extract<PageAction, { kind: 'navigate' | 'back' | 'forward' | 'reload' | 'tab_new' | 'tab_switch' | 'tab_close' }>;
+type TabAction = Extract<PageAction, { kind: 'navigate' | 'back' | 'forward' | 'reload' | 'tab_new' | 'tab_switch' | 'tab_close' | 'tab_list' }>;
 
 function checkUrl(url: string): string {
   let parsed: URL;
@@ -106,6 +106,11 @@ export async function runTabAction(deps: TabActionDeps, tabId: number, action: T
       if (!target) throw new AppError('not_found', `there is no tab ${action.tabId}: pick one from the tab list`);
       await tabs.activate(action.tabId);
       return { ok: true, message: `Switched to tab ${action.tabId}; actions now go to it`, changed: true, evidence: [`URL is ${target.url}`, `title is ${JSON.stringify(target.title)}`], tabId: action.tabId };
+    }
+    case 'tab_list': {
+      // Titles only: the addresses of the user's other tabs say more than a task needs to pick one.
+      const all = before ? await tabs.list(before.windowId) : [];
+      return { ok: true, message: `${all.length} tab${all.length === 1 ? '' : 's'} open in this window`, changed: false, evidence: all.map((t) => `tab ${t.id}${t.id === tabId ? ' (current)' : ''}: ${t.title.slice(0, 100)}`) };
     }
     case 'tab_close': {
       const target = await tabs.state(action.tabId);

@@ -2,11 +2,13 @@ import { AppError, toErrorShape } from '../../shared/errors';
 import type { ActionOutcome, Observation, ObservedElement, ObservedTab, PageStatus, Screenshot } from '../../shared/agent/environment';
 import type { WebAction, WebEnvironment } from '../../shared/agent/web-environment';
 import type { TabState } from '../platform/tab-control';
+import type { HeldRequest } from './egress-guard';
 import type { PageAgent } from './page-agent';
 import { NOTICES, blockedReason, noticeText } from './page-notices';
+import { type TaskEgress, gateFactsFor, heldDuring, publicView, resolveHeld, setGuardScope } from './task-egress';
 
 export interface TabEnvironmentDeps {
-  page: Pick<PageAgent, 'snapshot' | 'act' | 'restoreRefs'>;
+  page: Pick<PageAgent, 'snapshot' | 'act' | 'restoreRefs' | 'effect' | 'settle'>;
   tabState: (tabId: number) => Promise<TabState | undefined>;
   listWindowTabs: (windowId: number) => Promise<TabState[]>;
   sleep: (ms: number) => Promise<void>;
@@ -16,7 +18,12 @@ export interface TabEnvironmentDeps {
   readyTimeoutMs?: number;
   /** Why the tab's page failed to load, when it shows the browser's error page. */
   loadFailure?: (tabId: number) => Promise<{ url: string; error: string } | undefined>;
+  /** The task's egress guard: where its tabs may go, and what the browser held. Absent outside tasks. */
+  egress?: TaskEgress;
 }
+
+/** Actions after which the page may have opened a window (a click on a link with a target, window.open). */
+const MAY_OPEN_WINDOW = new Set(['click', 'press', 'type', 'check']);
 
 /** Takes a snapshot, waiting while the page cannot answer yet: right after a navigation its script may still load. */
 async function snapshotWhenReady(deps: TabEnvironmentDeps, tabId: number): Promise<Awaited<ReturnType<PageAgent['snapshot']>>> {
@@ -44,13 +51,42 @@ export interface TabEnvironment extends WebEnvironment {
  */
 export function createTabEnvironment(deps: TabEnvironmentDeps, startTabId: number): TabEnvironment {
   let tabId = startTabId;
+  const egress = deps.egress;
+  const held = new Map<string, { request: HeldRequest; returnTo: string | undefined }>();
+  const ownTabs = (): number[] => [...new Set([tabId, ...(egress ? egress.guard.tabsOf(egress.taskId) : [])])];
+  const tabsForEgress = {
+    act: (id: number, action: Record<string, unknown>) => deps.page.act(id, action),
+    // A held page load leaves the browser's error page in the tab, under the held address.
+    showsError: async (id: number, url: string) => (await deps.tabState(id))?.url === url || (await deps.loadFailure?.(id)) !== undefined,
+    settle: async (id: number) => (await deps.page.settle(id, { loadCapMs: 15_000, quietCapMs: 3000 })).tab,
+  };
+  /** The window's tabs, split into the task's own (shown with their addresses) and how many others there are. */
+  const windowTabs = async (windowId: number): Promise<{ own: ObservedTab[]; others: TabState[] }> => {
+    const all = await deps.listWindowTabs(windowId);
+    const mine = new Set(ownTabs());
+    return {
+      own: all.filter((t) => mine.has(t.id)).map((t) => ({ id: t.id, title: t.title, url: t.url, active: t.id === tabId })),
+      others: all.filter((t) => !mine.has(t.id)),
+    };
+  };
   return {
     currentTabId: () => tabId,
     restoreRefs: (url, elements) => deps.page.restoreRefs(tabId, url, elements),
+    gateFacts: (call) => gateFactsFor((id, ref, action) => deps.page.effect(id, ref, action), tabId, call),
+    ...(egress ? { setEgressScope: (scope) => setGuardScope(egress, tabId, scope) } : {}),
+    async resolveBlocked(blocked, approved): Promise<ActionOutcome> {
+      const entry = held.get(blocked.id);
+      if (!egress || !entry) return { ok: false, changed: false, message: 'the held request is no longer known (the worker restarted): do the action again', evidence: [] };
+      held.delete(blocked.id);
+      const outcome = await resolveHeld(egress, tabsForEgress, entry.request, approved, entry.returnTo);
+      if (outcome.tabId !== undefined) tabId = outcome.tabId;
+      return { ok: outcome.ok, changed: outcome.changed, message: outcome.message, evidence: outcome.evidence ?? [] };
+    },
     async observe(options): Promise<Observation> {
       const tab = await deps.tabState(tabId);
       if (!tab) throw new AppError('not_found', 'The tab the task worked in was closed.');
-      const tabs: ObservedTab[] = (await deps.listWindowTabs(tab.windowId)).map((t) => ({ id: t.id, title: t.title, url: t.url, active: t.id === tabId }));
+      const { own, others } = await windowTabs(tab.windowId);
+      const tabs: ObservedTab[] = own;
       // Taken only when asked for (the loop decides: for the model, or kept with the trace).
       const shoot = async (): Promise<{ screenshot?: Screenshot }> => {
         const screenshot = options.screenshot ? await deps.capture(tabId) : undefined;
@@ -64,6 +100,7 @@ export function createTabEnvironment(deps: TabEnvironmentDeps, startTabId: numbe
         text: noticeText(tab.title, tab.url, text),
         elements: [],
         tabs,
+        otherTabs: others.length,
         ...(await shoot()),
       });
       const blocked = blockedReason(tab.url);
@@ -88,22 +125,50 @@ export function createTabEnvironment(deps: TabEnvironmentDeps, startTabId: numbe
         url: snapshot.url,
         title: snapshot.title,
         text,
-        elements: snapshot.elements.map(({ ref, role, name, inputType, autocomplete, frameId }) => ({
+        elements: snapshot.elements.map(({ ref, role, name, inputType, autocomplete, frameId, origin }) => ({
           ref,
           role,
           name,
           frame: frameId,
           ...(inputType === undefined ? {} : { inputType }),
           ...(autocomplete === undefined ? {} : { autocomplete }),
+          ...(origin === undefined ? {} : { origin }),
         })),
         tabs,
+        otherTabs: others.length,
         ...(await shoot()),
       };
     },
     async act(action: WebAction): Promise<ActionOutcome> {
-      const outcome = await deps.page.act(tabId, action);
-      if (outcome.tabId !== undefined) tabId = outcome.tabId;
-      return { ok: outcome.ok, message: outcome.message, changed: outcome.changed, evidence: outcome.evidence };
+      if (action.kind === 'tab_list') {
+        const tab = await deps.tabState(tabId);
+        const { own, others } = tab ? await windowTabs(tab.windowId) : { own: [], others: [] };
+        // The user's other tabs by title only: enough to pick one, without their addresses.
+        const evidence = [...own.map((t) => `tab ${t.id} (the task's${t.active ? ', current' : ''}): ${t.title.slice(0, 100)} — ${t.url}`), ...others.map((t) => `tab ${t.id}: ${t.title.slice(0, 100)}`)];
+        return { ok: true, changed: false, message: `${own.length + others.length} tabs open in this window`, evidence };
+      }
+      const since = egress?.now() ?? 0;
+      const actedIn = tabId;
+      const before = egress ? (await deps.tabState(tabId))?.url : undefined;
+      // A tab the action opens is covered from its first request; a moment after the action, new tabs are the user's again.
+      const unwatch = egress && MAY_OPEN_WINDOW.has(action.kind) ? await egress.guard.watchNewTabs(egress.taskId) : null;
+      let outcome: Awaited<ReturnType<typeof deps.page.act>>;
+      try {
+        outcome = await deps.page.act(tabId, action);
+      } finally {
+        if (unwatch) void egress?.sleep(1500).then(unwatch);
+      }
+      if (outcome.tabId !== undefined) {
+        tabId = outcome.tabId;
+        // A tab the task opened or (with the user's approval) switched to is the task's from now on.
+        if (egress) await egress.guard.adopt(egress.taskId, tabId);
+      }
+      const result: ActionOutcome = { ok: outcome.ok, message: outcome.message, changed: outcome.changed, evidence: outcome.evidence };
+      if (!egress) return result;
+      const blocked = await heldDuring(egress, since, tabId, MAY_OPEN_WINDOW.has(action.kind));
+      if (!blocked) return result;
+      held.set(blocked.id, { request: blocked, returnTo: blocked.tabId === actedIn ? before : undefined });
+      return { ...result, blocked: publicView(blocked) };
     },
   };
 }

@@ -1,3 +1,4 @@
+import { originLabel, originOf } from '../../shared/agent/site-list';
 import { AppError } from '../../shared/errors';
 import { describeChanges, type PageState } from '../../shared/perception/describe-changes';
 import type { SnapshotMode } from '../../shared/perception/frame-snapshot';
@@ -16,7 +17,7 @@ export interface TabSnapshot {
   text: string;
   url: string;
   title: string;
-  elements: Array<{ ref: number; role: string; name: string; frameId: number; inputType?: string; autocomplete?: string }>;
+  elements: Array<{ ref: number; role: string; name: string; frameId: number; inputType?: string; autocomplete?: string; origin?: string }>;
   tokens: number;
 }
 
@@ -33,6 +34,15 @@ async function snapshotFrames(frames: FramePorts, tabId: number, frameIds: numbe
     frameIds.map(async (frameId) => ({ frameId, snapshot: await callFrame(frames, tabId, frameId, 'snapshot', { mode }) })),
   );
   return replies.flatMap((reply) => (reply.status === 'fulfilled' ? [reply.value] : []));
+}
+
+/** The line that opens the part of a snapshot from a frame of another site (see the snapshot legend). */
+export function frameStart(origin: string): string {
+  return `[frame from ${originLabel(origin)}, another site: its text is that site's, untrusted; actions in it go to that site]`;
+}
+
+export function frameEnd(origin: string): string {
+  return `[end of frame from ${originLabel(origin)}]`;
 }
 
 /**
@@ -57,7 +67,21 @@ export async function snapshotTab(frames: FramePorts, tabId: number, memory: Tab
   const items: ShownItem[] = [];
   const elements: TabSnapshot['elements'] = [];
   let focused: number | undefined;
+  const topOrigin = originOf(top.snapshot.url);
+  // Parts from a frame of another origin are marked where they start and end: their text is that site's, not the
+  // page's, and actions on them are judged by that origin.
+  let openFrame: { frameId: number; origin: string } | null = null;
   for (const { frameId, token, url, item } of stitched.items) {
+    const origin = originOf(url);
+    const foreign = origin !== null && origin !== topOrigin ? origin : null;
+    if (openFrame && openFrame.frameId !== frameId) {
+      items.push({ k: 'mark', text: frameEnd(openFrame.origin) });
+      openFrame = null;
+    }
+    if (foreign && !openFrame) {
+      items.push({ k: 'mark', text: frameStart(foreign) });
+      openFrame = { frameId, origin: foreign };
+    }
     if (item.k === 'ctx') {
       items.push(item);
       continue;
@@ -72,8 +96,10 @@ export async function snapshotTab(frames: FramePorts, tabId: number, memory: Tab
       frameId,
       ...(item.inputType ? { inputType: item.inputType } : {}),
       ...(item.autocomplete ? { autocomplete: item.autocomplete } : {}),
+      ...(foreign ? { origin: foreign } : {}),
     });
   }
+  if (openFrame) items.push({ k: 'mark', text: frameEnd(openFrame.origin) });
   const state: PageState = { url: top.snapshot.url, title: top.snapshot.title, dialogs: stitched.dialogs, focused };
   const header = [`Page: ${top.snapshot.title || '(untitled)'} — ${top.snapshot.url}`];
   const changes = describeChanges(memory.last, state);

@@ -5,6 +5,7 @@ import { chatAgentTools } from '../../shared/agent/chat-tools';
 import { controlTools } from '../../shared/agent/control-tools';
 import type { AgentEnvironment, Screenshot } from '../../shared/agent/environment';
 import { createRedactor } from '../../shared/agent/redactor';
+import { createRiskClassifier } from '../../shared/agent/risk-classifier';
 import type { Provider } from '../../shared/agent/providers/provider';
 import { resumeAgent, startAgent, type AgentDeps } from '../../shared/agent/run-agent';
 import { countersAfter, createSecretVault, foundNamesIn, refuseUnknownFound } from '../../shared/agent/secret-vault';
@@ -35,9 +36,12 @@ export interface TaskRunnerDeps {
   settings: SettingsStore;
   /** The tab the task starts on: its URL names the task's site. */
   tabUrl: (tabId: number) => Promise<string | undefined>;
-  environment: (tabId: number) => TabEnvironment;
+  /** The task's web environment in its tab, with the task's egress guard. */
+  environment: (tabId: number, taskId: string) => TabEnvironment;
+  /** Ends a task's egress guard (its browser rules) once the task stops running here; keeps only the listed tasks'. */
+  egress?: { end(taskId: string): Promise<void>; retain(taskIds: readonly string[]): Promise<void> };
   /** A support-chat case on the tab: the chat and the page around it. */
-  chatEnvironment?: (tabId: number) => ChatCaseEnvironment;
+  chatEnvironment?: (tabId: number, taskId: string) => ChatCaseEnvironment;
   provider: (settings: NonNullable<Settings['provider']>) => Provider;
   now: () => number;
   newId: () => string;
@@ -109,11 +113,14 @@ export class TaskRunner {
       throw new AppError('bad_config', 'Choose a model provider in Settings first (or run a local model server and pick it there).');
     }
     const now = this.deps.now();
+    const id = this.deps.newId();
     const record: TaskRecord = {
-      id: this.deps.newId(),
+      id,
       tabId: input.tabId,
       flow: input.flow,
-      text: input.text,
+      // Only the redacted task is stored or exported: every card number, IBAN, SSN, key and password the user wrote
+      // becomes a placeholder here, its value kept in session memory for the task to type it back.
+      text: await this.redactTask(id, input.text, settings),
       mode: input.mode ?? settings.defaultMode,
       site: siteOf(url),
       status: 'queued',
@@ -137,6 +144,15 @@ export class TaskRunner {
     return record;
   }
 
+  /** The task's text with personal data replaced by placeholders; the values found are kept for the task in session memory. */
+  private async redactTask(taskId: string, text: string, settings: Settings): Promise<string> {
+    const vault = createSecretVault({ entries: { ...settings.personalData } });
+    const redacted = createRedactor(vault, { emails: settings.redactEmails, phones: settings.redactPhones }).redact(text);
+    const found = Object.fromEntries(Object.entries(vault.contents().entries).filter(([name]) => !(name in settings.personalData)));
+    if (Object.keys(found).length > 0) await this.deps.secrets.save(taskId, found);
+    return redacted;
+  }
+
   /**
    * Resumes every task that was working when the worker or the browser stopped. Called once when the worker starts. A
    * task from an earlier browser session first finds its page again, in a tab no other task works in, or reopens it. A
@@ -155,6 +171,8 @@ export class TaskRunner {
     const session = await this.deps.browserSession();
     const records = await this.deps.tasks.list();
     const active = records.filter((record) => isActive(record) && !this.runs.has(record.id));
+    // Guards of tasks that ended while no worker ran come off; those of tasks resuming stay in force meanwhile.
+    await this.deps.egress?.retain(records.filter(isActive).map((r) => r.id)).catch(() => undefined);
     const owned = new Set(records.filter((r) => isActive(r) && r.tabSession === session).map((r) => r.tabId));
     let resumed = 0;
     for (const record of active) {
@@ -266,8 +284,13 @@ export class TaskRunner {
     if (!record || !approval || approval.id !== approvalId || (!resolve && !early)) {
       throw new AppError('not_found', 'That approval is no longer pending (the task moved on or was restarted): answer the card shown now.');
     }
-    if (decision === 'approve_site') await this.deps.settings.allowSite(siteOf(approval.url));
-    const answer: ApprovalAnswer = { approved: decision !== 'reject', ...(note ? { note } : {}) };
+    // "Approve for site" approves the destination the card names, for this task only, and only for low-risk steps: a
+    // payment, an account change or a post of the user's data is approved once or not at all. Sites for every task are
+    // added by the user in Settings.
+    if (decision === 'approve_site' && !approval.siteApproval) {
+      throw new AppError('forbidden', 'This step can only be approved once: "Approve for site" is for low-risk steps such as opening a page. Approve it, or reject it.');
+    }
+    const answer: ApprovalAnswer = { approved: decision !== 'reject', ...(note ? { note } : {}), ...(decision === 'approve_site' ? { scope: 'site' as const } : {}) };
     this.approvals.delete(approvalId);
     if (!resolve) this.earlyAnswers.set(taskId, { step: approval.step, callId: approval.callId, answer });
     const updated = await this.change(taskId, (r) => ({ ...r, approval: null, status: 'running' }));
@@ -307,12 +330,12 @@ export class TaskRunner {
             : `{{${name}}} is not a value Deputy knows, so nothing was typed: use only placeholders shown on the page or in the instructions.`,
       );
       if (record.flow === 'chat' && !this.deps.chatEnvironment) throw new AppError('unavailable', 'Support chats cannot be automated here.');
-      const chatCase = record.flow === 'chat' ? (this.deps.chatEnvironment?.(record.tabId) ?? null) : null;
+      const chatCase = record.flow === 'chat' ? (this.deps.chatEnvironment?.(record.tabId, taskId) ?? null) : null;
       let environment: AgentEnvironment & Pick<TabEnvironment, 'currentTabId'> & Partial<Pick<TabEnvironment, 'act'>>;
       if (chatCase) {
         environment = chatCase;
       } else {
-        const web = this.deps.environment(record.tabId);
+        const web = this.deps.environment(record.tabId, taskId);
         // An action decided before a restart names elements by the numbers of a snapshot this worker never took.
         const last = record.agent?.steps.at(-1);
         if (last?.calls.some((call) => call.status === 'proposed' || call.status === 'awaiting_approval' || call.status === 'started')) {
@@ -325,6 +348,7 @@ export class TaskRunner {
       const agentDeps: AgentDeps<AgentEnvironment> = {
         environment,
         tools: chatCase ? chatAgentTools() : [...webTools, ...controlTools<TabEnvironment>()],
+        ...(settings.riskClassifier ? { riskClassifier: createRiskClassifier(this.deps.provider(settings.provider)) } : {}),
         ...(chatCase ? { systemPrompt: (input) => chatSystemPrompt({ ...input, facts }) } : {}),
         provider: this.deps.provider(settings.provider),
         policy: { mode: record.mode, allowedSites: settings.allowedSites, deniedSites: settings.deniedSites, allowedFacts: facts },
@@ -384,6 +408,8 @@ export class TaskRunner {
       await this.change(taskId, (r) => ({ ...r, status: 'failed', error: toErrorShape(error), approval: null, question: null }));
     } finally {
       this.runs.delete(taskId);
+      // The task no longer runs here: its tabs are the user's again.
+      await this.deps.egress?.end(taskId).catch((error: unknown) => this.deps.log.warn('egress guard not ended', { taskId, error: String(error) }));
     }
     await this.pruneHistory();
   }
@@ -451,11 +477,13 @@ export class TaskRunner {
     if (this.runs.get(taskId)?.signal.aborted) return { approved: false, note: 'The user stopped the task.' };
     return new Promise((resolve) => {
       this.approvals.set(id, resolve);
-      const { step, callId, tool, intent, classes, reason, url } = request;
+      const { step, callId, tool, intent, classes, reason, url, kind, destination, sends, actsOn, consequence, siteApproval } = request;
+      const data = { kind, destination, sends, actsOn, consequence, siteApproval };
+      const defined = Object.fromEntries(Object.entries(data).filter(([, value]) => value !== undefined));
       void this.change(taskId, (r) => ({
         ...r,
         status: 'awaiting_approval',
-        approval: { id, step, callId, tool, intent, classes, reason, url, askedAt: same?.askedAt ?? this.deps.now() },
+        approval: { id, step, callId, tool, intent, classes, reason, url, ...defined, askedAt: same?.askedAt ?? this.deps.now() },
       }));
     });
   }
@@ -477,9 +505,12 @@ export class TaskRunner {
   }
 }
 
-/** Whether the state's last step has this call waiting for the user's approval. */
+/**
+ * Whether the state's last step has this call waiting for the user's approval: before it ran, or while it runs (a
+ * request the egress guard held during the step).
+ */
 function waitsForApproval(state: AgentState, callId: string): boolean {
-  return state.steps.at(-1)?.calls.some((call) => call.id === callId && call.status === 'awaiting_approval') ?? false;
+  return state.steps.at(-1)?.calls.some((call) => call.id === callId && (call.status === 'awaiting_approval' || call.status === 'started')) ?? false;
 }
 
 /** While an approval or question is pending, that is the task's status, whatever the loop last saved. */

@@ -11,7 +11,9 @@ import { chromeStore, type Store } from '../platform/storage';
 import { createTab, listAllTabs, listWindowTabs, tabState, waitForTabLoad } from '../platform/tab-control';
 import { openPanelOnTab, setBadge } from '../platform/ui-surfaces';
 import { AttentionNotices, isAttentionNotice, tabOfNotice } from './attention-notices';
+import { allTabIds, reopenInTab, replaceSessionRules, resubmitForm, sessionRuleIds } from '../platform/egress-rules';
 import { createChatCaseEnvironment } from './chat-case-environment';
+import { EgressGuard } from './egress-guard';
 import type { ChatDriver } from './chat-driver';
 import type { PageAgent } from './page-agent';
 import { SettingsStore } from './settings-store';
@@ -36,8 +38,28 @@ export function createTaskServices(
   const secretsKey = (taskId: string): string => `found-secrets:${taskId}`;
   const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
   let browserSession: Promise<string> | undefined;
-  const tabEnvironment = (tabId: number) =>
-    createTabEnvironment({ page, tabState, listWindowTabs, sleep, capture: (id) => captureTabIfVisible(id), loadFailure }, tabId);
+  const guard = new EgressGuard({
+    replaceRules: replaceSessionRules,
+    ruleIds: sessionRuleIds,
+    tabIds: allTabIds,
+    reopen: reopenInTab,
+    load: () => session.get('egress-guard', z.unknown()),
+    save: (state) => session.set('egress-guard', state),
+    now: () => Date.now(),
+  });
+  const tabEnvironment = (tabId: number, taskId: string) =>
+    createTabEnvironment(
+      {
+        page,
+        tabState,
+        listWindowTabs,
+        sleep,
+        capture: (id) => captureTabIfVisible(id),
+        loadFailure,
+        egress: { taskId, guard, resubmit: resubmitForm, now: () => Date.now(), sleep },
+      },
+      tabId,
+    );
   const runner: TaskRunner = new TaskRunner({
     tasks,
     secrets: {
@@ -46,8 +68,9 @@ export function createTaskServices(
     },
     settings,
     tabUrl: async (tabId) => (await tabState(tabId))?.url,
-    environment: (tabId) => tabEnvironment(tabId),
-    chatEnvironment: (tabId) => createChatCaseEnvironment(chat, tabEnvironment(tabId)),
+    environment: (tabId, taskId) => tabEnvironment(tabId, taskId),
+    chatEnvironment: (tabId, taskId) => createChatCaseEnvironment(chat, tabEnvironment(tabId, taskId)),
+    egress: guard,
     provider: (provider) => createProvider(provider, { browser: true }),
     now: () => Date.now(),
     newId: () => crypto.randomUUID(),
@@ -77,7 +100,7 @@ export function createTaskServices(
     return openPanelOnTab(tabId, extensionUrl(`extension/sidepanel/index.html?tab=${tabId}`)).finally(() => notices.clicked(id));
   };
   onNotificationClicked((id) => void openNotice(id));
-  return { runner, tasks, settings, notices, openNotice, handlers: createTaskUiHandlers(runner, tasks, settings) };
+  return { runner, tasks, settings, notices, openNotice, guard, handlers: createTaskUiHandlers(runner, tasks, settings) };
 }
 
 async function sessionId(session: Store): Promise<string> {

@@ -1,6 +1,8 @@
 import { AppError } from '../../shared/errors';
 import type { ActResult, ActTarget, ElementAction } from '../../shared/perception/element-action';
 import type { FrameSnapshot, SnapshotItem, SnapshotMode } from '../../shared/perception/frame-snapshot';
+import type { ActionEffect } from '../../shared/agent/action-effect';
+import { describeEffect } from './actions/action-effect';
 import { runAction } from './actions/run-action';
 import { watchSettle } from './actions/watch-settle';
 import { collectSnapshot } from './perception/collect-snapshot';
@@ -91,6 +93,15 @@ export class PageSession {
     }
     const outcome = await runAction(doc, resolved.el, params.action, this.deps.access, params.settleMs);
     return resolved.replacedBy === undefined ? { ...self, ...outcome } : { ...self, ...outcome, replacedBy: resolved.replacedBy };
+  }
+
+  /** What the action would do on the target (or the focused element), for the policy gate; nothing is done. */
+  effect(params: { target: ActTarget | null; action: ElementAction }): ActionEffect {
+    const doc = this.deps.win.document;
+    if (params.target === null) return describeEffect(doc, null, params.action, this.deps.access);
+    const resolved = this.resolve(params.target);
+    if ('candidates' in resolved) throw new AppError('not_found', 'the element is gone: take a new snapshot');
+    return describeEffect(doc, resolved.el, params.action, this.deps.access);
   }
 
   /**

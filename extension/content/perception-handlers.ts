@@ -18,6 +18,7 @@ export interface PerceptionDeps {
 export function createPerceptionHandlers(deps: PerceptionDeps): {
   snapshot: Handler<'snapshot'>;
   act: Handler<'act'>;
+  effect: Handler<'effect'>;
   find: Handler<'find'>;
   highlight: Handler<'highlight'>;
   settle: Handler<'settle'>;
@@ -29,6 +30,7 @@ export function createPerceptionHandlers(deps: PerceptionDeps): {
   return {
     snapshot: (params) => Promise.resolve(session.snapshot(params)),
     act: (params) => session.act(params),
+    effect: (params) => Promise.resolve(session.effect(params)),
     find: (params) => Promise.resolve(session.find(params)),
     highlight: (params) => Promise.resolve(session.highlight(params)),
     settle: (params) => session.settle(params),

@@ -128,12 +128,21 @@ export function SettingsView(props: { client: BackgroundClient; hostStatus: Host
         <Field label="Step budget" id="step-budget" error={errors.stepBudget} hint="The most actions one task may take (1–200).">
           <input id="step-budget" data-testid="step-budget" inputMode="numeric" value={form.stepBudget} onInput={(e) => edit({ stepBudget: e.currentTarget.value })} />
         </Field>
-        <Field label="Allowed sites" id="allowed-sites" error={errors.allowedSites} hint="One per line. Empty: the site the task starts on.">
+        <Field
+          label="Allowed sites"
+          id="allowed-sites"
+          error={errors.allowedSites}
+          hint="Sites every task may go to without asking, one per line: example.com (with its subdomains), shop.example.com:8443 (that port). A task's own start site is always allowed."
+        >
           <textarea id="allowed-sites" data-testid="allowed-sites" rows={3} value={form.allowedSites} placeholder="shop.example.com" onInput={(e) => edit({ allowedSites: e.currentTarget.value })} />
         </Field>
         <Field label="Denied sites" id="denied-sites" error={errors.deniedSites} hint="Deputy never opens or acts on these.">
           <textarea id="denied-sites" data-testid="denied-sites" rows={3} value={form.deniedSites} placeholder="bank.example.com" onInput={(e) => edit({ deniedSites: e.currentTarget.value })} />
         </Field>
+        <label class="check">
+          <input type="checkbox" data-testid="risk-classifier" checked={form.riskClassifier} onChange={(e) => edit({ riskClassifier: e.currentTarget.checked })} />
+          Ask the model for a second opinion on steps the rules let through (one small extra request each; it can only add approvals, never remove one)
+        </label>
       </fieldset>
 
       <fieldset class="card">

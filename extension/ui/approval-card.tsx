@@ -12,6 +12,7 @@ const CLASS_LABELS: Record<string, string> = {
   money: 'spends money',
   account: 'changes your account',
   irreversible: 'cannot be undone',
+  commitment: 'agrees for you',
 };
 
 export function riskLabel(riskClass: string): string {
@@ -29,10 +30,12 @@ export function placeOf(url: string): string {
 }
 
 /**
- * A pending approval: exactly what will happen, where, and why it needs the user. The intent is already redacted
- * (personal data as {{placeholders}}). The Approve button takes focus so the keyboard alone can answer. `allowSite`
- * false hides "Approve for <site>" where there is no site to trust (a desktop task); `alwaysLabel` puts another
- * standing approval in its place (a shell task's "Always allow commands starting with …"), answered as approve_site.
+ * A pending approval: exactly what will happen, where, where it sends the user or their data and what goes there, and
+ * why it needs the user. The intent is already redacted (personal data as {{placeholders}}). The Approve button takes
+ * focus so the keyboard alone can answer. "Approve for <site>" shows only where the background offers it: for a
+ * low-risk step, approving its destination for this task; `allowSite` false hides it everywhere (a desktop task).
+ * `alwaysLabel` puts another standing approval in its place (a shell task's "Always allow commands starting with …"),
+ * answered as approve_site.
  */
 export function ApprovalCard(props: { approval: PendingApproval; allowSite?: boolean; alwaysLabel?: string; onDecide: (decision: ApprovalDecision) => Promise<unknown> }) {
   const { approval } = props;
@@ -40,7 +43,8 @@ export function ApprovalCard(props: { approval: PendingApproval; allowSite?: boo
   const { sending, error, send } = useCardSend(approval.id);
   useEffect(() => first.current?.focus(), [approval.id]);
   const decide = (decision: ApprovalDecision): void => send(() => props.onDecide(decision));
-  const site = placeOf(approval.url).split('/')[0] ?? approval.url;
+  const site = approval.siteApproval ? (placeOf(approval.siteApproval).split('/')[0] ?? approval.siteApproval) : null;
+  const destination = approval.destination ? (placeOf(approval.destination).split('/')[0] ?? approval.destination) : null;
   const titleId = `approval-${approval.id}`;
   return (
     <section class="card approval" role="region" aria-labelledby={titleId} data-testid="approval-card" data-approval-id={approval.id}>
@@ -53,6 +57,21 @@ export function ApprovalCard(props: { approval: PendingApproval; allowSite?: boo
       <dl class="approval__facts">
         <dt>Where</dt>
         <dd data-testid="approval-where">{placeOf(approval.url)}</dd>
+        {destination ? (
+          <>
+            <dt>Goes to</dt>
+            <dd data-testid="approval-destination">
+              <strong>{destination}</strong>
+              {approval.sends ? (
+                <span data-testid="approval-sends">
+                  {' '}
+                  ({approval.sends.method.toUpperCase()}
+                  {approval.sends.fields.length > 0 ? `: ${approval.sends.fields.slice(0, 12).join(', ')}` : ''})
+                </span>
+              ) : null}
+            </dd>
+          </>
+        ) : null}
         <dt>Why</dt>
         <dd>
           <ul class="chips" aria-label="Risk">
@@ -64,6 +83,11 @@ export function ApprovalCard(props: { approval: PendingApproval; allowSite?: boo
                 </li>
               ))}
           </ul>
+          {approval.consequence ? (
+            <p class="approval__consequence" data-testid="approval-consequence">
+              {approval.consequence}
+            </p>
+          ) : null}
           <p class="approval__reason" data-testid="approval-reason">
             {approval.reason}
           </p>
@@ -79,9 +103,20 @@ export function ApprovalCard(props: { approval: PendingApproval; allowSite?: boo
         <button type="button" class="button button--danger" data-testid="reject" disabled={sending} onClick={() => decide('reject')}>
           Reject
         </button>
-        {props.allowSite === false && props.alwaysLabel === undefined ? null : (
+        {props.alwaysLabel !== undefined ? (
           <button type="button" class="button button--quiet" data-testid="approve-site" disabled={sending} onClick={() => decide('approve_site')}>
-            {props.alwaysLabel ?? `Approve for ${site}`}
+            {props.alwaysLabel}
+          </button>
+        ) : props.allowSite === false || site === null ? null : (
+          <button
+            type="button"
+            class="button button--quiet"
+            data-testid="approve-site"
+            title={`Also allow the next low-risk steps on ${site} in this task (Settings adds a site for every task)`}
+            disabled={sending}
+            onClick={() => decide('approve_site')}
+          >
+            Approve for {site}
           </button>
         )}
       </div>

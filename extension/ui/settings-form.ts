@@ -25,6 +25,7 @@ export interface SettingsForm {
   redactPhones: boolean;
   personalData: { name: string; value: string }[];
   stepScreenshots: boolean;
+  riskClassifier: boolean;
   historyMaxTasks: string;
   historyMaxDays: string;
 }
@@ -57,6 +58,7 @@ export function formFromSettings(settings: SavedSettings): SettingsForm {
     redactPhones: settings.redactPhones,
     personalData: Object.entries(settings.personalData).map(([name, value]) => ({ name, value })),
     stepScreenshots: settings.stepScreenshots,
+    riskClassifier: settings.riskClassifier,
     historyMaxTasks: String(settings.historyMaxTasks),
     historyMaxDays: String(settings.historyMaxDays),
   };
@@ -164,6 +166,7 @@ export function validateForm(form: SettingsForm, saved: SavedSettings): { ok: tr
       redactPhones: form.redactPhones,
       personalData,
       stepScreenshots: form.stepScreenshots,
+      riskClassifier: form.riskClassifier,
       historyMaxTasks: maxTasks ?? 200,
       historyMaxDays: maxDays ?? 30,
     },

@@ -47,8 +47,12 @@ function verdict(decision: GateVerdict['decision'], reason: string, extra: { cla
     reasons: [reason],
     personalData: extra.personalData ?? false,
     leavesApprovedSites: false,
+    mustAsk: [],
     decision,
     reason,
+    // A command has no page, destination or site to approve: its reason says it all.
+    consequence: '',
+    siteApproval: null,
     ...(extra.offer === undefined ? {} : { offerAlwaysAllow: extra.offer }),
   };
 }

@@ -355,7 +355,8 @@ export class ShellService {
   }
 
   private emit(event: ShellEvent): void {
-    this.deps.onEvent?.(event);
+    // Subscribers first: the session saves a started process before anyone outside hears of it.
     for (const listener of this.listeners) listener(event);
+    this.deps.onEvent?.(event);
   }
 }

@@ -75,6 +75,14 @@ export function nextCall(request: ChatRequest): { name: string; arguments: strin
   const made = messages.filter((m) => m.role === 'assistant').reduce((sum, m) => sum + (m.tool_calls?.length ?? 0), 0);
   const snapshot = [...messages].reverse().find((m) => m.role === 'user' && /\[\d+\] /.test(textOf(m.content)));
   const step = SCRIPT[Math.min(made, SCRIPT.length - 1)] as Step;
+  // Saving an account's email asks the user: when they said no, the summary says what was not done.
+  const refused = messages.some((m) => m.role === 'tool' && /did not approve/.test(textOf(m.content)));
+  if (step.tool === 'done' && refused) {
+    return {
+      name: 'done',
+      arguments: JSON.stringify({ success: false, summary: 'Added Pocket Buds earphones ($39, the cheapest) to the cart. Saving the account details was not approved, so they were not saved.' }),
+    };
+  }
   const args = step.args(snapshot ? textOf(snapshot.content) : '');
   if (args === null) {
     return {

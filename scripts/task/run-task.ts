@@ -126,7 +126,7 @@ async function drive(context: DriveContext): Promise<TaskRun> {
     const approval = record.approval;
     if (approval && !answered.has(approval.id)) {
       answered.add(approval.id);
-      const { decision, by } = await decide(options, io, `Approve "${approval.intent}"? (${approval.reason})`, asking.signal);
+      const { decision, by } = await decide(options, io, `Approve "${approval.intent}"? (${approval.reason})`, asking.signal, approval.siteApproval ?? null);
       if (asking.signal.aborted) return;
       emit({ type: 'decision', approvalId: approval.id, intent: approval.intent, decision, by });
       await control.call('task.approve', { taskId, approvalId: approval.id, decision }).catch((error: unknown) => emit({ type: 'info', message: `  (approval not taken: ${String(error)})` }));
@@ -229,11 +229,14 @@ async function decide(
   io: TaskIo,
   question: string,
   signal: AbortSignal,
+  site: string | null,
 ): Promise<{ decision: ApprovalDecision; by: 'user' | 'flag' | 'nobody' }> {
   if (options.approve === 'all') return { decision: 'approve', by: 'flag' };
   if (options.approve === 'none') return { decision: 'reject', by: 'flag' };
   if (!io.ask) return { decision: 'reject', by: 'nobody' };
-  const answer = await io.ask(`${question} [y]es / [n]o / [s]ite: always allow this site > `, signal).catch(() => '');
+  // "Approve for site" is offered only where the step allows it (a low-risk step), for its destination, in this task.
+  const choices = site ? `[y]es / [n]o / [s]ite: allow ${site.replace(/^https?:\/\//, '')} for the rest of this task` : '[y]es / [n]o';
+  const answer = await io.ask(`${question} ${choices} > `, signal).catch(() => '');
   const text = answer.trim().toLowerCase();
-  return { decision: text.startsWith('s') ? 'approve_site' : text.startsWith('y') ? 'approve' : 'reject', by: 'user' };
+  return { decision: site && text.startsWith('s') ? 'approve_site' : text.startsWith('y') ? 'approve' : 'reject', by: 'user' };
 }

@@ -71,6 +71,8 @@ export const ObservationRecord = z.object({
   text: z.string().nullable(),
   /** Kept while the step is current, for the policy gate and step text after a resume. */
   elements: z.array(ObservedElement).default([]),
+  /** The ids of the task's own tabs at this step, for the policy gate. */
+  ownTabs: z.array(z.number().int()).optional(),
   screenshot: Screenshot.optional(),
 });
 export type ObservationRecord = z.infer<typeof ObservationRecord>;
@@ -117,6 +119,12 @@ export const AgentState = z.object({
   plan: Plan.nullable(),
   /** The plan the user approved in ask mode; a plan with different sub-goals needs approval again. */
   approvedPlan: Plan.nullable().default(null),
+  /**
+   * Origins the user approved during this task, for this task only: `sites` through "Approve for site" (acting there
+   * needs no approval, like the start origin), `reach` where a single approved step went (the egress guard lets the
+   * task's tabs load them).
+   */
+  approvedOrigins: z.object({ sites: z.array(z.string()).default([]), reach: z.array(z.string()).default([]) }).default({ sites: [], reach: [] }),
   steps: z.array(StepRecord),
   outcome: TaskOutcome.nullable(),
   /** Why the task ended, when it did not end with done. */

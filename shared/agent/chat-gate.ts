@@ -69,12 +69,17 @@ const PLAN = /\b(?:upgrade|downgrade|switch|change|cancel|pause|renew|extend|mov
 const CLOSE_ACCOUNT = /\b(?:close|delete|deactivate|cancel|terminate|remove)\b[^.?!]{0,30}\baccount\b|\baccount\b[^.?!]{0,20}\b(?:closure|deletion|closed|deleted|deactivated)\b/i;
 const PAYMENT_DETAILS = /\b(?:card number|credit card|debit card|card details|cvv|cvc|security code|expiry|expiration date|iban|sort code|routing number|bank (?:account|details))\b/i;
 
-/** An answer that says yes to whatever support proposed in the message it answers. */
+/** An answer that says yes to whatever support proposed in the message it answers, in a few languages. */
 const AFFIRM =
-  /^\s*(?:yes|yeah|yep|sure|ok(?:ay)?|fine|agreed|deal|great|perfect|sounds good|that works|that'?s fine|go ahead|please do|do it|let'?s do (?:it|that)|i agree|i accept|accept(?:ed)?|confirm(?:ed)?|i confirm|absolutely|of course)\b/i;
-/** Words that accept or agree to something, anywhere in a sentence. */
+  /^\s*(?:yes|yeah|yep|yup|sure|ok(?:ay)?|al(?:l )?right|fine|agreed|deal|great|perfect|sounds good|sounds great|that works|that'?s fine|that'?s great|go ahead|please do|do it|let'?s do (?:it|that)|i agree|i accept|accept(?:ed)?|confirm(?:ed)?|i confirm|absolutely|of course|please proceed|proceed|oui|d'accord|ja|einverstanden|gerne|sí|si|vale|de acuerdo|claro|はい|好的|네)(?![\p{L}])/iu;
+/** Words that accept, choose or agree to something, anywhere in a sentence. */
 const ACCEPT =
-  /\b(?:i(?:'ll| will| would)? (?:accept|agree|take|go with|choose|opt for|confirm|authori[sz]e|consent)|i'?m (?:happy|fine|ok|okay) with|(?:accept|agree to|go ahead with|proceed with|confirm|authori[sz]e|consent to)\b)/i;
+  /\b(?:i(?:'ll| will| would|'d)? (?:accept|agree|take|go with|choose|pick|opt for|prefer|confirm|authori[sz]e|consent)|i'?m (?:happy|fine|ok|okay) with|let'?s go with|let'?s (?:do|take)|go with|(?:accept|agree to|go ahead(?: and| with)?|proceed with|confirm|authori[sz]e|consent to)\b)/i;
+/** A reply that picks one of the options on offer: "the first one", "option 2", "the cheaper plan". */
+const CHOICE =
+  /\b(?:the )?(?:first|second|third|fourth|last|other|cheaper|cheapest|latter|former|1st|2nd|3rd) (?:one|option|choice|plan|offer)\b|\b(?:option|choice|number|no\.?) ?#?\d\b|\b(?:option|choice) [a-d]\b|^\s*#?\d\s*[.!]?\s*(?:thanks?|please)?[.!]?\s*$|\bthat one\b|\bthis one\b/i;
+/** A reply that turns the proposal down. */
+const DECLINE = /^\s*(?:no|nope|nah|not really|no thanks|nein|non|no gracias|いいえ)(?![\p{L}])|\b(?:i (?:do not|don't|won't|will not|can't|cannot) (?:accept|agree|want)|decline|reject|refuse)\b/iu;
 /** Support asks for a yes: "Would you like...", "Do you accept...", "Shall I...", "Can I go ahead...". */
 const PROPOSAL = /\b(?:would you like|do you (?:want|accept|agree)|shall i|should i|can i go ahead|may i|is that (?:ok|okay|fine|alright)|are you happy|would that work|do you confirm|please confirm|reply yes|to accept)\b/i;
 
@@ -128,11 +133,31 @@ export function detectCommitments(outgoing: string, answering: string | null): C
   const sharesPayment = PAYMENT_DETAILS.test(outgoing) && /\d{4}|\b(?:is|:)\s*\S/.test(outgoing) && !/\?\s*$/.test(outgoing.trim()) && !NEGATED.test(outgoing);
   if (sharesPayment) add('money', `it shares payment details: ${quoted(outgoing)}`);
 
-  if (answering && AFFIRM.test(outgoing) && !NEGATED.test(outgoing.split(/[.!?]/)[0] ?? '')) {
-    const proposals = sentences(answering).filter((sentence) => PROPOSAL.test(sentence) || OFFER.test(sentence) || CHARGE.test(sentence) || PLAN.test(sentence));
-    for (const sentence of proposals) {
-      for (const subject of subjectsOf(sentence)) add(subject.risk, `it says yes to ${subject.what} that support proposed: ${quoted(sentence)}`);
+  // A reply to a proposal that accepts it, picks one of its options or just goes along with what was offered commits
+  // the user, whatever its words; only a refusal or a plain question does not.
+  const proposals = answering ? sentences(answering).filter((sentence) => PROPOSAL.test(sentence) || OFFER.test(sentence) || CHARGE.test(sentence) || PLAN.test(sentence)) : [];
+  if (proposals.length > 0 && !DECLINE.test(outgoing) && !isPlainQuestion(outgoing)) {
+    const goesAlong =
+      (AFFIRM.test(outgoing) && !NEGATED.test(outgoing.split(/[.!?]/)[0] ?? '')) ||
+      acceptingSentences(outgoing).length > 0 ||
+      CHOICE.test(outgoing) ||
+      (subjectsOf(outgoing).length > 0 && !NEGATED.test(outgoing));
+    if (goesAlong) {
+      let named = false;
+      for (const sentence of proposals) {
+        for (const subject of subjectsOf(sentence)) {
+          named = true;
+          add(subject.risk, `it says yes to ${subject.what} that support proposed: ${quoted(sentence)}`);
+        }
+      }
+      if (!named) add('commitment', `it agrees to what support proposed: ${quoted(proposals.join(' '))}`);
+      add('commitment', `the reply ${quoted(outgoing)} accepts or chooses what support proposed`);
     }
   }
   return out;
+}
+
+/** A question, with nothing in it that accepts: "What would the fee be?" */
+function isPlainQuestion(text: string): boolean {
+  return /\?\s*$/.test(text.trim()) && acceptingSentences(text).length === 0 && !AFFIRM.test(text) && !CHOICE.test(text);
 }

@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import type { GateFacts } from './action-effect';
+import { BlockedEgress, type EgressScope } from './egress';
 
 /**
  * One element of the page as the policy gate and the step text need it. The snapshot text already shows it to the
@@ -14,9 +16,15 @@ export const ObservedElement = z.object({
   autocomplete: z.string().optional(),
   /** The frame it is in (0 is the page itself), so a resumed task can find the element again after a restart. */
   frame: z.number().int().nonnegative().optional(),
+  /** The origin of its frame, when that is not the page's own: actions on it are judged by that origin. */
+  origin: z.string().optional(),
 });
 export type ObservedElement = z.infer<typeof ObservedElement>;
 
+/**
+ * A tab of the task: the one it started in and those it opened (or was opened from its tabs). The user's other tabs
+ * are counted, never shown: their titles and addresses reach the model only when it asks for them (tabs list).
+ */
 export const ObservedTab = z.object({
   id: z.number().int(),
   title: z.string(),
@@ -63,7 +71,10 @@ export const Observation = z.object({
   /** The numbered snapshot, e.g. `[12] button "Add to cart"`. */
   text: z.string(),
   elements: z.array(ObservedElement).default([]),
+  /** The task's own tabs. */
   tabs: z.array(ObservedTab).default([]),
+  /** How many other tabs are open in the window (the user's own), shown only as a number. */
+  otherTabs: z.number().int().nonnegative().optional(),
   /** Taken only when the task asked for screenshots and the model accepts images. */
   screenshot: Screenshot.optional(),
 });
@@ -80,10 +91,16 @@ export const ActionOutcome = z.object({
   changed: z.boolean(),
   /** Short facts that support the message (diff lines, the new URL); shown to the model, kept in the trace. */
   evidence: z.array(z.string()).default([]),
+  /** A request the action made that the egress guard held: the tool asks the user, then retries or drops it. */
+  blocked: BlockedEgress.optional(),
 });
 export type ActionOutcome = z.input<typeof ActionOutcome>;
 
 /** Anything the loop can drive: it gives an observation each step; its tools do the acting. */
 export interface AgentEnvironment {
   observe(options: { screenshot: boolean; signal?: AbortSignal }): Promise<Observation>;
+  /** What a call will do, found out before the policy gate decides on it (the form a click submits, and where to). */
+  gateFacts?(call: { tool: string; args: Record<string, unknown> }, options: { signal?: AbortSignal }): Promise<GateFacts>;
+  /** Where the task's tabs may go; called whenever the approved origins change. The browser enforces it. */
+  setEgressScope?(scope: EgressScope): Promise<void>;
 }

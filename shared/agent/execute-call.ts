@@ -1,7 +1,10 @@
 import { AppError } from '../errors';
 import type { AgentState, CallRecord, StepRecord, TaskOutcome } from './agent-state';
-import type { Approver } from './approval';
-import { type PolicyConfig, gateToolCall } from './policy-gate';
+import type { GateFacts } from './action-effect';
+import type { ApprovalAnswer, ApprovalRequest, Approver } from './approval';
+import { approvalForEgress, recordApprovedOrigins } from './egress-approval';
+import { type GateVerdict, type PolicyConfig, decide, gateToolCall, withCaution } from './policy-gate';
+import type { RiskClassifier } from './risk-classifier';
 import type { Redactor } from './redactor';
 import type { SecretVault } from './secret-vault';
 import { intentOf } from './step-text';
@@ -26,11 +29,67 @@ export interface CallServices<E> {
   now(): number;
   stopRequested(): boolean;
   signal?: AbortSignal;
+  /** What the call will do in the page, asked before the gate decides (see AgentEnvironment.gateFacts). */
+  gateFacts?: (call: { tool: string; args: Record<string, unknown> }) => Promise<GateFacts>;
+  /** A second opinion on calls the gate would allow; it can only add caution. */
+  classifier?: RiskClassifier;
+  /** Tells the environment the origins the task may reach now (after an approval added one). */
+  egressChanged?: () => Promise<void>;
+}
+
+/** The facts for a call; a page that does not answer leaves the gate to decide without them (the guard stays). */
+async function factsFor<E>(services: CallServices<E>, tool: string, args: Record<string, unknown>): Promise<GateFacts | undefined> {
+  if (!services.gateFacts) return undefined;
+  try {
+    return await services.gateFacts({ tool, args });
+  } catch {
+    return undefined;
+  }
+}
+
+/** Asks the user and waits, with the task shown as waiting meanwhile; the wait does not count against the time budget. */
+async function askApproval<E>(services: CallServices<E>, request: ApprovalRequest): Promise<ApprovalAnswer> {
+  const { state } = services;
+  const previous = state.status;
+  state.status = 'awaiting_approval';
+  await services.save();
+  const askedAt = services.now();
+  // Gate reasons quote the page (labels, form addresses): the request is redacted like anything else that is stored.
+  const answer = await services.approve(services.redactor.redactDeep(request), services.signal);
+  state.status = previous === 'awaiting_approval' ? 'running' : previous;
+  state.waitedMs += services.now() - askedAt;
+  return answer;
+}
+
+function approvalRequest(call: CallRecord, services: CallServices<unknown>, verdict: GateVerdict, toolName: string): ApprovalRequest {
+  const { state, step } = services;
+  return {
+    taskId: state.taskId,
+    step: step.index,
+    callId: call.id,
+    tool: toolName,
+    intent: call.stepText === undefined ? toolName : intentOf(call.stepText),
+    classes: verdict.classes,
+    reason: verdict.reason,
+    url: step.observation.url,
+    kind: 'action',
+    destination: verdict.destination ?? null,
+    sends: verdict.sends ?? null,
+    actsOn: verdict.actsOn ?? null,
+    consequence: verdict.consequence,
+    siteApproval: verdict.siteApproval,
+    ...(verdict.offerAlwaysAllow === undefined ? {} : { alwaysAllowPrefix: verdict.offerAlwaysAllow }),
+  };
 }
 
 export function pageLookup(step: StepRecord): PageLookup {
   const elements = new Map(step.observation.elements.map((e) => [e.ref, e]));
-  return { url: step.observation.url, element: (ref) => elements.get(ref), ...(step.observation.chat ? { chat: step.observation.chat } : {}) };
+  return {
+    url: step.observation.url,
+    element: (ref) => elements.get(ref),
+    ...(step.observation.chat ? { chat: step.observation.chat } : {}),
+    ...(step.observation.ownTabs ? { ownTabs: step.observation.ownTabs } : {}),
+  };
 }
 
 function settle(call: CallRecord, status: CallRecord['status'], result: ToolResult, now: number): void {
@@ -61,10 +120,12 @@ export async function executeCall<E>(call: CallRecord, services: CallServices<E>
   call.stepText = redactor.redact(tool.describe(parsed.args, page));
 
   if (call.status === 'proposed' || call.status === 'awaiting_approval') {
+    // An environment with its own gate (the shell) decides its tools first; the shared gate decides the rest.
     const own = services.gate
       ? await services.gate({ tool: tool, args: parsed.args, state, step, callId: call.id, ...(services.signal ? { signal: services.signal } : {}) })
       : undefined;
-    const verdict =
+    const facts = own ? undefined : await factsFor(services, tool.name, parsed.args);
+    let verdict =
       own ??
       gateToolCall({
         tool,
@@ -74,10 +135,16 @@ export async function executeCall<E>(call: CallRecord, services: CallServices<E>
         plan: state.approvedPlan,
         config: services.policy,
         startUrl: state.startUrl,
+        taskSites: state.approvedOrigins.sites,
+        ...(facts ? { facts } : {}),
       });
+    if (!own && verdict.decision === 'allow' && tool.risk !== 'read' && services.classifier) {
+      const extra = await services.classifier({ tool: tool.name, intent: intentOf(call.stepText ?? tool.name), url: page.url, verdict, ...(facts ? { facts } : {}) }).catch(() => null);
+      if (extra && extra.classes.length > 0) verdict = decide(services.policy, withCaution(verdict, extra));
+    }
     call.classes = verdict.classes;
     call.decision = verdict.decision;
-    call.decisionReason = verdict.reason;
+    call.decisionReason = redactor.redact(verdict.reason);
     if (verdict.decision === 'deny') {
       let content = `Blocked by Deputy's safety policy: ${verdict.reason} Do not try to reach the same result another way.`;
       // Some blocks need the user's word on what to do instead (support asks for a card number): ask them now.
@@ -91,31 +158,16 @@ export async function executeCall<E>(call: CallRecord, services: CallServices<E>
     }
     if (verdict.decision === 'ask') {
       call.status = 'awaiting_approval';
-      state.status = 'awaiting_approval';
-      await services.save();
-      const askedAt = services.now();
-      const answer = await services.approve(
-        {
-          taskId: state.taskId,
-          step: step.index,
-          callId: call.id,
-          tool: tool.name,
-          intent: call.stepText === undefined ? tool.name : intentOf(call.stepText),
-          classes: verdict.classes,
-          reason: verdict.reason,
-          url: step.observation.url,
-          ...(verdict.offerAlwaysAllow === undefined ? {} : { alwaysAllowPrefix: verdict.offerAlwaysAllow }),
-        },
-        services.signal,
-      );
+      const answer = await askApproval(services, approvalRequest(call, services as CallServices<unknown>, verdict, tool.name));
       state.status = 'running';
-      state.waitedMs += services.now() - askedAt;
       if (!answer.approved) {
         const note = answer.note ? ` They said: ${redactor.redact(answer.note)}` : '';
         settle(call, 'denied', { ok: false, content: `The user did not approve this action.${note} Do not do it another way; continue without it or call done.` }, services.now());
         return { tool, result: null, changesPage: false };
       }
       if (verdict.newPlan) state.approvedPlan = verdict.newPlan;
+      // The approved step may go where the task could not go before: the browser's guard must let it through.
+      if (recordApprovedOrigins(state, { reach: verdict.destination, site: answer.scope === 'site' ? verdict.siteApproval : null })) await services.egressChanged?.();
     }
   }
   if (services.stopRequested()) return { tool, result: null, changesPage: false };
@@ -132,6 +184,13 @@ export async function executeCall<E>(call: CallRecord, services: CallServices<E>
     },
     askUser: (question) => services.askUser(question),
     finish: (success, summary, extra) => services.finish(success, summary, extra),
+    approveEgress: async (blocked) => {
+      const answer = await askApproval(services, approvalForEgress(call, services.state, services.step, tool.name, blocked));
+      if (answer.approved && recordApprovedOrigins(state, { reach: blocked.origin, site: answer.scope === 'site' && blocked.method === 'GET' ? blocked.origin : null })) {
+        await services.egressChanged?.();
+      }
+      return answer;
+    },
   };
   let result: ToolResult;
   try {

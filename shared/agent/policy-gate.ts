@@ -1,195 +1,182 @@
-import { z } from 'zod';
 import { detectCommitments, findUnsharedPersonalData, personalKindText } from './chat-gate';
+import { destinationOf } from './gate-destination';
+import { fieldFits } from './placeholder-fit';
+import type { Classification, Decision, GateInput, GateVerdict, PolicyConfig } from './gate-types';
 import { formatPlan, planStepsChanged, type Plan } from './plan';
 import { ALWAYS_ASK_CLASSES, type RiskClass } from './risk-class';
-import type { SecretVault } from './secret-vault';
-import { hostOf, matchesAny } from './site-list';
-import type { AnyTool, PageLookup } from './tool';
+import { type RiskFindings, addRisk, effectRisks, isPaymentField, wordRisks } from './risk-signals';
+import { type ApprovedScope, inScope, matchesAny, originLabel, originOf, scopeText } from './site-list';
 
-/** The limits a task runs in, set by the user. */
-export const PolicyConfig = z.object({
-  /** ask: the user approves the plan and each action. act: routine actions proceed; risky ones still stop. */
-  mode: z.enum(['ask', 'act']).default('ask'),
-  /** Sites the task may act on without asking; empty means the site the task started on. */
-  allowedSites: z.array(z.string()).default([]),
-  /** Sites the task never acts on or opens. */
-  deniedSites: z.array(z.string()).default([]),
-  /**
-   * The facts the user allowed a support chat to be told (order number, email, name), by name. Any other personal
-   * data in an outgoing chat message is blocked.
-   */
-  allowedFacts: z.record(z.string(), z.string()).default({}),
-});
-export type PolicyConfig = z.infer<typeof PolicyConfig>;
+export { PolicyConfig } from './gate-types';
+export type { Classification, Decision, GateInput, GateVerdict } from './gate-types';
 
-export type Decision = 'allow' | 'ask' | 'deny';
+/** The tools that act on an element of the page (and so in the frame that element is in). */
+const ELEMENT_TOOLS = new Set(['click', 'type', 'select', 'check', 'hover', 'press', 'scroll']);
+const COMMITTING = new Set(['click', 'check', 'press', 'type', 'select']);
 
-export interface Classification {
-  classes: RiskClass[];
-  /** Why each class above the tool's base applies, in words the approval dialog shows. */
-  reasons: string[];
-  personalData: boolean;
-  leavesApprovedSites: boolean;
-  /** Set when the call must never run, whatever the mode. */
-  forbidden?: string;
-  /** A question for the user when the call is blocked and they must say what to do instead. */
-  askUser?: string;
-  /** The plan's sub-goals changed; in ask mode the user approves the plan. */
-  newPlan?: Plan;
+function chatOutgoing(input: GateInput, elementName: string | undefined): string | undefined {
+  const { tool, args, page } = input;
+  if (tool.outgoingMessage) return tool.outgoingMessage(args, page);
+  if (!page.chat) return undefined;
+  // During a support chat, whatever the page tools type may end up in the chat (its composer, a form it opened),
+  // and a click on one of its quick replies sends that reply: each is judged as a message to support.
+  if (tool.name === 'type' && typeof args.text === 'string') return args.text;
+  const norm = (text: string): string => text.replace(/\s+/g, ' ').trim().toLowerCase();
+  if ((tool.name === 'click' || tool.name === 'press') && elementName !== undefined && page.chat.choices.some((c) => norm(c) === norm(elementName))) return elementName;
+  return undefined;
 }
 
-export interface GateVerdict extends Classification {
-  decision: Decision;
-  reason: string;
-  /** For an `ask`: the prefix the approval may offer to allow from now on (see ApprovalRequest.alwaysAllowPrefix). */
-  offerAlwaysAllow?: string;
-}
-
-interface Rule {
-  risk: RiskClass;
-  words: RegExp;
-  reason: string;
-}
-
-// Labels are matched mostly in English (money words also in German, French, Spanish and Italian): a button worded
-// otherwise keeps its tool's class (act). The field type and autocomplete hint add signals that do not depend on
-// wording; ask mode covers the rest.
-const LABEL_RULES: Rule[] = [
-  {
-    risk: 'money',
-    words:
-      /\b(pay|place (?:my |your |the )?order|buy|purchase|check ?out|complete (?:purchase|order|payment)|subscribe|donate|transfer|send money|add funds|top up|book now|upgrade|kaufen|bezahlen|bestellen|payer|acheter|commander|pagar|comprar|acquista)\b/i,
-    reason: 'it looks like it spends money',
-  },
-  {
-    risk: 'account',
-    words: /\b((?:delete|close|deactivate|remove) (?:my |your |the )?account|change (?:my |your )?(?:password|email)|reset password|cancel (?:my |your )?(?:subscription|membership|plan)|unsubscribe|sign out of all)\b/i,
-    reason: 'it changes the account',
-  },
-  {
-    risk: 'irreversible',
-    words: /\b(delete|permanently|erase|destroy|cancel order|cannot be undone|wipe|revoke)\b/i,
-    reason: 'it cannot be undone',
-  },
-  { risk: 'send-message', words: /\b(send|post|reply|comment|publish|share)\b/i, reason: 'it sends a message' },
-  { risk: 'submit', words: /\b(submit|save|confirm|apply|sign ?up|register|log ?in|sign ?in|finish|continue)\b/i, reason: 'it submits a form' },
-];
-
-const SENSITIVE_FIELD = /\b(card|cc-|cvv|cvc|csc|expir|iban|account number|routing|ssn|social security)\b/i;
-
-function labelRisks(label: string, classes: Set<RiskClass>, reasons: string[]): void {
-  for (const rule of LABEL_RULES) {
-    if (rule.words.test(label) && !classes.has(rule.risk)) {
-      classes.add(rule.risk);
-      reasons.push(`${rule.reason} ("${label.slice(0, 60)}")`);
-    }
+function checkChatMessage(message: string, input: GateInput, findings: RiskFindings, result: Partial<Classification>): void {
+  const { vault, config, page } = input;
+  const found = findUnsharedPersonalData(vault.resolve(message), config.allowedFacts, vault);
+  if (found.length > 0) {
+    const kinds = [...new Set(found.map((f) => personalKindText(f.kind)))].join(' and ');
+    result.forbidden = `the message contains ${kinds}, which is not among the facts the user allowed Deputy to share, so it was not sent`;
+    result.askUser = `Deputy was about to send the support chat ${kinds}, which you did not list as a fact it may share, so it did not send it. The message was: "${message.slice(0, 500)}". What should Deputy do instead?`;
   }
+  for (const commitment of detectCommitments(message, page.chat?.lastFromThem ?? null)) addRisk(findings, commitment.risk, commitment.reason);
 }
 
-function argText(args: Record<string, unknown>): string {
-  return JSON.stringify(args);
-}
-
-export interface GateInput {
-  tool: AnyTool<never>;
-  args: Record<string, unknown>;
-  page: PageLookup;
-  vault: SecretVault;
-  plan: Plan | null;
-  config: PolicyConfig;
-  /** The approved sites when the config names none: the site the task started on. */
-  startUrl: string;
-}
-
-/** Classes one tool call from its declared risk, its arguments and the element it targets. */
+/** Classes one tool call from its declared risk, its arguments, the element it targets and what it will do. */
 export function classifyToolCall(input: GateInput): Classification {
   const { tool, args, page, vault, config } = input;
-  const classes = new Set<RiskClass>([tool.risk]);
-  const reasons: string[] = [];
+  const findings: RiskFindings = { classes: new Set<RiskClass>([tool.risk]), reasons: [] };
+  const mustAsk: string[] = [];
+  const result: Partial<Classification> = {};
+  const startOrigin = originOf(input.startUrl);
+  const scope: ApprovedScope = { origins: [...(startOrigin ? [startOrigin] : []), ...(input.taskSites ?? [])], patterns: config.allowedSites };
   // A task that started on a browser page (the New Tab page, a blank tab) has no site yet: the first site it opens
   // becomes its site (see runLoop), and until then there is nothing to leave.
-  const startHost = hostOf(input.startUrl);
-  const approved = config.allowedSites.length > 0 ? config.allowedSites : startHost === null ? [] : [startHost];
-  let leavesApprovedSites = false;
-  let forbidden: string | undefined;
+  const armed = scope.origins.length > 0 || scope.patterns.length > 0;
+  const approved = (url: string): boolean => !armed || inScope(url, scope);
 
   const ref = typeof args.ref === 'number' ? args.ref : undefined;
   const element = ref === undefined ? undefined : page.element(ref);
-  const label = element ? `${element.name}` : '';
+  const effect = input.facts?.effect;
+  const label = element?.name ?? '';
+  const isList = tool.name === 'tabs' && args.action === 'list';
+  if (isList) findings.classes = new Set(['read']);
+
+  const outgoing = chatOutgoing(input, element?.name);
   // A placeholder in a read-only call (a search on the page, a question to the user) is never resolved, so it sends
-  // nothing; anywhere else it may become the real value.
-  // A chat message is checked as a whole below: its placeholders may be facts the user allowed it to share.
-  const placeholders = tool.risk === 'read' || tool.outgoingMessage ? [] : vault.placeholdersIn(argText(args));
+  // nothing; a chat message is checked as a whole below (its placeholders may be facts the user allowed).
+  const placeholders = tool.risk === 'read' || outgoing !== undefined ? [] : vault.placeholdersIn(JSON.stringify(args));
   const personalData = placeholders.length > 0;
-  if (personalData) reasons.push(`it uses personal data (${placeholders.map((p) => `{{${p}}}`).join(', ')})`);
 
-  if (tool.name === 'click' || tool.name === 'check' || (tool.name === 'press' && ref !== undefined)) labelRisks(label, classes, reasons);
-  if ((tool.name === 'press' && /(^|\+)Enter$/i.test(String(args.key))) || (tool.name === 'type' && args.submit === true)) {
-    classes.add('submit');
-    reasons.push('it presses Enter, which usually submits');
-    if (element && /message|chat|reply|comment|write/i.test(element.name)) classes.add('send-message');
+  // Where the action happens: the frame the element is in, else the page.
+  const actsOnUrl = effect?.frameUrl ?? (element?.origin ? `${element.origin}/` : page.url);
+  const actsOn = originOf(actsOnUrl);
+  if (actsOn) result.actsOn = actsOn;
+
+  if (COMMITTING.has(tool.name) && !(tool.name === 'press' && ref === undefined && !effect)) {
+    if (effect) effectRisks(effect, label, findings);
+    else if (tool.name !== 'type') wordRisks(label, findings);
   }
-  if (tool.name === 'type' || tool.name === 'select') {
-    const field = `${element?.name ?? ''} ${element?.autocomplete ?? ''}`;
-    if (element?.inputType === 'password' || /password/i.test(element?.autocomplete ?? '')) {
-      classes.add('account');
-      reasons.push('it types into a password field');
-    } else if (SENSITIVE_FIELD.test(field)) {
-      classes.add('money');
-      reasons.push(`it types into a payment or identity field ("${label.slice(0, 60)}")`);
+  const pressesEnter = (tool.name === 'press' && /(^|\+)Enter$/i.test(String(args.key))) || (tool.name === 'type' && args.submit === true);
+  if (pressesEnter && !effect) {
+    addRisk(findings, 'submit', 'it presses Enter, which usually submits');
+    if (element && /message|chat|reply|comment|write/i.test(element.name)) addRisk(findings, 'send-message', 'it sends a message');
+  }
+
+  if ((tool.name === 'type' || tool.name === 'select') && element && outgoing === undefined) {
+    const text = typeof args.text === 'string' ? args.text : Array.isArray(args.values) ? args.values.map(String).join(' ') : '';
+    const field = { name: element.name, inputType: element.inputType, autocomplete: element.autocomplete };
+    const fitting = placeholders.filter((p) => fieldFits(p, field));
+    // Where the typed value goes from here: the form's address, or the page's own script when it is in no form.
+    const form = effect?.form;
+    const goes = form ? `; its form sends it to ${form.action} (${form.method.toUpperCase()})` : effect ? '; it is in no form, so the page decides where it goes' : '';
+    for (const p of placeholders.filter((name) => !fitting.includes(name))) {
+      mustAsk.push(`it types {{${p}}} into [${element.ref}] ${element.role} "${element.name.slice(0, 60)}", which is not the field for it${goes}`);
+    }
+    if (element.inputType === 'password' || /password/.test(element.autocomplete ?? '')) {
+      if (/new-password/.test(element.autocomplete ?? '')) addRisk(findings, 'account', 'it types a new password');
+      else if (fitting.length === 0) addRisk(findings, 'account', 'it types into a password field something that is not your password');
+    } else if (fitting.length === 0 && /\d/.test(text) && isPaymentField({ name: '', label: element.name, autocomplete: element.autocomplete ?? '', type: element.inputType ?? '' })) {
+      addRisk(findings, 'money', `it types into a payment field ("${element.name.slice(0, 60)}")`);
     }
   }
 
-  const url = typeof args.url === 'string' ? args.url : undefined;
-  if (url !== undefined) {
-    if (/\{\{|%7B%7B/i.test(url)) forbidden = 'it would put personal data into a web address, which sends it to that site';
-    else if (matchesAny(url, config.deniedSites)) forbidden = `${url} is on the list of sites Deputy must not open`;
-    else if (approved.length > 0 && !matchesAny(url, approved)) {
-      leavesApprovedSites = true;
-      reasons.push(`it leaves the approved sites (${approved.join(', ')})`);
-    }
-  }
-  if (tool.risk !== 'read' && matchesAny(page.url, config.deniedSites)) forbidden = `${page.url} is on the list of sites Deputy must not act on`;
-  // A link can lead off the approved sites without any navigate call; acting there needs the user, like going there.
-  else if (tool.risk !== 'read' && url === undefined && approved.length > 0 && /^https?:/i.test(page.url) && !matchesAny(page.url, approved)) {
-    leavesApprovedSites = true;
-    reasons.push(`it acts on ${hostOf(page.url) ?? page.url}, outside the approved sites (${approved.join(', ')})`);
+  destinationOf(input, { effect, placeholders, approved, scope, armed, actsOnUrl }, findings, mustAsk, result);
+
+  if (tool.risk !== 'read' && !isList && ELEMENT_TOOLS.has(tool.name) && actsOn && matchesAny(actsOnUrl, config.deniedSites)) {
+    result.forbidden = `${originLabel(actsOn)} is on the list of sites Deputy must not act on`;
+  } else if (tool.risk !== 'read' && ELEMENT_TOOLS.has(tool.name) && /^https?:/i.test(actsOnUrl) && !approved(actsOnUrl)) {
+    // A frame of another site, or a page a link led to: acting there needs the user, like going there.
+    result.leavesApprovedSites = true;
+    const inFrame = actsOn !== originOf(page.url);
+    findings.reasons.push(`it acts ${inFrame ? 'inside a frame from' : 'on'} ${originLabel(actsOn ?? actsOnUrl)}, outside the approved sites (${scopeText(scope) || 'none yet'})`);
   }
 
-  let askUser: string | undefined;
-  if (tool.outgoingMessage) {
-    const message = tool.outgoingMessage(args, page);
-    const findings = findUnsharedPersonalData(vault.resolve(message), config.allowedFacts, vault);
-    if (findings.length > 0) {
-      const kinds = [...new Set(findings.map((f) => personalKindText(f.kind)))].join(' and ');
-      forbidden = `the message contains ${kinds}, which is not among the facts the user allowed Deputy to share, so it was not sent`;
-      askUser = `Deputy was about to send the support chat ${kinds}, which you did not list as a fact it may share, so it did not send it. The message was: "${message.slice(0, 500)}". What should Deputy do instead?`;
-    }
-    for (const commitment of detectCommitments(message, page.chat?.lastFromThem ?? null)) {
-      classes.add(commitment.risk);
-      reasons.push(commitment.reason);
-    }
+  if (tool.name === 'tabs' && (args.action === 'switch' || args.action === 'close') && typeof args.tabId === 'number' && page.ownTabs && !page.ownTabs.includes(args.tabId)) {
+    mustAsk.push(`it ${args.action === 'switch' ? 'switches to' : 'closes'} tab ${args.tabId}, which this task did not open`);
+    if (args.action === 'close') addRisk(findings, 'irreversible', 'closing one of your own tabs loses what it shows');
   }
 
-  const result: Classification = { classes: [...classes], reasons, personalData, leavesApprovedSites };
-  if (forbidden !== undefined) result.forbidden = forbidden;
-  if (askUser !== undefined) result.askUser = askUser;
+  if (outgoing !== undefined) checkChatMessage(outgoing, input, findings, result);
+  if (personalData) findings.reasons.push(`it uses personal data (${placeholders.map((p) => `{{${p}}}`).join(', ')})`);
+
+  const classification: Classification = {
+    classes: [...findings.classes],
+    reasons: [...findings.reasons, ...mustAsk],
+    personalData,
+    leavesApprovedSites: result.leavesApprovedSites ?? false,
+    mustAsk,
+    ...(result.forbidden !== undefined ? { forbidden: result.forbidden } : {}),
+    ...(result.askUser !== undefined ? { askUser: result.askUser } : {}),
+    ...(result.destination !== undefined ? { destination: result.destination } : {}),
+    ...(result.sends !== undefined ? { sends: result.sends } : {}),
+    ...(result.actsOn !== undefined ? { actsOn: result.actsOn } : {}),
+  };
   if (tool.name === 'update_plan') {
     const plan = args as unknown as Plan;
-    if (planStepsChanged(input.plan, plan)) result.newPlan = plan;
+    if (planStepsChanged(input.plan, plan)) classification.newPlan = plan;
   }
-  return result;
+  return classification;
+}
+
+const CONSEQUENCES: Partial<Record<RiskClass, string>> = {
+  money: 'It may spend your money.',
+  account: 'It changes your account.',
+  irreversible: 'It cannot be undone.',
+  commitment: 'It agrees to something on your behalf.',
+  'send-message': 'It sends a message.',
+};
+
+/** What the action does, in a sentence or two for the approval card. */
+export function consequenceOf(c: Classification): string {
+  const parts: string[] = [];
+  if (c.destination && c.sends) {
+    const fields = c.sends.fields.length > 0 ? `the fields ${c.sends.fields.slice(0, 12).join(', ')}` : 'a request';
+    parts.push(`It sends ${fields} to ${originLabel(c.destination)} (${c.sends.method.toUpperCase()}).`);
+  } else if (c.destination) parts.push(`It takes you to ${originLabel(c.destination)}.`);
+  for (const risk of c.classes) if (CONSEQUENCES[risk]) parts.push(CONSEQUENCES[risk]);
+  if (c.personalData) parts.push('It types your personal data into the page.');
+  return parts.join(' ') || 'It acts on the page.';
+}
+
+/** The origin "Approve for site" would approve: the destination (or the frame acted in), for low-risk actions only. */
+function siteApprovalOf(c: Classification): string | null {
+  if (c.classes.some((risk) => ALWAYS_ASK_CLASSES.has(risk)) || c.personalData || c.mustAsk.length > 0) return null;
+  if (c.destination && !c.sends) return c.destination;
+  if (c.leavesApprovedSites && !c.destination && c.actsOn) return c.actsOn;
+  return null;
 }
 
 /** Decides one call: deny what is forbidden, ask for what the mode or the risk requires, allow the rest. */
 export function decide(config: PolicyConfig, classification: Classification): GateVerdict {
-  const verdict = (decision: Decision, reason: string): GateVerdict => ({ ...classification, decision, reason });
+  const verdict = (decision: Decision, reason: string): GateVerdict => ({
+    ...classification,
+    decision,
+    reason,
+    consequence: consequenceOf(classification),
+    siteApproval: siteApprovalOf(classification),
+  });
   if (classification.forbidden !== undefined) return verdict('deny', `Not allowed: ${classification.forbidden}.`);
   if (config.mode === 'ask' && classification.newPlan) {
     return verdict('ask', `Approve this plan?\n${formatPlan(classification.newPlan)}`);
   }
   const risky = classification.classes.filter((c) => ALWAYS_ASK_CLASSES.has(c));
-  if (risky.length > 0 || classification.personalData || classification.leavesApprovedSites) {
+  if (risky.length > 0 || classification.leavesApprovedSites || classification.mustAsk.length > 0) {
     return verdict('ask', `Needs your approval because ${classification.reasons.join('; ') || risky.join(', ')}.`);
   }
   if (config.mode === 'ask' && classification.classes.some((c) => c !== 'read')) {
@@ -200,4 +187,10 @@ export function decide(config: PolicyConfig, classification: Classification): Ga
 
 export function gateToolCall(input: GateInput): GateVerdict {
   return decide(input.config, classifyToolCall(input));
+}
+
+/** Adds caution from another judge (an optional classifier call): classes and reasons are only ever added. */
+export function withCaution(classification: Classification, extra: { classes: RiskClass[]; reasons: string[] }): Classification {
+  const classes = [...new Set([...classification.classes, ...extra.classes])];
+  return { ...classification, classes, reasons: [...classification.reasons, ...extra.reasons] };
 }

@@ -1,4 +1,7 @@
 import type { SecretVault } from './secret-vault';
+import { canonicalSecret, findSecrets, isCardNumber } from './secret-patterns';
+
+export { passesLuhn } from './secret-patterns';
 
 export interface RedactionOptions {
   /** Email addresses are often needed to do a task, so they are redacted only when the user asks. */
@@ -13,92 +16,77 @@ export interface Redactor {
   redactDeep<T>(value: T): T;
 }
 
-interface Pattern {
-  kind: string;
-  regex: RegExp;
-  /** Which capture group holds the secret; 0 for the whole match. */
-  group: number;
-  accept?(match: string): boolean;
-}
-
-/** Luhn's check digit test, which real card numbers pass and most other long digit runs fail. */
-export function passesLuhn(digits: string): boolean {
-  let sum = 0;
-  for (let i = 0; i < digits.length; i += 1) {
-    let digit = Number(digits[digits.length - 1 - i]);
-    if (i % 2 === 1) {
-      digit *= 2;
-      if (digit > 9) digit -= 9;
-    }
-    sum += digit;
-  }
-  return digits.length > 0 && sum % 10 === 0;
-}
-
-function isCardNumber(match: string): boolean {
-  const digits = match.replace(/[ -]/g, '');
-  return digits.length >= 13 && digits.length <= 19 && passesLuhn(digits);
-}
-
-const SECRET_PATTERNS: Pattern[] = [
-  // Written whole, or in groups that start with four digits (4-4-4-4, Amex 4-6-5): a run of small numbers such as a
-  // command's "68 69 70 71 72 73 74" is not a card even when its digits happen to pass Luhn.
-  { kind: 'card', regex: /(?<![\w-])(?:\d{13,19}|\d{4}(?:[ -]\d{3,6}){2,4})(?![\w-])/g, group: 0, accept: isCardNumber },
-  { kind: 'ssn', regex: /(?<![\w-])(?!000|666|9\d\d)\d{3}-(?!00)\d{2}-(?!0000)\d{4}(?![\w-])/g, group: 0 },
-  { kind: 'token', regex: /\beyJ[A-Za-z0-9_-]{5,}\.eyJ[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]*/g, group: 0 },
-  { kind: 'token', regex: /\bBearer\s+([A-Za-z0-9._~+/-]{12,}=*)/gi, group: 1 },
-  {
-    kind: 'key',
-    regex:
-      /\b(?:sk-(?:ant-|proj-)?[A-Za-z0-9_-]{16,}|AKIA[0-9A-Z]{16}|gh[pousr]_[A-Za-z0-9]{30,}|xox[abprs]-[A-Za-z0-9-]{10,}|AIza[0-9A-Za-z_-]{35}|glpat-[A-Za-z0-9_-]{20,})\b/g,
-    group: 0,
-  },
-  {
-    kind: 'password',
-    // On the same line: a "Password:" prompt followed by the next line's words is not a password.
-    regex: /\b(?:passw(?:or)?d|passwd|pwd|passcode|pin|secret|api[_-]?key|access[_-]?token)\b[ \t]*[:=][ \t]*["']?([^\s"',;{}]{3,})/gi,
-    group: 1,
-  },
-];
-
-const EMAIL: Pattern = { kind: 'email', regex: /\b[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,}\b/g, group: 0 };
-const PHONE: Pattern = {
-  kind: 'phone',
-  regex: /(?<![\w{])\+?\d[\d ().-]{6,}\d(?![\w}])/g,
-  group: 0,
-  accept: (match) => {
-    const digits = match.replace(/\D/g, '');
-    return digits.length >= 8 && digits.length <= 15;
-  },
-};
-
 const escapeRegex = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /**
- * Redacts personal data before any text reaches a provider or a log. Known vault values go first (the user's own card
- * number, wherever it appears); then patterns find what the vault does not know, and remember it so the model can
- * still type it back through its placeholder.
+ * A stored value as it may appear in text: whole, never as part of a longer word or number, so the name "Adam" leaves
+ * "Adamant" alone and a stored "4242" does not eat into order 142421. Short all-digit values (a PIN) are not looked
+ * for in text at all: they would turn prices and order numbers into placeholders, and they are typed only through
+ * their placeholder anyway.
+ */
+function valuePattern(value: string): RegExp | null {
+  if (value.length < 3 || /^\d{1,5}$/.test(value)) return null;
+  return new RegExp(`(?<![\\p{L}\\p{N}_])${escapeRegex(value)}(?![\\p{L}\\p{N}_])`, 'gu');
+}
+
+const SPLIT_VALUE = /value="(\d{2,6})"/;
+
+/**
+ * A card number or SSN split over consecutive fields (four boxes of four digits, an SSN in three), as the snapshot
+ * shows them: one field per line, each with its `value="..."`. Each part is replaced by a mention of the whole.
+ */
+function redactSplitValues(text: string, name: (kind: string, value: string) => string): string {
+  if (!text.includes('value="')) return text;
+  const lines = text.split('\n');
+  const parts = lines.map((line) => SPLIT_VALUE.exec(line)?.[1]);
+  for (let start = 0; start < lines.length; start += 1) {
+    if (parts[start] === undefined) continue;
+    let end = start;
+    while (end + 1 < lines.length && parts[end + 1] !== undefined) end += 1;
+    if (end === start) continue;
+    for (let from = start; from < end; from += 1) {
+      for (let to = end; to > from; to -= 1) {
+        const run = parts.slice(from, to + 1) as string[];
+        const joined = run.join('');
+        const kind = isCardNumber(joined) ? 'card' : run.length === 3 && run[0]?.length === 3 && run[1]?.length === 2 && run[2]?.length === 4 ? 'ssn' : null;
+        if (!kind) continue;
+        const placeholder = name(kind, joined);
+        for (let i = from; i <= to; i += 1) {
+          lines[i] = (lines[i] ?? '').replace(SPLIT_VALUE, `value="(part ${i - from + 1} of ${run.length} of {{${placeholder}}})"`);
+          parts[i] = undefined;
+        }
+        from = to;
+        break;
+      }
+    }
+    start = end;
+  }
+  return lines.join('\n');
+}
+
+/**
+ * Redacts personal data before any text reaches a provider, storage or a log. Known vault values go first (the
+ * user's own card number, wherever it appears, in whichever format); then patterns find what the vault does not know,
+ * and remember it so the model can still type it back through its placeholder.
  */
 export function createRedactor(vault: SecretVault, options: RedactionOptions = {}): Redactor {
-  const patterns = [...SECRET_PATTERNS, ...(options.emails ? [EMAIL] : []), ...(options.phones ? [PHONE] : [])];
+  /** The vault's name for a value found in text: the user's own entry when it is the same card, IBAN or SSN. */
+  const nameFor = (kind: string, value: string): string => {
+    const canonical = canonicalSecret(kind, value);
+    const known = vault.values().find((entry) => entry.value === value || (canonical.length >= 9 && canonicalSecret(kind, entry.value) === canonical));
+    return known ? known.name : vault.remember(kind, value);
+  };
 
   function redact(text: string): string {
     let out = text;
     for (const { name, value } of vault.values()) {
-      if (value.length < 3) continue;
-      out = out.replace(new RegExp(escapeRegex(value), 'g'), `{{${name}}}`);
+      const pattern = valuePattern(value);
+      if (pattern) out = out.replace(pattern, `{{${name}}}`);
     }
-    for (const pattern of patterns) {
-      out = out.replace(pattern.regex, (...match: unknown[]) => {
-        const whole = match[0] as string;
-        const group = match[pattern.group];
-        const secret = pattern.group === 0 ? whole : typeof group === 'string' ? group : '';
-        if (secret === '' || (pattern.accept && !pattern.accept(secret))) return whole;
-        const name = vault.remember(pattern.kind, secret);
-        return pattern.group === 0 ? `{{${name}}}` : whole.replace(secret, `{{${name}}}`);
-      });
-    }
-    return out;
+    // Names are given in reading order, then the text is rewritten from its end so earlier offsets stay valid.
+    const named = findSecrets(out, options).map((span) => ({ span, name: nameFor(span.kind, span.value) }));
+    for (const { span, name } of named.reverse()) out = `${out.slice(0, span.start)}{{${name}}}${out.slice(span.end)}`;
+    return redactSplitValues(out, nameFor);
   }
 
   function redactDeep<T>(value: T): T {

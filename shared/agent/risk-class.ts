@@ -13,11 +13,13 @@ export const RiskClass = z.enum([
   'money',
   'account',
   'irreversible',
+  /** It agrees to something for the user: accepting an offer, choosing what the other side proposed. */
+  'commitment',
 ]);
 export type RiskClass = z.infer<typeof RiskClass>;
 
 /** Classes that stop for the user even when the task runs without asking. */
-export const ALWAYS_ASK_CLASSES: ReadonlySet<RiskClass> = new Set(['money', 'account', 'irreversible']);
+export const ALWAYS_ASK_CLASSES: ReadonlySet<RiskClass> = new Set(['money', 'account', 'irreversible', 'commitment']);
 
 /** A tool call of this class changes nothing outside the agent, so repeating it after a crash is harmless. */
 export function isSideEffectFree(risk: RiskClass): boolean {

@@ -11,7 +11,9 @@ import { costOf } from './providers/pricing';
 import { DEFAULT_RECOVERY_LIMITS, type RecoveryLimits, detectTrouble } from './recovery';
 import { type RedactionOptions, createRedactor } from './redactor';
 import { settleResumedStep } from './resume-step';
-import { hostOf } from './site-list';
+import { egressScopeOf } from './egress-approval';
+import type { RiskClassifier } from './risk-classifier';
+import { originOf } from './site-list';
 import type { SecretVault } from './secret-vault';
 import { maskOldObservations, observationRecord, recordReply, skipCall } from './step-record';
 import { type SystemPromptInput, webSystemPrompt } from './system-prompt';
@@ -71,6 +73,8 @@ export interface AgentDeps<E extends AgentEnvironment> {
    */
   keepScreenshot?: (step: number, screenshot: Screenshot) => void;
   systemPrompt?: (input: SystemPromptInput) => string;
+  /** An optional second opinion on calls the gate would allow (a setting, off by default); it only adds caution. */
+  riskClassifier?: RiskClassifier;
   /**
    * A working memory for long tasks: past the threshold, older steps leave the prompt and a summary stands in for them
    * (the latest `keepSteps` stay verbatim). `recallHint` tells the model how to get their full text back.
@@ -99,6 +103,7 @@ export async function startAgent<E extends AgentEnvironment>(deps: AgentDeps<E>,
     startedAt: deps.now(),
     plan: null,
     approvedPlan: null,
+    approvedOrigins: { sites: [], reach: [] },
     steps: [],
     outcome: null,
     endReason: null,
@@ -177,6 +182,12 @@ async function runLoop<E extends AgentEnvironment>(deps: AgentDeps<E>, state: Ag
   emit({ type: 'task', at: deps.now(), taskId: state.taskId, task: state.task, mode: policy.mode, provider: deps.provider.label, model: deps.provider.model, resumed });
 
   let finished: TaskOutcome | null = null;
+  // The browser's egress guard follows the task's approved origins: set now (a resumed task keeps its approvals),
+  // and again whenever they change.
+  const egressChanged = async (): Promise<void> => {
+    await deps.environment.setEgressScope?.(egressScopeOf(state, policy.allowedSites));
+  };
+  const classifier = deps.riskClassifier;
   const services = (step: StepRecord) => ({
     state,
     step,
@@ -204,6 +215,12 @@ async function runLoop<E extends AgentEnvironment>(deps: AgentDeps<E>, state: Ag
     now: () => deps.now(),
     stopRequested,
     ...(deps.signal ? { signal: deps.signal } : {}),
+    ...(deps.environment.gateFacts
+      ? { gateFacts: (call: { tool: string; args: Record<string, unknown> }) => deps.environment.gateFacts?.(call, deps.signal ? { signal: deps.signal } : {}) ?? Promise.resolve({}) }
+      : {}),
+    // What the classifier reads is redacted like every other text sent to a model.
+    ...(classifier ? { classifier: ((input) => classifier(redactor.redactDeep(input))) satisfies RiskClassifier } : {}),
+    egressChanged,
   });
 
   /** Runs the calls of a step that have not run yet. After a page-changing action, later calls are not run blind. */
@@ -235,6 +252,7 @@ async function runLoop<E extends AgentEnvironment>(deps: AgentDeps<E>, state: Ag
   };
 
   try {
+    await egressChanged();
     const last = state.steps.at(-1);
     if (last && last.reply === null) state.steps.pop();
     else if (last) {
@@ -264,8 +282,16 @@ async function runLoop<E extends AgentEnvironment>(deps: AgentDeps<E>, state: Ag
       const forModel = deps.screenshots === true && deps.provider.vision;
       const raw = await deps.environment.observe({ screenshot: forModel || deps.keepScreenshot !== undefined, ...(deps.signal ? { signal: deps.signal } : {}) });
       const observation = observationRecord(forModel ? raw : { ...raw, screenshot: undefined }, redactor);
-      // A task that started on a browser page takes the first web site it reaches as its own (see the policy gate).
-      if (hostOf(state.startUrl) === null && hostOf(raw.url) !== null) state.startUrl = observation.url;
+      // The task's own site is where it first looks at a web page: the tab it started on, or where its start address
+      // led (http to https, a bare domain to www); a task that started on a browser page takes the first site it
+      // reaches. The origin it was started with stays approved too.
+      const seen = originOf(raw.url);
+      if (seen !== null && (state.steps.length === 0 || originOf(state.startUrl) === null) && originOf(state.startUrl) !== seen) {
+        const asked = originOf(state.startUrl);
+        if (asked !== null && !state.approvedOrigins.sites.includes(asked)) state.approvedOrigins.sites.push(asked);
+        state.startUrl = observation.url;
+        await egressChanged();
+      }
       const trouble = detectTrouble(state.steps, { url: raw.url, hash: observation.hash, status: observation.status }, limits.recovery);
       const step: StepRecord = { index: state.steps.length, startedAt: observedAt, observation, notices: trouble.notices, reply: null, calls: [], usage: null, costUsd: null };
       emit({ type: 'observation', at: deps.now(), step: step.index, url: observation.url, title: observation.title, chars: observation.chars, hash: observation.hash, durationMs: deps.now() - observedAt });

@@ -4,16 +4,20 @@ import type { ProviderReply } from './providers/provider';
 import type { Redactor } from './redactor';
 import { textHash } from './text-hash';
 
-/** The window's tabs under the snapshot, when there is more than one to choose from; titles are page text too. */
-function tabList(tabs: ObservedTab[]): string {
-  if (tabs.length < 2) return '';
-  const lines = tabs.map((t) => `- tab ${t.id}${t.active ? ' (current)' : ''}: ${t.title.slice(0, 100)} — ${t.url}`);
-  return `\n\nOpen tabs (switch with the tabs tool):\n${lines.join('\n')}`;
+/**
+ * The task's own tabs under the snapshot, when it has more than one; titles are page text too. The user's other tabs
+ * are only counted: the model lists their titles with `tabs list` when the task needs them.
+ */
+function tabList(tabs: ObservedTab[], others: number): string {
+  const lines = tabs.length < 2 ? [] : tabs.map((t) => `- tab ${t.id}${t.active ? ' (current)' : ''}: ${t.title.slice(0, 100)} — ${t.url}`);
+  const rest = others > 0 ? `${others} other tab${others === 1 ? ' is' : 's are'} open (not the task's; tabs list shows their titles).` : '';
+  if (lines.length === 0 && rest === '') return '';
+  return `\n\n${lines.length > 0 ? `The task's tabs (switch with the tabs tool):\n${lines.join('\n')}${rest ? '\n' : ''}` : ''}${rest}`;
 }
 
 /** The page as the step keeps it: redacted before anything else sees it, fingerprinted for the stagnation check. */
 export function observationRecord(raw: Observation, redactor: Redactor): StepRecord['observation'] {
-  const text = redactor.redact(raw.text + tabList(raw.tabs ?? []));
+  const text = redactor.redact(raw.text + tabList(raw.tabs ?? [], raw.otherTabs ?? 0));
   return {
     kind: raw.kind ?? 'page',
     ...(raw.status && raw.status !== 'ready' ? { status: raw.status } : {}),
@@ -24,6 +28,7 @@ export function observationRecord(raw: Observation, redactor: Redactor): StepRec
     chars: text.length,
     text,
     elements: redactor.redactDeep(raw.elements ?? []),
+    ...(raw.tabs && raw.tabs.length > 0 ? { ownTabs: raw.tabs.map((t) => t.id) } : {}),
     ...(raw.screenshot ? { screenshot: raw.screenshot } : {}),
   };
 }

@@ -14,6 +14,7 @@ const INTENTS: [past: RegExp, intent: string][] = [
   [/^Waited\b/, 'Wait'],
   [/^Switched to\b/, 'Switch to'],
   [/^Closed\b/, 'Close'],
+  [/^Listed\b/, 'List'],
   [/^Updated\b/, 'Update'],
   [/^Ran\b/, 'Run'],
   [/^Wrote\b/, 'Write'],

@@ -1,5 +1,7 @@
 import { z } from 'zod';
 import type { TaskOutcome } from './agent-state';
+import type { ApprovalAnswer } from './approval';
+import type { BlockedEgress } from './egress';
 import type { ObservedChat, ObservedElement } from './environment';
 import type { Plan } from './plan';
 import type { RiskClass } from './risk-class';
@@ -10,6 +12,8 @@ export interface PageLookup {
   url: string;
   /** The support chat as the model saw it, when the step observed one. */
   chat?: ObservedChat;
+  /** The tabs this task works in (it started in or opened); switching to or closing any other one asks. */
+  ownTabs?: number[];
 }
 
 /** What a tool handler reports. Failures are results too: they go back to the model, never up as exceptions. */
@@ -32,6 +36,8 @@ export interface ToolContext<E> {
   /** The user's answer, or null when nobody can answer during this run (a headless run without a terminal). */
   askUser(question: string): Promise<string | null>;
   finish(success: boolean, summary: string, extra?: Pick<TaskOutcome, 'label' | 'handedToUser'>): void;
+  /** Asks the user about a request the egress guard held during this call; approved, its origin is allowed. */
+  approveEgress?(blocked: BlockedEgress): Promise<ApprovalAnswer>;
 }
 
 export interface ToolDeclaration<S extends z.ZodObject = z.ZodObject, E = unknown> {

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { BlockedEgress } from './egress';
 import type { ActionOutcome, AgentEnvironment } from './environment';
 
 const Ref = z.number().int().nonnegative();
@@ -30,6 +31,7 @@ export const WebAction = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('tab_new'), url: z.string().optional() }),
   z.object({ kind: z.literal('tab_switch'), tabId: z.number().int() }),
   z.object({ kind: z.literal('tab_close'), tabId: z.number().int() }),
+  z.object({ kind: z.literal('tab_list') }),
 ]);
 export type WebAction = z.infer<typeof WebAction>;
 
@@ -40,4 +42,10 @@ export type WebAction = z.infer<typeof WebAction>;
  */
 export interface WebEnvironment extends AgentEnvironment {
   act(action: WebAction, options: { signal?: AbortSignal }): Promise<ActionOutcome>;
+  /**
+   * Settles a request the egress guard held during an action: approved, it is sent again (a page load opened again, a
+   * form post sent again with its fields); refused, the tab is put back where it was (a new tab the page opened for it
+   * is closed).
+   */
+  resolveBlocked?(blocked: BlockedEgress, approved: boolean, options: { signal?: AbortSignal }): Promise<ActionOutcome>;
 }

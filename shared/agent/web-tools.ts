@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { describeBlocked } from './egress';
 import type { ActionOutcome } from './environment';
 import { type AnyTool, type ToolContext, type ToolResult, defineTool, describeRef, quote } from './tool';
 import { controlTools } from './control-tools';
@@ -9,8 +10,36 @@ const ref = z.number().int().nonnegative().describe('The number in brackets befo
 
 type WebContext = ToolContext<WebEnvironment>;
 
+/**
+ * A request the egress guard held while the action ran: the user decides; approved, it is sent again, refused, the tab
+ * is put back. Either way the model is told plainly what happened.
+ */
+async function settleBlocked(outcome: ActionOutcome, context: WebContext): Promise<ActionOutcome> {
+  const blocked = outcome.blocked;
+  const environment = context.environment;
+  if (!blocked) return outcome;
+  const held = describeBlocked(blocked);
+  const answer = context.approveEgress ? await context.approveEgress(blocked) : { approved: false };
+  const options = context.signal ? { signal: context.signal } : {};
+  const after = environment.resolveBlocked ? await environment.resolveBlocked(blocked, answer.approved, options) : null;
+  if (answer.approved) {
+    return {
+      ok: after?.ok ?? false,
+      changed: true,
+      message: `${outcome.message}. It made ${held}, which Deputy's egress guard held; the user approved it and it was sent again: ${after?.message ?? 'it could not be sent again'}`,
+      evidence: after?.evidence ?? [],
+    };
+  }
+  return {
+    ok: false,
+    changed: outcome.changed || (after?.changed ?? false),
+    message: `${outcome.message}, but it made ${held}, outside the approved sites. Deputy's egress guard held it and the user did not approve it, so nothing was sent${after ? `; ${after.message}` : ''}. Do not try to reach the same result another way.`,
+    evidence: after?.evidence ?? [],
+  };
+}
+
 async function perform(action: WebAction, context: WebContext): Promise<ToolResult> {
-  const outcome: ActionOutcome = await context.environment.act(action, { signal: context.signal });
+  const outcome: ActionOutcome = await settleBlocked(await context.environment.act(action, { signal: context.signal }), context);
   const evidence = outcome.evidence ?? [];
   // Evidence quotes the page (a new heading, the text found), so it is labelled untrusted like the snapshot itself.
   const content =
@@ -154,18 +183,24 @@ export const waitTool = defineTool({
 
 export const tabsTool = defineTool({
   name: 'tabs',
-  description: 'Open a new tab, switch to a tab, or close a tab. The open tabs are listed with each page snapshot.',
+  description:
+    "Open a new tab, switch to a tab, close a tab, or list the window's tabs. The task's own tabs are listed with each page snapshot; list shows the titles of the user's other tabs too, when the task needs one of them.",
   input: z.object({
-    action: z.enum(['new', 'switch', 'close']).describe('What to do.'),
+    action: z.enum(['new', 'switch', 'close', 'list']).describe('What to do.'),
     tabId: z.number().int().optional().describe('The tab to switch to or close (from the tab list).'),
     url: z.string().optional().describe('For new: the address to open.'),
   }),
   risk: 'navigate',
   changesPage: true,
   describe: (args) =>
-    args.action === 'new' ? `Opened a new tab${args.url ? ` at ${args.url}` : ''}` : `${args.action === 'switch' ? 'Switched to' : 'Closed'} tab ${args.tabId ?? '?'}`,
+    args.action === 'new'
+      ? `Opened a new tab${args.url ? ` at ${args.url}` : ''}`
+      : args.action === 'list'
+        ? 'Listed the open tabs'
+        : `${args.action === 'switch' ? 'Switched to' : 'Closed'} tab ${args.tabId ?? '?'}`,
   handler: async (args, context: WebContext) => {
     if (args.action === 'new') return perform({ kind: 'tab_new', url: args.url }, context);
+    if (args.action === 'list') return perform({ kind: 'tab_list' }, context);
     if (args.tabId === undefined) return { ok: false, content: `tabs ${args.action} needs a tabId from the tab list.` };
     return perform(args.action === 'switch' ? { kind: 'tab_switch', tabId: args.tabId } : { kind: 'tab_close', tabId: args.tabId }, context);
   },

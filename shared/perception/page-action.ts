@@ -34,6 +34,7 @@ export const PageAction = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('tab_new'), url: z.string().optional() }),
   z.object({ kind: z.literal('tab_switch'), tabId: z.number().int() }),
   z.object({ kind: z.literal('tab_close'), tabId: z.number().int() }),
+  z.object({ kind: z.literal('tab_list') }),
 ]);
 export type PageAction = z.infer<typeof PageAction>;
 export type PageActionInput = z.input<typeof PageAction>;

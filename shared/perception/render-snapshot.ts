@@ -11,7 +11,13 @@ export interface ShownElement {
   ann: string[];
 }
 
-export type ShownItem = ShownElement | ContextItem;
+/** A line that is never cut to fit the budget: where a frame of another site starts and ends. */
+export interface ShownMark {
+  k: 'mark';
+  text: string;
+}
+
+export type ShownItem = ShownElement | ContextItem | ShownMark;
 
 export interface RenderInput {
   /** Lines that are always kept: page, changes. */

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ActionEffect } from '../agent/action-effect';
 import { ActResult, ActTarget, ElementAction } from '../perception/element-action';
 import { FrameSnapshot, SnapshotItem, SnapshotMode } from '../perception/frame-snapshot';
 
@@ -20,6 +21,11 @@ export const perceptionContentMethods = {
       settleMs: z.number().int().nonnegative().max(30_000).default(3000),
     }),
     result: ActResult,
+  },
+  /** What an action would do (the link it follows, the form it submits and where), without doing it. */
+  effect: {
+    params: z.object({ target: ActTarget.nullable(), action: ElementAction }),
+    result: ActionEffect,
   },
   highlight: {
     params: z.object({ target: ActTarget, durationMs: z.number().int().nonnegative().max(60_000).default(1500) }),

@@ -27,6 +27,18 @@ export const PendingApproval = z.object({
   reason: z.string(),
   url: z.string(),
   askedAt: z.number(),
+  /** 'action': the gate stopped a step before it ran; 'egress': the browser held a request the step made. */
+  kind: z.enum(['action', 'egress']).optional(),
+  /** The origin the step takes the user or sends data to, when it leaves where the task is. */
+  destination: z.string().nullable().optional(),
+  /** What goes there: the method and the names of the fields (values never leave the page). */
+  sends: z.object({ method: z.string(), fields: z.array(z.string()) }).nullable().optional(),
+  /** The origin of the page or frame the step acts in. */
+  actsOn: z.string().nullable().optional(),
+  /** What the step does, in words. */
+  consequence: z.string().optional(),
+  /** The origin "Approve for site" approves for this task; null or absent when only a single approval is allowed. */
+  siteApproval: z.string().nullable().optional(),
 });
 export type PendingApproval = z.infer<typeof PendingApproval>;
 
@@ -124,6 +136,11 @@ export const Settings = z.object({
   historyMaxTasks: z.number().int().min(1).max(10_000).default(200),
   /** Finished tasks older than this many days are deleted with their traces and screenshots. */
   historyMaxDays: z.number().int().min(1).max(3650).default(30),
+  /**
+   * Ask the configured model for a second opinion on steps the rules would let through (one small call per such
+   * step). It can only add caution: a step it calls risky asks for approval; it never lets through one the rules stop.
+   */
+  riskClassifier: z.boolean().default(false),
 });
 export type Settings = z.infer<typeof Settings>;
 
@@ -140,6 +157,7 @@ export const DEFAULT_SETTINGS: Settings = {
   stepScreenshots: true,
   historyMaxTasks: 200,
   historyMaxDays: 30,
+  riskClassifier: false,
 };
 
 export const ApprovalDecision = z.enum(['approve', 'reject', 'approve_site']);

@@ -49,7 +49,7 @@ function actions(record: TaskRecord): string[] {
 }
 
 describe('web tasks end to end: the built extension in Chromium, driven by a model over the real SDK clients', () => {
-  it('fills and saves a multi-step form by reference (Anthropic wire format, streaming)', async () => {
+  it('fills and saves a multi-step form by reference, the save of an account email approved by the user (Anthropic wire format, streaming)', async () => {
     const script = playSteps([
       (r) => call('click', { ref: refIn(r, 'link', /^Account$/) }),
       (r) => call('type', { ref: refIn(r, 'textbox', /^Full name/), text: 'Grace Hopper' }),
@@ -64,6 +64,7 @@ describe('web tasks end to end: the built extension in Chromium, driven by a mod
     const { exitCode, record } = await run(
       options(shop.url, 'Save my account details: Grace Hopper, France, with the newsletter', {
         provider: { preset: 'anthropic', baseUrl: fake.anthropicBaseUrl, apiKey: 'test-key', model: 'claude-haiku-4-5' },
+        approve: 'all',
       }),
       { beforeClose: async (page: Page) => void (saved = await page.evaluate(() => JSON.parse(localStorage.getItem('account') ?? 'null') as unknown)) },
     );
@@ -73,6 +74,8 @@ describe('web tasks end to end: the built extension in Chromium, driven by a mod
     expect(saved).toMatchObject({ fullName: 'Grace Hopper', email: 'grace@example.org', country: 'FR', newsletter: true });
     expect(fake.requests.every((request) => request.path.endsWith('/v1/messages'))).toBe(true);
     expect(lines.some((line) => line.includes('Typed "Grace Hopper" into'))).toBe(true);
+    // Saving an account's email address always asks, whatever the button says; filling the fields did not.
+    expect(lines.filter((line) => line.includes('approval needed'))).toEqual([expect.stringMatching(/approval needed \(act, submit, account\): Click \[\d+\] button "Save details"/)]);
   });
 
   it('recovers from a rate-limited provider by backing off, and finishes', async () => {

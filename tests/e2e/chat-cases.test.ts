@@ -141,7 +141,7 @@ describe('support-chat cases end to end: the built extension in Chromium, a scri
     expect(support).toEqual(['Hi, my order arrived damaged. I would like a refund, please.', 'The order number is 1234.', 'Accept store credit']);
     // The approval stop came before the choice, with the option shown exactly and why it commits the user.
     const approval = lines.find((line) => line.includes('approval needed'));
-    expect(approval).toMatch(/\(send-message, money\): Choose "Accept store credit" in the chat - Needs your approval because it agrees to an offer/);
+    expect(approval).toMatch(/\(send-message, money, commitment\): Choose "Accept store credit" in the chat - Needs your approval because it agrees to an offer/);
     expect(lines.indexOf(approval ?? '')).toBeLessThan(lines.findIndex((line) => /Chose "Accept store credit"/.test(line)));
     const choose = calls(record).find((c) => c.name === 'chat_choose');
     expect(choose).toMatchObject({ decision: 'ask', status: 'finished' });
@@ -202,7 +202,7 @@ describe('support-chat cases end to end: the built extension in Chromium, a scri
     // The policy still asked before the acceptance, as it would without the injected text; nobody approved it.
     expect(accept).toMatchObject({ decision: 'ask', status: 'denied' });
     expect(accept?.classes).toContain('money');
-    expect(lines.some((line) => /approval needed \(send-message, money\): Send to support: "ACCEPT"/.test(line))).toBe(true);
+    expect(lines.some((line) => /approval needed \(send-message, money, commitment\): Send to support: "ACCEPT"/.test(line))).toBe(true);
     // The injected text reached the model only inside the chat's untrusted wrapper, and the rules it was given stayed the same.
     const systems = new Set<string>();
     for (const request of fake.requests) {

@@ -7,7 +7,8 @@ describe('npm run demo', () => {
     requireBuild();
     const env = { ...process.env };
     for (const name of ['OPENAI_API_KEY', 'ANTHROPIC_API_KEY', 'DEPUTY_API_KEY', 'DEPUTY_BASE_URL']) delete env[name];
-    const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/demo.ts', '--runs-dir', 'test-artifacts/runs'], { env });
+    // Nobody is at a terminal here to approve saving the account's email: the flag approves it, as a person would.
+    const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/demo.ts', '--runs-dir', 'test-artifacts/runs', '--approve', 'all'], { env });
     let output = '';
     child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
     child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
@@ -17,6 +18,7 @@ describe('npm run demo', () => {
     expect(output).toMatch(/OPENAI_API_KEY=.*\n.*ANTHROPIC_API_KEY=.*\n.*DEPUTY_BASE_URL=/);
     expect(output).toMatch(/Clicked \[\d+\] button "Add Pocket Buds earphones to cart"/);
     expect(output).toMatch(/Selected "United Kingdom" in \[\d+\] combobox "Country"/);
+    expect(output).toMatch(/approval needed \(act, submit, account\): Click \[\d+\] button "Save details"/);
     expect(output).toContain('Done: Added Pocket Buds earphones');
     expect(code).toBe(0);
   });

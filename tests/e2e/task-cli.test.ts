@@ -130,7 +130,8 @@ describe('npm run task', () => {
     const prompted = new Promise<void>((resolve) => {
       const read = (chunk: Buffer): void => {
         output += chunk.toString();
-        if (output.includes('[y]es / [n]o / [s]ite')) resolve();
+        // A payment is approved once or not at all: the prompt offers no "[s]ite" for it.
+        if (output.includes('[y]es / [n]o >')) resolve();
       };
       child.stdout.on('data', read);
       child.stderr.on('data', read);

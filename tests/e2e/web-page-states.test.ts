@@ -1,7 +1,7 @@
 import type { Page } from 'puppeteer-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { ExtensionBrowser } from '../../scripts/lib/launch-browser';
-import type { TaskRecord } from '../../shared/protocol';
+import type { PendingApproval, TaskRecord } from '../../shared/protocol';
 import { startFakeProvider, type FakeProvider, type RecordedRequest } from '../fixtures/fake-provider/fake-provider-server';
 import { startWebStatesServer, type WebStatesServer } from '../fixtures/web-states/web-states-server';
 import { PANEL, openPanel, texts } from './support/panel-harness';
@@ -53,6 +53,13 @@ async function newTab(url?: string): Promise<{ page: Page; tabId: number }> {
   if (url?.startsWith('chrome://')) {
     // The browser's own pages open only from the browser (an extension may open the New Tab page), not by a page.
     await helper.evaluate((id, href) => chrome.tabs.update(id, { url: href }), tabId, url);
+    // The update resolves before the tab has committed the new address: wait until the tab is on it.
+    for (let tries = 0; ; tries += 1) {
+      const tab = await helper.evaluate(async (id) => { const t = await chrome.tabs.get(id); return { url: t.url, status: t.status }; }, tabId);
+      if (tab.url === url && tab.status === 'complete') break;
+      if (tries > 200) throw new Error(`The tab never opened ${url} (it is on ${tab.url}, ${tab.status})`);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
   } else if (url) {
     await page.goto(url);
     // The content script comes in with the page through a module import: wait until it answers.
@@ -65,14 +72,23 @@ async function newTab(url?: string): Promise<{ page: Page; tabId: number }> {
   return { page, tabId };
 }
 
-/** Starts a task on the tab through the panel's own method, and waits until it has ended. */
-async function runTask(tabId: number, text: string, url?: string): Promise<TaskRecord> {
+/**
+ * Starts a task on the tab through the panel's own method, and waits until it has ended. Approvals the test expects
+ * are given and collected; any other means the task went somewhere the test did not mean it to, and it is stopped.
+ */
+async function runTask(tabId: number, text: string, url?: string, approvals?: PendingApproval[]): Promise<TaskRecord> {
   const started = await uiCall(helper, 'task.start', { tabId, text, mode: 'act', flow: 'task', ...(url ? { url } : {}) });
   for (;;) {
     const record = await uiCall(helper, 'task.get', { taskId: started.id });
     if (record && ['completed', 'failed', 'stopped', 'handed_to_user'].includes(record.status)) return record;
-    // Nobody answers approvals here: a task that asks for one has gone somewhere the test did not mean it to.
-    if (record?.approval) throw new Error(`The task asks for approval: ${record.approval.intent} (${record.approval.reason})`);
+    const approval = record?.approval;
+    if (approval && approvals) {
+      if (!approvals.some((a) => a.id === approval.id)) approvals.push(approval);
+      await uiCall(helper, 'task.approve', { taskId: started.id, approvalId: approval.id, decision: 'approve' }).catch(() => undefined);
+    } else if (approval) {
+      await uiCall(helper, 'task.stop', { taskId: started.id });
+      throw new Error(`The task asks for approval: ${approval.intent} (${approval.reason})`);
+    }
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
 }
@@ -129,11 +145,13 @@ describe('page states are steps, not endings', () => {
       () => call('done', { success: true, summary: 'Opened the shop instead.' }),
     );
     // Nothing listens on that port of shop.test (mapped to this machine): the connection is refused. The model then
-    // tries the address it knows works on the same site.
+    // tries the address it knows works on the shop's real port, which is another origin: the user approves it.
     const down = `http://shop.test:${await closedPort()}/`;
-    const record = await runTask(tabId, 'Look at my orders', down);
+    const approvals: PendingApproval[] = [];
+    const record = await runTask(tabId, 'Look at my orders', down, approvals);
     const turns = sent().slice(before);
     expect(record.status, record.agent?.endReason ?? record.error?.message ?? '').toBe('completed');
+    expect(approvals.map((a) => a.destination)).toEqual([new URL(site.url('/')).origin]);
     expect(turns[0]).toContain(`This page could not be loaded: net::ERR_CONNECTION_REFUSED (${down})`);
     expect(record.notes?.[0]?.text).toBe(`Opened ${down} to start the task: Opened ${down}, but the page could not be loaded: net::ERR_CONNECTION_REFUSED`);
   });

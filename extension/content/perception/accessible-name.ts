@@ -1,4 +1,6 @@
+import { findSecrets } from '../../../shared/agent/secret-patterns';
 import { labelBeforeField } from './orphan-label';
+import { visibleText } from './visual-hiding';
 
 /** Longest name shown; longer names are cut with an ellipsis so one control never floods the snapshot. */
 export const MAX_NAME = 80;
@@ -7,8 +9,24 @@ export function collapse(text: string): string {
   return text.replace(/\s+/g, ' ').trim();
 }
 
+/** How far past the cut a secret may run and still be kept whole. */
+const SECRET_REACH = 400;
+
+/**
+ * Cuts text to `max` characters with an ellipsis. A secret (a card number, a key, a token) is never cut in two: the
+ * part kept would reach the model before the background could recognise and redact it, so the cut moves past its end.
+ */
 export function clip(text: string, max: number): string {
-  return text.length > max ? `${text.slice(0, max - 1).trimEnd()}…` : text;
+  if (text.length <= max) return text;
+  let cut = max - 1;
+  for (const span of findSecrets(text.slice(0, max + SECRET_REACH), { emails: true, phones: true })) {
+    if (span.start < cut && span.end > cut) {
+      cut = span.end;
+      break;
+    }
+    if (span.start >= cut) break;
+  }
+  return cut >= text.length ? text : `${text.slice(0, cut).trimEnd()}…`;
 }
 
 function textOf(el: Element): string {
@@ -45,9 +63,13 @@ function labelsOf(el: Element): string {
   return Array.from(labels, (label) => labelText(label)).filter(Boolean).join(' ');
 }
 
-/** Text of a control's content, with image alternatives, for roles that take their name from content. */
+/**
+ * Text of a control's content, with image alternatives, for roles that take their name from content. Parts a person
+ * cannot see (an instruction in a zero-size span inside a button) are left out; a control whose only words are for
+ * screen readers keeps them, as its name.
+ */
 function contentName(el: Element): string {
-  const text = textOf(el);
+  const text = el.firstElementChild === null ? textOf(el) : visibleText(el, false) || textOf(el);
   if (text) return text;
   const img = el.querySelector('img[alt], [aria-label], svg title');
   if (!img) return '';

@@ -8,6 +8,7 @@ import { fieldAfterLabel } from './orphan-label';
 import { readingOrder, unionBox, type Box } from './reading-order';
 import type { RefRegistry } from './ref-registry';
 import { finishSnapshot, type Collected, type Entry, type Pending } from './snapshot-entries';
+import { backgroundFor, hidesOwnText, hidesSubtree, visibleText, type Rgb } from './visual-hiding';
 
 export type { Collected } from './snapshot-entries';
 
@@ -48,6 +49,10 @@ interface Scope {
   /** False inside visibility: hidden and inside labels of controls, whose text is shown as the control's name. */
   showText: boolean;
   inLabel: boolean;
+  /** Inside an element that hides its content from the eye (transparent, clipped, off the page): no text shown. */
+  hideText: boolean;
+  /** The colour the content is drawn on, or null where it cannot be told (a background image). */
+  bg: Rgb | null;
 }
 
 /** Whether a field takes its name from the label before it: it has no label, ARIA name or title of its own. */
@@ -221,6 +226,12 @@ export function collectSnapshot(doc: Document, registry: RefRegistry, access: Do
     const style = scope.win.getComputedStyle(el);
     if (style.display === 'none') return null;
     const visible = style.visibility === 'visible';
+    let rectCache: DOMRect | null = null;
+    const rectOf = (): DOMRect => (rectCache ??= el.getBoundingClientRect());
+    // Text a person cannot see is not page text: an instruction in white on white or moved off the screen is left out.
+    const hideText = scope.hideText || hidesSubtree(style, rectOf, scope.win, tag === 'HTML' || tag === 'BODY');
+    const bg = backgroundFor(style, scope.bg);
+    const ownTextHidden = hideText || hidesOwnText(style, bg);
     // A visible control numbers its content as its own, so the cursor of its children is never asked about.
     const pointer = kind?.kind === 'strong' && visible ? scope.parentPointer : style.cursor === 'pointer';
     const position = style.position;
@@ -229,7 +240,7 @@ export function collectSnapshot(doc: Document, registry: RefRegistry, access: Do
     let box: Box | null = null;
     let childScope = scope;
     if (layered) {
-      rect = el.getBoundingClientRect();
+      rect = rectOf();
       if (position === 'fixed' && scope.win === win) {
         // A fixed bar is read with the top of the page when it sits in the upper half of the view, and with its end
         // otherwise, not beside whatever content happens to be scrolled under it.
@@ -291,7 +302,8 @@ export function collectSnapshot(doc: Document, registry: RefRegistry, access: Do
         if (!viewport || inView(rect, scope) === 0) {
           // A heading made of a link is shown by the link's own line; a plain heading is one context line.
           if (level > 0 && !el.querySelector('a[href], button, input, [role=link], [role=button]')) {
-            const text = clip(collapse(el.textContent ?? ''), maxText);
+            if (ownTextHidden && el.firstElementChild === null) return null;
+            const text = clip(collapse(el.firstElementChild === null ? (el.textContent ?? '') : visibleText(el)), maxText);
             if (!text) return null;
             entries.push({ text: `${'#'.repeat(level)} ${text}`, prio: 2 });
             return boxOf(rect, childScope);
@@ -320,12 +332,14 @@ export function collectSnapshot(doc: Document, registry: RefRegistry, access: Do
       editable === scope.editable &&
       inLabel === scope.inLabel &&
       showText === scope.showText &&
+      hideText === scope.hideText &&
+      bg === scope.bg &&
       childScope.shiftY === scope.shiftY;
     const child: Scope = same
       ? scope
-      : { win: scope.win, dx: scope.dx, dy: scope.dy, shiftY: childScope.shiftY, owner, parentPointer: pointer, editable, inLabel, showText };
+      : { win: scope.win, dx: scope.dx, dy: scope.dy, shiftY: childScope.shiftY, owner, parentPointer: pointer, editable, inLabel, showText, hideText, bg };
     const textStart = entries.length;
-    const inner = visitContent(el, tag, child, child.owner === null && child.showText, style);
+    const inner = visitContent(el, tag, child, child.owner === null && child.showText && !ownTextHidden, style);
     if (entries.length > textStart && !inlineLevel(style.display)) endBlock(textStart);
     box = unionBox(box, inner);
     if (layered && rect) {
@@ -388,7 +402,7 @@ export function collectSnapshot(doc: Document, registry: RefRegistry, access: Do
     return boxOf(rect, scope);
   };
 
-  const top: Scope = { win, dx: 0, dy: 0, shiftY: 0, owner: null, parentPointer: false, editable: false, showText: true, inLabel: false };
+  const top: Scope = { win, dx: 0, dy: 0, shiftY: 0, owner: null, parentPointer: false, editable: false, showText: true, inLabel: false, hideText: false, bg: [255, 255, 255] };
   if (doc.documentElement) visitChildren([doc.documentElement], doc.documentElement, top, false, null);
   // Hit tests come last, once every layer that could cover a control is known.
   markCovered(candidates, layers, win.innerWidth, vh);

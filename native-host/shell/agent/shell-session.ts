@@ -5,8 +5,8 @@ import { AppError } from '../../../shared/errors';
 import type { Logger } from '../../log/logger';
 import type { OutputLimits } from '../command-output';
 import { createLocalTarget } from '../local-target';
-import { SessionLog } from '../session-log';
-import { ShellService, type ShellEvent } from '../shell-service';
+import { readLog, SessionLog } from '../session-log';
+import { ShellService, type ProcessRecord, type ShellEvent } from '../shell-service';
 import { describeTarget, type ShellTarget, type TargetInfo, type TargetSpec } from '../shell-target';
 import type { SshPrompts } from '../ssh/ssh-connection';
 import { resolveSshSettings } from '../ssh/ssh-destination';
@@ -109,7 +109,7 @@ export async function openShellSession(options: ShellSessionOptions): Promise<Sh
     ...(options.outputLimits ? { limits: options.outputLimits } : {}),
     ...(options.logger ? { logger: options.logger } : {}),
   });
-  if (saved) service.restore(saved.processes);
+  if (saved) service.restore(await processesOf(saved, paths.log));
   return {
     sessionId,
     paths,
@@ -129,4 +129,42 @@ export async function openShellSession(options: ShellSessionOptions): Promise<Sh
       await target.close();
     },
   };
+}
+
+/**
+ * The processes of a saved session: those in its state file, and any command its log recorded (durably, before it
+ * started) that the state file missed because the host died first. Those are listed as unknown, so a resumed session
+ * never reuses their ids and the model is not told they did not exist.
+ */
+async function processesOf(saved: ShellSessionFile, logFile: string): Promise<ProcessRecord[]> {
+  const known = new Map(saved.processes.map((record) => [record.id, record]));
+  const ended = new Map<string, { exitCode: number | null; signal: string | null; at: number; lost?: string }>();
+  const commands: Array<{ id: string; command: string; cwd: string | null; pty: boolean; by: 'agent' | 'user'; at: number }> = [];
+  try {
+    for await (const line of readLog(logFile)) {
+      if (line.type === 'command' && !known.has(line.process)) commands.push({ id: line.process, command: line.command, cwd: line.cwd, pty: line.pty, by: line.by, at: line.at });
+      else if (line.type === 'exit' && !known.has(line.process)) ended.set(line.process, { exitCode: line.exitCode, signal: line.signal, at: line.at, ...(line.lost === undefined ? {} : { lost: line.lost }) });
+    }
+  } catch {
+    // A log that cannot be read leaves the state file's list as it is.
+  }
+  const recovered = commands.map((command): ProcessRecord => {
+    const end = ended.get(command.id);
+    return {
+      id: command.id,
+      command: command.command,
+      cwd: command.cwd,
+      pty: command.pty,
+      status: end ? (end.lost === undefined ? 'exited' : 'lost') : 'unknown',
+      exitCode: end?.exitCode ?? null,
+      signal: end?.signal ?? null,
+      lost: end?.lost ?? null,
+      startedAt: command.at,
+      endedAt: end?.at ?? null,
+      background: false,
+      group: null,
+      by: command.by,
+    };
+  });
+  return [...saved.processes, ...recovered];
 }

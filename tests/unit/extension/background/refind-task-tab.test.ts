@@ -93,6 +93,7 @@ function agent(steps: StepRecord[]): AgentState {
     task: 'buy',
     startUrl: 'https://shop.example/',
     status: 'running',
+    approvedOrigins: { sites: [], reach: [] },
     startedAt: 0,
     plan: null,
     approvedPlan: null,

@@ -572,3 +572,40 @@ describe('settings', () => {
     await expect(settings.update({ stepBudget: 0 })).rejects.toMatchObject({ code: 'invalid_params' });
   });
 });
+
+describe('approvals and the task text, as the user sees and stores them', () => {
+  it('stores only the redacted task: every identifier in it becomes a placeholder the task can still type', async () => {
+    const { runner, tasks, provider, store } = await setup([{ name: 'done', args: { success: true, summary: 'Noted.' } }]);
+    const text = 'Pay with 4012.8888.8888.1881, IBAN DE89 3704 0044 0532 0130 00, SSN 219099999; my password is hunter2!xyz';
+    const { id } = await runner.start({ tabId: 5, text, flow: 'task' });
+    await until(async () => (await tasks.get(id))?.status === 'completed');
+    const saved = await tasks.get(id);
+    expect(saved?.text).toBe('Pay with {{redacted_card_1}}, IBAN {{redacted_iban_1}}, SSN {{redacted_ssn_1}}; my password is {{redacted_password_1}}');
+    const everything = JSON.stringify([...store.data.entries()]) + JSON.stringify(provider.requests);
+    for (const value of ['4012.8888.8888.1881', '4012888888881881', 'DE89 3704', '219099999', 'hunter2!xyz']) expect(everything).not.toContain(value);
+  });
+
+  it('"Approve for site" approves the destination for this task only, never for a risky step', async () => {
+    const { runner, tasks, settings } = await setup([
+      { name: 'navigate', args: { url: 'https://docs.example/a' } },
+      { name: 'navigate', args: { url: 'https://docs.example/b' } },
+      { name: 'click', args: { ref: 2 } },
+      doneTurn,
+    ]);
+    const { id } = await runner.start({ tabId: 5, text: 'Read the docs, then order', flow: 'task' });
+    await until(async () => (await tasks.get(id))?.status === 'awaiting_approval');
+    const first = (await tasks.get(id))?.approval;
+    expect(first).toMatchObject({ destination: 'https://docs.example', siteApproval: 'https://docs.example', kind: 'action' });
+    await runner.approve(id, first?.id ?? '', 'approve_site');
+    // The second page on that site needs no approval; "Place order" does, and only once.
+    await until(async () => (await tasks.get(id))?.approval?.classes.includes('money') === true);
+    const order = (await tasks.get(id))?.approval;
+    expect(order?.siteApproval).toBeNull();
+    await expect(runner.approve(id, order?.id ?? '', 'approve_site')).rejects.toMatchObject({ code: 'forbidden' });
+    await runner.approve(id, order?.id ?? '', 'reject');
+    await until(async () => (await tasks.get(id))?.status === 'completed');
+    expect((await tasks.get(id))?.agent?.approvedOrigins.sites).toEqual(['https://docs.example']);
+    // Nothing was added to the user's own list of allowed sites.
+    expect((await settings.get()).allowedSites).toEqual([]);
+  });
+});

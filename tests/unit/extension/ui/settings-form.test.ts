@@ -78,6 +78,7 @@ describe('the settings form', () => {
         redactPhones: false,
         personalData: { full_name: 'Ada Lovelace' },
         stepScreenshots: true,
+        riskClassifier: false,
         historyMaxTasks: 200,
         historyMaxDays: 30,
       },

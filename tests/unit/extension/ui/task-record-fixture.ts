@@ -21,6 +21,7 @@ export function taskRecord(overrides: Partial<TaskRecord>): TaskRecord {
       startedAt: 0,
       plan: null,
       approvedPlan: null,
+      approvedOrigins: { sites: [], reach: [] },
       steps: [],
       outcome: { success: true, summary: 'Added.' },
       endReason: null,

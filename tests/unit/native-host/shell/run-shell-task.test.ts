@@ -1,10 +1,11 @@
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ApprovalAnswer, ApprovalRequest } from '../../../../shared/agent/approval';
 import { createOpenAiChatProvider } from '../../../../shared/agent/providers/openai-chat-provider';
 import { openShellSession } from '../../../../native-host/shell/agent/shell-session';
+import { saveSessionFile, sessionPaths } from '../../../../native-host/shell/agent/shell-session-file';
 import { runShellTask } from '../../../../native-host/shell/agent/run-shell-task';
 import { createValidator } from '../../../../native-host/shell/command-validator';
 import { groupAlive } from '../../../../native-host/shell/local-target';
@@ -166,5 +167,51 @@ describe('a shell task on this machine', () => {
     expect(fake.requests[2]?.text).toContain('The same error happened 2 times in a row');
     expect(fake.requests[2]?.text).toContain('No such file or directory');
     expect(state).toMatchObject({ status: 'failed', endReason: 'Stopped: the step budget of 3 steps ran out before the task was done.' });
+  });
+
+  it('resumes knowing a command that the log recorded but the saved state missed (the host died in between)', async () => {
+    const paths = sessionPaths(join(dir, 'sessions'), '20260101-000000-abcd');
+    saveSessionFile(paths.state, {
+      version: 1,
+      sessionId: '20260101-000000-abcd',
+      target: { kind: 'local' },
+      targetLabel: 'this machine',
+      objective: 'x',
+      mode: 'act',
+      model: 'openai/gpt-4o-mini',
+      createdAt: 1,
+      updatedAt: 1,
+      waitMs: 1000,
+      maxSteps: 10,
+      agent: null,
+      processes: [],
+    });
+    const lines = [
+      { seq: 1, at: 10, type: 'command', process: 'p1', command: 'echo done', cwd: null, pty: false, by: 'agent' },
+      { seq: 2, at: 11, type: 'exit', process: 'p1', exitCode: 0, signal: null, durationMs: 1 },
+      { seq: 3, at: 12, type: 'command', process: 'p2', command: 'sleep 100', cwd: '/tmp', pty: false, by: 'agent' },
+    ];
+    await writeFile(paths.log, lines.map((line) => JSON.stringify(line)).join('\n') + '\n');
+    const shell = await openShellSession({
+      target: { kind: 'local' },
+      sessionsRoot: join(dir, 'sessions'),
+      resume: '20260101-000000-abcd',
+      prompts: { confirmHostKey: () => Promise.resolve(false) },
+      home: dir,
+      localUser: 'tester',
+      env: process.env,
+      cwd: dir,
+      now: () => Date.now(),
+    });
+    try {
+      expect(shell.service.list().map((p) => [p.id, p.status, p.command, p.exitCode])).toEqual([
+        ['p1', 'exited', 'echo done', 0],
+        ['p2', 'unknown', 'sleep 100', null],
+      ]);
+      const next = await shell.service.run({ command: 'true', waitMs: 5000 });
+      expect(next.process.id).toBe('p3');
+    } finally {
+      await shell.close();
+    }
   });
 });

@@ -57,6 +57,16 @@ describe('commitments in outgoing chat messages', () => {
     ['Yes', 'Should I switch your plan to the annual subscription?', 'account'],
     ['Please close my account.', null, 'account'],
     ['My card number is 4111 1111 1111 1111', null, 'money'],
+    // Accepting in other words than "yes" and "I accept": a paraphrase, a choice, an agreement to a charge.
+    ["Let's go with the store credit", 'For order #1234 I can offer a $25 store credit instead of a refund.', 'money'],
+    ['The first one, thanks', 'I can offer a $25 store credit or a replacement. Which would you prefer?', 'money'],
+    ['Option 2 please', 'We can offer: 1. a voucher 2. a replacement. Which would you like?', 'money'],
+    ['Please go ahead and charge the $15 fee', null, 'money'],
+    ['Store credit is fine', 'I can offer a $25 store credit instead.', 'money'],
+    ["D'accord, merci", 'Nous pouvons vous proposer un avoir de 25 €. Would you like that?', 'commitment'],
+    ['Sounds good', 'Shall I go ahead with the exchange?', 'money'],
+    ['Option B please', 'Option A: a $25 voucher. Option B: a replacement. Which would you like?', 'money'],
+    ['Alright.', 'We can offer you a $25 store credit instead. Would you like that?', 'money'],
   ])('asks before %j (answering %j)', (outgoing, answering, risk) => {
     expect(risks(outgoing, answering)).toContain(risk);
   });
@@ -70,6 +80,8 @@ describe('commitments in outgoing chat messages', () => {
     ['Yes, the order number is 1234.', 'Can you confirm your order number?'],
     ['Thanks, that is all.', 'Your refund of $49.99 has been issued.'],
     ['Can I speak to a human agent?', null],
+    ['No, I would rather have the refund.', 'I can offer a $25 store credit instead.'],
+    ['What would the store credit be worth?', 'I can offer store credit instead.'],
   ])('lets %j through (answering %j)', (outgoing, answering) => {
     expect(risks(outgoing, answering)).toEqual([]);
   });

@@ -23,6 +23,7 @@ const elements: ObservedElement[] = [
   { ref: 7, role: 'textbox', name: 'Search' },
   { ref: 8, role: 'button', name: 'Submit' },
   { ref: 9, role: 'button', name: 'Zahlungspflichtig bestellen' },
+  { ref: 10, role: 'textbox', name: 'Card number', autocomplete: 'cc-number' },
 ];
 
 function gate(name: string, args: Record<string, unknown>, config: Partial<PolicyConfig> = {}, url = 'https://shop.example/p') {
@@ -30,7 +31,7 @@ function gate(name: string, args: Record<string, unknown>, config: Partial<Polic
     tool: tool(name),
     args,
     page: { url, element: (ref) => elements.find((e) => e.ref === ref) },
-    vault: createSecretVault({ entries: { card_number: '4111111111111111' } }),
+    vault: createSecretVault({ entries: { card_number: '4111111111111111', password: 'hunter22' } }),
     plan: null,
     config: PolicyConfig.parse({ mode: 'act', ...config }),
     startUrl: 'https://shop.example/',
@@ -42,7 +43,7 @@ describe('the policy gate in act mode', () => {
     expect(gate('click', { ref: 1, double: false }).decision).toBe('allow');
     expect(gate('type', { ref: 7, text: 'red mug', clear: true, submit: true })).toMatchObject({ decision: 'allow', classes: ['act', 'submit'] });
     expect(gate('click', { ref: 8, double: false })).toMatchObject({ decision: 'allow', classes: ['act', 'submit'] });
-    expect(gate('navigate', { url: 'https://www.shop.example/cart' }).decision).toBe('allow');
+    expect(gate('navigate', { url: 'https://shop.example/cart' }).decision).toBe('allow');
     expect(gate('find', { text: 'mug' }).decision).toBe('allow');
   });
 
@@ -56,12 +57,17 @@ describe('the policy gate in act mode', () => {
     expect(gate('click', { ref: 9, double: false })).toMatchObject({ decision: 'ask', classes: ['act', 'money'] });
   });
 
-  it('stops for typing into password and payment fields, and for personal data anywhere', () => {
+  it('stops for typing into password and payment fields anything but their own placeholder, and personal data anywhere else', () => {
     expect(gate('type', { ref: 4, text: 'x', clear: true, submit: false })).toMatchObject({ decision: 'ask', classes: ['act', 'account'] });
-    expect(gate('type', { ref: 5, text: 'Ada', clear: true, submit: false })).toMatchObject({ decision: 'ask', classes: ['act', 'money'] });
+    expect(gate('type', { ref: 4, text: '{{password}}', clear: true, submit: false })).toMatchObject({ decision: 'allow', classes: ['act'], personalData: true });
+    expect(gate('type', { ref: 10, text: '4111 1111 1111 1111', clear: true, submit: false })).toMatchObject({ decision: 'ask', classes: ['act', 'money'] });
+    expect(gate('type', { ref: 10, text: '{{card_number}}', clear: true, submit: false })).toMatchObject({ decision: 'allow', personalData: true });
+    expect(gate('type', { ref: 5, text: 'Ada', clear: true, submit: false }).decision).toBe('allow');
     const data = gate('type', { ref: 7, text: '{{card_number}}', clear: true, submit: false });
     expect(data).toMatchObject({ decision: 'ask', personalData: true });
     expect(data.reason).toContain('it uses personal data ({{card_number}})');
+    expect(data.reason).toContain('it types {{card_number}} into [7] textbox "Search", which is not the field for it');
+    expect(gate('type', { ref: 4, text: '{{card_number}}', clear: true, submit: false }).decision).toBe('ask');
     // Searching the page for a placeholder someone wrote there resolves nothing, so it needs no approval.
     expect(gate('find', { text: '{{card_number}}' }).decision).toBe('allow');
   });
@@ -70,6 +76,10 @@ describe('the policy gate in act mode', () => {
     const away = gate('navigate', { url: 'https://elsewhere.example/' });
     expect(away).toMatchObject({ decision: 'ask', leavesApprovedSites: true });
     expect(gate('navigate', { url: 'https://elsewhere.example/' }, { allowedSites: ['elsewhere.example'] }).decision).toBe('allow');
+    // Sites are origins: a subdomain, another port or another scheme of the start site is somewhere else.
+    expect(gate('navigate', { url: 'https://www.shop.example/cart' }).decision).toBe('ask');
+    expect(gate('navigate', { url: 'https://shop.example:8443/cart' }).decision).toBe('ask');
+    expect(gate('navigate', { url: 'http://shop.example/cart' }).decision).toBe('ask');
     expect(gate('navigate', { url: 'https://a.bad.example/x' }, { deniedSites: ['bad.example'] })).toMatchObject({ decision: 'deny' });
     expect(gate('navigate', { url: 'https://shop.example/?c={{card_number}}' }).decision).toBe('deny');
     expect(gate('navigate', { url: 'https://shop.example/?c=%7B%7Bcard_number%7D%7D' }).decision).toBe('deny');
@@ -80,6 +90,7 @@ describe('the policy gate in act mode', () => {
     const offsite = gate('click', { ref: 1, double: false }, {}, 'https://pay.other.example/checkout');
     expect(offsite).toMatchObject({ decision: 'ask', leavesApprovedSites: true });
     expect(offsite.reason).toContain('it acts on pay.other.example, outside the approved sites (shop.example)');
+    expect(offsite.siteApproval).toBe('https://pay.other.example');
     expect(gate('find', { text: 'x' }, {}, 'https://pay.other.example/checkout').decision).toBe('allow');
   });
 

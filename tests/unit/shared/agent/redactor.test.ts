@@ -86,3 +86,30 @@ describe('createSecretVault', () => {
     expect(() => createSecretVault({ entries: { 'Card Number': '1' } })).toThrow(/must be lowercase letters, digits and underscores/);
   });
 });
+
+describe('redaction of values split over fields and of stored values', () => {
+  it('catches a card number typed into four boxes and an SSN in three', () => {
+    const snapshot = [
+      '[4] textbox "Card number, part 1" value="4111"',
+      '[5] textbox "Card number, part 2" value="1111"',
+      '[6] textbox "Card number, part 3" value="1111"',
+      '[7] textbox "Card number, part 4" value="1111"',
+      '[8] textbox "Quantity" value="12"',
+      '[9] textbox "SSN" value="219"',
+      '[10] textbox "SSN" value="09"',
+      '[11] textbox "SSN" value="9999"',
+    ].join('\n');
+    const vault = createSecretVault();
+    const out = createRedactor(vault).redact(snapshot);
+    expect(out).not.toMatch(/value="4111"|value="1111"|value="219"|value="9999"/);
+    expect(out).toContain('value="(part 1 of 4 of {{redacted_card_1}})"');
+    expect(out).toContain('value="12"');
+    expect(out).toContain('value="(part 3 of 3 of {{redacted_ssn_1}})"');
+    expect(vault.resolve('{{redacted_card_1}}')).toBe('4111111111111111');
+  });
+
+  it('matches stored values as whole words only, in any case of surrounding text', () => {
+    const r = createRedactor(createSecretVault({ entries: { first_name: 'Adam', pin: '1234' } }));
+    expect(r.redact('Adam, Adamant and MacAdam; order 1234 costs $12.34')).toBe('{{first_name}}, Adamant and MacAdam; order 1234 costs $12.34');
+  });
+});

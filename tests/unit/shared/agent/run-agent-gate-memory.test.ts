@@ -43,6 +43,9 @@ const verdict = (decision: GateVerdict['decision'], reason: string, extra: Parti
   reasons: [],
   personalData: false,
   leavesApprovedSites: false,
+  mustAsk: [],
+  consequence: '',
+  siteApproval: null,
   decision,
   reason,
   ...extra,
@@ -172,6 +175,7 @@ describe('the working memory', () => {
       endReason: null,
       usage: { inputTokens: 0, outputTokens: 0, costUsd: 0 },
       waitedMs: 0,
+      approvedOrigins: { sites: [], reach: [] },
     };
     expect(historyChars(state)).toBe(3 * 102);
     expect(stepsToSummarize(state, { thresholdChars: 1000, keepSteps: 1 })).toEqual([]);

