@@ -23,6 +23,7 @@ import { ChatDriver } from './chat-driver';
 import { ChatSessions } from './chat-sessions';
 import { DesktopRunLog } from './desktop-run-log';
 import { createDesktopUiHandlers } from './desktop-ui-handlers';
+import { createFormHandlers } from './form-wiring';
 import { createLoopUiHandlers } from './loop-ui-handlers';
 import { HostConnection } from './host-connection';
 import { isPassthroughEvent } from './host-passthrough';
@@ -65,6 +66,7 @@ const host = new HostConnection({
     'mcp.page': (params) => mcp.hostRequests['mcp.page'](params),
     'mcp.approve': (params) => mcp.hostRequests['mcp.approve'](params),
     'mcp.cancel': (params) => mcp.hostRequests['mcp.cancel'](params),
+    'form.fill': (params) => forms['form.fill'](params),
   },
   onEvent: (event, data) => {
     if (event === 'mcp.session' || event === 'mcp.activity') mcp.hostEvent(event, data);
@@ -88,6 +90,8 @@ const inputs = createInputServices({
   log: createConsoleLogger('bg:input'),
 });
 const page = createPageAgent(inputs.input);
+// The host asks the browser to fill a fix loop's web form trigger; the panel's form test asks the same.
+const forms = createFormHandlers(page);
 
 const chat = new ChatDriver({
   frames: { listFrames: listScriptableFrames, sendToFrame },
@@ -128,6 +132,7 @@ const ui: UiServer = new UiServer(
     shell: createShellUiHandlers({ host, settings: tasks.settings, log: shellRuns }),
     mcp: mcp.ui,
     loop: createLoopUiHandlers({ host, settings: tasks.settings }),
+    forms,
   }),
   (port) => isPrivilegedSender(port.sender),
   createConsoleLogger('bg:ui'),

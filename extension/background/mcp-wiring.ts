@@ -18,7 +18,7 @@ type McpUiHandlers = Pick<UiHandlers, 'mcp.current' | 'mcp.answer' | 'mcp.stop'>
 
 export interface McpServices {
   /** The host's requests (page tools, approvals, cancels), answered on the native port. */
-  hostRequests: ChannelHandlers<HostRequestMethods>;
+  hostRequests: Omit<ChannelHandlers<HostRequestMethods>, 'form.fill'>;
   /** Host events for the panel's log: an agent connected or went away, a host-side step. */
   hostEvent(event: string, data: unknown): void;
   ui: McpUiHandlers;

@@ -1,6 +1,7 @@
 import type { ChatDriver } from './chat-driver';
 import { createChatUiHandlers } from './chat-ui-handlers';
 import type { createDesktopUiHandlers } from './desktop-ui-handlers';
+import type { createFormHandlers } from './form-wiring';
 import type { HostConnection } from './host-connection';
 import { createHostPassthroughHandlers } from './host-passthrough';
 import type { LaunchStore } from './launch-store';
@@ -26,9 +27,10 @@ export interface UiHandlerDeps {
   shell: ReturnType<typeof createShellUiHandlers>;
   mcp: McpServices['ui'];
   loop: ReturnType<typeof createLoopUiHandlers>;
+  forms: ReturnType<typeof createFormHandlers>;
 }
 
-export function createUiHandlers({ host, launches, loopLog, frames, chat, page, tasks, desktop, shell, mcp, loop }: UiHandlerDeps): UiHandlers {
+export function createUiHandlers({ host, launches, loopLog, frames, chat, page, tasks, desktop, shell, mcp, loop, forms }: UiHandlerDeps): UiHandlers {
   return {
     'host.status': () => Promise.resolve(host.status),
     'host.reconnect': () => {
@@ -62,5 +64,6 @@ export function createUiHandlers({ host, launches, loopLog, frames, chat, page, 
     ...shell,
     ...mcp,
     ...loop,
+    ...forms,
   };
 }

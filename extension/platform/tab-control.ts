@@ -51,8 +51,9 @@ export function reloadTab(tabId: number): Promise<void> {
   return chrome.tabs.reload(tabId);
 }
 
-export async function createTab(url: string | undefined, windowId: number | undefined): Promise<TabState> {
-  return toState(await chrome.tabs.create({ ...(url ? { url } : {}), ...(windowId === undefined ? {} : { windowId }), active: true }));
+/** Opens a tab; `active: false` leaves the user's tab in front (a form Deputy fills on its own). */
+export async function createTab(url: string | undefined, windowId: number | undefined, active = true): Promise<TabState> {
+  return toState(await chrome.tabs.create({ ...(url ? { url } : {}), ...(windowId === undefined ? {} : { windowId }), active }));
 }
 
 export async function activateTab(tabId: number): Promise<void> {

@@ -181,14 +181,14 @@ export function LoopView(props: { client: BackgroundClient; hostStatus: HostStat
               {errors.form}
             </p>
           ) : null}
-          <IterationList iterations={view.iterations} />
+          <IterationList iterations={view.iterations} now={now} />
         </>
       ) : (
         <>
           {view ? (
             <>
               <LoopStatus view={view} now={now} />
-              <IterationList iterations={view.iterations} />
+              <IterationList iterations={view.iterations} now={now} />
               <h2 class="section-title">New loop</h2>
             </>
           ) : null}

@@ -1,5 +1,5 @@
 import type { ComponentChildren } from 'preact';
-import type { LoopField, LoopForm, LoopFormErrors, LoopTextField } from './loop-form';
+import type { LoopField, LoopForm, LoopFormErrors, LoopSwitch, LoopTextField } from './loop-form';
 
 interface FieldSpec {
   field: LoopTextField;
@@ -15,10 +15,21 @@ const REQUIRED: FieldSpec[] = [
   { field: 'check', label: 'Check command', placeholder: 'npm test', hint: 'Run in the repository; exit code 0 means the check passes. Optional with an output template.' },
 ];
 
-/** Document mode: the job's output judged against a reference template instead of (or besides) a check command. */
-const DOCUMENT: FieldSpec[] = [
-  { field: 'trigger', label: 'Trigger', placeholder: 'node build-deck.mjs /srv/reports', hint: 'Starts the job each iteration: a command run in the repository, or an http(s) URL to POST to.' },
+/** The job: how it is started and where its output arrives; in document mode, what the output is judged against. */
+const TRIGGER: FieldSpec[] = [
+  { field: 'trigger', label: 'Trigger', placeholder: 'node build-deck.mjs /srv/reports', hint: 'Starts the job each iteration: a command run in the repository, an http(s) URL to POST to, or the page of a web form.' },
+  { field: 'triggerFields', label: 'Trigger fields', placeholder: 'client=acme', hint: 'One name=value per line: sent form-encoded with a URL, or filled in by label on a web form.', multiline: true },
+];
+
+/** Only for a web form filled in the browser. */
+const WEB_FORM: FieldSpec[] = [
+  { field: 'triggerSubmit', label: 'Submit button', placeholder: 'Request report', hint: "The button that sends the form; found by itself when the page has one." },
+  { field: 'triggerConfirm', label: 'Confirmation text', placeholder: 'Your report is on its way', hint: 'What the page says once the form was accepted.' },
+];
+
+const OUTPUT: FieldSpec[] = [
   { field: 'output', label: 'Output', placeholder: '/srv/reports/deck-*.pptx', hint: 'Where each run leaves its document: a folder and file pattern, or an http(s) URL.' },
+  { field: 'outputMail', label: 'Output by mail', placeholder: 'default', hint: 'When the job mails its output: the mail settings file, or "default" for Deputy\'s mail.json. Only mails after the trigger count.' },
   { field: 'outputTemplate', label: 'Output template', placeholder: '/srv/templates/market-map.pptx', hint: 'The reference .pptx, .xlsx or .docx the output must match; its findings are the check.' },
   { field: 'outputRules', label: 'Output rules', placeholder: 'rules.json', hint: 'Optional: a rules file from deputy compare --learn that tunes what the template teaches.' },
 ];
@@ -80,6 +91,22 @@ export function LoopDefinitionForm(props: {
       {withError ? error(spec) : null}
     </div>
   );
+  const toggle = (name: LoopSwitch, label: string, hint: string) => (
+    <label class="loop-form__check" key={name}>
+      <input
+        type="checkbox"
+        id={fieldId(name)}
+        data-testid={fieldId(name)}
+        checked={props.form[name]}
+        disabled={props.disabled}
+        onChange={(e) => props.onChange({ [name]: e.currentTarget.checked })}
+      />
+      <span>
+        {label}
+        <span class="hint">{hint}</span>
+      </span>
+    </label>
+  );
   return (
     <form
       class="loop-form card"
@@ -97,26 +124,17 @@ export function LoopDefinitionForm(props: {
         {BUDGETS.map(error)}
       </fieldset>
       <fieldset class="loop-form__group">
-        <legend class="section-title">Output document (optional)</legend>
-        {DOCUMENT.map((spec) => field(spec))}
+        <legend class="section-title">Job and output document (optional)</legend>
+        {TRIGGER.map((spec) => field(spec))}
+        {toggle('triggerPage', 'Fill the web form in the browser', "The trigger is a page: Deputy opens it in a background tab, fills the fields by their labels, sends it and checks the page's confirmation.")}
+        {props.form.triggerPage ? WEB_FORM.map((spec) => field(spec)) : null}
+        {toggle('triggerRetry', 'Safe to send twice', 'A request or form that failed after it was sent is tried again; otherwise only one that never reached the service is.')}
+        {OUTPUT.map((spec) => field(spec))}
       </fieldset>
       <fieldset class="loop-form__group">
         <legend class="section-title">More (optional)</legend>
         {OPTIONAL.map((spec) => field(spec))}
-        <label class="loop-form__check">
-          <input
-            type="checkbox"
-            id={fieldId('research')}
-            data-testid={fieldId('research')}
-            checked={props.form.research}
-            disabled={props.disabled}
-            onChange={(e) => props.onChange({ research: e.currentTarget.checked })}
-          />
-          <span>
-            Research when stuck
-            <span class="hint">When the same failures come back, the model chosen in Settings writes a root-cause analysis for one more fixer run.</span>
-          </span>
-        </label>
+        {toggle('research', 'Research when stuck', 'When the same failures come back, the model chosen in Settings writes a root-cause analysis for one more fixer run.')}
       </fieldset>
       {props.errors.form ? (
         <p class="form-error" role="alert" data-testid="loop-form-error">

@@ -20,7 +20,17 @@ export const LoopForm = z.object({
   claudePath: text,
   /** Document mode: how the job is started, where its output appears, and what it is judged against. */
   trigger: text,
+  /** "name=value" per line: a POST's form fields, or the page's fields by label when the form is filled in the browser. */
+  triggerFields: text,
+  /** The trigger's URL is a page whose form Deputy fills in the browser. */
+  triggerPage: z.boolean().catch(false),
+  triggerSubmit: text,
+  triggerConfirm: text,
+  /** Sending the trigger twice is harmless, so a failed attempt may be repeated. */
+  triggerRetry: z.boolean().catch(false),
   output: text,
+  /** The job mails its output: a mail settings file, or "default" for Deputy's own mail.json. */
+  outputMail: text,
   outputTemplate: text,
   outputRules: text,
   /** Research when stuck, with the model chosen in Settings. */
@@ -28,8 +38,9 @@ export const LoopForm = z.object({
 });
 export type LoopForm = z.infer<typeof LoopForm>;
 export type LoopField = keyof LoopForm;
-/** The fields typed as text (all but the research switch). */
-export type LoopTextField = Exclude<LoopField, 'research'>;
+/** The switches; every other field is typed as text. */
+export type LoopSwitch = 'research' | 'triggerPage' | 'triggerRetry';
+export type LoopTextField = Exclude<LoopField, LoopSwitch>;
 export type LoopFormErrors = Partial<Record<LoopField | 'form', string>>;
 
 export const EMPTY_LOOP_FORM: LoopForm = LoopForm.parse({});
@@ -37,7 +48,13 @@ export const EMPTY_LOOP_FORM: LoopForm = LoopForm.parse({});
 /** Where the last definition is kept, in chrome.storage.local. */
 export const LOOP_FORM_KEY = 'loopForm';
 
-type Result = { ok: true; config: LoopConfigInput } | { ok: false; errors: LoopFormErrors };
+/**
+ * What the form sends with loop.start: a definition, except that the output mailbox may be named by its settings file
+ * (or `true` for Deputy's own), which the host reads in.
+ */
+export type LoopStartConfig = Omit<LoopConfigInput, 'output'> & { output?: LoopConfigInput['output'] | { mail: true | string } };
+
+type Result = { ok: true; config: LoopStartConfig } | { ok: false; errors: LoopFormErrors };
 
 const lines = (value: string): string[] =>
   value
@@ -53,6 +70,47 @@ function numberField(value: string, whole: boolean): number | undefined | 'bad' 
   return parsed;
 }
 
+/** "name=value" lines; a line without "=" is said as an error on the field. */
+function fieldLines(text: string): Array<[string, string]> | undefined {
+  const pairs: Array<[string, string]> = [];
+  for (const line of lines(text)) {
+    const cut = line.indexOf('=');
+    if (cut <= 0) return undefined;
+    pairs.push([line.slice(0, cut).trim(), line.slice(cut + 1).trim()]);
+  }
+  return pairs;
+}
+
+/**
+ * The trigger: a command, a POST of the fields (form-encoded) to a URL, or the page's form filled in the browser with
+ * the fields by label, its button and the confirmation the page shows.
+ */
+function triggerFromForm(form: LoopForm, errors: LoopFormErrors): LoopConfigInput['trigger'] | undefined {
+  const text = form.trigger.trim();
+  const pairs = fieldLines(form.triggerFields);
+  if (!pairs) errors.triggerFields = 'Write one field per line as name=value, e.g. client=acme.';
+  const fields = Object.fromEntries(pairs ?? []);
+  const hasFields = (pairs?.length ?? 0) > 0;
+  const isUrl = /^https?:\/\/\S+$/i.test(text);
+  const retry = form.triggerRetry ? { idempotent: true } : {};
+  if (form.triggerPage) {
+    if (!isUrl) errors.trigger = 'Enter the address of the page with the form, e.g. https://reports.example.com/request.';
+    const confirm = form.triggerConfirm.trim();
+    if (!confirm) errors.triggerConfirm = 'Enter a text the page shows once the form was accepted, e.g. Thank you.';
+    const submit = form.triggerSubmit.trim();
+    return { page: text, fields, confirm, ...(submit ? { submit } : {}), ...retry };
+  }
+  if (!text) {
+    if (hasFields) errors.triggerFields = 'Fields go with a trigger URL (a POST) or a page whose form is filled in the browser.';
+    return undefined;
+  }
+  if (!isUrl) {
+    if (hasFields) errors.triggerFields = 'A command trigger takes no fields: put its arguments into the command.';
+    return triggerFromText(text);
+  }
+  return { url: text, ...(hasFields ? { form: fields } : {}), ...retry };
+}
+
 /** The loop definition from the form, or a message per field that needs fixing first. */
 export function configFromForm(form: LoopForm): Result {
   const errors: LoopFormErrors = {};
@@ -60,13 +118,15 @@ export function configFromForm(form: LoopForm): Result {
   const check = form.check.trim();
   const template = form.outputTemplate.trim();
   const rules = form.outputRules.trim();
-  const trigger = form.trigger.trim();
   const output = form.output.trim();
+  const outputMail = form.outputMail.trim();
   const documentMode = template !== '' || rules !== '';
   if (!repo) errors.repo = 'Enter the folder of the git checkout to fix, e.g. /home/me/my-service.';
   if (!check && !documentMode) errors.check = 'Enter the command that checks the service, e.g. npm test (exit code 0 means it passes), or an output template below.';
-  if (documentMode && !output) errors.output = "Enter where the job's output document appears: a folder and file pattern like /srv/reports/deck-*.pptx, or an http(s) URL.";
+  if (output && outputMail) errors.outputMail = 'The output comes either from a folder or URL (Output) or by mail: clear one of the two.';
+  else if (documentMode && !output && !outputMail) errors.output = "Enter where the job's output document appears: a folder and file pattern like /srv/reports/deck-*.pptx, or an http(s) URL; or the mail settings below when it is mailed.";
   else if (output && !/^https?:\/\//i.test(output) && /[\\/]$/.test(output)) errors.output = 'End the output with a file name pattern, e.g. /srv/reports/deck-*.pptx.';
+  const job = triggerFromForm(form, errors);
   const maxIterations = numberField(form.maxIterations, true);
   const maxCostUsd = numberField(form.maxCostUsd, false);
   const maxWallMinutes = numberField(form.maxMinutes, false);
@@ -85,11 +145,12 @@ export function configFromForm(form: LoopForm): Result {
   const protectedPaths = lines(form.protectedPaths);
   const branch = form.branch.trim();
   const claudePath = form.claudePath.trim();
-  const config: LoopConfigInput = {
+  const config: LoopStartConfig = {
     repo,
     ...(check ? { check } : {}),
-    ...(trigger ? { trigger: triggerFromText(trigger) } : {}),
+    ...(job ? { trigger: job } : {}),
     ...(output ? { output: outputFromText(output) } : {}),
+    ...(outputMail ? { output: { mail: outputMail === 'default' ? (true as const) : outputMail } } : {}),
     ...(documentMode ? { document: { ...(template ? { template } : {}), ...(rules ? { rules } : {}) } } : {}),
     ...(form.research ? {} : { research: { enabled: false } }),
     ...(branch ? { branch } : {}),
@@ -110,7 +171,11 @@ const PATH_FIELDS: [RegExp, LoopField][] = [
   [/\bprotectedPaths\b/, 'protectedPaths'],
   [/\bdocument\.rules\b/, 'outputRules'],
   [/\bdocument\b/, 'outputTemplate'],
+  [/\boutput\.mail\b/, 'outputMail'],
   [/\boutput\b/, 'output'],
+  [/\btrigger\.confirm\b/, 'triggerConfirm'],
+  [/\btrigger\.submit\b/, 'triggerSubmit'],
+  [/\btrigger\.(fields|form)\b/, 'triggerFields'],
   [/\btrigger\b/, 'trigger'],
   [/\bbranch\b/, 'branch'],
   [/\bcheck\b/, 'check'],
@@ -126,6 +191,7 @@ const MESSAGE_FIELDS: [RegExp, LoopField][] = [
   [/deploy health URL/, 'healthUrl'],
   [/^The output template /, 'outputTemplate'],
   [/^The output rules /, 'outputRules'],
+  [/^The mail settings|output mailbox/, 'outputMail'],
 ];
 
 /**

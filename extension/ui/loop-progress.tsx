@@ -1,6 +1,6 @@
 import type { DocumentVerdict } from '../../shared/protocol/loop-protocol';
 import type { IterationView, LoopView } from './loop-view-model';
-import { fixerErrorText, outcomeLabel, statusLine } from './loop-view-model';
+import { fixerErrorText, outcomeLabel, statusLine, waitingLine } from './loop-view-model';
 
 const short = (commit: string): string => commit.slice(0, 10);
 
@@ -49,14 +49,14 @@ export function LoopStatus(props: { view: LoopView; now: number }) {
 }
 
 /** One entry per iteration: failures, the fix, its diff, commit and push, deploy time and cost. */
-export function IterationList(props: { iterations: IterationView[] }) {
+export function IterationList(props: { iterations: IterationView[]; now: number }) {
   if (props.iterations.length === 0) return null;
   return (
     <section class="loop-iterations" aria-label="Iterations">
       <h2 class="section-title">Iterations</h2>
       <ol class="loop-iterations__list">
         {props.iterations.map((entry) => (
-          <IterationItem key={entry.iteration} entry={entry} />
+          <IterationItem key={entry.iteration} entry={entry} now={props.now} />
         ))}
       </ol>
     </section>
@@ -64,7 +64,7 @@ export function IterationList(props: { iterations: IterationView[] }) {
 }
 
 function checkText(entry: IterationView): string {
-  if (entry.checkPassed === undefined) return 'check not run yet';
+  if (entry.checkPassed === undefined) return entry.waiting ? 'waiting for the output' : entry.nothing ? 'no output to check' : 'check not run yet';
   if (entry.document?.hollow) return 'hollow output';
   if (entry.document) return entry.checkPassed ? 'output matches the template' : 'output differs from the template';
   if (entry.checkPassed) return 'check passed';
@@ -91,7 +91,36 @@ function DocumentVerdictView(props: { document: DocumentVerdict }) {
   );
 }
 
-function IterationItem(props: { entry: IterationView }) {
+/** The job of one iteration: what started it, the wait (ticking), what the mailbox saw, and what arrived or did not. */
+function JobLines(props: { entry: IterationView; now: number }) {
+  const { entry } = props;
+  if (!entry.trigger && !entry.waiting && !entry.received && !entry.nothing && entry.mail.length === 0) return null;
+  return (
+    <div class="loop-job" data-testid="loop-job">
+      {entry.trigger ? <p data-testid="loop-job-trigger">{entry.trigger}</p> : null}
+      {entry.waiting ? (
+        <p class="loop-job__waiting" role="status" data-testid="loop-job-waiting">
+          {waitingLine(entry.waiting, props.now)}
+        </p>
+      ) : null}
+      {entry.mail.length > 0 ? (
+        <ul class="loop-job__mail muted" data-testid="loop-job-mail">
+          {entry.mail.map((line, index) => (
+            <li key={index}>{line}</li>
+          ))}
+        </ul>
+      ) : null}
+      {entry.received ? <p data-testid="loop-job-received">{entry.received}</p> : null}
+      {entry.nothing ? (
+        <p class="form-error" data-testid="loop-job-nothing">
+          {entry.nothing}
+        </p>
+      ) : null}
+    </div>
+  );
+}
+
+function IterationItem(props: { entry: IterationView; now: number }) {
   const { entry } = props;
   const state = entry.failedStep ? 'failed' : entry.checkPassed ? 'passed' : entry.pushed ? 'pushed' : entry.rejected ? 'rejected' : 'open';
   return (
@@ -102,6 +131,7 @@ function IterationItem(props: { entry: IterationView }) {
           {checkText(entry)}
         </span>
       </div>
+      <JobLines entry={entry} now={props.now} />
       {entry.document ? <DocumentVerdictView document={entry.document} /> : null}
       {entry.failures.length > 0 ? (
         <ul class="loop-iteration__failures" data-testid="loop-failures">
@@ -146,7 +176,8 @@ function IterationItem(props: { entry: IterationView }) {
           Rolled back: {entry.rejected.join('; ')}
         </p>
       ) : null}
-      {entry.failedStep ? (
+      {/* The output step's failure is the "nothing usable came" line above, with what to check: not said twice. */}
+      {entry.failedStep && !(entry.failedStep.step === 'output' && entry.nothing) ? (
         <p class="form-error" data-testid="loop-step-error">
           {entry.failedStep.step} failed: {entry.failedStep.detail}
         </p>

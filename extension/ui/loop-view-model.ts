@@ -1,8 +1,30 @@
+import { describeNothing, describeReceived, describeTrigger, describeWaiting, formatClock } from '../../shared/loop-output-text';
+import { describeMailEvent } from '../../shared/mail-text';
 import type { DocumentVerdict, FailureItem, LoopEvent, LoopOutcome, LoopSnapshot, LoopStep } from '../../shared/protocol/loop-protocol';
+
+export { formatClock };
+
+type WaitingEvent = Extract<LoopEvent, { type: 'output.waiting' }>;
+
+/** A wait for the job's output in progress: what is awaited, and since when (the panel ticks the time on). */
+export interface OutputWait {
+  wait: Pick<WaitingEvent, 'source' | 'where' | 'rules' | 'timeoutSeconds'>;
+  since: number;
+}
 
 /** One round of the loop as the panel lists it: what failed, what the fixer did, and how far the fix got. */
 export interface IterationView {
   iteration: number;
+  /** What started the job and what came back ("Triggered: POST https://...: HTTP 202"). */
+  trigger?: string;
+  /** The wait for the output, while it lasts. */
+  waiting?: OutputWait;
+  /** What the mailbox wait saw: mails passed over and why, lost connections, attachments skipped (the last few). */
+  mail: string[];
+  /** What arrived: the file, its size, the mail it came in. */
+  received?: string;
+  /** Nothing usable came, and what to check. */
+  nothing?: string;
   /** Undefined until the check of this iteration has answered. */
   checkPassed?: boolean;
   failures: FailureItem[];
@@ -50,6 +72,8 @@ export interface LoopView {
 }
 
 const MAX_NOTICES = 5;
+const MAX_MAIL_LINES = 5;
+const SAID_ELSEWHERE = new Set(['waiting', 'connected', 'nothing_came', 'no_usable_attachment']);
 
 /**
  * Folds a loop's events (from the background's log and live) over the host's snapshot into what the panel draws. The
@@ -72,7 +96,7 @@ export function reduceLoop(loopId: string, events: readonly LoopEvent[], snapsho
   const iteration = (number: number): IterationView => {
     let found = byNumber.get(number);
     if (!found) {
-      found = { iteration: number, failures: [] };
+      found = { iteration: number, failures: [], mail: [] };
       byNumber.set(number, found);
     }
     return found;
@@ -102,6 +126,7 @@ export function reduceLoop(loopId: string, events: readonly LoopEvent[], snapsho
         if (event.iteration > 0) iteration(event.iteration);
         break;
       case 'step.finished':
+        if (event.step === 'output') delete iteration(event.iteration).waiting;
         if (!event.ok) iteration(event.iteration).failedStep = { step: event.step, detail: event.detail ?? '' };
         else if (event.step === 'validate' && event.detail && !event.detail.startsWith('rejected')) iteration(event.iteration).diff = event.detail;
         else if (event.step === 'deploy' && event.detail) iteration(event.iteration).deploy = event.detail;
@@ -141,6 +166,33 @@ export function reduceLoop(loopId: string, events: readonly LoopEvent[], snapsho
         entry.rebased = event.rebased;
         break;
       }
+      case 'trigger.sent':
+        iteration(event.iteration).trigger = describeTrigger(event);
+        break;
+      case 'output.waiting':
+        iteration(event.iteration).waiting = { wait: event, since: event.at - event.waitedSeconds * 1000 };
+        break;
+      case 'output.mail':
+        // The wait's start, the saved file and the end of a wait that found nothing usable are said by the waiting,
+        // received and "nothing came" lines; a file saved under another name than the mail gave it (a path in it, a
+        // name taken) is said here.
+        if (!SAID_ELSEWHERE.has(event.mail.type) && !(event.mail.type === 'saved' && event.mail.mailName === undefined)) {
+          const entry = iteration(event.iteration);
+          entry.mail = [...entry.mail, describeMailEvent(event.mail)].slice(-MAX_MAIL_LINES);
+        }
+        break;
+      case 'output.received': {
+        const entry = iteration(event.iteration);
+        entry.received = describeReceived(event);
+        delete entry.waiting;
+        break;
+      }
+      case 'output.none': {
+        const entry = iteration(event.iteration);
+        entry.nothing = describeNothing(event);
+        delete entry.waiting;
+        break;
+      }
       case 'notice':
         if (event.level !== 'info') view.notices = [...view.notices, event.message].slice(-MAX_NOTICES);
         break;
@@ -151,6 +203,7 @@ export function reduceLoop(loopId: string, events: readonly LoopEvent[], snapsho
         view.endedAt = event.at;
         finishedCost = event.costUsd;
         delete view.action;
+        for (const entry of byNumber.values()) delete entry.waiting;
         // A stop ends the step it interrupts with an error; that is the stop, not a failure of the step.
         if (event.outcome === 'stopped') delete byNumber.get(event.iteration)?.failedStep;
         if (event.reportPath) view.reportPath = event.reportPath;
@@ -204,13 +257,9 @@ export function outcomeLabel(outcome: LoopOutcome): string {
   return OUTCOME_LABELS[outcome];
 }
 
-/** m:ss, or h:mm:ss past an hour. */
-export function formatClock(ms: number): string {
-  const total = Math.max(0, Math.floor(ms / 1000));
-  const hours = Math.floor(total / 3600);
-  const minutes = Math.floor((total % 3600) / 60);
-  const seconds = String(total % 60).padStart(2, '0');
-  return hours > 0 ? `${hours}:${String(minutes).padStart(2, '0')}:${seconds}` : `${minutes}:${seconds}`;
+/** The live line of a wait for the output, ticking with `now`. */
+export function waitingLine(waiting: OutputWait, now: number): string {
+  return describeWaiting(waiting.wait, Math.max(0, now - waiting.since));
 }
 
 /** How long the loop has run: to now while it runs, to its end once finished (unknown when no event told it). */

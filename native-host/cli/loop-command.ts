@@ -1,6 +1,8 @@
 import { readFileSync, realpathSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
 import { type Command, InvalidArgumentError, Option } from 'commander';
 import type { LoopOutcome } from '../../shared/protocol/loop-protocol';
+import { browserFormFiller } from '../browser/browser-form-filler';
 import { createLogger, streamSink } from '../log/logger';
 import { loadLoopConfig, resolveRepo, type LoopFlags } from '../loop/load-loop-config';
 import { createPrinter } from '../loop/loop-printer';
@@ -100,6 +102,8 @@ async function loopAction(options: LoopOptions): Promise<number> {
       hookCommand: (rulesFile) => hookCommandLine(process.execPath, script, rulesFile),
       compareCommand: compareCommandLine(process.execPath, script),
       researchModel: (spec) => researchModelFromEnv(spec, process.env),
+      // A web form trigger is filled in a Chromium started with the extension built beside this script (dist/).
+      fillForm: browserFormFiller({ extensionDir: resolve(dirname(script), '..', 'dist') }),
       run: createCommandRunner(),
       emit: (event) => printer.print(event),
       signal: controller.signal,
@@ -119,7 +123,9 @@ const DEFINITION_FLAGS: Array<[keyof LoopOptions, string]> = [
   ['permissionMode', '--permission-mode'], ['allowedTools', '--allowed-tools'], ['disallowedTools', '--disallowed-tools'], ['protect', '--protect'],
   ['allow', '--allow'], ['healthUrl', '--health-url'], ['deployTimeout', '--deploy-timeout'], ['deployWait', '--deploy-wait'], ['expectCommit', '--expect-commit'],
   ['expectText', '--expect-text'], ['startFrom', '--start-from'], ['outputFile', '--output-file'], ['allowCommand', '--allow-command'], ['build', '--build'],
-  ['allowTestEdits', '--allow-test-edits'], ['trigger', '--trigger'], ['output', '--output'], ['outputTemplate', '--output-template'],
+  ['allowTestEdits', '--allow-test-edits'], ['trigger', '--trigger'], ['output', '--output'], ['outputMail', '--output-mail'], ['outputTemplate', '--output-template'],
+  ['triggerMethod', '--trigger-method'], ['triggerData', '--trigger-data'], ['triggerJson', '--trigger-json'], ['triggerFile', '--trigger-file'], ['triggerRetry', '--trigger-retry'],
+  ['triggerPage', '--trigger-page'], ['triggerField', '--trigger-field'], ['triggerSubmit', '--trigger-submit'], ['triggerConfirm', '--trigger-confirm'],
   ['outputRules', '--output-rules'], ['researchProvider', '--research-provider'], ['researchModel', '--research-model'], ['researchBaseUrl', '--research-base-url'],
 ];
 /** Negated flags (--no-...): commander sets them to true unless given, so only false means the user gave them. */
@@ -201,7 +207,17 @@ export function registerLoopCommands(program: Command, setExitCode: (code: numbe
     .addOption(new Option('--start-from <step>', 'skip earlier steps on the first iteration').choices(['trigger', 'output', 'check']))
     .option('--output-file <path>', 'with --start-from check: an existing output file for the first check')
     .option('--trigger <command-or-url>', "start the service's job each iteration: a shell command, or an http(s) URL to POST to")
+    .addOption(new Option('--trigger-method <method>', 'with an http(s) --trigger: the method (default POST)').choices(['GET', 'POST', 'PUT']))
+    .option('--trigger-data <name=value>', 'with an http(s) --trigger: a field of a form-encoded body (repeatable)', collect)
+    .option('--trigger-json <json>', 'with an http(s) --trigger: a JSON body')
+    .option('--trigger-file <name=path>', 'with an http(s) --trigger: a file sent as multipart/form-data with the --trigger-data fields (repeatable)', collect)
+    .option('--trigger-retry', 'the trigger is safe to send twice: a POST or form that failed after it was sent is tried again')
+    .option('--trigger-page <url>', "start the job through a web form Deputy fills in the browser (the side panel's, or a Chromium it starts)")
+    .option('--trigger-field <label=value>', "with --trigger-page: a field as the page labels it, and its value (repeatable; true/false for a checkbox)", collect)
+    .option('--trigger-submit <label>', 'with --trigger-page: the button that sends the form (found by itself when there is one)')
+    .option('--trigger-confirm <text>', 'with --trigger-page: the text the page shows once the form was accepted')
     .option('--output <glob-or-url>', "where the job's output appears: a folder and file pattern (out/deck-*.pptx), or an http(s) URL to download")
+    .option('--output-mail [settings]', "the job mails its output: wait for the mail and take its attachment (mail settings file; default Deputy's mail.json)")
     .option('--output-template <file>', "document mode: judge each output (.pptx, .xlsx, .docx) against this reference template; its findings are the check")
     .option('--output-rules <file>', 'document mode: a rules.json (deputy compare --learn) that tunes or replaces what is learned from the template')
     .option('--no-output-images', "document mode: no page images in each iteration's report")
@@ -218,6 +234,11 @@ export function registerLoopCommands(program: Command, setExitCode: (code: numbe
     .addHelpText(
       'after',
       [
+        '',
+        'The trigger is a command, an HTTP request (--trigger URL with --trigger-data, --trigger-json or --trigger-file),',
+        'or a web form (--trigger-page with --trigger-field and --trigger-confirm). A POST or form is sent again after a',
+        'failure only when it never reached the service, unless --trigger-retry. --output-mail waits for the mail with the',
+        'output (only mails after the trigger count) and judges its attachment.',
         '',
         'Settings can also live in deputy.loop.json at the root of the repo (flags win): check, trigger, output, document,',
         'research, deploy, logs, startFrom, allowedPaths, protectedPaths, fabricationPatterns, guidanceFile, fixer, budgets,',
@@ -238,6 +259,7 @@ export function registerLoopCommands(program: Command, setExitCode: (code: numbe
         'Example:',
         '  deputy loop --repo ~/src/service --check "npm test" --max-iterations 5 --health-url https://service.test/health',
         '  deputy loop --repo ~/src/decks --trigger "node build-deck.mjs out" --output "out/deck-*.pptx" --output-template ref.pptx',
+        '  deputy loop --repo ~/src/decks --trigger https://decks.example/run --trigger-data client=acme --output-mail --output-template ref.pptx',
       ].join('\n'),
     )
     .action(async (options: LoopOptions) => setExitCode(await loopAction(options)));

@@ -3,7 +3,7 @@ import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { type Command, InvalidArgumentError } from 'commander';
 import { GmailMailbox } from '../../shared/protocol/mail-protocol';
-import { describeMailEvent, describeMailResult } from '../mail/describe-mail-event';
+import { describeMailEvent, describeMailResult } from '../../shared/mail-text';
 import { gmailLogin } from '../mail/gmail-login';
 import { loadMailSettings, mailEnv, mailSettingsFile, mailSourceFactory } from '../mail/mail-settings';
 import { waitForMailAttachment } from '../mail/wait-for-mail';

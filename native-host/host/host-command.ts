@@ -6,6 +6,7 @@ import { createMcpBridge } from '../mcp/create-mcp-broker';
 import { createLogger, fileSink, streamSink } from '../log/logger';
 import { currentPathEnv, hostLogFile } from '../paths';
 import { HOST_VERSION } from '../version';
+import { createExtensionLink } from './extension-link';
 import { ProcessRegistry } from './process-registry';
 import { runHost, type StopReason } from './run-host';
 
@@ -31,7 +32,9 @@ export async function hostCommand(): Promise<number> {
   const desktop = createDesktopService({ entry: process.argv[1] ?? '', log, processes });
   const link = new LateBrowserLink();
   const mcp = await createMcpBridge({ link, pathEnv: currentPathEnv(), log: log.child('mcp'), processes, desktop });
+  const extension = createExtensionLink({ log: log.child('extension') });
   const host = runHost({
+    extension,
     io: { stdin: process.stdin, stdout: process.stdout },
     log,
     processes,
@@ -42,7 +45,7 @@ export async function hostCommand(): Promise<number> {
       pid: process.pid,
       now: () => Date.now(),
       desktop,
-      loops: createLoopManager({ entry: process.argv[1] ?? '', log: log.child('loop'), track: (child) => processes.track(child) }),
+      loops: createLoopManager({ entry: process.argv[1] ?? '', log: log.child('loop'), track: (child) => processes.track(child), fillForm: extension.fillForm }),
       shell: { log: log.child('shell'), processes, bridge: (client, mode) => mcp.broker.openInternal(client, mode), ...(mcp.broker.servers ? { servers: mcp.broker.servers } : {}) },
       mcp: mcp.broker,
     },

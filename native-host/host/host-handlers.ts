@@ -22,19 +22,24 @@ export interface HostInfo {
   shell?: ShellHostOptions;
   /** The MCP bridge: connected agents and the user's MCP servers; their methods answer "unavailable" when absent. */
   mcp?: McpBroker;
+  /** Told who is on the other end (the extension, the CLI, a test) once it says hello. */
+  onHello?: (client: 'extension' | 'cli' | 'test') => void;
 }
 
 /** The host's built-in methods. Feature modules (desktop, fix loop, shell) add theirs beside these. */
 export function hostHandlers(info: HostInfo): Handlers<HostMethods> {
   return {
-    hello: (params) => ({
-      hostVersion: info.version,
-      protocolVersion: PROTOCOL_VERSION,
-      compatible: params.protocolVersion === PROTOCOL_VERSION,
-      platform: info.platform,
-      pid: info.pid,
-      capabilities: ['ping', ...(info.desktop ? ['desktop'] : []), ...(info.shell ? ['shell'] : []), ...(info.mcp ? ['mcp'] : [])],
-    }),
+    hello: (params) => {
+      info.onHello?.(params.client);
+      return {
+        hostVersion: info.version,
+        protocolVersion: PROTOCOL_VERSION,
+        compatible: params.protocolVersion === PROTOCOL_VERSION,
+        platform: info.platform,
+        pid: info.pid,
+        capabilities: ['ping', ...(info.desktop ? ['desktop'] : []), ...(info.shell ? ['shell'] : []), ...(info.mcp ? ['mcp'] : [])],
+      };
+    },
     ping: (params) => (params.echo === undefined ? { time: info.now() } : { time: info.now(), echo: params.echo }),
     ...desktopHandlers(info.desktop),
     ...loopHandlers(info.loops),

@@ -4,6 +4,7 @@ import { Chunk, ChunkJoiner, HostChannel, HostRequestChannel, RpcClient, errorRe
 import { FrameDecoder } from '../framing/frame-decoder';
 import { encodeMessage } from '../framing/frame-encoder';
 import type { Logger } from '../log/logger';
+import type { ExtensionLink } from './extension-link';
 import { hostHandlers, type HostInfo } from './host-handlers';
 import type { ProcessRegistry } from './process-registry';
 import type { LateBrowserLink } from '../mcp/browser-link';
@@ -25,6 +26,8 @@ export interface RunHostOptions {
   maxOutboundBytes?: number;
   /** Bound to this connection so the host can ask the extension (page tools, approvals for connected agents). */
   link?: LateBrowserLink;
+  /** Requests the host sends to the extension (a web form to fill), answered on stdin. */
+  extension?: ExtensionLink;
 }
 
 export type StopReason = 'stdin-end' | 'corrupt-length' | 'signal' | 'stdout-closed';
@@ -69,14 +72,16 @@ export function runHost(options: RunHostOptions): RunningHost {
   };
 
   const emit = (event: string, data: unknown): void => send({ kind: 'event', event, data });
-  const route = createMessageRouter(HostChannel, hostHandlers(options.info), { log: log.child('router'), emit });
+  const route = createMessageRouter(HostChannel, hostHandlers({ ...options.info, onHello: (client) => options.extension?.setClient(client) }), { log: log.child('router'), emit });
   // The host asks the extension too (a connected agent's page tools and approvals): its answers come back on stdin.
   const browser = new RpcClient(HostRequestChannel, { send, timeoutMs: 60_000, idPrefix: 'host' });
   options.link?.attach(browser, emit);
+  // A web form for a fix loop is asked of the extension the same way, by its own link.
+  options.extension?.attach(send);
   const joiner = new ChunkJoiner(() => Date.now());
 
   const dispatch = (message: unknown): void => {
-    if (browser.receive(message)) return;
+    if (browser.receive(message) || options.extension?.receive(message)) return;
     if (typeof message === 'object' && message !== null && 'kind' in message && message.kind === 'response') {
       // An answer to a request that timed out or was never made: nothing waits for it.
       log.warn('response to no pending request');
@@ -138,6 +143,7 @@ export function runHost(options: RunHostOptions): RunningHost {
   function stop(reason: StopReason): void {
     if (stopping) return;
     stopping = true;
+    options.extension?.close();
     io.stdin.off('data', onData);
     // Stop reading for good: a stdin left flowing would keep the process alive after a corrupt length or a signal.
     io.stdin.pause();

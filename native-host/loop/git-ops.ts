@@ -20,9 +20,15 @@ export type PushOutcome = { ok: true; rebased: boolean } | { ok: false; reason: 
 
 const GIT_TIMEOUT_MS = 120_000;
 
-/** Everything in the repository but the given paths, as a git pathspec. */
-function pathspec(exclude: string[]): string[] {
-  return ['.', ...exclude.map((path) => `:(exclude,literal)${path}`)];
+/** What a commit or a diff leaves out: paths by name, and glob patterns (the job's output files). */
+export interface Excluded {
+  paths: string[];
+  globs?: string[];
+}
+
+/** Everything in the repository but the excluded paths and patterns, as a git pathspec. */
+function pathspec(exclude: Excluded): string[] {
+  return ['.', ...exclude.paths.map((path) => `:(exclude,literal)${path}`), ...(exclude.globs ?? []).map((glob) => `:(exclude,glob)${glob}`)];
 }
 
 /** The git operations the fix loop needs, on one repository, through the injected command runner. */
@@ -86,9 +92,9 @@ export function createGit(repo: string, run: CommandRunner) {
     },
     /**
      * The working tree and index compared with `base`, untracked files included, without touching the index; the
-     * `exclude` paths (files the check writes) are left out.
+     * `exclude` paths and patterns (files the job and the check write) are left out.
      */
-    async diffFrom(base: string, exclude: string[] = []): Promise<DiffSummary> {
+    async diffFrom(base: string, exclude: Excluded = { paths: [] }): Promise<DiffSummary> {
       const scope = pathspec(exclude);
       await git(['add', '--intent-to-add', '--all', '--', ...scope]);
       const nameStatus = (await git(['diff', '--no-renames', '--name-status', base, '--', ...scope])).out;
@@ -113,8 +119,8 @@ export function createGit(repo: string, run: CommandRunner) {
       await git(['reset', '--hard', commit]);
       await git(['clean', '-fd']);
     },
-    /** Commits every change but the `exclude` paths (files the check writes), which stay as they are. */
-    async commitAll(message: string, exclude: string[] = []): Promise<string> {
+    /** Commits every change but the `exclude` paths and patterns (files the job and the check write), which stay as they are. */
+    async commitAll(message: string, exclude: Excluded = { paths: [] }): Promise<string> {
       await git(['reset', '--quiet']);
       await git(['add', '--all', '--', ...pathspec(exclude)]);
       await git(['-c', 'commit.gpgsign=false', 'commit', '--no-verify', '--quiet', '-m', message]);

@@ -2,8 +2,11 @@ import type { DocumentVerdict, FailureItem, LoopEvent, LoopOutcome, LoopStep } f
 import type { Logger } from '../log/logger';
 import type { Git } from './git-ops';
 import type { LoopState } from './loop-state';
+import type { MailboxConfig } from '../../shared/protocol/mail-protocol';
+import type { MailSource } from '../mail/mail-source';
 import type { CommandRunner } from './run-command';
 import type { LoopPaths } from './state-store';
+import type { FormFiller } from './trigger-form';
 
 /**
  * The shapes the loop's steps and its engine share. They live here, apart from both, so a step never imports the
@@ -23,7 +26,16 @@ export interface LoopDeps {
   /** Aborted when the user asks the loop to stop (Ctrl-C, `loop.stop`). */
   signal: AbortSignal;
   log: Logger;
+  /** The environment trigger headers read their secrets from. */
+  env: Record<string, string | undefined>;
+  /** Fills a web form in a browser with the extension; absent where none can be reached. */
+  fillForm?: FormFiller;
+  /** Opens the mailbox a job mails its output to. */
+  mailSource: MailSourceFactory;
 }
+
+/** Opens a mailbox for the loop: IMAP or Gmail, with secrets read where the settings name them. */
+export type MailSourceFactory = (config: MailboxConfig) => MailSource;
 
 export type EventBody = LoopEvent extends infer E ? (E extends LoopEvent ? Omit<E, 'loopId' | 'at' | 'iteration'> : never) : never;
 

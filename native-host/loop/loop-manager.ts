@@ -12,6 +12,7 @@ import { researchModelFromSettings } from './research-model';
 import { compareCommandLine, hookCommandLine, startLoop } from './start-loop';
 import { savedLoops } from './saved-loops';
 import { defaultLoopStateDir } from './state-store';
+import type { FormFiller } from './trigger-form';
 
 export interface LoopManagerDeps {
   /** The host's own script, which also serves as the guard hook (`deputy loop-hook`). */
@@ -21,6 +22,8 @@ export interface LoopManagerDeps {
   log: Logger;
   /** Registers every child (check, fixer, git) with the host, so a host shutdown ends them. */
   track?: (child: ChildProcess) => void;
+  /** Fills a web form trigger in the browser the host is connected to. */
+  fillForm?: FormFiller;
 }
 
 interface RunningLoop {
@@ -95,6 +98,7 @@ export function createLoopManager(deps: LoopManagerDeps): LoopManager {
         signal: controller.signal,
         log: deps.log,
         onPrepared: markPrepared,
+        ...(deps.fillForm ? { fillForm: deps.fillForm } : {}),
       });
       // Preparation errors (a dirty tree, a missing claude) are the reply to loop.start; later ones arrive as events.
       const ready = await Promise.race([prepared, finished.then(() => undefined)]);

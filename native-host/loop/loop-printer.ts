@@ -1,4 +1,6 @@
 import { basename } from 'node:path';
+import { describeNothing, describeReceived, describeTrigger, formatClock, waitingFor } from '../../shared/loop-output-text';
+import { describeMailEvent } from '../../shared/mail-text';
 import type { DocumentVerdict, LoopEvent } from '../../shared/protocol/loop-protocol';
 
 export type PrintMode = 'json' | 'tty' | 'plain';
@@ -7,12 +9,6 @@ export interface Printer {
   print(event: LoopEvent): void;
   close(): void;
 }
-
-const clock = (ms: number): string => {
-  const total = Math.floor(ms / 1000);
-  const minutes = Math.floor(total / 60);
-  return `${minutes}:${String(total % 60).padStart(2, '0')}`;
-};
 
 const TOP_FINDINGS = 3;
 
@@ -55,9 +51,30 @@ export function describeEvent(event: LoopEvent): string | undefined {
       return `${it} pushed ${event.commit.slice(0, 10)}${event.rebased ? ' after rebasing onto the remote' : ''}`;
     case 'notice':
       return `${it} ${event.message}`;
+    case 'trigger.sent':
+      return `${it} ${describeTrigger(event)}`;
+    case 'output.waiting':
+      // The first says what is awaited; the later ones (every 30 s) only move the time on.
+      return event.waitedSeconds === 0 ? `${it} Waiting up to ${formatClock(event.timeoutSeconds * 1000)} for ${waitingFor(event)}` : undefined;
+    case 'output.mail':
+      return event.mail.type === 'waiting' ? undefined : `${it}   ${describeMailEvent(event.mail)}`;
+    case 'output.received':
+      return `${it} ${describeReceived(event)}`;
+    case 'output.none':
+      return `${it} ${describeNothing(event)}`;
     case 'loop.finished':
       return `Loop ${event.outcome}: ${event.reason} (cost $${event.costUsd.toFixed(2)})${event.reportPath ? `\nReport: ${event.reportPath}` : ''}`;
   }
+}
+
+/** Piped output has no status line: the steps, the fixer's actions and a wait's time are printed as lines instead. */
+function plainProgress(event: LoopEvent): string | undefined {
+  if (event.type === 'step.started') return `[${event.iteration}] ${event.step}`;
+  if (event.type === 'fixer.progress') return `[${event.iteration}]   ${event.action}`;
+  if (event.type === 'output.waiting' && event.waitedSeconds > 0) {
+    return `[${event.iteration}]   still waiting: ${formatClock(event.waitedSeconds * 1000)} of ${formatClock(event.timeoutSeconds * 1000)}`;
+  }
+  return undefined;
 }
 
 /**
@@ -69,9 +86,15 @@ export function createPrinter(mode: PrintMode, write: (text: string) => void, no
   if (mode === 'json') return { print: (event) => write(`${JSON.stringify(event)}\n`), close: () => undefined };
   const started = now();
   const status = { iteration: 0, step: '', cost: 0, action: '' };
+  /** A wait for the job's output in progress: the status line ticks its time on between the events. */
+  let waiting: { since: number; timeoutSeconds: number; what: string } | undefined;
   let shown = false;
-  const statusLine = (): string =>
-    `iteration ${status.iteration} · ${status.step} · ${clock(now() - started)} · $${status.cost.toFixed(2)}${status.action ? ` · ${status.action}` : ''}`.slice(0, 160);
+  const action = (): string =>
+    waiting ? `waiting for ${waiting.what} ${formatClock(now() - waiting.since)} of ${formatClock(waiting.timeoutSeconds * 1000)}` : status.action;
+  const statusLine = (): string => {
+    const doing = action();
+    return `iteration ${status.iteration} · ${status.step} · ${formatClock(now() - started)} · $${status.cost.toFixed(2)}${doing ? ` · ${doing}` : ''}`.slice(0, 160);
+  };
   const redraw = (): void => {
     if (mode !== 'tty') return;
     write(`\r\u001b[2K${statusLine()}`);
@@ -85,13 +108,14 @@ export function createPrinter(mode: PrintMode, write: (text: string) => void, no
       if (event.type === 'step.started') {
         status.step = event.step;
         status.action = '';
+        waiting = undefined;
       }
+      if (event.type === 'output.waiting') waiting = { since: now() - event.waitedSeconds * 1000, timeoutSeconds: event.timeoutSeconds, what: event.source === 'mail' ? 'mail' : 'the output' };
+      if (event.type === 'output.received' || event.type === 'output.none') waiting = undefined;
       if (event.type === 'fixer.progress') status.action = event.action;
       if (event.type === 'fixer.finished') status.cost += event.costUsd;
       if (event.type === 'loop.finished') status.cost = event.costUsd;
-      // Piped output has no status line, so the steps and the fixer's actions are printed as lines instead.
-      const progress =
-        mode === 'plain' && event.type === 'step.started' ? `[${event.iteration}] ${event.step}` : mode === 'plain' && event.type === 'fixer.progress' ? `[${event.iteration}]   ${event.action}` : undefined;
+      const progress = mode === 'plain' ? plainProgress(event) : undefined;
       const line = describeEvent(event) ?? progress;
       if (line !== undefined) {
         if (shown) write('\r\u001b[2K');

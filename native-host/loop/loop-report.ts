@@ -1,3 +1,4 @@
+import { formatSize } from '../../shared/mail-text';
 import type { LoopState } from './loop-state';
 import { writeFileAtomic } from './state-store';
 
@@ -18,6 +19,12 @@ export function renderReport(state: LoopState): string {
   ];
   for (const record of state.history) {
     lines.push(`## Iteration ${record.iteration}`, '');
+    if (record.trigger) lines.push(`Trigger: ${record.trigger}`);
+    if (record.received) {
+      const { name, size, from, subject } = record.received;
+      lines.push(`Output received: ${name} (${formatSize(size)})${subject !== undefined ? ` in the mail "${subject}"${from ? ` from ${from}` : ''}` : ''}`);
+    }
+    if (record.trigger || record.received) lines.push('');
     if (record.document) {
       const { counts } = record.document;
       lines.push(`Output: ${record.document.output}`, `Judgement: ${record.document.summary} (${counts.critical} critical, ${counts.high} high, ${counts.medium} medium)`);

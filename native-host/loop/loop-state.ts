@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { DocumentVerdict, FailureItem, LoopConfig, LoopOutcome, LoopStep } from '../../shared/protocol/loop-protocol';
+import { MailMark } from '../../shared/protocol/mail-protocol';
 import type { LoopStep as LoopStepType } from '../../shared/protocol/loop-protocol';
 
 export const FixerRecord = z.object({
@@ -21,6 +22,14 @@ export const IterationRecord = z.object({
   iteration: z.number().int().positive(),
   startCommit: z.string(),
   outputFile: z.string().optional(),
+  /** The paths that differed from HEAD before the job ran: anything new after the job and the check is theirs, not a fix. */
+  treeBefore: z.array(z.string()).optional(),
+  /** What started the job in this iteration and what came back ("POST https://svc.test/run: HTTP 202"). */
+  trigger: z.string().optional(),
+  /** Set while the trigger is being sent: after a crash, a trigger that is not safe to repeat is not sent again. */
+  triggerSending: z.boolean().optional(),
+  /** Where the output came from: the mail (sender, subject) or the folder or URL, with its name and size. */
+  received: z.object({ name: z.string(), size: z.number().int().nonnegative(), from: z.string().optional(), subject: z.string().optional() }).optional(),
   passed: z.boolean().optional(),
   format: z.string().optional(),
   failures: z.array(FailureItem).default([]),
@@ -86,13 +95,20 @@ export const LoopState = z.object({
       protectedSnapshot: z.record(z.string(), z.string()).optional(),
     })
     .optional(),
-  /** Files the check writes in the repo (reports and such): never committed and never counted as the user's work. */
+  /**
+   * Files the job (its trigger and output) or the check wrote in the repo (reports, caches, the output itself): never
+   * committed and never counted as the user's work.
+   */
   checkArtifacts: z.array(z.string()).optional(),
   /** The check's definition (test files, test configuration, scripts) as the loop found it. */
   checkFingerprint: z.string().optional(),
   history: z.array(IterationRecord),
   /** The output files (name to modification time) that belong to earlier runs of the job. */
   outputBaseline: z.record(z.string(), z.number()).optional(),
+  /** The mailbox as it was before this iteration's trigger: only mails that arrive later are the job's output. */
+  mailMark: MailMark.optional(),
+  /** The mails whose attachments earlier iterations took (Message-ID or source id), never taken again. */
+  mailTaken: z.array(z.string()).optional(),
   pushedCommits: z.array(z.string()),
   costUsd: z.number().nonnegative(),
   outcome: LoopOutcome.optional(),

@@ -1,4 +1,3 @@
-import { join } from 'node:path';
 import { configuredCheck } from './check-runners';
 import { loopCheckDefinition } from './check-definition';
 import { waitForDeploy } from './deploy-wait';
@@ -6,39 +5,16 @@ import { fixStep } from './fix-step';
 import { currentRecord, type LoopState } from './loop-state';
 import { commitStep, pushStep, validateStep } from './publish-steps';
 import type { CheckRunner, Escalation, EscalationResult, LoopContext, LoopPlugins, StepHandler, StepTable } from './loop-context';
+import { outputStep, triggerStep } from './job-steps';
 import { externalDeps, nextIteration } from './step-support';
 import { STUCK_AFTER, failureSignature, repeatCount } from './stuck-detector';
-import { outputSnapshot, runTrigger, waitForOutput } from './trigger-output';
-import { withRetries } from './with-retries';
-
-const trigger: StepHandler = async (context) => {
-  const { state, deps } = context;
-  const spec = state.config.trigger;
-  if (state.config.output) state.outputBaseline = outputSnapshot(state.config.output, state.repo);
-  const detail = spec ? await withRetries(state.config.retries, deps, () => runTrigger(spec, state.repo, externalDeps(context))) : 'no trigger';
-  state.step = state.config.output ? 'output' : 'check';
-  return detail;
-};
-
-const output: StepHandler = async (context) => {
-  const { state, deps } = context;
-  const spec = state.config.output;
-  if (spec) {
-    const saveTo = join(deps.paths.dir, `output-${state.iteration}`);
-    const baseline = state.outputBaseline;
-    currentRecord(state).outputFile = await withRetries(state.config.retries, deps, () => waitForOutput(spec, state.repo, baseline, saveTo, externalDeps(context)));
-    // Without a trigger the job runs on its own schedule: the next iteration waits for a file newer than this one.
-    state.outputBaseline = outputSnapshot(spec, state.repo);
-  }
-  state.step = 'check';
-  return currentRecord(state).outputFile;
-};
 
 /**
- * Files the check wrote in the repo (reports, caches, a JUnit file it was told to write there): recorded so they are
- * never committed and never taken for the user's work; tracked files it changed are put back.
+ * Files the job and the check wrote in the repo (the output, reports, caches, a JUnit file the check was told to write
+ * there): recorded so they are never committed and never taken for the user's work; tracked files they changed are
+ * put back once the check has read them.
  */
-async function keepCheckOutputOut(context: LoopContext, before: string[]): Promise<void> {
+async function keepJobOutputOut(context: LoopContext, before: string[]): Promise<void> {
   const { state, git } = context;
   const written = (await git.changedPaths()).filter((path) => !before.includes(path));
   if (written.length === 0) return;
@@ -55,9 +31,10 @@ function makeCheck(runner: CheckRunner, escalate: Escalation | undefined): StepH
     const outputFile = record.outputFile ?? (state.iteration === 1 ? state.config.outputFile : undefined);
     const definition = loopCheckDefinition(state);
     state.checkFingerprint ??= definition.fingerprint;
-    const before = await git.changedPaths();
+    // What differed before the job ran: anything new since then is the job's or the check's, never a fix.
+    const before = record.treeBefore ?? (await git.changedPaths());
     const result = await runner(context, outputFile);
-    await keepCheckOutputOut(context, before);
+    await keepJobOutputOut(context, before);
     record.passed = result.passed;
     record.format = result.format;
     record.failures = result.findings;
@@ -149,8 +126,8 @@ const logs: StepHandler = async (context) => {
  */
 export function createStepTable(plugins: LoopPlugins = {}): StepTable {
   return {
-    trigger,
-    output,
+    trigger: triggerStep,
+    output: outputStep,
     check: makeCheck(plugins.check ?? configuredCheck, plugins.escalate),
     fix: fixStep,
     validate: validateStep,

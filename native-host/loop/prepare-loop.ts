@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { realpathSync } from 'node:fs';
+import picomatch from 'picomatch';
 import { AppError } from '../../shared/errors';
 import type { LoopConfig } from '../../shared/protocol/loop-protocol';
 import { preflightDocument } from './document-check';
@@ -7,6 +8,7 @@ import { preflightFixer } from './fixer-preflight';
 import { createGit } from './git-ops';
 import { awaitingApproval, firstStep, isResumable, type LoopState } from './loop-state';
 import type { CommandRunner } from './run-command';
+import { keptOut } from './step-support';
 import { acquireLock, loadState, loopPaths, saveState, setAside, type LoopPaths } from './state-store';
 
 export interface PrepareOptions {
@@ -41,6 +43,8 @@ export interface PreparedLoop {
 
 /** Steps after which the fixer's uncommitted edits are expected in the working tree. */
 const DIRTY_STEPS = new Set(['validate', 'commit']);
+/** Steps in which the job (its trigger and output) or the check may be writing files into the repo. */
+const JOB_STEPS = new Set(['trigger', 'output', 'check']);
 
 /**
  * Everything checked before the loop touches anything: the repo, its branch and remote, the working tree, the fixer
@@ -66,10 +70,12 @@ export async function prepareLoop(options: PrepareOptions): Promise<PreparedLoop
       if (!existing) throw new AppError('not_found', `There is no loop to resume for ${repo}: start one with deputy loop --repo ${repo} --check "<command>"`);
       if (!isResumable(existing)) throw new AppError('bad_request', `The last loop on ${repo} already ended (${existing.outcome ?? ''}: ${existing.reason ?? ''}); start a new one with ${restartHint}`);
       applyResumeChanges(existing, options);
-      const artifacts = new Set(existing.checkArtifacts ?? []);
-      let dirty = (await git.changedPaths()).filter((path) => !artifacts.has(path));
-      if (existing.step === 'check' && dirty.length > 0) {
-        // Killed while the check ran: the new untracked files are its output; changed tracked files are someone's work.
+      const kept = keptOut(existing);
+      const artifacts = new Set(kept.paths);
+      const outputs = picomatch(kept.globs, { dot: true });
+      let dirty = (await git.changedPaths()).filter((path) => !artifacts.has(path) && !outputs(path));
+      if (JOB_STEPS.has(existing.step) && dirty.length > 0) {
+        // Killed while the job or the check ran: the new untracked files are their output; changed tracked files are someone's work.
         const untracked: string[] = [];
         for (const path of dirty) if ((await git.showFile('HEAD', path)) === undefined) untracked.push(path);
         existing.checkArtifacts = [...new Set([...(existing.checkArtifacts ?? []), ...untracked])].sort();

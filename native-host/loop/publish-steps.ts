@@ -7,15 +7,14 @@ import type { DiffSummary } from './git-ops';
 import { isTestFile } from './guard-rules';
 import { currentRecord } from './loop-state';
 import type { LoopContext, StepHandler } from './loop-context';
-import { afterPush, guardRules, nextIteration, trailer } from './step-support';
+import { afterPush, guardRules, keptOut, nextIteration, trailer } from './step-support';
 import { withRetries } from './with-retries';
 
 /** Judges the fixer's change from Deputy's own diff; a rejected change is rolled back to the iteration's start. */
 export const validateStep: StepHandler = async (context) => {
   const { state, git } = context;
   const record = currentRecord(state);
-  const artifacts = state.checkArtifacts ?? [];
-  const diff = await git.diffFrom(record.startCommit, artifacts);
+  const diff = await git.diffFrom(record.startCommit, keptOut(state));
   const verdict = validateDiff(diff, guardRules(state));
   const definitionReasons = await checkDefinitionChanges(context, diff);
   if (verdict.cannotFix) {
@@ -78,7 +77,7 @@ export const commitStep: StepHandler = async (context) => {
     // The mandate forbids it, but a fixer may still have committed: fold its commits into Deputy's one commit.
     if (head !== record.startCommit) await git.softResetTo(record.startCommit);
     const summary = (record.fixer?.summary ?? 'make the check pass').replace(/\s+/g, ' ').trim().slice(0, 72);
-    record.commit = await git.commitAll(`Fix: ${summary}\n\n${trailer(state)}\n`, state.checkArtifacts ?? []);
+    record.commit = await git.commitAll(`Fix: ${summary}\n\n${trailer(state)}\n`, keptOut(state));
   }
   state.step = 'push';
   context.save();

@@ -2,7 +2,10 @@ import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { LoopConfig, LoopEvent } from '../../shared/protocol/loop-protocol';
 import type { Logger } from '../log/logger';
-import type { LoopPlugins } from './loop-context';
+import { mailEnv, mailSourceFactory } from '../mail/mail-settings';
+import { currentPathEnv } from '../paths';
+import { LOOP_FILE } from './load-loop-config';
+import type { LoopPlugins, MailSourceFactory } from './loop-context';
 import { runLoop } from './loop-engine';
 import { createStepTable } from './loop-steps';
 import type { LoopState } from './loop-state';
@@ -11,6 +14,7 @@ import { prepareLoop, type PreparedLoop, type ResumeChanges } from './prepare-lo
 import type { ResearchModel } from './research-model';
 import { researchEscalation } from './research-step';
 import { shellQuote } from './shell-quote';
+import type { FormFiller } from './trigger-form';
 
 export interface StartLoopOptions {
   repo: string;
@@ -40,6 +44,12 @@ export interface StartLoopOptions {
   compareCommand?: string;
   /** The model of the research step when stuck, for the loop's research settings (the key is never in the state). */
   researchModel?: (spec: LoopConfig['research']) => ResearchModel;
+  /** Fills a web form trigger in a browser with the extension; without it such a trigger fails with what to do. */
+  fillForm?: FormFiller;
+  /** Opens a mailbox the job mails its output to; default: IMAP or Gmail with secrets from the environment. */
+  mailSource?: MailSourceFactory;
+  /** Where trigger headers read secrets from; default: this process's environment. */
+  env?: Record<string, string | undefined>;
 }
 
 /** A pause that a stop request cuts short. */
@@ -89,6 +99,9 @@ export async function startLoop(options: StartLoopOptions): Promise<LoopState> {
         ...(options.compareCommand ? { compareCommand: options.compareCommand } : {}),
         signal: options.signal,
         log: options.log,
+        env: options.env ?? process.env,
+        ...(options.fillForm ? { fillForm: options.fillForm } : {}),
+        mailSource: options.mailSource ?? mailSourceFactory(mailEnv(currentPathEnv(), join(prepared.state.repo, LOOP_FILE))),
       },
       createStepTable({ ...options.plugins, ...(escalate ? { escalate } : {}) }),
       prepared.resumed,

@@ -1,7 +1,9 @@
+import { isAbsolute, relative, sep } from 'node:path';
 import type { LoopStep } from '../../shared/protocol/loop-protocol';
 import { documentDefinitionFiles } from './check-definition';
 import type { LoopContext } from './loop-context';
 import { firstStep, type LoopState } from './loop-state';
+import { outputFolder, type ExternalDeps } from './trigger-output';
 
 /**
  * The guard rules of a loop: its configured paths plus the guidance file, which the fixer reads but may not edit, and
@@ -34,8 +36,22 @@ export function trailer(state: LoopState): string {
   return `Deputy-Loop: ${state.loopId} iteration ${state.iteration}`;
 }
 
-export function externalDeps(context: LoopContext) {
+export function externalDeps(context: LoopContext): ExternalDeps {
   const { deps } = context;
-  return { run: deps.run, fetch: deps.fetch, now: deps.now, sleep: deps.sleep, signal: deps.signal };
+  return { run: deps.run, fetch: deps.fetch, now: deps.now, sleep: deps.sleep, signal: deps.signal, env: deps.env, ...(deps.fillForm ? { fillForm: deps.fillForm } : {}) };
+}
+
+/**
+ * What is never part of a fix: the files the job and the check wrote (by name), and, when the job writes its output
+ * into a folder inside the repo, every file there matching the output pattern (the fixer may run the job too).
+ */
+export function keptOut(state: LoopState): { paths: string[]; globs: string[] } {
+  const output = state.config.output;
+  const globs: string[] = [];
+  if (output && 'folder' in output) {
+    const folder = relative(state.repo, outputFolder(output, state.repo));
+    if (!folder.startsWith('..') && !isAbsolute(folder)) globs.push(folder ? `${folder.split(sep).join('/')}/${output.pattern}` : output.pattern);
+  }
+  return { paths: state.checkArtifacts ?? [], globs };
 }
 

@@ -2,8 +2,10 @@ import { readdirSync, statSync, writeFileSync } from 'node:fs';
 import { isAbsolute, join, resolve } from 'node:path';
 import picomatch from 'picomatch';
 import { AppError } from '../../shared/errors';
-import type { LoopConfig } from '../../shared/protocol/loop-protocol';
+import type { OutputSpec, TriggerSpec } from '../../shared/protocol/loop-protocol';
 import type { CommandRunner } from './run-command';
+import { runFormTrigger, type FormFiller } from './trigger-form';
+import { runHttpTrigger } from './trigger-http';
 
 export interface ExternalDeps {
   run: CommandRunner;
@@ -11,38 +13,57 @@ export interface ExternalDeps {
   now: () => number;
   sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
   signal?: AbortSignal;
+  /** Where secrets of a trigger's headers are read from (the host's or the CLI's environment). */
+  env: Record<string, string | undefined>;
+  /** Fills a web form in the browser; absent where no browser with the extension can be reached. */
+  fillForm?: FormFiller;
 }
 
-/** Starts the service's job: an HTTP request or a command. A failure says what was called and what came back. */
-export async function runTrigger(trigger: NonNullable<LoopConfig['trigger']>, repo: string, deps: ExternalDeps): Promise<string> {
-  if ('url' in trigger) {
-    let response: Response;
-    try {
-      response = await deps.fetch(trigger.url, {
-        method: trigger.method,
-        ...(trigger.body !== undefined ? { body: trigger.body, headers: { 'content-type': 'application/json' } } : {}),
-        signal: AbortSignal.timeout(trigger.timeoutSeconds * 1000),
-      });
-    } catch (error) {
-      const code = (error as { cause?: { code?: string } }).cause?.code ?? String(error);
-      throw new AppError('unavailable', `The trigger ${trigger.method} ${trigger.url} could not be sent (${code}): check that the service is up and the URL is right`);
-    }
-    await response.body?.cancel();
-    if (!response.ok) throw new AppError('unavailable', `The trigger ${trigger.method} ${trigger.url} answered HTTP ${response.status}: check the URL and that the job can be started`);
-    return `HTTP ${response.status}`;
-  }
+export interface TriggerOutcome {
+  kind: 'command' | 'http' | 'form';
+  /** What was sent: the command, the request, the form. */
+  target: string;
+  /** What came back. */
+  result: string;
+}
+
+/** The kind of a trigger, for events and the retry rule. */
+export function triggerKind(trigger: TriggerSpec): TriggerOutcome['kind'] {
+  return 'url' in trigger ? 'http' : 'page' in trigger ? 'form' : 'command';
+}
+
+/**
+ * Whether this trigger may be sent twice: a command is rerun (a failure means it did not start the job), GET and PUT
+ * are repeatable by definition, a POST or a form only when the user marked it idempotent.
+ */
+export function triggerRepeatable(trigger: TriggerSpec): boolean {
+  return 'command' in trigger || ('url' in trigger && trigger.method !== 'POST') || trigger.idempotent;
+}
+
+/** Starts the service's job: a command, an HTTP request or a web form. A failure says what was sent and what came back. */
+export async function runTrigger(trigger: TriggerSpec, repo: string, deps: ExternalDeps): Promise<TriggerOutcome> {
+  if ('url' in trigger) return { kind: 'http', ...(await runHttpTrigger(trigger, repo, deps)) };
+  if ('page' in trigger) return { kind: 'form', ...(await runFormTrigger(trigger, deps.fillForm, deps.signal)) };
   const result = await deps.run({ command: trigger.command, cwd: repo, timeoutMs: trigger.timeoutSeconds * 1000, ...(deps.signal ? { signal: deps.signal } : {}) });
   if (result.exitCode !== 0) {
     const why = result.timedOut ? `timed out after ${trigger.timeoutSeconds} s` : `exited with ${String(result.exitCode)}`;
     throw new AppError('unavailable', `The trigger command "${trigger.command}" ${why}: ${(result.stderr || result.stdout).trim().slice(-400)}`);
   }
-  return 'command finished';
+  return { kind: 'command', target: `the command ${trigger.command}`, result: 'finished' };
+}
+
+/** An output found as a file: in a folder (Downloads works too) or at a URL. */
+export type FileOutputSpec = Exclude<OutputSpec, { mail: unknown }>;
+
+/** The output folder as an absolute path (a relative one is relative to the repo). */
+export function outputFolder(output: { folder: string }, repo: string): string {
+  return isAbsolute(output.folder) ? output.folder : resolve(repo, output.folder);
 }
 
 /** The files matching the output pattern, with their modification times: what exists before the job runs. */
-export function outputSnapshot(output: NonNullable<LoopConfig['output']>, repo: string): Record<string, number> {
-  if ('url' in output) return {};
-  const folder = isAbsolute(output.folder) ? output.folder : resolve(repo, output.folder);
+export function outputSnapshot(output: OutputSpec, repo: string): Record<string, number> {
+  if (!('folder' in output)) return {};
+  const folder = outputFolder(output, repo);
   let names: string[];
   try {
     names = readdirSync(folder);
@@ -74,7 +95,7 @@ function newestNewFile(folder: string, current: Record<string, number>, baseline
  * check receives.
  */
 export async function waitForOutput(
-  output: NonNullable<LoopConfig['output']>,
+  output: FileOutputSpec,
   repo: string,
   baseline: Record<string, number> | undefined,
   saveTo: string,
@@ -91,7 +112,7 @@ export async function waitForOutput(
       throw new AppError('unavailable', `Could not fetch the output from ${output.url} (${String(error)}): check the URL`);
     }
   }
-  const folder = isAbsolute(output.folder) ? output.folder : resolve(repo, output.folder);
+  const folder = outputFolder(output, repo);
   const deadline = deps.now() + output.timeoutSeconds * 1000;
   for (;;) {
     const found = newestNewFile(folder, outputSnapshot(output, repo), baseline);

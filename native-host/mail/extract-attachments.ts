@@ -25,7 +25,7 @@ interface ExtractContext {
 
 function recorder(context: ExtractContext, result: Extracted) {
   return {
-    saved(saved: SavedAttachment): void {
+    saved(saved: SavedAttachment, mailName?: string): void {
       result.saved.push(saved);
       context.onEvent({
         type: 'saved',
@@ -33,6 +33,7 @@ function recorder(context: ExtractContext, result: Extracted) {
         size: saved.size,
         attachmentType: saved.type,
         path: saved.path,
+        ...(mailName !== undefined && mailName !== saved.name ? { mailName } : {}),
       });
     },
     skipped(skipped: SkippedAttachment): void {
@@ -43,7 +44,7 @@ function recorder(context: ExtractContext, result: Extracted) {
     async save(content: Readable, name: string, type: AttachmentType): Promise<void> {
       const maxBytes = context.rules.maxMb * 1_000_000;
       const outcome = await saveAttachment(content, { folder: context.folder, name, type, maxBytes });
-      if ('saved' in outcome) this.saved(outcome.saved);
+      if ('saved' in outcome) this.saved(outcome.saved, name);
       else this.skipped({ name, why: outcome.why });
     },
   };

@@ -1,4 +1,5 @@
 import type { AttachmentRules, AttachmentType, SkippedAttachment } from '../../shared/protocol/mail-protocol';
+import { formatSize } from '../../shared/mail-text';
 import { allowedList, asAttachmentType, extensionOf, typeFromContentType } from './attachment-types';
 
 /** One MIME part as both sources describe it (IMAP BODYSTRUCTURE, Gmail's payload), before anything is downloaded. */
@@ -22,12 +23,6 @@ export interface AttachmentPlan {
   take: PlannedAttachment[];
   skipped: SkippedAttachment[];
 }
-
-/** A size as people read it: "48 KB", "2.0 MB", "30 MB". */
-export const formatSize = (bytes: number): string =>
-  bytes < 1_000_000
-    ? `${Math.max(1, Math.round(bytes / 1000))} KB`
-    : `${(bytes / 1_000_000).toFixed(bytes < 10_000_000 ? 1 : 0)} MB`;
 
 /** A base64 part's size as the server counts it, turned into the decoded size (line breaks included, about 3/4). */
 export function decodedSize(encodedSize: number | undefined, encoding: string | undefined): number | undefined {

@@ -37,7 +37,7 @@ export function readSecret(ref: SecretRef, what: string, secretEnv: SecretEnv): 
     const code = (error as { code?: string }).code ?? 'unreadable';
     throw new AppError(
       'bad_config',
-      `The ${what} is read from ${path}, which could not be read (${code}): check the path in the mail settings`,
+      `The ${what} is read from ${path}, which could not be read (${code}): check the path in the settings that name it`,
     );
   }
   const value = text.split(/\r?\n/, 1)[0] ?? '';

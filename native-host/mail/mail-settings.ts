@@ -42,13 +42,7 @@ export function loadMailSettings(file: string): MailSettings {
       `The mail settings file ${file} is not valid JSON (${error instanceof Error ? error.message : String(error)})`,
     );
   }
-  if (typeof json === 'object' && json !== null && 'password' in json && typeof json.password === 'string') {
-    // Said before validation, without repeating the value: a password written inline would end up in backups and logs.
-    throw new AppError(
-      'bad_config',
-      `The mail settings file ${file} has the password written in it: use "password": {"env": "NAME"} or {"file": "path"} and remove it from the file`,
-    );
-  }
+  refuseInlinePassword(json, `The mail settings file ${file}`);
   const parsed = MailboxConfig.safeParse(json);
   if (!parsed.success)
     throw new AppError('bad_config', `The mail settings in ${file} are not valid: ${describeZodError(parsed.error)}`);
@@ -63,4 +57,40 @@ export function mailEnv(pathEnv: PathEnv, file: string): GmailEnv {
 /** Opens the right source for a mailbox. */
 export function mailSourceFactory(env: GmailEnv): (config: MailboxConfig) => MailSource {
   return (config) => (config.kind === 'imap' ? createImapSource(config, env) : createGmailSource(config, env));
+}
+
+/**
+ * A password written into the settings would end up in backups, logs and the loop's saved state: said before
+ * validation, without repeating the value.
+ */
+export function refuseInlinePassword(json: unknown, where: string): void {
+  if (typeof json === 'object' && json !== null && 'password' in json && typeof json.password === 'string') {
+    throw new AppError(
+      'bad_config',
+      `${where} has the password written in it: use "password": {"env": "NAME"} or {"file": "path"} and remove it from the file`,
+    );
+  }
+}
+
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/**
+ * The mailbox settings with every file they name (password, CA, OAuth client, sign-in) made absolute against
+ * `baseDir`, the folder of the file they were written in. A loop keeps its definition in its state, and a resumed
+ * loop or the host may run from another folder. Works on settings as written (before validation) and after.
+ */
+export function absoluteMailPaths<T>(box: T, baseDir: string): T {
+  if (!isObject(box)) return box;
+  const at = (path: unknown): unknown => (typeof path === 'string' ? resolve(baseDir, path) : path);
+  const withFile = (ref: unknown): unknown => (isObject(ref) && 'file' in ref ? { ...ref, file: at(ref.file) } : ref);
+  const copy: Record<string, unknown> = { ...box };
+  if ('password' in copy) copy.password = withFile(copy.password);
+  if ('caFile' in copy) copy.caFile = at(copy.caFile);
+  if ('tokenFile' in copy) copy.tokenFile = at(copy.tokenFile);
+  if (isObject(copy.client)) {
+    const client = withFile(copy.client) as Record<string, unknown>;
+    copy.client = 'secret' in client ? { ...client, secret: withFile(client.secret) } : client;
+  }
+  return copy as T;
 }

@@ -6,7 +6,7 @@ import { Transform, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { AttachmentType, SavedAttachment } from '../../shared/protocol/mail-protocol';
 import { contentMismatch } from './attachment-types';
-import { formatSize } from './mail-parts';
+import { formatSize } from '../../shared/mail-text';
 import { reserveFile, safeFileName } from './safe-file-name';
 
 export type SaveOutcome = { saved: SavedAttachment } | { why: string };

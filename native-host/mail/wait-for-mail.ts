@@ -126,6 +126,20 @@ export async function waitForMailAttachment(
     return window.kind === 'latest' ? matching.at(-1) : matching[0];
   };
 
+  /**
+   * The newest matching mail that was already in the mailbox at the mark (an earlier run's output): said once, so the
+   * user sees it was passed over on purpose. Only informative: a listing that fails here is left to the wait itself.
+   */
+  const sayOlder = async (mark: MailMark, seenBefore: Set<string>): Promise<void> => {
+    const before = (mail: MailSummary): boolean =>
+      seenBefore.has(mailKey(mail)) ||
+      (mail.uid !== undefined && mark.imap !== undefined ? mail.uid < mark.imap.uidNext : (mail.arrivedAt ?? Infinity) < mark.at);
+    const mails = await source.list({ kind: 'latest' }).catch(() => []);
+    const older = mails.filter((mail) => before(mail) && !excluded.has(mailKey(mail)) && ruleMismatch(mail, config) === undefined).at(-1);
+    if (older)
+      emit({ type: 'ignored', id: older.id, from: older.from, subject: older.subject, why: 'an older mail, in the mailbox before the job was started (or the wait began): only newer mails count' });
+  };
+
   const take = async (mail: MailSummary): Promise<MailResult> => {
     emit({
       type: 'arrived',
@@ -204,6 +218,7 @@ export async function waitForMailAttachment(
       ...(sinceIso ? { since: sinceIso } : {}),
       timeoutSeconds: seconds(timeoutMs),
     });
+    if (window.kind === 'mark') await sayOlder(window.mark, seenBefore);
     for (;;) {
       stopIfAborted();
       try {

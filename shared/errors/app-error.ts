@@ -69,7 +69,20 @@ export function toErrorShape(error: unknown): ErrorShape {
 /** Formats zod issues as one readable sentence: "params.url: Invalid URL; id: Required". */
 export function describeZodError(error: z.ZodError): string {
   return error.issues
+    .flatMap((issue) => closestBranch(issue, []))
     .slice(0, 5)
     .map((issue) => `${issue.path.length > 0 ? issue.path.join('.') : '(message)'}: ${issue.message}`)
     .join('; ');
+}
+
+/**
+ * A value that fits none of a union's shapes ("Invalid input" alone says nothing) is described by the shape it comes
+ * closest to: the one with the fewest problems, so a web form trigger without its confirmation text says
+ * `trigger.confirm` is missing rather than that it is no command.
+ */
+function closestBranch(issue: z.core.$ZodIssue, prefix: PropertyKey[]): Array<{ path: PropertyKey[]; message: string }> {
+  const path = [...prefix, ...issue.path];
+  if (issue.code !== 'invalid_union' || issue.errors.length === 0) return [{ path, message: issue.message }];
+  const closest = issue.errors.reduce((best, branch) => (branch.length < best.length ? branch : best));
+  return closest.flatMap((inner) => closestBranch(inner, path));
 }

@@ -14,3 +14,4 @@ export * from './chunks';
 export * from './mcp-protocol';
 export * from './mcp-ui-protocol';
 export * from './input-channel';
+export * from './form-protocol';

@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { FormFill } from './form-protocol';
+import { MailboxConfig, MailEvent, SecretRef } from './mail-protocol';
 
 /**
  * The fix loop's definition, its events and its snapshot. The same schemas read `deputy.loop.json`, the CLI's flags
@@ -19,17 +21,56 @@ const CheckSpec = z.object({
     .describe('A JUnit XML report the command writes, relative to the repo; without it, one written to {junit} or $DEPUTY_JUNIT_FILE (a temporary file) is read'),
 });
 
-const TriggerSpec = z.union([
-  z.strictObject({
-    url: z.url(),
+/** A header's value: written out, or read from the environment or a file (an API key), so the definition holds no secret. */
+const HeaderValue = z.union([z.string(), SecretRef]);
+
+/**
+ * An HTTP request that starts the job. The body is one of: raw text (`body`, sent as JSON unless `contentType` says
+ * otherwise), a JSON value (`json`), form fields sent as application/x-www-form-urlencoded (`form`), or form fields and
+ * files sent as multipart/form-data (`multipart`). A POST starts a job each time it arrives, so it is tried again only
+ * when it was never sent (the connection was refused, the name did not resolve), unless `idempotent` says that sending
+ * it twice is harmless; GET and PUT are repeatable by definition.
+ */
+const HttpTrigger = z
+  .strictObject({
+    url: z.url({ protocol: /^https?$/ }),
     method: z.enum(['GET', 'POST', 'PUT']).default('POST'),
     body: z.string().optional(),
+    contentType: z.string().min(1).optional().describe('The content type of a raw body (default application/json)'),
+    json: z.json().optional(),
+    form: z.record(z.string().min(1), z.union([z.string(), z.array(z.string())])).optional(),
+    multipart: z
+      .record(z.string().min(1), z.union([z.string(), z.strictObject({ file: z.string().min(1).describe('Relative to the repo'), type: z.string().min(1).optional() })]))
+      .optional(),
+    headers: z.record(z.string().min(1), HeaderValue).default({}),
+    idempotent: z.boolean().default(false).describe('Sending the request twice is harmless, so a failed attempt may be repeated'),
     timeoutSeconds: seconds(60),
-  }),
-  z.strictObject({ command: z.string().min(1), timeoutSeconds: seconds(600) }),
-]);
+  })
+  .refine((spec) => [spec.body, spec.json, spec.form, spec.multipart].filter((part) => part !== undefined).length <= 1, {
+    message: 'give one body: body, json, form or multipart',
+  })
+  .refine((spec) => spec.method !== 'GET' || [spec.body, spec.json, spec.form, spec.multipart].every((part) => part === undefined), {
+    message: 'a GET request has no body: use POST or PUT, or put the values in the URL',
+  });
 
-const OutputSpec = z.union([
+/** A web form filled in the browser by Deputy (see form-protocol.ts): for services whose only front door is a page. */
+const PageTrigger = z.strictObject({
+  page: FormFill.shape.url,
+  fields: FormFill.shape.fields,
+  submit: FormFill.shape.submit,
+  confirm: FormFill.shape.confirm,
+  timeoutSeconds: FormFill.shape.timeoutSeconds,
+  idempotent: z.boolean().default(false).describe('Sending the form twice is harmless, so a fill that failed after pressing submit may be repeated'),
+});
+
+export const TriggerSpec = z.union([HttpTrigger, z.strictObject({ command: z.string().min(1), timeoutSeconds: seconds(600) }), PageTrigger]);
+export type TriggerSpec = z.infer<typeof TriggerSpec>;
+
+/**
+ * Where the job's output appears: a new file in a folder (a Downloads folder works too), a URL, or a mail with the
+ * output attached (mail-protocol.ts; the password or token is only named there, never written).
+ */
+export const OutputSpec = z.union([
   z.strictObject({
     folder: z.string().min(1),
     pattern: z.string().min(1).describe('Glob of the file name, for example "report-*.json"'),
@@ -37,7 +78,9 @@ const OutputSpec = z.union([
     pollSeconds: seconds(5),
   }),
   z.strictObject({ url: z.url(), timeoutSeconds: seconds(120) }),
+  z.strictObject({ mail: MailboxConfig }),
 ]);
+export type OutputSpec = z.infer<typeof OutputSpec>;
 
 /**
  * How the loop knows a push is deployed. With a health URL it polls it, and with expectCommit (or expectText) only an
@@ -146,7 +189,7 @@ export const LoopConfig = z
     path: ['check'],
   })
   .refine((config) => config.document === undefined || config.output !== undefined, {
-    message: 'document mode needs an "output" section: where each run of the job leaves its document (a folder and file pattern, or a URL)',
+    message: 'document mode needs an "output" section: where each run of the job leaves its document (a folder and file pattern, a URL, or a mailbox)',
     path: ['output'],
   });
 export type LoopConfig = z.infer<typeof LoopConfig>;
@@ -188,6 +231,9 @@ export type DocumentVerdict = z.infer<typeof DocumentVerdict>;
 
 const base = { loopId: z.string(), at: z.number(), iteration: z.number().int().nonnegative() };
 
+export const OutputSource = z.enum(['mail', 'folder', 'url']);
+export type OutputSource = z.infer<typeof OutputSource>;
+
 /** One line of `deputy loop --json`, and the data of the host's `loop.event`. */
 export const LoopEvent = z.discriminatedUnion('type', [
   z.object({ ...base, type: z.literal('loop.started'), repo: z.string(), branch: z.string(), resumed: z.boolean(), step: LoopStep }),
@@ -210,6 +256,45 @@ export const LoopEvent = z.discriminatedUnion('type', [
   z.object({ ...base, type: z.literal('commit.created'), commit: z.string(), summary: z.string() }),
   z.object({ ...base, type: z.literal('push.verified'), commit: z.string(), rebased: z.boolean() }),
   z.object({ ...base, type: z.literal('notice'), level: z.enum(['info', 'warn', 'error']), message: z.string() }),
+  /** The job was started: what was sent (a command, a request, a form) and what came back. */
+  z.object({
+    ...base,
+    type: z.literal('trigger.sent'),
+    kind: z.enum(['command', 'http', 'form']),
+    /** "POST https://svc.test/run (form, 3 fields)", the command, or the form's page. */
+    target: z.string(),
+    /** "HTTP 202", "command finished", or the page's confirmation. */
+    result: z.string(),
+    attempts: z.number().int().positive(),
+  }),
+  /** Waiting for the job's output; sent when the wait starts and every 30 s while it goes on. */
+  z.object({
+    ...base,
+    type: z.literal('output.waiting'),
+    source: OutputSource,
+    /** The mailbox, the folder and pattern, or the URL. */
+    where: z.string(),
+    /** Which mails count, in words ("from *@service.test with \"report\" in the subject"). */
+    rules: z.string().optional(),
+    timeoutSeconds: z.number(),
+    waitedSeconds: z.number().nonnegative(),
+  }),
+  /** What the mailbox wait saw: connections, mails passed over (with why), the mail taken, its attachments. */
+  z.object({ ...base, type: z.literal('output.mail'), mail: MailEvent }),
+  z.object({
+    ...base,
+    type: z.literal('output.received'),
+    source: OutputSource,
+    /** Where the output is now (saved into the loop's run folder for mail and URLs). */
+    file: z.string(),
+    name: z.string(),
+    size: z.number().int().nonnegative(),
+    from: z.string().optional(),
+    subject: z.string().optional(),
+    waitedSeconds: z.number().nonnegative(),
+  }),
+  /** Nothing usable came: nothing arrived in time, or the mail had no usable attachment. `check` says what to look at. */
+  z.object({ ...base, type: z.literal('output.none'), source: OutputSource, where: z.string(), waitedSeconds: z.number().nonnegative(), reason: z.string(), check: z.string() }),
   z.object({
     ...base,
     type: z.literal('loop.finished'),

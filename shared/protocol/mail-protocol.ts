@@ -231,6 +231,8 @@ export const MailEvent = z.discriminatedUnion('type', [
     size: z.number(),
     attachmentType: AttachmentType,
     path: z.string(),
+    /** The name the mail gave it, when it was saved under another (a path or unsafe characters removed, a name taken). */
+    mailName: z.string().optional(),
   }),
   z.strictObject({ type: z.literal('skipped_attachment'), name: z.string(), why: z.string() }),
   z.strictObject({

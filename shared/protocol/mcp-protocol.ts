@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineChannel } from './channel';
+import { formMethods } from './form-protocol';
 
 /**
  * The MCP bridge as data. Three channels carry it:
@@ -171,6 +172,8 @@ export type McpApprovalAnswer = z.infer<typeof McpApprovalAnswer>;
 export const HostRequestChannel = defineChannel(
   'host-request',
   {
+    /** A web form a fix loop's job needs filled in the browser (see form-protocol). */
+    ...formMethods,
     'mcp.status': { params: z.object({}), result: McpStatus },
     /** A page tool (browser_*) run by the extension's background on the session's tab, through the policy gate. */
     'mcp.page': {

@@ -5,6 +5,7 @@ import { desktopEvents, desktopMethods } from './desktop-protocol';
 import { desktopUiEvents, desktopUiMethods } from './desktop-ui-protocol';
 import { LoopEvent, LoopEvents, LoopMethods } from './loop-protocol';
 import { Flow } from './flow';
+import { formMethods } from './form-protocol';
 import { shellMethods } from './shell-protocol';
 import { shellUiEvents, shellUiMethods } from './shell-ui-protocol';
 import { taskUiEvents, taskUiMethods } from './task-protocol';
@@ -93,6 +94,8 @@ export const UiChannel = defineChannel(
     ...desktopUiMethods,
     ...shellUiMethods,
     ...mcpUiMethods,
+    /** A web form filled by Deputy, for `deputy loop` in a Chromium it started (the host asks the same over native messaging). */
+    ...formMethods,
   },
   {
     'host.status': HostStatus,

@@ -4,7 +4,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { LoopEvent } from '../../shared/protocol/loop-protocol';
 import { startFakeProvider, type FakeProvider } from '../fixtures/fake-provider/fake-provider-server';
 import { buildDeckServiceRepo, DECK_SCRIPT, fixTitleSize, type DeckServiceRepo } from '../fixtures/repo/deck-service';
-import { finished, runLoopCli, startLoopCli } from '../fixtures/repo/loop-cli';
+import { finished, killLoopAt, runLoopCli, startLoopCli } from '../fixtures/repo/loop-cli';
 
 // Document mode from the built `deputy loop`: a service in a real git repo (with a bare remote) builds a deck with
 // pptxgenjs each iteration, the deck is judged against the template the defect-free service makes, and the fake
@@ -67,6 +67,26 @@ describe('deputy loop in document mode: the output judged against a template', (
     const report = readFileSync(finished(run)?.reportPath ?? '', 'utf8');
     expect(report).toContain('Judgement: FAIL: 0 critical, 4 high, 0 medium');
     expect(report).toContain(`Report: ${first?.document?.reportPath ?? ''}`);
+  }, LOOP_TIMEOUT);
+
+  it('output the job writes inside the repo is never committed, also when the fixer runs the job itself, nor blocks a resume', async () => {
+    repo = buildDeckServiceRepo({ titleSize: 36 });
+    const trigger = `node ${DECK_SCRIPT} out`;
+    repo.writeScenario({ runs: [{ steps: [fixTitleSize(36), { tool: 'Bash', command: trigger }], result: 'Draw titles at the template size' }] });
+    const args = ['--trigger', trigger, '--output', 'out/deck-*.pptx', '--output-template', repo.template, '--no-output-images'];
+    // Stopped (as a crash would) once the first deck is in out/: the resume finds that deck in the tree and goes on.
+    const { killed } = await killLoopAt(repo, args, (event) => event.type === 'step.finished' && event.step === 'output');
+    expect(killed).toBe(true);
+    const run = await runLoopCli(repo, ['--resume']);
+
+    expect(run.code).toBe(0);
+    expect(finished(run)?.outcome).toBe('passed');
+    // Three decks: the first iteration's, the one the fixer made to try its fix, the second iteration's; none committed.
+    expect(repo.remoteCommits()).toHaveLength(1);
+    expect(repo.git(['show', '--name-only', '--format=', 'main'], repo.remote)).toBe(DECK_SCRIPT);
+    const untracked = repo.git(['status', '--porcelain', '--untracked-files=all']).split('\n');
+    expect(untracked).toHaveLength(3);
+    for (const line of untracked) expect(line).toMatch(/^\?\? out\/deck-\d+-\d+\.pptx$/);
   }, LOOP_TIMEOUT);
 
   it('prints the counts, the top findings and the report per iteration without --json', async () => {

@@ -198,7 +198,9 @@ describe.skipIf(dovecotMissing !== undefined)('deputy mail wait and doctor with 
       .trim()
       .split('\n')
       .map((line) => JSON.parse(line) as { type: string });
-    expect(events.map((event) => event.type)).toEqual(['connected', 'waiting', 'nothing_came']);
+    // The report taken above is passed over as older, and said so.
+    expect(events.map((event) => event.type)).toEqual(['connected', 'waiting', 'ignored', 'nothing_came']);
+    expect(events[2]).toMatchObject({ subject: 'Weekly report', why: 'an older mail, in the mailbox before the job was started (or the wait began): only newer mails count' });
     expect(nothing.stderr).toContain(
       'deputy: No mail from *@service.test with "report" in the subject arrived in alice@127.0.0.1',
     );

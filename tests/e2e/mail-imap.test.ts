@@ -9,7 +9,7 @@ import {
   type MailEvent,
   type MailResult,
 } from '../../shared/protocol/mail-protocol';
-import { describeMailResult } from '../../native-host/mail/describe-mail-event';
+import { describeMailEvent, describeMailResult, formatSize } from '../../shared/mail-text';
 import { createImapSource } from '../../native-host/mail/imap-source';
 import { markMailbox, waitForMailAttachment, type MailWaitOptions } from '../../native-host/mail/wait-for-mail';
 import {
@@ -120,11 +120,15 @@ describe.skipIf(dovecotMissing !== undefined)('mail output from Dovecot', () => 
     const types = wait.events.map((event) => event.type);
     expect(types.slice(0, 2)).toEqual(['connected', 'waiting']);
     expect(wait.events[1]).toMatchObject({ mode: 'idle' });
-    expect(wait.events.find((event) => event.type === 'ignored')).toMatchObject({
+    expect(wait.events.find((event) => event.type === 'ignored' && event.from.startsWith('Newsletter'))).toMatchObject({
       from: 'Newsletter <news@elsewhere.test>',
       why: 'the sender is not *@service.test',
     });
     expect(types.filter((type) => type === 'arrived')).toHaveLength(1);
+    // The older report already in the box is said to be passed over, and why.
+    expect(wait.events.find((event) => event.type === 'ignored' && event.subject === 'Weekly report (last week)')).toMatchObject({
+      why: 'an older mail, in the mailbox before the job was started (or the wait began): only newer mails count',
+    });
   });
 
   it('starting from the output, takes the newest matching mail already there', async () => {
@@ -218,6 +222,10 @@ describe.skipIf(dovecotMissing !== undefined)('mail output from Dovecot', () => 
       ]),
     );
     expect(wait.events.filter((event) => event.type === 'skipped_attachment')).toHaveLength(3);
+    // The path in the name is said, with the name it was saved under.
+    const evil = wait.events.find((event) => event.type === 'saved' && event.name === 'evil.pptx');
+    expect(evil && describeMailEvent(evil)).toBe(`Saved evil.pptx (${formatSize(pptx.length)}) to ${join(wait.runFolder, 'evil.pptx')} (the mail named it "../../evil.pptx")`);
+    expect(wait.events.filter((event) => event.type === 'saved' && event.mailName !== undefined)).toHaveLength(1);
   });
 
   it('reconnects when the server ends the session mid-IDLE, and gets the mail', async () => {

@@ -10,6 +10,8 @@ import { buildDeckServiceRepo, fixTitleSize } from '../fixtures/repo/deck-servic
 import { buildFixRepo, CHECK_COMMAND, FIX_ADD, FIX_MULTIPLY, type FixRepo, type Scenario, NO_DEPLOY_WAIT } from '../fixtures/repo/fix-repo';
 import { PANEL, PANEL_WIDTH, screenshotBothSchemes, texts } from './support/panel-harness';
 import { registerHostInProfile, requireBuild } from './support/register-host';
+import { dovecotMissing, imapSettings, startDovecot, type Dovecot } from './support/dovecot';
+import { FORM_CONFIRMATION, startMailingService, type MailingService, type ServiceMode } from '../fixtures/repo/mailing-service';
 import { uiCall } from './support/ui-call';
 
 // The host is started by Chromium, so it (and the fake claude it runs) gets its settings from the browser's
@@ -70,6 +72,12 @@ async function replaceText(page: Page, selector: string, text: string): Promise<
 
 async function fillDefinition(page: Page, fields: Record<string, string>): Promise<void> {
   for (const [id, value] of Object.entries(fields)) await replaceText(page, `[data-testid=loop-${id}]`, value);
+}
+
+/** Turns a switch of the form on or off, whatever the remembered definition left it at. */
+async function setSwitch(page: Page, id: string, on: boolean): Promise<void> {
+  const selector = `[data-testid=loop-${id}]`;
+  if ((await page.$eval(selector, (input) => (input as HTMLInputElement).checked)) !== on) await page.click(selector);
 }
 
 function text(page: Page, selector: string): Promise<string> {
@@ -251,6 +259,101 @@ describe('the fix loop in document mode, from the side panel', () => {
     expect(readFileSync(reports[0] ?? '', 'utf8')).toContain('Page images skipped');
     expect(service.remoteCommits()).toHaveLength(1);
     expect(await screenshotBothSchemes(panel, 'panel-loop-document')).toEqual([]);
+    await panel.close();
+  });
+});
+
+describe.skipIf(dovecotMissing)('the fix loop with its output by mail, from the side panel', () => {
+  let dovecot: Dovecot;
+  let site: MailingService | undefined;
+  beforeAll(async () => {
+    dovecot = await startDovecot();
+  });
+  afterEach(async () => {
+    await site?.close();
+    site = undefined;
+  });
+  afterAll(async () => {
+    await dovecot?.close();
+  });
+
+  /**
+   * A deck service in a git repo that mails its deck to Dovecot, and the panel fields of a loop on it. The host was
+   * started by the browser, so the password comes from a file rather than its environment.
+   */
+  async function mailingLoop(mode: ServiceMode, timeoutSeconds: number) {
+    const service = buildDeckServiceRepo({ titleSize: 36, loopFile: { deploy: { waitSeconds: 0 } } });
+    repo = service;
+    site = await startMailingService(service, dovecot, mode);
+    const passwordFile = join(root, 'imap-password');
+    writeFileSync(passwordFile, `${dovecot.password}\n`, { mode: 0o600 });
+    const settings = join(root, `mail-${timeoutSeconds}.json`);
+    writeFileSync(settings, JSON.stringify(imapSettings(dovecot, 'UNUSED', { password: { file: passwordFile }, timeoutSeconds })));
+    const fields = { repo: service.work, check: '', 'max-iterations': '3', output: '', 'output-mail': settings, 'output-template': service.template, 'claude-path': fakeClaudePath() };
+    return { service, site, fields };
+  }
+
+  it('a web form trigger: the host asks the extension to fill the form; the panel shows the trigger, the wait ticking and the mail that arrived', async () => {
+    // The job takes a few seconds to mail its deck, so the wait can be watched.
+    const { service, site, fields } = await mailingLoop({ mailDelayMs: 3000 }, 60);
+    useScenario({ runs: [{ steps: [fixTitleSize(36)], result: 'Draw titles at the template size', costUsd: 0.1 }] });
+    const panel = await openLoopView();
+    await fillDefinition(panel, { ...fields, trigger: site.formUrl, 'trigger-fields': 'Client=acme\nEmail=ops@acme.test\nFormat=PowerPoint\nInclude appendix=true' });
+    await setSwitch(panel, 'trigger-page', true);
+    await fillDefinition(panel, { 'trigger-submit': 'Request report', 'trigger-confirm': 'your report is on its way' });
+    await panel.click('[data-testid=loop-start]');
+
+    // While the job works, the wait shows and its time goes on.
+    await panel.waitForSelector('[data-testid=loop-job-waiting]', LOOP_WAIT);
+    const waiting = await text(panel, '[data-testid=loop-job-waiting]');
+    expect(waiting).toMatch(new RegExp(`^Waiting for mail in alice@127\\.0\\.0\\.1:${dovecot.port}/INBOX from \\*@service\\.test with "report" in the subject: 0:0\\d of 1:00$`));
+    await panel.waitForFunction((first) => { const now = document.querySelector('[data-testid=loop-job-waiting]')?.textContent; return now !== first && now !== undefined; }, { timeout: 10_000 }, waiting);
+    expect(await texts(panel, '[data-testid=loop-job-trigger]')).toEqual([`Triggered: the form on ${site.formUrl} (4 fields): form accepted: "${FORM_CONFIRMATION}"`]);
+    expect(await screenshotBothSchemes(panel, 'panel-loop-mail-waiting')).toEqual([]);
+    await waitForOutcome(panel, 'passed');
+
+    expect(await texts(panel, '[data-testid=loop-job-trigger]')).toHaveLength(2);
+    const received = await texts(panel, '[data-testid=loop-job-received]');
+    expect(received).toHaveLength(2);
+    expect(received[0]).toMatch(/^Received deck-\d+-\d+\.pptx \(\d+ KB\) in the mail "Market map report #1 for acme" from Deck service <reports@service\.test> after \d+ s$/);
+    expect(received[1]).toContain('"Market map report #2 for acme"');
+    expect(await panel.$('[data-testid=loop-job-waiting]')).toBeNull();
+    expect(await texts(panel, '[data-testid=loop-iteration-check]')).toEqual(['output differs from the template', 'output matches the template']);
+    // The browser sent the form twice, as the page encodes it; the tabs it used are closed again.
+    expect(site.requests.map((request) => request.body)).toEqual(['client=acme&email=ops%40acme.test&format=pptx&appendix=yes', 'client=acme&email=ops%40acme.test&format=pptx&appendix=yes']);
+    expect((await ext.browser.pages()).map((page) => page.url()).filter((url) => url.includes('/request'))).toEqual([]);
+    expect(service.remoteCommits()).toHaveLength(1);
+    const [loop] = (await uiCall(panel, 'loop.status', {})).loops.filter((entry) => entry.repo === service.work);
+    expect(readFileSync(loop?.stateFile ?? '', 'utf8')).not.toContain(dovecot.password);
+    await panel.close();
+  });
+
+  it('a form-encoded POST whose mail never comes: the panel shows the request sent, then says clearly that nothing came and what to check', async () => {
+    const { site, fields } = await mailingLoop({ silent: true }, 4);
+    useScenario({ runs: [] });
+    const panel = await openLoopView();
+    await fillDefinition(panel, { ...fields, trigger: site.runUrl, 'trigger-fields': 'client=acme\nregion=eu' });
+    await setSwitch(panel, 'trigger-page', false);
+    await panel.click('[data-testid=loop-start]');
+    await waitForOutcome(panel, 'failed');
+
+    expect(await texts(panel, '[data-testid=loop-job-trigger]')).toEqual([`Triggered: POST ${site.runUrl} (form, 2 field(s)): HTTP 202 Accepted`]);
+    expect(site.requests.map((request) => [request.contentType, request.body])).toEqual([['application/x-www-form-urlencoded;charset=UTF-8', 'client=acme&region=eu']]);
+    const nothing = await texts(panel, '[data-testid=loop-job-nothing]');
+    expect(nothing).toHaveLength(1);
+    expect(nothing[0]).toMatch(
+      new RegExp(`^Nothing usable came \\(0:0\\d waited\\): no mail from \\*@service\\.test with "report" in the subject arrived in alice@127\\.0\\.0\\.1:${dovecot.port}/INBOX within 4 s\\. Check that the job ran \\(POST `),
+    );
+    expect(nothing[0]).toContain('then run deputy loop --resume to wait again');
+    expect(await panel.$('[data-testid=loop-job-waiting]')).toBeNull();
+    expect(await text(panel, '[data-testid=loop-iteration-check]')).toBe('no output to check');
+    // Said once in the iteration, not again as the mailbox's own line or the failed step's. (Reports mailed by an
+    // earlier test are in the box: those are passed over as older, and said so.)
+    const mailLines = await texts(panel, '[data-testid=loop-job-mail] li');
+    expect(mailLines.filter((line) => !line.startsWith('Passed over "Market map report #'))).toEqual([]);
+    for (const line of mailLines) expect(line).toMatch(/: an older mail, in the mailbox before the job was started \(or the wait began\): only newer mails count$/);
+    expect(await panel.$('[data-testid=loop-step-error]')).toBeNull();
+    expect(await screenshotBothSchemes(panel, 'panel-loop-mail-nothing')).toEqual([]);
     await panel.close();
   });
 });

@@ -108,4 +108,58 @@ describe('fix loop form', () => {
   it('an older remembered form gets the research switch on', () => {
     expect(LoopForm.parse({ repo: '/srv/app' }).research).toBe(true);
   });
+  it('trigger fields: a form-encoded POST to a URL, or the page filled in the browser; output by mail from a settings file', () => {
+    const post = configFromForm({
+      ...EMPTY_LOOP_FORM,
+      repo: '/srv/decks',
+      trigger: 'https://decks.example.com/run',
+      triggerFields: 'client=acme\n\n email = ops@acme.test \nquery=a=b',
+      outputMail: '/home/me/mail.json',
+      outputTemplate: '/srv/ref.pptx',
+    });
+    expect(post).toEqual({
+      ok: true,
+      config: {
+        repo: '/srv/decks',
+        trigger: { url: 'https://decks.example.com/run', form: { client: 'acme', email: 'ops@acme.test', query: 'a=b' } },
+        output: { mail: '/home/me/mail.json' },
+        document: { template: '/srv/ref.pptx' },
+      },
+    });
+    const page = configFromForm({
+      ...EMPTY_LOOP_FORM,
+      repo: '/srv/decks',
+      trigger: 'https://decks.example.com/request',
+      triggerFields: 'Client=acme\nInclude appendix=true',
+      triggerPage: true,
+      triggerSubmit: 'Request report',
+      triggerConfirm: 'on its way',
+      triggerRetry: true,
+      outputMail: 'default',
+      outputTemplate: '/srv/ref.pptx',
+    });
+    expect(page.ok && page.config.trigger).toEqual({ page: 'https://decks.example.com/request', fields: { Client: 'acme', 'Include appendix': 'true' }, submit: 'Request report', confirm: 'on its way', idempotent: true });
+    expect(page.ok && page.config.output).toEqual({ mail: true });
+    if (page.ok) expect(LoopConfig.safeParse({ ...page.config, output: { folder: '/srv', pattern: '*.pptx' } }).success).toBe(true);
+  });
+
+  it('says what is wrong with the trigger and mail fields', () => {
+    const errors = (form: Partial<LoopForm>) => {
+      const result = configFromForm({ ...EMPTY_LOOP_FORM, repo: '/srv/decks', outputTemplate: '/srv/ref.pptx', output: '/srv/out/*.pptx', ...form });
+      return result.ok ? {} : result.errors;
+    };
+    expect(errors({ trigger: 'https://svc.test/run', triggerFields: 'client acme' }).triggerFields).toBe('Write one field per line as name=value, e.g. client=acme.');
+    expect(errors({ trigger: 'make report', triggerFields: 'client=acme' }).triggerFields).toMatch(/^A command trigger takes no fields/);
+    expect(errors({ triggerFields: 'client=acme' }).triggerFields).toMatch(/^Fields go with a trigger URL/);
+    expect(errors({ trigger: 'request.html', triggerPage: true })).toMatchObject({ trigger: expect.stringMatching(/^Enter the address of the page/) as unknown, triggerConfirm: expect.stringMatching(/^Enter a text the page shows/) as unknown });
+    expect(errors({ outputMail: 'default' }).outputMail).toMatch(/either from a folder or URL \(Output\) or by mail/);
+    const mailError = 'The mail settings /home/me/mail.json cannot be read: ENOENT';
+    expect(errorsFromHost(mailError)).toEqual({ outputMail: mailError });
+    const confirm = 'The loop definition in loop.start is invalid: trigger.confirm: Too small';
+    expect(errorsFromHost(confirm)).toEqual({ triggerConfirm: confirm });
+  });
+
+  it('an older remembered form gets the trigger switches off', () => {
+    expect(LoopForm.parse({ repo: '/srv/app' })).toMatchObject({ triggerPage: false, triggerRetry: false, triggerFields: '', outputMail: '' });
+  });
 });

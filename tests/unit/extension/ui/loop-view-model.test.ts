@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { LoopEvent, LoopSnapshot } from '../../../../shared/protocol/loop-protocol';
-import { fixerErrorText, formatClock, mergeEvents, reduceLoop, statusLine } from '../../../../extension/ui/loop-view-model';
+import { fixerErrorText, formatClock, mergeEvents, reduceLoop, statusLine, waitingLine } from '../../../../extension/ui/loop-view-model';
 
 const ID = 'loop-1';
 let clock = 1_000;
@@ -144,5 +144,54 @@ describe('fix loop view model', () => {
       [1, 4, '/state/runs/a/iteration-1/report.html', 1],
       [2, 0, '/state/runs/a/iteration-2/report.html', 0],
     ]);
+  });
+  it('shows the trigger, a wait that ticks on, what the mailbox passed over and what arrived; a wait that ended says nothing came', () => {
+    clock = 1_000;
+    const wait = { source: 'mail', where: 'alice@imap.example.com:993/INBOX', rules: 'from *@svc.test with "report" in the subject', timeoutSeconds: 900 };
+    const started = [
+      ev({ type: 'loop.started', repo: '/srv/decks', branch: 'main', resumed: false, step: 'trigger' }),
+      ev({ type: 'trigger.sent', kind: 'http', target: 'POST https://svc.test/run (form, 2 field(s))', result: 'HTTP 202 Accepted', attempts: 1 }),
+      ev({ type: 'step.started', step: 'output' }),
+      ev({ type: 'output.waiting', ...wait, waitedSeconds: 0 }),
+      ev({ type: 'output.mail', mail: { type: 'connected', mailbox: 'alice@imap.example.com:993', security: 'TLS', push: true } }),
+      ev({ type: 'output.mail', mail: { type: 'ignored', id: '7', from: 'reports@svc.test', subject: 'Market map report (last week)', why: 'it arrived before the job was started' } }),
+      ev({ type: 'output.mail', mail: { type: 'disconnected', mailbox: 'alice@imap.example.com:993', reason: 'the server closed the connection', attempt: 1, retryInSeconds: 2 } }),
+      ev({ type: 'output.mail', mail: { type: 'saved', name: 'deck.pptx', size: 48_200, attachmentType: 'pptx', path: '/runs/deck.pptx' } }),
+      ev({ type: 'output.mail', mail: { type: 'saved', name: 'evil.pptx', size: 48_200, attachmentType: 'pptx', path: '/runs/evil.pptx', mailName: '../../evil.pptx' } }),
+    ];
+    const waiting = reduceLoop(ID, started);
+    const [entry] = waiting.iterations;
+    expect(entry?.trigger).toBe('Triggered: POST https://svc.test/run (form, 2 field(s)): HTTP 202 Accepted');
+    expect(entry?.mail).toEqual([
+      'Passed over "Market map report (last week)" from reports@svc.test: it arrived before the job was started',
+      'Connection lost (the server closed the connection); reconnecting in 2 s (attempt 1)',
+      'Saved evil.pptx (48 KB) to /runs/evil.pptx (the mail named it "../../evil.pptx")',
+    ]);
+    // The panel ticks the time on from the event's own clock, between the host's 30 s beats.
+    const since = started[3]?.at ?? 0;
+    expect(entry?.waiting && waitingLine(entry.waiting, since + 42_000)).toBe(
+      'Waiting for mail in alice@imap.example.com:993/INBOX from *@svc.test with "report" in the subject: 0:42 of 15:00',
+    );
+    const beat = ev({ type: 'output.waiting', ...wait, waitedSeconds: 30 });
+    const later = reduceLoop(ID, [...started, beat]).iterations[0];
+    expect(later?.waiting && waitingLine(later.waiting, beat.at + 5_000)).toMatch(/: 0:35 of 15:00$/);
+
+    const received = reduceLoop(ID, [
+      ...started,
+      ev({ type: 'output.received', source: 'mail', file: '/state/runs/a/iteration-1/deck.pptx', name: 'deck.pptx', size: 48_200, from: 'Deck service <reports@svc.test>', subject: 'Market map report #1', waitedSeconds: 75 }),
+    ]).iterations[0];
+    expect(received?.waiting).toBeUndefined();
+    expect(received?.received).toBe('Received deck.pptx (48 KB) in the mail "Market map report #1" from Deck service <reports@svc.test> after 75 s');
+
+    const none = reduceLoop(ID, [
+      ...started,
+      ev({ type: 'output.none', source: 'mail', where: wait.where, waitedSeconds: 900, reason: 'no mail arrived within 900 s', check: 'that the job ran' }),
+      ev({ type: 'step.finished', step: 'output', ok: false, detail: 'No mail came' }),
+    ]).iterations[0];
+    expect(none?.waiting).toBeUndefined();
+    expect(none?.nothing).toBe('Nothing usable came (15:00 waited): no mail arrived within 900 s. Check that the job ran');
+    // A loop that ends (stopped mid-wait) shows no wait still going on.
+    const stopped = reduceLoop(ID, [...started, ev({ type: 'loop.finished', outcome: 'stopped', reason: 'Stopped', costUsd: 0 })]).iterations[0];
+    expect(stopped?.waiting).toBeUndefined();
   });
 });

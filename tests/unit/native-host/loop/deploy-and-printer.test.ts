@@ -131,4 +131,36 @@ describe('loop printer', () => {
     printer.close();
     expect(out).toContain('\r\u001b[2Kiteration 1 · fix · 1:05 · $0.00 · Edit src/cart.ts');
   });
+  it('prints the trigger, the wait (and how long it goes on when piped), the mailbox and what arrived; the status line ticks the wait', () => {
+    const wait = { source: 'mail' as const, where: 'alice@imap.example.com:993/INBOX', rules: 'from *@svc.test', timeoutSeconds: 600 };
+    const job: LoopEvent[] = [
+      { ...base, type: 'trigger.sent', kind: 'form', target: 'the form on https://svc.test/request (2 fields)', result: 'form accepted: "on its way"', attempts: 1 },
+      { ...base, type: 'step.started', step: 'output' },
+      { ...base, type: 'output.waiting', ...wait, waitedSeconds: 0 },
+      { ...base, type: 'output.mail', mail: { type: 'waiting', mailbox: 'alice@imap.example.com:993', mode: 'idle', since: '2026-11-24T09:00:00Z', timeoutSeconds: 600 } },
+      { ...base, type: 'output.mail', mail: { type: 'skipped_attachment', name: 'evil.pptx', why: 'a path in its name' } },
+      { ...base, type: 'output.waiting', ...wait, waitedSeconds: 30 },
+      { ...base, type: 'output.received', source: 'mail', file: '/runs/deck.pptx', name: 'deck.pptx', size: 2_400_000, from: 'reports@svc.test', subject: 'Report', waitedSeconds: 41 },
+    ];
+    let out = '';
+    const printer = createPrinter('plain', (text) => (out += text));
+    for (const event of job) printer.print(event);
+    expect(out.split('\n')).toEqual([
+      '[1] Triggered: the form on https://svc.test/request (2 fields): form accepted: "on its way"',
+      '[1] output',
+      '[1] Waiting up to 10:00 for mail in alice@imap.example.com:993/INBOX from *@svc.test',
+      '[1]   Skipped evil.pptx: a path in its name',
+      '[1]   still waiting: 0:30 of 10:00',
+      '[1] Received deck.pptx (2.4 MB) in the mail "Report" from reports@svc.test after 41 s',
+      '',
+    ]);
+    let tty = '';
+    let now = 0;
+    const terminal = createPrinter('tty', (text) => (tty += text), () => now);
+    terminal.print(job[1] as LoopEvent);
+    terminal.print(job[2] as LoopEvent);
+    now = 95_000;
+    terminal.print(job[4] as LoopEvent);
+    expect(tty).toContain('iteration 1 · output · 1:35 · $0.00 · waiting for mail 1:35 of 10:00');
+  });
 });

@@ -47,7 +47,7 @@ describe('document mode: definition and flags', () => {
     expect(config.output).toEqual({ folder: 'out', pattern: 'deck-*.pptx', timeoutSeconds: 900, pollSeconds: 5 });
     expect(config.document).toEqual({ template: 'ref.pptx', rules: 'rules.json', images: false });
     expect(config.research).toEqual({ enabled: false, model: 'gpt-5' });
-    expect(loadLoopConfig({ repo: dir, output: 'https://svc.test/latest.pptx', outputTemplate: 'ref.pptx', trigger: 'https://svc.test/run' }, '/').trigger).toEqual({ url: 'https://svc.test/run', method: 'POST', timeoutSeconds: 60 });
+    expect(loadLoopConfig({ repo: dir, output: 'https://svc.test/latest.pptx', outputTemplate: 'ref.pptx', trigger: 'https://svc.test/run' }, '/').trigger).toEqual({ url: 'https://svc.test/run', method: 'POST', headers: {}, idempotent: false, timeoutSeconds: 60 });
     expect(() => loadLoopConfig({ repo: dir, outputTemplate: 'ref.pptx' }, '/')).toThrow(/document mode needs an "output" section/);
   });
 

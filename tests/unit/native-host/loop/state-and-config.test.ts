@@ -102,4 +102,54 @@ describe('loadLoopConfig', () => {
     writeFileSync(join(dir, 'repo', 'deputy.loop.json'), JSON.stringify({ check: 'x', chek: 'typo' }));
     expect(() => loadLoopConfig({ repo: 'repo' }, dir)).toThrow(/chek/);
   });
+  it('builds the trigger from its flags: a form-encoded, JSON or multipart request, or a web form; and the output mailbox from its settings file', () => {
+    mkdirSync(join(dir, 'repo'));
+    const base = { repo: 'repo', outputTemplate: 'ref.pptx' };
+    const form = loadLoopConfig({ ...base, trigger: 'https://svc.test/run', triggerData: ['client=acme', 'region=eu', 'region=us', 'q=a=b'], output: 'out/*.pptx' }, dir);
+    expect(form.trigger).toMatchObject({ url: 'https://svc.test/run', method: 'POST', form: { client: 'acme', region: ['eu', 'us'], q: 'a=b' }, idempotent: false });
+    const json = loadLoopConfig({ ...base, trigger: 'https://svc.test/run', triggerMethod: 'put', triggerJson: '{"client":"acme"}', output: 'out/*.pptx' }, dir);
+    expect(json.trigger).toMatchObject({ method: 'PUT', json: { client: 'acme' } });
+    const multipart = loadLoopConfig({ ...base, trigger: 'https://svc.test/run', triggerData: ['client=acme'], triggerFile: ['list=clients.csv'], triggerRetry: true, output: 'out/*.pptx' }, dir);
+    expect(multipart.trigger).toMatchObject({ multipart: { client: 'acme', list: { file: join(dir, 'clients.csv') } }, idempotent: true });
+    const page = loadLoopConfig({ ...base, triggerPage: 'https://svc.test/request', triggerField: ['Client=acme', 'Include appendix=true'], triggerSubmit: 'Request', triggerConfirm: 'on its way', output: 'out/*.pptx' }, dir);
+    expect(page.trigger).toMatchObject({ page: 'https://svc.test/request', fields: { Client: 'acme', 'Include appendix': 'true' }, submit: 'Request', confirm: 'on its way', idempotent: false });
+
+    writeFileSync(join(dir, 'password'), 'secret-pass\n', { mode: 0o600 });
+    writeFileSync(join(dir, 'mail.json'), JSON.stringify({ kind: 'imap', host: '127.0.0.1', port: 1143, tls: 'plain', user: 'alice', password: { file: 'password' }, from: ['*@svc.test'] }));
+    const mail = loadLoopConfig({ ...base, trigger: 'https://svc.test/run', outputMail: 'mail.json' }, dir);
+    // The settings are read in with their files made absolute; the password stays a reference, never its value.
+    expect(mail.output).toMatchObject({ mail: { kind: 'imap', host: '127.0.0.1', user: 'alice', password: { file: join(dir, 'password') } } });
+    expect(JSON.stringify(mail)).not.toContain('secret-pass');
+  });
+
+  it('says which trigger flags do not go together', () => {
+    mkdirSync(join(dir, 'repo'));
+    const base = { repo: 'repo', check: 'npm test' };
+    expect(() => loadLoopConfig({ ...base, trigger: 'make report', triggerData: ['a=b'] }, dir)).toThrow('--trigger-method, --trigger-data, --trigger-json and --trigger-file shape an HTTP request');
+    expect(() => loadLoopConfig({ ...base, trigger: 'https://svc.test/run', triggerField: ['Client=acme'] }, dir)).toThrow('describe a web form: give its page with --trigger-page');
+    expect(() => loadLoopConfig({ ...base, trigger: 'https://svc.test/run', triggerPage: 'https://svc.test/request' }, dir)).toThrow('--trigger and --trigger-page are two ways to start the job: give one');
+    expect(() => loadLoopConfig({ ...base, trigger: 'make report', triggerRetry: true }, dir)).toThrow('--trigger-retry marks an HTTP request or a web form');
+    expect(() => loadLoopConfig({ ...base, trigger: 'https://svc.test/run', triggerData: ['client'] }, dir)).toThrow('--trigger-data takes name=value');
+    expect(() => loadLoopConfig({ ...base, trigger: 'https://svc.test/run', triggerJson: '{client' }, dir)).toThrow('--trigger-json is not valid JSON');
+    expect(() => loadLoopConfig({ ...base, trigger: 'https://svc.test/run', triggerMethod: 'GET', triggerData: ['a=b'] }, dir)).toThrow('a GET request has no body');
+    expect(() => loadLoopConfig({ ...base, triggerPage: 'https://svc.test/request' }, dir)).toThrow('--trigger-page needs --trigger-confirm');
+    // In deputy.loop.json the same is said of the shape the trigger comes closest to, not as "Invalid input".
+    writeFileSync(join(dir, 'repo', 'deputy.loop.json'), JSON.stringify({ check: 'npm test', trigger: { page: 'https://svc.test/request', fields: { Client: 'acme' } } }));
+    expect(() => loadLoopConfig({ repo: 'repo' }, dir)).toThrow(/is invalid: trigger\.confirm: Invalid input: expected string, received undefined$/);
+    writeFileSync(join(dir, 'repo', 'deputy.loop.json'), JSON.stringify({ check: 'npm test', trigger: { url: 'https://svc.test/run', form: { a: 'b' }, json: {} } }));
+    expect(() => loadLoopConfig({ repo: 'repo' }, dir)).toThrow('give one body: body, json, form or multipart');
+    rmSync(join(dir, 'repo', 'deputy.loop.json'));
+    expect(() => loadLoopConfig({ ...base, output: 'out/*.pptx', outputMail: true }, dir)).toThrow('--output and --output-mail name two places for the same output');
+    writeFileSync(join(dir, 'inline.json'), JSON.stringify({ kind: 'imap', host: '127.0.0.1', tls: 'plain', user: 'alice', password: 'hunter2-inline', from: ['*'] }));
+    const inline = (() => {
+      try {
+        loadLoopConfig({ ...base, outputMail: 'inline.json' }, dir);
+        return '';
+      } catch (error) {
+        return (error as Error).message;
+      }
+    })();
+    expect(inline).toMatch(/password/i);
+    expect(inline).not.toContain('hunter2-inline');
+  });
 });

@@ -4,6 +4,9 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { outputSnapshot, runTrigger, waitForOutput, type ExternalDeps } from '../../../../native-host/loop/trigger-output';
 import type { CommandResult } from '../../../../native-host/loop/run-command';
+import { TriggerSpec, type TriggerSpec as Trigger } from '../../../../shared/protocol/loop-protocol';
+
+const trigger = (spec: Record<string, unknown>): Trigger => TriggerSpec.parse(spec);
 
 let dir: string;
 beforeEach(() => {
@@ -22,6 +25,7 @@ function deps(fetchFn: typeof fetch, result: Partial<CommandResult> = {}, onSlee
       return fetchFn(url, init);
     }) as typeof fetch,
     now: () => now,
+    env: {},
     sleep: (ms) => {
       now += ms;
       onSleep();
@@ -36,16 +40,20 @@ const refuse = (() => Promise.reject(Object.assign(new TypeError('fetch failed')
 describe('runTrigger', () => {
   it('sends the configured request and reports what came back', async () => {
     const fake = deps(respond(202));
-    await expect(runTrigger({ url: 'http://127.0.0.1:9000/jobs', method: 'POST', body: '{"job":"report"}', timeoutSeconds: 5 }, dir, fake)).resolves.toBe('HTTP 202');
+    await expect(runTrigger(trigger({ url: 'http://127.0.0.1:9000/jobs', method: 'POST', body: '{"job":"report"}', timeoutSeconds: 5 }), dir, fake)).resolves.toEqual({
+      kind: 'http',
+      target: 'POST http://127.0.0.1:9000/jobs (16 bytes)',
+      result: 'HTTP 202',
+    });
     expect(fake.requests).toEqual([{ url: 'http://127.0.0.1:9000/jobs', method: 'POST' }]);
-    await expect(runTrigger({ url: 'http://127.0.0.1:9000/jobs', method: 'POST', timeoutSeconds: 5 }, dir, deps(respond(500)))).rejects.toThrow(
-      'The trigger POST http://127.0.0.1:9000/jobs answered HTTP 500: check the URL and that the job can be started',
+    await expect(runTrigger(trigger({ url: 'http://127.0.0.1:9000/jobs', method: 'POST', timeoutSeconds: 5 }), dir, deps(respond(500)))).rejects.toThrow(
+      'The trigger POST http://127.0.0.1:9000/jobs (no body) answered HTTP 500: check the URL, the fields and that the job can be started',
     );
-    await expect(runTrigger({ url: 'http://127.0.0.1:9000/jobs', method: 'GET', timeoutSeconds: 5 }, dir, deps(refuse))).rejects.toThrow('could not be sent (ECONNREFUSED)');
+    await expect(runTrigger(trigger({ url: 'http://127.0.0.1:9000/jobs', method: 'GET', timeoutSeconds: 5 }), dir, deps(refuse))).rejects.toThrow('could not be sent (ECONNREFUSED)');
   });
 
   it('runs a trigger command and reports its failure with its output', async () => {
-    await expect(runTrigger({ command: 'make report', timeoutSeconds: 5 }, dir, deps(refuse, { exitCode: 2, stderr: 'make: *** No rule to make target' }))).rejects.toThrow(
+    await expect(runTrigger(trigger({ command: 'make report', timeoutSeconds: 5 }), dir, deps(refuse, { exitCode: 2, stderr: 'make: *** No rule to make target' }))).rejects.toThrow(
       'The trigger command "make report" exited with 2: make: *** No rule to make target',
     );
   });

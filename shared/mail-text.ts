@@ -1,7 +1,16 @@
-import type { MailEvent, MailResult } from '../../shared/protocol/mail-protocol';
-import { formatSize } from './mail-parts';
+import type { MailEvent, MailResult } from './protocol/mail-protocol';
 
-/** One line per event, in the words `deputy mail wait` prints (and the fix loop's view will show). */
+/**
+ * How a mailbox wait is put into words, the same for `deputy mail wait`, `deputy loop` and the side panel.
+ */
+
+/** A size as people read it: KB under a megabyte (1 MB = 1,000,000 bytes, as mail limits count). */
+export const formatSize = (bytes: number): string =>
+  bytes < 1_000_000
+    ? `${Math.max(1, Math.round(bytes / 1000))} KB`
+    : `${(bytes / 1_000_000).toFixed(bytes < 10_000_000 ? 1 : 0)} MB`;
+
+/** One line per event, in the words `deputy mail wait` prints and the fix loop shows. */
 export function describeMailEvent(event: MailEvent): string {
   switch (event.type) {
     case 'connected':
@@ -15,7 +24,7 @@ export function describeMailEvent(event: MailEvent): string {
     case 'arrived':
       return `Mail arrived after ${event.waitedSeconds} s: "${event.subject}" from ${event.from}`;
     case 'saved':
-      return `Saved ${event.name} (${formatSize(event.size)}) to ${event.path}`;
+      return `Saved ${event.name} (${formatSize(event.size)}) to ${event.path}${event.mailName !== undefined ? ` (the mail named it "${event.mailName}")` : ''}`;
     case 'skipped_attachment':
       return `Skipped ${event.name}: ${event.why}`;
     case 'no_usable_attachment':

@@ -1,0 +1,122 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import type { Browser, Page, Target, WebWorker } from 'puppeteer-core';
+import { EXTENSION_ID } from '../../shared/constants';
+import { findBrowser } from './find-browser';
+import { hostRulesFromEnv } from './host-rules';
+import { assertProfileFree } from './profile-lock';
+
+export interface LaunchOptions {
+  /** The built extension folder; default dist/. */
+  extensionDir?: string;
+  /** A profile folder, kept as it is; a fresh temporary one by default (removed on close). */
+  userDataDir?: string;
+  /** The browser executable (Chrome, Chromium, Brave, Edge); found through CHROME_PATH and the usual paths by default. */
+  executablePath?: string;
+  headless?: boolean;
+  /** Extra Chromium flags. */
+  args?: string[];
+  /**
+   * Chromium's `--host-resolver-rules`, for tests only (they map names such as shop.test to loopback). Without it the
+   * browser resolves names as any browser does; DEPUTY_HOST_RULES in the environment sets it for a test's child run.
+   */
+  hostRules?: string;
+  /** Extra environment for the browser, and so for the native host it starts (e.g. DEPUTY_LOG_FILE). */
+  env?: Record<string, string>;
+  /** How long one call into the browser may take (puppeteer's default is 180 s). */
+  protocolTimeoutMs?: number;
+}
+
+export interface ExtensionBrowser {
+  browser: Browser;
+  userDataDir: string;
+  extensionId: string;
+  /** The extension's service worker, waiting until `chrome` is usable inside it. */
+  worker(): Promise<WebWorker>;
+  /** Opens one of the extension's pages (e.g. the side panel) in a tab. */
+  openExtensionPage(path: string): Promise<Page>;
+  close(): Promise<void>;
+}
+
+/** Flags every Deputy run of Chromium uses: quiet, and able to run as root in CI. Host rules only when a test gives them. */
+export function baseArgs(options: { hostRules?: string | undefined } = {}): string[] {
+  const args = [
+    '--no-first-run',
+    '--no-default-browser-check',
+    '--disable-background-networking',
+    '--disable-component-update',
+    '--disable-sync',
+    '--disable-gpu',
+    '--disable-dev-shm-usage',
+  ];
+  if (process.getuid?.() === 0) args.push('--no-sandbox');
+  if (options.hostRules) args.push(`--host-resolver-rules=${options.hostRules}`);
+  return args;
+}
+
+/**
+ * Starts Chromium with the built extension loaded from `extensionDir` in a profile of its own. The native host is
+ * found through `<userDataDir>/NativeMessagingHosts/`, so register it there before launching when a test needs it.
+ */
+export async function launchWithExtension(options: LaunchOptions = {}): Promise<ExtensionBrowser> {
+  const extensionDir = resolve(options.extensionDir ?? 'dist');
+  const ownProfile = options.userDataDir === undefined;
+  if (!ownProfile) await assertProfileFree(resolve(options.userDataDir ?? ''));
+  const executablePath = options.executablePath ?? findBrowser();
+  const userDataDir = options.userDataDir ?? (await mkdtemp(join(tmpdir(), 'deputy-profile-')));
+  // Loaded when a browser is needed: the host and the CLI start without it.
+  const { default: puppeteer, TargetType } = await import('puppeteer-core');
+  const browser = await puppeteer.launch({
+    ...(options.protocolTimeoutMs !== undefined ? { protocolTimeout: options.protocolTimeoutMs } : {}),
+    executablePath,
+    headless: options.headless ?? true,
+    userDataDir,
+    pipe: true,
+    enableExtensions: [extensionDir],
+    // Sites see an ordinary browser: no "controlled by automated software" bar or automation flag. A profile of the
+    // user's keeps its own password store, or the cookies it holds (the logged-in sessions) could not be read.
+    ignoreDefaultArgs: ['--enable-automation', ...(ownProfile ? [] : ['--password-store=basic', '--use-mock-keychain'])],
+    env: { ...process.env, ...options.env },
+    args: [...baseArgs({ hostRules: options.hostRules ?? hostRulesFromEnv(process.env) }), ...(options.args ?? [])],
+  });
+
+  const isOurWorker = (candidate: Target): boolean =>
+    candidate.type() === TargetType.SERVICE_WORKER && candidate.url().startsWith(`chrome-extension://${EXTENSION_ID}/`);
+
+  const worker = async (): Promise<WebWorker> => {
+    const deadline = Date.now() + 30_000;
+    let lastError: unknown;
+    while (Date.now() < deadline) {
+      try {
+        const target = await browser.waitForTarget(isOurWorker, { timeout: Math.max(1, deadline - Date.now()) });
+        const found = await target.worker();
+        // Right after the target appears `chrome` can still be undefined inside it, and a worker that was just
+        // stopped can linger as a detached target: both answer the probe below with an error or false.
+        if (found && (await found.evaluate("typeof chrome !== 'undefined' && typeof chrome.runtime?.id === 'string'"))) {
+          return found;
+        }
+      } catch (error) {
+        lastError = error;
+      }
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    throw new Error(`The extension's service worker did not start within 30 s: ${String(lastError)}`);
+  };
+
+  return {
+    browser,
+    userDataDir,
+    extensionId: EXTENSION_ID,
+    worker,
+    async openExtensionPage(path) {
+      const page = await browser.newPage();
+      await page.goto(`chrome-extension://${EXTENSION_ID}/${path.replace(/^\//, '')}`);
+      return page;
+    },
+    async close() {
+      await browser.close().catch(() => undefined);
+      if (ownProfile) await rm(userDataDir, { recursive: true, force: true });
+    },
+  };
+}
