@@ -54,7 +54,8 @@ const MODELS: Record<string, Model> = {
     const [, mm = '', dd = '', yyyy = ''] = instruction(page, /Select (\d\d)\/(\d\d)\/(\d{4}) as the date/);
     const field = ref(r, 'textbox', /^#datepicker$/);
     if (new RegExp(`textbox "#datepicker" value="${mm}/${dd}/${yyyy}"`).test(page)) return submit(r);
-    const shown = /Prev (\w+) (\d{4}) Next/.exec(page);
+    // The month shown heads the calendar (its Prev and Next are icons whose words a person does not see).
+    const shown = new RegExp(`(${MONTHS.join('|')}) (\\d{4}) Su Mo`).exec(page);
     if (!shown) return call('click', { ref: field });
     const months = Number(yyyy) * 12 + Number(mm) - 1 - (Number(shown[2]) * 12 + MONTHS.indexOf(shown[1] ?? ''));
     if (months !== 0) return call('press', { ref: field, key: months < 0 ? 'PageUp' : 'PageDown', times: Math.abs(months) });
