@@ -112,8 +112,11 @@ describe('the side panel runs a task given in it', () => {
     const steps = await texts(panel, '[data-testid=step-text]');
     expect(steps).toHaveLength(5);
     expect(steps[0]).toMatch(/^Updated the plan/);
-    expect(steps[1]).toMatch(/^Clicked \[\d+\] button "Add Pocket Buds/);
-    expect(steps[2]).toMatch(/^Clicked \[\d+\] link "Cart/);
+    expect(steps[1]).toMatch(/^Clicked button "Add Pocket Buds/);
+    expect(steps[2]).toMatch(/^Clicked link "Cart/);
+    // The element numbers written for the model wait behind "details".
+    expect(await panel.$$eval('[data-testid=step-details]', (items) => items.map((item) => (item as HTMLDetailsElement).open))).toEqual([false, false, false, false, false]);
+    expect((await texts(panel, '[data-testid=step-details] pre'))[1]).toMatch(/As the model saw it: Clicked \[\d+\] button "Add Pocket Buds/);
     expect(steps[3]).toMatch(/^Updated the plan \(2\/2 done\)/);
     expect(steps[4]).toBe('Finished the task');
     expect(await panel.$$eval('[data-testid=step]', (items) => items.map((item) => item.getAttribute('data-state')))).toEqual(['ok', 'ok', 'ok', 'ok', 'ok']);
@@ -164,8 +167,44 @@ describe('the side panel runs a task given in it', () => {
 
     await waitForStatus(panel, 'completed');
     expect(await target.$eval('#s', (element) => element.textContent)).toBe('Order placed');
-    expect(await panel.$$eval('[data-testid=step]', (items) => items.map((item) => item.getAttribute('data-state')))).toEqual(['ok', 'blocked', 'ok']);
+    expect(await panel.$$eval('[data-testid=step]', (items) => items.map((item) => item.getAttribute('data-state')))).toEqual(['ok', 'refused', 'ok']);
     expect(await panel.$('[data-testid=approval-card]')).toBeNull();
+  });
+
+  it('words each step by what happened: blocked by a rule, refused by you, gave up, each with its own mark and words', async () => {
+    await openOn(orders.url('/'));
+    // Sites are compared with their port: the test's server is not on the default one.
+    await uiCall(panel, 'settings.set', { deniedSites: [new URL(orders.url('/', 'blocked.test')).host] });
+    try {
+      fake.enqueue(
+        () => call('navigate', { url: orders.url('/docs', 'blocked.test') }),
+        (r) => call('click', { ref: refIn(r, 'button', /^Place order$/) }),
+        call('done', { success: false, summary: 'The docs are on a blocked site, and you declined the order.' }),
+      );
+      await runInPanel('Read the docs, then place my order');
+      await panel.waitForSelector('[data-testid=approval-card]', { timeout: 60_000 });
+      await panel.click('[data-testid=reject]');
+      await waitForStatus(panel, 'failed');
+      expect(await panel.$$eval('[data-testid=step]', (items) => items.map((item) => item.getAttribute('data-state')))).toEqual(['blocked', 'refused', 'gave_up']);
+      // Nothing that did not happen reads as done: the words say it, not only the colour.
+      expect(await texts(panel, '[data-testid=step-text]')).toEqual([
+        `Blocked by a rule: Open ${orders.url('/docs', 'blocked.test')}`,
+        'Refused by you: Click button "Place order"',
+        'Gave up on the task',
+      ]);
+      const checks = await texts(panel, '[data-testid=step-check]');
+      expect(checks[0]).toMatch(/^not done: Not allowed: .*blocked\.test.* is on the list of sites Deputy must not open/);
+      expect(checks[1]).toBe('you rejected it, so it was not done');
+      const marks = await texts(panel, '[data-testid=step] .step__mark');
+      expect(new Set(marks).size).toBe(3);
+      expect(marks).not.toContain('✓');
+      expect(await panel.$eval('[data-testid=task-status]', (element) => element.textContent)).toBe('Gave up');
+      expect(await target.$eval('#s', (element) => element.textContent)).toBe('Nothing done yet');
+      expect(target.url()).toBe(orders.url('/'));
+      expect(await screenshotBothSchemes(panel, 'panel-task-honest-steps')).toEqual([]);
+    } finally {
+      await uiCall(panel, 'settings.set', { deniedSites: [] });
+    }
   });
 
   it('names where a step takes the user or sends their data, and offers Approve for site only for a low-risk step', async () => {
