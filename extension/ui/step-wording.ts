@@ -107,7 +107,7 @@ export function stepCheck(call: CallRecord, state: StepState): string {
     case 'waiting':
       return 'waiting for your approval';
     case 'refused':
-      return 'you rejected it, so it was not done';
+      return call.name === 'update_plan' && result?.content.includes('wrote their own') ? 'you wrote your own steps instead' : 'you rejected it, so it was not done';
     case 'blocked':
       return `not done: ${ruleReason(call)}`;
     case 'unknown':

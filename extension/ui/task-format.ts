@@ -1,6 +1,7 @@
 import type { StepRecord } from '../../shared/agent/agent-state';
+import { Plan } from '../../shared/agent/plan';
 import { callState, stepCheck, stepDetails, stepWording, type StepState } from './step-wording';
-import type { TaskNote, TaskRecord, TaskStatus } from '../../shared/protocol';
+import type { PendingApproval, TaskNote, TaskRecord, TaskStatus } from '../../shared/protocol';
 
 export type { StepState } from './step-wording';
 
@@ -122,4 +123,16 @@ export function outcomeText(record: TaskRecord): string | null {
   if (agent?.endReason) return agent.endReason;
   if (record.status === 'stopped') return 'You stopped the task.';
   return agent?.outcome?.summary ?? null;
+}
+
+/** The plan an ask-first approval is about: the arguments of the update_plan call it holds, read (never cast). */
+export function proposedPlan(record: TaskRecord, approval: PendingApproval): Plan | null {
+  const call = record.agent?.steps.find((step) => step.index === approval.step)?.calls.find((candidate) => candidate.id === approval.callId);
+  if (!call) return null;
+  try {
+    const parsed = Plan.safeParse(JSON.parse(call.arguments));
+    return parsed.success ? parsed.data : null;
+  } catch {
+    return null;
+  }
 }

@@ -4,10 +4,11 @@ import { ApprovalCard } from './approval-card';
 import { ChatCaseResultView } from './chat-case-result';
 import type { BackgroundClient } from './background-client';
 import { errorMessage } from './error-message';
+import { PlanApprovalCard } from './plan-approval-card';
 import { PlanChecklist } from './plan-checklist';
 import { QuestionCard } from './question-card';
 import { StepList } from './step-list';
-import { elapsedMs, formatDuration, isActiveTask, outcomeText, statusLabel, thinkingOf, usageText } from './task-format';
+import { elapsedMs, formatDuration, isActiveTask, outcomeText, proposedPlan, statusLabel, thinkingOf, usageText } from './task-format';
 import { useNow } from './use-now';
 import { useThinking } from './use-thinking';
 
@@ -86,7 +87,14 @@ export function TaskProgress(props: { client: BackgroundClient; record: TaskReco
           {error}
         </p>
       </div>
-      {record.approval ? (
+      {record.approval?.tool === 'update_plan' ? (
+        <PlanApprovalCard
+          approval={record.approval}
+          plan={proposedPlan(record, record.approval)}
+          onDecide={(decision, note) => act(client.call('task.approve', { taskId: record.id, approvalId: record.approval?.id ?? '', decision, ...(note ? { note } : {}) }))}
+          onCancel={() => act(client.call('task.stop', { taskId: record.id }))}
+        />
+      ) : record.approval ? (
         <ApprovalCard
           approval={record.approval}
           onDecide={(decision) => act(client.call('task.approve', { taskId: record.id, approvalId: record.approval?.id ?? '', decision }))}

@@ -130,7 +130,7 @@ describe('the side panel runs a task given in it', () => {
     expect(await screenshotBothSchemes(panel, 'panel-task-completed')).toEqual([]);
   });
 
-  it('shows approval cards: one approved by keyboard takes effect, one rejected does not', async () => {
+  it('weights approvals by risk: Reject is the default, Approve names the consequence, and Enter never approves a payment', async () => {
     await openOn(orders.url('/'));
     fake.enqueue(
       (r) => call('click', { ref: refIn(r, 'button', /^Place order$/) }),
@@ -140,28 +140,40 @@ describe('the side panel runs a task given in it', () => {
     await runInPanel('Place my order, then delete my account');
 
     await panel.waitForSelector('[data-testid=approval-card]', { timeout: 60_000 });
-    expect(await panel.$eval('[data-testid=approval-intent]', (element) => element.textContent)).toMatch(/^Click \[\d+\] button "Place order"$/);
-    expect(await panel.$eval('[data-testid=approval-where]', (element) => element.textContent)).toBe(new URL(orders.url('/')).host);
+    const host = new URL(orders.url('/')).host;
+    expect(await panel.$eval('[data-testid=approval-intent]', (element) => element.textContent)).toBe('Click button "Place order"');
+    expect(await panel.$eval('[data-testid=approval-where]', (element) => element.textContent)).toBe(host);
     expect(await texts(panel, '[data-testid=approval-class]')).toContain('spends money');
     expect(await panel.$eval('[data-testid=approval-reason]', (element) => element.textContent)).toMatch(/spends money/);
+    // Approve says what it does, in Deputy's words; Reject comes first and is the neutral default.
+    expect(await texts(panel, '[data-testid=approval-card] .button-row button')).toEqual(['Reject', `Pay on ${host}`]);
     expect(await target.$eval('#s', (element) => element.textContent)).toBe('Nothing done yet');
     expect(await screenshotBothSchemes(panel, 'panel-approval')).toEqual([]);
     // A payment is approved once or not at all: no "Approve for site" on its card.
     expect(await panel.$('[data-testid=approve-site]')).toBeNull();
-    // The Approve button has the focus: Enter alone approves.
-    expect(await panel.evaluate(() => document.activeElement?.getAttribute('data-testid'))).toBe('approve');
+    expect(await panel.evaluate(() => document.activeElement?.getAttribute('data-testid'))).toBe('reject');
+    // Enter on Approve does nothing: the task still waits on the same card and the page is untouched.
     const firstId = await panel.$eval('[data-testid=approval-card]', (element) => element.getAttribute('data-approval-id'));
+    await panel.keyboard.press('Tab');
+    expect(await panel.evaluate(() => document.activeElement?.getAttribute('data-testid'))).toBe('approve');
     await panel.keyboard.press('Enter');
+    await panel.keyboard.press('Enter');
+    const still = await uiCall(panel, 'task.list', { tabId, limit: 1 });
+    expect(still[0]).toMatchObject({ status: 'awaiting_approval', approval: { id: firstId } });
+    expect(await panel.$eval('[data-testid=approval-card]', (element) => element.getAttribute('data-approval-id'))).toBe(firstId);
+    expect(await target.$eval('#s', (element) => element.textContent)).toBe('Nothing done yet');
+    // Space on Approve is a deliberate answer: it approves.
+    await panel.keyboard.press('Space');
 
     await panel.waitForFunction((id) => {
       const card = document.querySelector('[data-testid=approval-card]');
       return card !== null && card.getAttribute('data-approval-id') !== id;
     }, { timeout: 60_000 }, firstId);
     expect(await target.$eval('#s', (element) => element.textContent)).toBe('Order placed');
-    expect(await panel.$eval('[data-testid=approval-intent]', (element) => element.textContent)).toMatch(/"Delete my account"$/);
+    expect(await panel.$eval('[data-testid=approval-intent]', (element) => element.textContent)).toBe('Click button "Delete my account"');
     expect(await texts(panel, '[data-testid=approval-class]')).toEqual(expect.arrayContaining(['changes your account', 'cannot be undone']));
-    // Tab from Approve to Reject, then Enter.
-    await panel.keyboard.press('Tab');
+    expect(await panel.$eval('[data-testid=approve]', (element) => element.textContent)).toBe(`Change your account on ${host} (cannot be undone)`);
+    // The focus is on Reject again: Enter rejects.
     expect(await panel.evaluate(() => document.activeElement?.getAttribute('data-testid'))).toBe('reject');
     await panel.keyboard.press('Enter');
 
@@ -169,6 +181,57 @@ describe('the side panel runs a task given in it', () => {
     expect(await target.$eval('#s', (element) => element.textContent)).toBe('Order placed');
     expect(await panel.$$eval('[data-testid=step]', (items) => items.map((item) => item.getAttribute('data-state')))).toEqual(['ok', 'refused', 'ok']);
     expect(await panel.$('[data-testid=approval-card]')).toBeNull();
+  });
+
+  it('asks first with a plan card: Edit steps sends the user\'s own steps to the model, Start runs them, Cancel stops', async () => {
+    await openOn(shop.url);
+    await panel.click('[data-testid=mode-ask]');
+    fake.enqueue(
+      call('update_plan', { explanation: 'My plan.', steps: [{ step: 'Add the Pocket Buds to the cart', status: 'in_progress' }, { step: 'Check out', status: 'pending' }] }),
+      (r) =>
+        r.text.includes('wrote their own') && r.text.includes('2. Open the cart')
+          ? call('update_plan', { explanation: 'Your plan.', steps: [{ step: 'Add the Pocket Buds to the cart', status: 'in_progress' }, { step: 'Open the cart', status: 'pending' }] })
+          : call('done', { success: false, summary: 'The edited plan never reached me.' }),
+      call('done', { success: true, summary: 'Following your plan.' }),
+    );
+    await runInPanel('Buy the Pocket Buds');
+    await panel.waitForSelector('[data-testid=plan-approval-card]', { timeout: 60_000 });
+    expect(await panel.$('[data-testid=approval-card]')).toBeNull();
+    expect(await texts(panel, '[data-testid=plan-approval-steps] li')).toEqual(['Add the Pocket Buds to the cart', 'Check out']);
+    expect(await panel.evaluate(() => document.activeElement?.getAttribute('data-testid'))).toBe('plan-start');
+    expect(await screenshotBothSchemes(panel, 'panel-plan-approval')).toEqual([]);
+    await panel.click('[data-testid=plan-edit]');
+    // The box takes the focus once it is drawn.
+    await panel.waitForFunction(() => document.activeElement?.getAttribute('data-testid') === 'plan-edit-input');
+    await panel.$eval('[data-testid=plan-edit-input]', (box) => (box as HTMLTextAreaElement).select());
+    await panel.keyboard.type('Add the Pocket Buds to the cart');
+    await panel.keyboard.down('Shift');
+    await panel.keyboard.press('Enter');
+    await panel.keyboard.up('Shift');
+    await panel.keyboard.type('Open the cart');
+    const firstId = await panel.$eval('[data-testid=plan-approval-card]', (element) => element.getAttribute('data-approval-id'));
+    await panel.click('[data-testid=plan-send-edit]');
+    // The model takes the user's steps as its new plan, which gets its own card.
+    await panel.waitForFunction((id) => {
+      const card = document.querySelector('[data-testid=plan-approval-card]');
+      return card !== null && card.getAttribute('data-approval-id') !== id;
+    }, { timeout: 60_000 }, firstId);
+    expect(await texts(panel, '[data-testid=plan-approval-steps] li')).toEqual(['Add the Pocket Buds to the cart', 'Open the cart']);
+    expect((await texts(panel, '[data-testid=step-check]'))[0]).toBe('you wrote your own steps instead');
+    await panel.click('[data-testid=plan-start]');
+    await waitForStatus(panel, 'completed');
+    expect(await panel.$eval('[data-testid=task-outcome]', (element) => element.textContent)).toBe('Following your plan.');
+
+    // Cancel on a plan stops the task: nothing more is asked of the model.
+    const cart = await target.evaluate(() => localStorage.getItem('cart'));
+    fake.enqueue(call('update_plan', { explanation: 'Plan.', steps: [{ step: 'Add the Pocket Buds to the cart', status: 'in_progress' }] }));
+    await runInPanel('Add the Pocket Buds');
+    await panel.waitForSelector('[data-testid=plan-approval-card]', { timeout: 60_000 });
+    const sent = fake.requests.length;
+    await panel.click('[data-testid=plan-cancel]');
+    await waitForStatus(panel, 'stopped');
+    expect(fake.requests.length).toBe(sent);
+    expect(await target.evaluate(() => localStorage.getItem('cart'))).toBe(cart);
   });
 
   it('words each step by what happened: blocked by a rule, refused by you, gave up, each with its own mark and words', async () => {

@@ -144,7 +144,7 @@ describe('numbers and words', () => {
     expect(statusLabel(gaveUp)).toBe('Finished without success');
     expect(outcomeText(gaveUp)).toBe('Out of stock.');
     expect(statusLabel({ ...gaveUp, status: 'failed' })).toBe('Gave up');
-    expect(statusLabel(taskRecord({ status: 'failed', error: { code: 'provider_error', message: 'The model did not answer.' } }))).toBe('Failed');
+    expect(statusLabel(taskRecord({ status: 'failed', error: { code: 'timeout', message: 'The model did not answer in time.' } }))).toBe('Failed');
   });
 
   it('names a paused task and one about to pause, keeps it active, and marks the call it holds before', () => {
