@@ -27,6 +27,9 @@ export default defineManifest({
   action: { default_title: 'Deputy', default_icon: { 16: 'extension/assets/icon-16.png', 48: 'extension/assets/icon-48.png' } },
   background: { service_worker: 'extension/background/index.ts', type: 'module' },
   side_panel: { default_path: 'extension/sidepanel/index.html' },
+  // The toolbar button opens the side panel (setPanelBehavior), so the action's shortcut opens it from the keyboard;
+  // where there is no side panel the same shortcut opens the popup. Users can change it at chrome://extensions/shortcuts.
+  commands: { _execute_action: { suggested_key: { default: 'Alt+Shift+D' }, description: 'Open the Deputy side panel' } },
   content_scripts: [everyFrame],
   // webNavigation says why a page failed to load; webRequest (observing only) lets an action wait for the answers it
   // asked for and tells what a held request would have sent; declarativeNetRequest is the egress guard (session rules

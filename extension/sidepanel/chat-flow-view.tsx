@@ -73,7 +73,7 @@ export function ChatFlowView(props: {
         preset={preset && (!props.rerun || preset.at > props.rerun.at) ? preset : props.rerun}
         onStarted={props.onRecord}
       />
-      {chatRecord ? <TaskProgress client={client} record={chatRecord} onChange={props.onRecord} /> : null}
+      {chatRecord ? <TaskProgress client={client} record={chatRecord} onChange={props.onRecord} escapeStops /> : null}
     </section>
   );
 }

@@ -5,6 +5,7 @@ import { HostStatusLine } from '../ui/host-status-line';
 import { useHostStatus } from '../ui/use-host-status';
 import { useTabTask } from '../ui/use-tab-task';
 import { siteOf, useTargetTab } from '../ui/use-target-tab';
+import { panelId, tabId, ViewTabs } from '../ui/view-tabs';
 import { ChatFlowView } from './chat-flow-view';
 import { DesktopView } from './desktop-view';
 import { HistoryView } from './history-view';
@@ -64,35 +65,41 @@ export function SidePanelApp(props: { client: BackgroundClient; fixedTabId: numb
         </span>
       </header>
       <HostStatusLine status={status} onRetry={() => void client.call('host.reconnect', {})} />
-      <nav class="tabs" role="tablist" aria-label="Views">
-        {VIEWS.map((entry) => (
-          <button
-            key={entry.view}
-            type="button"
-            role="tab"
-            aria-selected={entry.view === view}
-            data-testid={`flow-${entry.view}`}
-            onClick={() => setView(entry.view)}
-          >
-            {entry.label}
-          </button>
-        ))}
+      <nav class="app__nav" aria-label="Deputy">
+        <ViewTabs tabs={VIEWS} selected={view} onSelect={setView} label="Views" />
       </nav>
-      {view === 'task' ? (
-        <TaskFlowView client={client} tabId={tab?.id} tabUrl={tab?.url} record={record} preset={preset} onRecord={acceptRecord} />
-      ) : view === 'chat' ? (
-        <ChatFlowView client={client} tabId={tab?.id} tabUrl={tab?.url} launch={launch} record={record} rerun={preset} onRecord={acceptRecord} />
-      ) : view === 'loop' ? (
-        <LoopView client={client} hostStatus={status} />
-      ) : view === 'desktop' ? (
-        <DesktopView client={client} hostStatus={status} />
-      ) : view === 'shell' ? (
-        <ShellView client={client} hostStatus={status} />
-      ) : view === 'history' ? (
-        <HistoryView client={client} onRerun={rerun} />
-      ) : (
-        <SettingsView client={client} hostStatus={status} />
-      )}
+      <div class="view" role="tabpanel" id={panelId(view)} aria-labelledby={tabId(view)} data-testid="view-panel">
+        {view === 'task' ? (
+          <TaskFlowView
+            client={client}
+            tabId={tab?.id}
+            tabUrl={tab?.url}
+            record={record}
+            preset={preset}
+            onRecord={acceptRecord}
+          />
+        ) : view === 'chat' ? (
+          <ChatFlowView
+            client={client}
+            tabId={tab?.id}
+            tabUrl={tab?.url}
+            launch={launch}
+            record={record}
+            rerun={preset}
+            onRecord={acceptRecord}
+          />
+        ) : view === 'loop' ? (
+          <LoopView client={client} hostStatus={status} />
+        ) : view === 'desktop' ? (
+          <DesktopView client={client} hostStatus={status} />
+        ) : view === 'shell' ? (
+          <ShellView client={client} hostStatus={status} />
+        ) : view === 'history' ? (
+          <HistoryView client={client} onRerun={rerun} />
+        ) : (
+          <SettingsView client={client} hostStatus={status} />
+        )}
+      </div>
     </main>
   );
 }

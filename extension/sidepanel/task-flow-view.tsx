@@ -28,7 +28,7 @@ export function TaskFlowView(props: {
         onStarted={props.onRecord}
       />
       {record ? (
-        <TaskProgress client={client} record={record} onChange={props.onRecord} />
+        <TaskProgress client={client} record={record} onChange={props.onRecord} escapeStops />
       ) : (
         <p class="muted">Deputy reads the page as numbered elements, acts through them, and checks every step. Risky steps wait for you.</p>
       )}

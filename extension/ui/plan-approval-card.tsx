@@ -42,7 +42,13 @@ export function PlanApprovalCard(props: {
   };
 
   return (
-    <section class="card approval plan-approval" role="region" aria-labelledby={titleId} data-testid="plan-approval-card" data-approval-id={approval.id}>
+    <section
+      class="card approval plan-approval"
+      role="region"
+      aria-labelledby={titleId}
+      data-testid="plan-approval-card"
+      data-approval-id={approval.id}
+    >
       <h3 id={titleId} class="approval__title">
         Start with this plan?
       </h3>
@@ -50,7 +56,19 @@ export function PlanApprovalCard(props: {
       {editing ? (
         <label class="field">
           <span class="field__label">Your steps, one a line</span>
-          <textarea ref={box} rows={Math.min(10, Math.max(3, steps.length + 1))} data-testid="plan-edit-input" value={draft} onInput={(event) => setDraft(event.currentTarget.value)} />
+          <textarea
+            ref={box}
+            rows={Math.min(10, Math.max(3, steps.length + 1))}
+            data-testid="plan-edit-input"
+            value={draft}
+            onInput={(event) => setDraft(event.currentTarget.value)}
+            onKeyDown={(event) => {
+              // Esc leaves the editor (and does not stop the task).
+              if (event.key !== 'Escape') return;
+              event.preventDefault();
+              setEditing(false);
+            }}
+          />
         </label>
       ) : (
         <ol class="plan-approval__list" data-testid="plan-approval-steps">
@@ -63,13 +81,26 @@ export function PlanApprovalCard(props: {
             <button type="button" class="button" data-testid="plan-send-edit" disabled={sending} onClick={sendEdited}>
               Use my steps
             </button>
-            <button type="button" class="button button--quiet" data-testid="plan-edit-back" disabled={sending} onClick={() => setEditing(false)}>
+            <button
+              type="button"
+              class="button button--quiet"
+              data-testid="plan-edit-back"
+              disabled={sending}
+              onClick={() => setEditing(false)}
+            >
               Back
             </button>
           </>
         ) : (
           <>
-            <button ref={start} type="button" class="button" data-testid="plan-start" disabled={sending} onClick={() => card.send(() => props.onDecide('approve'))}>
+            <button
+              ref={start}
+              type="button"
+              class="button"
+              data-testid="plan-start"
+              disabled={sending}
+              onClick={() => card.send(() => props.onDecide('approve'))}
+            >
               Start
             </button>
             <button
@@ -84,7 +115,13 @@ export function PlanApprovalCard(props: {
             >
               Edit steps
             </button>
-            <button type="button" class="button button--quiet" data-testid="plan-cancel" disabled={sending} onClick={() => card.send(props.onCancel)}>
+            <button
+              type="button"
+              class="button button--quiet"
+              data-testid="plan-cancel"
+              disabled={sending}
+              onClick={() => card.send(props.onCancel)}
+            >
               Cancel
             </button>
           </>

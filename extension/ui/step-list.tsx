@@ -35,7 +35,8 @@ export function StepList(props: { steps: readonly StepRecord[]; notes?: readonly
                 {line.details ? (
                   <details class="step__details" data-testid="step-details">
                     <summary>details</summary>
-                    <pre>{line.details}</pre>
+                    {/* It scrolls when long, so the keyboard must reach it. */}
+                    <pre tabIndex={0}>{line.details}</pre>
                   </details>
                 ) : null}
               </span>

@@ -8,7 +8,18 @@ import { PlanApprovalCard } from './plan-approval-card';
 import { PlanChecklist } from './plan-checklist';
 import { QuestionCard } from './question-card';
 import { StepList } from './step-list';
-import { elapsedMs, formatDuration, isActiveTask, outcomeText, proposedPlan, statusLabel, thinkingOf, usageText } from './task-format';
+import { TaskAnnouncer } from './task-announcer';
+import { useEscapeToStop } from './use-escape-to-stop';
+import {
+  elapsedMs,
+  formatDuration,
+  isActiveTask,
+  outcomeText,
+  proposedPlan,
+  statusLabel,
+  thinkingOf,
+  usageText,
+} from './task-format';
 import { useNow } from './use-now';
 import { useThinking } from './use-thinking';
 
@@ -18,7 +29,12 @@ import { useThinking } from './use-thinking';
  * last step, where the eye already is; the model's own words folded away. Nothing above the steps changes height as
  * they stream in, so what is on screen stays put.
  */
-export function TaskProgress(props: { client: BackgroundClient; record: TaskRecord; onChange: (record: TaskRecord) => void }) {
+export function TaskProgress(props: {
+  client: BackgroundClient;
+  record: TaskRecord;
+  onChange: (record: TaskRecord) => void;
+  escapeStops?: boolean;
+}) {
   const { client, record } = props;
   const active = isActiveTask(record);
   const now = useNow(active);
@@ -38,22 +54,32 @@ export function TaskProgress(props: { client: BackgroundClient; record: TaskReco
   const stop = (): void => {
     act(client.call('task.stop', { taskId: record.id })).catch((failure: unknown) => setError(errorMessage(failure)));
   };
+  useEscapeToStop(active && !record.stopRequested && props.escapeStops === true, stop);
   // Pause holds the task before its next action; the same button then resumes it, so the keyboard focus stays put.
   const holding = record.status === 'paused' || record.pauseRequested;
   const pausable = holding || record.status === 'running' || record.status === 'queued';
   const togglePause = (): void => {
-    act(client.call(holding ? 'task.resume' : 'task.pause', { taskId: record.id })).catch((failure: unknown) => setError(errorMessage(failure)));
+    act(client.call(holding ? 'task.resume' : 'task.pause', { taskId: record.id })).catch((failure: unknown) =>
+      setError(errorMessage(failure)),
+    );
   };
 
   return (
-    <section class="task" data-testid="task-progress" data-task-id={record.id} data-status={record.status} aria-label="Current task">
+    <section
+      class="task"
+      data-testid="task-progress"
+      data-task-id={record.id}
+      data-status={record.status}
+      aria-label="Current task"
+    >
       <div class="task__head">
         <p class="task__text" title={record.text}>
           {record.text}
         </p>
         <div class="task__bar">
-          <div class="task__meta" role="status" aria-live="polite">
-            <span class={`status status--${record.status}`} data-testid="task-status">
+          <div class="task__meta">
+            {/* Only the status is live: the clock ticks every second and would talk over everything else. */}
+            <span class={`status status--${record.status}`} data-testid="task-status" role="status">
               {statusLabel(record)}
             </span>
             <span class="task__numbers">
@@ -77,7 +103,15 @@ export function TaskProgress(props: { client: BackgroundClient; record: TaskReco
                   {holding ? 'Resume' : 'Pause'}
                 </button>
               ) : null}
-              <button type="button" class="button button--danger" data-testid="stop-task" disabled={record.stopRequested} onClick={stop}>
+              <button
+                type="button"
+                class="button button--danger"
+                data-testid="stop-task"
+                title="Stop the task (Esc)"
+                aria-keyshortcuts="Escape"
+                disabled={record.stopRequested}
+                onClick={stop}
+              >
                 {record.stopRequested ? 'Stopping…' : 'Stop'}
               </button>
             </div>
@@ -91,23 +125,37 @@ export function TaskProgress(props: { client: BackgroundClient; record: TaskReco
         <PlanApprovalCard
           approval={record.approval}
           plan={proposedPlan(record, record.approval)}
-          onDecide={(decision, note) => act(client.call('task.approve', { taskId: record.id, approvalId: record.approval?.id ?? '', decision, ...(note ? { note } : {}) }))}
+          onDecide={(decision, note) =>
+            act(
+              client.call('task.approve', {
+                taskId: record.id,
+                approvalId: record.approval?.id ?? '',
+                decision,
+                ...(note ? { note } : {}),
+              }),
+            )
+          }
           onCancel={() => act(client.call('task.stop', { taskId: record.id }))}
         />
       ) : record.approval ? (
         <ApprovalCard
           approval={record.approval}
-          onDecide={(decision) => act(client.call('task.approve', { taskId: record.id, approvalId: record.approval?.id ?? '', decision }))}
+          onDecide={(decision) =>
+            act(client.call('task.approve', { taskId: record.id, approvalId: record.approval?.id ?? '', decision }))
+          }
         />
       ) : null}
       {record.question ? (
         <QuestionCard
           question={record.question}
-          onAnswer={(answer) => act(client.call('task.answer', { taskId: record.id, questionId: record.question?.id ?? '', answer }))}
+          onAnswer={(answer) =>
+            act(client.call('task.answer', { taskId: record.id, questionId: record.question?.id ?? '', answer }))
+          }
         />
       ) : null}
       {record.agent?.plan ? <PlanChecklist plan={record.agent.plan} /> : null}
       <StepList steps={steps} notes={record.notes} active={active} paused={record.status === 'paused'} />
+      <TaskAnnouncer record={record} />
       {writing ? (
         <div class="thinking-live" data-testid="thinking-live">
           <p class="thinking-live__head">

@@ -151,7 +151,7 @@ describe('the side panel runs a task given in it', () => {
     expect(await screenshotBothSchemes(panel, 'panel-approval')).toEqual([]);
     // A payment is approved once or not at all: no "Approve for site" on its card.
     expect(await panel.$('[data-testid=approve-site]')).toBeNull();
-    expect(await panel.evaluate(() => document.activeElement?.getAttribute('data-testid'))).toBe('reject');
+    await panel.waitForFunction(() => document.activeElement?.getAttribute('data-testid') === 'reject');
     // Enter on Approve does nothing: the task still waits on the same card and the page is untouched.
     const firstId = await panel.$eval('[data-testid=approval-card]', (element) => element.getAttribute('data-approval-id'));
     await panel.keyboard.press('Tab');
@@ -174,7 +174,7 @@ describe('the side panel runs a task given in it', () => {
     expect(await texts(panel, '[data-testid=approval-class]')).toEqual(expect.arrayContaining(['changes your account', 'cannot be undone']));
     expect(await panel.$eval('[data-testid=approve]', (element) => element.textContent)).toBe(`Change your account on ${host} (cannot be undone)`);
     // The focus is on Reject again: Enter rejects.
-    expect(await panel.evaluate(() => document.activeElement?.getAttribute('data-testid'))).toBe('reject');
+    await panel.waitForFunction(() => document.activeElement?.getAttribute('data-testid') === 'reject');
     await panel.keyboard.press('Enter');
 
     await waitForStatus(panel, 'completed');
@@ -198,7 +198,7 @@ describe('the side panel runs a task given in it', () => {
     await panel.waitForSelector('[data-testid=plan-approval-card]', { timeout: 60_000 });
     expect(await panel.$('[data-testid=approval-card]')).toBeNull();
     expect(await texts(panel, '[data-testid=plan-approval-steps] li')).toEqual(['Add the Pocket Buds to the cart', 'Check out']);
-    expect(await panel.evaluate(() => document.activeElement?.getAttribute('data-testid'))).toBe('plan-start');
+    await panel.waitForFunction(() => document.activeElement?.getAttribute('data-testid') === 'plan-start');
     expect(await screenshotBothSchemes(panel, 'panel-plan-approval')).toEqual([]);
     await panel.click('[data-testid=plan-edit]');
     // The box takes the focus once it is drawn.
