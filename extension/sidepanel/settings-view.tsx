@@ -1,9 +1,8 @@
 import { useEffect, useState } from 'preact/hooks';
-import { HOST_INSTALL_COMMAND } from '../../shared/constants';
 import type { HostStatus } from '../../shared/protocol';
 import type { BackgroundClient } from '../ui/background-client';
 import { errorMessage } from '../ui/error-message';
-import { hostStatusText } from '../ui/host-status-line';
+import { HostStatusLine } from '../ui/host-status-line';
 import { ModeSwitch } from '../ui/mode-switch';
 import { PersonalDataRows } from '../ui/personal-data-rows';
 import { formFromSettings, providerFromForm, sameEndpoint, validateForm, type FormErrors, type ProviderChoice, type SavedSettings, type SettingsForm } from '../ui/settings-form';
@@ -68,7 +67,6 @@ export function SettingsView(props: { client: BackgroundClient; hostStatus: Host
     );
   };
 
-  const hostMissing = props.hostStatus?.state === 'not_installed';
   // The saved key stays with the endpoint it was given for; say so when the form points elsewhere.
   const keyKept = saved.apiKeySet && sameEndpoint(providerFromForm(form, saved.provider), saved.provider);
   const keyHint = keyKept
@@ -174,12 +172,8 @@ export function SettingsView(props: { client: BackgroundClient; hostStatus: Host
 
       <section class="card" aria-labelledby="host-title">
         <h2 id="host-title" class="section-title">Desktop helper (native host)</h2>
-        <p data-testid="settings-host">{hostStatusText(props.hostStatus)}</p>
-        {hostMissing ? (
-          <p>
-            Install it from the Deputy folder with <code data-testid="install-command">{HOST_INSTALL_COMMAND}</code>, then reload the extension.
-          </p>
-        ) : null}
+        <p class="hint">Needed only for the developer tools: Fix loop, Desktop and Shell. Web tasks and support chats run without it.</p>
+        <HostStatusLine status={props.hostStatus} feature="These tools" onRetry={() => void client.call('host.reconnect', {})} />
       </section>
 
       <div class="settings__save">

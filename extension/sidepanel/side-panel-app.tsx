@@ -1,7 +1,6 @@
 import { useEffect, useState } from 'preact/hooks';
 import { Launch, type TaskRecord } from '../../shared/protocol';
 import type { BackgroundClient } from '../ui/background-client';
-import { HostStatusLine } from '../ui/host-status-line';
 import { useHostStatus } from '../ui/use-host-status';
 import { useTabTask } from '../ui/use-tab-task';
 import { siteOf, useTargetTab } from '../ui/use-target-tab';
@@ -64,7 +63,6 @@ export function SidePanelApp(props: { client: BackgroundClient; fixedTabId: numb
           {siteOf(tab?.url)}
         </span>
       </header>
-      <HostStatusLine status={status} onRetry={() => void client.call('host.reconnect', {})} />
       <nav class="app__nav" aria-label="Deputy">
         <ViewTabs tabs={VIEWS} selected={view} onSelect={setView} label="Views" />
       </nav>
