@@ -2,6 +2,7 @@ import { useEffect, useState } from 'preact/hooks';
 import type { TaskRecord } from '../../shared/protocol';
 import { extensionUrl } from '../platform/runtime';
 import { hasSidePanel, openSidePanel, openTab } from '../platform/ui-surfaces';
+import { useSavedTheme } from '../ui/apply-theme';
 import type { BackgroundClient } from '../ui/background-client';
 import { TaskComposer } from '../ui/task-composer';
 import { formatCost, isActiveTask, statusLabel } from '../ui/task-format';
@@ -18,6 +19,7 @@ export function PopupApp(props: { client: BackgroundClient; fixedTabId?: number 
   const tab = useTargetTab(props.fixedTabId);
   const [record, acceptRecord] = useTabTask(client, tab?.id);
   const [recent, setRecent] = useState<TaskRecord[]>([]);
+  useSavedTheme(client);
 
   useEffect(() => {
     client.call('task.list', { limit: 5 }).then(setRecent, () => undefined);

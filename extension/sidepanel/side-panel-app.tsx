@@ -1,28 +1,26 @@
 import { useEffect, useState } from 'preact/hooks';
 import { Launch, type TaskRecord } from '../../shared/protocol';
+import { useSavedTheme } from '../ui/apply-theme';
 import type { BackgroundClient } from '../ui/background-client';
 import { useHostStatus } from '../ui/use-host-status';
 import { useTabTask } from '../ui/use-tab-task';
 import { siteOf, useTargetTab } from '../ui/use-target-tab';
 import { panelId, tabId, ViewTabs } from '../ui/view-tabs';
 import { ChatFlowView } from './chat-flow-view';
-import { DesktopView } from './desktop-view';
+import { DevToolsView, type DevTool } from './dev-tools-view';
 import { HistoryView } from './history-view';
-import { LoopView } from './loop-view';
 import { SettingsView } from './settings-view';
-import { ShellView } from './shell-view';
 import { TaskFlowView } from './task-flow-view';
 
-type View = 'task' | 'chat' | 'loop' | 'desktop' | 'shell' | 'history' | 'settings';
+type View = 'task' | 'chat' | 'history' | 'settings' | 'dev';
 
+/** What most people use, first; the developer tools (fix loop, desktop, shell) wait behind the last tab. */
 const VIEWS: { view: View; label: string }[] = [
   { view: 'task', label: 'Task' },
   { view: 'chat', label: 'Support chat' },
-  { view: 'loop', label: 'Fix loop' },
-  { view: 'desktop', label: 'Desktop' },
-  { view: 'shell', label: 'Shell' },
   { view: 'history', label: 'History' },
   { view: 'settings', label: 'Settings' },
+  { view: 'dev', label: 'Developer tools' },
 ];
 
 export function SidePanelApp(props: { client: BackgroundClient; fixedTabId: number | undefined }) {
@@ -30,9 +28,12 @@ export function SidePanelApp(props: { client: BackgroundClient; fixedTabId: numb
   const status = useHostStatus(client);
   const tab = useTargetTab(props.fixedTabId);
   const [view, setView] = useState<View>('task');
+  const [devTool, setDevTool] = useState<DevTool>('loop');
   const [launch, setLaunch] = useState<Launch | undefined>(undefined);
   const [record, acceptRecord] = useTabTask(client, tab?.id);
   const [preset, setPreset] = useState<{ text: string; at: number } | undefined>(undefined);
+
+  useSavedTheme(client);
 
   // The context menu's "Automate this chat" leaves a launch for the tab; pick it up on load, on tab switch, and live.
   useEffect(() => {
@@ -50,6 +51,7 @@ export function SidePanelApp(props: { client: BackgroundClient; fixedTabId: numb
     });
   }, [client, tab?.id]);
 
+  const openSettings = (): void => setView('settings');
   const rerun = (past: TaskRecord): void => {
     setPreset({ text: past.text, at: Date.now() });
     setView(past.flow);
@@ -75,6 +77,7 @@ export function SidePanelApp(props: { client: BackgroundClient; fixedTabId: numb
             record={record}
             preset={preset}
             onRecord={acceptRecord}
+            onOpenSettings={openSettings}
           />
         ) : view === 'chat' ? (
           <ChatFlowView
@@ -85,13 +88,10 @@ export function SidePanelApp(props: { client: BackgroundClient; fixedTabId: numb
             record={record}
             rerun={preset}
             onRecord={acceptRecord}
+            onOpenSettings={openSettings}
           />
-        ) : view === 'loop' ? (
-          <LoopView client={client} hostStatus={status} />
-        ) : view === 'desktop' ? (
-          <DesktopView client={client} hostStatus={status} />
-        ) : view === 'shell' ? (
-          <ShellView client={client} hostStatus={status} />
+        ) : view === 'dev' ? (
+          <DevToolsView client={client} hostStatus={status} tool={devTool} onTool={setDevTool} />
         ) : view === 'history' ? (
           <HistoryView client={client} onRerun={rerun} />
         ) : (

@@ -20,6 +20,7 @@ export function TaskFlowView(props: {
   record: TaskRecord | undefined;
   preset: { text: string; at: number } | undefined;
   onRecord: (record: TaskRecord) => void;
+  onOpenSettings?: (() => void) | undefined;
 }) {
   const { client, record } = props;
   const [settings, setSettings] = useSavedSettings(client);
@@ -30,6 +31,7 @@ export function TaskFlowView(props: {
     <section class="flow" data-testid="task-flow" aria-label="Task">
       {needsModel ? <ConnectModelCard client={client} saved={settings} onSaved={setSettings} /> : null}
       <TaskComposer
+        onOpenSettings={props.onOpenSettings}
         client={client}
         tabId={props.tabId}
         flow="task"
@@ -40,7 +42,7 @@ export function TaskFlowView(props: {
         onStarted={props.onRecord}
       />
       {record ? (
-        <TaskProgress client={client} record={record} onChange={props.onRecord} escapeStops />
+        <TaskProgress client={client} record={record} onChange={props.onRecord} escapeStops onOpenSettings={props.onOpenSettings} />
       ) : (
         <div class="examples" data-testid="examples">
           <p class="section-title" id="examples-title">

@@ -28,6 +28,7 @@ export interface SettingsForm {
   riskClassifier: boolean;
   historyMaxTasks: string;
   historyMaxDays: string;
+  theme: Settings['theme'];
 }
 
 export type FormErrors = Partial<
@@ -61,6 +62,7 @@ export function formFromSettings(settings: SavedSettings): SettingsForm {
     riskClassifier: settings.riskClassifier,
     historyMaxTasks: String(settings.historyMaxTasks),
     historyMaxDays: String(settings.historyMaxDays),
+    theme: settings.theme,
   };
 }
 
@@ -169,6 +171,7 @@ export function validateForm(form: SettingsForm, saved: SavedSettings): { ok: tr
       riskClassifier: form.riskClassifier,
       historyMaxTasks: maxTasks ?? 200,
       historyMaxDays: maxDays ?? 30,
+      theme: form.theme,
     },
   };
 }

@@ -1,5 +1,6 @@
 import type { StepRecord } from '../../shared/agent/agent-state';
 import { Plan } from '../../shared/agent/plan';
+import { panelWords } from './error-message';
 import { callState, stepCheck, stepDetails, stepWording, type StepState } from './step-wording';
 import type { PendingApproval, TaskNote, TaskRecord, TaskStatus } from '../../shared/protocol';
 
@@ -119,7 +120,7 @@ export function outcomeText(record: TaskRecord): string | null {
   if (isActiveTask(record)) return null;
   const agent = record.agent;
   if (record.status === 'completed' && agent?.outcome) return agent.outcome.summary;
-  if (record.error) return record.error.message;
+  if (record.error) return panelWords(record.error.code, record.error.message);
   if (agent?.endReason) return agent.endReason;
   if (record.status === 'stopped') return 'You stopped the task.';
   return agent?.outcome?.summary ?? null;

@@ -3,7 +3,8 @@ import type { TaskRecord } from '../../shared/protocol';
 import { ApprovalCard } from './approval-card';
 import { ChatCaseResultView } from './chat-case-result';
 import type { BackgroundClient } from './background-client';
-import { errorMessage } from './error-message';
+import { errorMessage, fixedInSettings } from './error-message';
+import { OpenSettingsButton } from './open-settings-button';
 import { PlanApprovalCard } from './plan-approval-card';
 import { PlanChecklist } from './plan-checklist';
 import { QuestionCard } from './question-card';
@@ -34,6 +35,8 @@ export function TaskProgress(props: {
   record: TaskRecord;
   onChange: (record: TaskRecord) => void;
   escapeStops?: boolean;
+  /** Opens the Settings view, offered below an error that Settings fixes. */
+  onOpenSettings?: (() => void) | undefined;
 }) {
   const { client, record } = props;
   const active = isActiveTask(record);
@@ -176,6 +179,7 @@ export function TaskProgress(props: {
           {outcome}
         </p>
       ) : null}
+      {props.onOpenSettings && fixedInSettings(record.error) ? <OpenSettingsButton onOpen={props.onOpenSettings} /> : null}
       {record.chat ? <ChatCaseResultView result={record.chat} /> : null}
       {thinking.length > 0 ? (
         <details class="thinking" data-testid="thinking">

@@ -141,6 +141,8 @@ export const Settings = z.object({
    * step). It can only add caution: a step it calls risky asks for approval; it never lets through one the rules stop.
    */
   riskClassifier: z.boolean().default(false),
+  /** The panel's and popup's colours: the system's light or dark, or one of them always. */
+  theme: z.enum(['system', 'light', 'dark']).default('system'),
 });
 export type Settings = z.infer<typeof Settings>;
 
@@ -158,6 +160,7 @@ export const DEFAULT_SETTINGS: Settings = {
   historyMaxTasks: 200,
   historyMaxDays: 30,
   riskClassifier: false,
+  theme: 'system',
 };
 
 export const ApprovalDecision = z.enum(['approve', 'reject', 'approve_site']);

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pkg from '../../package.json';
 import { EXTENSION_ID } from '../../shared/constants';
 import type { ExtensionBrowser } from '../../scripts/lib/launch-browser';
+import { openDevTool } from './support/panel-harness';
 import { launchTestBrowser } from './support/test-hosts';
 import { registerHostInProfile, requireBuild } from './support/register-host';
 import { serveRoutes, type StaticServer } from './support/static-server';
@@ -207,8 +208,8 @@ describe('the extension without the host registered', () => {
       await panel.click('[data-testid=flow-task]');
       await panel.waitForSelector('[data-testid=task-flow]');
       expect(await panel.$('[data-testid=host-status]')).toBeNull();
-      for (const view of ['loop', 'desktop', 'shell']) {
-        await panel.click(`[data-testid=flow-${view}]`);
+      for (const view of ['loop', 'desktop', 'shell'] as const) {
+        await openDevTool(panel, view);
         await panel.waitForSelector('[data-testid=host-install]');
         expect(await panel.$eval('[data-testid=install-command]', (element) => element.textContent)).toBe('npm run host:install');
       }

@@ -4,7 +4,7 @@ import { serveDemoSite, type DemoSite } from '../../scripts/demo/serve-demo-site
 import type { ExtensionBrowser } from '../../scripts/lib/launch-browser';
 import { startFakeProvider, type FakeProvider } from '../fixtures/fake-provider/fake-provider-server';
 import { seriousViolations } from './support/axe-check';
-import { openPanel, POPUP, tabIdOf, texts } from './support/panel-harness';
+import { openDevTool, openPanel, POPUP, tabIdOf, texts } from './support/panel-harness';
 import { requireBuild } from './support/register-host';
 import { call, refIn } from './support/snapshot-refs';
 import { launchTestBrowser } from './support/test-hosts';
@@ -17,7 +17,8 @@ let target: Page;
 let panel: Page;
 let tabId: number;
 
-const VIEWS = ['task', 'chat', 'loop', 'desktop', 'shell', 'history', 'settings'];
+const VIEWS = ['task', 'chat', 'history', 'settings', 'dev'];
+const DEV_TOOLS = ['loop', 'desktop', 'shell'] as const;
 
 beforeAll(async () => {
   requireBuild();
@@ -58,6 +59,12 @@ describe('the side panel meets WCAG AA', () => {
       // Views that ask the host or storage settle first: their first answer is what a user reads.
       await new Promise((resolve) => setTimeout(resolve, 300));
       problems.push(...(await seriousViolations(panel, view)));
+    }
+    for (const tool of DEV_TOOLS) {
+      await openDevTool(panel, tool);
+      await panel.waitForSelector(`[role=tabpanel][aria-labelledby=view-tab-${tool}]`);
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      problems.push(...(await seriousViolations(panel, tool)));
     }
     const popup = await ext.browser.newPage();
     await popup.setViewport({ width: 360, height: 600 });
@@ -133,18 +140,18 @@ describe('the side panel meets WCAG AA', () => {
     await panel.click('[data-testid=flow-task]');
     expect(await focused(panel)).toBe('flow-task');
     // One tab in the Tab order: the selected one.
-    expect(await panel.$$eval('[role=tab]', (tabs) => tabs.map((tab) => tab.getAttribute('tabindex')))).toEqual(['0', '-1', '-1', '-1', '-1', '-1', '-1']);
+    expect(await panel.$$eval('[role=tab]', (tabs) => tabs.map((tab) => tab.getAttribute('tabindex')))).toEqual(['0', '-1', '-1', '-1', '-1']);
     await panel.keyboard.press('ArrowRight');
     expect(await focused(panel)).toBe('flow-chat');
     expect(await panel.$eval('[data-testid=flow-chat]', (tab) => tab.getAttribute('aria-selected'))).toBe('true');
     expect(await panel.$eval('[role=tabpanel]', (element) => element.getAttribute('aria-labelledby'))).toBe('view-tab-chat');
     expect(await panel.$eval('[data-testid=flow-chat]', (tab) => tab.getAttribute('aria-controls'))).toBe(await panel.$eval('[role=tabpanel]', (element) => element.id));
     await panel.keyboard.press('End');
-    expect(await focused(panel)).toBe('flow-settings');
+    expect(await focused(panel)).toBe('flow-dev');
     await panel.keyboard.press('ArrowRight');
     expect(await focused(panel)).toBe('flow-task');
     await panel.keyboard.press('ArrowLeft');
-    expect(await focused(panel)).toBe('flow-settings');
+    expect(await focused(panel)).toBe('flow-dev');
     await panel.keyboard.press('Home');
     expect(await focused(panel)).toBe('flow-task');
     expect(await panel.$eval('[role=tabpanel]', (element) => element.getAttribute('aria-labelledby'))).toBe('view-tab-task');

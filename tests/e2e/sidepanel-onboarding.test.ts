@@ -50,6 +50,20 @@ describe('the first run leads to a working first task', () => {
     expect(await seriousViolations(panel, 'first run')).toEqual([]);
   });
 
+  it('says in its own words that a model is needed when a task is run anyway, with a way to Settings', async () => {
+    await panel.click('[data-testid=task-input]');
+    await panel.keyboard.type('Find the cheapest earphones');
+    await panel.keyboard.press('Enter');
+    await panel.waitForFunction(() => document.querySelector('[data-testid=composer-error]')?.textContent !== '');
+    expect(await panel.$eval('[data-testid=composer-error]', (element) => element.textContent)).toBe('Connect a model first: choose a provider in Settings.');
+    await panel.click('[data-testid=open-settings]');
+    await panel.waitForSelector('[data-testid=settings]');
+    expect(await panel.$eval('[role=tab][aria-selected=true]', (tab) => tab.textContent)).toBe('Settings');
+    await panel.click('[data-testid=flow-task]');
+    await panel.waitForSelector('[data-testid=connect-model]');
+    await panel.$eval('[data-testid=task-input]', (box) => ((box as HTMLTextAreaElement).value = ''));
+  });
+
   it('marks what is missing next to the field, moves the focus there, and clears the message as the user types', async () => {
     // OpenAI needs a key: saving without one says so under the key, and nothing is saved.
     await panel.click('[data-testid=connect-save]');

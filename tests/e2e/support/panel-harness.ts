@@ -66,3 +66,11 @@ export async function screenshotBothSchemes(page: Page, name: string): Promise<s
   await page.emulateMediaFeatures([{ name: 'prefers-color-scheme', value: 'light' }]);
   return problems;
 }
+
+/** Opens one of the developer tools (loop, desktop, shell): the Developer tools view, then the tool's own tab. */
+export async function openDevTool(page: Page, tool: 'loop' | 'desktop' | 'shell'): Promise<void> {
+  await page.waitForSelector('[data-testid=flow-dev]');
+  await page.click('[data-testid=flow-dev]');
+  await page.waitForSelector(`[data-testid=flow-${tool}]`);
+  await page.click(`[data-testid=flow-${tool}]`);
+}

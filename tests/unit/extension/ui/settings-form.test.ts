@@ -81,6 +81,7 @@ describe('the settings form', () => {
         riskClassifier: false,
         historyMaxTasks: 200,
         historyMaxDays: 30,
+        theme: 'system',
       },
     });
   });

@@ -179,7 +179,7 @@ describe('numbers and words', () => {
 
   it('explains how a task ended without an outcome', () => {
     expect(outcomeText(taskRecord({ status: 'stopped' }))).toBe('You stopped the task.');
-    expect(outcomeText(taskRecord({ status: 'failed', error: { code: 'bad_config', message: 'Choose a model provider in Settings first.' } }))).toBe('Choose a model provider in Settings first.');
+    expect(outcomeText(taskRecord({ status: 'failed', error: { code: 'bad_config', message: 'Choose a model provider in Settings first.' } }))).toBe('Connect a model first: choose a provider in Settings.');
     expect(usageText(taskRecord({}))).toBe('1.2k in · 80 out · $0.0030');
   });
 });
