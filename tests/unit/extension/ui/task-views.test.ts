@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { GOAL_TEMPLATES, goalText } from '../../../../extension/ui/goal-templates';
-import { groupBySite } from '../../../../extension/ui/history-groups';
+import { groupBySite, matchingTasks } from '../../../../extension/ui/history-groups';
 import { exportFileName, taskReport } from '../../../../extension/ui/task-report';
 import { nextTask } from '../../../../extension/ui/use-tab-task';
 import { riskLabel } from '../../../../extension/ui/approval-card';
@@ -36,6 +36,14 @@ describe('history and exports', () => {
       ['b.test', ['2']],
       ['a.test', ['3', '1']],
     ]);
+  });
+
+  it('finds tasks by every word of the query, in its words or its site, in any case', () => {
+    const records = [taskRecord({ id: '1', text: 'Refund order 1234', site: 'shop.test' }), taskRecord({ id: '2', text: 'Add headphones', site: 'audio.test' })];
+    expect(matchingTasks(records, 'REFUND shop').map((r) => r.id)).toEqual(['1']);
+    expect(matchingTasks(records, 'audio.test').map((r) => r.id)).toEqual(['2']);
+    expect(matchingTasks(records, '  ').map((r) => r.id)).toEqual(['1', '2']);
+    expect(matchingTasks(records, 'refund audio')).toEqual([]);
   });
 
   it('writes a readable report with the outcome, numbers and steps', () => {
