@@ -33,7 +33,14 @@ export function riskLabel(riskClass: string): string {
  * desktop task). `alwaysLabel` puts another standing approval in its place (a shell task's "Always allow commands
  * starting with …"), answered as approve_site.
  */
-export function ApprovalCard(props: { approval: PendingApproval; allowSite?: boolean; alwaysLabel?: string; onDecide: (decision: ApprovalDecision) => Promise<unknown> }) {
+export function ApprovalCard(props: {
+  approval: PendingApproval;
+  allowSite?: boolean;
+  alwaysLabel?: string;
+  onDecide: (decision: ApprovalDecision) => Promise<unknown>;
+  /** Outlines the element the step is about on the page again. */
+  onShowOnPage?: () => void;
+}) {
   const { approval } = props;
   const risky = isRiskyApproval(approval);
   const approveButton = useRef<HTMLButtonElement>(null);
@@ -92,6 +99,14 @@ export function ApprovalCard(props: { approval: PendingApproval; allowSite?: boo
           </p>
         </dd>
       </dl>
+      {props.onShowOnPage ? (
+        <p class="approval__show">
+          <button type="button" class="link-button" data-testid="approval-show" onClick={props.onShowOnPage}>
+            Show it on the page
+          </button>{' '}
+          <span class="hint">(outlined in orange while this waits)</span>
+        </p>
+      ) : null}
       {approval.intent.includes('{{') ? (
         <p class="hint">Personal data is shown as {'{{placeholders}}'}; Deputy types the real values itself.</p>
       ) : null}

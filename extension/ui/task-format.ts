@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import type { StepRecord } from '../../shared/agent/agent-state';
 import { Plan } from '../../shared/agent/plan';
 import { panelWords } from './error-message';
@@ -126,14 +127,28 @@ export function outcomeText(record: TaskRecord): string | null {
   return agent?.outcome?.summary ?? null;
 }
 
+/** The arguments of the call an approval holds, as the model wrote them, or undefined when they cannot be read. */
+function approvalArguments(record: TaskRecord, approval: PendingApproval): unknown {
+  const call = record.agent?.steps.find((step) => step.index === approval.step)?.calls.find((candidate) => candidate.id === approval.callId);
+  if (!call) return undefined;
+  try {
+    return JSON.parse(call.arguments) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
 /** The plan an ask-first approval is about: the arguments of the update_plan call it holds, read (never cast). */
 export function proposedPlan(record: TaskRecord, approval: PendingApproval): Plan | null {
-  const call = record.agent?.steps.find((step) => step.index === approval.step)?.calls.find((candidate) => candidate.id === approval.callId);
-  if (!call) return null;
-  try {
-    const parsed = Plan.safeParse(JSON.parse(call.arguments));
-    return parsed.success ? parsed.data : null;
-  } catch {
-    return null;
-  }
+  const parsed = Plan.safeParse(approvalArguments(record, approval));
+  return parsed.success ? parsed.data : null;
+}
+
+const RefArgument = z.object({ ref: z.number().int().positive() });
+
+/** The page element an approval is about (the `ref` of a click, a typing, a choice), or null for other steps. */
+export function approvalElement(record: TaskRecord, approval: PendingApproval): number | null {
+  if (approval.kind === 'egress') return null;
+  const parsed = RefArgument.safeParse(approvalArguments(record, approval));
+  return parsed.success ? parsed.data.ref : null;
 }

@@ -1,4 +1,4 @@
-import { useState } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
 import type { TaskRecord } from '../../shared/protocol';
 import { ApprovalCard } from './approval-card';
 import { ChatCaseResultView } from './chat-case-result';
@@ -15,6 +15,7 @@ import {
   elapsedMs,
   formatDuration,
   isActiveTask,
+  approvalElement,
   outcomeText,
   proposedPlan,
   statusLabel,
@@ -23,6 +24,9 @@ import {
 } from './task-format';
 import { useNow } from './use-now';
 import { useThinking } from './use-thinking';
+
+/** How long the page keeps the outline of the element an approval is about. */
+const APPROVAL_HIGHLIGHT_MS = 15_000;
 
 /**
  * One task as it runs and after: status, time, tokens and cost in a bar of fixed height; the approval or question
@@ -57,6 +61,14 @@ export function TaskProgress(props: {
   const stop = (): void => {
     act(client.call('task.stop', { taskId: record.id })).catch((failure: unknown) => setError(errorMessage(failure)));
   };
+  // The element an approval is about is outlined on the page while the card waits, and again on "Show on page".
+  const element = record.approval ? approvalElement(record, record.approval) : null;
+  const highlight = (ref: number): void => {
+    client.call('page.highlight', { tabId: record.tabId, ref, durationMs: APPROVAL_HIGHLIGHT_MS }).catch(() => undefined);
+  };
+  useEffect(() => {
+    if (element !== null && isActiveTask(record)) highlight(element);
+  }, [record.approval?.id]);
   useEscapeToStop(active && !record.stopRequested && props.escapeStops === true, stop);
   // Pause holds the task before its next action; the same button then resumes it, so the keyboard focus stays put.
   const holding = record.status === 'paused' || record.pauseRequested;
@@ -143,6 +155,7 @@ export function TaskProgress(props: {
       ) : record.approval ? (
         <ApprovalCard
           approval={record.approval}
+          {...(element === null ? {} : { onShowOnPage: () => highlight(element) })}
           onDecide={(decision) =>
             act(client.call('task.approve', { taskId: record.id, approvalId: record.approval?.id ?? '', decision }))
           }

@@ -148,6 +148,10 @@ describe('the side panel runs a task given in it', () => {
     // Approve says what it does, in Deputy's words; Reject comes first and is the neutral default.
     expect(await texts(panel, '[data-testid=approval-card] .button-row button')).toEqual(['Reject', `Pay on ${host}`]);
     expect(await target.$eval('#s', (element) => element.textContent)).toBe('Nothing done yet');
+    // The button the approval is about is outlined on the page while the card waits.
+    await target.waitForSelector('button[data-deputy-highlight]', { timeout: 20_000 });
+    expect(await target.$eval('button[data-deputy-highlight]', (element) => element.textContent)).toBe('Place order');
+    expect(await panel.$('[data-testid=approval-show]')).not.toBeNull();
     expect(await screenshotBothSchemes(panel, 'panel-approval')).toEqual([]);
     // A payment is approved once or not at all: no "Approve for site" on its card.
     expect(await panel.$('[data-testid=approve-site]')).toBeNull();
