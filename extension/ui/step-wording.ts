@@ -28,7 +28,7 @@ export const MARKS: Record<StepState, string> = {
   paused: '‖',
   waiting: '?',
   ok: '✓',
-  refused: '✋\uFE0E',
+  refused: '⊗',
   failed: '✗',
   blocked: '⊘',
   gave_up: '⚑',
