@@ -11,6 +11,7 @@ import { QuestionCard } from './question-card';
 import { StepList } from './step-list';
 import { TaskAnnouncer } from './task-announcer';
 import { useEscapeToStop } from './use-escape-to-stop';
+import { useFollowScroll } from './use-follow-scroll';
 import {
   elapsedMs,
   formatDuration,
@@ -69,6 +70,9 @@ export function TaskProgress(props: {
   useEffect(() => {
     if (element !== null && isActiveTask(record)) highlight(element);
   }, [record.approval?.id]);
+  useFollowScroll(props.escapeStops === true, record.id, `${record.status}:${steps.length}:${steps.at(-1)?.calls.length ?? 0}:${record.approval?.id ?? ''}:${record.question?.id ?? ''}`, () =>
+    document.querySelector(`[data-task-id="${record.id}"] :is([data-testid=approval-card], [data-testid=plan-approval-card], [data-testid=question-card])`),
+  );
   useEscapeToStop(active && !record.stopRequested && props.escapeStops === true, stop);
   // Pause holds the task before its next action; the same button then resumes it, so the keyboard focus stays put.
   const holding = record.status === 'paused' || record.pauseRequested;

@@ -130,6 +130,38 @@ describe('the side panel runs a task given in it', () => {
     expect(await screenshotBothSchemes(panel, 'panel-task-completed')).toEqual([]);
   });
 
+  it('follows the task down the page as it streams in, and stays where the user scrolled up to read', async () => {
+    await openOn(shop.url);
+    await panel.setViewport({ width: 360, height: 360 });
+    const inView = (selector: string): Promise<boolean> =>
+      panel.$eval(selector, (element) => {
+        const box = element.getBoundingClientRect();
+        return box.top >= 0 && box.bottom <= window.innerHeight;
+      });
+    const steps = Array.from({ length: 4 }, (_, index) => call('update_plan', { explanation: `Look ${index + 1}.`, steps: [{ step: `Look at part ${index + 1} of the shop`, status: 'in_progress' }] }));
+    fake.enqueue(...steps, call('done', { success: true, summary: 'Looked around.' }));
+    await runInPanel('Look around the shop');
+    // However it ends (a run of steps that change nothing ends it early), its outcome is the last thing written.
+    await panel.waitForSelector('[data-testid=task-outcome]', { timeout: 60_000 });
+    // The outcome landed below the fold, and the panel came down to it.
+    await panel.waitForFunction(() => {
+      const box = document.querySelector('[data-testid=task-outcome]')?.getBoundingClientRect();
+      return box !== undefined && box.top >= 0 && box.bottom <= window.innerHeight;
+    });
+    expect(await panel.evaluate(() => window.scrollY)).toBeGreaterThan(0);
+
+    // Scrolled up to read while the next task runs: the panel stays where the user is, even when the task changes.
+    fake.enqueue(...steps.slice(0, 3), { hang: true });
+    await runInPanel('Look again');
+    await panel.waitForFunction(() => document.querySelectorAll('[data-testid=step]').length >= 3 && window.scrollY > 0, { timeout: 60_000 });
+    await panel.evaluate(() => window.scrollTo({ top: 0 }));
+    await panel.waitForFunction(() => window.scrollY === 0);
+    await uiCall(panel, 'task.stop', { taskId: (await panel.$eval('[data-testid=task-progress]', (element) => element.getAttribute('data-task-id'))) ?? '' });
+    await waitForStatus(panel, 'stopped');
+    expect(await panel.evaluate(() => window.scrollY)).toBe(0);
+    expect(await inView('[data-testid=task-input]')).toBe(true);
+  });
+
   it('weights approvals by risk: Reject is the default, Approve names the consequence, and Enter never approves a payment', async () => {
     await openOn(orders.url('/'));
     fake.enqueue(
