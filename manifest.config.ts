@@ -22,7 +22,8 @@ export default defineManifest({
   version: pkg.version,
   // Pins the extension id so the native host's allowed_origins can name it (see shared/constants.ts).
   key: EXTENSION_PUBLIC_KEY,
-  minimum_chrome_version: '116',
+  // 123: the panel's colours use CSS light-dark(), which follows the page's color-scheme (system or Settings' theme).
+  minimum_chrome_version: '123',
   icons: { 16: 'extension/assets/icon-16.png', 48: 'extension/assets/icon-48.png', 128: 'extension/assets/icon-128.png' },
   action: { default_title: 'Deputy', default_icon: { 16: 'extension/assets/icon-16.png', 48: 'extension/assets/icon-48.png' } },
   background: { service_worker: 'extension/background/index.ts', type: 'module' },

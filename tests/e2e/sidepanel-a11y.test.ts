@@ -4,16 +4,14 @@ import { serveDemoSite, type DemoSite } from '../../scripts/demo/serve-demo-site
 import type { ExtensionBrowser } from '../../scripts/lib/launch-browser';
 import { startFakeProvider, type FakeProvider } from '../fixtures/fake-provider/fake-provider-server';
 import { seriousViolations } from './support/axe-check';
-import { openDevTool, openPanel, POPUP, tabIdOf, texts } from './support/panel-harness';
+import { openDevTool, openPanelOn, POPUP, texts } from './support/panel-harness';
 import { requireBuild } from './support/register-host';
 import { call, refIn } from './support/snapshot-refs';
 import { launchTestBrowser } from './support/test-hosts';
-import { uiCall } from './support/ui-call';
 
 let ext: ExtensionBrowser;
 let fake: FakeProvider;
 let shop: DemoSite;
-let target: Page;
 let panel: Page;
 let tabId: number;
 
@@ -26,14 +24,10 @@ beforeAll(async () => {
   fake = await startFakeProvider();
   ext = await launchTestBrowser();
   await ext.worker();
-  target = await ext.browser.newPage();
-  await target.goto(shop.url, { waitUntil: 'load' });
-  const helper = await ext.openExtensionPage('extension/sidepanel/index.html');
-  tabId = await tabIdOf(helper, shop.url);
-  await uiCall(helper, 'settings.set', { provider: { preset: 'custom', baseUrl: fake.openaiBaseUrl, model: 'gpt-4o-mini', stream: true, openaiApi: 'chat', toolCalling: 'native', vision: false, timeoutMs: 60_000, maxRetries: 0 }, defaultMode: 'act' });
-  await helper.close();
-  panel = await openPanel(ext, tabId);
-  await panel.waitForSelector('[data-testid=task-input]');
+  ({ panel, tabId } = await openPanelOn(ext, shop.url, {
+    provider: { preset: 'custom', baseUrl: fake.openaiBaseUrl, model: 'gpt-4o-mini', stream: true, openaiApi: 'chat', toolCalling: 'native', vision: false, timeoutMs: 60_000, maxRetries: 0 },
+    defaultMode: 'act',
+  }));
 });
 afterAll(async () => {
   await ext?.close();

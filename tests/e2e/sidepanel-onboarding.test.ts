@@ -4,7 +4,7 @@ import { serveDemoSite, type DemoSite } from '../../scripts/demo/serve-demo-site
 import type { ExtensionBrowser } from '../../scripts/lib/launch-browser';
 import { startFakeProvider, type FakeProvider } from '../fixtures/fake-provider/fake-provider-server';
 import { seriousViolations } from './support/axe-check';
-import { openPanel, screenshotBothSchemes, tabIdOf, texts } from './support/panel-harness';
+import { openPanelOn, screenshotBothSchemes, texts } from './support/panel-harness';
 import { requireBuild } from './support/register-host';
 import { call } from './support/snapshot-refs';
 import { launchTestBrowser } from './support/test-hosts';
@@ -14,7 +14,6 @@ import { uiCall } from './support/ui-call';
 let ext: ExtensionBrowser;
 let fake: FakeProvider;
 let shop: DemoSite;
-let target: Page;
 let panel: Page;
 
 beforeAll(async () => {
@@ -23,13 +22,7 @@ beforeAll(async () => {
   fake = await startFakeProvider();
   ext = await launchTestBrowser();
   await ext.worker();
-  target = await ext.browser.newPage();
-  await target.goto(shop.url, { waitUntil: 'load' });
-  const helper = await ext.openExtensionPage('extension/sidepanel/index.html');
-  const tabId = await tabIdOf(helper, shop.url);
-  await helper.close();
-  panel = await openPanel(ext, tabId);
-  await panel.waitForSelector('[data-testid=task-input]');
+  ({ panel } = await openPanelOn(ext, shop.url));
 });
 afterAll(async () => {
   await ext?.close();

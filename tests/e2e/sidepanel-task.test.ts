@@ -64,6 +64,19 @@ async function runInPanel(text: string): Promise<void> {
   await panel.waitForSelector('[data-testid=task-progress]');
 }
 
+/** Waits until the card (an approval or a plan) on screen is another one than `id`: the next question for the user. */
+function waitForNextCard(page: Page, card: 'approval-card' | 'plan-approval-card', id: string | null): Promise<unknown> {
+  return page.waitForFunction(
+    (selector, previous) => {
+      const shown = document.querySelector(`[data-testid=${selector}]`);
+      return shown !== null && shown.getAttribute('data-approval-id') !== previous;
+    },
+    { timeout: 60_000 },
+    card,
+    id,
+  );
+}
+
 function waitForStatus(page: Page, status: string): Promise<unknown> {
   return page.waitForSelector(`[data-testid=task-progress][data-status=${status}]`, { timeout: 60_000 });
 }
@@ -149,6 +162,8 @@ describe('the side panel runs a task given in it', () => {
       return box !== undefined && box.top >= 0 && box.bottom <= window.innerHeight;
     });
     expect(await panel.evaluate(() => window.scrollY)).toBeGreaterThan(0);
+    // The task has ended; a reply it ended before asking for is not wanted any more.
+    fake.drop();
 
     // Scrolled up to read while the next task runs: the panel stays where the user is, even when the task changes.
     fake.enqueue(...steps.slice(0, 3), { hang: true });
@@ -201,10 +216,7 @@ describe('the side panel runs a task given in it', () => {
     // Space on Approve is a deliberate answer: it approves.
     await panel.keyboard.press('Space');
 
-    await panel.waitForFunction((id) => {
-      const card = document.querySelector('[data-testid=approval-card]');
-      return card !== null && card.getAttribute('data-approval-id') !== id;
-    }, { timeout: 60_000 }, firstId);
+    await waitForNextCard(panel, 'approval-card', firstId);
     expect(await target.$eval('#s', (element) => element.textContent)).toBe('Order placed');
     expect(await panel.$eval('[data-testid=approval-intent]', (element) => element.textContent)).toBe('Click button "Delete my account"');
     expect(await texts(panel, '[data-testid=approval-class]')).toEqual(expect.arrayContaining(['changes your account', 'cannot be undone']));
@@ -248,10 +260,7 @@ describe('the side panel runs a task given in it', () => {
     const firstId = await panel.$eval('[data-testid=plan-approval-card]', (element) => element.getAttribute('data-approval-id'));
     await panel.click('[data-testid=plan-send-edit]');
     // The model takes the user's steps as its new plan, which gets its own card.
-    await panel.waitForFunction((id) => {
-      const card = document.querySelector('[data-testid=plan-approval-card]');
-      return card !== null && card.getAttribute('data-approval-id') !== id;
-    }, { timeout: 60_000 }, firstId);
+    await waitForNextCard(panel, 'plan-approval-card', firstId);
     expect(await texts(panel, '[data-testid=plan-approval-steps] li')).toEqual(['Add the Pocket Buds to the cart', 'Open the cart']);
     expect((await texts(panel, '[data-testid=step-check]'))[0]).toBe('you wrote your own steps instead');
     await panel.click('[data-testid=plan-start]');
@@ -324,10 +333,7 @@ describe('the side panel runs a task given in it', () => {
     const firstId = await panel.$eval('[data-testid=approval-card]', (element) => element.getAttribute('data-approval-id'));
     await panel.click('[data-testid=approve-site]');
     // The form posts to another site: the card says where and which fields, and offers no "for site".
-    await panel.waitForFunction((id) => {
-      const card = document.querySelector('[data-testid=approval-card]');
-      return card !== null && card.getAttribute('data-approval-id') !== id;
-    }, { timeout: 60_000 }, firstId);
+    await waitForNextCard(panel, 'approval-card', firstId);
     const evil = new URL(orders.url('/', 'evil.test')).host;
     expect(await panel.$eval('[data-testid=approval-destination]', (element) => element.textContent)).toBe(`${evil} (POST: message)`);
     expect(await panel.$('[data-testid=approve-site]')).toBeNull();
