@@ -16,6 +16,7 @@ export function createTaskUiHandlers(runner: TaskRunner, tasks: TaskStore, setti
     'task.pause': ({ taskId }) => runner.pause(taskId),
     'task.resume': ({ taskId }) => runner.resume(taskId),
     'task.approve': ({ taskId, approvalId, decision, note }) => runner.approve(taskId, approvalId, decision, note),
+    'task.continue': ({ taskId, text }) => runner.continue(taskId, text),
     'task.answer': ({ taskId, questionId, answer }) => runner.answer(taskId, questionId, answer),
     'task.get': async ({ taskId }) => (await tasks.get(taskId)) ?? null,
     'task.list': (filter) => tasks.list(filter),

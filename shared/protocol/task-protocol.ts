@@ -250,6 +250,8 @@ export const taskUiMethods = {
     params: TaskRef.extend({ approvalId: z.string(), decision: ApprovalDecision, note: z.string().max(1000).optional() }),
     result: TaskRecord,
   },
+  /** Continues an ended task with the user's follow-up: the same tab, and the model keeps everything so far. */
+  'task.continue': { params: TaskRef.extend({ text: z.string().trim().min(1, 'Write your follow-up').max(4000) }), result: TaskRecord },
   'task.answer': { params: TaskRef.extend({ questionId: z.string(), answer: z.string().max(4000) }), result: TaskRecord },
   'task.get': { params: TaskRef, result: TaskRecord.nullable() },
   'task.list': {
