@@ -24,6 +24,8 @@ export interface TaskComposerProps {
   facts?: Record<string, string> | undefined;
   /** The ended task shown above: what is written here continues it (same tab, and the model keeps what it did). */
   followUp?: { taskId: string } | undefined;
+  /** Kept at the bottom of the panel while the thread above scrolls, as in a chat. */
+  docked?: boolean;
   /** Sets the ended task aside, so the box starts a new one. */
   onNewTask?: (() => void) | undefined;
   onStarted: (record: TaskRecord) => void;
@@ -81,7 +83,7 @@ export function TaskComposer(props: TaskComposerProps) {
   const id = `composer-${props.flow}`;
   return (
     <form
-      class="composer composer--docked"
+      class={props.docked ? 'composer composer--docked' : 'composer'}
       data-testid={`composer-${props.flow}`}
       data-mode={followUp ? 'follow-up' : 'new'}
       onSubmit={(event) => {

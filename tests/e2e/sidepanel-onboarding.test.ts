@@ -41,6 +41,11 @@ describe('the first run leads to a working first task', () => {
     expect(await texts(panel, '[data-testid=example-task]')).toContain('Summarize this page in three bullet points');
     expect(await screenshotBothSchemes(panel, 'panel-first-run')).toEqual([]);
     expect(await seriousViolations(panel, 'first run')).toEqual([]);
+    // A support chat needs a model too: the same card leads there.
+    await panel.click('[data-testid=flow-chat]');
+    await panel.waitForSelector('[data-testid=chat-flow] [data-testid=connect-model]');
+    await panel.click('[data-testid=flow-task]');
+    await panel.waitForSelector('[data-testid=task-flow] [data-testid=connect-model]');
   });
 
   it('says in its own words that a model is needed when a task is run anyway, with a way to Settings', async () => {
