@@ -92,7 +92,7 @@ export function TaskComposer(props: TaskComposerProps) {
       }}
     >
       <label class="composer__label" for={id}>
-        {followUp ? 'Follow up on this task' : props.label}
+        {followUp ? (props.flow === 'chat' ? 'Follow up in this chat' : 'Follow up on this task') : props.label}
       </label>
       <textarea
         id={id}
@@ -100,7 +100,7 @@ export function TaskComposer(props: TaskComposerProps) {
         data-testid="task-input"
         rows={3}
         value={text}
-        placeholder={followUp ? 'e.g. Now do the same for the next one' : props.placeholder}
+        placeholder={followUp ? (props.flow === 'chat' ? 'e.g. Also ask for free return shipping' : 'e.g. Now do the same for the next one') : props.placeholder}
         aria-describedby={`${id}-hint`}
         onInput={(event) => setText(event.currentTarget.value)}
         onKeyDown={(event) => {

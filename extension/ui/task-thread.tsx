@@ -52,7 +52,6 @@ function Bubble(props: { entry: ThreadEntry }) {
     <li class={`bubble bubble--${kind}`} data-testid={`thread-${kind}`}>
       <span class="bubble__who">{SPEAKERS[kind]}</span>
       <span class="bubble__text">{entry.text}</span>
-      {entry.check && kind === 'us' ? <span class="step__check">{entry.check}</span> : null}
     </li>
   );
 }
