@@ -90,7 +90,7 @@ export function ChatFlowView(props: {
         placeholder="e.g. Get a refund for order 1234, which arrived damaged"
         busy={isActiveTask(props.record)}
         preset={chosen}
-        docked
+        docked={chatRecord !== undefined}
         followUp={conversation.followUp}
         onNewTask={conversation.newTask}
         onStarted={props.onRecord}

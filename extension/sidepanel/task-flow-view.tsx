@@ -59,7 +59,7 @@ export function TaskFlowView(props: {
         placeholder="e.g. Add the cheapest headphones to the cart"
         busy={isActiveTask(record)}
         preset={preset}
-        docked
+        docked={shown !== undefined}
         followUp={conversation.followUp}
         onNewTask={conversation.newTask}
         onStarted={props.onRecord}

@@ -24,7 +24,7 @@ export interface TaskComposerProps {
   facts?: Record<string, string> | undefined;
   /** The ended task shown above: what is written here continues it (same tab, and the model keeps what it did). */
   followUp?: { taskId: string } | undefined;
-  /** Kept at the bottom of the panel while the thread above scrolls, as in a chat. */
+  /** Kept at the bottom of the panel while a thread above scrolls, as in a chat (not over a form such as the first-run card). */
   docked?: boolean;
   /** Sets the ended task aside, so the box starts a new one. */
   onNewTask?: (() => void) | undefined;
