@@ -2,8 +2,7 @@ import { useEffect, useState } from 'preact/hooks';
 import type { Flow, TaskRecord } from '../../shared/protocol';
 import { AttachedFiles, type ChosenFile, readChosen, toFileInputs } from './attached-files';
 import type { BackgroundClient } from './background-client';
-import { errorMessage, fixedInSettings, isAppErrorShape } from './error-message';
-import { OpenSettingsButton } from './open-settings-button';
+import { CallErrorLine, useCallError } from './call-error';
 import { ModeSwitch } from './mode-switch';
 import { useTaskMode } from './use-task-mode';
 
@@ -40,8 +39,7 @@ export function TaskComposer(props: TaskComposerProps) {
   const { client, tabId } = props;
   const [text, setText] = useState('');
   const [mode, chooseMode] = useTaskMode(client);
-  const [error, setError] = useState('');
-  const [settingsFix, setSettingsFix] = useState(false);
+  const error = useCallError();
   const [starting, setStarting] = useState(false);
   const [files, setFiles] = useState<ChosenFile[]>([]);
   useEffect(() => {
@@ -52,16 +50,15 @@ export function TaskComposer(props: TaskComposerProps) {
   const submit = (): void => {
     if (starting || props.busy) return;
     if (tabId === undefined) {
-      setError('No tab to act on: open a web page first.');
+      error.say('No tab to act on: open a web page first.');
       return;
     }
     if (!text.trim()) {
-      setError(followUp ? 'Write your follow-up first.' : props.flow === 'chat' ? 'Describe your goal for the chat first.' : 'Describe the task first.');
+      error.say(followUp ? 'Write your follow-up first.' : props.flow === 'chat' ? 'Describe your goal for the chat first.' : 'Describe the task first.');
       return;
     }
     setStarting(true);
-    setError('');
-    setSettingsFix(false);
+    error.say('');
     const call = followUp
       ? client.call('task.continue', { taskId: followUp.taskId, text })
       : client.call('task.start', { tabId, text, mode, flow: props.flow, files: toFileInputs(files), ...(props.facts ? { facts: props.facts } : {}) });
@@ -74,8 +71,7 @@ export function TaskComposer(props: TaskComposerProps) {
       },
       (failure: unknown) => {
         setStarting(false);
-        setError(errorMessage(failure));
-        setSettingsFix(isAppErrorShape(failure) && fixedInSettings(failure));
+        error.fail(failure);
       },
     );
   };
@@ -125,7 +121,7 @@ export function TaskComposer(props: TaskComposerProps) {
           onPick={(list) => {
             void readChosen(list, files).then(({ files: next, error: problem }) => {
               setFiles(next);
-              setError(problem);
+              error.say(problem);
             });
           }}
           onRemove={(name) => setFiles(files.filter((f) => f.name !== name))}
@@ -143,10 +139,7 @@ export function TaskComposer(props: TaskComposerProps) {
           {starting ? (followUp ? 'Sending…' : 'Starting…') : followUp ? 'Send' : 'Run'}
         </button>
       </div>
-      <p class="form-error" role="alert" data-testid="composer-error">
-        {error}
-      </p>
-      {error && settingsFix && props.onOpenSettings ? <OpenSettingsButton onOpen={props.onOpenSettings} /> : null}
+      <CallErrorLine error={error} testId="composer-error" onOpenSettings={props.onOpenSettings} />
     </form>
   );
 }

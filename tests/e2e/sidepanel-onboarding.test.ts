@@ -4,7 +4,7 @@ import { serveDemoSite, type DemoSite } from '../../scripts/demo/serve-demo-site
 import type { ExtensionBrowser } from '../../scripts/lib/launch-browser';
 import { startFakeProvider, type FakeProvider } from '../fixtures/fake-provider/fake-provider-server';
 import { seriousViolations } from './support/axe-check';
-import { openPanelOn, screenshotBothSchemes, texts } from './support/panel-harness';
+import { openDevTool, openPanelOn, screenshotBothSchemes, texts } from './support/panel-harness';
 import { requireBuild } from './support/register-host';
 import { call } from './support/snapshot-refs';
 import { launchTestBrowser } from './support/test-hosts';
@@ -44,6 +44,10 @@ describe('the first run leads to a working first task', () => {
     // A support chat needs a model too: the same card leads there.
     await panel.click('[data-testid=flow-chat]');
     await panel.waitForSelector('[data-testid=chat-flow] [data-testid=connect-model]');
+    // So do desktop and shell runs (the host uses the same model); there the host's status shows too.
+    await openDevTool(panel, 'desktop');
+    await panel.waitForSelector('[data-testid=desktop-flow] [data-testid=connect-model]');
+    expect(await panel.$('[data-testid=desktop-flow] [data-testid=host-install]')).not.toBeNull();
     await panel.click('[data-testid=flow-task]');
     await panel.waitForSelector('[data-testid=task-flow] [data-testid=connect-model]');
   });
