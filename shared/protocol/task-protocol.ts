@@ -268,7 +268,8 @@ export const taskUiMethods = {
   /** One tiny request to the provider: the given settings (unsaved form values; a blank key means the stored one) or the saved ones. */
   'settings.test': {
     params: z.object({ provider: ProviderSettings.optional() }),
-    result: z.object({ ok: z.boolean(), message: z.string(), model: z.string().optional(), latencyMs: z.number().optional() }),
+    /** A failed test carries the error's code, so the panel can say it in its own words. */
+    result: z.object({ ok: z.boolean(), message: z.string(), code: z.string().optional(), model: z.string().optional(), latencyMs: z.number().optional() }),
   },
 } as const;
 
