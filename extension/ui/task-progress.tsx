@@ -68,7 +68,7 @@ export function TaskProgress(props: {
   useEffect(() => {
     if (element !== null && isActiveTask(record)) highlight(element);
   }, [record.approval?.id]);
-  useFollowScroll(props.escapeStops === true, record.id, `${record.status}:${steps.length}:${steps.at(-1)?.calls.length ?? 0}:${record.approval?.id ?? ''}:${record.question?.id ?? ''}`, () =>
+  useFollowScroll(props.escapeStops === true, record.id, `${record.status}:${steps.length}:${steps.at(-1)?.calls.length ?? 0}:${record.approval?.id ?? ''}:${record.question?.id ?? ''}:${writing?.text.length ?? 0}`, () =>
     document.querySelector(`[data-task-id="${record.id}"] :is([data-testid=approval-card], [data-testid=plan-approval-card], [data-testid=question-card])`),
   );
   useEscapeToStop(active && !record.stopRequested && props.escapeStops === true, stop);

@@ -229,6 +229,14 @@ describe('the side panel runs a task given in it', () => {
     expect(await thread(panel)).toEqual(expected);
     expect(await screenshotBothSchemes(panel, 'panel-task-follow-up')).toEqual([]);
     expect(await seriousViolations(panel, 'follow-up thread')).toEqual([]);
+    // The history entry is the whole thread too.
+    await panel.click('[data-testid=flow-history]');
+    const item = `[data-testid=history-item][data-task-id="${taskId ?? ''}"]`;
+    await panel.waitForSelector(item);
+    await panel.click(item);
+    await panel.waitForSelector('[data-testid=history-detail] [data-testid=task-progress]');
+    expect(await thread(panel)).toEqual(expected);
+    await panel.click('[data-testid=flow-task]');
 
     // New task sets the ended one aside: the examples come back and the box starts a task of its own.
     await panel.click('[data-testid=new-task]');
