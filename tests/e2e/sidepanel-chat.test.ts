@@ -117,6 +117,19 @@ describe('"Automate this chat" from the context menu', () => {
     expect(record).toMatchObject({ flow: 'chat', text: 'Ask support where order 1234 is', status: 'completed', facts: { order_number: '1234' }, chat: { outcome: 'agreed' } });
     // The demo shop's widget is recognised by its structure only, so who said what is not asserted, only what was said.
     expect(record?.chat?.transcript.map((message) => message.text).join('\n')).toContain('Where is order 1234?');
+
+    // A follow-up continues the same case in the same chat: the model gets the case so far, then the follow-up.
+    const asked = fake.requests.length;
+    fake.enqueue(call('chat_send', { text: 'A full refund, please.' }), call('chat_end', { outcome: 'agreed', summary: 'Support agreed to a full refund.' }));
+    await panel.type('[data-testid=task-input]', 'Ask for the full refund instead');
+    await panel.keyboard.press('Enter');
+    await panel.waitForSelector('[data-testid=chat-flow] [data-testid=approval-card]', { timeout: 60_000 });
+    await panel.click('[data-testid=approve]');
+    await panel.waitForFunction(() => document.querySelector('[data-testid=case-summary]')?.textContent === 'Support agreed to a full refund.', { timeout: 60_000 });
+    for (const said of ['Ask support where order 1234 is', 'Where is order 1234?', 'Asked support where order 1234 is.', 'Ask for the full refund instead']) expect(fake.requests[asked]?.text).toContain(said);
+    expect(await texts(panel, '[data-testid=thread-us] .bubble__text')).toEqual(['Where is order 1234?', 'A full refund, please.']);
+    expect(await target.$eval('.chat-log', (element) => element.textContent ?? '')).toContain('A full refund, please.');
+    expect((await uiCall(panel, 'task.list', { tabId })).map((task) => [task.id, task.agent?.followUps?.length])).toEqual([[record?.id, 1]]);
     await panel.close();
     await target.close();
   });
