@@ -7,7 +7,7 @@ import type { AgentEnvironment, Screenshot } from '../../shared/agent/environmen
 import { createRedactor } from '../../shared/agent/redactor';
 import { createRiskClassifier } from '../../shared/agent/risk-classifier';
 import type { Provider } from '../../shared/agent/providers/provider';
-import { resumeAgent, startAgent, type AgentDeps } from '../../shared/agent/run-agent';
+import { resumeAgent, startAgent, withFollowUp, type AgentDeps } from '../../shared/agent/run-agent';
 import { countersAfter, createSecretVault, foundNamesIn, refuseUnknownFound } from '../../shared/agent/secret-vault';
 import type { TraceRecord } from '../../shared/agent/trace';
 import type { AnyTool } from '../../shared/agent/tool';
@@ -111,10 +111,7 @@ export class TaskRunner {
 
   async start(input: StartTask): Promise<TaskRecord> {
     const session = await this.deps.browserSession();
-    // A task from before a browser restart names a tab id of that session: it says nothing about this tab.
-    const busy = (await this.deps.tasks.list({ tabId: input.tabId })).find((r) => isActive(r) && (r.tabSession === undefined || r.tabSession === session));
-    if (busy?.status === 'paused') throw new AppError('busy', 'A paused task holds this tab: resume it or stop it first.');
-    if (busy) throw new AppError('busy', 'A task is already running in this tab: stop it or wait for it to finish.');
+    await this.refuseBusyTab(input.tabId, session);
     const url = await this.deps.tabUrl(input.tabId);
     if (url === undefined) throw new AppError('not_found', `Tab ${input.tabId} is gone.`);
     const settings = await this.deps.settings.get();
@@ -155,6 +152,45 @@ export class TaskRunner {
     return record;
   }
 
+  /** Refuses a tab another task works in. A task from before a browser restart names a tab id of that session: it says nothing about this tab. */
+  private async refuseBusyTab(tabId: number, session: string, except?: string): Promise<void> {
+    const busy = (await this.deps.tasks.list({ tabId })).find((r) => r.id !== except && isActive(r) && (r.tabSession === undefined || r.tabSession === session));
+    if (busy?.status === 'paused') throw new AppError('busy', 'A paused task holds this tab: resume it or stop it first.');
+    if (busy) throw new AppError('busy', 'A task is already running in this tab: stop it or wait for it to finish.');
+  }
+
+  /**
+   * Continues an ended task with the user's follow-up: in the same tab, with everything the model was told and did so
+   * far, and the follow-up after it. Saved before it runs, so a panel opened again shows it, and a stopped worker resumes it.
+   */
+  async continue(taskId: string, text: string): Promise<TaskRecord> {
+    await this.ready;
+    const record = await this.deps.tasks.get(taskId);
+    if (!record) throw new AppError('not_found', 'That task is gone (it was deleted): start a new one.');
+    if (isActive(record) || this.runs.has(taskId)) throw new AppError('busy', 'The task is still working: wait for it to finish, or stop it, before you write a follow-up.');
+    if (!record.agent) throw new AppError('bad_request', 'This task ended before Deputy looked at the page, so there is nothing to continue: start it as a new task.');
+    const session = await this.deps.browserSession();
+    await this.refuseBusyTab(record.tabId, session, taskId);
+    if (record.tabSession === session && (await this.deps.tabUrl(record.tabId)) === undefined) {
+      throw new AppError('not_found', "The task's tab was closed: start a new task on the page you want.");
+    }
+    const settings = await this.deps.settings.get();
+    if (!settings.provider) throw new AppError('bad_config', 'Choose a model provider in Settings first (or run a local model server and pick it there).');
+    const agent = withFollowUp(record.agent, await this.redactTask(taskId, text, settings, record), this.deps.now());
+    let updated = await this.change(taskId, (r) => ({ ...r, agent, status: 'queued', error: null, stopRequested: false, pauseRequested: false, approval: null, question: null, chat: null }));
+    if (!updated) throw new AppError('not_found', 'That task is gone (it was deleted): start a new one.');
+    // After a browser restart the task's tab id names a tab of the old session: it finds its page again first.
+    if (record.tabSession !== session) {
+      const owned = new Set((await this.deps.tasks.list()).filter((r) => isActive(r) && r.tabSession === session).map((r) => r.tabId));
+      updated = await this.rebind(updated, session, owned).catch(async (error: unknown) => {
+        await this.change(taskId, (r) => ({ ...r, status: 'failed', error: toErrorShape(error) }));
+        throw error;
+      });
+    }
+    void this.run(updated, await this.startUrlOf(updated));
+    return updated;
+  }
+
   /** Files given by path are taken as they are; the bytes of files chosen in the panel are kept apart from the record. */
   private async attach(taskId: string, inputs: TaskFileInput[]): Promise<TaskFile[]> {
     const files: TaskFile[] = [];
@@ -172,9 +208,14 @@ export class TaskRunner {
     await this.change(taskId, (r) => ({ ...r, downloads }));
   }
 
-  /** The task's text with personal data replaced by placeholders; the values found are kept for the task in session memory. */
-  private async redactTask(taskId: string, text: string, settings: Settings): Promise<string> {
-    const vault = createSecretVault({ entries: { ...settings.personalData } });
+  /**
+   * The task's text (or a follow-up's) with personal data replaced by placeholders; the values found are kept for the
+   * task in session memory, beside those it found before (`earlier`), whose placeholders keep their numbers.
+   */
+  private async redactTask(taskId: string, text: string, settings: Settings, earlier?: TaskRecord): Promise<string> {
+    const kept = earlier ? await this.deps.secrets.load(taskId) : {};
+    const counters = earlier ? countersAfter([...foundNamesIn(JSON.stringify(earlier.agent)), ...Object.keys(kept)]) : undefined;
+    const vault = createSecretVault({ entries: { ...settings.personalData, ...kept }, ...(counters ? { counters } : {}) });
     const redacted = createRedactor(vault, { emails: settings.redactEmails, phones: settings.redactPhones }).redact(text);
     const found = Object.fromEntries(Object.entries(vault.contents().entries).filter(([name]) => !(name in settings.personalData)));
     if (Object.keys(found).length > 0) await this.deps.secrets.save(taskId, found);

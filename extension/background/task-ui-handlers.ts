@@ -16,6 +16,7 @@ export function createTaskUiHandlers(runner: TaskRunner, tasks: TaskStore, setti
     'task.pause': ({ taskId }) => runner.pause(taskId),
     'task.resume': ({ taskId }) => runner.resume(taskId),
     'task.approve': ({ taskId, approvalId, decision, note }) => runner.approve(taskId, approvalId, decision, note),
+    'task.continue': ({ taskId, text }) => runner.continue(taskId, text),
     'task.answer': ({ taskId, questionId, answer }) => runner.answer(taskId, questionId, answer),
     'task.get': async ({ taskId }) => (await tasks.get(taskId)) ?? null,
     'task.list': (filter) => tasks.list(filter),
@@ -35,7 +36,7 @@ export function createTaskUiHandlers(runner: TaskRunner, tasks: TaskStore, setti
  * Makes one tiny request with the given provider settings (a blank key means the stored one), without retries, and
  * says what happened in words: the settings form shows the message as it is.
  */
-async function testConnection(given: ProviderSettings | undefined, saved: ProviderSettings | null): Promise<{ ok: boolean; message: string; model?: string; latencyMs?: number }> {
+async function testConnection(given: ProviderSettings | undefined, saved: ProviderSettings | null): Promise<{ ok: boolean; message: string; code?: string; model?: string; latencyMs?: number }> {
   const chosen = given ?? saved;
   if (!chosen) return { ok: false, message: 'Choose a provider and a model first.' };
   // The stored key is used only for the endpoint it was saved with: another server must never receive it.
@@ -48,6 +49,7 @@ async function testConnection(given: ProviderSettings | undefined, saved: Provid
     const latencyMs = Date.now() - started;
     return { ok: true, message: `Connected: ${reply.model || chosen.model} answered in ${latencyMs} ms.`, model: reply.model, latencyMs };
   } catch (error) {
-    return { ok: false, message: toErrorShape(error).message };
+    const { code, message } = toErrorShape(error);
+    return { ok: false, message, code };
   }
 }

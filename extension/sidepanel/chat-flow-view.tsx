@@ -5,14 +5,18 @@ import type { BackgroundClient } from '../ui/background-client';
 import { ChatFactsEditor, DEFAULT_FACT_ROWS, factsOf, type FactRow } from '../ui/chat-facts-editor';
 import { errorMessage } from '../ui/error-message';
 import { GOAL_TEMPLATES, goalText } from '../ui/goal-templates';
+import { ModelNeeded } from '../ui/model-needed';
 import { TaskComposer } from '../ui/task-composer';
 import { TaskProgress } from '../ui/task-progress';
 import { isActiveTask } from '../ui/task-format';
+import { useConversation } from '../ui/use-conversation';
 import { siteOf } from '../ui/use-target-tab';
 
 /**
- * The chat flow, where "Automate this chat" lands: the support widget found on the page (or what was checked when
- * none was), a goal box with templates, and the chat task once started.
+ * The chat flow, where "Automate this chat" lands: the setup (the support widget found on the page, goal templates,
+ * the facts Deputy may share), then the case as a chat thread (support's messages and Deputy's as bubbles, approvals
+ * inline), and the goal box at the bottom, which continues an ended case with a follow-up. The setup folds away once
+ * the case starts; it opens again on a click.
  */
 export function ChatFlowView(props: {
   client: BackgroundClient;
@@ -44,25 +48,38 @@ export function ChatFlowView(props: {
     client.call('chat.open', { tabId }).then((opened) => setDetection(opened.detection), (failure: unknown) => setDetection({ error: errorMessage(failure) }));
   };
 
-  const chatRecord = props.record?.flow === 'chat' ? props.record : undefined;
+  const chosen = preset && (!props.rerun || preset.at > props.rerun.at) ? preset : props.rerun;
+  const conversation = useConversation(props.record?.flow === 'chat' ? props.record : undefined, chosen?.at);
+  const chatRecord = conversation.shown;
+  // The setup is folded while a case is shown, open otherwise; the user's own toggle holds until the case changes.
+  const [setupOpen, setSetupOpen] = useState(chatRecord === undefined);
+  useEffect(() => setSetupOpen(chatRecord === undefined), [chatRecord?.id]);
   return (
     <section class="flow" data-testid="chat-flow" aria-labelledby="chat-flow-title">
-      <div class="card">
-        <h2 id="chat-flow-title">Automate this chat</h2>
-        <p>
-          Support chat on <strong data-testid="chat-site">{siteOf(pageUrl)}</strong>
-        </p>
-        <DetectionLine detection={detection} onRetry={detect} onOpen={openChat} />
-        <p class="muted">Deputy talks to support for you, hides your personal data, and stops for your approval before any commitment.</p>
-      </div>
-      <div class="templates" role="group" aria-label="Goal templates">
-        {GOAL_TEMPLATES.map((template) => (
-          <button key={template.id} type="button" class="chip-button" data-testid={`goal-${template.id}`} onClick={() => setPreset({ text: goalText(template.id), at: Date.now() })}>
-            {template.label}
-          </button>
-        ))}
-      </div>
-      <ChatFactsEditor rows={facts} onChange={setFacts} />
+      <ModelNeeded client={client} />
+      <details class="setup" data-testid="chat-setup" open={setupOpen} onToggle={(event) => setSetupOpen(event.currentTarget.open)}>
+        <summary>
+          <h2 id="chat-flow-title" class="setup__title">
+            Automate this chat
+          </h2>{' '}
+          <span class="muted">
+            on <strong data-testid="chat-site">{siteOf(pageUrl)}</strong>
+          </span>
+        </summary>
+        <div class="setup__body">
+          <DetectionLine detection={detection} onRetry={detect} onOpen={openChat} />
+          <p class="muted">Deputy talks to support for you, hides your personal data, and stops for your approval before any commitment.</p>
+          <div class="templates" role="group" aria-label="Goal templates">
+            {GOAL_TEMPLATES.map((template) => (
+              <button key={template.id} type="button" class="chip-button" data-testid={`goal-${template.id}`} onClick={() => setPreset({ text: goalText(template.id), at: Date.now() })}>
+                {template.label}
+              </button>
+            ))}
+          </div>
+          <ChatFactsEditor rows={facts} onChange={setFacts} />
+        </div>
+      </details>
+      {chatRecord ? <TaskProgress client={client} record={chatRecord} onChange={props.onRecord} escapeStops onOpenSettings={props.onOpenSettings} /> : null}
       <TaskComposer
         onOpenSettings={props.onOpenSettings}
         client={client}
@@ -72,10 +89,12 @@ export function ChatFlowView(props: {
         label="Your goal for this chat"
         placeholder="e.g. Get a refund for order 1234, which arrived damaged"
         busy={isActiveTask(props.record)}
-        preset={preset && (!props.rerun || preset.at > props.rerun.at) ? preset : props.rerun}
+        preset={chosen}
+        docked={chatRecord !== undefined}
+        followUp={conversation.followUp}
+        onNewTask={conversation.newTask}
         onStarted={props.onRecord}
       />
-      {chatRecord ? <TaskProgress client={client} record={chatRecord} onChange={props.onRecord} escapeStops onOpenSettings={props.onOpenSettings} /> : null}
     </section>
   );
 }

@@ -3,9 +3,10 @@ import type { HostStatus } from '../../shared/protocol';
 import type { BackgroundClient } from '../ui/background-client';
 import { ComposerText } from '../ui/composer-text';
 import { DesktopProgress } from '../ui/desktop-progress';
-import { errorMessage } from '../ui/error-message';
+import { CallErrorLine, useCallError } from '../ui/call-error';
 import { HostStatusLine } from '../ui/host-status-line';
 import { ModeSwitch } from '../ui/mode-switch';
+import { ModelNeeded } from '../ui/model-needed';
 import { useDesktopRun } from '../ui/use-desktop-run';
 import { useDesktopStatus } from '../ui/use-desktop-status';
 import { useTaskMode } from '../ui/use-task-mode';
@@ -14,28 +15,28 @@ import { useTaskMode } from '../ui/use-task-mode';
  * Desktop mode: whether the host can see and drive the screen (and why not), a task box with the mode switch, and the
  * latest desktop run as it happens. The run uses the model saved in Settings; the background hands it to the host.
  */
-export function DesktopView(props: { client: BackgroundClient; hostStatus: HostStatus | undefined }) {
+export function DesktopView(props: { client: BackgroundClient; hostStatus: HostStatus | undefined; onOpenSettings?: (() => void) | undefined }) {
   const { client } = props;
   const [availability, recheck] = useDesktopStatus(client, props.hostStatus);
   const [record, acceptRecord] = useDesktopRun(client);
   const [text, setText] = useState('');
   const [mode, chooseMode] = useTaskMode(client);
-  const [error, setError] = useState('');
+  const error = useCallError();
   const [starting, setStarting] = useState(false);
 
   const busy = record?.status === 'running';
   const submit = (): void => {
     if (starting || busy) return;
     if (availability.state !== 'available') {
-      setError(availability.text);
+      error.say(availability.text);
       return;
     }
     if (!text.trim()) {
-      setError('Describe the task first.');
+      error.say('Describe the task first.');
       return;
     }
     setStarting(true);
-    setError('');
+    error.say('');
     // The background puts the saved model (with its key) in place of `provider`: the panel never holds the key.
     client.call('desktop.run', { task: text.trim(), mode, provider: null, dryRun: false, width: 1280, quality: 70 }).then(
       () => {
@@ -45,13 +46,14 @@ export function DesktopView(props: { client: BackgroundClient; hostStatus: HostS
       },
       (failure: unknown) => {
         setStarting(false);
-        setError(errorMessage(failure));
+        error.fail(failure);
       },
     );
   };
 
   return (
     <section class="flow" data-testid="desktop-flow" aria-label="Desktop">
+      <ModelNeeded client={client} />
       <HostStatusLine status={props.hostStatus} feature="Desktop tasks" onRetry={() => void client.call('host.reconnect', {})} />
       <p class={`desktop-availability desktop-availability--${availability.state}`} role="status" data-testid="desktop-availability" data-state={availability.state}>
         <span class="host-status__dot" aria-hidden="true" />
@@ -90,9 +92,7 @@ export function DesktopView(props: { client: BackgroundClient; hostStatus: HostS
             {starting ? 'Starting…' : 'Run'}
           </button>
         </div>
-        <p class="form-error" role="alert" data-testid="desktop-composer-error">
-          {error}
-        </p>
+        <CallErrorLine error={error} testId="desktop-composer-error" onOpenSettings={props.onOpenSettings} />
       </form>
       {record ? (
         <DesktopProgress client={client} record={record} onChange={acceptRecord} />

@@ -24,7 +24,7 @@ const INTRODUCTIONS: Record<DevTool, string> = {
  * The tools for developers and power users, in one place behind the main views: the fix loop, desktop control and the
  * shell, each with an introduction. They run in the native host, whose status each shows.
  */
-export function DevToolsView(props: { client: BackgroundClient; hostStatus: HostStatus | undefined; tool: DevTool; onTool: (tool: DevTool) => void }) {
+export function DevToolsView(props: { client: BackgroundClient; hostStatus: HostStatus | undefined; tool: DevTool; onTool: (tool: DevTool) => void; onOpenSettings?: (() => void) | undefined }) {
   const { client, tool } = props;
   return (
     <section class="flow dev-tools" data-testid="dev-tools" aria-labelledby="dev-tools-title">
@@ -41,7 +41,7 @@ export function DevToolsView(props: { client: BackgroundClient; hostStatus: Host
             <strong>It commits and pushes.</strong> Each fix that passes validation is committed and pushed to the branch you name, and the loop waits for its deploy. Use a branch you are happy to have pushed to.
           </p>
         ) : null}
-        {tool === 'loop' ? <LoopView client={client} hostStatus={props.hostStatus} /> : tool === 'desktop' ? <DesktopView client={client} hostStatus={props.hostStatus} /> : <ShellView client={client} hostStatus={props.hostStatus} />}
+        {tool === 'loop' ? <LoopView client={client} hostStatus={props.hostStatus} /> : tool === 'desktop' ? <DesktopView client={client} hostStatus={props.hostStatus} onOpenSettings={props.onOpenSettings} /> : <ShellView client={client} hostStatus={props.hostStatus} onOpenSettings={props.onOpenSettings} />}
       </div>
     </section>
   );

@@ -3,7 +3,7 @@ import { useEffect, useState } from 'preact/hooks';
 import type { HostStatus } from '../../shared/protocol';
 import { applyTheme } from '../ui/apply-theme';
 import type { BackgroundClient } from '../ui/background-client';
-import { errorMessage } from '../ui/error-message';
+import { errorMessage, testResultText } from '../ui/error-message';
 import { McpSettingsFields } from '../ui/mcp-settings-fields';
 import { HostStatusLine } from '../ui/host-status-line';
 import { ModeSwitch } from '../ui/mode-switch';
@@ -85,7 +85,7 @@ export function SettingsView(props: { client: BackgroundClient; hostStatus: Host
     }
     setTest('running');
     client.call('settings.test', { provider }).then(
-      (result) => setTest({ ok: result.ok, text: result.message }),
+      (result) => setTest(testResultText(result)),
       (failure: unknown) => setTest({ ok: false, text: errorMessage(failure) }),
     );
   };

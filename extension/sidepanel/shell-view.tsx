@@ -2,7 +2,8 @@ import { useEffect, useState } from 'preact/hooks';
 import type { HostStatus, ShellSessionSummary } from '../../shared/protocol';
 import type { BackgroundClient } from '../ui/background-client';
 import { ComposerText } from '../ui/composer-text';
-import { errorMessage } from '../ui/error-message';
+import { CallErrorLine, useCallError } from '../ui/call-error';
+import { ModelNeeded } from '../ui/model-needed';
 import { HostStatusLine } from '../ui/host-status-line';
 import { ModeSwitch } from '../ui/mode-switch';
 import { ShellProgress } from '../ui/shell-progress';
@@ -18,14 +19,14 @@ type Where = 'local' | 'ssh';
  * browser or the host restarted) is offered for resuming. The model saved in Settings is used; the background hands
  * it to the host.
  */
-export function ShellView(props: { client: BackgroundClient; hostStatus: HostStatus | undefined }) {
+export function ShellView(props: { client: BackgroundClient; hostStatus: HostStatus | undefined; onOpenSettings?: (() => void) | undefined }) {
   const { client } = props;
   const [record, acceptRecord] = useShellRun(client);
   const [where, setWhere] = useState<Where>('local');
   const [destination, setDestination] = useState('');
   const [objective, setObjective] = useState('');
   const [mode, chooseMode] = useTaskMode(client);
-  const [error, setError] = useState('');
+  const error = useCallError();
   const [starting, setStarting] = useState(false);
   const [interrupted, setInterrupted] = useState<ShellSessionSummary | undefined>(undefined);
   const connected = props.hostStatus?.state === 'connected';
@@ -45,7 +46,7 @@ export function ShellView(props: { client: BackgroundClient; hostStatus: HostSta
 
   const started = (promise: Promise<unknown>, after?: () => void): void => {
     setStarting(true);
-    setError('');
+    error.say('');
     promise.then(
       () => {
         setStarting(false);
@@ -54,22 +55,22 @@ export function ShellView(props: { client: BackgroundClient; hostStatus: HostSta
       },
       (failure: unknown) => {
         setStarting(false);
-        setError(errorMessage(failure));
+        error.fail(failure);
       },
     );
   };
   const submit = (): void => {
     if (starting || busy) return;
     if (!connected) {
-      setError('Shell tasks run in the native host, which is not connected.');
+      error.say('Shell tasks run in the native host, which is not connected.');
       return;
     }
     if (where === 'ssh' && !destination.trim()) {
-      setError('Name the server: user@host, user@host:port, or a Host alias from ~/.ssh/config.');
+      error.say('Name the server: user@host, user@host:port, or a Host alias from ~/.ssh/config.');
       return;
     }
     if (!objective.trim()) {
-      setError('Describe the objective first.');
+      error.say('Describe the objective first.');
       return;
     }
     const target = where === 'local' ? { kind: 'local' as const } : { kind: 'ssh' as const, destination: destination.trim() };
@@ -83,6 +84,7 @@ export function ShellView(props: { client: BackgroundClient; hostStatus: HostSta
 
   return (
     <section class="flow" data-testid="shell-flow" aria-label="Shell">
+      <ModelNeeded client={client} />
       <HostStatusLine status={props.hostStatus} feature="Shell tasks" onRetry={() => void client.call('host.reconnect', {})} />
       {interrupted && !busy && interrupted.sessionId !== record?.sessionId ? (
         <div class="card shell-resume" data-testid="shell-interrupted">
@@ -147,9 +149,7 @@ export function ShellView(props: { client: BackgroundClient; hostStatus: HostSta
             {starting ? 'Starting…' : 'Run'}
           </button>
         </div>
-        <p class="form-error" role="alert" data-testid="shell-composer-error">
-          {error}
-        </p>
+        <CallErrorLine error={error} testId="shell-composer-error" onOpenSettings={props.onOpenSettings} />
       </form>
       {record ? (
         <ShellProgress client={client} record={record} onResume={() => resume(record.sessionId)} />

@@ -101,7 +101,7 @@ export function SidePanelApp(props: { client: BackgroundClient; fixedTabId: numb
         ) : view === 'agents' ? (
           <AgentsView client={client} view={mcp} />
         ) : view === 'dev' ? (
-          <DevToolsView client={client} hostStatus={status} tool={devTool} onTool={setDevTool} />
+          <DevToolsView client={client} hostStatus={status} tool={devTool} onTool={setDevTool} onOpenSettings={openSettings} />
         ) : view === 'history' ? (
           <HistoryView client={client} onRerun={rerun} />
         ) : (

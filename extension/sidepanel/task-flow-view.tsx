@@ -1,17 +1,18 @@
 import { useState } from 'preact/hooks';
 import type { TaskRecord } from '../../shared/protocol';
 import type { BackgroundClient } from '../ui/background-client';
-import { ConnectModelCard } from '../ui/connect-model-card';
 import { exampleTasks } from '../ui/model-presets';
+import { ModelNeeded } from '../ui/model-needed';
 import { TaskComposer } from '../ui/task-composer';
 import { isActiveTask } from '../ui/task-format';
 import { TaskProgress } from '../ui/task-progress';
-import { useSavedSettings } from '../ui/use-saved-settings';
+import { useConversation } from '../ui/use-conversation';
 import { siteOf } from '../ui/use-target-tab';
 
 /**
- * The web-task flow. On first run (no model yet) it leads with the card that connects one; then the task box with
- * example tasks for the page, then the tab's latest task as it runs (or as it ended).
+ * The web-task flow, read as a conversation. On first run (no model yet) it leads with the card that connects one;
+ * then the tab's latest task as a thread as it runs (or as it ended), or example tasks for the page; the box at the
+ * bottom starts a task, or continues the ended one with a follow-up.
  */
 export function TaskFlowView(props: {
   client: BackgroundClient;
@@ -23,26 +24,15 @@ export function TaskFlowView(props: {
   onOpenSettings?: (() => void) | undefined;
 }) {
   const { client, record } = props;
-  const [settings, setSettings] = useSavedSettings(client);
   const [example, setExample] = useState<{ text: string; at: number } | undefined>(undefined);
   const preset = example && (!props.preset || example.at > props.preset.at) ? example : props.preset;
-  const needsModel = settings !== undefined && settings.provider === null;
+  const conversation = useConversation(record, preset?.at);
+  const shown = conversation.shown;
   return (
     <section class="flow" data-testid="task-flow" aria-label="Task">
-      {needsModel ? <ConnectModelCard client={client} saved={settings} onSaved={setSettings} /> : null}
-      <TaskComposer
-        onOpenSettings={props.onOpenSettings}
-        client={client}
-        tabId={props.tabId}
-        flow="task"
-        label={`What should Deputy do on ${siteOf(props.tabUrl)}?`}
-        placeholder="e.g. Add the cheapest headphones to the cart"
-        busy={isActiveTask(record)}
-        preset={preset}
-        onStarted={props.onRecord}
-      />
-      {record ? (
-        <TaskProgress client={client} record={record} onChange={props.onRecord} escapeStops onOpenSettings={props.onOpenSettings} />
+      <ModelNeeded client={client} />
+      {shown ? (
+        <TaskProgress client={client} record={shown} onChange={props.onRecord} escapeStops onOpenSettings={props.onOpenSettings} />
       ) : (
         <div class="examples" data-testid="examples">
           <p class="section-title" id="examples-title">
@@ -60,6 +50,20 @@ export function TaskFlowView(props: {
           <p class="hint">Deputy reads the page, acts on it step by step and checks each step. Risky steps wait for you.</p>
         </div>
       )}
+      <TaskComposer
+        onOpenSettings={props.onOpenSettings}
+        client={client}
+        tabId={props.tabId}
+        flow="task"
+        label={`What should Deputy do on ${siteOf(props.tabUrl)}?`}
+        placeholder="e.g. Add the cheapest headphones to the cart"
+        busy={isActiveTask(record)}
+        preset={preset}
+        docked={shown !== undefined}
+        followUp={conversation.followUp}
+        onNewTask={conversation.newTask}
+        onStarted={props.onRecord}
+      />
     </section>
   );
 }

@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks';
 import type { BackgroundClient } from './background-client';
-import { errorMessage } from './error-message';
+import { errorMessage, testResultText } from './error-message';
 import { MODEL_PRESETS, type ModelPreset } from './model-presets';
 import { formFromSettings, providerFromForm, validateForm, type FormErrors, type SavedSettings, type SettingsForm } from './settings-form';
 
@@ -47,7 +47,7 @@ export function ConnectModelCard(props: { client: BackgroundClient; saved: Saved
     if (!provider) return;
     setResult('testing');
     client.call('settings.test', { provider }).then(
-      (answer) => setResult({ ok: answer.ok, text: answer.message }),
+      (answer) => setResult(testResultText(answer)),
       (failure: unknown) => setResult({ ok: false, text: errorMessage(failure) }),
     );
   };

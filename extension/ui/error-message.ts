@@ -36,3 +36,8 @@ export function panelWords(code: string, message: string): string {
 export function isAppErrorShape(error: unknown): error is { code: string; message: string } {
   return typeof error === 'object' && error !== null && 'code' in error && typeof error.code === 'string' && 'message' in error && typeof error.message === 'string';
 }
+
+/** What a connection test found, in the panel's own words: a failure's message is rewritten like any error's. */
+export function testResultText(answer: { ok: boolean; message: string; code?: string | undefined }): { ok: boolean; text: string } {
+  return { ok: answer.ok, text: !answer.ok && answer.code ? panelWords(answer.code, answer.message) : answer.message };
+}

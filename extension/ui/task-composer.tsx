@@ -2,8 +2,7 @@ import { useEffect, useState } from 'preact/hooks';
 import type { Flow, TaskRecord } from '../../shared/protocol';
 import { AttachedFiles, type ChosenFile, readChosen, toFileInputs } from './attached-files';
 import type { BackgroundClient } from './background-client';
-import { errorMessage, fixedInSettings, isAppErrorShape } from './error-message';
-import { OpenSettingsButton } from './open-settings-button';
+import { CallErrorLine, useCallError } from './call-error';
 import { ModeSwitch } from './mode-switch';
 import { useTaskMode } from './use-task-mode';
 
@@ -22,36 +21,48 @@ export interface TaskComposerProps {
   preset?: { text: string; at: number } | undefined;
   /** For a support chat: the facts Deputy may share, sent with the start. */
   facts?: Record<string, string> | undefined;
+  /** The ended task shown above: what is written here continues it (same tab, and the model keeps what it did). */
+  followUp?: { taskId: string } | undefined;
+  /** Kept at the bottom of the panel while a thread above scrolls, as in a chat (not over a form such as the first-run card). */
+  docked?: boolean;
+  /** Sets the ended task aside, so the box starts a new one. */
+  onNewTask?: (() => void) | undefined;
   onStarted: (record: TaskRecord) => void;
 }
 
-/** The task box: Enter runs, Shift+Enter adds a line; the mode switch says whether each action needs approval. */
+/**
+ * The task box, at the bottom of the panel as in a chat: Enter runs, Shift+Enter adds a line; the mode switch says
+ * whether each action needs approval. Below an ended task it writes a follow-up that continues that task, unless the
+ * user chooses "New task".
+ */
 export function TaskComposer(props: TaskComposerProps) {
   const { client, tabId } = props;
   const [text, setText] = useState('');
   const [mode, chooseMode] = useTaskMode(client);
-  const [error, setError] = useState('');
-  const [settingsFix, setSettingsFix] = useState(false);
+  const error = useCallError();
   const [starting, setStarting] = useState(false);
   const [files, setFiles] = useState<ChosenFile[]>([]);
   useEffect(() => {
     if (props.preset) setText(props.preset.text);
   }, [props.preset?.at]);
 
+  const followUp = props.followUp;
   const submit = (): void => {
     if (starting || props.busy) return;
     if (tabId === undefined) {
-      setError('No tab to act on: open a web page first.');
+      error.say('No tab to act on: open a web page first.');
       return;
     }
     if (!text.trim()) {
-      setError(props.flow === 'chat' ? 'Describe your goal for the chat first.' : 'Describe the task first.');
+      error.say(followUp ? 'Write your follow-up first.' : props.flow === 'chat' ? 'Describe your goal for the chat first.' : 'Describe the task first.');
       return;
     }
     setStarting(true);
-    setError('');
-    setSettingsFix(false);
-    client.call('task.start', { tabId, text, mode, flow: props.flow, files: toFileInputs(files), ...(props.facts ? { facts: props.facts } : {}) }).then(
+    error.say('');
+    const call = followUp
+      ? client.call('task.continue', { taskId: followUp.taskId, text })
+      : client.call('task.start', { tabId, text, mode, flow: props.flow, files: toFileInputs(files), ...(props.facts ? { facts: props.facts } : {}) });
+    call.then(
       (record) => {
         setStarting(false);
         setText('');
@@ -60,8 +71,7 @@ export function TaskComposer(props: TaskComposerProps) {
       },
       (failure: unknown) => {
         setStarting(false);
-        setError(errorMessage(failure));
-        setSettingsFix(isAppErrorShape(failure) && fixedInSettings(failure));
+        error.fail(failure);
       },
     );
   };
@@ -69,15 +79,16 @@ export function TaskComposer(props: TaskComposerProps) {
   const id = `composer-${props.flow}`;
   return (
     <form
-      class="composer"
+      class={props.docked ? 'composer composer--docked' : 'composer'}
       data-testid={`composer-${props.flow}`}
+      data-mode={followUp ? 'follow-up' : 'new'}
       onSubmit={(event) => {
         event.preventDefault();
         submit();
       }}
     >
       <label class="composer__label" for={id}>
-        {props.label}
+        {followUp ? (props.flow === 'chat' ? 'Follow up in this chat' : 'Follow up on this task') : props.label}
       </label>
       <textarea
         id={id}
@@ -85,7 +96,7 @@ export function TaskComposer(props: TaskComposerProps) {
         data-testid="task-input"
         rows={3}
         value={text}
-        placeholder={props.placeholder}
+        placeholder={followUp ? (props.flow === 'chat' ? 'e.g. Also ask for free return shipping' : 'e.g. Now do the same for the next one') : props.placeholder}
         aria-describedby={`${id}-hint`}
         onInput={(event) => setText(event.currentTarget.value)}
         onKeyDown={(event) => {
@@ -97,33 +108,38 @@ export function TaskComposer(props: TaskComposerProps) {
       />
       {/* One line either way, so the panel below does not move when a task starts or ends. */}
       <p id={`${id}-hint`} class="hint" data-testid="composer-hint">
-        {props.busy ? 'Busy: stop the running task to start another.' : 'Enter to run · Shift+Enter for a new line'}
+        {props.busy
+          ? 'Busy: stop the running task to start another.'
+          : followUp
+            ? 'Enter to send · it goes on with what the task did so far'
+            : 'Enter to run · Shift+Enter for a new line'}
       </p>
-      <AttachedFiles
-        id={`${id}-files`}
-        files={files}
-        onPick={(list) => {
-          void readChosen(list, files).then(({ files: next, error: problem }) => {
-            setFiles(next);
-            setError(problem);
-          });
-        }}
-        onRemove={(name) => setFiles(files.filter((f) => f.name !== name))}
-      />
-      <div class="composer__row">
-        <ModeSwitch
-          mode={mode}
-          onChange={chooseMode}
-          name={`${id}-mode`}
+      {followUp ? null : (
+        <AttachedFiles
+          id={`${id}-files`}
+          files={files}
+          onPick={(list) => {
+            void readChosen(list, files).then(({ files: next, error: problem }) => {
+              setFiles(next);
+              error.say(problem);
+            });
+          }}
+          onRemove={(name) => setFiles(files.filter((f) => f.name !== name))}
         />
+      )}
+      <div class="composer__row">
+        {followUp ? (
+          <button type="button" class="button button--quiet" data-testid="new-task" onClick={props.onNewTask}>
+            New task
+          </button>
+        ) : (
+          <ModeSwitch mode={mode} onChange={chooseMode} name={`${id}-mode`} />
+        )}
         <button type="submit" class="button" data-testid="run-task" disabled={starting || props.busy}>
-          {starting ? 'Starting…' : 'Run'}
+          {starting ? (followUp ? 'Sending…' : 'Starting…') : followUp ? 'Send' : 'Run'}
         </button>
       </div>
-      <p class="form-error" role="alert" data-testid="composer-error">
-        {error}
-      </p>
-      {error && settingsFix && props.onOpenSettings ? <OpenSettingsButton onOpen={props.onOpenSettings} /> : null}
+      <CallErrorLine error={error} testId="composer-error" onOpenSettings={props.onOpenSettings} />
     </form>
   );
 }

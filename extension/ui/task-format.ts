@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import type { StepRecord } from '../../shared/agent/agent-state';
+import type { CallRecord, FollowUp, StepRecord } from '../../shared/agent/agent-state';
 import { Plan } from '../../shared/agent/plan';
 import { panelWords } from './error-message';
-import { callState, stepCheck, stepDetails, stepWording, type StepState } from './step-wording';
+import { callState, plainText, stepCheck, stepDetails, stepWording, type StepState } from './step-wording';
 import type { PendingApproval, TaskNote, TaskRecord, TaskStatus } from '../../shared/protocol';
 
 export type { StepState } from './step-wording';
@@ -47,24 +47,86 @@ export function statusLabel(record: TaskRecord): string {
   return STATUS_LABELS[record.status];
 }
 
+/** What one entry of a task's thread is: a step or note, the user's words, the model's words, or a chat message. */
+export type ThreadKind = 'step' | 'user' | 'words' | 'them' | 'us';
+
+export interface ThreadEntry extends StepLine {
+  kind: ThreadKind;
+}
+
+export interface ThreadInput {
+  steps: readonly StepRecord[];
+  notes?: readonly TaskNote[] | undefined;
+  paused?: boolean;
+  /** The task as the user wrote it, first in the thread. */
+  task?: string | undefined;
+  followUps?: readonly FollowUp[] | undefined;
+  /** Deputy's messages to a support chat as messages rather than steps. */
+  chatBubbles?: boolean;
+}
+
+/** The chat tools whose finished call put Deputy's words in the support chat: shown as its message, not as a step. */
+const SENT_TO_CHAT = new Set(['chat_send', 'chat_choose']);
+
+const SentText = z.object({ text: z.string() });
+const DoneSummary = z.object({ summary: z.string() });
+
+function parsedArguments<T>(call: CallRecord, schema: z.ZodType<T>): T | null {
+  try {
+    const parsed = schema.safeParse(JSON.parse(call.arguments));
+    return parsed.success ? parsed.data : null;
+  } catch {
+    // Arguments that are not JSON never ran.
+    return null;
+  }
+}
+
+/** The summary a finished done (or chat_end) call gave its turn. */
+function doneSummary(call: CallRecord): string | null {
+  if (call.name !== 'done' && call.name !== 'chat_end') return null;
+  return parsedArguments(call, DoneSummary)?.summary ?? null;
+}
+
+/** A message Deputy sent to support: as the model wrote it (placeholders, never values), or as its line quotes it. */
+function sentMessage(call: CallRecord): string {
+  const sent = call.name === 'chat_send' ? parsedArguments(call, SentText) : null;
+  if (sent) return sent.text;
+  const quoted = /^(?:Sent to support: |Chose )"([\s\S]*)"(?: in the chat)?$/.exec(call.stepText ?? '');
+  return quoted?.[1] ?? plainText(call.stepText ?? call.name);
+}
+
 /**
- * Every tool call of the task as a readable line, in the order they were made, with the task's notes (the browser
- * restarted, ...) among them where they happened. While the task is paused, the call it holds before (the first not
- * yet run) says so instead of "in progress".
+ * The task as a conversation, in the order it happened: the user's task and follow-ups, the model's own words, every
+ * tool call as a readable line, the task's notes (the browser restarted, ...) where they happened, and in a support
+ * chat each new message from support and each message Deputy sent. While the task is paused, the call it holds
+ * before (the first not yet run) says so instead of "in progress".
  */
-export function stepLines(steps: readonly StepRecord[], notes: readonly TaskNote[] = [], paused = false): StepLine[] {
-  const lines: StepLine[] = [];
-  const queue = [...notes].sort((a, b) => a.afterCalls - b.afterCalls || a.at - b.at);
+export function threadEntries(input: ThreadInput): ThreadEntry[] {
+  const entries: ThreadEntry[] = [];
+  const queue = [...(input.notes ?? [])].sort((a, b) => a.afterCalls - b.afterCalls || a.at - b.at);
+  const followUps = [...(input.followUps ?? [])];
+  const plain = (kind: ThreadKind, key: string, text: string): ThreadEntry => ({ kind, key, number: 0, text, state: 'note', check: '', details: '' });
   let calls = 0;
-  let holding = paused;
+  let holding = input.paused === true;
+  let lastFromThem: string | null = null;
   const addNotes = (upTo: number): void => {
     for (let note = queue[0]; note !== undefined && note.afterCalls <= upTo; note = queue[0]) {
       queue.shift();
-      lines.push({ key: `note:${note.at}:${lines.length}`, number: 0, text: note.text, state: 'note', check: '', details: '' });
+      entries.push({ ...plain('step', `note:${note.at}:${entries.length}`, note.text) });
     }
   };
+  if (input.task !== undefined) entries.push(plain('user', 'task', input.task));
   addNotes(0);
-  for (const step of steps) {
+  for (const step of input.steps) {
+    while (followUps[0] && followUps[0].beforeStep <= step.index) {
+      const followUp = followUps.shift();
+      if (followUp) entries.push(plain('user', `follow-up:${followUp.at}`, followUp.text));
+    }
+    const heard = step.observation.chat?.lastFromThem ?? null;
+    if (heard !== null && heard !== lastFromThem) entries.push(plain('them', `them:${step.index}`, plainText(heard)));
+    lastFromThem = heard ?? lastFromThem;
+    const words = step.reply?.text.trim();
+    if (words) entries.push(plain('words', `words:${step.index}`, plainText(words)));
     for (const call of step.calls) {
       let state = callState(call);
       if (holding && call.status === 'proposed') {
@@ -72,17 +134,25 @@ export function stepLines(steps: readonly StepRecord[], notes: readonly TaskNote
         holding = false;
       }
       calls += 1;
-      lines.push({ key: `${step.index}:${call.id}`, number: calls, text: stepWording(call, state), state, check: stepCheck(call, state), details: stepDetails(call) });
+      const kind: ThreadKind = input.chatBubbles === true && state === 'ok' && SENT_TO_CHAT.has(call.name) ? 'us' : 'step';
+      entries.push({ kind, key: `${step.index}:${call.id}`, number: calls, text: kind === 'us' ? sentMessage(call) : stepWording(call, state), state, check: stepCheck(call, state), details: stepDetails(call) });
+      // A turn a follow-up came after ended with the model's account of it; the latest turn's shows as the outcome.
+      const summary = followUps.length > 0 && call.status === 'finished' ? doneSummary(call) : null;
+      if (summary) entries.push(plain('words', `summary:${step.index}:${call.id}`, summary));
       addNotes(calls);
     }
   }
+  for (const followUp of followUps) entries.push(plain('user', `follow-up:${followUp.at}`, followUp.text));
   addNotes(Number.POSITIVE_INFINITY);
-  return lines;
+  return entries;
 }
 
-/** The model's own words per step (its "thinking"), for the collapsed section. */
-export function thinkingOf(steps: readonly StepRecord[]): { step: number; text: string }[] {
-  return steps.flatMap((step) => (step.reply?.text.trim() ? [{ step: step.index + 1, text: step.reply.text.trim() }] : []));
+/**
+ * Every tool call of the task as a readable line, in the order they were made, with the task's notes among them
+ * where they happened (the thread without the conversation around it, for the report and announcements).
+ */
+export function stepLines(steps: readonly StepRecord[], notes: readonly TaskNote[] = [], paused = false): StepLine[] {
+  return threadEntries({ steps, notes, paused }).flatMap(({ kind, ...line }) => (kind === 'step' ? [line] : []));
 }
 
 export function formatDuration(ms: number): string {

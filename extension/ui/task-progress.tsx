@@ -8,8 +8,8 @@ import { OpenSettingsButton } from './open-settings-button';
 import { PlanApprovalCard } from './plan-approval-card';
 import { PlanChecklist } from './plan-checklist';
 import { QuestionCard } from './question-card';
-import { StepList } from './step-list';
 import { TaskAnnouncer } from './task-announcer';
+import { TaskThread } from './task-thread';
 import { useEscapeToStop } from './use-escape-to-stop';
 import { useFollowScroll } from './use-follow-scroll';
 import {
@@ -20,7 +20,6 @@ import {
   outcomeText,
   proposedPlan,
   statusLabel,
-  thinkingOf,
   usageText,
 } from './task-format';
 import { useNow } from './use-now';
@@ -30,10 +29,10 @@ import { useThinking } from './use-thinking';
 const APPROVAL_HIGHLIGHT_MS = 15_000;
 
 /**
- * One task as it runs and after: status, time, tokens and cost in a bar of fixed height; the approval or question
- * waiting for the user; the plan as a checklist; every step as a line with its verification; the outcome below the
- * last step, where the eye already is; the model's own words folded away. Nothing above the steps changes height as
- * they stream in, so what is on screen stays put.
+ * One task as it runs and after: status, time, tokens and cost in a bar of fixed height; the plan as a checklist; the
+ * task as a conversation (the user's words, the model's words as they stream, every step with its verification); the
+ * approval or question waiting for the user right below the step it holds; the outcome below that, where the eye
+ * already is. Nothing above the thread changes height as it grows, so what is on screen stays put.
  */
 export function TaskProgress(props: {
   client: BackgroundClient;
@@ -48,7 +47,6 @@ export function TaskProgress(props: {
   const now = useNow(active);
   const [error, setError] = useState('');
   const steps = record.agent?.steps ?? [];
-  const thinking = thinkingOf(steps);
   const outcome = outcomeText(record);
   // The model is writing its answer for a step not saved yet: say so, with the time it takes and its words so far.
   const live = useThinking(client, record.id);
@@ -70,7 +68,7 @@ export function TaskProgress(props: {
   useEffect(() => {
     if (element !== null && isActiveTask(record)) highlight(element);
   }, [record.approval?.id]);
-  useFollowScroll(props.escapeStops === true, record.id, `${record.status}:${steps.length}:${steps.at(-1)?.calls.length ?? 0}:${record.approval?.id ?? ''}:${record.question?.id ?? ''}`, () =>
+  useFollowScroll(props.escapeStops === true, record.id, `${record.status}:${steps.length}:${steps.at(-1)?.calls.length ?? 0}:${record.approval?.id ?? ''}:${record.question?.id ?? ''}:${writing?.text.length ?? 0}`, () =>
     document.querySelector(`[data-task-id="${record.id}"] :is([data-testid=approval-card], [data-testid=plan-approval-card], [data-testid=question-card])`),
   );
   useEscapeToStop(active && !record.stopRequested && props.escapeStops === true, stop);
@@ -92,9 +90,6 @@ export function TaskProgress(props: {
       aria-label="Current task"
     >
       <div class="task__head">
-        <p class="task__text" title={record.text}>
-          {record.text}
-        </p>
         <div class="task__bar">
           <div class="task__meta">
             {/* Only the status is live: the clock ticks every second and would talk over everything else. */}
@@ -140,6 +135,29 @@ export function TaskProgress(props: {
           {error}
         </p>
       </div>
+      {record.agent?.plan ? <PlanChecklist plan={record.agent.plan} /> : null}
+      <TaskThread
+        task={record.text}
+        agent={record.agent}
+        notes={record.notes}
+        active={active}
+        paused={record.status === 'paused'}
+        chat={record.flow === 'chat'}
+        live={
+          writing ? (
+            <div class="thinking-live" data-testid="thinking-live">
+              <p class="thinking-live__head">
+                <span class="bubble__who">Deputy</span> is thinking… <span data-testid="thinking-elapsed">{formatDuration(now - writing.since)}</span>
+              </p>
+              {writing.text ? (
+                <p class="bubble__text" data-testid="thinking-live-text">
+                  {writing.text}
+                </p>
+              ) : null}
+            </div>
+          ) : undefined
+        }
+      />
       {record.approval?.tool === 'update_plan' ? (
         <PlanApprovalCard
           approval={record.approval}
@@ -173,24 +191,7 @@ export function TaskProgress(props: {
           }
         />
       ) : null}
-      {record.agent?.plan ? <PlanChecklist plan={record.agent.plan} /> : null}
-      <StepList steps={steps} notes={record.notes} active={active} paused={record.status === 'paused'} />
       <TaskAnnouncer record={record} />
-      {writing ? (
-        <div class="thinking-live" data-testid="thinking-live">
-          <p class="thinking-live__head">
-            Thinking… <span data-testid="thinking-elapsed">{formatDuration(now - writing.since)}</span>
-          </p>
-          {writing.text ? (
-            <details class="thinking">
-              <summary>What the model is writing</summary>
-              <p class="thinking__entry" data-testid="thinking-live-text">
-                {writing.text}
-              </p>
-            </details>
-          ) : null}
-        </div>
-      ) : null}
       {outcome ? (
         <p class={`outcome outcome--${record.status}`} data-testid="task-outcome">
           {outcome}
@@ -198,17 +199,6 @@ export function TaskProgress(props: {
       ) : null}
       {props.onOpenSettings && fixedInSettings(record.error) ? <OpenSettingsButton onOpen={props.onOpenSettings} /> : null}
       {record.chat ? <ChatCaseResultView result={record.chat} /> : null}
-      {thinking.length > 0 ? (
-        <details class="thinking" data-testid="thinking">
-          <summary>Thinking ({thinking.length})</summary>
-          {thinking.map((entry) => (
-            <p key={entry.step} class="thinking__entry">
-              <span class="muted">Step {entry.step}: </span>
-              {entry.text}
-            </p>
-          ))}
-        </details>
-      ) : null}
     </section>
   );
 }

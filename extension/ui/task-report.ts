@@ -1,6 +1,6 @@
 import { formatPlan } from '../../shared/agent/plan';
 import type { TaskRecord } from '../../shared/protocol';
-import { elapsedMs, formatDuration, outcomeText, statusLabel, stepLines, usageText } from './task-format';
+import { elapsedMs, formatDuration, outcomeText, statusLabel, threadEntries, usageText } from './task-format';
 
 /** A readable report of one task in Markdown: what was asked, what was done step by step, and how it ended. */
 export function taskReport(record: TaskRecord): string {
@@ -21,10 +21,17 @@ export function taskReport(record: TaskRecord): string {
     for (const message of record.chat.transcript) lines.push(`- **${message.author === 'us' ? 'Deputy' : message.author === 'them' ? 'Support' : 'Notice'}:** ${message.text}`);
   }
   if (record.agent?.plan) lines.push('', '## Plan', '', formatPlan(record.agent.plan));
-  const steps = stepLines(record.agent?.steps ?? [], record.notes, record.status === 'paused');
+  // The steps as the thread shows them: the model's words and the user's follow-ups where they came.
+  const entries = threadEntries({ steps: record.agent?.steps ?? [], notes: record.notes, paused: record.status === 'paused', followUps: record.agent?.followUps });
   lines.push('', '## Steps', '');
-  if (steps.length === 0) lines.push('No steps were taken.');
-  for (const step of steps) lines.push(step.state === 'note' ? `> ${step.text}` : `${step.number}. ${step.text}${step.check ? ` (${step.check})` : ''}`);
+  if (!entries.some((entry) => entry.kind === 'step')) lines.push('No steps were taken.');
+  for (const entry of entries) {
+    const text = entry.text.replace(/\s*\n\s*/g, ' ');
+    if (entry.kind === 'user') lines.push(`> **You:** ${text}`);
+    else if (entry.kind === 'words') lines.push(`*Deputy: ${text}*`);
+    else if (entry.kind === 'them') lines.push(`> **Support:** ${text}`);
+    else lines.push(entry.state === 'note' ? `> ${entry.text}` : `${entry.number}. ${entry.text}${entry.check ? ` (${entry.check})` : ''}`);
+  }
   return `${lines.join('\n')}\n`;
 }
 

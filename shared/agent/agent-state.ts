@@ -111,6 +111,17 @@ export const TaskOutcome = z.object({
 });
 export type TaskOutcome = z.infer<typeof TaskOutcome>;
 
+/**
+ * A message the user wrote after the task had ended, continuing it: the model gets it before step `beforeStep`, after
+ * everything that came before (already redacted, like the task).
+ */
+export const FollowUp = z.object({
+  text: z.string(),
+  beforeStep: z.number().int().nonnegative(),
+  at: z.number(),
+});
+export type FollowUp = z.infer<typeof FollowUp>;
+
 /** Everything needed to resume a task: persisted after every change, parsed (never cast) when loaded. */
 export const AgentState = z.object({
   version: z.literal(1),
@@ -140,9 +151,16 @@ export const AgentState = z.object({
   updatedAt: z.number().optional(),
   /** The summary that stands in for older steps in the prompt, once they passed the environment's threshold. */
   memory: WorkingMemory.optional(),
+  /** The user's follow-up messages, in order: each continued the task after it had ended. */
+  followUps: z.array(FollowUp).optional(),
 });
 export type AgentState = z.infer<typeof AgentState>;
 
 export function isFinished(status: AgentStatus): boolean {
   return status === 'completed' || status === 'failed' || status === 'stopped' || status === 'handed_to_user';
+}
+
+/** The first step of the task's latest turn: 0, or where the last follow-up continued it. */
+export function turnStart(state: Pick<AgentState, 'followUps'>): number {
+  return state.followUps?.at(-1)?.beforeStep ?? 0;
 }

@@ -65,11 +65,20 @@ function build(state: AgentState, limits: Limits, options: PromptOptions): { mes
   const messages: ConversationMessage[] = [{ role: 'user', content: `Task: ${state.task}\nStarted on: ${state.startUrl}` }];
   const memory = state.memory;
   if (memory) messages.push({ role: 'user', content: memoryMessage(memory, options.recallHint) });
+  // The user's follow-ups come where they were written; one about steps now summarized follows the summary.
+  const followUps = [...(state.followUps ?? [])];
+  const addFollowUps = (beforeStep: number): void => {
+    while (followUps[0] && followUps[0].beforeStep <= beforeStep) {
+      const followUp = followUps.shift();
+      if (followUp) messages.push({ role: 'user', content: followUpMessage(followUp.text) });
+    }
+  };
   // Summarized steps leave the prompt whole (reply, calls and results together), so every call keeps its result.
   const steps = memory ? state.steps.filter((step, i) => step.index > memory.throughStep || i === state.steps.length - 1) : state.steps;
   const current = steps.at(-1);
   let masked = 0;
   steps.slice(0, -1).forEach((step, i) => {
+    addFollowUps(step.index);
     const verbatim = step.observation.text !== null && i >= steps.length - limits.keep;
     // A page that did not change since the step before (a plan update, a failed click) is not repeated in full.
     const unchanged = i > 0 && steps[i - 1]?.observation.hash === step.observation.hash;
@@ -91,6 +100,7 @@ function build(state: AgentState, limits: Limits, options: PromptOptions): { mes
     }
   });
   if (current) {
+    addFollowUps(current.index);
     const text = current.observation.text ?? '';
     const cut = text.length > limits.currentChars ? `${text.slice(0, limits.currentChars)}\n[… the rest of the page was cut to fit the prompt budget; scroll or use find to see more]` : text;
     const sections = [
@@ -103,7 +113,13 @@ function build(state: AgentState, limits: Limits, options: PromptOptions): { mes
     const screenshot = options.attachScreenshot ? current.observation.screenshot : undefined;
     messages.push({ role: 'user', content: sections.join('\n\n'), ...(screenshot ? { image: screenshot } : {}) });
   }
+  addFollowUps(Number.POSITIVE_INFINITY);
   return { messages, masked };
+}
+
+/** The user's own words after the task ended: they come from the user, so they are not wrapped as untrusted. */
+export function followUpMessage(text: string): string {
+  return `Follow-up from the user (the task continues from where it ended; do what this asks, then call done again):\n${text}`;
 }
 
 function sizeOf(system: string, messages: ConversationMessage[], tools: ToolSchema[]): number {

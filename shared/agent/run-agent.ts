@@ -1,6 +1,6 @@
 import { AppError, describeZodError } from '../errors';
 import type { Logger } from '../logger';
-import { AgentState, type CallRecord, type StepRecord, type TaskOutcome, isFinished } from './agent-state';
+import { AgentState, type CallRecord, type StepRecord, type TaskOutcome, isFinished, turnStart } from './agent-state';
 import type { Approver } from './approval';
 import { buildPrompt } from './build-prompt';
 import type { AgentEnvironment, Screenshot } from './environment';
@@ -111,6 +111,23 @@ export async function startAgent<E extends AgentEnvironment>(deps: AgentDeps<E>,
     waitedMs: 0,
   };
   return runLoop(deps, state, false);
+}
+
+/**
+ * The saved state of an ended task with the user's follow-up added: the task goes on with everything it did and was
+ * told so far, and the follow-up after it. Run it with resumeAgent; the time it stood ended does not count.
+ */
+export function withFollowUp(saved: unknown, text: string, at: number): AgentState {
+  const parsed = AgentState.safeParse(saved);
+  if (!parsed.success) throw new AppError('bad_request', `The saved task cannot be continued: ${describeZodError(parsed.error)}`);
+  const state = parsed.data;
+  return {
+    ...state,
+    status: 'running',
+    outcome: null,
+    endReason: null,
+    followUps: [...(state.followUps ?? []), { text, beforeStep: state.steps.length, at }],
+  };
 }
 
 /**
@@ -258,8 +275,9 @@ async function runLoop<E extends AgentEnvironment>(deps: AgentDeps<E>, state: Ag
     else if (last) {
       const settled = settleResumedStep(last, tools);
       for (const call of settled.interrupted) emit(toolRecord(call, last.index, null, deps.now()));
-      // A task that called done just before the crash is finished: it must not go back to the model.
-      finished = settled.finished;
+      // A task that called done just before the crash is finished: it must not go back to the model. A done that a
+      // follow-up came after ended the turn before it, not this one.
+      finished = turnStart(state) > last.index ? null : settled.finished;
       await save();
       if ((await runCalls(last)) === 'stop') return await end('stopped', 'Stopped by the user.');
     }
@@ -273,7 +291,8 @@ async function runLoop<E extends AgentEnvironment>(deps: AgentDeps<E>, state: Ag
       }
       await holdWhilePaused();
       if (stopRequested()) return await end('stopped', 'Stopped by the user.');
-      if (state.steps.length >= limits.maxSteps) return await end('failed', `Stopped: the step budget of ${limits.maxSteps} steps ran out before the task was done.`);
+      // Each follow-up gets the whole step budget for its own turn.
+      if (state.steps.length - turnStart(state) >= limits.maxSteps) return await end('failed', `Stopped: the step budget of ${limits.maxSteps} steps ran out before the task was done.`);
       if (deps.now() - state.startedAt - state.waitedMs > limits.maxDurationMs) {
         return await end('failed', `Stopped: the time budget of ${Math.round(limits.maxDurationMs / 60_000)} minutes ran out before the task was done.`);
       }

@@ -250,6 +250,8 @@ export const taskUiMethods = {
     params: TaskRef.extend({ approvalId: z.string(), decision: ApprovalDecision, note: z.string().max(1000).optional() }),
     result: TaskRecord,
   },
+  /** Continues an ended task with the user's follow-up: the same tab, and the model keeps everything so far. */
+  'task.continue': { params: TaskRef.extend({ text: z.string().trim().min(1, 'Write your follow-up').max(4000) }), result: TaskRecord },
   'task.answer': { params: TaskRef.extend({ questionId: z.string(), answer: z.string().max(4000) }), result: TaskRecord },
   'task.get': { params: TaskRef, result: TaskRecord.nullable() },
   'task.list': {
@@ -266,7 +268,8 @@ export const taskUiMethods = {
   /** One tiny request to the provider: the given settings (unsaved form values; a blank key means the stored one) or the saved ones. */
   'settings.test': {
     params: z.object({ provider: ProviderSettings.optional() }),
-    result: z.object({ ok: z.boolean(), message: z.string(), model: z.string().optional(), latencyMs: z.number().optional() }),
+    /** A failed test carries the error's code, so the panel can say it in its own words. */
+    result: z.object({ ok: z.boolean(), message: z.string(), code: z.string().optional(), model: z.string().optional(), latencyMs: z.number().optional() }),
   },
 } as const;
 

@@ -105,6 +105,7 @@ describe('the side panel meets WCAG AA', () => {
     await panel.$$eval('[data-testid=step-details]', (items) => items.forEach((item) => ((item as HTMLDetailsElement).open = true)));
     problems.push(...(await seriousViolations(panel, 'finished task')));
     expect(problems).toEqual([]);
+    await panel.click('[data-testid=new-task]');
     await panel.click('[data-testid=mode-act]');
   });
 

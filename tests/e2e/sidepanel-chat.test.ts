@@ -5,7 +5,8 @@ import { vendorName } from '../../extension/sidepanel/chat-flow-view';
 import type { ExtensionBrowser } from '../../scripts/lib/launch-browser';
 import { launchTestBrowser } from './support/test-hosts';
 import { startFakeProvider, type FakeProvider } from '../fixtures/fake-provider/fake-provider-server';
-import { PANEL, PANEL_WIDTH, screenshotBothSchemes, tabIdOf } from './support/panel-harness';
+import { seriousViolations } from './support/axe-check';
+import { PANEL, PANEL_WIDTH, screenshotBothSchemes, tabIdOf, texts } from './support/panel-harness';
 import { requireBuild } from './support/register-host';
 import { call } from './support/snapshot-refs';
 import { serveRoutes, type StaticServer } from './support/static-server';
@@ -86,21 +87,49 @@ describe('"Automate this chat" from the context menu', () => {
     // The goal runs as a chat case with the facts filled in: the model talks through the chat tools, and in ask mode
     // (the default) each message waits for the user with its exact text.
     await uiCall(panel, 'settings.set', { provider: { preset: 'custom', baseUrl: fake.openaiBaseUrl, model: 'gpt-4o-mini', stream: true, openaiApi: 'chat', toolCalling: 'native', vision: false, timeoutMs: 60_000, maxRetries: 0 }, defaultMode: 'ask' });
-    fake.enqueue(call('chat_send', { text: 'Where is order 1234?' }), call('chat_end', { outcome: 'agreed', summary: 'Asked support where order 1234 is.' }));
+    fake.enqueue(call('chat_send', { text: 'Where is order 1234?' }), call('chat_wait', { seconds: 20 }), call('chat_end', { outcome: 'agreed', summary: 'Asked support where order 1234 is.' }));
     await panel.type('[data-testid=fact-order_number]', '1234');
     await panel.type('[data-testid=task-input]', 'Ask support where order 1234 is');
     await panel.keyboard.press('Enter');
     await panel.waitForSelector('[data-testid=chat-flow] [data-testid=approval-card]', { timeout: 60_000 });
     expect(await panel.$eval('[data-testid=approval-intent]', (element) => element.textContent)).toBe('Send to support: "Where is order 1234?"');
     expect(await target.$eval('.chat-log', (element) => element.textContent ?? '')).not.toContain('Where is order 1234?');
+    // Once the case starts its setup folds away, and the approval waits inline, below the thread and above the box.
+    expect(await panel.$eval('[data-testid=chat-setup]', (details) => (details as HTMLDetailsElement).open)).toBe(false);
+    expect(
+      await panel.$eval('[data-testid=approval-card]', (card) => {
+        const after = (a: Node | null, b: Node | null): boolean => a !== null && b !== null && (a.compareDocumentPosition(b) & Node.DOCUMENT_POSITION_FOLLOWING) !== 0;
+        return [after(document.querySelector('[data-testid=chat-flow] [data-testid=steps]'), card), after(card, document.querySelector('[data-testid=composer-chat]'))];
+      }),
+    ).toEqual([true, true]);
     await panel.click('[data-testid=approve]');
     await panel.waitForSelector('[data-testid=chat-flow] [data-testid=task-progress][data-status=completed]', { timeout: 60_000 });
     expect(await target.$eval('.chat-log', (element) => element.textContent ?? '')).toContain('Where is order 1234?');
     expect(await panel.$eval('[data-testid=case-summary]', (element) => element.textContent)).toBe('Asked support where order 1234 is.');
+    // The case reads as a chat: what Deputy sent and what support answered, as messages.
+    expect(await texts(panel, '[data-testid=thread-us] .bubble__text')).toEqual(['Where is order 1234?']);
+    expect((await texts(panel, '[data-testid=thread-them] .bubble__text')).join('\n')).toMatch(/order 1234|store credit/);
+    expect(await panel.$eval('[data-testid=chat-flow]', (flow) => flow.lastElementChild?.getAttribute('data-testid'))).toBe('composer-chat');
+    expect(await panel.$eval('[data-testid=composer-chat]', (box) => box.getAttribute('data-mode'))).toBe('follow-up');
+    expect(await seriousViolations(panel, 'chat thread')).toEqual([]);
+    expect(await screenshotBothSchemes(panel, 'panel-chat-thread')).toEqual([]);
     const record = (await uiCall(panel, 'task.list', { tabId, limit: 1 }))[0];
     expect(record).toMatchObject({ flow: 'chat', text: 'Ask support where order 1234 is', status: 'completed', facts: { order_number: '1234' }, chat: { outcome: 'agreed' } });
     // The demo shop's widget is recognised by its structure only, so who said what is not asserted, only what was said.
     expect(record?.chat?.transcript.map((message) => message.text).join('\n')).toContain('Where is order 1234?');
+
+    // A follow-up continues the same case in the same chat: the model gets the case so far, then the follow-up.
+    const asked = fake.requests.length;
+    fake.enqueue(call('chat_send', { text: 'A full refund, please.' }), call('chat_end', { outcome: 'agreed', summary: 'Support agreed to a full refund.' }));
+    await panel.type('[data-testid=task-input]', 'Ask for the full refund instead');
+    await panel.keyboard.press('Enter');
+    await panel.waitForSelector('[data-testid=chat-flow] [data-testid=approval-card]', { timeout: 60_000 });
+    await panel.click('[data-testid=approve]');
+    await panel.waitForFunction(() => document.querySelector('[data-testid=case-summary]')?.textContent === 'Support agreed to a full refund.', { timeout: 60_000 });
+    for (const said of ['Ask support where order 1234 is', 'Where is order 1234?', 'Asked support where order 1234 is.', 'Ask for the full refund instead']) expect(fake.requests[asked]?.text).toContain(said);
+    expect(await texts(panel, '[data-testid=thread-us] .bubble__text')).toEqual(['Where is order 1234?', 'A full refund, please.']);
+    expect(await target.$eval('.chat-log', (element) => element.textContent ?? '')).toContain('A full refund, please.');
+    expect((await uiCall(panel, 'task.list', { tabId })).map((task) => [task.id, task.agent?.followUps?.length])).toEqual([[record?.id, 1]]);
     await panel.close();
     await target.close();
   });

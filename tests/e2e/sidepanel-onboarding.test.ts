@@ -4,7 +4,7 @@ import { serveDemoSite, type DemoSite } from '../../scripts/demo/serve-demo-site
 import type { ExtensionBrowser } from '../../scripts/lib/launch-browser';
 import { startFakeProvider, type FakeProvider } from '../fixtures/fake-provider/fake-provider-server';
 import { seriousViolations } from './support/axe-check';
-import { openPanelOn, screenshotBothSchemes, texts } from './support/panel-harness';
+import { openDevTool, openPanelOn, screenshotBothSchemes, texts } from './support/panel-harness';
 import { requireBuild } from './support/register-host';
 import { call } from './support/snapshot-refs';
 import { launchTestBrowser } from './support/test-hosts';
@@ -41,6 +41,15 @@ describe('the first run leads to a working first task', () => {
     expect(await texts(panel, '[data-testid=example-task]')).toContain('Summarize this page in three bullet points');
     expect(await screenshotBothSchemes(panel, 'panel-first-run')).toEqual([]);
     expect(await seriousViolations(panel, 'first run')).toEqual([]);
+    // A support chat needs a model too: the same card leads there.
+    await panel.click('[data-testid=flow-chat]');
+    await panel.waitForSelector('[data-testid=chat-flow] [data-testid=connect-model]');
+    // So do desktop and shell runs (the host uses the same model); there the host's status shows too.
+    await openDevTool(panel, 'desktop');
+    await panel.waitForSelector('[data-testid=desktop-flow] [data-testid=connect-model]');
+    expect(await panel.$('[data-testid=desktop-flow] [data-testid=host-install]')).not.toBeNull();
+    await panel.click('[data-testid=flow-task]');
+    await panel.waitForSelector('[data-testid=task-flow] [data-testid=connect-model]');
   });
 
   it('says in its own words that a model is needed when a task is run anyway, with a way to Settings', async () => {

@@ -4,6 +4,7 @@ import { serveDemoSite, type DemoSite } from '../../scripts/demo/serve-demo-site
 import type { ExtensionBrowser } from '../../scripts/lib/launch-browser';
 import { launchTestBrowser } from './support/test-hosts';
 import { startFakeProvider, type FakeProvider } from '../fixtures/fake-provider/fake-provider-server';
+import { seriousViolations } from './support/axe-check';
 import { openPanel, screenshotBothSchemes, tabIdOf, texts } from './support/panel-harness';
 import { requireBuild } from './support/register-host';
 import { call, playSteps, refIn } from './support/snapshot-refs';
@@ -167,6 +168,7 @@ describe('the side panel runs a task given in it', () => {
 
     // Scrolled up to read while the next task runs: the panel stays where the user is, even when the task changes.
     fake.enqueue(...steps.slice(0, 3), { hang: true });
+    await panel.click('[data-testid=new-task]');
     await runInPanel('Look again');
     await panel.waitForFunction(() => document.querySelectorAll('[data-testid=step]').length >= 3 && window.scrollY > 0, { timeout: 60_000 });
     await panel.evaluate(() => window.scrollTo({ top: 0 }));
@@ -177,6 +179,69 @@ describe('the side panel runs a task given in it', () => {
     fake.drop();
     expect(await panel.evaluate(() => window.scrollY)).toBe(0);
     expect(await inView('[data-testid=task-input]')).toBe(true);
+  });
+
+  it('continues an ended task with a follow-up typed at the bottom: same task, same tab, the model keeps the earlier turns', async () => {
+    await openOn(shop.url);
+    fake.enqueue(
+      (r) => ({ text: 'Adding the Pocket Buds first.', ...call('click', { ref: refIn(r, 'button', /^Add Pocket Buds/) }) }),
+      call('done', { success: true, summary: 'The Pocket Buds are in the cart.' }),
+    );
+    await runInPanel('Add the Pocket Buds');
+    await waitForStatus(panel, 'completed');
+    const taskId = await panel.$eval('[data-testid=task-progress]', (element) => element.getAttribute('data-task-id'));
+    // The model's words are in the thread as it said them, not folded away.
+    expect(await texts(panel, '[data-testid=thread-words] .bubble__text')).toEqual(['Adding the Pocket Buds first.']);
+    expect(await panel.$('[data-testid=task-progress] details:not([data-testid=step-details])')).toBeNull();
+    // The box is the last thing in the view, below the thread, and it now continues the task.
+    expect(await panel.$eval('[data-testid=task-flow]', (flow) => flow.lastElementChild?.getAttribute('data-testid'))).toBe('composer-task');
+    expect(await panel.$eval('[data-testid=composer-task]', (box) => [box.getAttribute('data-mode'), box.querySelector('label')?.textContent])).toEqual(['follow-up', 'Follow up on this task']);
+
+    const asked = fake.requests.length;
+    fake.enqueue((r) => call('click', { ref: refIn(r, 'link', /^Cart/) }), call('done', { success: true, summary: 'The cart is open with the Pocket Buds in it.' }));
+    await runInPanel('Now open the cart');
+    await panel.waitForFunction(() => document.querySelector('[data-testid=task-outcome]')?.textContent === 'The cart is open with the Pocket Buds in it.', { timeout: 60_000 });
+    // The same task in the same tab: the cart opened where the Pocket Buds were added.
+    expect(await panel.$eval('[data-testid=task-progress]', (element) => element.getAttribute('data-task-id'))).toBe(taskId);
+    expect(target.url()).toMatch(/\/cart\.html$/);
+    const listed = await uiCall(panel, 'task.list', { tabId });
+    expect(listed.map((record) => [record.id, record.status, record.agent?.followUps?.map((f) => f.text)])).toEqual([[taskId, 'completed', ['Now open the cart']]]);
+    // The model was sent the whole conversation: the first task, its words and actions, its outcome, then the follow-up.
+    const first = fake.requests[asked]?.text ?? '';
+    for (const said of ['Add the Pocket Buds', 'Adding the Pocket Buds first.', 'The Pocket Buds are in the cart.', 'Now open the cart']) expect(first).toContain(said);
+    expect(first.indexOf('The Pocket Buds are in the cart.')).toBeLessThan(first.indexOf('Now open the cart'));
+    // The thread reads as one conversation, and a panel opened again shows all of it.
+    const thread = async (page: Page): Promise<string[]> => page.$$eval('[data-testid=steps] > li', (items) => items.map((item) => `${item.getAttribute('data-testid')}: ${item.querySelector('.bubble__text, [data-testid=step-text]')?.textContent ?? ''}`));
+    const expected = [
+      'thread-user: Add the Pocket Buds',
+      'thread-words: Adding the Pocket Buds first.',
+      expect.stringMatching(/^step: Clicked button "Add Pocket Buds/),
+      'step: Finished the task',
+      'thread-words: The Pocket Buds are in the cart.',
+      'thread-user: Now open the cart',
+      expect.stringMatching(/^step: Clicked link "Cart/),
+      'step: Finished the task',
+    ];
+    expect(await thread(panel)).toEqual(expected);
+    await panel.close();
+    panel = await openPanel(ext, tabId);
+    await panel.waitForSelector('[data-testid=task-progress][data-status=completed]');
+    expect(await thread(panel)).toEqual(expected);
+    expect(await screenshotBothSchemes(panel, 'panel-task-follow-up')).toEqual([]);
+    expect(await seriousViolations(panel, 'follow-up thread')).toEqual([]);
+    // The history entry is the whole thread too.
+    await panel.click('[data-testid=flow-history]');
+    const item = `[data-testid=history-item][data-task-id="${taskId ?? ''}"]`;
+    await panel.waitForSelector(item);
+    await panel.click(item);
+    await panel.waitForSelector('[data-testid=history-detail] [data-testid=task-progress]');
+    expect(await thread(panel)).toEqual(expected);
+    await panel.click('[data-testid=flow-task]');
+
+    // New task sets the ended one aside: the examples come back and the box starts a task of its own.
+    await panel.click('[data-testid=new-task]');
+    await panel.waitForSelector('[data-testid=examples]');
+    expect(await panel.$eval('[data-testid=composer-task]', (box) => box.getAttribute('data-mode'))).toBe('new');
   });
 
   it('weights approvals by risk: Reject is the default, Approve names the consequence, and Enter never approves a payment', async () => {

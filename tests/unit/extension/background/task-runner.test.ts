@@ -573,6 +573,39 @@ describe('settings', () => {
   });
 });
 
+describe('a follow-up to an ended task', () => {
+  it('continues the same task in its tab with what it did so far, redacted, and refuses while it works', async () => {
+    const { runner, tasks, tab, provider, store } = await setup([
+      { name: 'click', args: { ref: 1 } },
+      doneTurn,
+      { name: 'click', args: { ref: 1 } },
+      { name: 'done', args: { success: true, summary: 'Added another.' } },
+    ]);
+    const { id } = await runner.start({ tabId: 5, text: 'Pay with 4012.8888.8888.1881', flow: 'task' });
+    await until(async () => (await tasks.get(id))?.status === 'completed');
+    const continued = await runner.continue(id, 'Now one more, and use card 5555 5555 5555 4444 next time');
+    expect(continued).toMatchObject({ id, status: 'queued', agent: { followUps: [{ text: 'Now one more, and use card {{redacted_card_2}} next time', beforeStep: 2 }] } });
+    await expect(runner.continue(id, 'And another')).rejects.toMatchObject({ code: 'busy' });
+    await until(async () => (await tasks.get(id))?.status === 'completed');
+    const saved = await tasks.get(id);
+    expect(saved?.agent?.outcome?.summary).toBe('Added another.');
+    expect(saved?.agent?.steps).toHaveLength(4);
+    expect((await tasks.list({ tabId: 5 })).map((r) => r.id)).toEqual([id]);
+    // The follow-up's card got the next placeholder, and the model saw neither number.
+    expect(tab.actions.map((a) => a.kind)).toEqual(['click', 'click']);
+    const last = JSON.stringify(provider.requests.at(-2));
+    expect(last).toContain('Pay with {{redacted_card_1}}');
+    expect(last).toContain('Follow-up from the user');
+    const everything = JSON.stringify([...store.data.entries()]) + JSON.stringify(provider.requests);
+    for (const value of ['4012.8888.8888.1881', '5555 5555 5555 4444']) expect(everything).not.toContain(value);
+  });
+
+  it('says what to do when there is nothing to continue', async () => {
+    const { runner } = await setup([]);
+    await expect(runner.continue('gone', 'go on')).rejects.toMatchObject({ code: 'not_found' });
+  });
+});
+
 describe('approvals and the task text, as the user sees and stores them', () => {
   it('stores only the redacted task: every identifier in it becomes a placeholder the task can still type', async () => {
     const { runner, tasks, provider, store } = await setup([{ name: 'done', args: { success: true, summary: 'Noted.' } }]);

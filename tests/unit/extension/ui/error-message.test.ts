@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { errorMessage, fixedInSettings, panelWords } from '../../../../extension/ui/error-message';
+import { errorMessage, fixedInSettings, panelWords, testResultText } from '../../../../extension/ui/error-message';
 
 describe("errors in the panel's own words", () => {
   it('names no preset, environment variable or command-line flag', () => {
@@ -15,6 +15,13 @@ describe("errors in the panel's own words", () => {
     );
     expect(errorMessage({ code: 'bad_config', message: 'Choose a model provider in Settings first.' })).toBe('Connect a model first: choose a provider in Settings.');
     expect(errorMessage(new Error('plain'))).toBe('plain');
+    // A connection test's failure too, and a desktop or shell run asking for a model.
+    expect(testResultText({ ok: false, code: 'auth_failed', message: 'openai (https://api.openai.com/v1) rejected the API key (401). Check the key in Settings, or the OPENAI_API_KEY variable.' })).toEqual({
+      ok: false,
+      text: 'The model provider did not accept the API key. Check the key in Settings.',
+    });
+    expect(testResultText({ ok: true, message: 'Connected: gpt-4o-mini answered in 9 ms.' })).toEqual({ ok: true, text: 'Connected: gpt-4o-mini answered in 9 ms.' });
+    expect(errorMessage({ code: 'bad_config', message: 'Choose a model provider in Settings first: desktop tasks use the same model as web tasks.' })).toBe('Connect a model first: choose a provider in Settings.');
   });
 
   it('offers Settings only for errors Settings can fix', () => {

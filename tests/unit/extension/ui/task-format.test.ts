@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { StepRecord } from '../../../../shared/agent/agent-state';
-import { elapsedMs, formatCost, formatDuration, formatTokens, isActiveTask, outcomeText, statusLabel, stepLines, thinkingOf, usageText } from '../../../../extension/ui/task-format';
+import { elapsedMs, formatCost, formatDuration, formatTokens, isActiveTask, outcomeText, statusLabel, stepLines, threadEntries, usageText } from '../../../../extension/ui/task-format';
 import { MARKS } from '../../../../extension/ui/step-wording';
 import { taskRecord } from './task-record-fixture';
 
@@ -112,11 +112,29 @@ describe('step lines', () => {
     expect(new Set(lines.map((l) => l.key)).size).toBe(lines.length);
   });
 
-  it('keeps the model\'s words per step for the folded thinking section, skipping empty ones', () => {
-    expect(thinkingOf([step(0, [], '  I will add it. '), step(1, [], ''), step(2, [], 'Now the cart.')])).toEqual([
-      { step: 1, text: 'I will add it.' },
-      { step: 3, text: 'Now the cart.' },
+  it('reads as a conversation: the task, the model\'s words, steps, support\'s and Deputy\'s chat messages, and follow-ups where they came', () => {
+    const heard = (index: number, text: string | null) => ({ ...step(index, [], ''), observation: { ...step(index, [], '').observation, kind: 'chat' as const, chat: { lastFromThem: text, choices: [] } } });
+    const steps = [
+      { ...heard(0, 'Hi! How can I help?'), reply: { text: 'I will ask for the refund.', toolCalls: [] }, calls: [{ id: 's', name: 'chat_send', arguments: '{"text":"Please refund order {{order}}."}', status: 'finished' as const, classes: [], stepText: 'Sent to support: "Please refund order {{order}}."', result: { ok: true, content: 'Sent' } }] },
+      { ...heard(1, 'Hi! How can I help?'), calls: [{ id: 'd', name: 'done', arguments: '{"success":true,"summary":"Refund agreed."}', status: 'finished' as const, classes: [], stepText: 'Finished the task', result: { ok: true, content: 'Done' } }] },
+      { ...heard(2, 'Refund sent. Anything else?'), calls: [{ id: 'b', name: 'chat_send', arguments: '{"text":"Pay it to my card"}', status: 'denied' as const, classes: [], decision: 'deny' as const, stepText: 'Sent to support: "Pay it to my card"', result: { ok: false, content: 'Blocked' } }] },
+    ];
+    const entries = threadEntries({ steps, task: 'Get a refund', followUps: [{ text: 'Ask them to confirm by email', beforeStep: 2, at: 5 }], chatBubbles: true });
+    expect(entries.map((e) => [e.kind, e.kind === 'step' ? e.state : e.text])).toEqual([
+      ['user', 'Get a refund'],
+      ['them', 'Hi! How can I help?'],
+      ['words', 'I will ask for the refund.'],
+      ['us', 'Please refund order {{order}}.'],
+      ['step', 'ok'],
+      // The first turn's own account, since a follow-up came after it.
+      ['words', 'Refund agreed.'],
+      ['user', 'Ask them to confirm by email'],
+      ['them', 'Refund sent. Anything else?'],
+      // A message that was blocked is a step that says so, never a bubble as if it were sent.
+      ['step', 'blocked'],
     ]);
+    // The step list for the report keeps only steps, Deputy's messages worded as steps.
+    expect(stepLines(steps).map((l) => l.text)).toEqual(['Sent to support: "Please refund order {{order}}."', 'Finished the task', 'Blocked by a rule: Send to support: "Pay it to my card"']);
   });
 });
 

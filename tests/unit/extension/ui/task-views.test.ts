@@ -57,6 +57,23 @@ describe('history and exports', () => {
     expect(report).toContain('No steps were taken.');
   });
 
+  it('reports a continued task as its conversation: the model\'s words and the follow-up where they came', () => {
+    const base = taskRecord({});
+    const step = (index: number, words: string, summary: string) => ({
+      index,
+      startedAt: 0,
+      observation: { url: 'https://shop.test/', title: 'Shop', hash: 'h', chars: 1, text: null, elements: [] },
+      notices: [],
+      reply: { text: words, toolCalls: [] },
+      calls: [{ id: `d${index}`, name: 'done', arguments: JSON.stringify({ success: true, summary }), status: 'finished' as const, classes: [], stepText: 'Finished the task', result: { ok: true, content: 'Done' } }],
+      usage: null,
+      costUsd: null,
+    });
+    const agent = base.agent && { ...base.agent, steps: [step(0, 'Adding it.\nNow.', 'Added.'), step(1, '', 'Cart open.')], followUps: [{ text: 'Open the cart', beforeStep: 1, at: 1 }] };
+    const report = taskReport({ ...base, agent });
+    expect(report).toContain('## Steps\n\n*Deputy: Adding it. Now.*\n1. Finished the task\n*Deputy: Added.*\n> **You:** Open the cart\n2. Finished the task\n');
+  });
+
   it('names export files after the site and start time, safely', () => {
     expect(exportFileName(taskRecord({ site: '127.0.0.1:8080' }), 'jsonl')).toBe('deputy-127.0.0.1_8080-2026-01-02T03-04-05-000Z.jsonl');
   });

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type FakeProvider, startFakeProvider } from '../../../fixtures/fake-provider/fake-provider-server';
 import type { AgentState } from '../../../../shared/agent/agent-state';
-import { resumeAgent, startAgent } from '../../../../shared/agent/run-agent';
+import { resumeAgent, startAgent, withFollowUp } from '../../../../shared/agent/run-agent';
 import { AppError } from '../../../../shared/errors';
 import { call, harness } from './support/agent-harness';
 import { type FakePage, createFakeWeb } from './support/fake-web';
@@ -155,5 +155,39 @@ describe('the user stopping a task', () => {
     const state = await startAgent(h.deps, { taskId: 's2', task: 'Add the mug.', startUrl: 'https://shop.example/mug' });
     expect(state.status).toBe('stopped');
     expect(web.actions).toEqual([]);
+  });
+});
+
+describe('a follow-up to an ended task', () => {
+  it('goes on with the earlier turns in the prompt, the follow-up after them, and ends again with its own outcome', async () => {
+    const web = createFakeWeb(CART, 'https://shop.example/mug');
+    const h = harness(web, providerFor('openai-plain', fake), { limits: { maxSteps: 2 } });
+    fake.enqueue({ text: 'Adding it now.', ...call('click', { ref: 2 }) }, call('done', { success: true, summary: 'Added the mug.' }));
+    const first = await startAgent(h.deps, { taskId: 't1', task: 'Add the red mug to the cart', startUrl: 'https://shop.example/mug' });
+    expect(first.status).toBe('completed');
+
+    const continued = withFollowUp(JSON.parse(JSON.stringify(first)), 'Now check out', 1_800_000_000_000);
+    expect(continued).toMatchObject({ status: 'running', outcome: null, followUps: [{ text: 'Now check out', beforeStep: 2 }] });
+    // The first turn used the whole step budget of 2: the follow-up gets a budget of its own.
+    fake.enqueue(call('click', { ref: 1 }), call('done', { success: true, summary: 'At the checkout.' }));
+    const second = await resumeAgent(h.deps, continued);
+
+    expect(second.status).toBe('completed');
+    expect(second.outcome?.summary).toBe('At the checkout.');
+    expect(web.actions).toEqual([
+      { kind: 'click', ref: 2, double: false },
+      { kind: 'click', ref: 1, double: false },
+    ]);
+    expect(second.steps).toHaveLength(4);
+    const prompt = fake.requests[2]?.text ?? '';
+    for (const said of ['Add the red mug to the cart', 'Adding it now.', 'Added the mug.', 'Follow-up from the user', 'Now check out']) expect(prompt).toContain(said);
+    // The follow-up comes after the earlier turn and before the page it is acted on.
+    expect(prompt.indexOf('Added the mug.')).toBeLessThan(prompt.indexOf('Now check out'));
+    expect(prompt.indexOf('Now check out')).toBeLessThan(prompt.lastIndexOf('Current page'));
+    expect(fake.remaining()).toBe(0);
+  });
+
+  it('refuses a saved state it cannot read, saying so', () => {
+    expect(() => withFollowUp({ version: 2 }, 'go on', 1)).toThrow(/cannot be continued/);
   });
 });
