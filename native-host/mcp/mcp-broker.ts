@@ -22,6 +22,7 @@ import { panelApprover } from './mcp-approvals';
 import type { McpShell } from './mcp-shell';
 import { BROWSER_PREFIX, DESKTOP_PREFIX, SHELL_PREFIX, mcpToolList } from './mcp-tool-list';
 import type { McpServerPool } from './server-pool';
+import { uploadRequest } from './upload-files';
 
 /** Page calls may wait on the user's approval in the side panel. */
 const PAGE_CALL_TIMEOUT_MS = 6 * 60 * 60_000;
@@ -185,11 +186,21 @@ export class McpBroker implements BridgeBackend {
   private async page(session: Session, params: ParamsOf<BridgeMethods, 'bridge.call'>, signal: AbortSignal): Promise<McpCallResult> {
     const onAbort = (): void =>
       void this.deps.link.call('mcp.cancel', { sessionId: session.ref.id, callId: params.callId, reason: 'The agent cancelled the call.' }).catch(() => undefined);
+    // An upload names files by path: the host finds them here; the page and the extension see them by name.
+    const upload = params.name === `${BROWSER_PREFIX}upload` ? await uploadRequest(params.arguments) : undefined;
+    if (upload && 'error' in upload) return text(upload.error);
     signal.addEventListener('abort', onAbort, { once: true });
     try {
       return await this.deps.link.call(
         'mcp.page',
-        { session: session.ref, callId: params.callId, tool: params.name, arguments: params.arguments, ...(session.ref.kind === 'task' && session.mode ? { mode: session.mode } : {}) },
+        {
+          session: session.ref,
+          callId: params.callId,
+          tool: params.name,
+          arguments: upload ? upload.arguments : params.arguments,
+          ...(upload ? { files: upload.files } : {}),
+          ...(session.ref.kind === 'task' && session.mode ? { mode: session.mode } : {}),
+        },
         { timeoutMs: PAGE_CALL_TIMEOUT_MS },
       );
     } catch (error) {
