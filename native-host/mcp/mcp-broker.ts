@@ -45,6 +45,8 @@ interface Session {
   peer: BridgePeer | undefined;
   mode: 'ask' | 'act' | undefined;
   shell: McpShell | undefined;
+  /** The agent's desktop, kept for its calls: input is given in the pixels of its latest screenshot. */
+  desktop: McpDesktop | undefined;
   closed: boolean;
 }
 
@@ -115,7 +117,7 @@ export class McpBroker implements BridgeBackend {
 
   private openSession(client: McpClientInfo, kind: 'mcp' | 'task', mode: 'ask' | 'act' | undefined, peer: BridgePeer | undefined): BridgeSession {
     const ref: McpSessionRef = { id: `mcp-${randomUUID().slice(0, 8)}`, client, kind };
-    const session: Session = { ref, peer, mode, shell: undefined, closed: false };
+    const session: Session = { ref, peer, mode, shell: undefined, desktop: undefined, closed: false };
     this.sessions.set(ref.id, session);
     this.deps.link.emit('mcp.session', { session: ref, state: 'connected' });
     return {
@@ -160,8 +162,9 @@ export class McpBroker implements BridgeBackend {
       }
       if (name.startsWith(DESKTOP_PREFIX)) {
         if (!status.desktop || !this.deps.desktop) return text('Desktop control is off for connected agents. The user can allow it in Deputy\'s side panel: Settings, "Connected agents (MCP)", "Allow desktop control".');
-        const desktop = await this.deps.desktop();
-        if ('unavailable' in desktop) return text(`Desktop control is not available here: ${desktop.unavailable}`);
+        const found = session.desktop ?? (await this.deps.desktop());
+        if ('unavailable' in found) return text(`Desktop control is not available here: ${found.unavailable}`);
+        const desktop = (session.desktop = found);
         if (tool === 'screenshot') {
           result = await desktop.screenshot();
         } else {
