@@ -52,7 +52,8 @@ function describe(tool: AnyTool<never>, name: string, note: string): McpToolDesc
     name,
     description: `${wording?.description ?? tool.description} ${note}`,
     inputSchema: { ...schema.parameters, properties },
-    annotations: { readOnlyHint: tool.risk === 'read', destructiveHint: false, openWorldHint: true },
+    // Clients use the hints to decide what to run unasked: only reading and going somewhere are not destructive.
+    annotations: { readOnlyHint: tool.risk === 'read', destructiveHint: tool.risk !== 'read' && tool.risk !== 'navigate', openWorldHint: true },
   };
 }
 

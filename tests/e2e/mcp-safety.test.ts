@@ -30,6 +30,16 @@ const checkout = (evil: string): string => `<!doctype html><title>Checkout</titl
 <label>Document <input type="file" id="doc" onchange="document.getElementById('status').textContent = 'Chosen: ' + [...this.files].map((f) => f.name + ' (' + f.size + ' bytes)').join(', ')"></label>
 <button onclick="document.getElementById('status').textContent = 'Order placed'">Place order</button>`;
 
+/** A page of random pixels: its screenshot is far larger than one native message may comfortably carry. */
+const NOISE = `<!doctype html><title>Noise</title><body style="margin:0"><canvas id="c"></canvas><script>
+const c = document.getElementById('c'); c.width = innerWidth; c.height = innerHeight;
+const g = c.getContext('2d'); const img = g.createImageData(c.width, c.height);
+for (let i = 0; i < img.data.length; i += 1) img.data[i] = (i % 4 === 3) ? 255 : Math.random() * 256;
+g.putImageData(img, 0, 0);</script>`;
+
+/** Replies from the extension above this many characters travel to the host in chunks (see host-connection.ts). */
+const CHUNKED_ABOVE = (1024 * 1024) / 4;
+
 const xvfbMissing = xvfbMissingReason();
 
 describe('deputy mcp under the policy gate like a task: dialogs, uploads, the egress guard, redaction, a client that leaves, shell and desktop (the official SDK client, the built host and extension)', () => {
@@ -68,7 +78,7 @@ describe('deputy mcp under the policy gate like a task: dialogs, uploads, the eg
     });
 
   beforeAll(async () => {
-    server = await serveRoutes((url) => ({ '/checkout': checkout(url('', 'evil.test')), '/collect': 'got it', '/steal': 'got it' }));
+    server = await serveRoutes((url) => ({ '/checkout': checkout(url('', 'evil.test')), '/noise': NOISE, '/collect': 'got it', '/steal': 'got it' }));
     screen = xvfbMissing ? undefined : await startVirtualDisplay({ width: 1024, height: 768, reuse: false });
     browser = await startMcpBrowser('mcp-safety', screen ? { DISPLAY: screen.display, DEPUTY_DESKTOP_POLICY: join(tmpdir(), 'deputy-no-desktop-policy.json') } : {});
     panel = browser.panel;
@@ -84,7 +94,7 @@ describe('deputy mcp under the policy gate like a task: dialogs, uploads, the eg
     if (files) await rm(files, { recursive: true, force: true });
   });
 
-  it('answers a JavaScript dialog and uploads a file by path through its own debugger attachment; each upload asks the user, naming the path', async () => {
+  it('answers a JavaScript dialog and uploads a file by path through its own debugger attachment (each upload asks the user, naming the path); a large screenshot arrives in chunks', async () => {
     const { agent, snapshot } = await onCheckout('form-agent');
 
     const opened = await agent.call('browser_click', { ref: refOf(snapshot, 'button', 'Show advanced options') });
@@ -108,6 +118,12 @@ describe('deputy mcp under the policy gate like a task: dialogs, uploads, the eg
     const uploaded = await uploading;
     expect(uploaded.isError, uploaded.text).toBe(false);
     expect(await statusOf('form-agent')).toBe('Chosen: report.txt (18 bytes)');
+
+    // A screenshot too big for one native message arrives whole, in chunks.
+    expect((await agent.call('browser_navigate', { url: server.url('/noise', 'shop.test') })).isError).toBe(false);
+    const shot = await agent.call('browser_screenshot');
+    expect(shot.images, shot.text).toBe(1);
+    expect(shot.imageChars).toBeGreaterThan(CHUNKED_ABOVE);
     await agent.close();
   });
 

@@ -9,7 +9,7 @@ export interface McpTestClient {
   stderr: () => string;
   close(): Promise<void>;
   /** The text of a tool result, its parts joined. */
-  call(name: string, args?: Record<string, unknown>): Promise<{ text: string; isError: boolean; images: number }>;
+  call(name: string, args?: Record<string, unknown>): Promise<{ text: string; isError: boolean; images: number; imageChars: number }>;
 }
 
 /** The official MCP client SDK driving the built `deputy mcp` over stdio, as Claude Code or Cursor would start it. */
@@ -30,11 +30,12 @@ export async function startMcpClient(name: string, env: Record<string, string>):
     close: () => client.close(),
     call: async (tool, args = {}) => {
       const result = await client.callTool({ name: tool, arguments: args }, undefined, { timeout: 120_000 });
-      const parts = (result.content ?? []) as { type: string; text?: string }[];
+      const parts = (result.content ?? []) as { type: string; text?: string; data?: string }[];
       return {
         text: parts.filter((p) => p.type === 'text').map((p) => p.text ?? '').join('\n'),
         isError: result.isError === true,
         images: parts.filter((p) => p.type === 'image').length,
+        imageChars: parts.reduce((sum, p) => sum + (p.type === 'image' ? (p.data?.length ?? 0) : 0), 0),
       };
     },
   };
