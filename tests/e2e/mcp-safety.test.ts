@@ -146,7 +146,7 @@ describe('deputy mcp under the policy gate like a task: dialogs, uploads, the eg
     expect(await panel.$eval('[data-testid=mcp-approval] [data-testid=approval-reason]', (e) => e.textContent ?? '')).toMatch(/evil\.test/);
     await pressInPanel(panel, '[data-testid=mcp-approval] [data-testid=reject]');
     expect((await typing).isError).toBe(true);
-    expect(await (await tabOf('thief-agent')).$eval('input[name=billing]', (e) => (e as HTMLInputElement).value)).toBe('');
+    expect(await (await tabOf('thief-agent')).$eval('input[name=billing]', (e) => e.value)).toBe('');
 
     // Into a field in no form (it fits, on an allowed site: no question), then the page's own script carries it off
     // on Continue: the browser's egress guard holds the request and asks, naming evil.test.
