@@ -185,7 +185,7 @@ describe('deputy mcp under the policy gate like a task: dialogs, uploads, the eg
     expect((await agent.call('browser_navigate', { url: server.url('/noise', 'shop.test') })).isError).toBe(false);
     const back = await agent.call('browser_back');
     expect(back.isError, back.text).toBe(false);
-    expect((await agent.call('browser_snapshot')).text).toContain('# Checkout');
+    expect((await agent.call('browser_snapshot')).text).toContain(`Page: Checkout — ${server.url('/checkout?agent=tools-agent', 'shop.test')}`);
     await agent.close();
   });
 
