@@ -116,7 +116,7 @@ async function benchDeputy(): Promise<Awaited<ReturnType<typeof measureSide>>> {
     const helper = await ext.openExtensionPage('extension/sidepanel/index.html');
     await waitForHost(helper);
     // The user turned MCP on and allows the bench's site, so no step waits for an approval.
-    await uiCall(helper, 'settings.set', { mcp: { enabled: true, mode: 'act', shell: false, desktop: false }, allowedSites: ['shop.test'] });
+    await uiCall(helper, 'settings.set', { mcp: { enabled: true, mode: 'act', shell: false, desktop: false }, allowedSites: [`shop.test:${server.port}`] });
     agent = await startMcpClient('bench', env);
     const url = server.url('/', 'shop.test');
     const opened = await agent.call('browser_navigate', { url });

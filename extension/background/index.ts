@@ -113,7 +113,11 @@ const tasks = createTaskServices(
 const mcp: McpServices = createMcpServices({
   store: session,
   settings: tasks.settings,
-  environment: tasks.environment,
+  environment: (tabId, owner) => tasks.environment(tabId, owner),
+  release: async (owner) => {
+    await inputs.release(owner);
+    await tasks.guard.end(owner);
+  },
   host,
   broadcast: (view) => ui.broadcast('mcp.updated', view),
   approvalsChanged: () => tasks.showPending(),

@@ -7,15 +7,27 @@ import { observationRecord } from '../../shared/agent/step-record';
 import { wrapUntrusted } from '../../shared/agent/untrusted';
 import { webTools } from '../../shared/agent/web-tools';
 import { AppError, toErrorShape } from '../../shared/errors';
-import { MCP_DISABLED_MESSAGE, type McpActivity, type McpCallResult, type McpSessionRef, type ParamsOf, type HostRequestMethods, type Settings } from '../../shared/protocol';
+import { MCP_DISABLED_MESSAGE, type McpActivity, type McpCallResult, type McpSessionRef, type ParamsOf, type HostRequestMethods, type Settings, type TaskFile } from '../../shared/protocol';
 import type { Screenshot } from '../../shared/agent/environment';
 import type { McpActivityLog } from './mcp-activity-log';
 import type { McpApprovalQueue } from './mcp-approval-queue';
 import type { TabEnvironment } from './tab-environment';
 
+/** Who a tab environment acts for: the owner of its debugger attachment and egress guard, and the files it may upload. */
+export interface AgentOwner {
+  id: string;
+  files: TaskFile[];
+}
+
 export interface McpPageDeps {
   settings: { get(): Promise<Settings> };
-  environment: (tabId: number) => TabEnvironment;
+  /**
+   * The agent's tab environment, as a task's: its owner holds the debugger attachment that carries trusted input and
+   * answers dialogs and file pickers, and the egress guard that keeps the agent's tabs to the origins approved for it.
+   */
+  environment: (tabId: number, owner: AgentOwner) => TabEnvironment;
+  /** Lets go of what an agent held once it is gone: its debugger attachments and its egress guard. */
+  release: (owner: string) => Promise<void>;
   /** Opens a tab of its own for an agent, in front so the user sees what it does. */
   openTab: () => Promise<number>;
   tabExists: (tabId: number) => Promise<boolean>;
@@ -28,6 +40,12 @@ export interface McpPageDeps {
 
 interface AgentSession {
   ref: McpSessionRef;
+  /** The debugger and egress-guard owner (`mcp:<session>`); `owner.files` are the files the running upload names. */
+  owner: AgentOwner;
+  /** Origins the user approved this agent to reach during its calls (its egress guard lets them through). */
+  origins: { sites: string[]; reach: string[] };
+  /** The egress scope last set, to set it again only when it changes. */
+  scopeKey: string | undefined;
   tabId: number | undefined;
   environment: TabEnvironment | undefined;
   /** The tab was closed by someone else: the agent is told so rather than given a new tab behind its back. */
@@ -44,6 +62,8 @@ interface AgentSession {
 /** Stands for "no site approved yet", so that every site needs the user's approval first; .invalid never resolves. */
 const NO_SITE_YET = 'https://no-site-approved-yet.invalid/';
 const NO_SITE_HOST = /no-site-approved-yet\.invalid/g;
+/** In the egress scope, so that an agent with no site approved yet has a guard that lets nothing through. */
+const NO_SITE_ORIGIN = 'https://no-site-approved-yet.invalid';
 
 const text = (message: string, isError = true): McpCallResult => ({ content: [{ type: 'text', text: message }], isError });
 
@@ -86,7 +106,9 @@ export class McpPageCalls {
     const session = this.sessions.get(sessionId);
     if (!session) return;
     for (const [id, controller] of session.calls) if (callId === undefined || id === callId) controller.abort(new AppError('cancelled', reason));
-    if (callId === undefined) this.sessions.delete(sessionId);
+    if (callId !== undefined) return;
+    this.sessions.delete(sessionId);
+    void this.deps.release(session.owner.id).catch(() => undefined);
   }
 
   async call(params: ParamsOf<HostRequestMethods, 'mcp.page'>): Promise<McpCallResult> {
@@ -117,7 +139,7 @@ export class McpPageCalls {
     let session = this.sessions.get(ref.id);
     if (!session) {
       const vault = createSecretVault({ entries: settings.personalData });
-      session = { ref, tabId: undefined, environment: undefined, tabLost: undefined, vault, redactor: createRedactor(vault, { emails: settings.redactEmails, phones: settings.redactPhones }), page: undefined, sites: new Set(), calls: new Map() };
+      session = { ref, owner: { id: `mcp:${ref.id}`, files: [] }, origins: { sites: [], reach: [] }, scopeKey: undefined, tabId: undefined, environment: undefined, tabLost: undefined, vault, redactor: createRedactor(vault, { emails: settings.redactEmails, phones: settings.redactPhones }), page: undefined, sites: new Set(), calls: new Map() };
       this.sessions.set(ref.id, session);
     }
     return session;
@@ -131,10 +153,23 @@ export class McpPageCalls {
     const tabId = await this.deps.openTab();
     session.tabId = tabId;
     session.tabLost = undefined;
-    session.environment = this.deps.environment(tabId);
+    session.environment = this.deps.environment(tabId, session.owner);
     session.page = undefined;
     void this.deps.log.tab(session.ref, tabId);
     return session.environment;
+  }
+
+  /**
+   * Keeps the agent's tabs to the origins approved for it, enforced by the browser as for a task: what a page's own
+   * script sends elsewhere (a form post, a redirect with data in the address) is held and becomes an approval.
+   */
+  private async guard(session: AgentSession, environment: TabEnvironment, settings: Settings): Promise<void> {
+    const origins = [...new Set([NO_SITE_ORIGIN, ...session.sites, ...session.origins.sites, ...session.origins.reach])];
+    const scope = { origins, patterns: [...settings.allowedSites] };
+    const key = JSON.stringify([environment.currentTabId(), scope]);
+    if (key === session.scopeKey) return;
+    await environment.setEgressScope?.(scope);
+    session.scopeKey = key;
   }
 
   private async read(session: AgentSession, environment: TabEnvironment, settings: Settings): Promise<StepRecord['observation']> {
@@ -156,6 +191,9 @@ export class McpPageCalls {
   ): Promise<{ result: McpCallResult; stepText: string; state: 'done' | 'failed' | 'denied' }> {
     const environment = await this.tab(session, tool, params.arguments);
     const tabId = environment.currentTabId();
+    await this.guard(session, environment, settings);
+    // The files an upload names, checked by the host; no other call can put a file into a page.
+    session.owner.files.splice(0, session.owner.files.length, ...(tool === 'upload' ? (params.files ?? []) : []));
     if (tool === 'snapshot') {
       const page = await this.read(session, environment, settings);
       return { result: text(`Tab ${tabId}\n${wrapUntrusted('untrusted_page', { url: page.url, title: page.title }, page.text ?? '')}`, false), stepText: `Read ${page.url}`, state: 'done' };
@@ -171,7 +209,8 @@ export class McpPageCalls {
     const ref = typeof params.arguments.ref === 'number' ? params.arguments.ref : undefined;
     const page = session.page && (ref === undefined || session.page.elements.some((e) => e.ref === ref)) ? session.page : declared ? await this.read(session, environment, settings) : undefined;
     const allowed = [...settings.allowedSites, ...session.sites];
-    const mode = params.mode ?? settings.mcp.mode;
+    // An agent picks the files it uploads itself (the user attached none): each upload is the user's to approve.
+    const mode = tool === 'upload' && session.ref.kind === 'mcp' ? 'ask' : (params.mode ?? settings.mcp.mode);
     const call = await runSingleCall({
       taskId: session.ref.id,
       task: `Requests from ${session.ref.client.name}`,
@@ -180,6 +219,8 @@ export class McpPageCalls {
       call: { id: params.callId, name: tool, arguments: params.arguments },
       tools: webTools,
       environment,
+      gateFacts: (call) => environment.gateFacts?.(call, { signal }) ?? Promise.resolve({}),
+      origins: { approved: session.origins, changed: () => this.guard(session, environment, settings) },
       policy: { mode, allowedSites: allowed, deniedSites: settings.deniedSites, allowedFacts: {} },
       vault: session.vault,
       redactor: session.redactor,
@@ -192,7 +233,7 @@ export class McpPageCalls {
         const site = origin === null ? null : hostOf(origin);
         const answer = await this.deps.approvals.ask(
           session.ref,
-          { callId: request.callId, tool: `browser_${request.tool}`, intent: request.intent, reason: request.reason.replace(NO_SITE_HOST, 'none yet for this agent'), classes: request.classes, url: destination, ...(site ? { standing: { kind: 'site', site } } : {}) },
+          { callId: request.callId, tool: `browser_${request.tool}`, intent: request.intent, reason: `${request.reason.replace(NO_SITE_HOST, 'none yet for this agent')}${uploadNote(session.owner.files)}`, classes: request.classes, url: destination, ...(site ? { standing: { kind: 'site', site } } : {}) },
           abort,
         );
         if (answer.site && origin !== null) session.sites.add(origin);
@@ -209,6 +250,12 @@ export class McpPageCalls {
     const hint = call.status === 'finished' && call.result?.changed ? '\nCall browser_snapshot to see the page as it is now.' : '';
     return { result: text(`${result.text}${hint}`, result.isError), stepText: callLogText(call), state: call.status === 'denied' ? 'denied' : result.isError ? 'failed' : 'done' };
   }
+}
+
+/** For an upload's approval: where on this computer the files the agent chose are. */
+function uploadNote(files: readonly TaskFile[]): string {
+  const paths = files.flatMap((file) => (file.path ? [file.path] : []));
+  return paths.length === 0 ? '' : ` The agent chose ${paths.length === 1 ? 'this file' : 'these files'} on this computer: ${paths.join(', ')}.`;
 }
 
 function summaryOf(result: McpCallResult): string {

@@ -10,7 +10,7 @@ import { activateTab, createTab, tabState, waitForTabLoad } from '../platform/ta
 import type { HostConnection } from './host-connection';
 import { McpActivityLog } from './mcp-activity-log';
 import { McpApprovalQueue } from './mcp-approval-queue';
-import { McpPageCalls } from './mcp-page-calls';
+import { McpPageCalls, type McpPageDeps } from './mcp-page-calls';
 import type { TabEnvironment } from './tab-environment';
 import type { UiHandlers } from './ui-server';
 
@@ -33,7 +33,9 @@ export interface McpServices {
 export function createMcpServices(deps: {
   store: Store;
   settings: { get(): Promise<Settings> };
-  environment: (tabId: number) => TabEnvironment;
+  environment: McpPageDeps['environment'];
+  /** Lets go of an agent's debugger attachments and egress guard once it is gone. */
+  release: McpPageDeps['release'];
   host: Pick<HostConnection, 'call'>;
   broadcast: (view: McpView) => void;
   approvalsChanged: () => void;
@@ -54,6 +56,7 @@ export function createMcpServices(deps: {
   const page = new McpPageCalls({
     settings: deps.settings,
     environment: deps.environment,
+    release: deps.release,
     openTab: async () => {
       const tab = await createTab('about:blank', undefined);
       return (await waitForTabLoad(tab.id, 5000))?.id ?? tab.id;

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { createProvider } from '../../shared/agent/providers/create-provider';
 import { createConsoleLogger } from '../../shared/logger';
-import type { TaskRecord, TaskThinking } from '../../shared/protocol';
+import type { TaskFile, TaskRecord, TaskThinking } from '../../shared/protocol';
 import { clearNotification, hasOpenUiPage, notificationIds, onNotificationClicked, showNotification } from '../platform/notifications';
 import { extensionUrl } from '../platform/runtime';
 import { captureTabIfVisible } from '../platform/capture';
@@ -66,7 +66,7 @@ export function createTaskServices(
         capture: (id) => captureTabIfVisible(id),
         loadFailure,
         input: inputs.input,
-        // Outside a task (an agent connected over MCP) there is no task guard: its own gate decides each call.
+        // A task, or an agent connected over MCP (owner `mcp:<session>`): its debugger attachment and its egress guard.
         ...(task === undefined ? {} : { task: { owner: task.id, files: task.files ?? [] }, egress: { taskId: task.id, guard, resubmit: resubmitForm, now: () => Date.now(), sleep } }),
       },
       tabId,
@@ -119,7 +119,7 @@ export function createTaskServices(
     return openPanelOnTab(tabId, extensionUrl(`extension/sidepanel/index.html?tab=${tabId}`)).finally(() => notices.clicked(id));
   };
   onNotificationClicked((id) => void openNotice(id));
-  return { runner, tasks, settings, notices, openNotice, guard, showPending, environment: (tabId: number) => tabEnvironment(tabId), handlers: createTaskUiHandlers(runner, tasks, settings) };
+  return { runner, tasks, settings, notices, openNotice, guard, showPending, environment: (tabId: number, owner?: { id: string; files: TaskFile[] }) => tabEnvironment(tabId, owner), handlers: createTaskUiHandlers(runner, tasks, settings) };
 }
 
 async function sessionId(session: Store): Promise<string> {

@@ -22,6 +22,7 @@ import { panelApprover } from './mcp-approvals';
 import type { McpShell } from './mcp-shell';
 import { BROWSER_PREFIX, DESKTOP_PREFIX, SHELL_PREFIX, mcpToolList } from './mcp-tool-list';
 import type { McpServerPool } from './server-pool';
+import { uploadRequest } from './upload-files';
 
 /** Page calls may wait on the user's approval in the side panel. */
 const PAGE_CALL_TIMEOUT_MS = 6 * 60 * 60_000;
@@ -44,6 +45,8 @@ interface Session {
   peer: BridgePeer | undefined;
   mode: 'ask' | 'act' | undefined;
   shell: McpShell | undefined;
+  /** The agent's desktop, kept for its calls: input is given in the pixels of its latest screenshot. */
+  desktop: McpDesktop | undefined;
   closed: boolean;
 }
 
@@ -114,7 +117,7 @@ export class McpBroker implements BridgeBackend {
 
   private openSession(client: McpClientInfo, kind: 'mcp' | 'task', mode: 'ask' | 'act' | undefined, peer: BridgePeer | undefined): BridgeSession {
     const ref: McpSessionRef = { id: `mcp-${randomUUID().slice(0, 8)}`, client, kind };
-    const session: Session = { ref, peer, mode, shell: undefined, closed: false };
+    const session: Session = { ref, peer, mode, shell: undefined, desktop: undefined, closed: false };
     this.sessions.set(ref.id, session);
     this.deps.link.emit('mcp.session', { session: ref, state: 'connected' });
     return {
@@ -159,8 +162,9 @@ export class McpBroker implements BridgeBackend {
       }
       if (name.startsWith(DESKTOP_PREFIX)) {
         if (!status.desktop || !this.deps.desktop) return text('Desktop control is off for connected agents. The user can allow it in Deputy\'s side panel: Settings, "Connected agents (MCP)", "Allow desktop control".');
-        const desktop = await this.deps.desktop();
-        if ('unavailable' in desktop) return text(`Desktop control is not available here: ${desktop.unavailable}`);
+        const found = session.desktop ?? (await this.deps.desktop());
+        if ('unavailable' in found) return text(`Desktop control is not available here: ${found.unavailable}`);
+        const desktop = (session.desktop = found);
         if (tool === 'screenshot') {
           result = await desktop.screenshot();
         } else {
@@ -185,11 +189,21 @@ export class McpBroker implements BridgeBackend {
   private async page(session: Session, params: ParamsOf<BridgeMethods, 'bridge.call'>, signal: AbortSignal): Promise<McpCallResult> {
     const onAbort = (): void =>
       void this.deps.link.call('mcp.cancel', { sessionId: session.ref.id, callId: params.callId, reason: 'The agent cancelled the call.' }).catch(() => undefined);
+    // An upload names files by path: the host finds them here; the page and the extension see them by name.
+    const upload = params.name === `${BROWSER_PREFIX}upload` ? await uploadRequest(params.arguments) : undefined;
+    if (upload && 'error' in upload) return text(upload.error);
     signal.addEventListener('abort', onAbort, { once: true });
     try {
       return await this.deps.link.call(
         'mcp.page',
-        { session: session.ref, callId: params.callId, tool: params.name, arguments: params.arguments, ...(session.ref.kind === 'task' && session.mode ? { mode: session.mode } : {}) },
+        {
+          session: session.ref,
+          callId: params.callId,
+          tool: params.name,
+          arguments: upload ? upload.arguments : params.arguments,
+          ...(upload ? { files: upload.files } : {}),
+          ...(session.ref.kind === 'task' && session.mode ? { mode: session.mode } : {}),
+        },
         { timeoutMs: PAGE_CALL_TIMEOUT_MS },
       );
     } catch (error) {

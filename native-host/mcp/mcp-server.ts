@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { resolve } from 'node:path';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
@@ -18,6 +19,12 @@ const INSTRUCTIONS = [
 
 /** Every tool Deputy can offer, to tell an unknown name from one the user has not switched on. */
 const ALL_NAMES = new Set(mcpToolList({ shell: true, desktop: true }).map((tool) => tool.name));
+
+/** browser_upload's paths as the client meant them: relative to the folder it started `deputy mcp` in, not the host's. */
+function withAbsolutePaths(name: string, args: Record<string, unknown>): Record<string, unknown> {
+  if (name !== 'browser_upload' || !Array.isArray(args.files)) return args;
+  return { ...args, files: args.files.map((file: unknown) => (typeof file === 'string' && file !== '' ? resolve(file) : file)) };
+}
 
 /**
  * `deputy mcp`: an MCP server over stdio for coding agents and other MCP clients. It holds nothing itself: each request
@@ -94,7 +101,7 @@ export function createDeputyMcpServer(options: { paths: BridgePaths; log: Logger
     const onAbort = (): void => void bridgeNow.call('bridge.cancel', { callId }).catch(() => undefined);
     extra.signal.addEventListener('abort', onAbort, { once: true });
     try {
-      const result = await bridgeNow.call('bridge.call', { callId, name, arguments: request.params.arguments ?? {} });
+      const result = await bridgeNow.call('bridge.call', { callId, name, arguments: withAbsolutePaths(name, request.params.arguments ?? {}) });
       return { content: result.content, isError: result.isError };
     } catch (error) {
       return { content: [{ type: 'text', text: toErrorShape(error).message }], isError: true };

@@ -21,13 +21,41 @@ const BROWSER_NOTE =
 const SHELL_NOTE = 'On the user\'s machine, through Deputy: each command asks the user in Deputy\'s side panel unless their shell rules allow it; output is redacted.';
 const DESKTOP_NOTE = "On the user's screen, through Deputy: x and y are pixels of the latest desktop_screenshot image; steps may wait for the user's approval.";
 
+/**
+ * Where a tool's own description speaks of Deputy's task (files the user attached to it, its downloads and tabs, the
+ * personal data its prompt lists), an outside agent reads what holds for it instead. Keyed by the MCP name.
+ */
+const MCP_WORDING: Readonly<Record<string, { description: string; fields?: Record<string, Record<string, unknown>> }>> = {
+  browser_upload: {
+    description:
+      "Upload files from the user's computer into a file field, or the button that opens its file picker, by ref number. Give each file's absolute path (a relative one is taken from the folder `deputy mcp` was started in). The user approves every upload in Deputy's side panel, where they see the paths.",
+    fields: {
+      files: { type: 'array', items: { type: 'string', minLength: 1, maxLength: 4096 }, minItems: 1, maxItems: 20, description: 'Absolute paths of the files, e.g. "/home/me/report.pdf".' },
+    },
+  },
+  browser_download: { description: 'Keep or discard a download this agent started (its id, e.g. "d2", is in the result of the click that started it). A held program (installer, script) is kept only if the user approves.' },
+  browser_tabs: {
+    description:
+      "Open a new tab, switch to a tab, close a tab, or list the window's tabs. This agent's own tabs are listed with their addresses; the user's other tabs by title only. Switching to or closing a tab this agent did not open asks the user.",
+  },
+  browser_type: {
+    description:
+      'Type text into a field by its ref number. Personal data shown as a {{placeholder}} (e.g. {{redacted_card_1}}) is typed by giving the placeholder exactly as you saw it; Deputy fills in the real value where the user allows it.',
+  },
+  // The host does not hold the user's personal data (the extension does), so there is nothing to fill in on the desktop.
+  desktop_type: { description: 'Type text into the focused window (click the field first). It is typed as given: {{placeholders}} are not filled in on the desktop.' },
+};
+
 function describe(tool: AnyTool<never>, name: string, note: string): McpToolDescriptor {
   const schema = toToolSchema(tool);
+  const wording = MCP_WORDING[name];
+  const properties = { ...(schema.parameters.properties as Record<string, unknown> | undefined), ...wording?.fields };
   return {
     name,
-    description: `${tool.description} ${note}`,
-    inputSchema: schema.parameters,
-    annotations: { readOnlyHint: tool.risk === 'read', destructiveHint: false, openWorldHint: true },
+    description: `${wording?.description ?? tool.description} ${note}`,
+    inputSchema: { ...schema.parameters, properties },
+    // Clients use the hints to decide what to run unasked: only reading and going somewhere are not destructive.
+    annotations: { readOnlyHint: tool.risk === 'read', destructiveHint: tool.risk !== 'read' && tool.risk !== 'navigate', openWorldHint: true },
   };
 }
 

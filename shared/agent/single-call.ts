@@ -3,7 +3,7 @@ import { type CallServices, executeCall } from './execute-call';
 import { intentOf } from './step-text';
 
 /** The loop's services a single call uses as they are: tools, environment, policy, vault, redactor, approvals, gate. */
-type SharedServices<E> = Pick<CallServices<E>, 'tools' | 'environment' | 'policy' | 'vault' | 'redactor' | 'approve' | 'gate'>;
+type SharedServices<E> = Pick<CallServices<E>, 'tools' | 'environment' | 'policy' | 'vault' | 'redactor' | 'approve' | 'gate' | 'gateFacts'>;
 
 export interface SingleCallInput<E> extends SharedServices<E> {
   /** Names the caller in approvals (the MCP session). */
@@ -15,6 +15,11 @@ export interface SingleCallInput<E> extends SharedServices<E> {
   /** The page (or shell) the call acts on, as the gate and the step text read it. */
   observation: StepRecord['observation'];
   call: { id: string; name: string; arguments: Record<string, unknown> };
+  /**
+   * The origins the caller was approved for so far, kept across its calls (an approval during this call adds to
+   * them), and how the environment's egress guard learns of a change, as a task's loop tells it.
+   */
+  origins?: { approved: AgentState['approvedOrigins']; changed: () => Promise<void> };
   signal?: AbortSignal;
   now: () => number;
 }
@@ -41,6 +46,7 @@ export async function runSingleCall<E>(input: SingleCallInput<E>): Promise<CallR
     endReason: null,
     usage: { inputTokens: 0, outputTokens: 0, costUsd: 0 },
   });
+  if (input.origins) state.approvedOrigins = input.origins.approved;
   const step = StepRecord.parse({ index: 0, startedAt: now, observation: input.observation, reply: null });
   const call: CallRecord = { id: input.call.id, name: input.call.name, arguments: JSON.stringify(input.call.arguments), status: 'proposed', classes: [] };
   step.calls.push(call);
@@ -55,6 +61,8 @@ export async function runSingleCall<E>(input: SingleCallInput<E>): Promise<CallR
     redactor: input.redactor,
     approve: input.approve,
     ...(input.gate ? { gate: input.gate } : {}),
+    ...(input.gateFacts ? { gateFacts: input.gateFacts } : {}),
+    ...(input.origins ? { egressChanged: input.origins.changed } : {}),
     askUser: () => Promise.resolve(null),
     finish: () => undefined,
     save: () => Promise.resolve(),

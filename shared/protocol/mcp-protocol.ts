@@ -74,6 +74,22 @@ export const McpStatus = z.object({
 export type McpStatus = z.infer<typeof McpStatus>;
 
 const CallId = z.string().min(1).max(128);
+
+/**
+ * A file on this computer that an agent's browser_upload names, as the host found it (an absolute path to a regular
+ * file). The browser reads it from there; its bytes never travel over the bridge.
+ */
+export const McpUploadFile = z.object({
+  name: z
+    .string()
+    .min(1)
+    .max(255)
+    .refine((name) => !/[/\\]/.test(name), 'A file name has no folders in it'),
+  size: z.number().int().nonnegative(),
+  type: z.string().max(200).default(''),
+  path: z.string().min(1).max(4096),
+});
+export type McpUploadFile = z.infer<typeof McpUploadFile>;
 const ToolArguments = z.record(z.string(), z.unknown()).default({});
 
 /** deputy mcp (or a CLI shell task) <-> the running host, over the local socket. `bridge.hello` must come first. */
@@ -177,7 +193,15 @@ export const HostRequestChannel = defineChannel(
     'mcp.status': { params: z.object({}), result: McpStatus },
     /** A page tool (browser_*) run by the extension's background on the session's tab, through the policy gate. */
     'mcp.page': {
-      params: z.object({ session: McpSessionRef, callId: CallId, tool: z.string().min(1).max(128), arguments: ToolArguments, mode: z.enum(['ask', 'act']).optional() }),
+      params: z.object({
+        session: McpSessionRef,
+        callId: CallId,
+        tool: z.string().min(1).max(128),
+        arguments: ToolArguments,
+        mode: z.enum(['ask', 'act']).optional(),
+        /** browser_upload's files, by path (its arguments name them by file name). */
+        files: z.array(McpUploadFile).max(20).optional(),
+      }),
       result: McpCallResult,
     },
     /** A host-side step (a shell command, desktop input) that needs the user: shown in the side panel. */

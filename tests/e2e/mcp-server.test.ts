@@ -1,15 +1,13 @@
 import { spawn } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ExtensionBrowser } from '../../scripts/lib/launch-browser';
-import { startMcpClient, refOf, type McpTestClient } from './support/mcp-client';
-import { openPanel, screenshotBothSchemes, tabIdOf, texts, waitForHost } from './support/panel-harness';
-import { BUILT_HOST, registerHostInProfile, requireBuild } from './support/register-host';
+import { pressInPanel, refOf, startMcpClient, waitForMcpApproval, waitForNoMcpApproval, type McpTestClient } from './support/mcp-client';
+import { startMcpBrowser, type McpBrowser } from './support/mcp-browser';
+import { screenshotBothSchemes, texts } from './support/panel-harness';
+import { BUILT_HOST } from './support/register-host';
 import { serveRoutes, type StaticServer } from './support/static-server';
-import { launchTestBrowser } from './support/test-hosts';
 import { uiCall } from './support/ui-call';
 
 const SHOP = `<!doctype html><title>Test shop</title>
@@ -21,9 +19,9 @@ const SHOP = `<!doctype html><title>Test shop</title>
 <script>window.n = 0;</script>`;
 
 describe('deputy mcp: the official MCP client SDK drives the built deputy mcp, host and extension in Chromium', () => {
+  let browser: McpBrowser;
   let ext: ExtensionBrowser;
   let server: StaticServer;
-  let profile: string;
   let state: string;
   let env: Record<string, string>;
   let panel: Page;
@@ -39,40 +37,19 @@ describe('deputy mcp: the official MCP client SDK drives the built deputy mcp, h
     for (const page of await ext.browser.pages()) if (page.url().startsWith(server.url('/', 'shop.test'))) return page;
     throw new Error('The shop is open in no tab');
   };
-  const approval = async (client: string): Promise<void> => {
-    // The agent's own tab comes to the front when it opens; the user looks at the panel to answer.
-    await panel.bringToFront();
-    await panel.waitForFunction((name) => [...document.querySelectorAll('[data-testid=mcp-approval-client]')].some((e) => e.textContent === `${name} asks:`), { timeout: 60_000, polling: 200 }, client);
-  };
-
-  /** A click as the user's, in the panel even while another tab is in front (puppeteer's mouse waits for frames there). */
-  const press = (selector: string): Promise<void> => panel.$eval(selector, (element) => (element as HTMLElement).click());
+  const approval = (client: string): Promise<void> => waitForMcpApproval(panel, client);
+  const press = (selector: string): Promise<void> => pressInPanel(panel, selector);
 
   beforeAll(async () => {
-    requireBuild();
     server = await serveRoutes({ '/': SHOP });
-    profile = await mkdtemp(join(tmpdir(), 'deputy-mcp-profile-'));
-    state = await mkdtemp(join(tmpdir(), 'deputy-mcp-'));
-    env = { DEPUTY_RUN_DIR: join(state, 'run') };
-    await registerHostInProfile(profile);
-    ext = await launchTestBrowser({
-      userDataDir: profile,
-      env: { ...env, DEPUTY_LOG_FILE: join(state, 'host.log'), DEPUTY_SHELL_DIR: join(state, 'sessions'), DEPUTY_SHELL_RULES: join(state, 'shell-rules.json'), DEPUTY_MCP_CONFIG: join(state, 'mcp.json') },
-    });
-    await ext.worker();
-    const helper = await ext.openExtensionPage('extension/sidepanel/index.html');
-    await waitForHost(helper);
-    const tabId = await tabIdOf(helper, helper.url());
-    panel = await openPanel(ext, tabId);
-    await helper.close();
+    browser = await startMcpBrowser('mcp');
+    ({ ext, panel, state, clientEnv: env } = browser);
   });
 
   afterAll(async () => {
     await Promise.all(clients.map((c) => c.close().catch(() => undefined)));
-    await ext?.close();
+    await browser?.close();
     await server?.close();
-    await rm(profile, { recursive: true, force: true });
-    await rm(state, { recursive: true, force: true });
   });
 
   it('refuses every call until the user turns MCP on, saying how', async () => {
@@ -179,7 +156,7 @@ describe('deputy mcp: the official MCP client SDK drives the built deputy mcp, h
     void second.call('browser_navigate', { url: server.url('/?from=two', 'shop.test') }).catch(() => undefined);
     await approval('agent-two');
     await second.close();
-    await panel.waitForFunction(() => ![...document.querySelectorAll('[data-testid=mcp-approval-client]')].some((e) => e.textContent === 'agent-two asks:'), { timeout: 30_000, polling: 200 });
+    await waitForNoMcpApproval(panel, 'agent-two');
     expect((await ext.browser.pages()).some((page) => page.url().includes('from=two'))).toBe(false);
     await press('[data-testid=flow-agents]');
     await panel.waitForFunction(() => [...document.querySelectorAll('[data-testid=mcp-session][data-state=disconnected] [data-testid=mcp-session-client]')].some((e) => e.textContent === 'agent-two'), { timeout: 30_000, polling: 200 });

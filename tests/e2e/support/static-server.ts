@@ -10,14 +10,18 @@ export interface StaticServer {
    * `shop.test` (see tests/e2e/support/test-hosts.ts), reaches the same server as another origin.
    */
   url(path: string, host?: string): string;
+  /** Every request served so far, as `host` + path and query (e.g. "evil.test:4321/collect?c=1"), oldest first. */
+  requests: string[];
   close(): Promise<void>;
 }
 
 /** Serves fixed pages from memory on loopback, for fixture pages that need a real origin. */
 export async function serveRoutes(routes: Routes | ((url: StaticServer['url']) => Routes)): Promise<StaticServer> {
   let port = 0;
+  const requests: string[] = [];
   const url: StaticServer['url'] = (path, host = '127.0.0.1') => `http://${host}:${port}${path}`;
   const server: Server = createServer((request, response) => {
+    requests.push(`${request.headers.host ?? ''}${request.url ?? '/'}`);
     const path = new URL(request.url ?? '/', 'http://x').pathname;
     const table = typeof routes === 'function' ? routes(url) : routes;
     const route = table[path];
@@ -34,6 +38,7 @@ export async function serveRoutes(routes: Routes | ((url: StaticServer['url']) =
   return {
     port,
     url,
+    requests,
     close: () => new Promise((resolve) => server.close(() => resolve())),
   };
 }
