@@ -9,6 +9,7 @@ import { loadFailure } from '../platform/navigation-errors';
 import { indexedDbScreenshots } from '../platform/screenshot-db';
 import { chromeStore, type Store } from '../platform/storage';
 import { createTab, listAllTabs, listWindowTabs, tabState, waitForTabLoad } from '../platform/tab-control';
+import { setPageOutline, setTabBadge } from '../platform/tab-marker';
 import { openPanelOnTab, setBadge } from '../platform/ui-surfaces';
 import { AttentionNotices, isAttentionNotice, tabOfNotice } from './attention-notices';
 import { allTabIds, reopenInTab, replaceSessionRules, resubmitForm, sessionRuleIds } from '../platform/egress-rules';
@@ -21,6 +22,7 @@ import { SettingsStore } from './settings-store';
 import { createTabEnvironment, type TabEnvironment } from './tab-environment';
 import type { AnyTool } from '../../shared/agent/tool';
 import { TaskRunner, isActive } from './task-runner';
+import { TabMarkers } from './tab-markers';
 import { TaskStore } from './task-store';
 import { createTaskUiHandlers } from './task-ui-handlers';
 
@@ -71,6 +73,7 @@ export function createTaskServices(
       },
       tabId,
     );
+  const markers = new TabMarkers({ setBadge: setTabBadge, setOutline: setPageOutline, isActive, log });
   // The toolbar badge shows how many approvals wait, so a closed panel still gets the user's attention.
   const showPending = (): void => {
     const pending = runner.pendingApprovals + (extras.otherApprovals?.() ?? 0);
@@ -109,6 +112,7 @@ export function createTaskServices(
       // A task that ended lets go of the debugger (the browser's bar goes away) and of the files chosen for it.
       if (!isActive(record)) void inputs.release(record.id);
       showPending();
+      markers.update(record);
       notices.update(record).catch((error: unknown) => log.warn('notification failed', { error: String(error) }));
     },
   });
@@ -119,7 +123,7 @@ export function createTaskServices(
     return openPanelOnTab(tabId, extensionUrl(`extension/sidepanel/index.html?tab=${tabId}`)).finally(() => notices.clicked(id));
   };
   onNotificationClicked((id) => void openNotice(id));
-  return { runner, tasks, settings, notices, openNotice, guard, showPending, environment: (tabId: number) => tabEnvironment(tabId), handlers: createTaskUiHandlers(runner, tasks, settings) };
+  return { runner, tasks, settings, notices, openNotice, guard, showPending, markers, environment: (tabId: number) => tabEnvironment(tabId), handlers: createTaskUiHandlers(runner, tasks, settings) };
 }
 
 async function sessionId(session: Store): Promise<string> {

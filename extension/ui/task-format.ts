@@ -100,6 +100,17 @@ export function formatCost(usd: number | null | undefined): string {
   return usd < 0.01 ? `$${usd.toFixed(4)}` : `$${usd.toFixed(2)}`;
 }
 
+/**
+ * A task's cost for a list row: dollars where the model's price is known (prompt-cache reads and writes priced as
+ * such), else the tokens it used with "cost unknown", so an unpriced model never reads as free.
+ */
+export function formatTaskCost(record: TaskRecord): string {
+  const usage = record.agent?.usage;
+  if (!usage) return 'no model calls';
+  if (usage.costUsd !== null) return formatCost(usage.costUsd);
+  return `${formatTokens(usage.inputTokens + usage.outputTokens)} tokens · cost unknown`;
+}
+
 export function formatTokens(count: number): string {
   return count < 1000 ? String(count) : `${(count / 1000).toFixed(count < 10_000 ? 1 : 0)}k`;
 }
