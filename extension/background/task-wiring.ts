@@ -7,6 +7,7 @@ import { extensionUrl } from '../platform/runtime';
 import { captureTabIfVisible } from '../platform/capture';
 import { loadFailure } from '../platform/navigation-errors';
 import { indexedDbScreenshots } from '../platform/screenshot-db';
+import { thumbnailOf } from '../platform/thumbnail';
 import { chromeStore, type Store } from '../platform/storage';
 import { createTab, listAllTabs, listWindowTabs, tabState, waitForTabLoad } from '../platform/tab-control';
 import { setPageOutline, setTabBadge } from '../platform/tab-marker';
@@ -43,7 +44,17 @@ export function createTaskServices(
   const local = chromeStore('local');
   const log = createConsoleLogger('bg:task');
   const notices = new AttentionNotices({ hasOpenUiPage, show: showNotification, clear: clearNotification, log });
-  const tasks = new TaskStore(local, indexedDbScreenshots());
+  const screenshots = indexedDbScreenshots();
+  // Each step's screenshot is kept full size (opened from its card) with a small JPEG beside it (the card itself).
+  const tasks = new TaskStore(local, {
+    ...screenshots,
+    save: async (taskId, shot) => {
+      const thumb = await thumbnailOf(shot);
+      const evicted = await screenshots.save(taskId, thumb === undefined ? shot : { ...shot, thumb });
+      if (evicted.length > 0) log.info('older screenshots let go to stay under the size cap', { tasks: evicted.length });
+      return evicted;
+    },
+  });
   const settings = new SettingsStore(local);
   const session = chromeStore('session');
   const secretsKey = (taskId: string): string => `found-secrets:${taskId}`;

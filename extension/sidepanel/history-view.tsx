@@ -6,7 +6,6 @@ import { errorMessage } from '../ui/error-message';
 import { groupBySite, matchingTasks } from '../ui/history-groups';
 import { elapsedMs, formatDuration, formatTaskCost, isActiveTask, statusLabel } from '../ui/task-format';
 import { exportFileName, taskReport } from '../ui/task-report';
-import { StepScreenshots } from '../ui/step-screenshots';
 import { TaskProgress } from '../ui/task-progress';
 import { useUndoableDelete } from '../ui/use-undoable-delete';
 
@@ -66,7 +65,6 @@ export function HistoryView(props: { client: BackgroundClient; onRerun: (record:
           {error}
         </p>
         <TaskProgress client={client} record={open} onChange={(updated) => setRecords(records?.map((r) => (r.id === updated.id ? updated : r)))} />
-        <StepScreenshots client={client} taskId={open.id} />
       </section>
     );
   }

@@ -1,5 +1,6 @@
 import type { StepRecord } from '../../shared/agent/agent-state';
 import type { TaskNote } from '../../shared/protocol';
+import { StepThumbnail } from './step-shots';
 import { MARKS, VERDICTS } from './step-wording';
 import { stepLines } from './task-format';
 
@@ -9,7 +10,16 @@ import { stepLines } from './task-format';
  * untrusted-content tags) waits behind "details". Lines are only ever appended, and each has a fixed shape, so the
  * list grows downward without moving what is already on screen.
  */
-export function StepList(props: { steps: readonly StepRecord[]; notes?: readonly TaskNote[] | undefined; active: boolean; paused?: boolean }) {
+export function StepList(props: {
+  steps: readonly StepRecord[];
+  notes?: readonly TaskNote[] | undefined;
+  active: boolean;
+  paused?: boolean;
+  /** The small screenshot of each step, by step, shown on the step's first line; a click opens the full one. */
+  thumbnails?: ReadonlyMap<number, string>;
+  onOpenShot?: (step: number) => void;
+}) {
+  const { thumbnails, onOpenShot } = props;
   const lines = stepLines(props.steps, props.notes, props.paused === true);
   return (
     <section class="steps" aria-label="Steps">
@@ -31,6 +41,9 @@ export function StepList(props: { steps: readonly StepRecord[]; notes?: readonly
                   <span class="step__check" data-testid="step-check">
                     {line.check}
                   </span>
+                ) : null}
+                {line.shotStep !== undefined && onOpenShot && thumbnails?.has(line.shotStep) ? (
+                  <StepThumbnail step={line.shotStep} src={thumbnails.get(line.shotStep) ?? ''} onOpen={onOpenShot} />
                 ) : null}
                 {line.details ? (
                   <details class="step__details" data-testid="step-details">

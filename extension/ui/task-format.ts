@@ -18,6 +18,8 @@ export interface StepLine {
   check: string;
   /** The internals behind "details": tool, arguments, the step as the model saw it, the raw result. */
   details: string;
+  /** The model's step this line belongs to (0-based), on the first line of that step only: it carries the screenshot. */
+  shotStep?: number;
 }
 
 const ACTIVE: ReadonlySet<TaskStatus> = new Set(['queued', 'running', 'paused', 'awaiting_approval', 'awaiting_user']);
@@ -65,6 +67,7 @@ export function stepLines(steps: readonly StepRecord[], notes: readonly TaskNote
   };
   addNotes(0);
   for (const step of steps) {
+    let first = true;
     for (const call of step.calls) {
       let state = callState(call);
       if (holding && call.status === 'proposed') {
@@ -72,7 +75,16 @@ export function stepLines(steps: readonly StepRecord[], notes: readonly TaskNote
         holding = false;
       }
       calls += 1;
-      lines.push({ key: `${step.index}:${call.id}`, number: calls, text: stepWording(call, state), state, check: stepCheck(call, state), details: stepDetails(call) });
+      lines.push({
+        key: `${step.index}:${call.id}`,
+        number: calls,
+        text: stepWording(call, state),
+        state,
+        check: stepCheck(call, state),
+        details: stepDetails(call),
+        ...(first ? { shotStep: step.index } : {}),
+      });
+      first = false;
       addNotes(calls);
     }
   }

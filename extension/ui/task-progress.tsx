@@ -9,6 +9,7 @@ import { PlanApprovalCard } from './plan-approval-card';
 import { PlanChecklist } from './plan-checklist';
 import { QuestionCard } from './question-card';
 import { StepList } from './step-list';
+import { ScreenshotDialog, useStepThumbnails } from './step-shots';
 import { TaskAnnouncer } from './task-announcer';
 import { useEscapeToStop } from './use-escape-to-stop';
 import { useFollowScroll } from './use-follow-scroll';
@@ -49,6 +50,9 @@ export function TaskProgress(props: {
   const [error, setError] = useState('');
   const steps = record.agent?.steps ?? [];
   const thinking = thinkingOf(steps);
+  // Each step's screenshot as a thumbnail on its card, fetched again as steps arrive and when the task ends.
+  const thumbnails = useStepThumbnails(client, record.id, `${steps.length}:${active}`);
+  const [shownShot, setShownShot] = useState<number | undefined>(undefined);
   const outcome = outcomeText(record);
   // The model is writing its answer for a step not saved yet: say so, with the time it takes and its words so far.
   const live = useThinking(client, record.id);
@@ -174,7 +178,8 @@ export function TaskProgress(props: {
         />
       ) : null}
       {record.agent?.plan ? <PlanChecklist plan={record.agent.plan} /> : null}
-      <StepList steps={steps} notes={record.notes} active={active} paused={record.status === 'paused'} />
+      <StepList steps={steps} notes={record.notes} active={active} paused={record.status === 'paused'} thumbnails={thumbnails} onOpenShot={setShownShot} />
+      <ScreenshotDialog client={client} taskId={record.id} step={shownShot} onClose={() => setShownShot(undefined)} />
       <TaskAnnouncer record={record} />
       {writing ? (
         <div class="thinking-live" data-testid="thinking-live">
