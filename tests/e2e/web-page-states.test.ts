@@ -193,10 +193,11 @@ describe('scrolling is progress', () => {
     const item = `[data-testid=history-item][data-task-id="${last.id}"]`;
     await panel.waitForSelector(item);
     await panel.click(item);
-    await panel.waitForSelector('[data-testid=step-screenshots]');
-    expect(await texts(panel, '[data-testid=step-screenshot] span')).toEqual(shots.map((shot) => `Step ${shot.step + 1}`));
-    await panel.click('[data-testid=step-screenshot]');
-    const full = await panel.$eval('[data-testid=step-screenshot-full]', (img) => (img as HTMLImageElement).naturalWidth);
+    await panel.waitForSelector('[data-testid=step-thumbnail]');
+    expect(await panel.$$eval('[data-testid=step-thumbnail]', (buttons) => buttons.map((button) => Number(button.getAttribute('data-step'))))).toEqual(shots.map((shot) => shot.step));
+    await panel.click('[data-testid=step-thumbnail]');
+    await panel.waitForFunction(() => (document.querySelector<HTMLImageElement>('[data-testid=screenshot-dialog][open] [data-testid=screenshot-full]')?.naturalWidth ?? 0) > 0);
+    const full = await panel.$eval('[data-testid=screenshot-full]', (img) => (img as HTMLImageElement).naturalWidth);
     expect(full).toBeGreaterThan(600);
     await panel.close();
   });
