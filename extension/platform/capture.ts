@@ -1,3 +1,5 @@
+import { browser } from './browser';
+
 /** Chrome allows two captures a second (MAX_CAPTURE_VISIBLE_TAB_CALLS_PER_SECOND); more fail. */
 const CAPTURE_INTERVAL_MS = 600;
 let lastCapture = 0;
@@ -9,14 +11,14 @@ const CAPTURE_TIMEOUT_MS = 3000;
  * fast run of steps still gets one for each.
  */
 export async function captureTabIfVisible(tabId: number, quality = 60): Promise<{ mediaType: 'image/jpeg'; base64: string } | undefined> {
-  const tab = await chrome.tabs.get(tabId).catch(() => undefined);
+  const tab = await browser.tabs.get(tabId).catch(() => undefined);
   if (!tab?.active) return undefined;
   const wait = lastCapture + CAPTURE_INTERVAL_MS - Date.now();
   lastCapture = Date.now() + Math.max(0, wait);
   if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
   // A page that draws no frame (frozen under a JavaScript dialog that opened meanwhile) would hold the capture forever.
   const capture = (): Promise<string | undefined> =>
-    Promise.race([chrome.tabs.captureVisibleTab(tab.windowId, { format: 'jpeg', quality }), new Promise<undefined>((resolve) => setTimeout(resolve, CAPTURE_TIMEOUT_MS))]);
+    Promise.race([browser.tabs.captureVisibleTab(tab.windowId, { format: 'jpeg', quality }), new Promise<undefined>((resolve) => setTimeout(resolve, CAPTURE_TIMEOUT_MS))]);
   // The quota is counted by the browser, on its own clock: a capture that still lands too close to the last is retried once.
   const dataUrl = await capture().catch(async (error: unknown) => {
     if (!/MAX_CAPTURE_VISIBLE_TAB_CALLS_PER_SECOND/.test(String(error))) return undefined;

@@ -123,6 +123,7 @@ describe('seeing what the agent sees', () => {
     expect(await screenshotBothSchemes(panel, 'panel-step-thumbnails')).toEqual([]);
 
     await panel.click('[data-testid=flow-history]');
+    await panel.waitForSelector(`[data-testid=history-item][data-task-id="${taskId}"]`);
     await panel.click(`[data-testid=history-item][data-task-id="${taskId}"]`);
     await panel.waitForSelector('[data-testid=history-detail] [data-testid=step-thumbnail]');
     await panel.click('[data-testid=history-detail] [data-testid=step-thumbnail][data-step="0"]');

@@ -194,7 +194,10 @@ describe('scrolling is progress', () => {
     await panel.waitForSelector(item);
     await panel.click(item);
     await panel.waitForSelector('[data-testid=step-thumbnail]');
-    expect(await panel.$$eval('[data-testid=step-thumbnail]', (buttons) => buttons.map((button) => Number(button.getAttribute('data-step'))))).toEqual(shots.map((shot) => shot.step));
+    expect(await panel.$$eval('[data-testid=step-thumbnail]', (buttons) => buttons.map((button) => Number(button.getAttribute('data-step'))))).toEqual(
+      // A thumbnail sits on the first line of its step; a step without a tool call has no line.
+      shots.map((shot) => shot.step).filter((step) => (last.agent?.steps[step]?.calls.length ?? 0) > 0),
+    );
     await panel.click('[data-testid=step-thumbnail]');
     await panel.waitForFunction(() => (document.querySelector<HTMLImageElement>('[data-testid=screenshot-dialog][open] [data-testid=screenshot-full]')?.naturalWidth ?? 0) > 0);
     const full = await panel.$eval('[data-testid=screenshot-full]', (img) => (img as HTMLImageElement).naturalWidth);
