@@ -5,7 +5,7 @@ import type { PendingApproval, TaskRecord } from '../../shared/protocol';
 import { startFakeProvider, type FakeProvider, type RecordedRequest } from '../fixtures/fake-provider/fake-provider-server';
 import { startWebStatesServer, type WebStatesServer } from '../fixtures/web-states/web-states-server';
 import { openTab } from './support/open-tab';
-import { PANEL, openPanel, texts } from './support/panel-harness';
+import { PANEL, openPanel } from './support/panel-harness';
 import { requireBuild } from './support/register-host';
 import { call, lastMessage, refIn } from './support/snapshot-refs';
 import { closedPort, launchTestBrowser, siteUrl } from './support/test-hosts';
