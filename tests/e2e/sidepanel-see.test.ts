@@ -1,3 +1,4 @@
+import { mkdir } from 'node:fs/promises';
 import type { Page, WebWorker } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ExtensionBrowser } from '../../scripts/lib/launch-browser';
@@ -80,6 +81,10 @@ describe('seeing what the agent sees', () => {
     await target.waitForSelector('deputy-tab-marker', { timeout: 30_000 });
     expect(await badgeOf(tabId)).toEqual({ text: '●', title: 'Deputy is working in this tab' });
     expect(await outlineOf(target)).toEqual({ count: 1, pointerEvents: 'none', hidden: 'true' });
+    // The page as the user sees it while Deputy works in it (for the README, through npm run screenshots).
+    await mkdir('test-artifacts/screenshots', { recursive: true });
+    await target.setViewport({ width: 640, height: 400 });
+    await target.screenshot({ path: 'test-artifacts/screenshots/page-controlled-tab.png', captureBeyondViewport: false });
     // The model reads the page without the outline: the snapshot is the one from before the task.
     expect((await uiCall(panel, 'page.snapshot', { tabId, mode: 'viewport' })).text).toBe(before.text);
     // Another tab (the panel's own) keeps the badge every tab shares.
