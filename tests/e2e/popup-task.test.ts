@@ -3,7 +3,7 @@ import { serveDemoSite, type DemoSite } from '../../scripts/demo/serve-demo-site
 import type { ExtensionBrowser } from '../../scripts/lib/launch-browser';
 import { launchTestBrowser } from './support/test-hosts';
 import { startFakeProvider, type FakeProvider } from '../fixtures/fake-provider/fake-provider-server';
-import { POPUP, openPanel, screenshotBothSchemes, tabIdOf, texts } from './support/panel-harness';
+import { POPUP, openPanel, screenshotBothSchemes, tabIdOf, texts, fakeModelSettings } from './support/panel-harness';
 import { requireBuild } from './support/register-host';
 import { call, refIn } from './support/snapshot-refs';
 import { uiCall } from './support/ui-call';
@@ -31,7 +31,7 @@ describe('the popup on its own', () => {
     await target.goto(shop.url, { waitUntil: 'load' });
     const helper = await ext.openExtensionPage(POPUP);
     const tabId = await tabIdOf(helper, shop.url);
-    await uiCall(helper, 'settings.set', { provider: { preset: 'custom', baseUrl: fake.openaiBaseUrl, model: 'gpt-4o-mini', stream: true, openaiApi: 'chat', toolCalling: 'native', vision: false, timeoutMs: 60_000, maxRetries: 0 }, defaultMode: 'ask' });
+    await uiCall(helper, 'settings.set', fakeModelSettings(fake.openaiBaseUrl, 'ask'));
     await helper.close();
 
     // The popup's page pinned to the tab, as Brave shows it when the side panel cannot open.

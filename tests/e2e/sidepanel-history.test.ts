@@ -7,7 +7,7 @@ import { serveDemoSite, type DemoSite } from '../../scripts/demo/serve-demo-site
 import type { ExtensionBrowser } from '../../scripts/lib/launch-browser';
 import { launchTestBrowser } from './support/test-hosts';
 import { startFakeProvider, type FakeProvider } from '../fixtures/fake-provider/fake-provider-server';
-import { openPanel, screenshotBothSchemes, tabIdOf, texts } from './support/panel-harness';
+import { openPanel, screenshotBothSchemes, tabIdOf, texts, fakeModelSettings } from './support/panel-harness';
 import { requireBuild } from './support/register-host';
 import { call, refIn } from './support/snapshot-refs';
 import { uiCall } from './support/ui-call';
@@ -36,7 +36,7 @@ beforeAll(async () => {
   await target.goto(shop.url, { waitUntil: 'load' });
   const helper = await ext.openExtensionPage('extension/sidepanel/index.html');
   const tabId = await tabIdOf(helper, shop.url);
-  await uiCall(helper, 'settings.set', { provider: { preset: 'custom', baseUrl: fake.openaiBaseUrl, model: 'gpt-4o-mini', stream: true, openaiApi: 'chat', toolCalling: 'native', vision: false, timeoutMs: 60_000, maxRetries: 0 }, defaultMode: 'act' });
+  await uiCall(helper, 'settings.set', fakeModelSettings(fake.openaiBaseUrl));
   await helper.close();
   // Each reply reports 20k tokens in (half of them read from the prompt cache) and 500 out, as OpenAI's usage does.
   const usage = { input: 20_000, output: 500, cached: 10_000 };

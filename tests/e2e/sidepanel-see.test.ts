@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ExtensionBrowser } from '../../scripts/lib/launch-browser';
 import { launchTestBrowser } from './support/test-hosts';
 import { startFakeProvider, type FakeProvider } from '../fixtures/fake-provider/fake-provider-server';
-import { openPanelOn, screenshotBothSchemes } from './support/panel-harness';
+import { openPanelOn, screenshotBothSchemes, fakeModelSettings } from './support/panel-harness';
 import { seriousViolations } from './support/axe-check';
 import { requireBuild } from './support/register-host';
 import { call, refIn } from './support/snapshot-refs';
@@ -29,10 +29,7 @@ beforeAll(async () => {
   fake = await startFakeProvider();
   ext = await launchTestBrowser();
   worker = await ext.worker();
-  ({ target, panel, tabId } = await openPanelOn(ext, site.url('/', 'shop.test'), {
-    provider: { preset: 'custom', baseUrl: fake.openaiBaseUrl, model: 'gpt-4o-mini', stream: true, openaiApi: 'chat', toolCalling: 'native', vision: false, timeoutMs: 60_000, maxRetries: 0 },
-    defaultMode: 'act',
-  }));
+  ({ target, panel, tabId } = await openPanelOn(ext, site.url('/', 'shop.test'), fakeModelSettings(fake.openaiBaseUrl)));
 });
 afterAll(async () => {
   await ext?.close();
