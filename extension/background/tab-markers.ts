@@ -24,6 +24,8 @@ export class TabMarkers {
   constructor(private readonly deps: TabMarkerDeps) {}
 
   update(record: TaskRecord): void {
+    // A task that moved to another tab lets go of the one it left.
+    for (const [tabId, mark] of this.marked) if (mark.taskId === record.id && tabId !== record.tabId) this.unmark(tabId);
     const current = this.marked.get(record.tabId);
     if (!this.deps.isActive(record)) {
       if (current?.taskId === record.id) this.unmark(record.tabId);

@@ -59,6 +59,16 @@ describe('the marks on the tab a task controls', () => {
     expect(outlines).toHaveLength(3);
   });
 
+  it('moves the marks with a task that goes on in another tab', () => {
+    const { markers, badges } = setup();
+    const running = taskRecord({ status: 'running' });
+    markers.update(running);
+    markers.update({ ...running, tabId: 9 });
+    expect(badges.get(7)).toBeNull();
+    expect(badges.get(9)?.text).toBe('●');
+    expect([markers.isMarked(7), markers.isMarked(9)]).toEqual([false, true]);
+  });
+
   it('leaves a tab alone when a different, older task on it ends', () => {
     const { markers, badges } = setup();
     markers.update(taskRecord({ id: 'new', status: 'running' }));
