@@ -76,7 +76,11 @@ export function createTaskServices(
         tabState,
         listWindowTabs,
         sleep,
-        capture: (id) => captureTabIfVisible(id),
+        capture: async (id) => {
+          const shot = await captureTabIfVisible(id);
+          if (!shot) log.info('no screenshot of this step: the tab is not in front, or the browser gave none', { tabId: id });
+          return shot;
+        },
         loadFailure,
         input: inputs.input,
         // Outside a task (an agent connected over MCP) there is no task guard: its own gate decides each call.

@@ -20,6 +20,8 @@ export function StepList(props: {
   onOpenShot?: (step: number) => void;
 }) {
   const { thumbnails, onOpenShot } = props;
+  // Once a finished task is known to keep screenshots, a step without one says so rather than showing nothing.
+  const missingShots = !props.active && (thumbnails?.size ?? 0) > 0;
   const lines = stepLines(props.steps, props.notes, props.paused === true);
   return (
     <section class="steps" aria-label="Steps">
@@ -44,6 +46,10 @@ export function StepList(props: {
                 ) : null}
                 {line.shotStep !== undefined && onOpenShot && thumbnails?.has(line.shotStep) ? (
                   <StepThumbnail step={line.shotStep} src={thumbnails.get(line.shotStep) ?? ''} onOpen={onOpenShot} />
+                ) : line.shotStep !== undefined && missingShots ? (
+                  <span class="step__check" data-testid="step-no-screenshot">
+                    No screenshot of this step: its tab was not in front, or a dialog held the page.
+                  </span>
                 ) : null}
                 {line.details ? (
                   <details class="step__details" data-testid="step-details">

@@ -107,6 +107,7 @@ describe('seeing what the agent sees', () => {
     const shots = await uiCall(panel, 'task.screenshots', { taskId });
     expect(shots.map((shot) => shot.step)).toEqual([0, 1]);
     expect(await panel.$$eval('[data-testid=step-thumbnail]', (buttons) => buttons.map((button) => button.getAttribute('data-step')))).toEqual(['0', '1']);
+    expect(await panel.$('[data-testid=step-no-screenshot]')).toBeNull();
     const thumbWidth = await panel.$eval('[data-testid=step-thumbnail] img', (img) => img.naturalWidth);
     // The thumbnail is a small image of its own, not the full screenshot scaled down by the page.
     expect(thumbWidth).toBeLessThanOrEqual(320);
