@@ -11,7 +11,7 @@ import { join } from 'node:path';
 const SOURCE = 'test-artifacts/screenshots';
 const TARGET = process.argv[2] ?? 'docs/screenshots';
 /** The tests whose screens the README shows. */
-const TESTS = ['tests/e2e/sidepanel-onboarding.test.ts', 'tests/e2e/sidepanel-task.test.ts', 'tests/e2e/sidepanel-history.test.ts'];
+const TESTS = ['tests/e2e/sidepanel-onboarding.test.ts', 'tests/e2e/sidepanel-task.test.ts', 'tests/e2e/sidepanel-history.test.ts', 'tests/e2e/sidepanel-see.test.ts'];
 /** README image name -> the test's screenshot. */
 const SHOTS: Record<string, string> = {
   'first-run.png': 'panel-first-run-light.png',
@@ -20,6 +20,8 @@ const SHOTS: Record<string, string> = {
   'plan-approval.png': 'panel-plan-approval-light.png',
   'honest-steps-dark.png': 'panel-task-honest-steps-dark.png',
   'history.png': 'panel-history-light.png',
+  'step-thumbnails.png': 'panel-step-thumbnails-light.png',
+  'controlled-tab.png': 'page-controlled-tab.png',
 };
 
 const run = spawnSync(process.execPath, ['node_modules/vitest/vitest.mjs', 'run', '--config', 'vitest.e2e.config.ts', ...TESTS], { stdio: 'inherit' });

@@ -8,7 +8,7 @@ import { extensionUrl, extensionVersion, isPrivilegedSender, onInstalled, onPort
 import { allowSessionStorageForPages, chromeStore } from '../platform/storage';
 import { onRequestBlocked, onTabClosed, onTabOpened } from '../platform/egress-rules';
 import { listScriptableFrames } from '../platform/tab-control';
-import { listFrames, onTabRemoved, sendToFrame } from '../platform/tabs';
+import { listFrames, onTabRemoved, onTabUpdated, sendToFrame } from '../platform/tabs';
 import {
   createMenuItems,
   hasSidePanel,
@@ -127,6 +127,7 @@ const ui: UiServer = new UiServer(
   createUiHandlers({
     host,
     launches,
+    announce: (launch) => ui.broadcast('launch', launch),
     loopLog,
     frames: { listFrames, sendToFrame },
     chat,
@@ -159,7 +160,12 @@ onRequestBlocked((request) => void tasks.guard.requestBlocked(request));
 onTabOpened((tabId, opener) => void tasks.guard.tabOpened(tabId, opener));
 onTabClosed((tabId) => void tasks.guard.tabClosed(tabId));
 trackNavigationErrors();
-onTabRemoved((tabId) => mcp.tabRemoved(tabId));
+onTabRemoved((tabId) => {
+  mcp.tabRemoved(tabId);
+  tasks.markers.removed(tabId);
+});
+// The controlled tab's badge and outline go with each page it loads; they are drawn again while its task runs.
+onTabUpdated((tabId) => tasks.markers.navigated(tabId));
 onMenuClicked((click, tab) => void handleAutomateChatClick(menuDeps, click, tab));
 onInstalled(() => void createMenuItems([AUTOMATE_CHAT_MENU]));
 onStartup(() => void createMenuItems([AUTOMATE_CHAT_MENU]));

@@ -128,8 +128,17 @@ export class TaskStore {
     return deleted;
   }
 
-  saveScreenshot(id: string, shot: Parameters<ScreenshotStore['save']>[1]): Promise<void> {
-    return this.screenshots?.save(id, shot) ?? Promise.resolve();
+  /** Keeps a step's screenshot; returns the tasks whose screenshots went to stay under the size cap. */
+  saveScreenshot(id: string, shot: Parameters<ScreenshotStore['save']>[1]): Promise<string[]> {
+    return this.screenshots?.save(id, shot) ?? Promise.resolve([]);
+  }
+
+  thumbnailsOf(id: string): Promise<Awaited<ReturnType<ScreenshotStore['thumbnails']>>> {
+    return this.screenshots?.thumbnails(id) ?? Promise.resolve([]);
+  }
+
+  screenshotOf(id: string, step: number): Promise<Awaited<ReturnType<ScreenshotStore['get']>>> {
+    return this.screenshots?.get(id, step) ?? Promise.resolve(undefined);
   }
 
   screenshotsOf(id: string): Promise<Awaited<ReturnType<ScreenshotStore['list']>>> {

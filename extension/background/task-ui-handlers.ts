@@ -26,6 +26,8 @@ export function createTaskUiHandlers(runner: TaskRunner, tasks: TaskStore, setti
       return { jsonl: lines.length > 0 ? `${lines.join('\n')}\n` : '', records: lines.length };
     },
     'task.screenshots': ({ taskId }) => tasks.screenshotsOf(taskId),
+    'task.thumbnails': ({ taskId }) => tasks.thumbnailsOf(taskId),
+    'task.screenshot': async ({ taskId, step }) => (await tasks.screenshotOf(taskId, step)) ?? null,
     'settings.get': () => settings.getPublic(),
     'settings.set': (change) => settings.update(change),
     'settings.test': async ({ provider }) => testConnection(provider, (await settings.get()).provider),

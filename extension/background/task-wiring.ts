@@ -7,8 +7,10 @@ import { extensionUrl } from '../platform/runtime';
 import { captureTabIfVisible } from '../platform/capture';
 import { loadFailure } from '../platform/navigation-errors';
 import { indexedDbScreenshots } from '../platform/screenshot-db';
+import { thumbnailOf } from '../platform/thumbnail';
 import { chromeStore, type Store } from '../platform/storage';
 import { createTab, listAllTabs, listWindowTabs, tabState, waitForTabLoad } from '../platform/tab-control';
+import { setPageOutline, setTabBadge } from '../platform/tab-marker';
 import { openPanelOnTab, setBadge } from '../platform/ui-surfaces';
 import { AttentionNotices, isAttentionNotice, tabOfNotice } from './attention-notices';
 import { allTabIds, reopenInTab, replaceSessionRules, resubmitForm, sessionRuleIds } from '../platform/egress-rules';
@@ -21,6 +23,7 @@ import { SettingsStore } from './settings-store';
 import { createTabEnvironment, type TabEnvironment } from './tab-environment';
 import type { AnyTool } from '../../shared/agent/tool';
 import { TaskRunner, isActive } from './task-runner';
+import { TabMarkers } from './tab-markers';
 import { TaskStore } from './task-store';
 import { createTaskUiHandlers } from './task-ui-handlers';
 
@@ -41,7 +44,17 @@ export function createTaskServices(
   const local = chromeStore('local');
   const log = createConsoleLogger('bg:task');
   const notices = new AttentionNotices({ hasOpenUiPage, show: showNotification, clear: clearNotification, log });
-  const tasks = new TaskStore(local, indexedDbScreenshots());
+  const screenshots = indexedDbScreenshots();
+  // Each step's screenshot is kept full size (opened from its card) with a small JPEG beside it (the card itself).
+  const tasks = new TaskStore(local, {
+    ...screenshots,
+    save: async (taskId, shot) => {
+      const thumb = await thumbnailOf(shot);
+      const evicted = await screenshots.save(taskId, thumb === undefined ? shot : { ...shot, thumb });
+      if (evicted.length > 0) log.info('older screenshots let go to stay under the size cap', { tasks: evicted.length });
+      return evicted;
+    },
+  });
   const settings = new SettingsStore(local);
   const session = chromeStore('session');
   const secretsKey = (taskId: string): string => `found-secrets:${taskId}`;
@@ -63,7 +76,11 @@ export function createTaskServices(
         tabState,
         listWindowTabs,
         sleep,
-        capture: (id) => captureTabIfVisible(id),
+        capture: async (id) => {
+          const shot = await captureTabIfVisible(id);
+          if (!shot) log.info('no screenshot of this step: the tab is not in front, or the browser gave none', { tabId: id });
+          return shot;
+        },
         loadFailure,
         input: inputs.input,
         // A task, or an agent connected over MCP (owner `mcp:<session>`): its debugger attachment and its egress guard.
@@ -71,6 +88,7 @@ export function createTaskServices(
       },
       tabId,
     );
+  const markers = new TabMarkers({ setBadge: setTabBadge, setOutline: setPageOutline, isActive, log });
   // The toolbar badge shows how many approvals wait, so a closed panel still gets the user's attention.
   const showPending = (): void => {
     const pending = runner.pendingApprovals + (extras.otherApprovals?.() ?? 0);
@@ -109,6 +127,7 @@ export function createTaskServices(
       // A task that ended lets go of the debugger (the browser's bar goes away) and of the files chosen for it.
       if (!isActive(record)) void inputs.release(record.id);
       showPending();
+      markers.update(record);
       notices.update(record).catch((error: unknown) => log.warn('notification failed', { error: String(error) }));
     },
   });
@@ -119,7 +138,7 @@ export function createTaskServices(
     return openPanelOnTab(tabId, extensionUrl(`extension/sidepanel/index.html?tab=${tabId}`)).finally(() => notices.clicked(id));
   };
   onNotificationClicked((id) => void openNotice(id));
-  return { runner, tasks, settings, notices, openNotice, guard, showPending, environment: (tabId: number, owner?: { id: string; files: TaskFile[] }) => tabEnvironment(tabId, owner), handlers: createTaskUiHandlers(runner, tasks, settings) };
+  return { runner, tasks, settings, notices, openNotice, guard, showPending, markers, environment: (tabId: number, owner?: { id: string; files: TaskFile[] }) => tabEnvironment(tabId, owner), handlers: createTaskUiHandlers(runner, tasks, settings) };
 }
 
 async function sessionId(session: Store): Promise<string> {

@@ -1,3 +1,5 @@
+import { AppError } from '../../shared/errors';
+import type { Launch } from '../../shared/protocol';
 import type { ChatDriver } from './chat-driver';
 import { createChatUiHandlers } from './chat-ui-handlers';
 import type { createDesktopUiHandlers } from './desktop-ui-handlers';
@@ -18,6 +20,8 @@ import type { UiHandlers } from './ui-server';
 export interface UiHandlerDeps {
   host: HostConnection;
   launches: LaunchStore;
+  /** Tells open panels about a launch left for their tab. */
+  announce: (launch: Launch) => void;
   loopLog: Pick<LoopEventLog, 'events'>;
   frames: FramePorts;
   chat: ChatDriver;
@@ -30,7 +34,7 @@ export interface UiHandlerDeps {
   forms: ReturnType<typeof createFormHandlers>;
 }
 
-export function createUiHandlers({ host, launches, loopLog, frames, chat, page, tasks, desktop, shell, mcp, loop, forms }: UiHandlerDeps): UiHandlers {
+export function createUiHandlers({ host, launches, announce, loopLog, frames, chat, page, tasks, desktop, shell, mcp, loop, forms }: UiHandlerDeps): UiHandlers {
   return {
     'host.status': () => Promise.resolve(host.status),
     'host.reconnect': () => {
@@ -51,6 +55,14 @@ export function createUiHandlers({ host, launches, loopLog, frames, chat, page, 
     'launch.get': async ({ tabId }) => (await launches.get(tabId)) ?? null,
     'launch.clear': async ({ tabId }) => {
       await launches.clear(tabId);
+      return {};
+    },
+    'launch.openTask': async ({ tabId, taskId }) => {
+      const record = await tasks['task.get']({ taskId });
+      if (!record) throw new AppError('not_found', 'That task is no longer in the history.');
+      const launch = { tabId, flow: record.flow, taskId, at: Date.now() };
+      await launches.set(launch);
+      announce(launch);
       return {};
     },
     ...createChatUiHandlers(chat),

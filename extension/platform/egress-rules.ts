@@ -1,3 +1,5 @@
+import { browser } from './browser';
+
 /**
  * The browser side of the egress guard: declarativeNetRequest session rules (enforced by the browser itself, per
  * request and per redirect hop), what webRequest reports about requests those rules blocked (the form fields a post
@@ -30,7 +32,7 @@ export async function sessionRuleIds(): Promise<number[]> {
 }
 
 export async function allTabIds(): Promise<number[]> {
-  return (await chrome.tabs.query({})).flatMap((tab) => (tab.id === undefined ? [] : [tab.id]));
+  return (await browser.tabs.query({})).flatMap((tab) => (tab.id === undefined ? [] : [tab.id]));
 }
 
 const TYPES: chrome.webRequest.ResourceType[] = ['main_frame', 'sub_frame', 'ping'];
@@ -83,7 +85,7 @@ export function onRequestBlocked(listener: (request: BlockedRequest) => void): v
 
 /** A tab was opened; `openerTabId` is the tab that opened it (a link with a target, window.open), when one did. */
 export function onTabOpened(listener: (tabId: number, openerTabId: number | undefined) => void): void {
-  chrome.tabs.onCreated.addListener((tab) => {
+  browser.tabs.onCreated.addListener((tab) => {
     if (tab.id !== undefined) listener(tab.id, tab.openerTabId);
   });
   // A window opened by a page names its opener here even when the tab event did not.
@@ -91,12 +93,12 @@ export function onTabOpened(listener: (tabId: number, openerTabId: number | unde
 }
 
 export function onTabClosed(listener: (tabId: number) => void): void {
-  chrome.tabs.onRemoved.addListener((tabId) => listener(tabId));
+  browser.tabs.onRemoved.addListener((tabId) => listener(tabId));
 }
 
 /** Loads an address in a tab again (a held page load the user approved, a tab of the user's the guard held by mistake). */
 export async function reopenInTab(tabId: number, url: string): Promise<void> {
-  await chrome.tabs.update(tabId, { url });
+  await browser.tabs.update(tabId, { url });
 }
 
 // chrome-types declares `func` as taking no arguments although `args` are passed to it.

@@ -49,7 +49,7 @@ function callByPath(keys: string[], callArgs: unknown[]): PageCallResult {
 
 // chrome-types declares `func` as taking no arguments although `args` are passed to it; the casts below only restate
 // the documented signature.
-type InjectedFunc = () => void;
+export type InjectedFunc = () => void;
 
 /** Which of `paths` (dotted, e.g. `$zoho.salesiq`) exist as non-null values in each frame of the tab. */
 export async function readPageGlobals(tabId: number, paths: string[], timeoutMs = 3000): Promise<FrameGlobals[]> {

@@ -1,3 +1,5 @@
+import { browser } from './browser';
+
 /** Why a tab's page failed to load, as the browser said it (net::ERR_NAME_NOT_RESOLVED, ...), while the worker lives. */
 const lastErrors = new Map<number, { url: string; error: string }>();
 
@@ -13,7 +15,7 @@ export function trackNavigationErrors(): void {
   chrome.webNavigation.onCommitted.addListener((details) => {
     if (details.frameId === 0) lastErrors.delete(details.tabId);
   });
-  chrome.tabs.onRemoved.addListener((tabId) => lastErrors.delete(tabId));
+  browser.tabs.onRemoved.addListener((tabId) => lastErrors.delete(tabId));
 }
 
 /**

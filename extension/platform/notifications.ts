@@ -1,3 +1,5 @@
+import { browser } from './browser';
+
 /**
  * Desktop notifications, for approvals and questions that wait while no Deputy page is open to show them.
  */
@@ -7,7 +9,7 @@ export interface Notice {
   message: string;
 }
 
-/** True when a side panel, popup or Deputy page in a tab is open: it shows approvals itself. */
+/** True when a side panel, popup or Deputy page in a tab is open: it shows approvals itself (a Chrome-only call). */
 export async function hasOpenUiPage(): Promise<boolean> {
   const contexts = await chrome.runtime.getContexts({
     contextTypes: ['SIDE_PANEL', 'POPUP', 'TAB'],
@@ -16,9 +18,10 @@ export async function hasOpenUiPage(): Promise<boolean> {
 }
 
 export async function showNotification(notice: Notice): Promise<void> {
+  // chrome.*: requireInteraction (the notice stays until answered) is Chrome's alone.
   await chrome.notifications.create(notice.id, {
     type: 'basic',
-    iconUrl: chrome.runtime.getURL('extension/assets/icon-128.png'),
+    iconUrl: browser.runtime.getURL('extension/assets/icon-128.png'),
     title: notice.title,
     message: notice.message,
     requireInteraction: true,
@@ -26,14 +29,14 @@ export async function showNotification(notice: Notice): Promise<void> {
 }
 
 export async function clearNotification(id: string): Promise<void> {
-  await chrome.notifications.clear(id);
+  await browser.notifications.clear(id);
 }
 
 /** Ids of this extension's notifications on screen now. */
 export async function notificationIds(): Promise<string[]> {
-  return Object.keys(await chrome.notifications.getAll());
+  return Object.keys(await browser.notifications.getAll());
 }
 
 export function onNotificationClicked(listener: (id: string) => void): void {
-  chrome.notifications.onClicked.addListener((id) => listener(id));
+  browser.notifications.onClicked.addListener((id) => listener(id));
 }

@@ -1,17 +1,20 @@
+import { browser } from './browser';
+
 /**
- * The only code that touches chrome.runtime. Everything else in the extension gets these narrow functions.
+ * The only code that touches the runtime API (through webextension-polyfill's `browser.runtime`; ports and one-shot
+ * message listeners through `chrome.runtime`, see below). Everything else in the extension gets these narrow functions.
  */
 export function extensionOrigin(): string {
-  return new URL(chrome.runtime.getURL('/')).origin;
+  return new URL(browser.runtime.getURL('/')).origin;
 }
 
 export function extensionVersion(): string {
-  const version: unknown = chrome.runtime.getManifest().version;
+  const version: unknown = browser.runtime.getManifest().version;
   return typeof version === 'string' ? version : '0.0.0';
 }
 
 export function extensionUrl(path: string): string {
-  return chrome.runtime.getURL(path);
+  return browser.runtime.getURL(path);
 }
 
 export type Sender = chrome.runtime.MessageSender;
@@ -21,7 +24,7 @@ export type Sender = chrome.runtime.MessageSender;
  * content script: content scripts share our id but run inside pages we do not control.
  */
 export function isPrivilegedSender(sender: Sender | undefined): boolean {
-  if (!sender || sender.id !== chrome.runtime.id) return false;
+  if (!sender || sender.id !== browser.runtime.id) return false;
   return senderOrigin(sender) === extensionOrigin();
 }
 
@@ -37,7 +40,7 @@ function senderOrigin(sender: Sender): string | undefined {
 
 /** A content script of ours, in some tab and frame. */
 export function isContentScriptSender(sender: Sender | undefined): sender is Sender & { tab: chrome.tabs.Tab } {
-  return !!sender && sender.id === chrome.runtime.id && sender.tab !== undefined && !isPrivilegedSender(sender);
+  return !!sender && sender.id === browser.runtime.id && sender.tab !== undefined && !isPrivilegedSender(sender);
 }
 
 export interface RuntimePort {
@@ -49,6 +52,7 @@ export interface RuntimePort {
   disconnect(): void;
 }
 
+/** Ports stay on chrome.runtime: the polyfill hands them through unchanged, and their sender carries Chrome's fields (origin). */
 export function wrapPort(port: chrome.runtime.Port): RuntimePort {
   return {
     name: port.name,
@@ -66,18 +70,21 @@ export function onPortConnect(listener: (port: RuntimePort) => void): void {
 
 /** Connects an extension page to the background over a named port. */
 export function connectToBackground(name: string): RuntimePort {
-  return wrapPort(chrome.runtime.connect(chrome.runtime.id, { name }));
+  return wrapPort(chrome.runtime.connect(browser.runtime.id, { name }));
 }
 
 export function onInstalled(listener: () => void): void {
-  chrome.runtime.onInstalled.addListener(() => listener());
+  browser.runtime.onInstalled.addListener(() => listener());
 }
 
 export function onStartup(listener: () => void): void {
-  chrome.runtime.onStartup.addListener(() => listener());
+  browser.runtime.onStartup.addListener(() => listener());
 }
 
-/** One-shot messages (content scripts to the background). The reply is sent through `respond`. */
+/**
+ * One-shot messages (content scripts to the background). The reply is sent through `respond`: this stays on
+ * chrome.runtime, whose listeners answer through the callback, where the polyfill's expect a promise instead.
+ */
 export function onRuntimeMessage(
   listener: (message: unknown, sender: Sender, respond: (reply: unknown) => void) => boolean | undefined,
 ): void {
@@ -85,5 +92,5 @@ export function onRuntimeMessage(
 }
 
 export function sendRuntimeMessage(message: unknown): Promise<unknown> {
-  return chrome.runtime.sendMessage(message) as Promise<unknown>;
+  return browser.runtime.sendMessage(message);
 }

@@ -1,3 +1,4 @@
+import { browser } from './browser';
 import type { z } from 'zod';
 
 export type StorageArea = 'local' | 'session';
@@ -17,7 +18,7 @@ export interface Store {
 }
 
 export function chromeStore(area: StorageArea): Store {
-  const storage = area === 'local' ? chrome.storage.local : chrome.storage.session;
+  const storage = area === 'local' ? browser.storage.local : browser.storage.session;
   return {
     async get(key, schema) {
       const items = await storage.get(key);
@@ -31,7 +32,7 @@ export function chromeStore(area: StorageArea): Store {
   };
 }
 
-/** Extension pages may read session storage too (by default only the background can). */
+/** Extension pages may read session storage too (by default only the background can): a Chrome-only call. */
 export function allowSessionStorageForPages(): Promise<void> {
   return chrome.storage.session.setAccessLevel({ accessLevel: 'TRUSTED_CONTEXTS' });
 }

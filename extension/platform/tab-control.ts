@@ -1,3 +1,5 @@
+import { browser, type Tabs } from './browser';
+
 /** Tab-level navigation for the page agent: the chrome.tabs calls, each narrow, each returning plain data. */
 export interface TabState {
   id: number;
@@ -8,61 +10,61 @@ export interface TabState {
   windowId: number;
 }
 
-function toState(tab: chrome.tabs.Tab): TabState {
+function toState(tab: Tabs.Tab): TabState {
   return {
     id: tab.id ?? -1,
     url: tab.url ?? tab.pendingUrl ?? '',
     title: tab.title ?? '',
     status: tab.status ?? 'complete',
     active: tab.active,
-    windowId: tab.windowId,
+    windowId: tab.windowId ?? -1,
   };
 }
 
 export async function tabState(tabId: number): Promise<TabState | undefined> {
   try {
-    return toState(await chrome.tabs.get(tabId));
+    return toState(await browser.tabs.get(tabId));
   } catch {
     return undefined;
   }
 }
 
 export async function listAllTabs(): Promise<TabState[]> {
-  return (await chrome.tabs.query({})).map(toState);
+  return (await browser.tabs.query({})).map(toState);
 }
 
 export async function listWindowTabs(windowId: number): Promise<TabState[]> {
-  return (await chrome.tabs.query({ windowId })).map(toState);
+  return (await browser.tabs.query({ windowId })).map(toState);
 }
 
 export async function navigateTab(tabId: number, url: string): Promise<void> {
-  await chrome.tabs.update(tabId, { url });
+  await browser.tabs.update(tabId, { url });
 }
 
 export function goBack(tabId: number): Promise<void> {
-  return chrome.tabs.goBack(tabId);
+  return browser.tabs.goBack(tabId);
 }
 
 export function goForward(tabId: number): Promise<void> {
-  return chrome.tabs.goForward(tabId);
+  return browser.tabs.goForward(tabId);
 }
 
 export function reloadTab(tabId: number): Promise<void> {
-  return chrome.tabs.reload(tabId);
+  return browser.tabs.reload(tabId);
 }
 
 /** Opens a tab; `active: false` leaves the user's tab in front (a form Deputy fills on its own). */
 export async function createTab(url: string | undefined, windowId: number | undefined, active = true): Promise<TabState> {
-  return toState(await chrome.tabs.create({ ...(url ? { url } : {}), ...(windowId === undefined ? {} : { windowId }), active }));
+  return toState(await browser.tabs.create({ ...(url ? { url } : {}), ...(windowId === undefined ? {} : { windowId }), active }));
 }
 
 export async function activateTab(tabId: number): Promise<void> {
-  const tab = await chrome.tabs.update(tabId, { active: true });
-  if (tab) await chrome.windows.update(tab.windowId, { focused: true });
+  const tab = await browser.tabs.update(tabId, { active: true });
+  if (tab.windowId !== undefined) await browser.windows.update(tab.windowId, { focused: true });
 }
 
 export function closeTab(tabId: number): Promise<void> {
-  return chrome.tabs.remove(tabId);
+  return browser.tabs.remove(tabId);
 }
 
 /** Polls until the tab has finished loading; undefined when it is still loading after `timeoutMs` or was closed. */

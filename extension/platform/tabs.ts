@@ -1,3 +1,5 @@
+import { browser, type Tabs } from './browser';
+
 export interface TabInfo {
   id: number;
   windowId: number;
@@ -6,27 +8,27 @@ export interface TabInfo {
   active: boolean;
 }
 
-function toInfo(tab: chrome.tabs.Tab): TabInfo | undefined {
-  if (tab.id === undefined) return undefined;
+function toInfo(tab: Tabs.Tab): TabInfo | undefined {
+  if (tab.id === undefined || tab.windowId === undefined) return undefined;
   return { id: tab.id, windowId: tab.windowId, url: tab.url, title: tab.title, active: tab.active };
 }
 
 export async function getTab(tabId: number): Promise<TabInfo | undefined> {
   try {
-    return toInfo(await chrome.tabs.get(tabId));
+    return toInfo(await browser.tabs.get(tabId));
   } catch {
     return undefined;
   }
 }
 
 export async function activeTab(): Promise<TabInfo | undefined> {
-  const [tab] = await chrome.tabs.query({ active: true, lastFocusedWindow: true });
+  const [tab] = await browser.tabs.query({ active: true, lastFocusedWindow: true });
   return tab ? toInfo(tab) : undefined;
 }
 
 /** Sends one message to one frame's content script and returns its reply. */
 export function sendToFrame(tabId: number, frameId: number, message: unknown): Promise<unknown> {
-  return chrome.tabs.sendMessage(tabId, message, { frameId }) as Promise<unknown>;
+  return browser.tabs.sendMessage(tabId, message, { frameId });
 }
 
 /**
@@ -42,15 +44,15 @@ export async function listFrames(tabId: number): Promise<number[]> {
 }
 
 export function onTabActivated(listener: (tabId: number) => void): void {
-  chrome.tabs.onActivated.addListener((info) => listener(info.tabId));
+  browser.tabs.onActivated.addListener((info) => listener(info.tabId));
 }
 
 export function onTabUpdated(listener: (tabId: number, url: string | undefined) => void): void {
-  chrome.tabs.onUpdated.addListener((tabId, change) => {
+  browser.tabs.onUpdated.addListener((tabId, change) => {
     if (change.url !== undefined || change.status === 'complete') listener(tabId, change.url);
   });
 }
 
 export function onTabRemoved(listener: (tabId: number) => void): void {
-  chrome.tabs.onRemoved.addListener((tabId) => listener(tabId));
+  browser.tabs.onRemoved.addListener((tabId) => listener(tabId));
 }

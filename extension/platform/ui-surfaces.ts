@@ -1,3 +1,5 @@
+import { browser } from './browser';
+
 /**
  * Side panel, popup, toolbar action and context menu: the surfaces through which the user reaches Deputy.
  */
@@ -34,8 +36,8 @@ export interface MenuItem {
 }
 
 export async function createMenuItems(items: MenuItem[]): Promise<void> {
-  await chrome.contextMenus.removeAll();
-  for (const item of items) chrome.contextMenus.create({ id: item.id, title: item.title, contexts: item.contexts });
+  await browser.contextMenus.removeAll();
+  for (const item of items) browser.contextMenus.create({ id: item.id, title: item.title, contexts: item.contexts });
 }
 
 export interface MenuClick {
@@ -47,7 +49,7 @@ export interface MenuClick {
 }
 
 export function onMenuClicked(listener: (click: MenuClick, tab: { id: number; windowId: number } | undefined) => void): void {
-  chrome.contextMenus.onClicked.addListener((info, tab) => {
+  browser.contextMenus.onClicked.addListener((info, tab) => {
     listener(
       {
         menuItemId: String(info.menuItemId),
@@ -56,13 +58,13 @@ export function onMenuClicked(listener: (click: MenuClick, tab: { id: number; wi
         frameUrl: info.frameUrl,
         selectionText: info.selectionText,
       },
-      tab?.id === undefined ? undefined : { id: tab.id, windowId: tab.windowId },
+      tab?.id === undefined || tab.windowId === undefined ? undefined : { id: tab.id, windowId: tab.windowId },
     );
   });
 }
 
 export async function openTab(url: string): Promise<void> {
-  await chrome.tabs.create({ url });
+  await browser.tabs.create({ url });
 }
 
 /**
@@ -74,8 +76,8 @@ export function openPanelOnTab(tabId: number, fallbackUrl: string): Promise<void
   const opened = hasSidePanel() ? chrome.sidePanel.open({ tabId }) : Promise.reject(new Error('This browser has no side panel.'));
   return opened.then(
     async () => {
-      const tab = await chrome.tabs.update(tabId, { active: true });
-      if (tab?.windowId !== undefined) await chrome.windows.update(tab.windowId, { focused: true });
+      const tab = await browser.tabs.update(tabId, { active: true });
+      if (tab.windowId !== undefined) await browser.windows.update(tab.windowId, { focused: true });
     },
     () => openTab(fallbackUrl),
   );

@@ -5,7 +5,7 @@ import { hasSidePanel, openSidePanel, openTab } from '../platform/ui-surfaces';
 import { useSavedTheme } from '../ui/apply-theme';
 import type { BackgroundClient } from '../ui/background-client';
 import { TaskComposer } from '../ui/task-composer';
-import { formatCost, isActiveTask, statusLabel } from '../ui/task-format';
+import { formatTaskCost, isActiveTask, statusLabel } from '../ui/task-format';
 import { TaskProgress } from '../ui/task-progress';
 import { useTabTask } from '../ui/use-tab-task';
 import { siteOf, useTargetTab } from '../ui/use-target-tab';
@@ -25,8 +25,10 @@ export function PopupApp(props: { client: BackgroundClient; fixedTabId?: number 
     client.call('task.list', { limit: 5 }).then(setRecent, () => undefined);
   }, [client, record?.id, record?.status]);
 
-  const openPanel = (): void => {
+  const openPanel = (pastTaskId?: string): void => {
     if (!tab) return;
+    // A past task is left for the panel first: the message goes out at once, and the panel also hears it live.
+    if (pastTaskId !== undefined) void client.call('launch.openTask', { tabId: tab.id, taskId: pastTaskId }).catch(() => undefined);
     // Opening the panel must happen inside this click; where it cannot, the panel's page opens in a tab.
     const fallback = (): Promise<void> => openTab(extensionUrl(`extension/sidepanel/index.html?tab=${tab.id}`));
     const opened = hasSidePanel() ? openSidePanel({ tabId: tab.id }).catch(fallback) : fallback();
@@ -39,6 +41,10 @@ export function PopupApp(props: { client: BackgroundClient; fixedTabId?: number 
         <span class="site" data-testid="site">
           {siteOf(tab?.url)}
         </span>
+        {/* At the top, so it stays inside the popup's height however long the task or the list below grows. */}
+        <button type="button" class="button button--quiet" data-testid="open-panel" onClick={() => openPanel()}>
+          Open side panel
+        </button>
       </header>
       <TaskComposer
         client={client}
@@ -57,21 +63,20 @@ export function PopupApp(props: { client: BackgroundClient; fixedTabId?: number 
           </h2>
           <ul class="recent" data-testid="recent">
             {recent.map((past) => (
-              <li key={past.id} class="recent__item">
-                <span class="history__text">{past.text}</span>
-                <span class="history__meta">
-                  <span>{past.site}</span>
-                  <span class={`status status--${past.status}`}>{statusLabel(past)}</span>
-                  <span>{formatCost(past.agent?.usage.costUsd)}</span>
-                </span>
+              <li key={past.id}>
+                <button type="button" class="recent__item" data-testid="recent-item" data-task-id={past.id} title="Open in the side panel" onClick={() => openPanel(past.id)}>
+                  <span class="history__text">{past.text}</span>
+                  <span class="history__meta">
+                    <span>{past.site}</span>
+                    <span class={`status status--${past.status}`}>{statusLabel(past)}</span>
+                    <span>{formatTaskCost(past)}</span>
+                  </span>
+                </button>
               </li>
             ))}
           </ul>
         </section>
       ) : null}
-      <button type="button" class="button button--quiet" data-testid="open-panel" onClick={openPanel}>
-        Open side panel
-      </button>
     </main>
   );
 }

@@ -4,9 +4,8 @@ import type { BackgroundClient } from '../ui/background-client';
 import { downloadText } from '../ui/download-text';
 import { errorMessage } from '../ui/error-message';
 import { groupBySite, matchingTasks } from '../ui/history-groups';
-import { elapsedMs, formatCost, formatDuration, formatTokens, isActiveTask, statusLabel } from '../ui/task-format';
+import { elapsedMs, formatDuration, formatTaskCost, isActiveTask, statusLabel } from '../ui/task-format';
 import { exportFileName, taskReport } from '../ui/task-report';
-import { StepScreenshots } from '../ui/step-screenshots';
 import { TaskProgress } from '../ui/task-progress';
 import { useUndoableDelete } from '../ui/use-undoable-delete';
 
@@ -14,7 +13,7 @@ import { useUndoableDelete } from '../ui/use-undoable-delete';
  * Past tasks per site with outcome, duration and cost (tokens where the model's price is unknown), searchable by words
  * and site; one opens to its steps, exports, deletion (with undo) and rerun.
  */
-export function HistoryView(props: { client: BackgroundClient; onRerun: (record: TaskRecord) => void }) {
+export function HistoryView(props: { client: BackgroundClient; onRerun: (record: TaskRecord) => void; openTask?: { id: string; at: number } | undefined }) {
   const { client } = props;
   const [records, setRecords] = useState<TaskRecord[] | undefined>(undefined);
   const [openId, setOpenId] = useState<string | undefined>(undefined);
@@ -26,6 +25,10 @@ export function HistoryView(props: { client: BackgroundClient; onRerun: (record:
     client.call('task.list', { limit: 200 }).then(setRecords, (failure: unknown) => setError(errorMessage(failure)));
   };
   useEffect(load, [client]);
+  // A task opened from elsewhere (the popup's recent tasks) shows at once; `at` makes the same task open again.
+  useEffect(() => {
+    if (props.openTask) setOpenId(props.openTask.id);
+  }, [props.openTask?.id, props.openTask?.at]);
 
   const open = records?.find((r) => r.id === openId);
   if (open) {
@@ -40,7 +43,7 @@ export function HistoryView(props: { client: BackgroundClient; onRerun: (record:
       setOpenId(undefined);
     };
     return (
-      <section class="history" data-testid="history-detail">
+      <section class="history" data-testid="history-detail" data-task-id={open.id}>
         <button type="button" class="link-button" data-testid="history-back" onClick={() => setOpenId(undefined)}>
           ← All tasks
         </button>
@@ -62,7 +65,6 @@ export function HistoryView(props: { client: BackgroundClient; onRerun: (record:
           {error}
         </p>
         <TaskProgress client={client} record={open} onChange={(updated) => setRecords(records?.map((r) => (r.id === updated.id ? updated : r)))} />
-        <StepScreenshots client={client} taskId={open.id} />
       </section>
     );
   }
@@ -107,7 +109,7 @@ export function HistoryView(props: { client: BackgroundClient; onRerun: (record:
                   <span class="history__meta">
                     <span class={`status status--${record.status}`}>{statusLabel(record)}</span>
                     <span>{formatDuration(elapsedMs(record, Date.now()))}</span>
-                    <span>{record.agent?.usage.costUsd == null ? `${formatTokens((record.agent?.usage.inputTokens ?? 0) + (record.agent?.usage.outputTokens ?? 0))} tokens` : formatCost(record.agent.usage.costUsd)}</span>
+                    <span data-testid="history-cost">{formatTaskCost(record)}</span>
                     <span>{new Date(record.createdAt).toLocaleString()}</span>
                   </span>
                 </button>

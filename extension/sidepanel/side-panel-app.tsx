@@ -36,6 +36,7 @@ export function SidePanelApp(props: { client: BackgroundClient; fixedTabId: numb
   const [launch, setLaunch] = useState<Launch | undefined>(undefined);
   const [record, acceptRecord] = useTabTask(client, tab?.id);
   const [preset, setPreset] = useState<{ text: string; at: number } | undefined>(undefined);
+  const [pastTask, setPastTask] = useState<{ id: string; at: number } | undefined>(undefined);
   const mcp = useMcpView(client);
   // Connected agents (MCP) get their tab once the user has turned MCP on, or while one is still listed.
   const views = mcp?.enabled || (mcp?.sessions.length ?? 0) > 0 ? VIEWS : VIEWS.filter((entry) => entry.view !== 'agents');
@@ -47,6 +48,13 @@ export function SidePanelApp(props: { client: BackgroundClient; fixedTabId: numb
     if (!tab) return undefined;
     const apply = (next: Launch | null | undefined): void => {
       if (!next || next.tabId !== tab.id) return;
+      // A past task chosen in the popup opens in History, once.
+      if (next.taskId !== undefined) {
+        setPastTask({ id: next.taskId, at: next.at });
+        setView('history');
+        void client.call('launch.clear', { tabId: tab.id }).catch(() => undefined);
+        return;
+      }
       setLaunch(next);
       setView(next.flow);
     };
@@ -103,7 +111,7 @@ export function SidePanelApp(props: { client: BackgroundClient; fixedTabId: numb
         ) : view === 'dev' ? (
           <DevToolsView client={client} hostStatus={status} tool={devTool} onTool={setDevTool} onOpenSettings={openSettings} />
         ) : view === 'history' ? (
-          <HistoryView client={client} onRerun={rerun} />
+          <HistoryView client={client} onRerun={rerun} openTask={pastTask} />
         ) : (
           <SettingsView client={client} hostStatus={status} />
         )}

@@ -18,6 +18,8 @@ export interface StepLine {
   check: string;
   /** The internals behind "details": tool, arguments, the step as the model saw it, the raw result. */
   details: string;
+  /** The model's step this line belongs to (0-based), on the first line of that step only: it carries the screenshot. */
+  shotStep?: number;
 }
 
 const ACTIVE: ReadonlySet<TaskStatus> = new Set(['queued', 'running', 'paused', 'awaiting_approval', 'awaiting_user']);
@@ -118,6 +120,7 @@ export function threadEntries(input: ThreadInput): ThreadEntry[] {
   if (input.task !== undefined) entries.push(plain('user', 'task', input.task));
   addNotes(0);
   for (const step of input.steps) {
+    let first = true;
     while (followUps[0] && followUps[0].beforeStep <= step.index) {
       const followUp = followUps.shift();
       if (followUp) entries.push(plain('user', `follow-up:${followUp.at}`, followUp.text));
@@ -135,7 +138,17 @@ export function threadEntries(input: ThreadInput): ThreadEntry[] {
       }
       calls += 1;
       const kind: ThreadKind = input.chatBubbles === true && state === 'ok' && SENT_TO_CHAT.has(call.name) ? 'us' : 'step';
-      entries.push({ kind, key: `${step.index}:${call.id}`, number: calls, text: kind === 'us' ? sentMessage(call) : stepWording(call, state), state, check: stepCheck(call, state), details: stepDetails(call) });
+      entries.push({
+        kind,
+        key: `${step.index}:${call.id}`,
+        number: calls,
+        text: kind === 'us' ? sentMessage(call) : stepWording(call, state),
+        state,
+        check: stepCheck(call, state),
+        details: stepDetails(call),
+        ...(first ? { shotStep: step.index } : {}),
+      });
+      first = false;
       // A turn a follow-up came after ended with the model's account of it; the latest turn's shows as the outcome.
       const summary = followUps.length > 0 && call.status === 'finished' ? doneSummary(call) : null;
       if (summary) entries.push(plain('words', `summary:${step.index}:${call.id}`, summary));
@@ -168,6 +181,17 @@ export function formatCost(usd: number | null | undefined): string {
   if (usd === 0) return '$0';
   if (usd < 0.0001) return '< $0.0001';
   return usd < 0.01 ? `$${usd.toFixed(4)}` : `$${usd.toFixed(2)}`;
+}
+
+/**
+ * A task's cost for a list row: dollars where the model's price is known (prompt-cache reads and writes priced as
+ * such), else the tokens it used with "cost unknown", so an unpriced model never reads as free.
+ */
+export function formatTaskCost(record: TaskRecord): string {
+  const usage = record.agent?.usage;
+  if (!usage) return 'no model calls';
+  if (usage.costUsd !== null) return formatCost(usage.costUsd);
+  return `${formatTokens(usage.inputTokens + usage.outputTokens)} tokens · cost unknown`;
 }
 
 export function formatTokens(count: number): string {

@@ -8,6 +8,7 @@ import { OpenSettingsButton } from './open-settings-button';
 import { PlanApprovalCard } from './plan-approval-card';
 import { PlanChecklist } from './plan-checklist';
 import { QuestionCard } from './question-card';
+import { ScreenshotDialog, useStepThumbnails } from './step-shots';
 import { TaskAnnouncer } from './task-announcer';
 import { TaskThread } from './task-thread';
 import { useEscapeToStop } from './use-escape-to-stop';
@@ -47,6 +48,9 @@ export function TaskProgress(props: {
   const now = useNow(active);
   const [error, setError] = useState('');
   const steps = record.agent?.steps ?? [];
+  // Each step's screenshot as a thumbnail on its card, fetched again as steps arrive and when the task ends.
+  const thumbnails = useStepThumbnails(client, record.id, `${steps.length}:${active}`);
+  const [shownShot, setShownShot] = useState<number | undefined>(undefined);
   const outcome = outcomeText(record);
   // The model is writing its answer for a step not saved yet: say so, with the time it takes and its words so far.
   const live = useThinking(client, record.id);
@@ -143,6 +147,8 @@ export function TaskProgress(props: {
         active={active}
         paused={record.status === 'paused'}
         chat={record.flow === 'chat'}
+        thumbnails={thumbnails}
+        onOpenShot={setShownShot}
         live={
           writing ? (
             <div class="thinking-live" data-testid="thinking-live">
@@ -191,6 +197,7 @@ export function TaskProgress(props: {
           }
         />
       ) : null}
+      <ScreenshotDialog client={client} taskId={record.id} step={shownShot} onClose={() => setShownShot(undefined)} />
       <TaskAnnouncer record={record} />
       {outcome ? (
         <p class={`outcome outcome--${record.status}`} data-testid="task-outcome">

@@ -1,6 +1,7 @@
 import type { ComponentChildren } from 'preact';
 import type { AgentState } from '../../shared/agent/agent-state';
 import type { TaskNote } from '../../shared/protocol';
+import { StepThumbnail } from './step-shots';
 import { MARKS, VERDICTS } from './step-wording';
 import { threadEntries, type ThreadEntry } from './task-format';
 
@@ -28,14 +29,20 @@ export function TaskThread(props: {
   paused?: boolean;
   chat?: boolean;
   live?: ComponentChildren;
+  /** The small screenshot of each step, by step, shown on the step's first line; a click opens the full one. */
+  thumbnails?: ReadonlyMap<number, string>;
+  onOpenShot?: (step: number) => void;
 }) {
+  const { thumbnails, onOpenShot } = props;
+  // Once a finished task is known to keep screenshots, a step without one says so rather than showing nothing.
+  const missingShots = !props.active && (thumbnails?.size ?? 0) > 0;
   const steps = props.agent?.steps ?? [];
   const entries = threadEntries({ steps, notes: props.notes, paused: props.paused === true, task: props.task, followUps: props.agent?.followUps, chatBubbles: props.chat === true });
   const empty = !entries.some((entry) => entry.kind !== 'user');
   return (
     <section class={`thread${props.chat ? ' thread--chat' : ''}`} aria-label={props.chat ? 'Chat' : 'Conversation'}>
       <ol class="thread__list" data-testid="steps">
-        {entries.map((entry) => (entry.kind === 'step' ? <StepItem key={entry.key} line={entry} /> : <Bubble key={entry.key} entry={entry} />))}
+        {entries.map((entry) => (entry.kind === 'step' ? <StepItem key={entry.key} line={entry} thumbnails={thumbnails} onOpenShot={onOpenShot} missingShots={missingShots} /> : <Bubble key={entry.key} entry={entry} />))}
         {empty && !props.live ? (
           <li class="muted steps__empty">{props.paused ? 'Paused before the first step.' : props.active ? 'Looking at the page…' : 'No steps were taken.'}</li>
         ) : null}
@@ -56,8 +63,8 @@ function Bubble(props: { entry: ThreadEntry }) {
   );
 }
 
-function StepItem(props: { line: ThreadEntry }) {
-  const { line } = props;
+function StepItem(props: { line: ThreadEntry; thumbnails: ReadonlyMap<number, string> | undefined; onOpenShot: ((step: number) => void) | undefined; missingShots: boolean }) {
+  const { line, thumbnails, onOpenShot } = props;
   return (
     <li class={`step step--${line.state}`} data-testid="step" data-state={line.state}>
       <span class="step__mark" aria-hidden="true" title={VERDICTS[line.state]}>
@@ -70,6 +77,13 @@ function StepItem(props: { line: ThreadEntry }) {
         {line.check ? (
           <span class="step__check" data-testid="step-check">
             {line.check}
+          </span>
+        ) : null}
+        {line.shotStep !== undefined && onOpenShot && thumbnails?.has(line.shotStep) ? (
+          <StepThumbnail step={line.shotStep} src={thumbnails.get(line.shotStep) ?? ''} onOpen={onOpenShot} />
+        ) : line.shotStep !== undefined && props.missingShots ? (
+          <span class="step__check" data-testid="step-no-screenshot">
+            No screenshot of this step: its tab was not in front, or a dialog held the page.
           </span>
         ) : null}
         {line.details ? (

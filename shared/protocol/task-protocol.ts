@@ -263,6 +263,10 @@ export const taskUiMethods = {
   'task.trace': { params: TaskRef, result: z.object({ jsonl: z.string(), records: z.number().int() }) },
   /** The screenshot of each step of a web task, oldest first (none when step screenshots are off). */
   'task.screenshots': { params: TaskRef, result: z.array(StepScreenshot) },
+  /** The small image of each step's screenshot, for the step cards. */
+  'task.thumbnails': { params: TaskRef, result: z.array(StepScreenshot) },
+  /** One step's full screenshot, or null once it was let go (deleted with its task, or past the size cap). */
+  'task.screenshot': { params: TaskRef.extend({ step: z.number().int().nonnegative() }), result: StepScreenshot.nullable() },
   'settings.get': { params: z.object({}), result: Settings.extend({ apiKeySet: z.boolean() }) },
   'settings.set': { params: Settings.partial(), result: Settings.extend({ apiKeySet: z.boolean() }) },
   /** One tiny request to the provider: the given settings (unsaved form values; a blank key means the stored one) or the saved ones. */

@@ -36,6 +36,8 @@ export const Launch = z.object({
   frameId: z.number().int().nonnegative().optional(),
   pageUrl: z.string().optional(),
   selectionText: z.string().max(2000).optional(),
+  /** A past task to open in the History view (chosen among the popup's recent tasks). */
+  taskId: z.string().min(1).max(100).optional(),
   at: z.number(),
 });
 export type Launch = z.infer<typeof Launch>;
@@ -85,6 +87,8 @@ export const UiChannel = defineChannel(
     },
     'launch.get': { params: TabRef, result: Launch.nullable() },
     'launch.clear': { params: TabRef, result: z.object({}) },
+    /** Leaves a past task for the side panel on this tab to open (the popup asks, then opens the panel). */
+    'launch.openTask': { params: TabRef.extend({ taskId: z.string().min(1).max(100) }), result: z.object({}) },
     ...chatUiMethods,
     ...perceptionUiMethods,
     ...taskUiMethods,

@@ -3,7 +3,7 @@ import { serveDemoSite, type DemoSite } from '../../scripts/demo/serve-demo-site
 import type { ExtensionBrowser } from '../../scripts/lib/launch-browser';
 import { launchTestBrowser } from './support/test-hosts';
 import { startFakeProvider, type FakeProvider } from '../fixtures/fake-provider/fake-provider-server';
-import { POPUP, openPanel, screenshotBothSchemes, tabIdOf, texts } from './support/panel-harness';
+import { POPUP, openPanel, screenshotBothSchemes, tabIdOf, texts, fakeModelSettings } from './support/panel-harness';
 import { requireBuild } from './support/register-host';
 import { call, refIn } from './support/snapshot-refs';
 import { uiCall } from './support/ui-call';
@@ -31,7 +31,7 @@ describe('the popup on its own', () => {
     await target.goto(shop.url, { waitUntil: 'load' });
     const helper = await ext.openExtensionPage(POPUP);
     const tabId = await tabIdOf(helper, shop.url);
-    await uiCall(helper, 'settings.set', { provider: { preset: 'custom', baseUrl: fake.openaiBaseUrl, model: 'gpt-4o-mini', stream: true, openaiApi: 'chat', toolCalling: 'native', vision: false, timeoutMs: 60_000, maxRetries: 0 }, defaultMode: 'ask' });
+    await uiCall(helper, 'settings.set', fakeModelSettings(fake.openaiBaseUrl, 'ask'));
     await helper.close();
 
     // The popup's page pinned to the tab, as Brave shows it when the side panel cannot open.
@@ -55,5 +55,21 @@ describe('the popup on its own', () => {
     expect(record?.mode).toBe('act');
     await popup.waitForFunction(() => (document.querySelector('[data-testid=recent]')?.textContent ?? '').includes('Add the Pocket Buds to the cart'));
     expect(await screenshotBothSchemes(popup, 'popup-task')).toEqual([]);
+
+    // "Open side panel" stays within the popup's height (Chrome caps a popup at 600 px) however long the page grows.
+    const button = await popup.$eval('[data-testid=open-panel]', (element) => element.getBoundingClientRect().bottom);
+    expect(button).toBeLessThan(600);
+
+    // A recent task opens in the side panel's History: the side panel itself, or where it cannot open, its page in a
+    // tab for the same tab.
+    const opened = ext.browser.waitForTarget((candidate) => candidate.url().includes('extension/sidepanel/index.html'), { timeout: 30_000 });
+    await popup.$eval(`[data-testid=recent-item][data-task-id="${record?.id ?? ''}"]`, (item) => (item as HTMLButtonElement).click());
+    const panel = await (await opened).asPage();
+    await panel.waitForSelector(`[data-testid=history-detail][data-task-id="${record?.id ?? ''}"]`, { timeout: 30_000 });
+    expect(await texts(panel, '[data-testid=history-detail] [data-testid=step-text]')).toEqual(steps);
+    expect(await panel.$eval('[data-testid=flow-history]', (tab) => tab.getAttribute('aria-selected'))).toBe('true');
+    // Taken once: the panel opened again later on that tab shows the task view, not this task again.
+    for (let tries = 0; tries < 50 && (await uiCall(panel, 'launch.get', { tabId })) !== null; tries += 1) await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(await uiCall(panel, 'launch.get', { tabId })).toBeNull();
   });
 });

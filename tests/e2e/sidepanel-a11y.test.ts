@@ -4,7 +4,7 @@ import { serveDemoSite, type DemoSite } from '../../scripts/demo/serve-demo-site
 import type { ExtensionBrowser } from '../../scripts/lib/launch-browser';
 import { startFakeProvider, type FakeProvider } from '../fixtures/fake-provider/fake-provider-server';
 import { seriousViolations } from './support/axe-check';
-import { openDevTool, openPanelOn, POPUP, texts } from './support/panel-harness';
+import { openDevTool, openPanelOn, POPUP, texts, fakeModelSettings } from './support/panel-harness';
 import { requireBuild } from './support/register-host';
 import { call, refIn } from './support/snapshot-refs';
 import { launchTestBrowser } from './support/test-hosts';
@@ -24,10 +24,7 @@ beforeAll(async () => {
   fake = await startFakeProvider();
   ext = await launchTestBrowser();
   await ext.worker();
-  ({ panel, tabId } = await openPanelOn(ext, shop.url, {
-    provider: { preset: 'custom', baseUrl: fake.openaiBaseUrl, model: 'gpt-4o-mini', stream: true, openaiApi: 'chat', toolCalling: 'native', vision: false, timeoutMs: 60_000, maxRetries: 0 },
-    defaultMode: 'act',
-  }));
+  ({ panel, tabId } = await openPanelOn(ext, shop.url, fakeModelSettings(fake.openaiBaseUrl)));
 });
 afterAll(async () => {
   await ext?.close();

@@ -7,7 +7,7 @@ import { serveDemoSite, type DemoSite } from '../../scripts/demo/serve-demo-site
 import type { ExtensionBrowser } from '../../scripts/lib/launch-browser';
 import { launchTestBrowser } from './support/test-hosts';
 import { startFakeProvider, type FakeProvider } from '../fixtures/fake-provider/fake-provider-server';
-import { openPanel, screenshotBothSchemes, tabIdOf, texts } from './support/panel-harness';
+import { openPanel, screenshotBothSchemes, tabIdOf, texts, fakeModelSettings } from './support/panel-harness';
 import { requireBuild } from './support/register-host';
 import { call, refIn } from './support/snapshot-refs';
 import { uiCall } from './support/ui-call';
@@ -36,9 +36,11 @@ beforeAll(async () => {
   await target.goto(shop.url, { waitUntil: 'load' });
   const helper = await ext.openExtensionPage('extension/sidepanel/index.html');
   const tabId = await tabIdOf(helper, shop.url);
-  await uiCall(helper, 'settings.set', { provider: { preset: 'custom', baseUrl: fake.openaiBaseUrl, model: 'gpt-4o-mini', stream: true, openaiApi: 'chat', toolCalling: 'native', vision: false, timeoutMs: 60_000, maxRetries: 0 }, defaultMode: 'act' });
+  await uiCall(helper, 'settings.set', fakeModelSettings(fake.openaiBaseUrl));
   await helper.close();
-  fake.enqueue((r) => call('click', { ref: refIn(r, 'button', /^Add Pocket Buds/) }), call('done', { success: true, summary: 'Added the Pocket Buds.' }));
+  // Each reply reports 20k tokens in (half of them read from the prompt cache) and 500 out, as OpenAI's usage does.
+  const usage = { input: 20_000, output: 500, cached: 10_000 };
+  fake.enqueue((r) => ({ ...call('click', { ref: refIn(r, 'button', /^Add Pocket Buds/) }), usage }), { ...call('done', { success: true, summary: 'Added the Pocket Buds.' }), usage });
   panel = await openPanel(ext, tabId);
   await panel.type('[data-testid=task-input]', TASK);
   await panel.keyboard.press('Enter');
@@ -69,8 +71,9 @@ describe('history in the side panel', () => {
     expect(item).toContain(TASK);
     expect(item).toContain('Done');
     expect(item).toMatch(/\d+s/);
-    // A cost where the model's price is known; otherwise the tokens used, never "cost unknown" on every row.
-    expect(item).toMatch(/\$\d|\d+ tokens/);
+    // The model's price is known: per reply 10k plain input at $0.15/M, 10k cached at $0.075/M and 500 out at $0.60/M.
+    expect((await uiCall(panel, 'task.get', { taskId }))?.agent?.usage.costUsd).toBeCloseTo(2 * (0.0015 + 0.00075 + 0.0003), 8);
+    expect(await panel.$eval(`[data-testid=history-item][data-task-id="${taskId}"] [data-testid=history-cost]`, (element) => element.textContent)).toBe('$0.0051');
     expect(item).not.toContain('cost unknown');
     expect(await screenshotBothSchemes(panel, 'panel-history')).toEqual([]);
 

@@ -5,7 +5,7 @@ import type { PendingApproval, TaskRecord } from '../../shared/protocol';
 import { startFakeProvider, type FakeProvider, type RecordedRequest } from '../fixtures/fake-provider/fake-provider-server';
 import { startWebStatesServer, type WebStatesServer } from '../fixtures/web-states/web-states-server';
 import { openTab } from './support/open-tab';
-import { PANEL, openPanel, texts } from './support/panel-harness';
+import { PANEL, openPanel } from './support/panel-harness';
 import { requireBuild } from './support/register-host';
 import { call, lastMessage, refIn } from './support/snapshot-refs';
 import { closedPort, launchTestBrowser, siteUrl } from './support/test-hosts';
@@ -193,10 +193,14 @@ describe('scrolling is progress', () => {
     const item = `[data-testid=history-item][data-task-id="${last.id}"]`;
     await panel.waitForSelector(item);
     await panel.click(item);
-    await panel.waitForSelector('[data-testid=step-screenshots]');
-    expect(await texts(panel, '[data-testid=step-screenshot] span')).toEqual(shots.map((shot) => `Step ${shot.step + 1}`));
-    await panel.click('[data-testid=step-screenshot]');
-    const full = await panel.$eval('[data-testid=step-screenshot-full]', (img) => (img as HTMLImageElement).naturalWidth);
+    await panel.waitForSelector('[data-testid=step-thumbnail]');
+    expect(await panel.$$eval('[data-testid=step-thumbnail]', (buttons) => buttons.map((button) => Number(button.getAttribute('data-step'))))).toEqual(
+      // A thumbnail sits on the first line of its step; a step without a tool call has no line.
+      shots.map((shot) => shot.step).filter((step) => (last.agent?.steps[step]?.calls.length ?? 0) > 0),
+    );
+    await panel.click('[data-testid=step-thumbnail]');
+    await panel.waitForFunction(() => (document.querySelector<HTMLImageElement>('[data-testid=screenshot-dialog][open] [data-testid=screenshot-full]')?.naturalWidth ?? 0) > 0);
+    const full = await panel.$eval('[data-testid=screenshot-full]', (img) => (img as HTMLImageElement).naturalWidth);
     expect(full).toBeGreaterThan(600);
     await panel.close();
   });

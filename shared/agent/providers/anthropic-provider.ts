@@ -1,6 +1,6 @@
 import Anthropic from '@anthropic-ai/sdk';
 import { AppError } from '../../errors';
-import type { CompleteOptions, ConversationMessage, Provider, ProviderReply, ProviderRequest, ToolCall } from './provider';
+import type { CompleteOptions, ConversationMessage, Provider, ProviderReply, ProviderRequest, ToolCall, Usage } from './provider';
 import { providerWithErrors } from './provider-error';
 
 type MessageParam = Anthropic.Messages.MessageParam;
@@ -91,7 +91,7 @@ export function createAnthropicProvider(options: AnthropicProviderOptions): Prov
       return {
         text,
         toolCalls,
-        usage: { inputTokens: message.usage.input_tokens, outputTokens: message.usage.output_tokens },
+        usage: messageUsage(message.usage),
         model: message.model,
         stopReason: message.stop_reason,
       };
@@ -101,16 +101,14 @@ export function createAnthropicProvider(options: AnthropicProviderOptions): Prov
     let text = '';
     let model = options.model;
     let stopReason: string | null = null;
-    let inputTokens = 0;
-    let outputTokens = 0;
+    let usage: Usage = { inputTokens: 0, outputTokens: 0 };
     const calls = new Map<number, ToolCall>();
     let started = false;
     for await (const event of stream) {
       if (event.type === 'message_start') {
         started = true;
         model = event.message.model;
-        inputTokens = event.message.usage.input_tokens;
-        outputTokens = event.message.usage.output_tokens;
+        usage = messageUsage(event.message.usage);
       } else if (event.type === 'content_block_start' && event.content_block.type === 'tool_use') {
         calls.set(event.index, { id: event.content_block.id, name: event.content_block.name, arguments: '' });
       } else if (event.type === 'content_block_delta') {
@@ -123,13 +121,18 @@ export function createAnthropicProvider(options: AnthropicProviderOptions): Prov
         }
       } else if (event.type === 'message_delta') {
         stopReason = event.delta.stop_reason ?? stopReason;
-        outputTokens = event.usage.output_tokens;
-        if (typeof event.usage.input_tokens === 'number') inputTokens = event.usage.input_tokens;
+        // The final counts: input and cache figures come again only where the server sends them.
+        usage = messageUsage({
+          input_tokens: event.usage.input_tokens ?? usage.inputTokens - (usage.cachedInputTokens ?? 0) - (usage.cacheWriteTokens ?? 0),
+          output_tokens: event.usage.output_tokens,
+          cache_read_input_tokens: event.usage.cache_read_input_tokens ?? usage.cachedInputTokens ?? null,
+          cache_creation_input_tokens: event.usage.cache_creation_input_tokens ?? usage.cacheWriteTokens ?? null,
+        });
       }
     }
     if (!started) throw new AppError('bad_reply', `${label} (${where.baseUrl}) sent an empty or unreadable stream. Check that the base URL points at the Anthropic API.`);
     const toolCalls = [...calls.entries()].sort(([a], [b]) => a - b).map(([, call]) => call);
-    return { text, toolCalls, usage: { inputTokens, outputTokens }, model, stopReason };
+    return { text, toolCalls, usage, model, stopReason };
   }
 
   return providerWithErrors(
@@ -139,4 +142,16 @@ export function createAnthropicProvider(options: AnthropicProviderOptions): Prov
     { userAbort: Anthropic.APIUserAbortError, connection: Anthropic.APIConnectionError },
     complete,
   );
+}
+
+/** The Messages API counts cache reads and writes apart from input_tokens; Deputy's usage counts them in the input. */
+function messageUsage(usage: { input_tokens: number; output_tokens: number; cache_read_input_tokens?: number | null; cache_creation_input_tokens?: number | null }): Usage {
+  const cached = usage.cache_read_input_tokens ?? 0;
+  const written = usage.cache_creation_input_tokens ?? 0;
+  return {
+    inputTokens: usage.input_tokens + cached + written,
+    outputTokens: usage.output_tokens,
+    ...(cached > 0 ? { cachedInputTokens: cached } : {}),
+    ...(written > 0 ? { cacheWriteTokens: written } : {}),
+  };
 }

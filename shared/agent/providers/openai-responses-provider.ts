@@ -54,7 +54,13 @@ function readResponse(response: Response, label: string, baseUrl: string): Provi
   return {
     text,
     toolCalls,
-    usage: response.usage ? { inputTokens: response.usage.input_tokens, outputTokens: response.usage.output_tokens } : null,
+    usage: response.usage
+      ? {
+          inputTokens: response.usage.input_tokens,
+          outputTokens: response.usage.output_tokens,
+          ...(response.usage.input_tokens_details.cached_tokens > 0 ? { cachedInputTokens: response.usage.input_tokens_details.cached_tokens } : {}),
+        }
+      : null,
     model: response.model,
     stopReason: response.status ?? null,
   };

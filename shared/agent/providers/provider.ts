@@ -21,8 +21,13 @@ export interface ProviderRequest {
 }
 
 export interface Usage {
+  /** Every input token of the call, those read from or written to the prompt cache included. */
   inputTokens: number;
   outputTokens: number;
+  /** Of the input, tokens read from the provider's prompt cache (billed at a lower price). */
+  cachedInputTokens?: number;
+  /** Of the input, tokens written to the prompt cache (Anthropic bills them above the input price). */
+  cacheWriteTokens?: number;
 }
 
 export interface ProviderReply {

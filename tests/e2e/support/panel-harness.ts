@@ -100,3 +100,14 @@ export async function openPanelOn(ext: ExtensionBrowser, url: string, settings?:
   await panel.waitForSelector('[data-testid=task-input]');
   return { target, panel, tabId };
 }
+
+/**
+ * The settings most panel tests save: the fake provider's OpenAI chat endpoint, streamed, as gpt-4o-mini (a model
+ * with a known price), and the default mode.
+ */
+export function fakeModelSettings(openaiBaseUrl: string, defaultMode: 'act' | 'ask' = 'act'): ParamsOf<UiMethods, 'settings.set'> {
+  return {
+    provider: { preset: 'custom', baseUrl: openaiBaseUrl, model: 'gpt-4o-mini', stream: true, openaiApi: 'chat', toolCalling: 'native', vision: false, timeoutMs: 60_000, maxRetries: 0 },
+    defaultMode,
+  };
+}

@@ -9,9 +9,11 @@ export function memoryScreenshots(): ScreenshotStore & { data: Map<string, StepS
     save: (taskId, shot) => {
       const list = (data.get(taskId) ?? []).filter((s) => s.step !== shot.step);
       data.set(taskId, [...list, shot].sort((a, b) => a.step - b.step));
-      return Promise.resolve();
+      return Promise.resolve([]);
     },
     list: (taskId) => Promise.resolve([...(data.get(taskId) ?? [])]),
+    thumbnails: (taskId) => Promise.resolve([...(data.get(taskId) ?? [])]),
+    get: (taskId, step) => Promise.resolve(data.get(taskId)?.find((shot) => shot.step === step)),
     delete: (taskId) => {
       data.delete(taskId);
       return Promise.resolve();

@@ -42,6 +42,12 @@ describe.each(FLAVOURS)('%s adapter over the real SDK', (flavour) => {
     expect(reply.usage).toEqual({ inputTokens: 321, outputTokens: 45 });
   });
 
+  it('counts input read from the prompt cache in the input and names it, whichever way the wire reports it', async () => {
+    fake.enqueue({ text: 'ok', usage: { input: 1000, output: 10, cached: 600 } });
+    const reply = await providerFor(flavour, fake).complete(request);
+    expect(reply.usage).toEqual({ inputTokens: 1000, outputTokens: 10, cachedInputTokens: 600 });
+  });
+
   it('sends the system prompt, the history with the tool result paired to its call, and the tool schema', async () => {
     fake.enqueue({ text: 'ok' });
     await providerFor(flavour, fake).complete(request);
