@@ -21,21 +21,32 @@ export interface EvalTaskRun {
   onLaunched?: (task: EvalTask, browser: ExtensionBrowser) => void;
 }
 
-/** Model time and cached tokens from the task's trace: each reply record says how long the model took. */
-async function readTrace(path: string | null): Promise<{ modelMs: number; cachedTokens: number | null } | null> {
-  if (!path) return null;
-  const text = await readFile(path, 'utf8').catch(() => null);
-  if (text === null) return null;
+/**
+ * Model time and cached tokens from the task's trace: each reply record says how long the model took, and a prompt
+ * still unanswered when the task ended (stopped at its timeout) counts as waiting for the model until the end.
+ */
+export function traceFigures(jsonl: string): { modelMs: number; cachedTokens: number | null } {
   let modelMs = 0;
   let cachedTokens: number | null = null;
-  for (const line of text.split('\n')) {
+  let asked: number | null = null;
+  let lastAt = 0;
+  for (const line of jsonl.split('\n')) {
     if (!line.trim()) continue;
-    const record = JSON.parse(line) as { type?: string; durationMs?: unknown; cachedInputTokens?: unknown };
+    const record = JSON.parse(line) as { type?: string; at?: unknown; durationMs?: unknown; cachedInputTokens?: unknown };
+    if (typeof record.at === 'number') lastAt = Math.max(lastAt, record.at);
+    if (record.type === 'prompt' && typeof record.at === 'number') asked = record.at;
     if (record.type !== 'reply') continue;
+    asked = null;
     if (typeof record.durationMs === 'number') modelMs += record.durationMs;
     if (typeof record.cachedInputTokens === 'number') cachedTokens = (cachedTokens ?? 0) + record.cachedInputTokens;
   }
+  if (asked !== null) modelMs += Math.max(0, lastAt - asked);
   return { modelMs, cachedTokens };
+}
+
+async function readTrace(path: string | null): Promise<{ modelMs: number; cachedTokens: number | null } | null> {
+  const text = path ? await readFile(path, 'utf8').catch(() => null) : null;
+  return text === null ? null : traceFigures(text);
 }
 
 /**
@@ -56,7 +67,11 @@ export async function runEvalTask(run: EvalTaskRun): Promise<EvalTaskResult> {
   let verdict: Verdict | undefined;
   let crashed = false;
   const began = Date.now();
-  const kill = (): void => void ext?.browser.process()?.kill('SIGKILL');
+  let killed = false;
+  const kill = (): void => {
+    killed = true;
+    ext?.browser.process()?.kill('SIGKILL');
+  };
   let hardStop: NodeJS.Timeout | undefined;
   const timer = setTimeout(() => {
     timedOut = true;
@@ -92,11 +107,16 @@ export async function runEvalTask(run: EvalTaskRun): Promise<EvalTaskResult> {
         onLaunched(browser) {
           ext = browser;
           browser.browser.on('disconnected', () => {
-            if (judgedAt === undefined) crashed = true;
+            if (judgedAt === undefined && !killed) crashed = true;
           });
           run.onLaunched?.(task, browser);
         },
-        beforeStart: (target) => task.prepare?.(target, seed),
+        async beforeStart(target) {
+          if (!task.prepare) return;
+          // In front first: a page in a background tab may not get input or animation frames.
+          await target.bringToFront();
+          await task.prepare(target, seed);
+        },
         async beforeClose(target) {
           judgedAt = Date.now();
           if (crashed || !ext?.browser.connected) return;
@@ -126,7 +146,7 @@ export async function runEvalTask(run: EvalTaskRun): Promise<EvalTaskResult> {
     reason = `The browser closed in the middle of the task${signal ? ` (killed by ${signal})` : ''}.`;
   } else if (timedOut) {
     status = 'timeout';
-    reason = `No end within ${Math.round(run.timeoutMs / 1000)} s: the task was stopped.`;
+    reason = `No end within ${Math.round(run.timeoutMs / 1000)} s (from its browser's start): the task was stopped.`;
   } else if (run.signal.aborted) {
     status = 'error';
     reason = 'The evaluation was interrupted.';
