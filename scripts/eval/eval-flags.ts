@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { availableParallelism } from 'node:os';
-import { Command, CommanderError, InvalidArgumentError } from 'commander';
+import { Command, InvalidArgumentError } from 'commander';
 import { MINIWOB_DIR, miniwobMissing } from '../lib/miniwob-harness';
-import { parseTaskFlags, TaskUsageError } from '../task/task-flags';
+import { parseCommandLine, parseTaskFlags, TaskUsageError } from '../task/task-flags';
 import { type EvalOptions, SUITES, type SuiteName } from './run-eval';
 
 export type EvalCommand =
@@ -60,15 +60,8 @@ export function parseEvalFlags(argv: string[], env: NodeJS.ProcessEnv, now = new
     .option('--compare <reports...>', 'no run: compare earlier reports (report.json files) in a table and compare.html')
     .allowUnknownOption()
     .allowExcessArguments()
-    .addHelpText('after', MODEL_FLAGS_HELP)
-    .exitOverride()
-    .configureOutput({ writeErr: () => undefined, writeOut: (text) => process.stdout.write(text) });
-  try {
-    program.parse(argv, { from: 'user' });
-  } catch (error) {
-    if (error instanceof CommanderError && error.exitCode === 0) throw new TaskUsageError('', 0);
-    throw new TaskUsageError(error instanceof Error ? error.message.replace(/^error: /, '') : String(error));
-  }
+    .addHelpText('after', MODEL_FLAGS_HELP);
+  parseCommandLine(program, argv);
   const flags = program.opts<{
     suite?: SuiteName[];
     suiteDir: string;
