@@ -51,6 +51,19 @@ function comparisonChart(reports: readonly EvalReport[]): string {
   return `<svg class="chart" data-chart="compare" role="img" aria-label="Share of tasks solved per run" viewBox="0 0 760 ${20 + reports.length * rowHeight}" width="100%">${rows.join('')}</svg>`;
 }
 
+/** Each task's verdict in each run, and a warning when the runs did not run the same tasks. */
+function perTaskComparison(reports: readonly EvalReport[]): string {
+  const ids = [...new Set(reports.flatMap((report) => report.tasks.map((task) => task.id)))];
+  const same = reports.every((report) => report.tasks.length === ids.length);
+  const cell = (report: EvalReport, id: string): string => {
+    const task = report.tasks.find((candidate) => candidate.id === id);
+    return task ? `<span class="status" style="background:${COLOURS[task.status]}" title="${escape(task.reason)}">${task.status}</span> ${task.steps} steps, ${seconds(task.wallMs)}` : 'not run';
+  };
+  return `${same ? '' : '<p class="warning">These runs did not run the same tasks: their totals compare different work. The table below shows each task where it ran.</p>'}
+<table><thead><tr><th>Task</th>${reports.map((report) => `<th>${escape(report.label)}</th>`).join('')}</tr></thead>
+<tbody>${ids.map((id) => `<tr><td>${escape(id)}</td>${reports.map((report) => `<td>${cell(report, id)}</td>`).join('')}</tr>`).join('\n')}</tbody></table>`;
+}
+
 function taskTable(report: EvalReport): string {
   const rows = report.tasks.map(
     (task) =>
@@ -84,7 +97,7 @@ export function evalHtml(reports: readonly EvalReport[]): string {
             const t = report.totals;
             return `<tr><td>${escape(report.label)}</td><td>${t.solved}/${t.tasks} (${percent(t.successRate)})</td><td>${t.steps}</td><td>${tokens(t.inputTokens)}</td><td>${tokens(t.outputTokens)}</td><td>${tokens(t.cachedTokens)}</td><td>${dollars(t.costUsd)}</td><td>${seconds(t.medianDeputyMsPerStep)}</td></tr>`;
           })
-          .join('')}</tbody></table></section>`
+          .join('')}</tbody></table>${perTaskComparison(reports)}</section>`
       : '';
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${escape(title)}</title>
@@ -93,7 +106,7 @@ body{font:14px/1.45 system-ui,sans-serif;color:#111827;margin:24px auto;max-widt
 h1{font-size:22px}h2{font-size:18px;margin-top:32px}.meta{color:#4b5563}
 table{border-collapse:collapse;width:100%;margin:12px 0}th,td{text-align:left;padding:4px 8px;border-bottom:1px solid #e5e7eb;vertical-align:top}
 td:nth-child(n+4){white-space:nowrap}tfoot td{font-weight:600}.status{color:#fff;border-radius:4px;padding:1px 6px;font-size:12px}
-.chart{max-width:900px;display:block;margin:8px 0}
+.chart{max-width:900px;display:block;margin:8px 0}.warning{background:#fef3c7;padding:6px 10px;border-radius:6px}
 </style></head><body>
 <h1>${escape(title)}</h1>
 <p>Success is the suite's own judgement from the state each task left (MiniWoB++: the page's raw reward &ge; 1; Deputy's tasks: the shop's stored cart, account, wishlist or the support side of the chat), not the agent's claim. Wall: the task's time from start to end. Deputy: wall time minus the time waiting for the model's replies.</p>

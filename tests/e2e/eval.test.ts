@@ -127,13 +127,13 @@ describe('npm run eval on the demo shop, with scripted models', () => {
       return { hang: true };
     });
     const lines: string[] = [];
-    const { report, html } = await runEval(options({ timeoutMs: 20_000 }), (line) => lines.push(line), { onLaunched: (task, browser) => void browsers.set(task.id, browser) });
+    const { report, html } = await runEval(options({ timeoutMs: 40_000 }), (line) => lines.push(line), { onLaunched: (task, browser) => void browsers.set(task.id, browser) });
     const byId = Object.fromEntries(report.tasks.map((task) => [task.id, task]));
     const output = lines.join('\n');
 
     expect(byId['deputy/shop-cheapest-headphones'], output).toMatchObject({ status: 'solved', agentClaimedSuccess: true, steps: 2 });
     expect(byId['deputy/account-form']).toMatchObject({ status: 'failed', agentClaimedSuccess: true, reason: 'No account details were saved.' });
-    expect(byId['deputy/support-refund']).toMatchObject({ status: 'timeout', reason: "No end within 20 s (from its browser's start): the task was stopped." });
+    expect(byId['deputy/support-refund']).toMatchObject({ status: 'timeout', reason: "No end within 40 s (from its browser's start): the task was stopped." });
     // The model never answered: the time it was waited for is the model's, not Deputy's.
     expect(byId['deputy/support-refund']?.modelMs).toBeGreaterThan(0);
     expect(byId['deputy/catalogue-search']).toMatchObject({ status: 'error', reason: 'The browser closed in the middle of the task (killed by SIGKILL).' });
@@ -146,7 +146,7 @@ describe('npm run eval on the demo shop, with scripted models', () => {
     // The files: a report.json that parses as the schema, the same as returned; an HTML report with its chart.
     const json = EvalReport.parse(JSON.parse(await readFile(first(), 'utf8')));
     expect(json).toEqual(report);
-    expect(json.settings).toMatchObject({ seed: 'e2e', parallel: 2, timeoutMs: 20_000, suites: ['deputy'] });
+    expect(json.settings).toMatchObject({ seed: 'e2e', parallel: 2, timeoutMs: 40_000, suites: ['deputy'] });
     expect(json.tasks.map((task) => task.seed)).toEqual(json.tasks.map((task) => `e2e/${task.id}`));
     expect(await readFile(join(work, 'run', 'report.html'), 'utf8')).toBe(html);
     expect(html).toContain('<svg class="chart" data-chart="run-0"');

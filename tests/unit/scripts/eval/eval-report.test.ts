@@ -133,5 +133,9 @@ describe('report formats', () => {
     const both = evalHtml([a, b]);
     for (const chart of ['compare', 'run-0', 'run-1']) expect(both).toContain(`data-chart="${chart}"`);
     expect(both).toContain('<title>Deputy eval: gpt-4o-mini vs claude-haiku-4-5</title>');
+    // The runs ran different tasks: the report says so, and shows each task in each run.
+    expect(both).toContain('These runs did not run the same tasks');
+    expect(both).toMatch(/<td>deputy\/&lt;b&gt;<\/td><td><span class="status"[^>]*>failed<\/span> 4 steps, 8\.0 s<\/td><td>not run<\/td>/);
+    expect(evalHtml([a, a])).not.toContain('These runs did not run the same tasks');
   });
 });
