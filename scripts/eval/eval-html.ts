@@ -79,6 +79,13 @@ function runSection(report: EvalReport, index: number): string {
   const s = report.settings;
   return `<section><h2>${escape(report.label)}</h2>
 <p class="meta">${escape(report.model.provider)} · ${escape(report.model.model)}${report.model.baseUrl ? ` at ${escape(report.model.baseUrl)}` : ''} · ${escape(report.startedAt)} · suites ${escape(s.suites.join(', '))} · seed ${escape(s.seed)} · ${s.parallel} in parallel · timeout ${seconds(s.timeoutMs)} · mode ${escape(s.mode)}, approvals ${escape(s.approve)}${s.screenshots ? ' · screenshots' : ''}${report.rerunOf ? ` · failures of ${escape(report.rerunOf)} run again` : ''} · the run took ${seconds(report.elapsedMs)}</p>
+${
+  Object.keys(report.bySuite).length > 1
+    ? `<p>${Object.entries(report.bySuite)
+        .map(([suite, t]) => `<strong>${escape(suite)}</strong>: ${t.solved}/${t.tasks} solved (${percent(t.successRate)}), cost ${dollars(t.costUsd)}`)
+        .join(' · ')}</p>`
+    : ''
+}
 ${runChart(report, index)}
 ${taskTable(report)}
 </section>`;

@@ -81,6 +81,8 @@ export const EvalReport = z.object({
   rerunOf: z.string().nullable(),
   tasks: z.array(EvalTaskResult),
   totals: EvalTotals,
+  /** The totals of each suite on its own (a run of several suites mixes easy and hard tasks in its totals). */
+  bySuite: z.record(z.string(), EvalTotals),
 });
 export type EvalReport = z.infer<typeof EvalReport>;
 
@@ -117,6 +119,12 @@ export function totalsOf(tasks: readonly EvalTaskResult[]): EvalTotals {
     deputyMs: knownSum(tasks.map((task) => task.deputyMs)),
     medianDeputyMsPerStep: median(perStep),
   };
+}
+
+/** The totals of each suite's tasks, by suite name. */
+export function totalsBySuite(tasks: readonly EvalTaskResult[]): Record<string, EvalTotals> {
+  const suites = [...new Set(tasks.map((task) => task.suite))];
+  return Object.fromEntries(suites.map((suite) => [suite, totalsOf(tasks.filter((task) => task.suite === suite))]));
 }
 
 /** Reads a report written by an earlier run, with a message that says what is wrong when it is not one. */

@@ -57,6 +57,9 @@ export function formatTable(report: EvalReport): string[] {
     '',
     `${report.label}: ${percent(t.successRate)} solved (${t.solved} solved, ${t.failed} failed, ${t.timeout} timed out, ${t.error} errors); cost ${dollars(t.costUsd)}; ` +
       `Deputy's own time per step (median) ${seconds(t.medianDeputyMsPerStep)}; the run took ${seconds(report.elapsedMs)}.`,
+    ...(Object.keys(report.bySuite).length > 1
+      ? Object.entries(report.bySuite).map(([suite, totals]) => `  ${suite}: ${totals.solved}/${totals.tasks} solved (${percent(totals.successRate)}), cost ${dollars(totals.costUsd)}`)
+      : []),
     "wall: the task's time from start to end; deputy: wall time minus the time waiting for the model.",
   ];
 }

@@ -6,7 +6,7 @@ import type { ExtensionBrowser } from '../lib/launch-browser';
 import { ExitError, EXIT } from '../task/exit-codes';
 import { checkModelServer } from '../task/model-preflight';
 import type { TaskOptions } from '../task/task-flags';
-import { type EvalReport, type EvalTaskResult, failuresOf, totalsOf } from './eval-report';
+import { type EvalReport, type EvalTaskResult, failuresOf, totalsBySuite, totalsOf } from './eval-report';
 import { evalHtml } from './eval-html';
 import { type EvalTask, type OpenSuite, seededOrder } from './eval-suite';
 import { formatTaskLine, formatTable } from './eval-table';
@@ -135,6 +135,7 @@ export async function runEval(options: EvalOptions, write: (line: string) => voi
       rerunOf: options.rerun?.path ?? null,
       tasks: results,
       totals: totalsOf(results),
+      bySuite: totalsBySuite(results),
     };
     const output = { report, json: `${JSON.stringify(report, null, 2)}\n`, html: evalHtml([report]) };
     await mkdir(options.outDir, { recursive: true });

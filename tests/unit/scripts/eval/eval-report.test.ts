@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { evalHtml } from '../../../../scripts/eval/eval-html';
-import { type EvalReport, type EvalTaskResult, failuresOf, parseReport, totalsOf } from '../../../../scripts/eval/eval-report';
+import { type EvalReport, type EvalTaskResult, failuresOf, parseReport, totalsBySuite, totalsOf } from '../../../../scripts/eval/eval-report';
 import { type EvalTask, seededOrder } from '../../../../scripts/eval/eval-suite';
 import { formatComparison, formatTable } from '../../../../scripts/eval/eval-table';
 import { traceFigures } from '../../../../scripts/eval/run-eval-task';
@@ -40,6 +40,7 @@ function report(label: string, tasks: EvalTaskResult[]): EvalReport {
     rerunOf: null,
     tasks,
     totals: totalsOf(tasks),
+    bySuite: totalsBySuite(tasks),
   };
 }
 
@@ -57,6 +58,15 @@ describe('eval totals', () => {
     // Deputy's time per step: 500, 500, 500 (the error task has none): the median is 500 ms.
     expect(totals.medianDeputyMsPerStep).toBe(500);
     expect(totalsOf([result('deputy/a')]).cachedTokens).toBeNull();
+  });
+
+  it('keeps each suite apart too', () => {
+    const bySuite = totalsBySuite([result('deputy/a'), result('miniwob/b', { status: 'failed' }), result('miniwob/c')]);
+    expect(Object.keys(bySuite)).toEqual(['deputy', 'miniwob']);
+    expect(bySuite.miniwob).toMatchObject({ tasks: 2, solved: 1, successRate: 0.5 });
+    const mixed = report('m', [result('deputy/a'), result('miniwob/b', { status: 'failed' })]);
+    expect(formatTable(mixed)).toContain('  miniwob: 0/1 solved (0%), cost $0.01');
+    expect(evalHtml([mixed])).toContain('<strong>miniwob</strong>: 0/1 solved (0%), cost $0.01');
   });
 });
 
