@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import picomatch from 'picomatch';
+import { browserAt, findBrowser } from '../lib/find-browser';
 import type { ExtensionBrowser } from '../lib/launch-browser';
 import { ExitError, EXIT } from '../task/exit-codes';
 import { checkModelServer } from '../task/model-preflight';
@@ -77,6 +78,9 @@ export function selectTasks(all: readonly EvalTask[], options: Pick<EvalOptions,
  */
 export async function runEval(options: EvalOptions, write: (line: string) => void, hooks: EvalHooks = {}, signal = new AbortController().signal): Promise<EvalOutput> {
   if (!existsSync('dist/manifest.json')) throw new ExitError('The extension is not built: run `npm run build` first.', EXIT.browser);
+  // Said once, before anything starts, rather than by every task: no browser, or a wrong --browser.
+  if (options.base.browser === undefined) findBrowser();
+  else browserAt(options.base.browser, '--browser');
   const preflight = await checkModelServer(options.base.provider, { hostRules: options.base.hostRules });
   if (preflight.warning) write(`warning: ${preflight.warning}`);
   const suiteNames = options.rerun ? [...new Set(failuresOf(options.rerun.report).map((task) => task.suite))].filter((name): name is SuiteName => (SUITES as readonly string[]).includes(name)) : options.suites;
