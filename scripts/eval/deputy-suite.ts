@@ -16,50 +16,43 @@ export async function openDeputySuite(): Promise<OpenSuite> {
   const address = new URL(site.url);
   address.hostname = HOST;
   const url = (path: string): string => new URL(path, address).toString();
+  const task = (name: string, text: string, path: string, judge: EvalTask['judge']): EvalTask => ({ id: `deputy/${name}`, suite: 'deputy', text, url: url(path), flow: 'task', judge });
 
   const tasks: EvalTask[] = [
-    {
-      id: 'deputy/shop-cheapest-headphones',
-      suite: 'deputy',
-      text: 'Add the cheapest headphones to the cart (one of them), and nothing else.',
-      url: url('/'),
-      flow: 'task',
-      async judge(_target, browser) {
-        const cart = await readStorage(browser, url('/cart.html'), 'cart');
-        const lines = Array.isArray(cart) ? cart.filter(isRecord) : [];
-        const solved = lines.length === 1 && lines[0]?.id === 'pocket-buds' && lines[0]?.qty === 1;
-        return { solved, reason: `The cart holds ${JSON.stringify(lines)}; expected one Pocket Buds ($39, the cheapest).` };
-      },
-    },
-    {
-      id: 'deputy/account-form',
-      suite: 'deputy',
-      text: 'Save my account details: full name Ada Lovelace, email ada@example.org, phone +44 20 7946 0000, country United Kingdom, and no newsletter.',
-      url: url('/account.html'),
-      flow: 'task',
-      async judge(_target, browser) {
+    task('shop-cheapest-headphones', 'Add the cheapest headphones to the cart (one of them), and nothing else.', '/', async (_target, browser) => {
+      const cart = await readStorage(browser, url('/cart.html'), 'cart');
+      const lines = Array.isArray(cart) ? cart.filter(isRecord) : [];
+      const solved = lines.length === 1 && lines[0]?.id === 'pocket-buds' && lines[0]?.qty === 1;
+      return { solved, reason: `The cart holds ${JSON.stringify(lines)}; expected one Pocket Buds ($39, the cheapest).` };
+    }),
+    task(
+      'account-form',
+      'Save my account details: full name Ada Lovelace, email ada@example.org, phone +44 20 7946 0000, country United Kingdom, and no newsletter.',
+      '/account.html',
+      async (_target, browser) => {
         const saved = await readStorage(browser, url('/account.html'), 'account');
         const expected = { fullName: 'Ada Lovelace', email: 'ada@example.org', phone: '+44 20 7946 0000', country: 'GB', newsletter: false };
         if (!isRecord(saved)) return { solved: false, reason: 'No account details were saved.' };
-        const wrong = Object.entries(expected).filter(([key, value]) => (typeof saved[key] === 'string' ? (saved[key]).trim() : saved[key]) !== value);
+        const wrong = Object.entries(expected).filter(([key, value]) => {
+          const got = saved[key];
+          return (typeof got === 'string' ? got.trim() : got) !== value;
+        });
         return {
           solved: wrong.length === 0,
           reason: wrong.length === 0 ? 'The saved details match.' : `Saved details differ in ${wrong.map(([key]) => `${key} (${JSON.stringify(saved[key])})`).join(', ')}.`,
         };
       },
-    },
-    {
-      id: 'deputy/catalogue-search',
-      suite: 'deputy',
-      text: 'Search the catalogue for speakers, look through every page of results, and add the speaker with the longest battery life to my wishlist (only that one).',
-      url: url('/search.html'),
-      flow: 'task',
-      async judge(_target, browser) {
+    ),
+    task(
+      'catalogue-search',
+      'Search the catalogue for speakers, look through every page of results, and add the speaker with the longest battery life to my wishlist (only that one).',
+      '/search.html',
+      async (_target, browser) => {
         const wishlist = await readStorage(browser, url('/search.html'), 'wishlist');
         const solved = Array.isArray(wishlist) && wishlist.length === 1 && wishlist[0] === 'summit-xl';
         return { solved, reason: `The wishlist holds ${JSON.stringify(wishlist ?? [])}; expected only the Summit XL (26 h, on the second page).` };
       },
-    },
+    ),
     {
       id: 'deputy/support-refund',
       suite: 'deputy',

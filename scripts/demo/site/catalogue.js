@@ -21,12 +21,7 @@
   ];
 
   function readWishlist() {
-    try {
-      var list = JSON.parse(localStorage.getItem('wishlist') || '[]');
-      return Array.isArray(list) ? list : [];
-    } catch (error) {
-      return [];
-    }
+    return window.northwindList('wishlist');
   }
   function battery(product) {
     return product.battery > 0 ? product.battery + ' h battery' : 'mains powered';
