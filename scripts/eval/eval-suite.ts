@@ -20,8 +20,11 @@ export interface EvalTask {
   flow: 'task' | 'chat';
   /** For a chat case: the facts Deputy may share with support. */
   facts?: Record<string, string>;
-  /** Puts the task's tab in its starting state before the task starts (MiniWoB++: load, seed, start the episode). */
-  prepare?(target: Page, seed: string): Promise<void>;
+  /**
+   * Puts the task's tab in its starting state before the task starts (MiniWoB++: load, seed, and start an episode
+   * as long as the task's time limit).
+   */
+  prepare?(target: Page, run: { seed: string; timeoutMs: number }): Promise<void>;
   /** Reads the resulting state once the task ended. */
   judge(target: Page, browser: Browser): Promise<Verdict>;
 }

@@ -1,5 +1,6 @@
 import { readdir } from 'node:fs/promises';
-import { episodeResult, miniwobMissing, serveMiniwob, solved, startEpisode, taskUrl } from '../lib/miniwob-harness';
+import { AGENT_EPISODE_MS, episodeResult, miniwobMissing, serveMiniwob, solved, startEpisode, taskUrl } from '../lib/miniwob-harness';
+import { EXIT, ExitError } from '../task/exit-codes';
 import type { EvalTask, OpenSuite } from './eval-suite';
 
 /** The host name the pages are served under in the eval's browser (mapped to loopback by the eval's host rules). */
@@ -10,12 +11,12 @@ const TEXT = 'Do the task that this page states in its instruction at the top, o
 
 /**
  * MiniWoB++ from a checkout (the public suite beside the project by default, or the user's `--suite-dir`): each
- * page is loaded, seeded and started with an episode long enough for a model-driven agent, and judged by the page's
- * own reward (a raw reward of at least 1 counts as solved).
+ * page is loaded, seeded and started with an episode long enough for a model-driven agent (five minutes, or the
+ * task's time limit when longer), and judged by the page's own reward (a raw reward of at least 1 counts as solved).
  */
 export async function openMiniwobSuite(dir: string): Promise<OpenSuite> {
   const missing = miniwobMissing(dir);
-  if (missing) throw new Error(`${missing}. Point --suite-dir at a MiniWoB++ checkout (the folder that holds miniwob/ and core/).`);
+  if (missing) throw new ExitError(`${missing}. Point --suite-dir at a MiniWoB++ checkout (the folder that holds miniwob/ and core/).`, EXIT.usage);
   const names = (await readdir(`${dir}/miniwob`)).filter((file) => file.endsWith('.html')).map((file) => file.slice(0, -'.html'.length)).sort();
   const server = await serveMiniwob(dir);
   const tasks = names.map(
@@ -24,9 +25,10 @@ export async function openMiniwobSuite(dir: string): Promise<OpenSuite> {
       suite: 'miniwob',
       text: TEXT,
       flow: 'task',
-      async prepare(target, seed) {
+      async prepare(target, { seed, timeoutMs }) {
         await target.goto(taskUrl(server, name, HOST), { waitUntil: 'load' });
-        await startEpisode(target, { seed });
+        // Never shorter than the harness's agent episode; longer when the task may take longer.
+        await startEpisode(target, { seed, episodeMs: Math.max(AGENT_EPISODE_MS, timeoutMs) });
       },
       async judge(target) {
         const result = await episodeResult(target).catch(() => null);

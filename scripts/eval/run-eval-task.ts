@@ -115,7 +115,7 @@ export async function runEvalTask(run: EvalTaskRun): Promise<EvalTaskResult> {
           if (!task.prepare) return;
           // In front first: a page in a background tab may not get input or animation frames.
           await target.bringToFront();
-          await task.prepare(target, seed);
+          await task.prepare(target, { seed, timeoutMs: run.timeoutMs });
         },
         async beforeClose(target) {
           judgedAt = Date.now();

@@ -81,8 +81,6 @@ export async function runEval(options: EvalOptions, write: (line: string) => voi
   // Said once, before anything starts, rather than by every task: no browser, or a wrong --browser.
   if (options.base.browser === undefined) findBrowser();
   else browserAt(options.base.browser, '--browser');
-  const preflight = await checkModelServer(options.base.provider, { hostRules: options.base.hostRules });
-  if (preflight.warning) write(`warning: ${preflight.warning}`);
   const suiteNames = options.rerun ? [...new Set(failuresOf(options.rerun.report).map((task) => task.suite))].filter((name): name is SuiteName => (SUITES as readonly string[]).includes(name)) : options.suites;
   const suites: OpenSuite[] = [];
   try {
@@ -94,6 +92,9 @@ export async function runEval(options: EvalOptions, write: (line: string) => voi
     if (chosen.length === 0) {
       throw new ExitError(options.rerun ? `${options.rerun.path} has no failed tasks to run again.` : `No task matches --tasks ${options.tasks?.join(',') ?? ''}.`, EXIT.usage);
     }
+    // The model server is asked once for the whole run (each task's own check then finds it answering).
+    const preflight = await checkModelServer(options.base.provider, { hostRules: options.base.hostRules });
+    if (preflight.warning) write(`warning: ${preflight.warning}`);
     const started = new Date();
     write(`Running ${chosen.length} task${chosen.length === 1 ? '' : 's'} (${suiteNames.join(', ')}), ${options.parallel} at a time, seed ${options.seed}, ${Math.round(options.timeoutMs / 1000)} s each at most.`);
     const results: EvalTaskResult[] = [];
