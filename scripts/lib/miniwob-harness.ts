@@ -29,7 +29,7 @@ export interface EpisodeResult {
 /** Why MiniWoB++ cannot be used here (its folder is missing), or null when it can. */
 export function miniwobMissing(dir = MINIWOB_DIR): string | null {
   if (!existsSync(join(dir, 'miniwob')) || !existsSync(join(dir, 'core', 'core.js'))) {
-    return `MiniWoB++ is not at ${dir} (the shared folder beside the checkout): these tasks need it`;
+    return `MiniWoB++ is not at ${dir}${dir === MINIWOB_DIR ? ' (the shared folder beside the checkout)' : ''}: these tasks need it`;
   }
   return null;
 }

@@ -22,6 +22,8 @@ export interface TaskIo {
 /** Points where a caller (the end-to-end tests) may look at the browser while the task runs and before it closes. */
 export interface TaskHooks {
   onLaunched?(browser: ExtensionBrowser): Promise<void> | void;
+  /** The task's tab before the task starts on it (an evaluation loads and seeds its page here). */
+  beforeStart?(target: Page): Promise<void> | void;
   beforeClose?(target: Page, record: TaskRecord): Promise<void> | void;
 }
 
@@ -78,6 +80,7 @@ export async function runTask(options: TaskOptions, io: TaskIo, hooks: TaskHooks
     if (tabId === undefined) throw new Error('The task tab could not be found in the browser');
     await panel.goto(panel.url().replace(/\?.*$/, '') + `?tab=${tabId}`);
     const control = await ControlPage.open(panel);
+    await hooks.beforeStart?.(target);
     await target.bringToFront();
     return await drive({ options, io, hooks, signal, emit, ext, target, control, tabId });
   } finally {

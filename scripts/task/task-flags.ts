@@ -68,16 +68,8 @@ export function parseTaskFlags(argv: string[], env: NodeJS.ProcessEnv): TaskOpti
     .option('--browser <path>', 'the browser to run: Chrome, Chromium, Brave or Edge (default: CHROME_PATH, then the usual paths)')
     .option('--json', 'print one JSON event per line instead of text')
     .option('--runs-dir <dir>', 'where to write the trace and the screenshots', 'runs')
-    .addHelpText('after', `\n${EXIT_CODES_HELP}`)
-    .exitOverride()
-    .configureOutput({ writeErr: () => undefined, writeOut: (text) => process.stdout.write(text) });
-  try {
-    program.parse(argv, { from: 'user' });
-  } catch (error) {
-    // --help (and a bare `help`) prints the help and is a success, not a usage mistake.
-    if (error instanceof CommanderError && error.exitCode === 0) throw new TaskUsageError('', 0);
-    throw new TaskUsageError(error instanceof Error ? error.message.replace(/^error: /, '') : String(error));
-  }
+    .addHelpText('after', `\n${EXIT_CODES_HELP}`);
+  parseCommandLine(program, argv);
   if (!program.opts<{ chat?: boolean }>().chat && Object.keys(program.opts<{ fact: Record<string, string> }>().fact).length > 0) {
     throw new TaskUsageError('--fact is for chat cases: add --chat, or leave the facts out.');
   }
@@ -126,6 +118,20 @@ export function parseTaskFlags(argv: string[], env: NodeJS.ProcessEnv): TaskOpti
     json: flags.json ?? false,
     hostRules,
   };
+}
+
+/**
+ * Parses a command line, printing help on stdout; a mistake becomes a TaskUsageError (exit 2) with commander's words,
+ * and --help (or a bare `help`) a success with nothing more to say.
+ */
+export function parseCommandLine(program: Command, argv: string[]): void {
+  program.exitOverride().configureOutput({ writeErr: () => undefined, writeOut: (text) => process.stdout.write(text) });
+  try {
+    program.parse(argv, { from: 'user' });
+  } catch (error) {
+    if (error instanceof CommanderError && error.exitCode === 0) throw new TaskUsageError('', 0);
+    throw new TaskUsageError(error instanceof Error ? error.message.replace(/^error: /, '') : String(error));
+  }
 }
 
 function providerFrom(

@@ -10,13 +10,18 @@
     { id: 'quiet-max', name: 'QuietMax noise-cancelling headphones', price: 249 },
   ];
 
-  function readCart() {
+  // A list kept in localStorage (the cart; the catalogue's wishlist through window.northwindList), empty when unreadable.
+  function readList(key) {
     try {
-      var cart = JSON.parse(localStorage.getItem('cart') || '[]');
-      return Array.isArray(cart) ? cart : [];
+      var list = JSON.parse(localStorage.getItem(key) || '[]');
+      return Array.isArray(list) ? list : [];
     } catch (error) {
       return [];
     }
+  }
+  window.northwindList = readList;
+  function readCart() {
+    return readList('cart');
   }
   function writeCart(cart) {
     localStorage.setItem('cart', JSON.stringify(cart));
