@@ -11,10 +11,14 @@ export function fitForRedaction(texts: string[], limit = MCP_REDACT_MAX_CHARS): 
   if (total <= limit) return texts;
   let left = limit;
   return texts.map((text) => {
+    if (text.length <= left) {
+      left -= text.length;
+      return text;
+    }
     const note = `\n[... ${text.length} characters in all; the rest was cut: too long to return]`;
-    const keep = Math.max(0, Math.min(text.length, left - note.length));
-    left -= Math.min(text.length, keep + note.length);
-    return keep >= text.length ? text : text.slice(0, keep) + note;
+    const keep = Math.max(0, left - note.length);
+    left = 0;
+    return keep > 0 ? text.slice(0, keep) + note : '';
   });
 }
 
