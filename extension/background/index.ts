@@ -65,6 +65,8 @@ const host = new HostConnection({
     'mcp.status': (params) => mcp.hostRequests['mcp.status'](params),
     'mcp.page': (params) => mcp.hostRequests['mcp.page'](params),
     'mcp.approve': (params) => mcp.hostRequests['mcp.approve'](params),
+    'mcp.redact': (params) => mcp.hostRequests['mcp.redact'](params),
+    'mcp.reveal': (params) => mcp.hostRequests['mcp.reveal'](params),
     'mcp.cancel': (params) => mcp.hostRequests['mcp.cancel'](params),
     'form.fill': (params) => forms['form.fill'](params),
   },

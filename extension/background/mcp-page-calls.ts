@@ -7,7 +7,7 @@ import { observationRecord } from '../../shared/agent/step-record';
 import { wrapUntrusted } from '../../shared/agent/untrusted';
 import { webTools } from '../../shared/agent/web-tools';
 import { AppError, toErrorShape } from '../../shared/errors';
-import { MCP_DISABLED_MESSAGE, type McpActivity, type McpCallResult, type McpSessionRef, type ParamsOf, type HostRequestMethods, type Settings, type TaskFile } from '../../shared/protocol';
+import { MCP_DISABLED_MESSAGE, type McpActivity, type McpCallResult, type McpSessionRef, type ParamsOf, type ResultOf, type HostRequestMethods, type Settings, type TaskFile } from '../../shared/protocol';
 import type { Screenshot } from '../../shared/agent/environment';
 import type { McpActivityLog } from './mcp-activity-log';
 import type { McpApprovalQueue } from './mcp-approval-queue';
@@ -109,6 +109,41 @@ export class McpPageCalls {
     if (callId !== undefined) return;
     this.sessions.delete(sessionId);
     void this.deps.release(session.owner.id).catch(() => undefined);
+  }
+
+  /**
+   * Host-side text for an agent (its shell output, a desktop step's result), redacted with the user's personal data
+   * by the session's own redactor: a value its pages showed as {{redacted_card_1}} reads the same in its shell.
+   */
+  async redact(params: ParamsOf<HostRequestMethods, 'mcp.redact'>): Promise<ResultOf<HostRequestMethods, 'mcp.redact'>> {
+    const session = this.session(params.session, await this.deps.settings.get());
+    return { texts: params.texts.map((part) => session.redactor.redact(part)) };
+  }
+
+  /**
+   * The values behind an agent's placeholders, for typing on the desktop: only names this session knows, only after
+   * the user approved the card that names them and the window they go to, and never while MCP is off.
+   */
+  async reveal(params: ParamsOf<HostRequestMethods, 'mcp.reveal'>): Promise<ResultOf<HostRequestMethods, 'mcp.reveal'>> {
+    const settings = await this.deps.settings.get();
+    if (params.session.kind === 'mcp' && !settings.mcp.enabled) return { approved: false, note: MCP_DISABLED_MESSAGE, values: {} };
+    const session = this.session(params.session, settings);
+    const known = new Set(session.vault.names());
+    const unknown = params.names.filter((name) => !known.has(name));
+    if (unknown.length > 0) {
+      const names = session.vault.names().map((name) => `{{${name}}}`).join(', ') || 'none';
+      return { approved: false, note: `Deputy holds no personal data named ${unknown.map((name) => `{{${name}}}`).join(', ')}, so nothing was typed. The placeholders this agent may use: ${names}.`, values: {} };
+    }
+    const answer = await this.deps.approvals.ask(session.ref, {
+      callId: params.callId,
+      tool: params.tool,
+      intent: params.intent,
+      reason: params.reason,
+      classes: params.classes,
+      url: params.url,
+    });
+    if (!answer.approved) return { approved: false, ...(answer.note ? { note: answer.note } : {}), values: {} };
+    return { approved: true, ...(answer.note ? { note: answer.note } : {}), values: Object.fromEntries(params.names.map((name) => [name, session.vault.resolve(`{{${name}}}`)])) };
   }
 
   async call(params: ParamsOf<HostRequestMethods, 'mcp.page'>): Promise<McpCallResult> {

@@ -86,6 +86,8 @@ export function createMcpServices(deps: {
         });
         return { approved: answer.approved, ...(answer.note ? { note: answer.note } : {}), ...(answer.alwaysAllowPrefix ? { alwaysAllowPrefix: answer.alwaysAllowPrefix } : {}) };
       },
+      'mcp.redact': (params) => page.redact(params),
+      'mcp.reveal': (params) => page.reveal(params),
       'mcp.cancel': (params) => {
         page.cancel(params.sessionId, params.callId, params.reason);
         return Promise.resolve({});

@@ -1,5 +1,6 @@
 import { userInfo } from 'node:os';
 import type { DesktopService } from '../desktop/desktop-service';
+import { x11WindowTitle } from '../desktop/x11-window-title';
 import type { ProcessRegistry } from '../host/process-registry';
 import type { Logger } from '../log/logger';
 import type { PathEnv } from '../paths';
@@ -60,7 +61,7 @@ export async function createMcpBridge(options: {
           desktop: async () => {
             const desktop = options.desktop as DesktopService;
             const status = await desktop.status();
-            return status.available ? createMcpDesktop(desktop, now) : { unavailable: status.reason };
+            return status.available ? createMcpDesktop(desktop, now, process.platform === 'linux' ? () => x11WindowTitle() : undefined) : { unavailable: status.reason };
           },
         }
       : {}),

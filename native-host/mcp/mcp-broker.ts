@@ -18,7 +18,8 @@ import type { Logger } from '../log/logger';
 import type { BridgeBackend, BridgePeer, BridgeSession } from './bridge-server';
 import type { BrowserLink } from './browser-link';
 import type { McpDesktop } from './mcp-desktop';
-import { panelApprover } from './mcp-approvals';
+import { redactForAgent } from './agent-redaction';
+import { panelApprover, revealer } from './mcp-approvals';
 import type { McpShell } from './mcp-shell';
 import { BROWSER_PREFIX, DESKTOP_PREFIX, SHELL_PREFIX, mcpToolList } from './mcp-tool-list';
 import type { McpServerPool } from './server-pool';
@@ -49,6 +50,8 @@ interface Session {
   desktop: McpDesktop | undefined;
   closed: boolean;
 }
+
+type ActivityChange = Pick<McpActivity, 'callId' | 'tool' | 'text' | 'state'> & { summary?: string };
 
 type McpHandlerNames = 'mcp.stop' | 'mcp.servers.tools' | 'mcp.servers.call';
 
@@ -143,22 +146,16 @@ export class McpBroker implements BridgeBackend {
     const status = await this.status(session);
     if (!status) return text('Deputy\'s browser extension did not answer, so nothing was done: check that the browser is open and the side panel says "host: connected".');
     if (!status.enabled) return text(MCP_DISABLED_MESSAGE);
-    const activity = (change: Pick<McpActivity, 'callId' | 'tool' | 'text' | 'state'> & { summary?: string }): void =>
+    const activity = (change: ActivityChange): void =>
       this.deps.link.emit('mcp.activity', { session: session.ref, ...change, at: this.deps.now() });
     const approve = panelApprover(this.deps.link, session.ref, activity);
     const tool = name.startsWith(SHELL_PREFIX) ? name.slice(SHELL_PREFIX.length) : name.slice(DESKTOP_PREFIX.length);
     try {
       activity({ callId, tool: name, text: name, state: 'running' });
-      let result: McpCallResult;
-      let stepText = name;
       if (name.startsWith(SHELL_PREFIX)) {
         if (!status.shell || !this.deps.shell) return text('Shell commands are off for connected agents. The user can allow them in Deputy\'s side panel: Settings, "Connected agents (MCP)", "Allow shell commands".');
         session.shell ??= this.deps.shell(session.ref, approve);
-        const call = await session.shell.call(tool, params.arguments, callId, signal);
-        stepText = callLogText(call);
-        result = fromCall(call);
-        activity({ callId, tool: name, text: stepText, state: call.status === 'denied' ? 'denied' : result.isError ? 'failed' : 'done', summary: firstLine(result) });
-        return result;
+        return await this.settle(session, name, await session.shell.call(tool, params.arguments, callId, signal), activity);
       }
       if (name.startsWith(DESKTOP_PREFIX)) {
         if (!status.desktop || !this.deps.desktop) return text('Desktop control is off for connected agents. The user can allow it in Deputy\'s side panel: Settings, "Connected agents (MCP)", "Allow desktop control".');
@@ -166,24 +163,34 @@ export class McpBroker implements BridgeBackend {
         if ('unavailable' in found) return text(`Desktop control is not available here: ${found.unavailable}`);
         const desktop = (session.desktop = found);
         if (tool === 'screenshot') {
-          result = await desktop.screenshot();
+          const shot = await desktop.screenshot();
+          activity({ callId, tool: name, text: 'Took a desktop screenshot', state: 'done' });
+          return shot;
         } else {
-          const call = await desktop.call(tool, params.arguments, callId, { mode: status.mode, approve, signal });
-          stepText = callLogText(call);
-          result = fromCall(call);
-          activity({ callId, tool: name, text: stepText, state: call.status === 'denied' ? 'denied' : result.isError ? 'failed' : 'done', summary: firstLine(result) });
-          return result;
+          const reveal = revealer(this.deps.link, session.ref, activity);
+          return await this.settle(session, name, await desktop.call(tool, params.arguments, callId, { mode: status.mode, approve, reveal, clientName: session.ref.client.name, signal }), activity);
         }
-        activity({ callId, tool: name, text: 'Took a desktop screenshot', state: 'done' });
-        return result;
       }
       throw new AppError('not_found', `Unknown tool ${name}.`);
     } catch (error) {
       const shape = toErrorShape(error);
       if (shape.code === 'not_found' && shape.message.startsWith('Unknown tool')) throw error;
-      activity({ callId, tool: name, text: name, state: shape.code === 'cancelled' ? 'cancelled' : 'failed', summary: shape.message });
-      return text(shape.code === 'cancelled' ? `Cancelled: ${shape.message}` : `The call failed: ${shape.message}`);
+      // An error can quote what the step read (a command's output): it is redacted like any result.
+      const failed = await redactForAgent(this.deps.link, session.ref, text(shape.code === 'cancelled' ? `Cancelled: ${shape.message}` : `The call failed: ${shape.message}`));
+      activity({ callId, tool: name, text: name, state: shape.code === 'cancelled' ? 'cancelled' : 'failed', summary: firstLine(failed.result) });
+      return failed.result;
     }
+  }
+
+  /**
+   * A host-side step's result as the agent and the panel's log get it: redacted by the extension with the user's
+   * personal data (withheld when that cannot be done), its state in the log.
+   */
+  private async settle(session: Session, name: string, call: CallRecord, activity: (change: ActivityChange) => void): Promise<McpCallResult> {
+    const raw = fromCall(call);
+    const { result, extra } = await redactForAgent(this.deps.link, session.ref, raw, [callLogText(call)]);
+    activity({ callId: call.id, tool: name, text: extra[0] ?? name, state: call.status === 'denied' ? 'denied' : raw.isError || result.isError ? 'failed' : 'done', summary: firstLine(result) });
+    return result;
   }
 
   private async page(session: Session, params: ParamsOf<BridgeMethods, 'bridge.call'>, signal: AbortSignal): Promise<McpCallResult> {

@@ -43,7 +43,10 @@ const MCP_WORDING: Readonly<Record<string, { description: string; fields?: Recor
       'Type text into a field by its ref number. Personal data shown as a {{placeholder}} (e.g. {{redacted_card_1}}) is typed by giving the placeholder exactly as you saw it; Deputy fills in the real value where the user allows it.',
   },
   // The host does not hold the user's personal data (the extension does), so there is nothing to fill in on the desktop.
-  desktop_type: { description: 'Type text into the focused window (click the field first). It is typed as given: {{placeholders}} are not filled in on the desktop.' },
+  desktop_type: {
+    description:
+      "Type text into the focused window (click the field first). The user's personal data is typed by giving its {{placeholder}} (e.g. {{card_number}}, or one a page or command output showed you): Deputy asks the user first, naming the values and the window, and types the real value only if they approve.",
+  },
 };
 
 function describe(tool: AnyTool<never>, name: string, note: string): McpToolDescriptor {

@@ -59,6 +59,11 @@ export function createSecretVault(initial: VaultContents = { entries: {} }): Sec
 
 const FOUND_NAME = /^redacted_([a-z0-9_]+)_(\d+)$/;
 
+/** Every placeholder name a text uses (known to a vault or not), each once, in order. */
+export function placeholderNames(text: string): string[] {
+  return [...new Set([...text.matchAll(PLACEHOLDER)].map((m) => m[1] ?? ''))];
+}
+
 /** The names of values redaction found (`redacted_card_1`) that a text mentions as placeholders, each once. */
 export function foundNamesIn(text: string): string[] {
   const names = [...text.matchAll(PLACEHOLDER)].map((m) => m[1] ?? '').filter((name) => FOUND_NAME.test(name));

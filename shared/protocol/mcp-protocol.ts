@@ -184,6 +184,41 @@ export type McpApprovalParams = z.infer<typeof McpApprovalParams>;
 export const McpApprovalAnswer = z.object({ approved: z.boolean(), note: z.string().max(1000).optional(), alwaysAllowPrefix: z.string().max(500).optional() });
 export type McpApprovalAnswer = z.infer<typeof McpApprovalAnswer>;
 
+/**
+ * Host-side text (shell output, desktop step results) checked for the user's personal data before it goes back to a
+ * connected agent. The extension holds that data, so it redacts, with the session's redactor (the one its page calls
+ * use, so a value gets the same {{placeholder}} in the browser and in the shell). Large text travels in chunks like any
+ * message; the host cuts what is above this many characters in all before asking.
+ */
+export const MCP_REDACT_MAX_CHARS = 512_000;
+export const McpRedactParams = z.object({
+  session: McpSessionRef,
+  texts: z.array(z.string()).max(64).refine((texts) => texts.reduce((sum, text) => sum + text.length, 0) <= MCP_REDACT_MAX_CHARS, `At most ${MCP_REDACT_MAX_CHARS} characters in all`),
+});
+export type McpRedactParams = z.infer<typeof McpRedactParams>;
+export const McpRedactResult = z.object({ texts: z.array(z.string()) });
+export type McpRedactResult = z.infer<typeof McpRedactResult>;
+
+const PlaceholderName = z.string().regex(/^[a-z][a-z0-9_]{0,63}$/, 'A placeholder name is lowercase letters, digits and underscores');
+
+/**
+ * An agent's desktop_type names the user's personal data by {{placeholder}}: the extension asks the user in the side
+ * panel (the card names the values and the window they go to) and, only when approved, answers with the values.
+ */
+export const McpRevealParams = McpApprovalParams.extend({
+  names: z.array(PlaceholderName).min(1).max(16),
+  /** Where the values go, as the user knows it: the focused window's title. */
+  destination: z.string().min(1).max(500),
+});
+export type McpRevealParams = z.infer<typeof McpRevealParams>;
+export const McpRevealResult = z.object({
+  approved: z.boolean(),
+  note: z.string().max(1000).optional(),
+  /** The values by name; present only when approved. */
+  values: z.record(PlaceholderName, z.string()).default({}),
+});
+export type McpRevealResult = z.infer<typeof McpRevealResult>;
+
 /** Requests the host sends the extension (the reverse of the host channel), answered on the same native port. */
 export const HostRequestChannel = defineChannel(
   'host-request',
@@ -206,6 +241,10 @@ export const HostRequestChannel = defineChannel(
     },
     /** A host-side step (a shell command, desktop input) that needs the user: shown in the side panel. */
     'mcp.approve': { params: McpApprovalParams, result: McpApprovalAnswer },
+    /** Host-side text for a connected agent, redacted with the user's personal data. */
+    'mcp.redact': { params: McpRedactParams, result: McpRedactResult },
+    /** The values behind an agent's placeholders, after the user approved where they go. */
+    'mcp.reveal': { params: McpRevealParams, result: McpRevealResult },
     /** The agent went away or cancelled: its pending approvals and running page calls end. */
     'mcp.cancel': { params: z.object({ sessionId: z.string().min(1).max(128), callId: CallId.optional(), reason: z.string().max(2000) }), result: z.object({}) },
   },

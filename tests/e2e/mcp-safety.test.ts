@@ -232,6 +232,15 @@ describe('deputy mcp under the policy gate like a task: dialogs, uploads, the eg
     expect(ran.isError, ran.text).toBe(false);
     expect(ran.text).toContain('hello from 42');
 
+    // A command that prints the user's saved personal data: the host has the extension redact its output, so the
+    // agent gets the user's own placeholders (both values are built at run time: the command never holds them).
+    const printed = await agent.call('shell_run', { command: `node -e "console.log('passport X' + (1234567) + ' card 5500 ' + '0000 0000 0004')"` });
+    expect(printed.isError, printed.text).toBe(false);
+    expect(printed.text).toContain('passport {{passport_number}}');
+    expect(printed.text).toMatch(/card \{\{[a-z_0-9]+\}\}/);
+    expect(printed.text).not.toContain(PASSPORT);
+    expect(printed.text).not.toContain(CARD);
+
     const started = await agent.call('shell_run', { command: `node -e "let n = 0; setInterval(() => console.log('tick ' + ++n), 200)"`, background: true });
     expect(started.isError, started.text).toBe(false);
     const id = /\b(p\d+)\b/.exec(started.text)?.[1];
@@ -257,6 +266,19 @@ describe('deputy mcp under the policy gate like a task: dialogs, uploads, the eg
     expect(moved.isError, moved.text).toBe(false);
     const where = execFileSync('xdotool', ['getmouselocation'], { env: { ...process.env, DISPLAY: screen?.display ?? '' }, encoding: 'utf8' });
     expect(where).toMatch(/^x:300 y:200 /);
+
+    // Typing the user's personal data into a desktop program asks the user (in act mode too), naming the value and
+    // the window; refused, nothing is typed and the agent is told so.
+    const typing = agent.call('desktop_type', { text: '{{passport_number}}' });
+    await waitForMcpApproval(panel, 'desktop-agent');
+    const card = (await texts(panel, '[data-testid=mcp-approval]')).join('\n');
+    expect(card).toContain('{{passport_number}}');
+    expect(card).toMatch(/the focused window|the window "/);
+    expect(card).not.toContain(PASSPORT);
+    await pressInPanel(panel, '[data-testid=mcp-approval] [data-testid=reject]');
+    const refused = await typing;
+    expect(refused.isError).toBe(true);
+    expect(refused.text).toContain('did not approve');
     await agent.close();
   });
 });
