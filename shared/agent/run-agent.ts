@@ -169,6 +169,7 @@ async function runLoop<E extends AgentEnvironment>(deps: AgentDeps<E>, state: Ag
       steps: state.steps.length,
       inputTokens: state.usage.inputTokens,
       outputTokens: state.usage.outputTokens,
+      cachedInputTokens: state.usage.cachedInputTokens ?? 0,
       costUsd: state.usage.costUsd,
       durationMs: deps.now() - state.startedAt,
     });
@@ -349,6 +350,8 @@ async function runLoop<E extends AgentEnvironment>(deps: AgentDeps<E>, state: Ag
         toolCalls: step.reply?.toolCalls ?? [],
         inputTokens: reply.usage?.inputTokens ?? null,
         outputTokens: reply.usage?.outputTokens ?? null,
+        cachedInputTokens: reply.usage ? (reply.usage.cachedInputTokens ?? 0) : null,
+        cacheWriteTokens: reply.usage ? (reply.usage.cacheWriteTokens ?? 0) : null,
         costUsd: cost,
         model: reply.model,
       });

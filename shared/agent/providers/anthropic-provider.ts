@@ -1,6 +1,6 @@
 import Anthropic from '@anthropic-ai/sdk';
 import { AppError } from '../../errors';
-import type { CompleteOptions, ConversationMessage, Provider, ProviderReply, ProviderRequest, ToolCall } from './provider';
+import type { CompleteOptions, ConversationMessage, Provider, ProviderReply, ProviderRequest, ToolCall, Usage } from './provider';
 import { providerWithErrors } from './provider-error';
 
 type MessageParam = Anthropic.Messages.MessageParam;
@@ -51,7 +51,9 @@ function toMessages(messages: ConversationMessage[], vision: boolean): MessagePa
     } else if (message.role === 'tool') {
       userBlocks.push({ type: 'tool_result', tool_use_id: message.toolCallId, content: message.content, is_error: message.isError });
     } else {
-      userBlocks.push({ type: 'text', text: message.content });
+      // A breakpoint on the turn that later turns repeat unchanged: the next request reads everything up to it from
+      // the cache (https://docs.anthropic.com/en/docs/build-with-claude/prompt-caching).
+      userBlocks.push({ type: 'text', text: message.content, ...(message.cacheBreakpoint ? { cache_control: { type: 'ephemeral' as const } } : {}) });
       if (message.image && vision) {
         userBlocks.push({ type: 'image', source: { type: 'base64', media_type: message.image.mediaType, data: message.image.base64 } });
       }
@@ -59,6 +61,22 @@ function toMessages(messages: ConversationMessage[], vision: boolean): MessagePa
   }
   flushUser();
   return out;
+}
+
+function numbers(usage: object): Record<string, number> {
+  return Object.fromEntries(Object.entries(usage).filter(([, value]) => typeof value === 'number'));
+}
+
+/** Anthropic counts cache reads and writes apart from `input_tokens`; Deputy's input count includes them. */
+function anthropicUsage(usage: { input_tokens?: number | null; output_tokens?: number | null; cache_read_input_tokens?: number | null; cache_creation_input_tokens?: number | null }): Usage {
+  const read = usage.cache_read_input_tokens ?? 0;
+  const written = usage.cache_creation_input_tokens ?? 0;
+  return {
+    inputTokens: (usage.input_tokens ?? 0) + read + written,
+    outputTokens: usage.output_tokens ?? 0,
+    ...(read > 0 ? { cachedInputTokens: read } : {}),
+    ...(written > 0 ? { cacheWriteTokens: written } : {}),
+  };
 }
 
 /** Messages with tools over the official Anthropic client, streaming by default. */
@@ -72,7 +90,8 @@ export function createAnthropicProvider(options: AnthropicProviderOptions): Prov
     const body = {
       model: options.model,
       max_tokens: options.maxOutputTokens ?? 4096,
-      system: request.system,
+      // The system prompt and the tools before it are the same in every turn of a task: the first breakpoint.
+      system: [{ type: 'text' as const, text: request.system, cache_control: { type: 'ephemeral' as const } }],
       messages: toMessages(request.messages, vision),
       ...(request.tools.length > 0
         ? { tools: request.tools.map((t) => ({ name: t.name, description: t.description, input_schema: t.parameters as Anthropic.Messages.Tool.InputSchema })) }
@@ -91,7 +110,7 @@ export function createAnthropicProvider(options: AnthropicProviderOptions): Prov
       return {
         text,
         toolCalls,
-        usage: { inputTokens: message.usage.input_tokens, outputTokens: message.usage.output_tokens },
+        usage: anthropicUsage(message.usage),
         model: message.model,
         stopReason: message.stop_reason,
       };
@@ -101,7 +120,7 @@ export function createAnthropicProvider(options: AnthropicProviderOptions): Prov
     let text = '';
     let model = options.model;
     let stopReason: string | null = null;
-    let inputTokens = 0;
+    let usage: Record<string, number> = {};
     let outputTokens = 0;
     const calls = new Map<number, ToolCall>();
     let started = false;
@@ -109,7 +128,7 @@ export function createAnthropicProvider(options: AnthropicProviderOptions): Prov
       if (event.type === 'message_start') {
         started = true;
         model = event.message.model;
-        inputTokens = event.message.usage.input_tokens;
+        usage = numbers(event.message.usage);
         outputTokens = event.message.usage.output_tokens;
       } else if (event.type === 'content_block_start' && event.content_block.type === 'tool_use') {
         calls.set(event.index, { id: event.content_block.id, name: event.content_block.name, arguments: '' });
@@ -124,12 +143,13 @@ export function createAnthropicProvider(options: AnthropicProviderOptions): Prov
       } else if (event.type === 'message_delta') {
         stopReason = event.delta.stop_reason ?? stopReason;
         outputTokens = event.usage.output_tokens;
-        if (typeof event.usage.input_tokens === 'number') inputTokens = event.usage.input_tokens;
+        // The final counts, where the server sends them here, replace those of message_start.
+        usage = { ...usage, ...numbers(event.usage) };
       }
     }
     if (!started) throw new AppError('bad_reply', `${label} (${where.baseUrl}) sent an empty or unreadable stream. Check that the base URL points at the Anthropic API.`);
     const toolCalls = [...calls.entries()].sort(([a], [b]) => a - b).map(([, call]) => call);
-    return { text, toolCalls, usage: { inputTokens, outputTokens }, model, stopReason };
+    return { text, toolCalls, usage: { ...anthropicUsage(usage), outputTokens }, model, stopReason };
   }
 
   return providerWithErrors(

@@ -1,6 +1,6 @@
 import OpenAI from 'openai';
 import { AppError } from '../../errors';
-import type { CompleteOptions, ConversationMessage, Provider, ProviderReply, ProviderRequest, ToolCall } from './provider';
+import type { CompleteOptions, ConversationMessage, Provider, ProviderReply, ProviderRequest, ToolCall, Usage } from './provider';
 import { providerWithErrors } from './provider-error';
 
 type ChatMessage = OpenAI.Chat.Completions.ChatCompletionMessageParam;
@@ -50,6 +50,12 @@ function toChatMessages(system: string, messages: ConversationMessage[], vision:
 }
 
 /** Chat completions with tools, over the official client: OpenAI itself or any server that speaks its API. */
+/** OpenAI caches long prompt prefixes on its own and counts what it read in the details (compatible servers may not). */
+function chatUsage(usage: OpenAI.CompletionUsage): Usage {
+  const cached = usage.prompt_tokens_details?.cached_tokens ?? 0;
+  return { inputTokens: usage.prompt_tokens, outputTokens: usage.completion_tokens, ...(cached > 0 ? { cachedInputTokens: cached } : {}) };
+}
+
 export function createOpenAiChatProvider(options: OpenAiChatProviderOptions): Provider {
   const label = options.label ?? 'openai';
   const vision = options.vision ?? false;
@@ -80,7 +86,7 @@ export function createOpenAiChatProvider(options: OpenAiChatProviderOptions): Pr
       return {
         text: choice.message.content ?? '',
         toolCalls,
-        usage: completion.usage ? { inputTokens: completion.usage.prompt_tokens, outputTokens: completion.usage.completion_tokens } : null,
+        usage: completion.usage ? chatUsage(completion.usage) : null,
         model: completion.model,
         stopReason: choice.finish_reason,
       };
@@ -99,7 +105,7 @@ export function createOpenAiChatProvider(options: OpenAiChatProviderOptions): Pr
     for await (const chunk of stream) {
       chunks += 1;
       if (chunk.model) model = chunk.model;
-      if (chunk.usage) usage = { inputTokens: chunk.usage.prompt_tokens, outputTokens: chunk.usage.completion_tokens };
+      if (chunk.usage) usage = chatUsage(chunk.usage);
       const choice = chunk.choices[0];
       if (!choice) continue;
       if (choice.finish_reason) stopReason = choice.finish_reason;

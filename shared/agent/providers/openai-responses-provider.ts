@@ -54,7 +54,14 @@ function readResponse(response: Response, label: string, baseUrl: string): Provi
   return {
     text,
     toolCalls,
-    usage: response.usage ? { inputTokens: response.usage.input_tokens, outputTokens: response.usage.output_tokens } : null,
+    usage: response.usage
+      ? {
+          inputTokens: response.usage.input_tokens,
+          outputTokens: response.usage.output_tokens,
+          // OpenAI caches long prompt prefixes on its own and counts what it read in the details.
+          ...(response.usage.input_tokens_details?.cached_tokens ? { cachedInputTokens: response.usage.input_tokens_details.cached_tokens } : {}),
+        }
+      : null,
     model: response.model,
     stopReason: response.status ?? null,
   };

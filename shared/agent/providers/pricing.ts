@@ -1,27 +1,32 @@
 import type { Usage } from './provider';
 
-/** US dollars per million tokens: input, output. Checked against the providers' price pages; extend as models ship. */
-const PRICES: [prefix: string, input: number, output: number][] = [
-  ['gpt-4o-mini', 0.15, 0.6],
-  ['gpt-4o', 2.5, 10],
-  ['gpt-4.1-nano', 0.1, 0.4],
-  ['gpt-4.1-mini', 0.4, 1.6],
-  ['gpt-4.1', 2, 8],
-  ['gpt-5-nano', 0.05, 0.4],
-  ['gpt-5-mini', 0.25, 2],
-  ['gpt-5', 1.25, 10],
-  ['o4-mini', 1.1, 4.4],
-  ['o3', 2, 8],
-  ['claude-haiku-4-5', 1, 5],
-  ['claude-3-5-haiku', 0.8, 4],
-  ['claude-sonnet-4', 3, 15],
-  ['claude-3-7-sonnet', 3, 15],
-  ['claude-opus-4-5', 5, 25],
-  ['claude-opus-4-1', 15, 75],
-  ['claude-opus-4', 15, 75],
-  ['gemini-2.5-flash', 0.3, 2.5],
-  ['gemini-2.5-pro', 1.25, 10],
+/**
+ * US dollars per million tokens: input, output, and input read from the prompt cache. Checked against the providers'
+ * price pages; extend as models ship. Anthropic bills cache writes (5-minute cache) at 1.25x the input price.
+ */
+const PRICES: [prefix: string, input: number, output: number, cachedInput: number][] = [
+  ['gpt-4o-mini', 0.15, 0.6, 0.075],
+  ['gpt-4o', 2.5, 10, 1.25],
+  ['gpt-4.1-nano', 0.1, 0.4, 0.025],
+  ['gpt-4.1-mini', 0.4, 1.6, 0.1],
+  ['gpt-4.1', 2, 8, 0.5],
+  ['gpt-5-nano', 0.05, 0.4, 0.005],
+  ['gpt-5-mini', 0.25, 2, 0.025],
+  ['gpt-5', 1.25, 10, 0.125],
+  ['o4-mini', 1.1, 4.4, 0.275],
+  ['o3', 2, 8, 0.5],
+  ['claude-haiku-4-5', 1, 5, 0.1],
+  ['claude-3-5-haiku', 0.8, 4, 0.08],
+  ['claude-sonnet-4', 3, 15, 0.3],
+  ['claude-3-7-sonnet', 3, 15, 0.3],
+  ['claude-opus-4-5', 5, 25, 0.5],
+  ['claude-opus-4-1', 15, 75, 1.5],
+  ['claude-opus-4', 15, 75, 1.5],
+  ['gemini-2.5-flash', 0.3, 2.5, 0.075],
+  ['gemini-2.5-pro', 1.25, 10, 0.31],
 ];
+
+const CACHE_WRITE_FACTOR = 1.25;
 
 /**
  * The cost of one call in US dollars, or null when the model is not in the table: an unknown price is shown as
@@ -33,5 +38,9 @@ export function costOf(model: string, usage: Usage | null, options: { free?: boo
   const name = model.toLowerCase().replace(/^[a-z-]+\//, '');
   const match = PRICES.filter(([prefix]) => name.startsWith(prefix)).sort((a, b) => b[0].length - a[0].length)[0];
   if (!match) return null;
-  return (usage.inputTokens * match[1] + usage.outputTokens * match[2]) / 1_000_000;
+  const [, input, output, cachedInput] = match;
+  const cached = usage.cachedInputTokens ?? 0;
+  const written = usage.cacheWriteTokens ?? 0;
+  const plain = Math.max(0, usage.inputTokens - cached - written);
+  return (plain * input + cached * cachedInput + written * input * CACHE_WRITE_FACTOR + usage.outputTokens * output) / 1_000_000;
 }

@@ -10,7 +10,16 @@ export interface ToolCall {
 
 /** The conversation in a provider-neutral form; each adapter maps it to its own wire format. */
 export type ConversationMessage =
-  | { role: 'user'; content: string; image?: Screenshot }
+  | {
+      role: 'user';
+      content: string;
+      image?: Screenshot;
+      /**
+       * The prompt up to the end of this message is sent unchanged in later turns: providers that cache only up to
+       * marked points (Anthropic's `cache_control`) mark it.
+       */
+      cacheBreakpoint?: boolean;
+    }
   | { role: 'assistant'; content: string; toolCalls: ToolCall[] }
   | { role: 'tool'; toolCallId: string; name: string; content: string; isError: boolean };
 
@@ -21,8 +30,13 @@ export interface ProviderRequest {
 }
 
 export interface Usage {
+  /** Every input token, whether the provider read it from its prompt cache or not. */
   inputTokens: number;
   outputTokens: number;
+  /** Of the input tokens, those read from the provider's prompt cache (billed at a discount). */
+  cachedInputTokens?: number;
+  /** Of the input tokens, those written to the cache (Anthropic bills them above the normal price). */
+  cacheWriteTokens?: number;
 }
 
 export interface ProviderReply {
