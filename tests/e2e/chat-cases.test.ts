@@ -59,12 +59,16 @@ interface ChatStep {
   reply: ScriptedMessage;
 }
 
-/** The last user message of a request (OpenAI shape): the current chat and page. */
+/** The user messages after the model's last turn (OpenAI shape): the current chat and page, then the plan. */
 function currentView(request: RecordedRequest): string {
   const body = request.json as { messages?: { role: string; content?: unknown }[] } | undefined;
-  const users = (body?.messages ?? []).filter((m) => m.role === 'user' && typeof m.content === 'string');
-  const last = users.at(-1)?.content;
-  return typeof last === 'string' ? last : '';
+  const messages = body?.messages ?? [];
+  const lastTurn = messages.map((m) => m.role).lastIndexOf('assistant');
+  return messages
+    .slice(lastTurn + 1)
+    .filter((m) => m.role === 'user' && typeof m.content === 'string')
+    .map((m) => m.content as string)
+    .join('\n');
 }
 
 function callsSoFar(request: RecordedRequest): string[] {
