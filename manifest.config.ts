@@ -22,11 +22,15 @@ export default defineManifest({
   version: pkg.version,
   // Pins the extension id so the native host's allowed_origins can name it (see shared/constants.ts).
   key: EXTENSION_PUBLIC_KEY,
-  minimum_chrome_version: '116',
+  // 123: the panel's colours use CSS light-dark(), which follows the page's color-scheme (system or Settings' theme).
+  minimum_chrome_version: '123',
   icons: { 16: 'extension/assets/icon-16.png', 48: 'extension/assets/icon-48.png', 128: 'extension/assets/icon-128.png' },
   action: { default_title: 'Deputy', default_icon: { 16: 'extension/assets/icon-16.png', 48: 'extension/assets/icon-48.png' } },
   background: { service_worker: 'extension/background/index.ts', type: 'module' },
   side_panel: { default_path: 'extension/sidepanel/index.html' },
+  // The toolbar button opens the side panel (setPanelBehavior), so the action's shortcut opens it from the keyboard;
+  // where there is no side panel the same shortcut opens the popup. Users can change it at chrome://extensions/shortcuts.
+  commands: { _execute_action: { suggested_key: { default: 'Alt+Shift+D' }, description: 'Open the Deputy side panel' } },
   content_scripts: [everyFrame],
   // webNavigation says why a page failed to load; webRequest (observing only) lets an action wait for the answers it
   // asked for and tells what a held request would have sent; declarativeNetRequest is the egress guard (session rules

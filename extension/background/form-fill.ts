@@ -213,9 +213,11 @@ export async function fillForm(deps: FormFillDeps, request: FormFill): Promise<F
     // Filling may change the form (a field that appears once another is set): the button is looked for afresh.
     last = await deps.snapshot(tabId);
     const button = findSubmit(last.elements, request.submit);
+    // From the press on the form may have been sent, even when the press reports a failure (input that may have
+    // reached the page is never repeated): such a fill counts as sent, so a job that must not run twice is not retried.
+    submitted = true;
     const clicked = await deps.act(tabId, { kind: 'click', ref: button.ref });
     if (!clicked.ok) throw new FillFailed(`Pressing "${button.name}" did not go through: ${clicked.message}`, 'submit');
-    submitted = true;
     const confirmation = await awaitConfirmation(deps, tabId, request.confirm, Math.max(deadline, deps.now() + 5000));
     last = await snapshotWhenReady(deps, tabId).catch(() => last);
     url = last?.url ?? url;

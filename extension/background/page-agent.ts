@@ -140,11 +140,11 @@ export class PageAgent {
   }
 
   /** Shows the user which element a number names; false when it is no longer on the page. */
-  async highlight(tabId: number, ref: number): Promise<boolean> {
+  async highlight(tabId: number, ref: number, durationMs = 1500): Promise<boolean> {
     const entry = this.memory(tabId).refs.lookup(ref);
     if (!entry) throw new AppError('not_found', `There is no element [${ref}] in this tab's snapshots: take a snapshot and use a number from it`);
     const target = { ref: entry.local, token: entry.token, role: entry.role, name: entry.name, url: entry.url };
-    const reply = await callFrame(this.deps.frames, tabId, entry.frameId, 'highlight', { target, durationMs: 1500 });
+    const reply = await callFrame(this.deps.frames, tabId, entry.frameId, 'highlight', { target, durationMs });
     return reply.found;
   }
 

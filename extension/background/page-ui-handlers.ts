@@ -19,7 +19,7 @@ export function createPageUiHandlers(page: PageAgent): {
         elements: shot.elements.map(({ ref, role, name, frameId }) => ({ ref, role, name, frameId })),
       };
     },
-    'page.highlight': async ({ tabId, ref }) => ({ found: await page.highlight(tabId, ref) }),
+    'page.highlight': async ({ tabId, ref, durationMs }) => ({ found: await page.highlight(tabId, ref, durationMs) }),
     'page.act': async ({ tabId, action, settleMs }) => {
       const outcome = await page.act(tabId, action, settleMs === undefined ? {} : { settleMs });
       return { ok: outcome.ok, message: outcome.message, changed: outcome.changed, evidence: outcome.evidence };

@@ -2,12 +2,11 @@ import { useEffect, useState } from 'preact/hooks';
 import type { TaskRecord } from '../../shared/protocol';
 import { extensionUrl } from '../platform/runtime';
 import { hasSidePanel, openSidePanel, openTab } from '../platform/ui-surfaces';
+import { useSavedTheme } from '../ui/apply-theme';
 import type { BackgroundClient } from '../ui/background-client';
-import { HostStatusLine } from '../ui/host-status-line';
 import { TaskComposer } from '../ui/task-composer';
 import { formatCost, isActiveTask, statusLabel } from '../ui/task-format';
 import { TaskProgress } from '../ui/task-progress';
-import { useHostStatus } from '../ui/use-host-status';
 import { useTabTask } from '../ui/use-tab-task';
 import { siteOf, useTargetTab } from '../ui/use-target-tab';
 
@@ -17,10 +16,10 @@ import { siteOf, useTargetTab } from '../ui/use-target-tab';
  */
 export function PopupApp(props: { client: BackgroundClient; fixedTabId?: number | undefined }) {
   const { client } = props;
-  const status = useHostStatus(client);
   const tab = useTargetTab(props.fixedTabId);
   const [record, acceptRecord] = useTabTask(client, tab?.id);
   const [recent, setRecent] = useState<TaskRecord[]>([]);
+  useSavedTheme(client);
 
   useEffect(() => {
     client.call('task.list', { limit: 5 }).then(setRecent, () => undefined);
@@ -41,7 +40,6 @@ export function PopupApp(props: { client: BackgroundClient; fixedTabId?: number 
           {siteOf(tab?.url)}
         </span>
       </header>
-      <HostStatusLine status={status} onRetry={() => void client.call('host.reconnect', {})} />
       <TaskComposer
         client={client}
         tabId={tab?.id}

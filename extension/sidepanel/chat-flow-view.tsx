@@ -23,6 +23,7 @@ export function ChatFlowView(props: {
   /** A past chat goal to run again, from the history. */
   rerun: { text: string; at: number } | undefined;
   onRecord: (record: TaskRecord) => void;
+  onOpenSettings?: (() => void) | undefined;
 }) {
   const { client, tabId } = props;
   const pageUrl = props.launch?.pageUrl ?? props.tabUrl;
@@ -63,6 +64,7 @@ export function ChatFlowView(props: {
       </div>
       <ChatFactsEditor rows={facts} onChange={setFacts} />
       <TaskComposer
+        onOpenSettings={props.onOpenSettings}
         client={client}
         tabId={tabId}
         flow="chat"
@@ -73,7 +75,7 @@ export function ChatFlowView(props: {
         preset={preset && (!props.rerun || preset.at > props.rerun.at) ? preset : props.rerun}
         onStarted={props.onRecord}
       />
-      {chatRecord ? <TaskProgress client={client} record={chatRecord} onChange={props.onRecord} /> : null}
+      {chatRecord ? <TaskProgress client={client} record={chatRecord} onChange={props.onRecord} escapeStops onOpenSettings={props.onOpenSettings} /> : null}
     </section>
   );
 }

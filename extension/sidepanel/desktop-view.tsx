@@ -4,6 +4,7 @@ import type { BackgroundClient } from '../ui/background-client';
 import { ComposerText } from '../ui/composer-text';
 import { DesktopProgress } from '../ui/desktop-progress';
 import { errorMessage } from '../ui/error-message';
+import { HostStatusLine } from '../ui/host-status-line';
 import { ModeSwitch } from '../ui/mode-switch';
 import { useDesktopRun } from '../ui/use-desktop-run';
 import { useDesktopStatus } from '../ui/use-desktop-status';
@@ -51,6 +52,7 @@ export function DesktopView(props: { client: BackgroundClient; hostStatus: HostS
 
   return (
     <section class="flow" data-testid="desktop-flow" aria-label="Desktop">
+      <HostStatusLine status={props.hostStatus} feature="Desktop tasks" onRetry={() => void client.call('host.reconnect', {})} />
       <p class={`desktop-availability desktop-availability--${availability.state}`} role="status" data-testid="desktop-availability" data-state={availability.state}>
         <span class="host-status__dot" aria-hidden="true" />
         <span class="desktop-availability__text">{availability.text}</span>

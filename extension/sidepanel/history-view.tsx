@@ -3,18 +3,24 @@ import type { TaskRecord } from '../../shared/protocol';
 import type { BackgroundClient } from '../ui/background-client';
 import { downloadText } from '../ui/download-text';
 import { errorMessage } from '../ui/error-message';
-import { groupBySite } from '../ui/history-groups';
-import { elapsedMs, formatCost, formatDuration, isActiveTask, statusLabel } from '../ui/task-format';
+import { groupBySite, matchingTasks } from '../ui/history-groups';
+import { elapsedMs, formatCost, formatDuration, formatTokens, isActiveTask, statusLabel } from '../ui/task-format';
 import { exportFileName, taskReport } from '../ui/task-report';
 import { StepScreenshots } from '../ui/step-screenshots';
 import { TaskProgress } from '../ui/task-progress';
+import { useUndoableDelete } from '../ui/use-undoable-delete';
 
-/** Past tasks per site with outcome, duration and cost; one opens to its steps, exports, deletion and rerun. */
+/**
+ * Past tasks per site with outcome, duration and cost (tokens where the model's price is unknown), searchable by words
+ * and site; one opens to its steps, exports, deletion (with undo) and rerun.
+ */
 export function HistoryView(props: { client: BackgroundClient; onRerun: (record: TaskRecord) => void }) {
   const { client } = props;
   const [records, setRecords] = useState<TaskRecord[] | undefined>(undefined);
   const [openId, setOpenId] = useState<string | undefined>(undefined);
   const [error, setError] = useState('');
+  const [query, setQuery] = useState('');
+  const deletion = useUndoableDelete((taskId) => client.call('task.delete', { taskId }));
 
   const load = (): void => {
     client.call('task.list', { limit: 200 }).then(setRecords, (failure: unknown) => setError(errorMessage(failure)));
@@ -30,10 +36,8 @@ export function HistoryView(props: { client: BackgroundClient; onRerun: (record:
       );
     };
     const remove = (): void => {
-      client.call('task.delete', { taskId: open.id }).then(() => {
-        setOpenId(undefined);
-        load();
-      }, (failure: unknown) => setError(errorMessage(failure)));
+      deletion.remove(open.id);
+      setOpenId(undefined);
     };
     return (
       <section class="history" data-testid="history-detail">
@@ -64,13 +68,34 @@ export function HistoryView(props: { client: BackgroundClient; onRerun: (record:
   }
 
   if (!records) return <p class="muted">Loading history…</p>;
-  const groups = groupBySite(records);
+  const deleted = records.find((r) => r.id === deletion.pending);
+  const shown = matchingTasks(
+    records.filter((r) => r.id !== deletion.pending),
+    query,
+  );
+  const groups = groupBySite(shown);
   return (
     <section class="history" data-testid="history" aria-label="History">
+      <label class="field">
+        <span class="field__label">Search tasks</span>
+        <input type="search" data-testid="history-search" value={query} placeholder="Words from the task, or a site" onInput={(event) => setQuery(event.currentTarget.value)} />
+      </label>
+      {deleted ? (
+        <p class="undo-bar" role="status" data-testid="undo-delete-bar">
+          <span>Deleted “{deleted.text}”.</span>
+          <button type="button" class="link-button" data-testid="undo-delete" onClick={deletion.undo}>
+            Undo
+          </button>
+        </p>
+      ) : null}
       <p class="form-error" role="alert">
         {error}
       </p>
-      {groups.length === 0 ? <p class="muted">No tasks yet. Tasks you run appear here, by site.</p> : null}
+      {groups.length === 0 ? (
+        <p class="muted" data-testid="history-empty">
+          {records.length === 0 ? 'No tasks yet. Tasks you run appear here, by site.' : `No task matches “${query}”.`}
+        </p>
+      ) : null}
       {groups.map((group) => (
         <section key={group.site} class="history__site" aria-label={group.site}>
           <h2 class="section-title">{group.site}</h2>
@@ -82,7 +107,7 @@ export function HistoryView(props: { client: BackgroundClient; onRerun: (record:
                   <span class="history__meta">
                     <span class={`status status--${record.status}`}>{statusLabel(record)}</span>
                     <span>{formatDuration(elapsedMs(record, Date.now()))}</span>
-                    <span>{formatCost(record.agent?.usage.costUsd)}</span>
+                    <span>{record.agent?.usage.costUsd == null ? `${formatTokens((record.agent?.usage.inputTokens ?? 0) + (record.agent?.usage.outputTokens ?? 0))} tokens` : formatCost(record.agent.usage.costUsd)}</span>
                     <span>{new Date(record.createdAt).toLocaleString()}</span>
                   </span>
                 </button>

@@ -1,12 +1,11 @@
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { z } from 'zod';
-import { HOST_INSTALL_COMMAND } from '../../shared/constants';
 import type { HostStatus } from '../../shared/protocol';
 import { LoopEvent, type LoopSnapshot } from '../../shared/protocol/loop-protocol';
 import { chromeStore } from '../platform/storage';
 import type { BackgroundClient } from '../ui/background-client';
 import { errorMessage } from '../ui/error-message';
-import { hostStatusText } from '../ui/host-status-line';
+import { HostStatusLine } from '../ui/host-status-line';
 import { LoopDefinitionForm } from '../ui/loop-definition-form';
 import { configFromForm, EMPTY_LOOP_FORM, errorsFromHost, LOOP_FORM_KEY, LoopForm, offersResume, resumableLoop, type LoopFormErrors } from '../ui/loop-form';
 import { IterationList, LoopStatus } from '../ui/loop-progress';
@@ -162,12 +161,7 @@ export function LoopView(props: { client: BackgroundClient; hostStatus: HostStat
 
   return (
     <section class="loop" data-testid="loop-view" aria-label="Fix loop">
-      {!connected ? (
-        <p class="loop__host" role="status" data-testid="loop-host">
-          {props.hostStatus?.state === 'not_installed' ? 'host not installed' : hostStatusText(props.hostStatus)}. The fix loop runs in the native host: install it from
-          the Deputy folder with <code>{HOST_INSTALL_COMMAND}</code>, then reload the extension.
-        </p>
-      ) : null}
+      <HostStatusLine status={props.hostStatus} feature="Fix loops" onRetry={() => void client.call('host.reconnect', {})} />
       {running && view ? (
         <>
           <LoopStatus view={view} now={now} />

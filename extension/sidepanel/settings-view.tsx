@@ -1,10 +1,11 @@
+import { cloneElement, type VNode } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
-import { HOST_INSTALL_COMMAND } from '../../shared/constants';
 import type { HostStatus } from '../../shared/protocol';
+import { applyTheme } from '../ui/apply-theme';
 import type { BackgroundClient } from '../ui/background-client';
 import { errorMessage } from '../ui/error-message';
-import { hostStatusText } from '../ui/host-status-line';
 import { McpSettingsFields } from '../ui/mcp-settings-fields';
+import { HostStatusLine } from '../ui/host-status-line';
 import { ModeSwitch } from '../ui/mode-switch';
 import { PersonalDataRows } from '../ui/personal-data-rows';
 import { formFromSettings, providerFromForm, sameEndpoint, validateForm, type FormErrors, type ProviderChoice, type SavedSettings, type SettingsForm } from '../ui/settings-form';
@@ -16,6 +17,8 @@ const PROVIDERS: { value: ProviderChoice; label: string }[] = [
   { value: 'compatible', label: 'OpenAI-compatible server (base URL)' },
 ];
 
+const FIX_NOTICE = 'Some settings need fixing: see the marked fields.';
+
 /** Provider, key, limits, sites and personal data, validated field by field before anything is saved. */
 export function SettingsView(props: { client: BackgroundClient; hostStatus: HostStatus | undefined }) {
   const { client } = props;
@@ -24,6 +27,8 @@ export function SettingsView(props: { client: BackgroundClient; hostStatus: Host
   const [errors, setErrors] = useState<FormErrors>({});
   const [notice, setNotice] = useState<{ ok: boolean; text: string } | undefined>(undefined);
   const [test, setTest] = useState<{ ok: boolean; text: string } | 'running' | undefined>(undefined);
+  const [attempted, setAttempted] = useState(false);
+  const [focusFirst, setFocusFirst] = useState(0);
 
   useEffect(() => {
     client.call('settings.get', {}).then(
@@ -35,15 +40,30 @@ export function SettingsView(props: { client: BackgroundClient; hostStatus: Host
     );
   }, [client]);
 
+  // After a failed Save, the fields are checked again as the user types: a message never outlives its mistake.
+  useEffect(() => {
+    if (!attempted || !form || !saved) return;
+    const result = validateForm(form, saved);
+    setErrors(result.ok ? {} : result.errors);
+    if (result.ok) setNotice((current) => (current?.ok === false && current.text === FIX_NOTICE ? undefined : current));
+  }, [form]);
+  // Save with problems moves the focus to the first field marked invalid, in the order of the form.
+  useEffect(() => {
+    if (focusFirst === 0) return;
+    document.querySelector<HTMLElement>('[data-testid=settings] [aria-invalid=true]')?.focus();
+  }, [focusFirst]);
+
   if (!form || !saved) return <p class="muted">Loading settings…</p>;
   const edit = (change: Partial<SettingsForm>): void => setForm({ ...form, ...change });
 
   const save = (event: Event): void => {
     event.preventDefault();
     const result = validateForm(form, saved);
+    setAttempted(true);
     if (!result.ok) {
       setErrors(result.errors);
-      setNotice({ ok: false, text: 'Some settings need fixing: see the messages above.' });
+      setNotice({ ok: false, text: FIX_NOTICE });
+      setFocusFirst((count) => count + 1);
       return;
     }
     setErrors({});
@@ -51,6 +71,7 @@ export function SettingsView(props: { client: BackgroundClient; hostStatus: Host
       (next) => {
         setSaved(next);
         setForm(formFromSettings(next));
+        applyTheme(next.theme);
         setNotice({ ok: true, text: 'Settings saved.' });
       },
       (failure: unknown) => setNotice({ ok: false, text: errorMessage(failure) }),
@@ -69,7 +90,6 @@ export function SettingsView(props: { client: BackgroundClient; hostStatus: Host
     );
   };
 
-  const hostMissing = props.hostStatus?.state === 'not_installed';
   // The saved key stays with the endpoint it was given for; say so when the form points elsewhere.
   const keyKept = saved.apiKeySet && sameEndpoint(providerFromForm(form, saved.provider), saved.provider);
   const keyHint = keyKept
@@ -178,15 +198,21 @@ export function SettingsView(props: { client: BackgroundClient; hostStatus: Host
       </fieldset>
 
       <McpSettingsFields value={form.mcp} onChange={(mcp) => edit({ mcp })} />
+      <fieldset class="card">
+        <legend class="section-title">Appearance</legend>
+        <Field label="Theme" id="theme" hint="System follows your browser's light or dark setting.">
+          <select id="theme" data-testid="theme" value={form.theme} onChange={(e) => edit({ theme: e.currentTarget.value as SettingsForm['theme'] })}>
+            <option value="system">System</option>
+            <option value="light">Light</option>
+            <option value="dark">Dark</option>
+          </select>
+        </Field>
+      </fieldset>
 
       <section class="card" aria-labelledby="host-title">
         <h2 id="host-title" class="section-title">Desktop helper (native host)</h2>
-        <p data-testid="settings-host">{hostStatusText(props.hostStatus)}</p>
-        {hostMissing ? (
-          <p>
-            Install it from the Deputy folder with <code data-testid="install-command">{HOST_INSTALL_COMMAND}</code>, then reload the extension.
-          </p>
-        ) : null}
+        <p class="hint">Needed only for the Developer tools (Fix loop, Desktop, Shell). Web tasks and support chats run without it.</p>
+        <HostStatusLine status={props.hostStatus} feature="These tools" onRetry={() => void client.call('host.reconnect', {})} />
       </section>
 
       <div class="settings__save">
@@ -201,16 +227,26 @@ export function SettingsView(props: { client: BackgroundClient; hostStatus: Host
   );
 }
 
-function Field(props: { label: string; id: string; error?: string | undefined; hint?: string; children: preact.ComponentChildren }) {
+/**
+ * A labelled control with its hint and its error. The control is marked invalid while the error shows, and names the
+ * error and the hint as its description, so a screen reader reads them with the field.
+ */
+function Field(props: { label: string; id: string; error?: string | undefined; hint?: string; children: VNode }) {
+  const described = [props.error ? `${props.id}-error` : '', props.hint ? `${props.id}-hint` : ''].filter(Boolean).join(' ');
+  const control = cloneElement(props.children, { 'aria-invalid': props.error ? 'true' : undefined, 'aria-describedby': described || undefined });
   return (
     <div class="field">
       <label class="field__label" for={props.id}>
         {props.label}
       </label>
-      {props.children}
-      {props.hint ? <span class="hint">{props.hint}</span> : null}
+      {control}
+      {props.hint ? (
+        <span class="hint" id={`${props.id}-hint`}>
+          {props.hint}
+        </span>
+      ) : null}
       {props.error ? (
-        <span class="form-error" role="alert" data-testid={`error-${props.id}`}>
+        <span class="form-error" id={`${props.id}-error`} data-testid={`error-${props.id}`}>
           {props.error}
         </span>
       ) : null}

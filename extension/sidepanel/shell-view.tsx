@@ -3,6 +3,7 @@ import type { HostStatus, ShellSessionSummary } from '../../shared/protocol';
 import type { BackgroundClient } from '../ui/background-client';
 import { ComposerText } from '../ui/composer-text';
 import { errorMessage } from '../ui/error-message';
+import { HostStatusLine } from '../ui/host-status-line';
 import { ModeSwitch } from '../ui/mode-switch';
 import { ShellProgress } from '../ui/shell-progress';
 import { useShellRun } from '../ui/use-shell-run';
@@ -82,6 +83,7 @@ export function ShellView(props: { client: BackgroundClient; hostStatus: HostSta
 
   return (
     <section class="flow" data-testid="shell-flow" aria-label="Shell">
+      <HostStatusLine status={props.hostStatus} feature="Shell tasks" onRetry={() => void client.call('host.reconnect', {})} />
       {interrupted && !busy && interrupted.sessionId !== record?.sessionId ? (
         <div class="card shell-resume" data-testid="shell-interrupted">
           <p>

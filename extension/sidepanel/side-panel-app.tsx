@@ -1,32 +1,30 @@
 import { useEffect, useState } from 'preact/hooks';
 import { Launch, type TaskRecord } from '../../shared/protocol';
+import { useSavedTheme } from '../ui/apply-theme';
 import type { BackgroundClient } from '../ui/background-client';
-import { HostStatusLine } from '../ui/host-status-line';
 import { useHostStatus } from '../ui/use-host-status';
 import { useTabTask } from '../ui/use-tab-task';
 import { siteOf, useTargetTab } from '../ui/use-target-tab';
 import { McpApprovals } from '../ui/mcp-approvals';
 import { useMcpView } from '../ui/use-mcp-view';
+import { panelId, tabId, ViewTabs } from '../ui/view-tabs';
 import { AgentsView } from './agents-view';
 import { ChatFlowView } from './chat-flow-view';
-import { DesktopView } from './desktop-view';
+import { DevToolsView, type DevTool } from './dev-tools-view';
 import { HistoryView } from './history-view';
-import { LoopView } from './loop-view';
 import { SettingsView } from './settings-view';
-import { ShellView } from './shell-view';
 import { TaskFlowView } from './task-flow-view';
 
-type View = 'task' | 'chat' | 'loop' | 'desktop' | 'shell' | 'agents' | 'history' | 'settings';
+type View = 'task' | 'chat' | 'agents' | 'history' | 'settings' | 'dev';
 
+/** What most people use, first; the developer tools (fix loop, desktop, shell) wait behind the last tab. */
 const VIEWS: { view: View; label: string }[] = [
   { view: 'task', label: 'Task' },
   { view: 'chat', label: 'Support chat' },
-  { view: 'loop', label: 'Fix loop' },
-  { view: 'desktop', label: 'Desktop' },
-  { view: 'shell', label: 'Shell' },
   { view: 'agents', label: 'Agents' },
   { view: 'history', label: 'History' },
   { view: 'settings', label: 'Settings' },
+  { view: 'dev', label: 'Developer tools' },
 ];
 
 export function SidePanelApp(props: { client: BackgroundClient; fixedTabId: number | undefined }) {
@@ -34,10 +32,15 @@ export function SidePanelApp(props: { client: BackgroundClient; fixedTabId: numb
   const status = useHostStatus(client);
   const tab = useTargetTab(props.fixedTabId);
   const [view, setView] = useState<View>('task');
+  const [devTool, setDevTool] = useState<DevTool>('loop');
   const [launch, setLaunch] = useState<Launch | undefined>(undefined);
   const [record, acceptRecord] = useTabTask(client, tab?.id);
   const [preset, setPreset] = useState<{ text: string; at: number } | undefined>(undefined);
   const mcp = useMcpView(client);
+  // Connected agents (MCP) get their tab once the user has turned MCP on, or while one is still listed.
+  const views = mcp?.enabled || (mcp?.sessions.length ?? 0) > 0 ? VIEWS : VIEWS.filter((entry) => entry.view !== 'agents');
+
+  useSavedTheme(client);
 
   // The context menu's "Automate this chat" leaves a launch for the tab; pick it up on load, on tab switch, and live.
   useEffect(() => {
@@ -55,6 +58,7 @@ export function SidePanelApp(props: { client: BackgroundClient; fixedTabId: numb
     });
   }, [client, tab?.id]);
 
+  const openSettings = (): void => setView('settings');
   const rerun = (past: TaskRecord): void => {
     setPreset({ text: past.text, at: Date.now() });
     setView(past.flow);
@@ -68,39 +72,42 @@ export function SidePanelApp(props: { client: BackgroundClient; fixedTabId: numb
           {siteOf(tab?.url)}
         </span>
       </header>
-      <HostStatusLine status={status} onRetry={() => void client.call('host.reconnect', {})} />
-      <nav class="tabs" role="tablist" aria-label="Views">
-        {VIEWS.map((entry) => (
-          <button
-            key={entry.view}
-            type="button"
-            role="tab"
-            aria-selected={entry.view === view}
-            data-testid={`flow-${entry.view}`}
-            onClick={() => setView(entry.view)}
-          >
-            {entry.label}
-          </button>
-        ))}
+      <nav class="app__nav" aria-label="Deputy">
+        <ViewTabs tabs={views} selected={view} onSelect={setView} label="Views" />
       </nav>
       <McpApprovals client={client} approvals={mcp?.approvals ?? []} />
-      {view === 'task' ? (
-        <TaskFlowView client={client} tabId={tab?.id} tabUrl={tab?.url} record={record} preset={preset} onRecord={acceptRecord} />
-      ) : view === 'chat' ? (
-        <ChatFlowView client={client} tabId={tab?.id} tabUrl={tab?.url} launch={launch} record={record} rerun={preset} onRecord={acceptRecord} />
-      ) : view === 'loop' ? (
-        <LoopView client={client} hostStatus={status} />
-      ) : view === 'desktop' ? (
-        <DesktopView client={client} hostStatus={status} />
-      ) : view === 'shell' ? (
-        <ShellView client={client} hostStatus={status} />
-      ) : view === 'agents' ? (
-        <AgentsView client={client} view={mcp} />
-      ) : view === 'history' ? (
-        <HistoryView client={client} onRerun={rerun} />
-      ) : (
-        <SettingsView client={client} hostStatus={status} />
-      )}
+      <div class="view" role="tabpanel" id={panelId(view)} aria-labelledby={tabId(view)} data-testid="view-panel">
+        {view === 'task' ? (
+          <TaskFlowView
+            client={client}
+            tabId={tab?.id}
+            tabUrl={tab?.url}
+            record={record}
+            preset={preset}
+            onRecord={acceptRecord}
+            onOpenSettings={openSettings}
+          />
+        ) : view === 'chat' ? (
+          <ChatFlowView
+            client={client}
+            tabId={tab?.id}
+            tabUrl={tab?.url}
+            launch={launch}
+            record={record}
+            rerun={preset}
+            onRecord={acceptRecord}
+            onOpenSettings={openSettings}
+          />
+        ) : view === 'agents' ? (
+          <AgentsView client={client} view={mcp} />
+        ) : view === 'dev' ? (
+          <DevToolsView client={client} hostStatus={status} tool={devTool} onTool={setDevTool} />
+        ) : view === 'history' ? (
+          <HistoryView client={client} onRerun={rerun} />
+        ) : (
+          <SettingsView client={client} hostStatus={status} />
+        )}
+      </div>
     </main>
   );
 }

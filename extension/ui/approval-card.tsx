@@ -1,6 +1,8 @@
 import { useEffect, useRef } from 'preact/hooks';
 import { RiskClass } from '../../shared/agent/risk-class';
 import type { ApprovalDecision, PendingApproval } from '../../shared/protocol';
+import { approveLabel, hostLabel, isRiskyApproval, placeOf } from './approval-wording';
+import { plainText } from './step-wording';
 import { useCardSend } from './use-card-send';
 
 const CLASS_LABELS: Record<string, string> = {
@@ -20,40 +22,44 @@ export function riskLabel(riskClass: string): string {
   return CLASS_LABELS[riskClass] ?? riskClass;
 }
 
-/** Where the action happens, short enough for the narrow panel: host and path, without the query. */
-export function placeOf(url: string): string {
-  try {
-    const parsed = new URL(url);
-    return `${parsed.host}${parsed.pathname === '/' ? '' : parsed.pathname}`;
-  } catch {
-    return url;
-  }
-}
-
 /**
  * A pending approval: exactly what will happen, where, where it sends the user or their data and what goes there, and
- * why it needs the user. The intent is already redacted (personal data as {{placeholders}}). The Approve button takes
- * focus so the keyboard alone can answer. "Approve for <site>" shows only where the background offers it: for a
- * low-risk step, approving its destination for this task; `allowSite` false hides it everywhere (a desktop task).
- * `alwaysLabel` puts another standing approval in its place (a shell task's "Always allow commands starting with …"),
- * answered as approve_site.
+ * why it needs the user. The intent is already redacted (personal data as {{placeholders}}).
+ *
+ * The buttons are weighted by the risk. For a low-risk step Approve takes the focus, so the keyboard alone can answer.
+ * For a step that spends money, changes the account, cannot be undone, agrees for the user or sends data elsewhere,
+ * Reject is the neutral default with the focus, Approve names the exact consequence ("Pay $499 on shop.example"), and
+ * Enter never approves it (Space or a click does, on purpose). "Approve for <site>" shows only where the background
+ * offers it: for a low-risk step, approving its destination for this task; `allowSite` false hides it everywhere (a
+ * desktop task). `alwaysLabel` puts another standing approval in its place (a shell task's "Always allow commands
+ * starting with …"), answered as approve_site.
  */
-export function ApprovalCard(props: { approval: PendingApproval; allowSite?: boolean; alwaysLabel?: string; onDecide: (decision: ApprovalDecision) => Promise<unknown> }) {
+export function ApprovalCard(props: {
+  approval: PendingApproval;
+  allowSite?: boolean;
+  alwaysLabel?: string;
+  onDecide: (decision: ApprovalDecision) => Promise<unknown>;
+  /** Outlines the element the step is about on the page again. */
+  onShowOnPage?: () => void;
+}) {
   const { approval } = props;
-  const first = useRef<HTMLButtonElement>(null);
+  const risky = isRiskyApproval(approval);
+  const approveButton = useRef<HTMLButtonElement>(null);
+  const rejectButton = useRef<HTMLButtonElement>(null);
   const { sending, error, send } = useCardSend(approval.id);
-  useEffect(() => first.current?.focus(), [approval.id]);
+  useEffect(() => (risky ? rejectButton : approveButton).current?.focus(), [approval.id]);
   const decide = (decision: ApprovalDecision): void => send(() => props.onDecide(decision));
-  const site = approval.siteApproval ? (placeOf(approval.siteApproval).split('/')[0] ?? approval.siteApproval) : null;
-  const destination = approval.destination ? (placeOf(approval.destination).split('/')[0] ?? approval.destination) : null;
+  const site = approval.siteApproval ? hostLabel(approval.siteApproval) : null;
+  const destination = approval.destination ? hostLabel(approval.destination) : null;
   const titleId = `approval-${approval.id}`;
+  const keyHint = `approval-key-${approval.id}`;
   return (
-    <section class="card approval" role="region" aria-labelledby={titleId} data-testid="approval-card" data-approval-id={approval.id}>
+    <section class={`card approval${risky ? ' approval--risky' : ''}`} role="region" aria-labelledby={titleId} data-testid="approval-card" data-approval-id={approval.id} data-risky={String(risky)}>
       <h3 id={titleId} class="approval__title">
-        Approve this step?
+        {risky ? 'Check this step before it happens' : 'Approve this step?'}
       </h3>
       <p class="approval__intent" data-testid="approval-intent">
-        {approval.intent}
+        {plainText(approval.intent)}
       </p>
       <dl class="approval__facts">
         <dt>Where</dt>
@@ -94,21 +100,48 @@ export function ApprovalCard(props: { approval: PendingApproval; allowSite?: boo
           </p>
         </dd>
       </dl>
+      {props.onShowOnPage ? (
+        <p class="approval__show">
+          <button type="button" class="link-button" data-testid="approval-show" onClick={props.onShowOnPage}>
+            Show it on the page
+          </button>{' '}
+          <span class="hint">(outlined in orange while this waits)</span>
+        </p>
+      ) : null}
       {approval.intent.includes('{{') ? (
         <p class="hint">Personal data is shown as {'{{placeholders}}'}; Deputy types the real values itself.</p>
       ) : null}
       <div class="button-row">
-        <button ref={first} type="button" class="button" data-testid="approve" disabled={sending} onClick={() => decide('approve')}>
-          Approve
-        </button>
-        <button type="button" class="button button--danger" data-testid="reject" disabled={sending} onClick={() => decide('reject')}>
+        <button
+          ref={rejectButton}
+          type="button"
+          class="button button--neutral"
+          data-testid="reject"
+          disabled={sending}
+          onClick={() => decide('reject')}
+        >
           Reject
+        </button>
+        <button
+          ref={approveButton}
+          type="button"
+          class={risky ? 'button button--commit' : 'button'}
+          data-testid="approve"
+          disabled={sending}
+          aria-describedby={risky ? keyHint : undefined}
+          onKeyDown={(event) => {
+            // A stray Enter (meant for the task box, or pressed twice) must not spend money or delete an account.
+            if (risky && event.key === 'Enter') event.preventDefault();
+          }}
+          onClick={() => decide('approve')}
+        >
+          {approveLabel(approval)}
         </button>
         {props.alwaysLabel !== undefined ? (
           <button type="button" class="button button--quiet" data-testid="approve-site" disabled={sending} onClick={() => decide('approve_site')}>
             {props.alwaysLabel}
           </button>
-        ) : props.allowSite === false || site === null ? null : (
+        ) : props.allowSite === false || site === null || risky ? null : (
           <button
             type="button"
             class="button button--quiet"
@@ -121,6 +154,11 @@ export function ApprovalCard(props: { approval: PendingApproval; allowSite?: boo
           </button>
         )}
       </div>
+      {risky ? (
+        <p id={keyHint} class="hint" data-testid="approval-key-hint">
+          Enter does not approve this step: click the button or press Space on it.
+        </p>
+      ) : null}
       <p class="form-error" role="alert">
         {error}
       </p>

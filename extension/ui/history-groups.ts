@@ -10,3 +10,12 @@ export function groupBySite(records: readonly TaskRecord[]): { site: string; rec
   }
   return [...groups].map(([site, list]) => ({ site, records: list }));
 }
+
+/** The tasks whose words or site contain every word of the query, in any case; all of them for an empty query. */
+export function matchingTasks(records: readonly TaskRecord[], query: string): TaskRecord[] {
+  const words = query.toLowerCase().split(/\s+/).filter(Boolean);
+  return records.filter((record) => {
+    const haystack = `${record.text} ${record.site}`.toLowerCase();
+    return words.every((word) => haystack.includes(word));
+  });
+}

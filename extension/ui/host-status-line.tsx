@@ -9,9 +9,7 @@ export function hostStatusText(status: HostStatus | undefined): string {
     case 'connecting':
       return 'host: connecting…';
     case 'not_installed':
-      return status.message?.includes('another extension id')
-        ? status.message
-        : `host not installed: run \`${HOST_INSTALL_COMMAND}\``;
+      return status.message?.includes('another extension id') ? status.message : 'host not installed';
     case 'incompatible':
       return `host: incompatible. ${status.message ?? ''}`.trim();
     case 'disconnected': {
@@ -21,18 +19,34 @@ export function hostStatusText(status: HostStatus | undefined): string {
   }
 }
 
-export function HostStatusLine(props: { status: HostStatus | undefined; onRetry: () => void }) {
+/**
+ * The native host's state, shown only in the views whose feature needs it (Fix loop, Desktop, Shell, and Settings'
+ * helper section): web and chat tasks run without it. When it is missing, the one install instruction used everywhere
+ * says what to run and where; "Check again" asks the background to connect once more.
+ */
+export function HostStatusLine(props: { status: HostStatus | undefined; onRetry: () => void; feature: string }) {
   const state = props.status?.state ?? 'connecting';
   const canRetry = state === 'disconnected' || state === 'not_installed' || state === 'incompatible';
   return (
-    <div class={`host-status host-status--${state}`} role="status" aria-live="polite" data-testid="host-status" data-updated-at={props.status?.updatedAt ?? 0}>
+    <div class={`host-status host-status--${state}`} role="status" data-testid="host-status" data-updated-at={props.status?.updatedAt ?? 0}>
       <span class="host-status__dot" aria-hidden="true" />
       <span class="host-status__text">{hostStatusText(props.status)}</span>
       {canRetry ? (
-        <button type="button" class="link-button" onClick={props.onRetry}>
-          Retry
+        <button type="button" class="link-button" data-testid="host-recheck" onClick={props.onRetry}>
+          Check again
         </button>
       ) : null}
+      {state === 'not_installed' ? <HostInstallHint feature={props.feature} /> : null}
     </div>
+  );
+}
+
+/** The one install instruction for the native host, the same in every view that needs it. */
+export function HostInstallHint(props: { feature: string }) {
+  return (
+    <p class="host-status__install" data-testid="host-install">
+      {props.feature} run in Deputy&apos;s helper on this computer (the native host). Install it once from the Deputy folder with{' '}
+      <code data-testid="install-command">{HOST_INSTALL_COMMAND}</code>, then click Check again.
+    </p>
   );
 }

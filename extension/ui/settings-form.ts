@@ -31,6 +31,7 @@ export interface SettingsForm {
   historyMaxDays: string;
   /** Connected agents (MCP): saved as they are, nothing to validate. */
   mcp: Settings['mcp'];
+  theme: Settings['theme'];
 }
 
 export type FormErrors = Partial<
@@ -66,6 +67,7 @@ export function formFromSettings(settings: SavedSettings): SettingsForm {
     historyMaxTasks: String(settings.historyMaxTasks),
     historyMaxDays: String(settings.historyMaxDays),
     mcp: settings.mcp,
+    theme: settings.theme,
   };
 }
 
@@ -176,6 +178,7 @@ export function validateForm(form: SettingsForm, saved: SavedSettings): { ok: tr
       historyMaxTasks: maxTasks ?? 200,
       historyMaxDays: maxDays ?? 30,
       mcp: form.mcp,
+      theme: form.theme,
     },
   };
 }

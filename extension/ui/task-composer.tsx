@@ -2,7 +2,8 @@ import { useEffect, useState } from 'preact/hooks';
 import type { Flow, TaskRecord } from '../../shared/protocol';
 import { AttachedFiles, type ChosenFile, readChosen, toFileInputs } from './attached-files';
 import type { BackgroundClient } from './background-client';
-import { errorMessage } from './error-message';
+import { errorMessage, fixedInSettings, isAppErrorShape } from './error-message';
+import { OpenSettingsButton } from './open-settings-button';
 import { ModeSwitch } from './mode-switch';
 import { useTaskMode } from './use-task-mode';
 
@@ -15,6 +16,8 @@ export interface TaskComposerProps {
   placeholder: string;
   /** A task is already running in this tab: starting another is refused by the background anyway. */
   busy: boolean;
+  /** Opens the Settings view, offered next to an error that Settings fixes (no model, a refused key). */
+  onOpenSettings?: (() => void) | undefined;
   /** Text put in the box from outside (a rerun, a goal template); the user can still edit it. */
   preset?: { text: string; at: number } | undefined;
   /** For a support chat: the facts Deputy may share, sent with the start. */
@@ -28,6 +31,7 @@ export function TaskComposer(props: TaskComposerProps) {
   const [text, setText] = useState('');
   const [mode, chooseMode] = useTaskMode(client);
   const [error, setError] = useState('');
+  const [settingsFix, setSettingsFix] = useState(false);
   const [starting, setStarting] = useState(false);
   const [files, setFiles] = useState<ChosenFile[]>([]);
   useEffect(() => {
@@ -46,6 +50,7 @@ export function TaskComposer(props: TaskComposerProps) {
     }
     setStarting(true);
     setError('');
+    setSettingsFix(false);
     client.call('task.start', { tabId, text, mode, flow: props.flow, files: toFileInputs(files), ...(props.facts ? { facts: props.facts } : {}) }).then(
       (record) => {
         setStarting(false);
@@ -56,6 +61,7 @@ export function TaskComposer(props: TaskComposerProps) {
       (failure: unknown) => {
         setStarting(false);
         setError(errorMessage(failure));
+        setSettingsFix(isAppErrorShape(failure) && fixedInSettings(failure));
       },
     );
   };
@@ -117,6 +123,7 @@ export function TaskComposer(props: TaskComposerProps) {
       <p class="form-error" role="alert" data-testid="composer-error">
         {error}
       </p>
+      {error && settingsFix && props.onOpenSettings ? <OpenSettingsButton onOpen={props.onOpenSettings} /> : null}
     </form>
   );
 }

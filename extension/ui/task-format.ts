@@ -1,18 +1,23 @@
-import type { CallRecord, StepRecord } from '../../shared/agent/agent-state';
-import { intentOf } from '../../shared/agent/step-text';
-import type { TaskNote, TaskRecord, TaskStatus } from '../../shared/protocol';
+import { z } from 'zod';
+import type { StepRecord } from '../../shared/agent/agent-state';
+import { Plan } from '../../shared/agent/plan';
+import { panelWords } from './error-message';
+import { callState, stepCheck, stepDetails, stepWording, type StepState } from './step-wording';
+import type { PendingApproval, TaskNote, TaskRecord, TaskStatus } from '../../shared/protocol';
 
-/** How a step line is marked in the list. */
-export type StepState = 'running' | 'paused' | 'waiting' | 'ok' | 'failed' | 'blocked' | 'skipped' | 'unknown' | 'note';
+export type { StepState } from './step-wording';
 
 export interface StepLine {
   key: string;
   /** 1-based, as the user counts; 0 for a note about the task, which is not an action. */
   number: number;
+  /** Worded by what happened: past tense when done, otherwise the verdict and what was intended. */
   text: string;
   state: StepState;
-  /** What verification found, in one line: evidence of the change, no change, or why it failed. */
+  /** What verification found, in one line: evidence of the change, no change, or why it failed or did not happen. */
   check: string;
+  /** The internals behind "details": tool, arguments, the step as the model saw it, the raw result. */
+  details: string;
 }
 
 const ACTIVE: ReadonlySet<TaskStatus> = new Set(['queued', 'running', 'paused', 'awaiting_approval', 'awaiting_user']);
@@ -37,47 +42,9 @@ export function statusLabel(record: TaskRecord): string {
   if ((record.status === 'running' || record.status === 'paused') && record.stopRequested) return 'Stopping';
   if ((record.status === 'running' || record.status === 'queued') && record.pauseRequested) return 'Pausing';
   if (record.status === 'completed' && record.agent?.outcome?.success === false) return 'Finished without success';
+  // The model said it could not do the task: that is giving up, not an error of Deputy's.
+  if (record.status === 'failed' && record.agent?.outcome?.success === false && !record.error) return 'Gave up';
   return STATUS_LABELS[record.status];
-}
-
-function firstLine(text: string, max = 160): string {
-  const line = (text.split('\n')[0] ?? '').trim();
-  return line.length > max ? `${line.slice(0, max - 1)}…` : line;
-}
-
-function callState(call: CallRecord): StepState {
-  switch (call.status) {
-    case 'proposed':
-    case 'started':
-      return 'running';
-    case 'awaiting_approval':
-      return 'waiting';
-    case 'finished':
-      return call.result?.ok === false ? 'failed' : 'ok';
-    case 'denied':
-      return 'blocked';
-    case 'skipped':
-      return 'skipped';
-    case 'interrupted':
-      return 'unknown';
-  }
-}
-
-function checkOf(call: CallRecord, state: StepState): string {
-  const result = call.result;
-  if (state === 'paused') return 'paused: it runs when you resume';
-  if (state === 'running') return call.name === 'ask_user' ? 'waiting for your answer' : 'in progress…';
-  if (state === 'waiting') return 'waiting for your approval';
-  if (state === 'blocked') return firstLine(result?.content ?? call.decisionReason ?? 'not allowed');
-  if (state === 'unknown') return 'interrupted: it may or may not have happened, so it was not repeated';
-  if (!result) return '';
-  if (!result.ok) return firstLine(result.content);
-  // The plan shows itself above, and the outcome below: their results would only repeat them.
-  if (call.name === 'update_plan' || call.name === 'done') return '';
-  if (result.changed === true) return `verified: ${firstLine(result.evidence?.[0] ?? 'the page changed', 120)}`;
-  if (result.changed === false) return 'no visible change on the page';
-  const line = firstLine(result.content);
-  return line === call.stepText ? '' : line;
 }
 
 /**
@@ -93,7 +60,7 @@ export function stepLines(steps: readonly StepRecord[], notes: readonly TaskNote
   const addNotes = (upTo: number): void => {
     for (let note = queue[0]; note !== undefined && note.afterCalls <= upTo; note = queue[0]) {
       queue.shift();
-      lines.push({ key: `note:${note.at}:${lines.length}`, number: 0, text: note.text, state: 'note', check: '' });
+      lines.push({ key: `note:${note.at}:${lines.length}`, number: 0, text: note.text, state: 'note', check: '', details: '' });
     }
   };
   addNotes(0);
@@ -105,9 +72,7 @@ export function stepLines(steps: readonly StepRecord[], notes: readonly TaskNote
         holding = false;
       }
       calls += 1;
-      const text = call.stepText ?? call.name;
-      // What a paused task will do next is said as what it will do, not as done.
-      lines.push({ key: `${step.index}:${call.id}`, number: calls, text: state === 'paused' ? intentOf(text) : text, state, check: checkOf(call, state) });
+      lines.push({ key: `${step.index}:${call.id}`, number: calls, text: stepWording(call, state), state, check: stepCheck(call, state), details: stepDetails(call) });
       addNotes(calls);
     }
   }
@@ -156,8 +121,34 @@ export function outcomeText(record: TaskRecord): string | null {
   if (isActiveTask(record)) return null;
   const agent = record.agent;
   if (record.status === 'completed' && agent?.outcome) return agent.outcome.summary;
-  if (record.error) return record.error.message;
+  if (record.error) return panelWords(record.error.code, record.error.message);
   if (agent?.endReason) return agent.endReason;
   if (record.status === 'stopped') return 'You stopped the task.';
   return agent?.outcome?.summary ?? null;
+}
+
+/** The arguments of the call an approval holds, as the model wrote them, or undefined when they cannot be read. */
+function approvalArguments(record: TaskRecord, approval: PendingApproval): unknown {
+  const call = record.agent?.steps.find((step) => step.index === approval.step)?.calls.find((candidate) => candidate.id === approval.callId);
+  if (!call) return undefined;
+  try {
+    return JSON.parse(call.arguments) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The plan an ask-first approval is about: the arguments of the update_plan call it holds, read (never cast). */
+export function proposedPlan(record: TaskRecord, approval: PendingApproval): Plan | null {
+  const parsed = Plan.safeParse(approvalArguments(record, approval));
+  return parsed.success ? parsed.data : null;
+}
+
+const RefArgument = z.object({ ref: z.number().int().positive() });
+
+/** The page element an approval is about (the `ref` of a click, a typing, a choice), or null for other steps. */
+export function approvalElement(record: TaskRecord, approval: PendingApproval): number | null {
+  if (approval.kind === 'egress') return null;
+  const parsed = RefArgument.safeParse(approvalArguments(record, approval));
+  return parsed.success ? parsed.data.ref : null;
 }

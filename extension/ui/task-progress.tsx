@@ -1,15 +1,33 @@
-import { useState } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
 import type { TaskRecord } from '../../shared/protocol';
 import { ApprovalCard } from './approval-card';
 import { ChatCaseResultView } from './chat-case-result';
 import type { BackgroundClient } from './background-client';
-import { errorMessage } from './error-message';
+import { errorMessage, fixedInSettings } from './error-message';
+import { OpenSettingsButton } from './open-settings-button';
+import { PlanApprovalCard } from './plan-approval-card';
 import { PlanChecklist } from './plan-checklist';
 import { QuestionCard } from './question-card';
 import { StepList } from './step-list';
-import { elapsedMs, formatDuration, isActiveTask, outcomeText, statusLabel, thinkingOf, usageText } from './task-format';
+import { TaskAnnouncer } from './task-announcer';
+import { useEscapeToStop } from './use-escape-to-stop';
+import { useFollowScroll } from './use-follow-scroll';
+import {
+  elapsedMs,
+  formatDuration,
+  isActiveTask,
+  approvalElement,
+  outcomeText,
+  proposedPlan,
+  statusLabel,
+  thinkingOf,
+  usageText,
+} from './task-format';
 import { useNow } from './use-now';
 import { useThinking } from './use-thinking';
+
+/** How long the page keeps the outline of the element an approval is about. */
+const APPROVAL_HIGHLIGHT_MS = 15_000;
 
 /**
  * One task as it runs and after: status, time, tokens and cost in a bar of fixed height; the approval or question
@@ -17,7 +35,14 @@ import { useThinking } from './use-thinking';
  * last step, where the eye already is; the model's own words folded away. Nothing above the steps changes height as
  * they stream in, so what is on screen stays put.
  */
-export function TaskProgress(props: { client: BackgroundClient; record: TaskRecord; onChange: (record: TaskRecord) => void }) {
+export function TaskProgress(props: {
+  client: BackgroundClient;
+  record: TaskRecord;
+  onChange: (record: TaskRecord) => void;
+  escapeStops?: boolean;
+  /** Opens the Settings view, offered below an error that Settings fixes. */
+  onOpenSettings?: (() => void) | undefined;
+}) {
   const { client, record } = props;
   const active = isActiveTask(record);
   const now = useNow(active);
@@ -37,22 +62,43 @@ export function TaskProgress(props: { client: BackgroundClient; record: TaskReco
   const stop = (): void => {
     act(client.call('task.stop', { taskId: record.id })).catch((failure: unknown) => setError(errorMessage(failure)));
   };
+  // The element an approval is about is outlined on the page while the card waits, and again on "Show on page".
+  const element = record.approval ? approvalElement(record, record.approval) : null;
+  const highlight = (ref: number): void => {
+    client.call('page.highlight', { tabId: record.tabId, ref, durationMs: APPROVAL_HIGHLIGHT_MS }).catch(() => undefined);
+  };
+  useEffect(() => {
+    if (element !== null && isActiveTask(record)) highlight(element);
+  }, [record.approval?.id]);
+  useFollowScroll(props.escapeStops === true, record.id, `${record.status}:${steps.length}:${steps.at(-1)?.calls.length ?? 0}:${record.approval?.id ?? ''}:${record.question?.id ?? ''}`, () =>
+    document.querySelector(`[data-task-id="${record.id}"] :is([data-testid=approval-card], [data-testid=plan-approval-card], [data-testid=question-card])`),
+  );
+  useEscapeToStop(active && !record.stopRequested && props.escapeStops === true, stop);
   // Pause holds the task before its next action; the same button then resumes it, so the keyboard focus stays put.
   const holding = record.status === 'paused' || record.pauseRequested;
   const pausable = holding || record.status === 'running' || record.status === 'queued';
   const togglePause = (): void => {
-    act(client.call(holding ? 'task.resume' : 'task.pause', { taskId: record.id })).catch((failure: unknown) => setError(errorMessage(failure)));
+    act(client.call(holding ? 'task.resume' : 'task.pause', { taskId: record.id })).catch((failure: unknown) =>
+      setError(errorMessage(failure)),
+    );
   };
 
   return (
-    <section class="task" data-testid="task-progress" data-task-id={record.id} data-status={record.status} aria-label="Current task">
+    <section
+      class="task"
+      data-testid="task-progress"
+      data-task-id={record.id}
+      data-status={record.status}
+      aria-label="Current task"
+    >
       <div class="task__head">
         <p class="task__text" title={record.text}>
           {record.text}
         </p>
         <div class="task__bar">
-          <div class="task__meta" role="status" aria-live="polite">
-            <span class={`status status--${record.status}`} data-testid="task-status">
+          <div class="task__meta">
+            {/* Only the status is live: the clock ticks every second and would talk over everything else. */}
+            <span class={`status status--${record.status}`} data-testid="task-status" role="status">
               {statusLabel(record)}
             </span>
             <span class="task__numbers">
@@ -76,7 +122,15 @@ export function TaskProgress(props: { client: BackgroundClient; record: TaskReco
                   {holding ? 'Resume' : 'Pause'}
                 </button>
               ) : null}
-              <button type="button" class="button button--danger" data-testid="stop-task" disabled={record.stopRequested} onClick={stop}>
+              <button
+                type="button"
+                class="button button--danger"
+                data-testid="stop-task"
+                title="Stop the task (Esc)"
+                aria-keyshortcuts="Escape"
+                disabled={record.stopRequested}
+                onClick={stop}
+              >
                 {record.stopRequested ? 'Stopping…' : 'Stop'}
               </button>
             </div>
@@ -86,20 +140,42 @@ export function TaskProgress(props: { client: BackgroundClient; record: TaskReco
           {error}
         </p>
       </div>
-      {record.approval ? (
+      {record.approval?.tool === 'update_plan' ? (
+        <PlanApprovalCard
+          approval={record.approval}
+          plan={proposedPlan(record, record.approval)}
+          onDecide={(decision, note) =>
+            act(
+              client.call('task.approve', {
+                taskId: record.id,
+                approvalId: record.approval?.id ?? '',
+                decision,
+                ...(note ? { note } : {}),
+              }),
+            )
+          }
+          onCancel={() => act(client.call('task.stop', { taskId: record.id }))}
+        />
+      ) : record.approval ? (
         <ApprovalCard
           approval={record.approval}
-          onDecide={(decision) => act(client.call('task.approve', { taskId: record.id, approvalId: record.approval?.id ?? '', decision }))}
+          {...(element === null ? {} : { onShowOnPage: () => highlight(element) })}
+          onDecide={(decision) =>
+            act(client.call('task.approve', { taskId: record.id, approvalId: record.approval?.id ?? '', decision }))
+          }
         />
       ) : null}
       {record.question ? (
         <QuestionCard
           question={record.question}
-          onAnswer={(answer) => act(client.call('task.answer', { taskId: record.id, questionId: record.question?.id ?? '', answer }))}
+          onAnswer={(answer) =>
+            act(client.call('task.answer', { taskId: record.id, questionId: record.question?.id ?? '', answer }))
+          }
         />
       ) : null}
       {record.agent?.plan ? <PlanChecklist plan={record.agent.plan} /> : null}
       <StepList steps={steps} notes={record.notes} active={active} paused={record.status === 'paused'} />
+      <TaskAnnouncer record={record} />
       {writing ? (
         <div class="thinking-live" data-testid="thinking-live">
           <p class="thinking-live__head">
@@ -120,6 +196,7 @@ export function TaskProgress(props: { client: BackgroundClient; record: TaskReco
           {outcome}
         </p>
       ) : null}
+      {props.onOpenSettings && fixedInSettings(record.error) ? <OpenSettingsButton onOpen={props.onOpenSettings} /> : null}
       {record.chat ? <ChatCaseResultView result={record.chat} /> : null}
       {thinking.length > 0 ? (
         <details class="thinking" data-testid="thinking">

@@ -2,6 +2,8 @@ import { NATIVE_HOST_NAME } from '../../shared/constants';
 import { ALL_BROWSERS } from '../install/browsers';
 import { applyUninstall, dryRunDeps, type Change } from '../install/install-apply';
 import { planUninstall } from '../install/install-plan';
+import { bridgePaths } from '../mcp/bridge-paths';
+import { appPaths } from '../paths';
 import type { CliEnv } from './cli-env';
 import { chooseTargets, listNames, row, type TargetOptions } from './target-options';
 
@@ -21,6 +23,7 @@ export async function uninstallCommand(options: UninstallOptions, cli: CliEnv): 
   });
   const deps = { fs: cli.fs, run: cli.run };
   const result = await applyUninstall(plan, options.dryRun ? dryRunDeps(deps) : deps);
+  if (!options.dryRun && result.removed.some((change) => change.kind === 'launcher')) await removeBridgeLeftovers(cli);
   const where = chosen.userDataDir === undefined ? listNames(plan.remove.map((target) => target.label), 'or') : `the profile ${chosen.userDataDir}`;
   if (result.removed.length === 0) {
     cli.out(`Nothing to remove: the Deputy native host (${NATIVE_HOST_NAME}) is not registered for ${where}.`);
@@ -39,4 +42,18 @@ function describe(change: Change): string {
   if (change.kind === 'launcher') return row('launcher', change.path);
   if (change.kind === 'manifest') return row(change.target.label, change.path);
   return row(change.target.label, `registry key ${change.key}`);
+}
+
+/**
+ * With the launcher gone no host can run, so the bridge's socket and token a host left in Deputy's data folder (where
+ * there is no per-user runtime folder) go too, and with them the folders install created.
+ */
+async function removeBridgeLeftovers(cli: CliEnv): Promise<void> {
+  const pathEnv = { platform: cli.os, home: cli.home, env: cli.env };
+  const { dataDir } = appPaths(pathEnv);
+  const bridge = bridgePaths(pathEnv);
+  if (!bridge.dir.startsWith(`${dataDir}/`) && !bridge.dir.startsWith(`${dataDir}\\`)) return;
+  if (cli.os !== 'win32') await cli.fs.remove(bridge.socket);
+  await cli.fs.remove(bridge.tokenFile);
+  if (await cli.fs.removeEmptyDir(bridge.dir)) await cli.fs.removeEmptyDir(dataDir);
 }

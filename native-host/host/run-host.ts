@@ -1,6 +1,6 @@
 import { MAX_MESSAGE_FROM_BROWSER_BYTES, MAX_MESSAGE_TO_BROWSER_BYTES } from '../../shared/constants';
 import { AppError, toErrorShape } from '../../shared/errors';
-import { Chunk, ChunkJoiner, HostChannel, HostRequestChannel, RpcClient, errorResponse } from '../../shared/protocol';
+import { Chunk, ChunkJoiner, HostChannel, HostRequestChannel, Response, RpcClient, errorResponse } from '../../shared/protocol';
 import { FrameDecoder } from '../framing/frame-decoder';
 import { encodeMessage } from '../framing/frame-encoder';
 import type { Logger } from '../log/logger';
@@ -72,7 +72,8 @@ export function runHost(options: RunHostOptions): RunningHost {
   };
 
   const emit = (event: string, data: unknown): void => send({ kind: 'event', event, data });
-  const route = createMessageRouter(HostChannel, hostHandlers({ ...options.info, onHello: (client) => options.extension?.setClient(client) }), { log: log.child('router'), emit });
+  const routerLog = log.child('router');
+  const route = createMessageRouter(HostChannel, hostHandlers({ ...options.info, onHello: (client) => options.extension?.setClient(client) }), { log: routerLog, emit });
   // The host asks the extension too (a connected agent's page tools and approvals): its answers come back on stdin.
   const browser = new RpcClient(HostRequestChannel, { send, timeoutMs: 60_000, idPrefix: 'host' });
   options.link?.attach(browser, emit);
@@ -82,8 +83,9 @@ export function runHost(options: RunHostOptions): RunningHost {
 
   const dispatch = (message: unknown): void => {
     if (browser.receive(message) || options.extension?.receive(message)) return;
-    if (typeof message === 'object' && message !== null && 'kind' in message && message.kind === 'response') {
-      // An answer to a request that timed out or was never made: nothing waits for it.
+    if (Response.safeParse(message).success) {
+      // An answer to a request that timed out or was never made: nothing waits for it. (A malformed one is a bad
+      // message like any other, answered below.)
       log.warn('response to no pending request');
       return;
     }
@@ -114,7 +116,7 @@ export function runHost(options: RunHostOptions): RunningHost {
       }
       const body = parseBody(item.body);
       if (!body.ok) {
-        log.warn('bad json', { bytes: item.body.length, error: body.error.slice(0, 120) });
+        routerLog.warn('bad json', { bytes: item.body.length, error: body.error.slice(0, 120) });
         send(errorResponse(null, { code: 'bad_json', message: `Frame of ${item.body.length} bytes is not valid UTF-8 JSON; each frame must hold one JSON message` }));
         continue;
       }

@@ -165,7 +165,12 @@ export async function executeCall<E>(call: CallRecord, services: CallServices<E>
       state.status = 'running';
       if (!answer.approved) {
         const note = answer.note ? ` They said: ${redactor.redact(answer.note)}` : '';
-        settle(call, 'denied', { ok: false, content: `The user did not approve this action.${note} Do not do it another way; continue without it or call done.` }, services.now());
+        // A plan sent back with the user's own steps is a new plan to follow, not an action to avoid.
+        const content =
+          tool.name === 'update_plan' && answer.note
+            ? `The user did not approve this plan and wrote their own.${note} Call update_plan with their steps, then follow them.`
+            : `The user did not approve this action.${note} Do not do it another way; continue without it or call done.`;
+        settle(call, 'denied', { ok: false, content }, services.now());
         return { tool, result: null, changesPage: false };
       }
       if (verdict.newPlan) state.approvedPlan = verdict.newPlan;

@@ -88,7 +88,12 @@ export const perceptionUiMethods = {
     }),
   },
   'page.highlight': {
-    params: z.object({ tabId: z.number().int().nonnegative(), ref: z.number().int().positive() }),
+    params: z.object({
+      tabId: z.number().int().nonnegative(),
+      ref: z.number().int().positive(),
+      /** How long the outline stays: a glance by default, longer while an approval about the element waits. */
+      durationMs: z.number().int().min(100).max(60_000).optional(),
+    }),
     result: z.object({ found: z.boolean() }),
   },
   'page.act': {

@@ -195,6 +195,8 @@ export const Settings = z.object({
   riskClassifier: z.boolean().default(false),
   /** What agents connected over MCP (Claude Code, Cursor, ...) may do; off until the user turns it on. */
   mcp: McpSettings.default(DEFAULT_MCP_SETTINGS),
+  /** The panel's and popup's colours: the system's light or dark, or one of them always. */
+  theme: z.enum(['system', 'light', 'dark']).default('system'),
 });
 export type Settings = z.infer<typeof Settings>;
 
@@ -214,6 +216,7 @@ export const DEFAULT_SETTINGS: Settings = {
   trustedInput: true,
   riskClassifier: false,
   mcp: DEFAULT_MCP_SETTINGS,
+  theme: 'system',
 };
 
 export const ApprovalDecision = z.enum(['approve', 'reject', 'approve_site']);

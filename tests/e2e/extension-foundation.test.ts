@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pkg from '../../package.json';
 import { EXTENSION_ID } from '../../shared/constants';
 import type { ExtensionBrowser } from '../../scripts/lib/launch-browser';
+import { openDevTool } from './support/panel-harness';
 import { launchTestBrowser } from './support/test-hosts';
 import { registerHostInProfile, requireBuild } from './support/register-host';
 import { serveRoutes, type StaticServer } from './support/static-server';
@@ -56,7 +57,13 @@ async function statusText(panel: Page): Promise<string> {
   return panel.$eval('[data-testid=host-status]', (element) => element.textContent ?? '');
 }
 
+/** Waits for the host's state in the panel, shown only where a feature needs the host: Settings' helper section. */
 async function waitForStatus(panel: Page, expected: string): Promise<void> {
+  if ((await panel.$('[data-testid=host-status]')) === null) {
+    await panel.waitForSelector('[data-testid=flow-settings]');
+    await panel.click('[data-testid=flow-settings]');
+    await panel.waitForSelector('[data-testid=host-status]');
+  }
   await panel.waitForFunction(
     (text) => document.querySelector('[data-testid=host-status]')?.textContent?.includes(text) === true,
     { timeout: 20_000 },
@@ -195,7 +202,17 @@ describe('the extension without the host registered', () => {
       await ext.worker();
       const panel = await ext.openExtensionPage(PANEL);
       await waitForStatus(panel, 'host not installed');
-      expect(await statusText(panel)).toContain('host not installed: run `npm run host:install`');
+      expect(await statusText(panel)).toContain('host not installed');
+      expect(await panel.$eval('[data-testid=install-command]', (element) => element.textContent)).toBe('npm run host:install');
+      // Web tasks do not need the host: the Task view says nothing about it.
+      await panel.click('[data-testid=flow-task]');
+      await panel.waitForSelector('[data-testid=task-flow]');
+      expect(await panel.$('[data-testid=host-status]')).toBeNull();
+      for (const view of ['loop', 'desktop', 'shell'] as const) {
+        await openDevTool(panel, view);
+        await panel.waitForSelector('[data-testid=host-install]');
+        expect(await panel.$eval('[data-testid=install-command]', (element) => element.textContent)).toBe('npm run host:install');
+      }
     } finally {
       await ext.close();
     }

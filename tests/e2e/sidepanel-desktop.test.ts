@@ -10,7 +10,7 @@ import { findColourSync } from '../fixtures/desktop/find-colour';
 import { TARGET_COLOURS, TARGET_PAGE } from '../fixtures/desktop/target-page';
 import { startVirtualDisplay, xvfbMissingReason, type VirtualDisplay } from '../fixtures/desktop/virtual-display';
 import { startFakeProvider, type FakeProvider, type RecordedRequest } from '../fixtures/fake-provider/fake-provider-server';
-import { openPanel, screenshotBothSchemes, tabIdOf, texts } from './support/panel-harness';
+import { openDevTool, openPanel, screenshotBothSchemes, tabIdOf, texts } from './support/panel-harness';
 import { registerHostInProfile, requireBuild } from './support/register-host';
 import { serveRoutes, type StaticServer } from './support/static-server';
 import { uiCall } from './support/ui-call';
@@ -61,7 +61,7 @@ async function startProfile(display: string, provider: FakeProvider, pageUrl: st
     log,
     panel: async () => {
       const panel = await openPanel(ext, tabId);
-      await panel.click('[data-testid=flow-desktop]');
+      await openDevTool(panel, 'desktop');
       await panel.waitForSelector('[data-testid=desktop-flow]');
       return panel;
     },

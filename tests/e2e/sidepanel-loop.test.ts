@@ -8,7 +8,7 @@ import { launchTestBrowser } from './support/test-hosts';
 import { fakeClaudePath } from '../fixtures/fake-claude/build-fake-claude';
 import { buildDeckServiceRepo, fixTitleSize } from '../fixtures/repo/deck-service';
 import { buildFixRepo, CHECK_COMMAND, FIX_ADD, FIX_MULTIPLY, type FixRepo, type Scenario, NO_DEPLOY_WAIT } from '../fixtures/repo/fix-repo';
-import { PANEL, PANEL_WIDTH, screenshotBothSchemes, texts } from './support/panel-harness';
+import { openDevTool, PANEL, PANEL_WIDTH, screenshotBothSchemes, texts } from './support/panel-harness';
 import { registerHostInProfile, requireBuild } from './support/register-host';
 import { dovecotMissing, imapSettings, startDovecot, type Dovecot } from './support/dovecot';
 import { FORM_CONFIRMATION, startMailingService, type MailingService, type ServiceMode } from '../fixtures/repo/mailing-service';
@@ -55,8 +55,7 @@ function useScenario(scenario: Scenario): void {
 async function openLoopView(): Promise<Page> {
   const panel = await ext.openExtensionPage(PANEL);
   await panel.setViewport({ width: PANEL_WIDTH, height: 900 });
-  await panel.waitForSelector('[data-testid=flow-loop]');
-  await panel.click('[data-testid=flow-loop]');
+  await openDevTool(panel, 'loop');
   await panel.waitForSelector('[data-testid=loop-view]');
   await panel.waitForFunction(() => document.querySelector('[data-testid=host-status]')?.textContent?.includes('host: connected') === true, { timeout: 30_000 });
   return panel;
@@ -89,6 +88,19 @@ function waitForOutcome(page: Page, outcome: string): Promise<unknown> {
 }
 
 describe('the fix loop in the side panel, over native messaging to the built host', () => {
+  it('sits behind Developer tools with an introduction, and says plainly that it commits and pushes', async () => {
+    const panel = await openLoopView();
+    // The main views come first; the developer tools are one tab, not three in front of every user.
+    expect(await texts(panel, '[role=tablist][aria-label=Views] [role=tab]')).toEqual(['Task', 'Support chat', 'History', 'Settings', 'Developer tools']);
+    expect(await text(panel, '[data-testid=dev-tool-intro]')).toMatch(/^Keeps running your project's check/);
+    expect(await text(panel, '[data-testid=loop-pushes-warning]')).toMatch(/^It commits and pushes\. Each fix that passes validation is committed and pushed to the branch/);
+    await panel.click('[data-testid=flow-desktop]');
+    await panel.waitForSelector('[data-testid=desktop-flow]');
+    expect(await text(panel, '[data-testid=dev-tool-intro]')).toMatch(/^Works on this computer's screen/);
+    expect(await panel.$('[data-testid=loop-pushes-warning]')).toBeNull();
+    await panel.close();
+  });
+
   it('a bad definition gets the host error next to the field, and nothing starts', async () => {
     const panel = await openLoopView();
     await panel.click('[data-testid=loop-start]');
@@ -100,7 +112,7 @@ describe('the fix loop in the side panel, over native messaging to the built hos
     await fillDefinition(panel, { repo: missing, check: CHECK_COMMAND, 'max-iterations': '3' });
     await panel.click('[data-testid=loop-start]');
     await panel.waitForFunction(() => document.querySelector('[data-testid=error-loop-repo]')?.textContent?.startsWith('The repository folder') === true, { timeout: 30_000 });
-    expect(await text(panel, '[data-testid=error-loop-repo]')).toBe(`The repository folder ${missing} does not exist: pass --repo with the path of a git checkout`);
+    expect(await text(panel, '[data-testid=error-loop-repo]')).toBe(`The repository folder ${missing} does not exist: choose the folder of a git checkout`);
     expect(await panel.$('[data-testid=error-loop-check]')).toBeNull();
     expect(await panel.$('[data-testid=loop-state]')).toBeNull();
     // What the user typed stays in the form.
@@ -365,10 +377,11 @@ describe('the fix loop view without the host', () => {
       await bare.worker();
       const panel = await bare.openExtensionPage(PANEL);
       await panel.setViewport({ width: PANEL_WIDTH, height: 800 });
-      await panel.waitForSelector('[data-testid=flow-loop]');
-      await panel.click('[data-testid=flow-loop]');
-      await panel.waitForFunction(() => document.querySelector('[data-testid=loop-host]')?.textContent?.includes('host not installed') === true, { timeout: 30_000 });
-      expect(await text(panel, '[data-testid=loop-host]')).toContain('npm run host:install');
+      await openDevTool(panel, 'loop');
+      await panel.waitForFunction(() => document.querySelector('[data-testid=host-status]')?.textContent?.includes('host not installed') === true, { timeout: 30_000 });
+      expect(await text(panel, '[data-testid=host-install]')).toBe(
+        "Fix loops run in Deputy's helper on this computer (the native host). Install it once from the Deputy folder with npm run host:install, then click Check again.",
+      );
       expect(await panel.$eval('[data-testid=loop-start]', (button) => (button as HTMLButtonElement).disabled)).toBe(true);
       expect(await screenshotBothSchemes(panel, 'panel-loop-no-host')).toEqual([]);
     } finally {

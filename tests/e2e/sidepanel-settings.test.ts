@@ -56,11 +56,52 @@ describe('settings in the side panel', () => {
     expect(await text(panel, '[data-testid=error-api-key]')).toBe('Enter your OpenAI API key.');
     expect(await text(panel, '[data-testid=error-step-budget]')).toBe('The step budget is a whole number from 1 to 200.');
     expect(await text(panel, '[data-testid=error-allowed-sites]')).toMatch(/^Not a site: not a site\./);
-    expect(await text(panel, '[data-testid=settings-notice]')).toBe('Some settings need fixing: see the messages above.');
+    expect(await text(panel, '[data-testid=settings-notice]')).toBe('Some settings need fixing: see the marked fields.');
     expect(await screenshotBothSchemes(panel, 'panel-settings-errors')).toEqual([]);
     const stored = await uiCall(panel, 'settings.get', {});
     expect(stored.provider).toBeNull();
     expect(stored.stepBudget).toBe(30);
+    // Each invalid field is marked and names its message; Save took the focus to the first one.
+    await panel.waitForFunction(() => document.activeElement?.id === 'model');
+    expect(await panel.$eval('#model', (input) => [input.getAttribute('aria-invalid'), input.getAttribute('aria-describedby')])).toEqual(['true', 'model-error']);
+    expect(await panel.$eval('#step-budget', (input) => [input.getAttribute('aria-invalid'), input.getAttribute('aria-describedby')])).toEqual(['true', 'step-budget-error step-budget-hint']);
+    // Fields are checked again as the user types: a fixed field loses its mark and message at once, the others keep theirs.
+    await replaceText(panel, '[data-testid=step-budget]', '25');
+    await panel.waitForFunction(() => document.querySelector('[data-testid=error-step-budget]') === null);
+    expect(await panel.$eval('#step-budget', (input) => input.getAttribute('aria-invalid'))).toBeNull();
+    expect(await panel.$('[data-testid=error-model]')).not.toBeNull();
+    await replaceText(panel, '[data-testid=step-budget]', '');
+    await panel.waitForSelector('[data-testid=error-step-budget]');
+    await replaceText(panel, '[data-testid=step-budget]', '30');
+    await replaceText(panel, '[data-testid=allowed-sites]', 'shop.test');
+    await panel.waitForFunction(() => document.querySelector('[data-testid=error-allowed-sites]') === null);
+  });
+
+  it('keeps the theme chosen in Settings whatever the system prefers, and System follows it again', async () => {
+    const page = await openSettings();
+    const background = (): Promise<string> => page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+    await page.emulateMediaFeatures([{ name: 'prefers-color-scheme', value: 'light' }]);
+    await page.select('[data-testid=theme]', 'dark');
+    await page.click('[data-testid=save-settings]');
+    await page.waitForFunction(() => document.documentElement.dataset['theme'] === 'dark');
+    expect(await background()).toBe('rgb(17, 19, 24)');
+    expect((await uiCall(page, 'settings.get', {})).theme).toBe('dark');
+    // A panel opened later starts in the saved theme.
+    const later = await openSettings();
+    await later.emulateMediaFeatures([{ name: 'prefers-color-scheme', value: 'light' }]);
+    await later.waitForFunction(() => document.documentElement.dataset['theme'] === 'dark');
+    expect(await later.evaluate(() => getComputedStyle(document.body).backgroundColor)).toBe('rgb(17, 19, 24)');
+    await later.close();
+    await page.emulateMediaFeatures([{ name: 'prefers-color-scheme', value: 'dark' }]);
+    await page.select('[data-testid=theme]', 'light');
+    await page.click('[data-testid=save-settings]');
+    await page.waitForFunction(() => document.documentElement.dataset['theme'] === 'light');
+    expect(await background()).toBe('rgb(255, 255, 255)');
+    await page.select('[data-testid=theme]', 'system');
+    await page.click('[data-testid=save-settings]');
+    await page.waitForFunction(() => document.documentElement.dataset['theme'] === undefined);
+    expect(await background()).toBe('rgb(17, 19, 24)');
+    await page.close();
   });
 
   it('saves a key without ever showing it back, and keeps it when other fields change', async () => {

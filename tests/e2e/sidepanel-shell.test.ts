@@ -6,7 +6,7 @@ import { launchWithExtension, type ExtensionBrowser } from '../../scripts/lib/la
 import { startFakeProvider, type FakeProvider } from '../fixtures/fake-provider/fake-provider-server';
 import { call, scriptShellModel } from '../fixtures/fake-provider/scripted-shell-model';
 import { sshdMissingReason, startSshd, type SshServer } from '../fixtures/ssh/sshd-server';
-import { openPanel, screenshotBothSchemes, tabIdOf, texts } from './support/panel-harness';
+import { openDevTool, openPanel, screenshotBothSchemes, tabIdOf, texts } from './support/panel-harness';
 import { registerHostInProfile, requireBuild } from './support/register-host';
 import { serveRoutes, type StaticServer } from './support/static-server';
 import { uiCall } from './support/ui-call';
@@ -73,7 +73,7 @@ describe('the side panel\'s Shell view (the built extension and host, commands o
       ],
     });
     const panel = await openPanel(ext, tabId);
-    await panel.click('[data-testid=flow-shell]');
+    await openDevTool(panel, 'shell');
     await panel.waitForSelector('[data-testid=shell-flow]');
     expect(await panel.$eval('[data-testid=shell-where-local]', (radio) => (radio as HTMLInputElement).checked)).toBe(true);
     await panel.click('[data-testid=shell-objective]');
@@ -128,7 +128,7 @@ describe('the side panel\'s Shell view (the built extension and host, commands o
     // A panel opened again shows the same session.
     await panel.close();
     const again = await openPanel(ext, tabId);
-    await again.click('[data-testid=flow-shell]');
+    await openDevTool(again, 'shell');
     await again.waitForSelector('[data-testid=shell-progress][data-status=completed] [data-testid=shell-process][data-status=killed]');
     await again.close();
   });
@@ -143,7 +143,7 @@ describe('the side panel\'s Shell view (the built extension and host, commands o
       ],
     });
     const panel = await openPanel(ext, tabId);
-    await panel.click('[data-testid=flow-shell]');
+    await openDevTool(panel, 'shell');
     await panel.waitForSelector('[data-testid=shell-flow]');
     await panel.click('[data-testid=shell-where-ssh]');
     await panel.click('[data-testid=shell-destination]');

@@ -64,6 +64,19 @@ async function runInPanel(text: string): Promise<void> {
   await panel.waitForSelector('[data-testid=task-progress]');
 }
 
+/** Waits until the card (an approval or a plan) on screen is another one than `id`: the next question for the user. */
+function waitForNextCard(page: Page, card: 'approval-card' | 'plan-approval-card', id: string | null): Promise<unknown> {
+  return page.waitForFunction(
+    (selector, previous) => {
+      const shown = document.querySelector(`[data-testid=${selector}]`);
+      return shown !== null && shown.getAttribute('data-approval-id') !== previous;
+    },
+    { timeout: 60_000 },
+    card,
+    id,
+  );
+}
+
 function waitForStatus(page: Page, status: string): Promise<unknown> {
   return page.waitForSelector(`[data-testid=task-progress][data-status=${status}]`, { timeout: 60_000 });
 }
@@ -112,8 +125,11 @@ describe('the side panel runs a task given in it', () => {
     const steps = await texts(panel, '[data-testid=step-text]');
     expect(steps).toHaveLength(5);
     expect(steps[0]).toMatch(/^Updated the plan/);
-    expect(steps[1]).toMatch(/^Clicked \[\d+\] button "Add Pocket Buds/);
-    expect(steps[2]).toMatch(/^Clicked \[\d+\] link "Cart/);
+    expect(steps[1]).toMatch(/^Clicked button "Add Pocket Buds/);
+    expect(steps[2]).toMatch(/^Clicked link "Cart/);
+    // The element numbers written for the model wait behind "details".
+    expect(await panel.$$eval('[data-testid=step-details]', (items) => items.map((item) => (item as HTMLDetailsElement).open))).toEqual([false, false, false, false, false]);
+    expect((await texts(panel, '[data-testid=step-details] pre'))[1]).toMatch(/As the model saw it: Clicked \[\d+\] button "Add Pocket Buds/);
     expect(steps[3]).toMatch(/^Updated the plan \(2\/2 done\)/);
     expect(steps[4]).toBe('Finished the task');
     expect(await panel.$$eval('[data-testid=step]', (items) => items.map((item) => item.getAttribute('data-state')))).toEqual(['ok', 'ok', 'ok', 'ok', 'ok']);
@@ -127,7 +143,43 @@ describe('the side panel runs a task given in it', () => {
     expect(await screenshotBothSchemes(panel, 'panel-task-completed')).toEqual([]);
   });
 
-  it('shows approval cards: one approved by keyboard takes effect, one rejected does not', async () => {
+  it('follows the task down the page as it streams in, and stays where the user scrolled up to read', async () => {
+    await openOn(shop.url);
+    await panel.setViewport({ width: 360, height: 360 });
+    const inView = (selector: string): Promise<boolean> =>
+      panel.$eval(selector, (element) => {
+        const box = element.getBoundingClientRect();
+        return box.top >= 0 && box.bottom <= window.innerHeight;
+      });
+    const steps = Array.from({ length: 4 }, (_, index) => call('update_plan', { explanation: `Look ${index + 1}.`, steps: [{ step: `Look at part ${index + 1} of the shop`, status: 'in_progress' }] }));
+    fake.enqueue(...steps, call('done', { success: true, summary: 'Looked around.' }));
+    await runInPanel('Look around the shop');
+    // However it ends (a run of steps that change nothing ends it early), its outcome is the last thing written.
+    await panel.waitForSelector('[data-testid=task-outcome]', { timeout: 60_000 });
+    // The outcome landed below the fold, and the panel came down to it.
+    await panel.waitForFunction(() => {
+      const box = document.querySelector('[data-testid=task-outcome]')?.getBoundingClientRect();
+      return box !== undefined && box.top >= 0 && box.bottom <= window.innerHeight;
+    });
+    expect(await panel.evaluate(() => window.scrollY)).toBeGreaterThan(0);
+    // The task has ended; a reply it ended before asking for is not wanted any more.
+    fake.drop();
+
+    // Scrolled up to read while the next task runs: the panel stays where the user is, even when the task changes.
+    fake.enqueue(...steps.slice(0, 3), { hang: true });
+    await runInPanel('Look again');
+    await panel.waitForFunction(() => document.querySelectorAll('[data-testid=step]').length >= 3 && window.scrollY > 0, { timeout: 60_000 });
+    await panel.evaluate(() => window.scrollTo({ top: 0 }));
+    await panel.waitForFunction(() => window.scrollY === 0);
+    await uiCall(panel, 'task.stop', { taskId: (await panel.$eval('[data-testid=task-progress]', (element) => element.getAttribute('data-task-id'))) ?? '' });
+    await waitForStatus(panel, 'stopped');
+    // Stopped before or while it asked for its fourth step: the held reply is not wanted any more either way.
+    fake.drop();
+    expect(await panel.evaluate(() => window.scrollY)).toBe(0);
+    expect(await inView('[data-testid=task-input]')).toBe(true);
+  });
+
+  it('weights approvals by risk: Reject is the default, Approve names the consequence, and Enter never approves a payment', async () => {
     await openOn(orders.url('/'));
     fake.enqueue(
       (r) => call('click', { ref: refIn(r, 'button', /^Place order$/) }),
@@ -137,35 +189,132 @@ describe('the side panel runs a task given in it', () => {
     await runInPanel('Place my order, then delete my account');
 
     await panel.waitForSelector('[data-testid=approval-card]', { timeout: 60_000 });
-    expect(await panel.$eval('[data-testid=approval-intent]', (element) => element.textContent)).toMatch(/^Click \[\d+\] button "Place order"$/);
-    expect(await panel.$eval('[data-testid=approval-where]', (element) => element.textContent)).toBe(new URL(orders.url('/')).host);
+    const host = new URL(orders.url('/')).host;
+    expect(await panel.$eval('[data-testid=approval-intent]', (element) => element.textContent)).toBe('Click button "Place order"');
+    expect(await panel.$eval('[data-testid=approval-where]', (element) => element.textContent)).toBe(host);
     expect(await texts(panel, '[data-testid=approval-class]')).toContain('spends money');
     expect(await panel.$eval('[data-testid=approval-reason]', (element) => element.textContent)).toMatch(/spends money/);
+    // Approve says what it does, in Deputy's words; Reject comes first and is the neutral default.
+    expect(await texts(panel, '[data-testid=approval-card] .button-row button')).toEqual(['Reject', `Pay on ${host}`]);
     expect(await target.$eval('#s', (element) => element.textContent)).toBe('Nothing done yet');
+    // The button the approval is about is outlined on the page while the card waits.
+    await target.waitForSelector('button[data-deputy-highlight]', { timeout: 20_000 });
+    expect(await target.$eval('button[data-deputy-highlight]', (element) => element.textContent)).toBe('Place order');
+    expect(await panel.$('[data-testid=approval-show]')).not.toBeNull();
     expect(await screenshotBothSchemes(panel, 'panel-approval')).toEqual([]);
     // A payment is approved once or not at all: no "Approve for site" on its card.
     expect(await panel.$('[data-testid=approve-site]')).toBeNull();
-    // The Approve button has the focus: Enter alone approves.
-    expect(await panel.evaluate(() => document.activeElement?.getAttribute('data-testid'))).toBe('approve');
+    await panel.waitForFunction(() => document.activeElement?.getAttribute('data-testid') === 'reject');
+    // Enter on Approve does nothing: the task still waits on the same card and the page is untouched.
     const firstId = await panel.$eval('[data-testid=approval-card]', (element) => element.getAttribute('data-approval-id'));
-    await panel.keyboard.press('Enter');
-
-    await panel.waitForFunction((id) => {
-      const card = document.querySelector('[data-testid=approval-card]');
-      return card !== null && card.getAttribute('data-approval-id') !== id;
-    }, { timeout: 60_000 }, firstId);
-    expect(await target.$eval('#s', (element) => element.textContent)).toBe('Order placed');
-    expect(await panel.$eval('[data-testid=approval-intent]', (element) => element.textContent)).toMatch(/"Delete my account"$/);
-    expect(await texts(panel, '[data-testid=approval-class]')).toEqual(expect.arrayContaining(['changes your account', 'cannot be undone']));
-    // Tab from Approve to Reject, then Enter.
     await panel.keyboard.press('Tab');
-    expect(await panel.evaluate(() => document.activeElement?.getAttribute('data-testid'))).toBe('reject');
+    expect(await panel.evaluate(() => document.activeElement?.getAttribute('data-testid'))).toBe('approve');
+    await panel.keyboard.press('Enter');
+    await panel.keyboard.press('Enter');
+    const still = await uiCall(panel, 'task.list', { tabId, limit: 1 });
+    expect(still[0]).toMatchObject({ status: 'awaiting_approval', approval: { id: firstId } });
+    expect(await panel.$eval('[data-testid=approval-card]', (element) => element.getAttribute('data-approval-id'))).toBe(firstId);
+    expect(await target.$eval('#s', (element) => element.textContent)).toBe('Nothing done yet');
+    // Space on Approve is a deliberate answer: it approves.
+    await panel.keyboard.press('Space');
+
+    await waitForNextCard(panel, 'approval-card', firstId);
+    expect(await target.$eval('#s', (element) => element.textContent)).toBe('Order placed');
+    expect(await panel.$eval('[data-testid=approval-intent]', (element) => element.textContent)).toBe('Click button "Delete my account"');
+    expect(await texts(panel, '[data-testid=approval-class]')).toEqual(expect.arrayContaining(['changes your account', 'cannot be undone']));
+    expect(await panel.$eval('[data-testid=approve]', (element) => element.textContent)).toBe(`Change your account on ${host} (cannot be undone)`);
+    // The focus is on Reject again: Enter rejects.
+    await panel.waitForFunction(() => document.activeElement?.getAttribute('data-testid') === 'reject');
     await panel.keyboard.press('Enter');
 
     await waitForStatus(panel, 'completed');
     expect(await target.$eval('#s', (element) => element.textContent)).toBe('Order placed');
-    expect(await panel.$$eval('[data-testid=step]', (items) => items.map((item) => item.getAttribute('data-state')))).toEqual(['ok', 'blocked', 'ok']);
+    expect(await panel.$$eval('[data-testid=step]', (items) => items.map((item) => item.getAttribute('data-state')))).toEqual(['ok', 'refused', 'ok']);
     expect(await panel.$('[data-testid=approval-card]')).toBeNull();
+  });
+
+  it('asks first with a plan card: Edit steps sends the user\'s own steps to the model, Start runs them, Cancel stops', async () => {
+    await openOn(shop.url);
+    await panel.click('[data-testid=mode-ask]');
+    fake.enqueue(
+      call('update_plan', { explanation: 'My plan.', steps: [{ step: 'Add the Pocket Buds to the cart', status: 'in_progress' }, { step: 'Check out', status: 'pending' }] }),
+      (r) =>
+        r.text.includes('wrote their own') && r.text.includes('2. Open the cart')
+          ? call('update_plan', { explanation: 'Your plan.', steps: [{ step: 'Add the Pocket Buds to the cart', status: 'in_progress' }, { step: 'Open the cart', status: 'pending' }] })
+          : call('done', { success: false, summary: 'The edited plan never reached me.' }),
+      call('done', { success: true, summary: 'Following your plan.' }),
+    );
+    await runInPanel('Buy the Pocket Buds');
+    await panel.waitForSelector('[data-testid=plan-approval-card]', { timeout: 60_000 });
+    expect(await panel.$('[data-testid=approval-card]')).toBeNull();
+    expect(await texts(panel, '[data-testid=plan-approval-steps] li')).toEqual(['Add the Pocket Buds to the cart', 'Check out']);
+    await panel.waitForFunction(() => document.activeElement?.getAttribute('data-testid') === 'plan-start');
+    expect(await screenshotBothSchemes(panel, 'panel-plan-approval')).toEqual([]);
+    await panel.click('[data-testid=plan-edit]');
+    // The box takes the focus once it is drawn.
+    await panel.waitForFunction(() => document.activeElement?.getAttribute('data-testid') === 'plan-edit-input');
+    await panel.$eval('[data-testid=plan-edit-input]', (box) => (box as HTMLTextAreaElement).select());
+    await panel.keyboard.type('Add the Pocket Buds to the cart');
+    await panel.keyboard.down('Shift');
+    await panel.keyboard.press('Enter');
+    await panel.keyboard.up('Shift');
+    await panel.keyboard.type('Open the cart');
+    const firstId = await panel.$eval('[data-testid=plan-approval-card]', (element) => element.getAttribute('data-approval-id'));
+    await panel.click('[data-testid=plan-send-edit]');
+    // The model takes the user's steps as its new plan, which gets its own card.
+    await waitForNextCard(panel, 'plan-approval-card', firstId);
+    expect(await texts(panel, '[data-testid=plan-approval-steps] li')).toEqual(['Add the Pocket Buds to the cart', 'Open the cart']);
+    expect((await texts(panel, '[data-testid=step-check]'))[0]).toBe('you wrote your own steps instead');
+    await panel.click('[data-testid=plan-start]');
+    await waitForStatus(panel, 'completed');
+    expect(await panel.$eval('[data-testid=task-outcome]', (element) => element.textContent)).toBe('Following your plan.');
+
+    // Cancel on a plan stops the task: nothing more is asked of the model.
+    const cart = await target.evaluate(() => localStorage.getItem('cart'));
+    fake.enqueue(call('update_plan', { explanation: 'Plan.', steps: [{ step: 'Add the Pocket Buds to the cart', status: 'in_progress' }] }));
+    await runInPanel('Add the Pocket Buds');
+    await panel.waitForSelector('[data-testid=plan-approval-card]', { timeout: 60_000 });
+    const sent = fake.requests.length;
+    await panel.click('[data-testid=plan-cancel]');
+    await waitForStatus(panel, 'stopped');
+    expect(fake.requests.length).toBe(sent);
+    expect(await target.evaluate(() => localStorage.getItem('cart'))).toBe(cart);
+  });
+
+  it('words each step by what happened: blocked by a rule, refused by you, gave up, each with its own mark and words', async () => {
+    await openOn(orders.url('/'));
+    // Sites are compared with their port: the test's server is not on the default one.
+    await uiCall(panel, 'settings.set', { deniedSites: [new URL(orders.url('/', 'blocked.test')).host] });
+    try {
+      fake.enqueue(
+        () => call('navigate', { url: orders.url('/docs', 'blocked.test') }),
+        (r) => call('click', { ref: refIn(r, 'button', /^Place order$/) }),
+        call('done', { success: false, summary: 'The docs are on a blocked site, and you declined the order.' }),
+      );
+      await runInPanel('Read the docs, then place my order');
+      await panel.waitForSelector('[data-testid=approval-card]', { timeout: 60_000 });
+      await panel.click('[data-testid=reject]');
+      await waitForStatus(panel, 'failed');
+      expect(await panel.$$eval('[data-testid=step]', (items) => items.map((item) => item.getAttribute('data-state')))).toEqual(['blocked', 'refused', 'gave_up']);
+      // Nothing that did not happen reads as done: the words say it, not only the colour.
+      expect(await texts(panel, '[data-testid=step-text]')).toEqual([
+        `Blocked by a rule: Open ${orders.url('/docs', 'blocked.test')}`,
+        'Refused by you: Click button "Place order"',
+        'Gave up on the task',
+      ]);
+      const checks = await texts(panel, '[data-testid=step-check]');
+      expect(checks[0]).toMatch(/^not done: Not allowed: .*blocked\.test.* is on the list of sites Deputy must not open/);
+      expect(checks[1]).toBe('you rejected it, so it was not done');
+      const marks = await texts(panel, '[data-testid=step] .step__mark');
+      expect(new Set(marks).size).toBe(3);
+      expect(marks).not.toContain('✓');
+      expect(await panel.$eval('[data-testid=task-status]', (element) => element.textContent)).toBe('Gave up');
+      expect(await target.$eval('#s', (element) => element.textContent)).toBe('Nothing done yet');
+      expect(target.url()).toBe(orders.url('/'));
+      expect(await screenshotBothSchemes(panel, 'panel-task-honest-steps')).toEqual([]);
+    } finally {
+      await uiCall(panel, 'settings.set', { deniedSites: [] });
+    }
   });
 
   it('names where a step takes the user or sends their data, and offers Approve for site only for a low-risk step', async () => {
@@ -186,10 +335,7 @@ describe('the side panel runs a task given in it', () => {
     const firstId = await panel.$eval('[data-testid=approval-card]', (element) => element.getAttribute('data-approval-id'));
     await panel.click('[data-testid=approve-site]');
     // The form posts to another site: the card says where and which fields, and offers no "for site".
-    await panel.waitForFunction((id) => {
-      const card = document.querySelector('[data-testid=approval-card]');
-      return card !== null && card.getAttribute('data-approval-id') !== id;
-    }, { timeout: 60_000 }, firstId);
+    await waitForNextCard(panel, 'approval-card', firstId);
     const evil = new URL(orders.url('/', 'evil.test')).host;
     expect(await panel.$eval('[data-testid=approval-destination]', (element) => element.textContent)).toBe(`${evil} (POST: message)`);
     expect(await panel.$('[data-testid=approve-site]')).toBeNull();

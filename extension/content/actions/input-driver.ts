@@ -54,6 +54,9 @@ export function uncertainInput(cause: string): Error {
   return new Error(`The input may have reached the page: the background stopped before confirming it (${cause}), so it was not sent again. Look at the page before repeating the action.`);
 }
 
+/** Error codes with which the background refuses input before sending any of it. */
+const SENT_NOTHING_CODES: ReadonlySet<string> = new Set(['forbidden', 'invalid_params', 'bad_request', 'unknown_method']);
+
 /**
  * Input through the background's debugger. When the background cannot send it after all (the user cancelled the
  * debugging bar mid-task, or it could not be reached at all), this and every later step of the action go the synthetic
@@ -72,8 +75,13 @@ function relayed(options: RelayOptions): InputDriver {
         const result = reply.data.result as { trusted?: boolean; reason?: string } | undefined;
         if (result?.trusted) return true;
         reason = result?.reason ?? 'the background did not send the input';
+      } else if (reply.success && !reply.data.ok) {
+        // Refused before anything was sent (no lease for this frame, a malformed request): the synthetic way is safe.
+        // Failing while sending (the debugger gave up halfway through a click) may have delivered part of it.
+        if (!SENT_NOTHING_CODES.has(reply.data.error.code)) throw uncertainInput(reply.data.error.message);
+        reason = reply.data.error.message;
       } else {
-        reason = reply.success && !reply.data.ok ? reply.data.error.message : 'the background gave no valid answer';
+        reason = 'the background gave no valid answer';
       }
     } catch (error) {
       const text = String(error);

@@ -1,6 +1,8 @@
 import { mkdir } from 'node:fs/promises';
 import type { Page } from 'puppeteer-core';
 import type { ExtensionBrowser } from '../../../scripts/lib/launch-browser';
+import type { ParamsOf, UiMethods } from '../../../shared/protocol';
+import { uiCall } from './ui-call';
 
 export const PANEL = 'extension/sidepanel/index.html';
 export const POPUP = 'extension/popup/index.html';
@@ -73,4 +75,28 @@ export async function screenshotBothSchemes(page: Page, name: string): Promise<s
   }
   await page.emulateMediaFeatures([{ name: 'prefers-color-scheme', value: 'light' }]);
   return problems;
+}
+
+/** Opens one of the developer tools (loop, desktop, shell): the Developer tools view, then the tool's own tab. */
+export async function openDevTool(page: Page, tool: 'loop' | 'desktop' | 'shell'): Promise<void> {
+  await page.waitForSelector('[data-testid=flow-dev]');
+  await page.click('[data-testid=flow-dev]');
+  await page.waitForSelector(`[data-testid=flow-${tool}]`);
+  await page.click(`[data-testid=flow-${tool}]`);
+}
+
+/**
+ * A new user's setting: `url` open in a new tab and the side panel for that tab, ready for a task. With `settings`,
+ * they are saved before the panel opens (a model, a default mode), as a user would have done in Settings.
+ */
+export async function openPanelOn(ext: ExtensionBrowser, url: string, settings?: ParamsOf<UiMethods, 'settings.set'>): Promise<{ target: Page; panel: Page; tabId: number }> {
+  const target = await ext.browser.newPage();
+  await target.goto(url, { waitUntil: 'load' });
+  const helper = await ext.openExtensionPage(PANEL);
+  const tabId = await tabIdOf(helper, url);
+  if (settings) await uiCall(helper, 'settings.set', settings);
+  await helper.close();
+  const panel = await openPanel(ext, tabId);
+  await panel.waitForSelector('[data-testid=task-input]');
+  return { target, panel, tabId };
 }

@@ -84,6 +84,7 @@ describe('the settings form', () => {
         historyMaxDays: 30,
         // Connected agents stay off until the user turns them on; shell and desktop each need their own yes.
         mcp: { enabled: false, mode: 'act', shell: false, desktop: false },
+        theme: 'system',
       },
     });
     const synthetic = validateForm({ ...formFromSettings(empty), trustedInput: false }, empty);

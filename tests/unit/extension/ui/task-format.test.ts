@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { StepRecord } from '../../../../shared/agent/agent-state';
 import { elapsedMs, formatCost, formatDuration, formatTokens, isActiveTask, outcomeText, statusLabel, stepLines, thinkingOf, usageText } from '../../../../extension/ui/task-format';
+import { MARKS } from '../../../../extension/ui/step-wording';
 import { taskRecord } from './task-record-fixture';
 
 function step(index: number, calls: StepRecord['calls'], text = ''): StepRecord {
@@ -26,7 +27,7 @@ describe('step lines', () => {
       step(1, [
         { id: 'c', name: 'click', arguments: '{}', status: 'finished', classes: ['act'], stepText: 'Clicked [9] button "Sort"', result: { ok: true, content: 'Clicked', changed: false } },
         { id: 'd', name: 'click', arguments: '{}', status: 'finished', classes: ['act'], stepText: 'Clicked [3] button "Gone"', result: { ok: false, content: 'Element [3] is disabled\nmore' } },
-        { id: 'e', name: 'click', arguments: '{}', status: 'denied', classes: ['money'], stepText: 'Clicked [4] button "Pay"', result: { ok: false, content: 'The user declined.' } },
+        { id: 'e', name: 'click', arguments: '{}', status: 'denied', classes: ['money'], decision: 'ask', stepText: 'Clicked [4] button "Pay"', result: { ok: false, content: 'The user did not approve this action. Do not do it another way.' } },
         { id: 'f', name: 'click', arguments: '{}', status: 'awaiting_approval', classes: ['money'], stepText: 'Clicked [5] button "Buy"' },
         { id: 'g', name: 'type', arguments: '{}', status: 'started', classes: ['act'], stepText: 'Typed "x" into [6]' },
         { id: 'h', name: 'click', arguments: '{}', status: 'interrupted', classes: ['act'], stepText: 'Clicked [7] link "Next"' },
@@ -37,15 +38,59 @@ describe('step lines', () => {
       [1, 'ok', ''],
       [2, 'ok', 'verified: "Added to cart" appeared'],
       [3, 'ok', 'no visible change on the page'],
-      [4, 'failed', 'Element [3] is disabled'],
-      [5, 'blocked', 'The user declined.'],
+      [4, 'failed', 'Element is disabled'],
+      [5, 'refused', 'you rejected it, so it was not done'],
       [6, 'waiting', 'waiting for your approval'],
       [7, 'running', 'in progress…'],
       [8, 'unknown', 'interrupted: it may or may not have happened, so it was not repeated'],
       [9, 'running', 'waiting for your answer'],
     ]);
-    expect(lines[1]?.text).toBe('Clicked [8] button "Add"');
+    // Worded by what happened, without the element numbers written for the model (they wait in the details).
+    expect(lines.map((l) => l.text)).toEqual([
+      'Updated the plan (0/2 done)',
+      'Clicked button "Add"',
+      'Clicked button "Sort"',
+      'Failed: Click button "Gone"',
+      'Refused by you: Click button "Pay"',
+      'Click button "Buy"',
+      'Type "x" into an element',
+      'Interrupted: Click link "Next"',
+      'Ask the user "Size?"',
+    ]);
+    expect(lines[1]?.details).toContain('As the model saw it: Clicked [8] button "Add"');
     expect(new Set(lines.map((l) => l.key)).size).toBe(lines.length);
+  });
+
+  it('tells a step blocked by a rule from one refused by the user, and a give-up from a finish, with distinct marks', () => {
+    const lines = stepLines([
+      step(0, [
+        {
+          id: 'a',
+          name: 'chat_send',
+          arguments: '{"text":"My card is {{card}}"}',
+          status: 'denied',
+          classes: ['send-message'],
+          decision: 'deny',
+          decisionReason: 'It would send a card number to support.',
+          stepText: 'Sent to support: "My card is {{card}}"',
+          result: { ok: false, content: "Blocked by Deputy's safety policy: It would send a card number to support. Do not try to reach the same result another way." },
+        },
+        { id: 'b', name: 'chat_read', arguments: '{}', status: 'finished', classes: ['read'], stepText: 'Read the chat', result: { ok: true, content: '<untrusted_chat vendor="intercom">\nSupport: <b>Hello</b> there\n</untrusted_chat>' } },
+        { id: 'c', name: 'done', arguments: '{"success":false}', status: 'finished', classes: ['read'], stepText: 'Gave up on the task', result: { ok: true, content: 'Task finished.' } },
+        { id: 'd', name: 'click', arguments: '{}', status: 'skipped', classes: ['act'], stepText: 'Clicked [2] button "Next"' },
+      ]),
+    ]);
+    expect(lines.map((l) => [l.state, l.text, l.check])).toEqual([
+      ['blocked', 'Blocked by a rule: Send to support: "My card is {{card}}"', 'not done: It would send a card number to support.'],
+      ['ok', 'Read the chat', 'Support: Hello there'],
+      ['gave_up', 'Gave up on the task', ''],
+      ['skipped', 'Not run: Click button "Next"', 'not done: the task ended first'],
+    ]);
+    // The untrusted-content tags written for the model stay behind "details".
+    expect(lines[1]?.details).toContain('<untrusted_chat vendor="intercom">');
+    expect(lines.some((l) => /untrusted_|<b>|\[\d+\]/.test(l.text + l.check))).toBe(false);
+    expect(new Set(lines.map((l) => MARKS[l.state])).size).toBe(4);
+    expect(MARKS.ok).not.toBe(MARKS.gave_up);
   });
 
   it('shows a note about the task (the browser restarted) among the actions, where it happened, without a number', () => {
@@ -98,6 +143,8 @@ describe('numbers and words', () => {
     gaveUp.agent = { ...gaveUp.agent!, outcome: { success: false, summary: 'Out of stock.' } };
     expect(statusLabel(gaveUp)).toBe('Finished without success');
     expect(outcomeText(gaveUp)).toBe('Out of stock.');
+    expect(statusLabel({ ...gaveUp, status: 'failed' })).toBe('Gave up');
+    expect(statusLabel(taskRecord({ status: 'failed', error: { code: 'timeout', message: 'The model did not answer in time.' } }))).toBe('Failed');
   });
 
   it('names a paused task and one about to pause, keeps it active, and marks the call it holds before', () => {
@@ -115,9 +162,9 @@ describe('numbers and words', () => {
       ]),
     ];
     expect(stepLines(steps, [], true).map((l) => [l.text, l.state, l.check])).toEqual([
-      ['Clicked [1] button "Add"', 'ok', 'verified: count is 1'],
-      ['Click [1] button "Add"', 'paused', 'paused: it runs when you resume'],
-      ['Finished the task', 'running', 'in progress…'],
+      ['Clicked button "Add"', 'ok', 'verified: count is 1'],
+      ['Click button "Add"', 'paused', 'paused: it runs when you resume'],
+      ['Finish the task', 'running', 'in progress…'],
     ]);
     expect(stepLines(steps).map((l) => l.state)).toEqual(['ok', 'running', 'running']);
   });
@@ -132,7 +179,7 @@ describe('numbers and words', () => {
 
   it('explains how a task ended without an outcome', () => {
     expect(outcomeText(taskRecord({ status: 'stopped' }))).toBe('You stopped the task.');
-    expect(outcomeText(taskRecord({ status: 'failed', error: { code: 'bad_config', message: 'Choose a model provider in Settings first.' } }))).toBe('Choose a model provider in Settings first.');
+    expect(outcomeText(taskRecord({ status: 'failed', error: { code: 'bad_config', message: 'Choose a model provider in Settings first.' } }))).toBe('Connect a model first: choose a provider in Settings.');
     expect(usageText(taskRecord({}))).toBe('1.2k in · 80 out · $0.0030');
   });
 });

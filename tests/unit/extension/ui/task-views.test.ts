@@ -1,9 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { GOAL_TEMPLATES, goalText } from '../../../../extension/ui/goal-templates';
-import { groupBySite } from '../../../../extension/ui/history-groups';
+import { groupBySite, matchingTasks } from '../../../../extension/ui/history-groups';
 import { exportFileName, taskReport } from '../../../../extension/ui/task-report';
 import { nextTask } from '../../../../extension/ui/use-tab-task';
-import { placeOf, riskLabel } from '../../../../extension/ui/approval-card';
+import { riskLabel } from '../../../../extension/ui/approval-card';
+import { approveLabel, isRiskyApproval, placeOf } from '../../../../extension/ui/approval-wording';
+import type { PendingApproval } from '../../../../shared/protocol';
 import { taskRecord } from './task-record-fixture';
 
 describe('which task the panel shows', () => {
@@ -36,6 +38,14 @@ describe('history and exports', () => {
     ]);
   });
 
+  it('finds tasks by every word of the query, in its words or its site, in any case', () => {
+    const records = [taskRecord({ id: '1', text: 'Refund order 1234', site: 'shop.test' }), taskRecord({ id: '2', text: 'Add headphones', site: 'audio.test' })];
+    expect(matchingTasks(records, 'REFUND shop').map((r) => r.id)).toEqual(['1']);
+    expect(matchingTasks(records, 'audio.test').map((r) => r.id)).toEqual(['2']);
+    expect(matchingTasks(records, '  ').map((r) => r.id)).toEqual(['1', '2']);
+    expect(matchingTasks(records, 'refund audio')).toEqual([]);
+  });
+
   it('writes a readable report with the outcome, numbers and steps', () => {
     const report = taskReport(taskRecord({}));
     expect(report).toContain('# Deputy task on shop.test');
@@ -53,6 +63,35 @@ describe('history and exports', () => {
 });
 
 describe('approval and chat wording', () => {
+  const approval = (extra: Partial<PendingApproval>): PendingApproval => ({
+    id: 'a1',
+    step: 0,
+    callId: 'c1',
+    tool: 'click',
+    intent: 'Click [4] button "Pay $499.00"',
+    classes: ['act'],
+    reason: 'Needs your approval.',
+    url: 'https://shop.example/checkout',
+    askedAt: 0,
+    ...extra,
+  });
+
+  it("names the exact consequence on Approve in Deputy's words, from what the gate found, not the page's label", () => {
+    expect(approveLabel(approval({ classes: ['act', 'money'] }))).toBe('Pay $499.00 on shop.example');
+    expect(approveLabel(approval({ classes: ['money', 'irreversible'], intent: 'Click [2] button "Cancel"' }))).toBe('Pay on shop.example (cannot be undone)');
+    expect(approveLabel(approval({ classes: ['account', 'irreversible'], intent: 'Click [3] button "Delete my account"' }))).toBe('Change your account on shop.example (cannot be undone)');
+    expect(approveLabel(approval({ classes: ['submit'], destination: 'https://evil.example', sends: { method: 'post', fields: ['email', 'card'] } }))).toBe('Send email, card to evil.example');
+    expect(approveLabel(approval({ classes: ['navigate'], destination: 'https://docs.example' }))).toBe('Open docs.example');
+    expect(approveLabel(approval({ classes: ['act'] }))).toBe('Approve');
+    expect(approveLabel(approval({ tool: 'update_plan' }))).toBe('Start');
+  });
+
+  it('treats money, account, irreversible, agreeing and sending data elsewhere as risky', () => {
+    for (const risk of ['money', 'account', 'irreversible', 'commitment'] as const) expect(isRiskyApproval(approval({ classes: ['act', risk] }))).toBe(true);
+    expect(isRiskyApproval(approval({ classes: ['submit'], destination: 'https://evil.example', sends: { method: 'post', fields: [] } }))).toBe(true);
+    expect(isRiskyApproval(approval({ classes: ['navigate'], destination: 'https://docs.example' }))).toBe(false);
+  });
+
   it('says risk classes in words and places in short form', () => {
     expect(riskLabel('money')).toBe('spends money');
     expect(riskLabel('send-message')).toBe('sends a message');

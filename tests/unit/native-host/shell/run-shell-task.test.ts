@@ -26,8 +26,9 @@ afterEach(async () => {
 const call = (name: string, args: unknown) => ({ toolCalls: [{ name, arguments: args }] });
 const approveVerdict = (reason = 'Fits the objective.') => call('verdict', { approve: true, reason });
 
-async function session() {
+async function session(resume?: string) {
   return openShellSession({
+    ...(resume === undefined ? {} : { resume }),
     target: { kind: 'local' },
     sessionsRoot: join(dir, 'sessions'),
     prompts: { confirmHostKey: () => Promise.resolve(false) },
@@ -192,17 +193,7 @@ describe('a shell task on this machine', () => {
       { seq: 3, at: 12, type: 'command', process: 'p2', command: 'sleep 100', cwd: '/tmp', pty: false, by: 'agent' },
     ];
     await writeFile(paths.log, lines.map((line) => JSON.stringify(line)).join('\n') + '\n');
-    const shell = await openShellSession({
-      target: { kind: 'local' },
-      sessionsRoot: join(dir, 'sessions'),
-      resume: '20260101-000000-abcd',
-      prompts: { confirmHostKey: () => Promise.resolve(false) },
-      home: dir,
-      localUser: 'tester',
-      env: process.env,
-      cwd: dir,
-      now: () => Date.now(),
-    });
+    const shell = await session('20260101-000000-abcd');
     try {
       expect(shell.service.list().map((p) => [p.id, p.status, p.command, p.exitCode])).toEqual([
         ['p1', 'exited', 'echo done', 0],

@@ -39,4 +39,16 @@ describe('createInputDriver', () => {
     expect(await driver.typeText('x')).toBe(false);
     expect(driver.path()).toBe('synthetic events: the user cancelled the debugging bar');
   });
+
+  it('never sends again input the debugger failed on halfway (the press may have reached the page), but falls back when it was refused outright', async () => {
+    const failing = vi.fn((message: unknown) => Promise.resolve({ kind: 'response', id: (message as { id: string }).id, ok: false, error: { code: 'unavailable', message: 'Input.dispatchMouseEvent timed out' } }));
+    const halfway = driverWith(failing);
+    await expect(halfway.click(button, { x: 5, y: 5 }, 1)).rejects.toThrow(/^The input may have reached the page: .*Input\.dispatchMouseEvent timed out/);
+    expect(failing).toHaveBeenCalledTimes(1);
+    expect(halfway.path()).toBe('trusted input');
+
+    const refused = driverWith((message) => Promise.resolve({ kind: 'response', id: (message as { id: string }).id, ok: false, error: { code: 'forbidden', message: 'no action of Deputy is under way in this frame' } }));
+    expect(await refused.typeText('x')).toBe(false);
+    expect(refused.path()).toBe('synthetic events: no action of Deputy is under way in this frame');
+  });
 });

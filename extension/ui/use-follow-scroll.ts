@@ -1,0 +1,36 @@
+import { useEffect, useRef } from 'preact/hooks';
+
+/** How close to the bottom still counts as "at the bottom", in pixels. */
+const SLACK = 80;
+
+/**
+ * Keeps what the task just did in view as it streams in: after each change (`key`) the page scrolls to its end, or
+ * to the card waiting for the user when there is one, unless the user has scrolled up to read, until they come back
+ * to the bottom. A new task (`taskId`) follows again. Off (`enabled` false) where a past task is read, not followed.
+ */
+export function useFollowScroll(enabled: boolean, taskId: string, key: string, waiting: () => Element | null): void {
+  const following = useRef(true);
+  const lastY = useRef(0);
+  useEffect(() => {
+    following.current = true;
+    const onScroll = (): void => {
+      const root = document.scrollingElement ?? document.documentElement;
+      const atBottom = window.innerHeight + window.scrollY >= root.scrollHeight - SLACK;
+      if (window.scrollY < lastY.current && !atBottom) following.current = false;
+      else if (atBottom) following.current = true;
+      lastY.current = window.scrollY;
+    };
+    window.addEventListener('scroll', onScroll, { passive: true });
+    return () => window.removeEventListener('scroll', onScroll);
+  }, [taskId]);
+  useEffect(() => {
+    if (!enabled || !following.current) return;
+    const card = waiting();
+    if (card) card.scrollIntoView({ block: 'nearest' });
+    else {
+      const root = document.scrollingElement ?? document.documentElement;
+      window.scrollTo({ top: root.scrollHeight });
+    }
+    lastY.current = window.scrollY;
+  }, [key]);
+}
