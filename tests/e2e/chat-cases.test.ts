@@ -8,6 +8,7 @@ import { chatFixtureRoutes } from '../fixtures/chat/chat-routes';
 import { vendorPath } from '../fixtures/chat/vendor-fixtures';
 import { INJECTED_INSTRUCTION } from '../fixtures/chat/widget/support-script';
 import { startFakeProvider, type FakeProvider, type RecordedRequest, type ScriptedMessage } from '../fixtures/fake-provider/fake-provider-server';
+import { currentView } from '../fixtures/fake-provider/prompt-view';
 import { requireBuild } from './support/register-host';
 import { serveRoutes, type StaticServer } from './support/static-server';
 import { uiCall } from './support/ui-call';
@@ -57,18 +58,6 @@ interface ChatStep {
   /** The step runs once the chat the model was sent shows this; until then the model waits for support. */
   ready?: RegExp;
   reply: ScriptedMessage;
-}
-
-/** The user messages after the model's last turn (OpenAI shape): the current chat and page, then the plan. */
-function currentView(request: RecordedRequest): string {
-  const body = request.json as { messages?: { role: string; content?: unknown }[] } | undefined;
-  const messages = body?.messages ?? [];
-  const lastTurn = messages.map((m) => m.role).lastIndexOf('assistant');
-  return messages
-    .slice(lastTurn + 1)
-    .filter((m) => m.role === 'user' && typeof m.content === 'string')
-    .map((m) => m.content as string)
-    .join('\n');
 }
 
 function callsSoFar(request: RecordedRequest): string[] {
