@@ -24,11 +24,17 @@ export interface BuiltPrompt {
   trimmed: boolean;
 }
 
-/** The one line that replaces an old observation: enough to follow the history, none of the page text. */
-export function observationSummary(step: StepRecord): string {
+/**
+ * The one line that replaces an old observation: enough to follow the history (where the agent was), none of the page
+ * text. A step on the same address and title as the step before says so instead of repeating them: these lines stay
+ * in every later prompt, so their length is what a long task's prompt grows by.
+ */
+export function observationSummary(step: StepRecord, previous?: StepRecord): string {
   const o = step.observation;
-  if (o.kind === 'shell') return `[Step ${step.index + 1} shell state: ${o.title.slice(0, 80)} (omitted)]`;
-  return `[Step ${step.index + 1} page: "${o.title.slice(0, 80)}" ${o.url} (${o.chars} characters; content omitted)]`;
+  const p = previous?.observation;
+  if (p && p.kind === o.kind && p.url === o.url && p.title === o.title) return `[Step ${step.index + 1}: same ${o.kind === 'shell' ? 'shell' : 'page'} as step ${step.index}, omitted]`;
+  if (o.kind === 'shell') return `[Step ${step.index + 1} shell omitted: ${o.title.slice(0, 80)}]`;
+  return `[Step ${step.index + 1} page omitted: "${o.title.slice(0, 80)}" ${o.url}]`;
 }
 
 function callResultText(call: CallRecord): { content: string; isError: boolean } {
@@ -88,7 +94,7 @@ function stepMessage(step: StepRecord, previous: StepRecord | undefined, verbati
     ? `[Step ${step.index + 1} ${step.observation.kind === 'shell' ? 'shell state' : 'page'}: unchanged since step ${step.index}]`
     : verbatim
       ? wrapObservation(step.observation, cut)
-      : observationSummary(step);
+      : observationSummary(step, previous);
   const notices = step.notices.length > 0 ? `Notice: ${step.notices.join(' ')}\n` : '';
   return `${notices}${page}`;
 }

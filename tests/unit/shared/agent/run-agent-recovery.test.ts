@@ -114,9 +114,8 @@ describe('context discipline', () => {
     // At step 7 the first block of five observations is masked in one go: the sixth and the current stay verbatim.
     const contents = bodies[6]!.messages.map((m) => m.content ?? '');
     expect(contents.filter((c) => c.includes('<untrusted_page url='))).toHaveLength(2);
-    expect(contents.filter((c) => /^\[Step \d page: ".*" https:\/\/shop\.example\/[ab] \(\d+ characters; content omitted\)\]$/.test(c))).toHaveLength(5);
-    const snapshotChars = '[1] link "Compare"\nBasic 5 EUR. Pro 9 EUR.'.length;
-    expect(contents).toContain(`[Step 1 page: "Plans" https://shop.example/a (${snapshotChars} characters; content omitted)]`);
+    expect(contents.filter((c) => /^\[Step \d page omitted: ".*" https:\/\/shop\.example\/[ab]\]$/.test(c))).toHaveLength(5);
+    expect(contents).toContain('[Step 1 page omitted: "Plans" https://shop.example/a]');
     // No text of a masked page survives anywhere in the prompt: only the two newest pages show their body.
     expect(fake.requests[6]?.text.split('Basic 5 EUR').length).toBe(1 + 1);
     // Every one of the six clicks and its result is still there.
