@@ -32,6 +32,11 @@ export function StepList(props: { steps: readonly StepRecord[]; notes?: readonly
                     {line.check}
                   </span>
                 ) : null}
+                {line.tokens ? (
+                  <span class="step__tokens muted" data-testid="step-tokens">
+                    {line.tokens}
+                  </span>
+                ) : null}
                 {line.details ? (
                   <details class="step__details" data-testid="step-details">
                     <summary>details</summary>

@@ -18,6 +18,8 @@ export interface StepLine {
   check: string;
   /** The internals behind "details": tool, arguments, the step as the model saw it, the raw result. */
   details: string;
+  /** On a step's first action: what the model turn behind it cost (tokens in, of them cached, out, and the price). */
+  tokens?: string;
 }
 
 const ACTIVE: ReadonlySet<TaskStatus> = new Set(['queued', 'running', 'paused', 'awaiting_approval', 'awaiting_user']);
@@ -65,14 +67,23 @@ export function stepLines(steps: readonly StepRecord[], notes: readonly TaskNote
   };
   addNotes(0);
   for (const step of steps) {
-    for (const call of step.calls) {
+    for (const [i, call] of step.calls.entries()) {
       let state = callState(call);
       if (holding && call.status === 'proposed') {
         state = 'paused';
         holding = false;
       }
       calls += 1;
-      lines.push({ key: `${step.index}:${call.id}`, number: calls, text: stepWording(call, state), state, check: stepCheck(call, state), details: stepDetails(call) });
+      const tokens = i === 0 ? stepTokens(step) : null;
+      lines.push({
+        key: `${step.index}:${call.id}`,
+        number: calls,
+        text: stepWording(call, state),
+        state,
+        check: stepCheck(call, state),
+        details: stepDetails(call),
+        ...(tokens ? { tokens } : {}),
+      });
       addNotes(calls);
     }
   }
@@ -108,6 +119,15 @@ export function formatTokens(count: number): string {
 export function elapsedMs(record: TaskRecord, now: number): number {
   const end = isActiveTask(record) ? now : record.updatedAt;
   return Math.max(0, end - record.createdAt);
+}
+
+/** One model turn's tokens, e.g. "12k in (9.8k cached) · 45 out · $0.0031"; null when the provider reported none. */
+export function stepTokens(step: StepRecord): string | null {
+  const usage = step.usage;
+  if (!usage) return null;
+  const cached = usage.cachedInputTokens ? ` (${formatTokens(usage.cachedInputTokens)} cached)` : '';
+  const cost = step.costUsd === null ? '' : ` · ${formatCost(step.costUsd)}`;
+  return `${formatTokens(usage.inputTokens)} in${cached} · ${formatTokens(usage.outputTokens)} out${cost}`;
 }
 
 export function usageText(record: TaskRecord): string {
