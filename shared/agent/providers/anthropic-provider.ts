@@ -2,6 +2,7 @@ import Anthropic from '@anthropic-ai/sdk';
 import { AppError } from '../../errors';
 import type { CompleteOptions, ConversationMessage, Provider, ProviderReply, ProviderRequest, ToolCall, Usage } from './provider';
 import { providerWithErrors } from './provider-error';
+import type { ReasoningEffort } from './provider';
 
 type MessageParam = Anthropic.Messages.MessageParam;
 type UserBlock = Anthropic.Messages.TextBlockParam | Anthropic.Messages.ImageBlockParam | Anthropic.Messages.ToolResultBlockParam;
@@ -16,6 +17,8 @@ export interface AnthropicProviderOptions {
   stream?: boolean;
   /** Anthropic requires a ceiling on the reply; tool calls are short, so the default is modest. */
   maxOutputTokens?: number;
+  /** How hard a reasoning model thinks before it answers; left out, the model's own default. */
+  reasoningEffort?: ReasoningEffort;
   now?: () => number;
 }
 
@@ -90,6 +93,7 @@ export function createAnthropicProvider(options: AnthropicProviderOptions): Prov
     const body = {
       model: options.model,
       max_tokens: options.maxOutputTokens ?? 4096,
+      ...(options.reasoningEffort === undefined ? {} : { output_config: { effort: options.reasoningEffort } }),
       // The system prompt and the tools before it are the same in every turn of a task: the first breakpoint.
       system: [{ type: 'text' as const, text: request.system, cache_control: { type: 'ephemeral' as const } }],
       messages: toMessages(request.messages, vision),

@@ -2,6 +2,9 @@ import type { Screenshot } from '../environment';
 import type { ToolSchema } from '../tool';
 
 /** One tool call as the model wrote it. `arguments` stays raw text so invalid JSON can be shown back to the model. */
+/** How hard a reasoning model thinks: OpenAI's reasoning_effort / reasoning.effort, Anthropic's output_config.effort. */
+export type ReasoningEffort = 'low' | 'medium' | 'high';
+
 export interface ToolCall {
   id: string;
   name: string;
