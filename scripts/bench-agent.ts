@@ -11,17 +11,19 @@ import { createSecretVault } from '../shared/agent/secret-vault';
 import type { TraceRecord } from '../shared/agent/trace';
 import type { WebEnvironment } from '../shared/agent/web-environment';
 import { webTools } from '../shared/agent/web-tools';
+import { measureOverhead, percentile } from './bench/agent-overhead';
 import { startFakeProvider } from '../tests/fixtures/fake-provider/fake-provider-server';
 import { createPromptCache } from '../tests/fixtures/fake-provider/prompt-cache';
 import type { ScriptedToolCall } from '../tests/fixtures/fake-provider/scripted-reply';
 import { type FakePage, createFakeWeb } from '../tests/unit/shared/agent/support/fake-web';
 
 /**
- * `npm run bench:agent` (tokens): one scripted 30-step shopping task through the real agent loop and the official
- * SDKs against the local wire-format server, per API. It prints the prompt's size at step 5 and step 30, what the
+ * `npm run bench:agent`, part one (tokens): one scripted 30-step shopping task through the real agent loop and the
+ * official SDKs against the local wire-format server, per API. It prints the prompt's size at step 5 and step 30, what the
  * whole task sent, and the share of input tokens a provider's prompt cache could serve, emulated on the exact bytes
  * each request carried (tests/fixtures/fake-provider/prompt-cache.ts); Deputy's own count of cached tokens, read from
- * the usage the server reported, is shown beside it.
+ * the usage the server reported, is shown beside it. Part two (scripts/bench/agent-overhead.ts): Deputy's own time per
+ * step, cold start and memory on a real CLI run, and the peer's availability.
  */
 const STEPS = 30;
 const SITE = 'https://shop.example';
@@ -173,3 +175,29 @@ const line = (cells: string[]): string => cells.map((cell, column) => (column < 
 process.stdout.write(`deputy agent benchmark (tokens): one scripted ${STEPS}-step task per API; Node ${process.version}, ${cpus().length} cores, load ${loadavg()[0]!.toFixed(2)}\n\n`);
 process.stdout.write(`${line(header)}\n${rows.map(line).join('\n')}\n\n`);
 process.stdout.write('targets: step 30 <= 1.3x step 5; >= 70% of input tokens cache-eligible (Anthropic counts cache reads only; writes are not eligible).\n');
+
+// Part two: Deputy's own time and memory on a real run of the CLI (built extension, Chromium), the model answering at once.
+const overhead = await measureOverhead(STEPS);
+const ms = (value: number): string => `${Math.round(value)} ms`;
+process.stdout.write(`\ndeputy agent benchmark (overhead): npm run task on a local shop, ${STEPS}-step scripted task (open a product, show details, back)\n\n`);
+const figures: [string, string][] = [
+  ['result', `exit ${overhead.exitCode}, ${overhead.steps} steps`],
+  ['per-step overhead, median', ms(percentile(overhead.overheadMs, 50))],
+  ['per-step overhead, p90', ms(percentile(overhead.overheadMs, 90))],
+  ['cold start to first model request', ms(overhead.coldStartMs)],
+  ['peak RSS (CLI, browser and host, summed)', `${Math.round(overhead.peakRssKb / 1024)} MB`],
+  ['actions with a verified result', `${overhead.verified.results} of ${overhead.verified.actions}`],
+  ['request size per step', `${Math.round(overhead.inputCharsPerStep / 1000)} kB`],
+];
+const labelWidth = Math.max(...figures.map(([label]) => label.length));
+process.stdout.write(`${figures.map(([label, value]) => `${label.padEnd(labelWidth)}  ${value}`).join('\n')}\n\n`);
+// The peer is a Python package: measured only where it is installed, never estimated.
+process.stdout.write(`${await peerStatus()}\n`);
+
+async function peerStatus(): Promise<string> {
+  const { spawnSync } = await import('node:child_process');
+  const probe = spawnSync('python3', ['-c', 'import browser_use, importlib.metadata as m; print(m.version("browser-use"))'], { encoding: 'utf8' });
+  if (probe.status === 0) return `peer: browser-use ${probe.stdout.trim()} is installed, but its run is not wired into this benchmark yet: no peer figures printed.`;
+  const why = probe.error ? 'python3 is not installed' : 'the Python package browser-use is not installed (pip install browser-use; PyPI must be reachable)';
+  return `peer: browser-use unavailable on this machine (${why}); no peer figures printed. Targets relative to it (overhead <= 0.3x, cold start <= 0.5x, memory <= 1x) cannot be checked here.`;
+}
