@@ -88,16 +88,21 @@ export function percentile(values: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))] ?? 0;
 }
 
-/** Runs the scripted task once through the CLI and measures it. */
-export async function measureOverhead(steps = 30): Promise<OverheadFigures> {
+/**
+ * Runs the scripted task once through the CLI and measures it. `modelMs` is how long the model takes to answer: 0 for
+ * a model that answers at once (everything Deputy does lies between two requests), or a real model's latency, which is
+ * taken off each gap, so work Deputy does while the model thinks counts as it does with a real model.
+ */
+export async function measureOverhead(steps = 30, modelMs = 0): Promise<OverheadFigures> {
   const fake = await startFakeProvider();
   const site = await serveRoutes(shop());
-  const runs = await mkdtemp(join(tmpdir(), 'deputy-bench-agent-'));
+  const runs = process.env.BENCH_KEEP_RUNS ?? (await mkdtemp(join(tmpdir(), 'deputy-bench-agent-')));
   const arrivals: number[] = [];
   for (let n = 0; n < steps; n += 1) {
     fake.enqueue((request) => {
       arrivals.push(performance.now());
-      return turn(n, steps, request);
+      const reply = turn(n, steps, request);
+      return modelMs > 0 ? { ...reply, holdUntil: new Promise((resolve) => setTimeout(resolve, modelMs)) } : reply;
     });
   }
   const rules = `MAP *.test 127.0.0.1, ${LOOPBACK_ONLY_RULES}`;
@@ -130,7 +135,7 @@ export async function measureOverhead(steps = 30): Promise<OverheadFigures> {
       exitCode,
       steps: record?.agent?.steps.length ?? 0,
       coldStartMs: (arrivals[0] ?? started) - started,
-      overheadMs: arrivals.slice(1).map((at, i) => at - (arrivals[i] ?? at)),
+      overheadMs: arrivals.slice(1).map((at, i) => at - (arrivals[i] ?? at) - modelMs),
       peakRssKb,
       verified: { results: calls.filter((c) => c.result !== undefined && (!c.result.ok || (c.result.evidence?.length ?? 0) > 0 || c.result.changed !== undefined)).length, actions: calls.length },
       inputCharsPerStep: fake.requests.reduce((sum, r) => sum + r.bytes.length, 0) / Math.max(1, fake.requests.length),
@@ -138,7 +143,7 @@ export async function measureOverhead(steps = 30): Promise<OverheadFigures> {
   } finally {
     await fake.close();
     await site.close();
-    await rm(runs, { recursive: true, force: true });
+    if (!process.env.BENCH_KEEP_RUNS) await rm(runs, { recursive: true, force: true });
   }
 }
 
