@@ -32,4 +32,20 @@ await build({
   minify: true,
   logLevel: 'warning',
 });
-process.stderr.write(`built ${outfile} and ${hookfile}\n`);
+/**
+ * `npm run task`, prebuilt: the CLI starts without compiling TypeScript (scripts/task.mjs runs it, and falls back to
+ * the sources through tsx when it has not been built).
+ */
+const taskfile = 'dist-host/run-task.mjs';
+await build({
+  entryPoints: ['scripts/run-task.ts'],
+  outfile: taskfile,
+  bundle: true,
+  platform: 'node',
+  format: 'esm',
+  target: 'node20',
+  packages: 'external',
+  sourcemap: 'linked',
+  logLevel: 'warning',
+});
+process.stderr.write(`built ${outfile}, ${hookfile} and ${taskfile}\n`);

@@ -107,7 +107,7 @@ export async function measureOverhead(steps = 30, modelMs = 0): Promise<Overhead
   }
   const rules = `MAP *.test 127.0.0.1, ${LOOPBACK_ONLY_RULES}`;
   const modelUrl = `http://models.test:${new URL(fake.url).port}/v1`;
-  const args = ['--import', 'tsx', 'scripts/run-task.ts', '--json', '--steps', String(steps + 5), '--runs-dir', runs, '--url', site.url('/', 'shop.test'), '--base-url', modelUrl, '--model', 'gpt-4o-mini', 'Look at each bottle'];
+  const args = ['scripts/task.mjs', '--json', '--steps', String(steps + 5), '--runs-dir', runs, '--url', site.url('/', 'shop.test'), '--base-url', modelUrl, '--model', 'gpt-4o-mini', 'Look at each bottle'];
   const started = performance.now();
   const child = spawn(process.execPath, args, { env: { ...process.env, [HOST_RULES_ENV]: rules, DEPUTY_API_KEY: 'bench' }, stdio: ['ignore', 'pipe', 'pipe'] });
   let peakRssKb = 0;
