@@ -1,20 +1,24 @@
 import { build } from 'esbuild';
 import { chmod } from 'node:fs/promises';
 
-/** Bundles the native host and CLI into dist-host/deputy.mjs; npm packages stay external and load from node_modules. */
+/** One Node bundle for Node 20; npm packages stay external (load from node_modules) unless `inline` is set. */
+function bundle(entry: string, outfile: string, options: { inline?: boolean; banner?: string } = {}): Promise<unknown> {
+  return build({
+    entryPoints: [entry],
+    outfile,
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    logLevel: 'warning',
+    ...(options.inline ? { minify: true } : { packages: 'external', sourcemap: 'linked' }),
+    ...(options.banner ? { banner: { js: options.banner } } : {}),
+  });
+}
+
+/** The native host and CLI: dist-host/deputy.mjs. */
 const outfile = 'dist-host/deputy.mjs';
-await build({
-  entryPoints: ['native-host/index.ts'],
-  outfile,
-  bundle: true,
-  platform: 'node',
-  format: 'esm',
-  target: 'node20',
-  packages: 'external',
-  sourcemap: 'linked',
-  banner: { js: '#!/usr/bin/env node' },
-  logLevel: 'warning',
-});
+await bundle('native-host/index.ts', outfile, { banner: '#!/usr/bin/env node' });
 await chmod(outfile, 0o755);
 
 /**
@@ -22,14 +26,12 @@ await chmod(outfile, 0o755);
  * few dependencies inlined, so each call costs a Node start and nothing more.
  */
 const hookfile = 'dist-host/loop-hook.mjs';
-await build({
-  entryPoints: ['native-host/loop-hook.ts'],
-  outfile: hookfile,
-  bundle: true,
-  platform: 'node',
-  format: 'esm',
-  target: 'node20',
-  minify: true,
-  logLevel: 'warning',
-});
-process.stderr.write(`built ${outfile} and ${hookfile}\n`);
+await bundle('native-host/loop-hook.ts', hookfile, { inline: true });
+
+/**
+ * `npm run task`, prebuilt: the CLI starts without compiling TypeScript (scripts/task.mjs runs it, and falls back to
+ * the sources through tsx when it has not been built).
+ */
+const taskfile = 'dist-host/run-task.mjs';
+await bundle('scripts/run-task.ts', taskfile);
+process.stderr.write(`built ${outfile}, ${hookfile} and ${taskfile}\n`);

@@ -33,6 +33,10 @@ function checkUrl(url: string): string {
   return parsed.href;
 }
 
+function isWebPage(url: string): boolean {
+  return /^https?:/i.test(url);
+}
+
 /** Waits for a tab to settle after a navigation (see settleTab). */
 export type SettleTab = (tabId: number) => Promise<Settled>;
 
@@ -90,9 +94,27 @@ export async function runTabAction(deps: TabActionDeps, tabId: number, action: T
       try {
         await (action.kind === 'back' ? tabs.back(tabId) : action.kind === 'forward' ? tabs.forward(tabId) : tabs.reload(tabId));
       } catch (error) {
-        throw new AppError('not_found', `cannot go ${action.kind}: ${error instanceof Error ? error.message : String(error)}`);
+        const why = (error instanceof Error ? error.message : String(error)).replace(/\.$/, '');
+        const hint = action.kind === 'back' ? ' (the task opened this tab here, or the page replaced its history entries by script); open the page you want with navigate' : '';
+        throw new AppError('not_found', `cannot go ${action.kind}: ${why}${hint}`);
       }
       if (action.kind !== 'reload') await historyMoved(tabs, sleep, tabId, before);
+      if (action.kind === 'back' && before && isWebPage(before.url)) {
+        const landed = await tabs.state(tabId);
+        // The entry before the first page of a task is the blank tab it started in (or a browser page): going there
+        // leaves the web, so the tab is put back where it was and the model is told why.
+        if (landed && !isWebPage(landed.url)) {
+          await tabs.forward(tabId);
+          await historyMoved(tabs, sleep, tabId, landed);
+          await settle(tabId);
+          return {
+            ok: false,
+            changed: false,
+            message: `cannot go back: the page before ${before.url} in this tab is ${landed.url === 'about:blank' || landed.url === '' ? 'a blank tab' : `the browser page ${landed.url}`}, not a web page, so the tab stayed where it was; open the page you want with navigate`,
+            evidence: [`URL is ${before.url}`],
+          };
+        }
+      }
       return settled(settle, tabId, before, action.kind === 'reload' ? 'Reloaded the page' : `Went ${action.kind}`, loadFailure);
     }
     case 'tab_new': {

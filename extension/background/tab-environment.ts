@@ -88,6 +88,11 @@ export function createTabEnvironment(deps: TabEnvironmentDeps, startTabId: numbe
       if (outcome.tabId !== undefined) tabId = outcome.tabId;
       return { ok: outcome.ok, changed: outcome.changed, message: outcome.message, evidence: outcome.evidence ?? [] };
     },
+    async capture(): Promise<Screenshot | undefined> {
+      // A page under a JavaScript dialog draws no frames: a capture would wait for one.
+      if (await deps.input?.dialogs.current(tabId)) return undefined;
+      return deps.capture(tabId);
+    },
     async observe(options): Promise<Observation> {
       const tab = await deps.tabState(tabId);
       if (!tab) throw new AppError('not_found', 'The tab the task worked in was closed.');

@@ -8,6 +8,7 @@ import { McpSettingsFields } from '../ui/mcp-settings-fields';
 import { HostStatusLine } from '../ui/host-status-line';
 import { ModeSwitch } from '../ui/mode-switch';
 import { PersonalDataRows } from '../ui/personal-data-rows';
+import { ModelOptionsFields } from '../ui/model-options-fields';
 import { formFromSettings, providerFromForm, sameEndpoint, validateForm, type FormErrors, type ProviderChoice, type SavedSettings, type SettingsForm } from '../ui/settings-form';
 
 const PROVIDERS: { value: ProviderChoice; label: string }[] = [
@@ -128,6 +129,7 @@ export function SettingsView(props: { client: BackgroundClient; hostStatus: Host
             >
               <input id="api-key" data-testid="api-key" type="password" autocomplete="off" value={form.apiKey} placeholder={keyKept ? '•••••••• (saved)' : ''} onInput={(e) => edit({ apiKey: e.currentTarget.value })} />
             </Field>
+            <ModelOptionsFields provider={form.provider} value={form.modelOptions} onChange={(change) => edit({ modelOptions: { ...form.modelOptions, ...change } })} />
             <div class="button-row">
               <button type="button" class="button button--quiet" data-testid="test-connection" disabled={test === 'running'} onClick={testConnection}>
                 {test === 'running' ? 'Testing…' : 'Test connection'}

@@ -8,6 +8,17 @@ const PROVIDER_DEFAULTS = { stream: true, openaiApi: 'chat', toolCalling: 'nativ
 
 export type ProviderChoice = 'none' | 'openai' | 'anthropic' | 'compatible';
 
+/** The model's options beyond its name: which OpenAI API, how it calls tools, screenshots, reasoning effort. */
+export interface ModelOptions {
+  /** OpenAI and compatible servers only; Anthropic always uses its Messages API. */
+  openaiApi: 'chat' | 'responses';
+  toolCalling: 'native' | 'json';
+  /** Send a screenshot with each page: the model must read images (the provider's vision flag and the task setting). */
+  screenshots: boolean;
+  /** '' leaves the model's own default. */
+  reasoningEffort: '' | 'low' | 'medium' | 'high';
+}
+
 /** The settings as the form edits them: text where the user types, one site per line. */
 export interface SettingsForm {
   provider: ProviderChoice;
@@ -17,6 +28,7 @@ export interface SettingsForm {
   baseUrl: string;
   /** Only what the user typed: the stored key is never sent to the page. */
   apiKey: string;
+  modelOptions: ModelOptions;
   defaultMode: TaskMode;
   stepBudget: string;
   allowedSites: string;
@@ -54,6 +66,12 @@ export function formFromSettings(settings: SavedSettings): SettingsForm {
     model: provider?.model ?? '',
     baseUrl: provider?.baseUrl ?? (preset && choiceOf(preset) === 'compatible' ? (PROVIDER_PRESETS[preset].baseUrl ?? '') : ''),
     apiKey: '',
+    modelOptions: {
+      openaiApi: provider?.openaiApi ?? 'chat',
+      toolCalling: provider?.toolCalling ?? 'native',
+      screenshots: settings.screenshots && provider?.vision === true,
+      reasoningEffort: provider?.reasoningEffort ?? '',
+    },
     defaultMode: settings.defaultMode,
     stepBudget: String(settings.stepBudget),
     allowedSites: settings.allowedSites.join('\n'),
@@ -90,6 +108,7 @@ export function providerFromForm(form: SettingsForm, saved: ProviderSettings | n
   } else {
     next = { ...keepOptions(saved), preset: form.provider, model };
   }
+  next = withModelOptions(next, form.modelOptions);
   if (typedKey) return { ...next, apiKey: typedKey };
   // A stored key stays with the endpoint it was given for: sent to another server, it would leak.
   return sameEndpoint(next, saved) ? next : { ...next, apiKey: '' };
@@ -97,8 +116,19 @@ export function providerFromForm(form: SettingsForm, saved: ProviderSettings | n
 
 function keepOptions(saved: ProviderSettings | null): Omit<ProviderSettings, 'preset' | 'model'> {
   if (!saved) return { ...PROVIDER_DEFAULTS };
-  const { stream, openaiApi, toolCalling, vision, maxOutputTokens, timeoutMs, maxRetries } = saved;
-  return { stream, openaiApi, toolCalling, vision, timeoutMs, maxRetries, ...(maxOutputTokens === undefined ? {} : { maxOutputTokens }) };
+  const { stream, timeoutMs, maxRetries, maxOutputTokens } = saved;
+  // The form's model options replace the saved ones (withModelOptions).
+  return { ...PROVIDER_DEFAULTS, stream, timeoutMs, maxRetries, ...(maxOutputTokens === undefined ? {} : { maxOutputTokens }) };
+}
+
+function withModelOptions(provider: ProviderSettings, options: ModelOptions): ProviderSettings {
+  return {
+    ...provider,
+    openaiApi: PROVIDER_PRESETS[provider.preset].api === 'anthropic' ? 'chat' : options.openaiApi,
+    toolCalling: options.toolCalling,
+    vision: options.screenshots,
+    ...(options.reasoningEffort === '' ? {} : { reasoningEffort: options.reasoningEffort }),
+  };
 }
 
 export function sameEndpoint(a: ProviderSettings | null, b: ProviderSettings | null): boolean {
@@ -173,6 +203,7 @@ export function validateForm(form: SettingsForm, saved: SavedSettings): { ok: tr
       redactPhones: form.redactPhones,
       personalData,
       stepScreenshots: form.stepScreenshots,
+      screenshots: provider !== null && form.modelOptions.screenshots,
       trustedInput: form.trustedInput,
       riskClassifier: form.riskClassifier,
       historyMaxTasks: maxTasks ?? 200,

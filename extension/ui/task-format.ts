@@ -20,6 +20,8 @@ export interface StepLine {
   details: string;
   /** The model's step this line belongs to (0-based), on the first line of that step only: it carries the screenshot. */
   shotStep?: number;
+  /** On a step's first action: what the model turn behind it cost (tokens in, of them cached, out, and the price). */
+  tokens?: string;
 }
 
 const ACTIVE: ReadonlySet<TaskStatus> = new Set(['queued', 'running', 'paused', 'awaiting_approval', 'awaiting_user']);
@@ -138,6 +140,7 @@ export function threadEntries(input: ThreadInput): ThreadEntry[] {
       }
       calls += 1;
       const kind: ThreadKind = input.chatBubbles === true && state === 'ok' && SENT_TO_CHAT.has(call.name) ? 'us' : 'step';
+      const tokens = first ? stepTokens(step) : null;
       entries.push({
         kind,
         key: `${step.index}:${call.id}`,
@@ -147,6 +150,7 @@ export function threadEntries(input: ThreadInput): ThreadEntry[] {
         check: stepCheck(call, state),
         details: stepDetails(call),
         ...(first ? { shotStep: step.index } : {}),
+        ...(tokens ? { tokens } : {}),
       });
       first = false;
       // A turn a follow-up came after ended with the model's account of it; the latest turn's shows as the outcome.
@@ -202,6 +206,15 @@ export function formatTokens(count: number): string {
 export function elapsedMs(record: TaskRecord, now: number): number {
   const end = isActiveTask(record) ? now : record.updatedAt;
   return Math.max(0, end - record.createdAt);
+}
+
+/** One model turn's tokens, e.g. "12k in (9.8k cached) · 45 out · $0.0031"; null when the provider reported none. */
+export function stepTokens(step: StepRecord): string | null {
+  const usage = step.usage;
+  if (!usage) return null;
+  const cached = usage.cachedInputTokens ? ` (${formatTokens(usage.cachedInputTokens)} cached)` : '';
+  const cost = step.costUsd === null ? '' : ` · ${formatCost(step.costUsd)}`;
+  return `${formatTokens(usage.inputTokens)} in${cached} · ${formatTokens(usage.outputTokens)} out${cost}`;
 }
 
 export function usageText(record: TaskRecord): string {

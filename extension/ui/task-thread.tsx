@@ -79,6 +79,11 @@ function StepItem(props: { line: ThreadEntry; thumbnails: ReadonlyMap<number, st
             {line.check}
           </span>
         ) : null}
+        {line.tokens ? (
+          <span class="step__tokens muted" data-testid="step-tokens">
+            {line.tokens}
+          </span>
+        ) : null}
         {line.shotStep !== undefined && onOpenShot && thumbnails?.has(line.shotStep) ? (
           <StepThumbnail step={line.shotStep} src={thumbnails.get(line.shotStep) ?? ''} onOpen={onOpenShot} />
         ) : line.shotStep !== undefined && props.missingShots ? (

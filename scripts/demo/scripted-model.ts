@@ -73,7 +73,7 @@ function textOf(content: unknown): string {
 export function nextCall(request: ChatRequest): { name: string; arguments: string } {
   const messages = request.messages ?? [];
   const made = messages.filter((m) => m.role === 'assistant').reduce((sum, m) => sum + (m.tool_calls?.length ?? 0), 0);
-  const snapshot = [...messages].reverse().find((m) => m.role === 'user' && /\[\d+\] /.test(textOf(m.content)));
+  const snapshot = [...messages].reverse().find((m) => m.role === 'user' && /<untrusted_page[^>]*>[^]*\[\d+\] /.test(textOf(m.content)));
   const step = SCRIPT[Math.min(made, SCRIPT.length - 1)] as Step;
   // Saving an account's email asks the user: when they said no, the summary says what was not done.
   const refused = messages.some((m) => m.role === 'tool' && /did not approve/.test(textOf(m.content)));

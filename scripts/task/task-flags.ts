@@ -59,6 +59,9 @@ export function parseTaskFlags(argv: string[], env: NodeJS.ProcessEnv): TaskOpti
     .addOption(new Option('--provider <name>', 'model provider').choices(['openai', 'anthropic', 'openai-compatible']))
     .option('--base-url <url>', 'address of an OpenAI-compatible server (Ollama, LM Studio, vLLM, OpenRouter, ...)', parseUrl)
     .option('--model <name>', 'model name')
+    .addOption(new Option('--api <api>', "OpenAI and compatible servers: chat completions, or OpenAI's Responses API").choices(['chat', 'responses']))
+    .option('--json-tools', 'for models without tool calling: tools described in the prompt, calls read from JSON in the reply')
+    .addOption(new Option('--reasoning-effort <level>', 'how hard a reasoning model thinks (OpenAI reasoning effort, Anthropic effort)').choices(['low', 'medium', 'high']))
     .addOption(new Option('--mode <mode>', 'ask before acting, or act without asking (risky steps still stop)').choices(['ask', 'act']).default('act'))
     .addOption(new Option('--approve <which>', 'answer approvals automatically').choices(['all', 'none']))
     .option('--steps <n>', 'step budget', parsePositive)
@@ -84,6 +87,9 @@ export function parseTaskFlags(argv: string[], env: NodeJS.ProcessEnv): TaskOpti
     provider?: 'openai' | 'anthropic' | 'openai-compatible';
     baseUrl?: string;
     model?: string;
+    api?: 'chat' | 'responses';
+    jsonTools?: boolean;
+    reasoningEffort?: 'low' | 'medium' | 'high';
     mode: 'ask' | 'act';
     approve?: 'all' | 'none';
     steps?: number;
@@ -108,7 +114,7 @@ export function parseTaskFlags(argv: string[], env: NodeJS.ProcessEnv): TaskOpti
     files: flags.file,
     mode: flags.mode,
     approve: flags.approve ?? 'ask',
-    provider: { ...providerFrom(flags, env), ...(flags.screenshots ? { vision: true } : {}) },
+    provider: withProviderOptions(providerFrom(flags, env), flags),
     steps: flags.steps,
     screenshots: flags.screenshots ?? false,
     headful: flags.headful ?? false,
@@ -132,6 +138,23 @@ export function parseCommandLine(program: Command, argv: string[]): void {
     if (error instanceof CommanderError && error.exitCode === 0) throw new TaskUsageError('', 0);
     throw new TaskUsageError(error instanceof Error ? error.message.replace(/^error: /, '') : String(error));
   }
+}
+
+/** The provider options beyond the model: which OpenAI API, JSON tool calls, images, reasoning effort. */
+function withProviderOptions(
+  provider: ProviderSettings,
+  flags: { api?: 'chat' | 'responses'; jsonTools?: boolean; reasoningEffort?: 'low' | 'medium' | 'high'; screenshots?: boolean },
+): ProviderSettings {
+  if (flags.api !== undefined && provider.preset === 'anthropic') {
+    throw new TaskUsageError('--api chooses between OpenAI APIs; Anthropic models always use the Messages API: leave --api out.');
+  }
+  return {
+    ...provider,
+    ...(flags.api ? { openaiApi: flags.api } : {}),
+    ...(flags.jsonTools ? { toolCalling: 'json' as const } : {}),
+    ...(flags.reasoningEffort ? { reasoningEffort: flags.reasoningEffort } : {}),
+    ...(flags.screenshots ? { vision: true } : {}),
+  };
 }
 
 function providerFrom(

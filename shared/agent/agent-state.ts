@@ -91,7 +91,11 @@ export const StepRecord = z.object({
     .object({ text: z.string(), toolCalls: z.array(z.object({ id: z.string(), name: z.string(), arguments: z.string() })) })
     .nullable(),
   calls: z.array(CallRecord).default([]),
-  usage: z.object({ inputTokens: z.number(), outputTokens: z.number() }).nullable().default(null),
+  /** This step's tokens; cached and written counts are part of inputTokens, present when the provider reports them. */
+  usage: z
+    .object({ inputTokens: z.number(), outputTokens: z.number(), cachedInputTokens: z.number().optional(), cacheWriteTokens: z.number().optional() })
+    .nullable()
+    .default(null),
   costUsd: z.number().nullable().default(null),
 });
 export type StepRecord = z.infer<typeof StepRecord>;
@@ -144,7 +148,13 @@ export const AgentState = z.object({
   outcome: TaskOutcome.nullable(),
   /** Why the task ended, when it did not end with done. */
   endReason: z.string().nullable(),
-  usage: z.object({ inputTokens: z.number(), outputTokens: z.number(), costUsd: z.number().nullable() }),
+  usage: z.object({
+    inputTokens: z.number(),
+    outputTokens: z.number(),
+    /** Of the input tokens, those the provider read from its prompt cache (absent in tasks saved before it was counted). */
+    cachedInputTokens: z.number().optional(),
+    costUsd: z.number().nullable(),
+  }),
   /** Time spent waiting for the user or stopped between runs: the time budget counts only working time. */
   waitedMs: z.number().nonnegative().default(0),
   /** When the state was last saved, to tell how long a resumed task was stopped. */

@@ -24,11 +24,17 @@ export interface BuiltPrompt {
   trimmed: boolean;
 }
 
-/** The one line that replaces an old observation: enough to follow the history, none of the page text. */
-export function observationSummary(step: StepRecord): string {
+/**
+ * The one line that replaces an old observation: enough to follow the history (where the agent was), none of the page
+ * text. A step on the same address and title as the step before says so instead of repeating them: these lines stay
+ * in every later prompt, so their length is what a long task's prompt grows by.
+ */
+export function observationSummary(step: StepRecord, previous?: StepRecord): string {
   const o = step.observation;
-  if (o.kind === 'shell') return `[Step ${step.index + 1} shell state: ${o.title.slice(0, 80)} (omitted)]`;
-  return `[Step ${step.index + 1} page: "${o.title.slice(0, 80)}" ${o.url} (${o.chars} characters; content omitted)]`;
+  const p = previous?.observation;
+  if (p && p.kind === o.kind && p.url === o.url && p.title === o.title) return `[Step ${step.index + 1}: same ${o.kind === 'shell' ? 'shell' : 'page'} as step ${step.index}, omitted]`;
+  if (o.kind === 'shell') return `[Step ${step.index + 1} shell omitted: ${o.title.slice(0, 80)}]`;
+  return `[Step ${step.index + 1} page omitted: "${o.title.slice(0, 80)}" ${o.url}]`;
 }
 
 function callResultText(call: CallRecord): { content: string; isError: boolean } {
@@ -57,8 +63,40 @@ function wrapObservation(observation: StepRecord['observation'], text: string): 
 
 interface Limits {
   keep: number;
+  block: number;
   currentChars: number;
   resultChars: number;
+}
+
+/**
+ * Old observations are masked in blocks of this many steps rather than one by one: between two boundaries every
+ * earlier message stays byte-identical, so the provider's prompt cache serves all of it, and the prompt changes (and
+ * the cache misses) once a block instead of at every step.
+ */
+export const MASK_BLOCK = 5;
+
+/**
+ * The first step whose observation is still shown verbatim when step `current` is the one being asked about: at least
+ * `keep` observations (the current one included) stay verbatim, and the boundary only moves in blocks of `block`.
+ */
+export function verbatimFrom(current: number, keep: number, block = MASK_BLOCK): number {
+  return Math.max(0, Math.floor((current - (keep - 1)) / block) * block);
+}
+
+function stepMessage(step: StepRecord, previous: StepRecord | undefined, verbatim: boolean, previousVerbatim: boolean, currentChars: number): string {
+  // A page that did not change since the step before (a plan update, a failed click) is not repeated in full, as long
+  // as the one before is in the prompt in full.
+  const unchanged = previous !== undefined && previousVerbatim && previous.observation.hash === step.observation.hash;
+  const text = step.observation.text ?? '';
+  const cut =
+    text.length > currentChars ? `${text.slice(0, currentChars)}\n[… the rest of the page was cut to fit the prompt budget; scroll or use find to see more]` : text;
+  const page = unchanged
+    ? `[Step ${step.index + 1} ${step.observation.kind === 'shell' ? 'shell state' : 'page'}: unchanged since step ${step.index}]`
+    : verbatim
+      ? wrapObservation(step.observation, cut)
+      : observationSummary(step, previous);
+  const notices = step.notices.length > 0 ? `Notice: ${step.notices.join(' ')}\n` : '';
+  return `${notices}${page}`;
 }
 
 function build(state: AgentState, limits: Limits, options: PromptOptions): { messages: ConversationMessage[]; masked: number } {
@@ -76,21 +114,23 @@ function build(state: AgentState, limits: Limits, options: PromptOptions): { mes
   // Summarized steps leave the prompt whole (reply, calls and results together), so every call keeps its result.
   const steps = memory ? state.steps.filter((step, i) => step.index > memory.throughStep || i === state.steps.length - 1) : state.steps;
   const current = steps.at(-1);
+  if (!current) {
+    addFollowUps(Number.POSITIVE_INFINITY);
+    return { messages, masked: 0 };
+  }
+  const from = verbatimFrom(current.index, limits.keep, limits.block);
+  const shown = (step: StepRecord | undefined): boolean => step !== undefined && step.observation.text !== null && step.index >= from;
   let masked = 0;
-  steps.slice(0, -1).forEach((step, i) => {
+  steps.forEach((step, i) => {
     addFollowUps(step.index);
-    const verbatim = step.observation.text !== null && i >= steps.length - limits.keep;
-    // A page that did not change since the step before (a plan update, a failed click) is not repeated in full.
-    const unchanged = i > 0 && steps[i - 1]?.observation.hash === step.observation.hash;
+    const isCurrent = step === current;
+    const verbatim = isCurrent || shown(step);
     if (!verbatim) masked += 1;
-    const page = unchanged
-      ? `[Step ${step.index + 1} ${step.observation.kind === 'shell' ? 'shell state' : 'page'}: unchanged since step ${step.index}]`
-      : verbatim
-        ? wrapObservation(step.observation, step.observation.text ?? '')
-        : observationSummary(step);
-    const notices = step.notices.length > 0 ? `Notice: ${step.notices.join(' ')}\n` : '';
-    messages.push({ role: 'user', content: `${notices}${page}` });
-    if (!step.reply) return;
+    // Each step's page goes into the prompt the same way whether it is the current step or an earlier one, so a turn
+    // is sent unchanged in every later turn; what only the current turn needs follows it in a message of its own.
+    const text = stepMessage(step, steps[i - 1], verbatim, shown(steps[i - 1]), isCurrent ? limits.currentChars : Infinity);
+    messages.push({ role: 'user', content: text, ...(isCurrent ? { cacheBreakpoint: true } : {}) });
+    if (isCurrent || !step.reply) return;
     messages.push({ role: 'assistant', content: step.reply.text, toolCalls: step.reply.toolCalls });
     for (const toolCall of step.reply.toolCalls) {
       const record = step.calls.find((c) => c.id === toolCall.id);
@@ -99,20 +139,16 @@ function build(state: AgentState, limits: Limits, options: PromptOptions): { mes
       messages.push({ role: 'tool', toolCallId: toolCall.id, name: toolCall.name, content: short, isError });
     }
   });
-  if (current) {
-    addFollowUps(current.index);
-    const text = current.observation.text ?? '';
-    const cut = text.length > limits.currentChars ? `${text.slice(0, limits.currentChars)}\n[… the rest of the page was cut to fit the prompt budget; scroll or use find to see more]` : text;
-    const sections = [
-      lastStepReport(state.steps.at(-2)),
-      `Plan:\n${formatPlan(state.plan)}`,
-      ...(current.notices.length > 0 ? [`Notice: ${current.notices.join(' ')}`] : []),
-      `${current.observation.kind === 'chat' ? 'Current chat and page' : current.observation.kind === 'shell' ? 'Current shell state' : 'Current page'} (step ${current.index + 1}):`,
-      wrapObservation(current.observation, cut),
-    ];
-    const screenshot = options.attachScreenshot ? current.observation.screenshot : undefined;
-    messages.push({ role: 'user', content: sections.join('\n\n'), ...(screenshot ? { image: screenshot } : {}) });
-  }
+  const kind = current.observation.kind === 'chat' ? 'chat and page' : current.observation.kind === 'shell' ? 'shell state' : 'page';
+  const sections = [
+    `The message above is the current ${kind} (step ${current.index + 1}).`,
+    lastStepReport(state.steps.at(-2)),
+    `Plan:\n${formatPlan(state.plan)}`,
+    // Said again last, where the model looks first; the page's message above keeps them for later turns.
+    ...(current.notices.length > 0 ? [`Notice: ${current.notices.join(' ')}`] : []),
+  ];
+  const screenshot = options.attachScreenshot ? current.observation.screenshot : undefined;
+  messages.push({ role: 'user', content: sections.join('\n\n'), ...(screenshot ? { image: screenshot } : {}) });
   addFollowUps(Number.POSITIVE_INFINITY);
   return { messages, masked };
 }
@@ -129,14 +165,15 @@ function sizeOf(system: string, messages: ConversationMessage[], tools: ToolSche
 }
 
 /**
- * Assembles the next turn: the task, every past action and result, the last few observations verbatim and older ones
- * as one-line summaries, then the current plan, the last step's verification, any notices, and the page, wrapped as
- * untrusted. Over budget, it masks more observations, then cuts the current page, then shortens old results.
+ * Assembles the next turn: the task, every past action and result, the latest observations verbatim and older ones as
+ * one-line summaries (masked in fixed blocks, so earlier turns stay byte-identical and cacheable), the current page
+ * wrapped as untrusted, then the last step's verification and the current plan. Over budget, it masks more
+ * observations, then cuts the current page, then shortens old results.
  */
 export function buildPrompt(state: AgentState, system: string, tools: ToolSchema[], options: PromptOptions): BuiltPrompt {
   const attempts: Limits[] = [
-    { keep: options.keepObservations, currentChars: Infinity, resultChars: Infinity },
-    { keep: 1, currentChars: Infinity, resultChars: Infinity },
+    { keep: options.keepObservations, block: MASK_BLOCK, currentChars: Infinity, resultChars: Infinity },
+    { keep: 1, block: 1, currentChars: Infinity, resultChars: Infinity },
   ];
   let last: { messages: ConversationMessage[]; masked: number; chars: number } | null = null;
   for (const limits of attempts) {
@@ -149,7 +186,7 @@ export function buildPrompt(state: AgentState, system: string, tools: ToolSchema
   }
   const overflow = (last?.chars ?? 0) - options.maxPromptChars;
   const currentText = state.steps.at(-1)?.observation.text?.length ?? 0;
-  const cut = build(state, { keep: 1, currentChars: Math.max(2000, currentText - overflow - 200), resultChars: 300 }, options);
+  const cut = build(state, { keep: 1, block: 1, currentChars: Math.max(2000, currentText - overflow - 200), resultChars: 300 }, options);
   return {
     request: { system, messages: cut.messages, tools },
     chars: sizeOf(system, cut.messages, tools),

@@ -141,6 +141,12 @@ export type ActionOutcome = z.input<typeof ActionOutcome>;
 /** Anything the loop can drive: it gives an observation each step; its tools do the acting. */
 export interface AgentEnvironment {
   observe(options: { screenshot: boolean; signal?: AbortSignal }): Promise<Observation>;
+  /**
+   * A screenshot of the page as it is now, apart from observing it: the loop takes the one kept with the trace while
+   * the model thinks, so the browser's capture quota (two a second) does not hold up the step. Undefined when the page
+   * cannot be captured (not in front, under a dialog).
+   */
+  capture?(): Promise<Screenshot | undefined>;
   /** What a call will do, found out before the policy gate decides on it (the form a click submits, and where to). */
   gateFacts?(call: { tool: string; args: Record<string, unknown> }, options: { signal?: AbortSignal }): Promise<GateFacts>;
   /** Where the task's tabs may go; called whenever the approved origins change. The browser enforces it. */

@@ -186,6 +186,7 @@ async function runLoop<E extends AgentEnvironment>(deps: AgentDeps<E>, state: Ag
       steps: state.steps.length,
       inputTokens: state.usage.inputTokens,
       outputTokens: state.usage.outputTokens,
+      cachedInputTokens: state.usage.cachedInputTokens ?? 0,
       costUsd: state.usage.costUsd,
       durationMs: deps.now() - state.startedAt,
     });
@@ -299,7 +300,9 @@ async function runLoop<E extends AgentEnvironment>(deps: AgentDeps<E>, state: Ag
 
       const observedAt = deps.now();
       const forModel = deps.screenshots === true && deps.provider.vision;
-      const raw = await deps.environment.observe({ screenshot: forModel || deps.keepScreenshot !== undefined, ...(deps.signal ? { signal: deps.signal } : {}) });
+      // A screenshot only kept with the trace is taken beside the model's turn when the environment can (see capture).
+      const keepLater = !forModel && deps.keepScreenshot !== undefined && deps.environment.capture !== undefined;
+      const raw = await deps.environment.observe({ screenshot: forModel || (deps.keepScreenshot !== undefined && !keepLater), ...(deps.signal ? { signal: deps.signal } : {}) });
       const observation = observationRecord(forModel ? raw : { ...raw, screenshot: undefined }, redactor);
       // The task's own site is where it first looks at a web page: the tab it started on, or where its start address
       // led (http to https, a bare domain to www); a task that started on a browser page takes the first site it
@@ -317,6 +320,7 @@ async function runLoop<E extends AgentEnvironment>(deps: AgentDeps<E>, state: Ag
       for (const message of trouble.notices) emit({ type: 'notice', at: deps.now(), step: step.index, message });
       if (trouble.stop !== null) return await end('failed', trouble.stop);
       if (raw.screenshot && deps.keepScreenshot) deps.keepScreenshot(step.index, raw.screenshot);
+      const kept = keepLater && !raw.dialog ? keepWhileThinking(deps, step.index) : Promise.resolve();
       state.steps.push(step);
       maskOldObservations(state.steps, limits.keepObservations);
       if (deps.memory) {
@@ -368,10 +372,14 @@ async function runLoop<E extends AgentEnvironment>(deps: AgentDeps<E>, state: Ag
         toolCalls: step.reply?.toolCalls ?? [],
         inputTokens: reply.usage?.inputTokens ?? null,
         outputTokens: reply.usage?.outputTokens ?? null,
+        cachedInputTokens: reply.usage ? (reply.usage.cachedInputTokens ?? 0) : null,
+        cacheWriteTokens: reply.usage ? (reply.usage.cacheWriteTokens ?? 0) : null,
         costUsd: cost,
         model: reply.model,
       });
       await save();
+      // The kept screenshot shows the page the model was shown: it is in before anything acts on the page.
+      await kept;
       if ((await runCalls(step)) === 'stop') return await end('stopped', 'Stopped by the user.');
     }
   } catch (error) {
@@ -380,6 +388,12 @@ async function runLoop<E extends AgentEnvironment>(deps: AgentDeps<E>, state: Ag
     if (appError.code === 'cancelled' || stopRequested()) return end('stopped', 'Stopped by the user.');
     return end('failed', appError.message);
   }
+}
+
+/** Takes the step's screenshot for the trace; a failed capture loses the picture, never the step. */
+async function keepWhileThinking<E extends AgentEnvironment>(deps: AgentDeps<E>, step: number): Promise<void> {
+  const shot = await deps.environment.capture?.().catch(() => undefined);
+  if (shot && deps.keepScreenshot) deps.keepScreenshot(step, shot);
 }
 
 function withoutScreenshots(key: string, value: unknown): unknown {

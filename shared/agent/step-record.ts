@@ -1,4 +1,5 @@
 import type { AgentState, CallRecord, StepRecord } from './agent-state';
+import { verbatimFrom } from './build-prompt';
 import { ObservedDownload, type Observation, type ObservedTab } from './environment';
 import type { ProviderReply } from './providers/provider';
 import type { Redactor } from './redactor';
@@ -37,8 +38,9 @@ export function observationRecord(raw: Observation, redactor: Redactor): StepRec
 
 /** Old observations lose their text in the saved state too: the model only sees their summary, so nothing needs it. */
 export function maskOldObservations(steps: StepRecord[], keep: number): void {
+  const from = verbatimFrom(steps.at(-1)?.index ?? 0, keep);
   steps.forEach((step, i) => {
-    if (i < steps.length - keep) step.observation.text = null;
+    if (step.index < from) step.observation.text = null;
     if (i < steps.length - 1) {
       step.observation.elements = [];
       delete step.observation.screenshot;
@@ -66,6 +68,7 @@ export function recordReply(state: AgentState, step: StepRecord, reply: Provider
   step.calls = step.reply.toolCalls.map((c): CallRecord => ({ id: c.id, name: c.name, arguments: c.arguments, status: 'proposed', classes: [] }));
   state.usage.inputTokens += reply.usage?.inputTokens ?? 0;
   state.usage.outputTokens += reply.usage?.outputTokens ?? 0;
+  state.usage.cachedInputTokens = (state.usage.cachedInputTokens ?? 0) + (reply.usage?.cachedInputTokens ?? 0);
   state.usage.costUsd = state.usage.costUsd === null || cost === null ? null : state.usage.costUsd + cost;
 }
 

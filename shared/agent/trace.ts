@@ -19,6 +19,9 @@ export type TraceRecord =
       toolCalls: { id: string; name: string; arguments: string }[];
       inputTokens: number | null;
       outputTokens: number | null;
+      /** Of the input tokens, those read from the provider's prompt cache, and those written to it. */
+      cachedInputTokens: number | null;
+      cacheWriteTokens: number | null;
       costUsd: number | null;
       model: string;
     }
@@ -59,6 +62,7 @@ export type TraceRecord =
       steps: number;
       inputTokens: number;
       outputTokens: number;
+      cachedInputTokens: number;
       costUsd: number | null;
       durationMs: number;
     };

@@ -8,6 +8,7 @@ import { chatFixtureRoutes } from '../fixtures/chat/chat-routes';
 import { vendorPath } from '../fixtures/chat/vendor-fixtures';
 import { INJECTED_INSTRUCTION } from '../fixtures/chat/widget/support-script';
 import { startFakeProvider, type FakeProvider, type RecordedRequest, type ScriptedMessage } from '../fixtures/fake-provider/fake-provider-server';
+import { currentView } from '../fixtures/fake-provider/prompt-view';
 import { requireBuild } from './support/register-host';
 import { serveRoutes, type StaticServer } from './support/static-server';
 import { uiCall } from './support/ui-call';
@@ -57,14 +58,6 @@ interface ChatStep {
   /** The step runs once the chat the model was sent shows this; until then the model waits for support. */
   ready?: RegExp;
   reply: ScriptedMessage;
-}
-
-/** The last user message of a request (OpenAI shape): the current chat and page. */
-function currentView(request: RecordedRequest): string {
-  const body = request.json as { messages?: { role: string; content?: unknown }[] } | undefined;
-  const users = (body?.messages ?? []).filter((m) => m.role === 'user' && typeof m.content === 'string');
-  const last = users.at(-1)?.content;
-  return typeof last === 'string' ? last : '';
 }
 
 function callsSoFar(request: RecordedRequest): string[] {

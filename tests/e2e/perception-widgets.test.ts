@@ -237,6 +237,19 @@ describe('page perception and actions on the widgets fixture', () => {
     expect(closed.ok).toBe(true);
     const gone = await h.act(tabId, { kind: 'tab_switch', tabId: newTab });
     expect(gone.message).toContain(`there is no tab ${newTab}`);
+
+    // Back from the first page of a new tab has nowhere to go on the web (the browser replaced the blank entry, or it
+    // would be left for a blank tab): the tab stays on its page, and the model is told why and what to do instead.
+    const blank = await h.act(tabId, { kind: 'tab_new' });
+    const blankTab = Number(/tab (\d+)/.exec(blank.message)?.[1]);
+    await h.act(blankTab, { kind: 'navigate', url: h.server.url('/next.html') });
+    const outOfTheWeb = await h.act(blankTab, { kind: 'back' });
+    expect(outOfTheWeb.ok).toBe(false);
+    expect(outOfTheWeb.message).toMatch(/^cannot go back: .+; open the page you want with navigate$/);
+    const stayed = await h.act(blankTab, { kind: 'reload' });
+    expect(stayed.evidence.join(' ')).toContain('/next.html');
+    await h.act(tabId, { kind: 'tab_close', tabId: blankTab });
+    await h.act(tabId, { kind: 'tab_switch', tabId });
   });
 
   it('re-finds a number from before a navigation in the new document, or says it is gone', async () => {

@@ -154,6 +154,16 @@ describe('settings in the side panel', () => {
     // In the panel's own words: no preset names, environment variables or flags.
     expect(await text(panel, '[data-testid=test-result]')).toBe('The model provider did not accept the API key. Check the key in Settings.');
 
+    // The model options reach the wire: the Responses API with a reasoning effort.
+    await panel.click('[data-testid=model-options] summary');
+    await panel.select('[data-testid=openai-api]', 'responses');
+    await panel.select('[data-testid=reasoning-effort]', 'high');
+    fake.enqueue({ text: 'OK' });
+    await panel.click('[data-testid=test-connection]');
+    await panel.waitForFunction(() => document.querySelector('[data-testid=test-result]')?.className.includes('result--ok') === true);
+    expect(fake.requests.at(-1)?.path).toBe('/v1/responses');
+    expect(fake.requests.at(-1)?.json).toMatchObject({ reasoning: { effort: 'high' } });
+
     await replaceText(panel, '[data-testid=base-url]', 'localhost:1234');
     await panel.click('[data-testid=save-settings]');
     await panel.waitForSelector('[data-testid=error-base-url]');

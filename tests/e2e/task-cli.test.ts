@@ -118,6 +118,29 @@ describe('npm run task', () => {
     expect(cookies.map((cookie) => `${cookie.name}=${cookie.value}`)).toContain('session=ada');
   });
 
+  it('sends what the provider flags choose: the Responses API with reasoning effort and a screenshot, or tools as JSON', async () => {
+    fake.enqueue({ toolCalls: [{ name: 'done', arguments: { success: true, summary: 'Looked.' } }] });
+    const model = ['--url', site.url('/account'), '--base-url', modelUrl(), '--model', 'gpt-5-mini', '--runs-dir', join(work, 'runs-options')];
+    const responses = await npmTask([...model, '--api', 'responses', '--reasoning-effort', 'high', '--screenshots', 'Look'], { DEPUTY_API_KEY: 'k' });
+    expect(responses.code, `${responses.stdout}\n${responses.stderr}`).toBe(0);
+    const sent = fake.requests.at(-1);
+    expect(sent?.path).toBe('/v1/responses');
+    const body = sent?.json as { reasoning?: { effort?: string }; input?: { content?: unknown }[] };
+    expect(body.reasoning).toEqual({ effort: 'high' });
+    const parts = (body.input ?? []).flatMap((item) => (Array.isArray(item.content) ? (item.content as { type?: string; image_url?: string }[]) : []));
+    expect(parts.find((part) => part.type === 'input_image')?.image_url).toMatch(/^data:image\/(jpeg|png);base64,.{100}/);
+
+    const before = fake.requests.length;
+    fake.enqueue({ text: '{"tool": "done", "arguments": {"success": true, "summary": "Looked as JSON."}}' });
+    const json = await npmTask([...model, '--json-tools', 'Look'], { DEPUTY_API_KEY: 'k' });
+    expect(json.code, `${json.stdout}\n${json.stderr}`).toBe(0);
+    expect(json.stdout).toContain('Looked as JSON.');
+    const chat = fake.requests[before];
+    expect(chat?.path).toBe('/v1/chat/completions');
+    expect(chat?.json).not.toHaveProperty('tools');
+    expect(chat?.text).toContain('you call tools by writing JSON');
+  });
+
   it.skipIf(!existsSync('/usr/bin/script'))('stops cleanly on Ctrl-C at an approval prompt: exit 130, no stack trace, the trace saved', async () => {
     fake.enqueue((r: RecordedRequest) => call('click', { ref: refIn(r, 'button', /^Place order$/) }));
     const runs = join(work, 'runs-ctrl-c');

@@ -2,6 +2,7 @@ import Anthropic from '@anthropic-ai/sdk';
 import { AppError } from '../../errors';
 import type { CompleteOptions, ConversationMessage, Provider, ProviderReply, ProviderRequest, ToolCall, Usage } from './provider';
 import { providerWithErrors } from './provider-error';
+import type { ReasoningEffort } from './provider';
 
 type MessageParam = Anthropic.Messages.MessageParam;
 type UserBlock = Anthropic.Messages.TextBlockParam | Anthropic.Messages.ImageBlockParam | Anthropic.Messages.ToolResultBlockParam;
@@ -16,6 +17,8 @@ export interface AnthropicProviderOptions {
   stream?: boolean;
   /** Anthropic requires a ceiling on the reply; tool calls are short, so the default is modest. */
   maxOutputTokens?: number;
+  /** How hard a reasoning model thinks before it answers; left out, the model's own default. */
+  reasoningEffort?: ReasoningEffort;
   now?: () => number;
 }
 
@@ -51,7 +54,9 @@ function toMessages(messages: ConversationMessage[], vision: boolean): MessagePa
     } else if (message.role === 'tool') {
       userBlocks.push({ type: 'tool_result', tool_use_id: message.toolCallId, content: message.content, is_error: message.isError });
     } else {
-      userBlocks.push({ type: 'text', text: message.content });
+      // A breakpoint on the turn that later turns repeat unchanged: the next request reads everything up to it from
+      // the cache (https://docs.anthropic.com/en/docs/build-with-claude/prompt-caching).
+      userBlocks.push({ type: 'text', text: message.content, ...(message.cacheBreakpoint ? { cache_control: { type: 'ephemeral' as const } } : {}) });
       if (message.image && vision) {
         userBlocks.push({ type: 'image', source: { type: 'base64', media_type: message.image.mediaType, data: message.image.base64 } });
       }
@@ -59,6 +64,22 @@ function toMessages(messages: ConversationMessage[], vision: boolean): MessagePa
   }
   flushUser();
   return out;
+}
+
+function numbers(usage: object): Record<string, number> {
+  return Object.fromEntries(Object.entries(usage).filter(([, value]) => typeof value === 'number'));
+}
+
+/** Anthropic counts cache reads and writes apart from `input_tokens`; Deputy's input count includes them. */
+function anthropicUsage(usage: { input_tokens?: number | null; output_tokens?: number | null; cache_read_input_tokens?: number | null; cache_creation_input_tokens?: number | null }): Usage {
+  const read = usage.cache_read_input_tokens ?? 0;
+  const written = usage.cache_creation_input_tokens ?? 0;
+  return {
+    inputTokens: (usage.input_tokens ?? 0) + read + written,
+    outputTokens: usage.output_tokens ?? 0,
+    ...(read > 0 ? { cachedInputTokens: read } : {}),
+    ...(written > 0 ? { cacheWriteTokens: written } : {}),
+  };
 }
 
 /** Messages with tools over the official Anthropic client, streaming by default. */
@@ -72,7 +93,9 @@ export function createAnthropicProvider(options: AnthropicProviderOptions): Prov
     const body = {
       model: options.model,
       max_tokens: options.maxOutputTokens ?? 4096,
-      system: request.system,
+      ...(options.reasoningEffort === undefined ? {} : { output_config: { effort: options.reasoningEffort } }),
+      // The system prompt and the tools before it are the same in every turn of a task: the first breakpoint.
+      system: [{ type: 'text' as const, text: request.system, cache_control: { type: 'ephemeral' as const } }],
       messages: toMessages(request.messages, vision),
       ...(request.tools.length > 0
         ? { tools: request.tools.map((t) => ({ name: t.name, description: t.description, input_schema: t.parameters as Anthropic.Messages.Tool.InputSchema })) }
@@ -91,7 +114,7 @@ export function createAnthropicProvider(options: AnthropicProviderOptions): Prov
       return {
         text,
         toolCalls,
-        usage: messageUsage(message.usage),
+        usage: anthropicUsage(message.usage),
         model: message.model,
         stopReason: message.stop_reason,
       };
@@ -101,14 +124,16 @@ export function createAnthropicProvider(options: AnthropicProviderOptions): Prov
     let text = '';
     let model = options.model;
     let stopReason: string | null = null;
-    let usage: Usage = { inputTokens: 0, outputTokens: 0 };
+    let usage: Record<string, number> = {};
+    let outputTokens = 0;
     const calls = new Map<number, ToolCall>();
     let started = false;
     for await (const event of stream) {
       if (event.type === 'message_start') {
         started = true;
         model = event.message.model;
-        usage = messageUsage(event.message.usage);
+        usage = numbers(event.message.usage);
+        outputTokens = event.message.usage.output_tokens;
       } else if (event.type === 'content_block_start' && event.content_block.type === 'tool_use') {
         calls.set(event.index, { id: event.content_block.id, name: event.content_block.name, arguments: '' });
       } else if (event.type === 'content_block_delta') {
@@ -121,18 +146,14 @@ export function createAnthropicProvider(options: AnthropicProviderOptions): Prov
         }
       } else if (event.type === 'message_delta') {
         stopReason = event.delta.stop_reason ?? stopReason;
-        // The final counts: input and cache figures come again only where the server sends them.
-        usage = messageUsage({
-          input_tokens: event.usage.input_tokens ?? usage.inputTokens - (usage.cachedInputTokens ?? 0) - (usage.cacheWriteTokens ?? 0),
-          output_tokens: event.usage.output_tokens,
-          cache_read_input_tokens: event.usage.cache_read_input_tokens ?? usage.cachedInputTokens ?? null,
-          cache_creation_input_tokens: event.usage.cache_creation_input_tokens ?? usage.cacheWriteTokens ?? null,
-        });
+        outputTokens = event.usage.output_tokens;
+        // The final counts, where the server sends them here, replace those of message_start.
+        usage = { ...usage, ...numbers(event.usage) };
       }
     }
     if (!started) throw new AppError('bad_reply', `${label} (${where.baseUrl}) sent an empty or unreadable stream. Check that the base URL points at the Anthropic API.`);
     const toolCalls = [...calls.entries()].sort(([a], [b]) => a - b).map(([, call]) => call);
-    return { text, toolCalls, usage, model, stopReason };
+    return { text, toolCalls, usage: { ...anthropicUsage(usage), outputTokens }, model, stopReason };
   }
 
   return providerWithErrors(
@@ -142,16 +163,4 @@ export function createAnthropicProvider(options: AnthropicProviderOptions): Prov
     { userAbort: Anthropic.APIUserAbortError, connection: Anthropic.APIConnectionError },
     complete,
   );
-}
-
-/** The Messages API counts cache reads and writes apart from input_tokens; Deputy's usage counts them in the input. */
-function messageUsage(usage: { input_tokens: number; output_tokens: number; cache_read_input_tokens?: number | null; cache_creation_input_tokens?: number | null }): Usage {
-  const cached = usage.cache_read_input_tokens ?? 0;
-  const written = usage.cache_creation_input_tokens ?? 0;
-  return {
-    inputTokens: usage.input_tokens + cached + written,
-    outputTokens: usage.output_tokens,
-    ...(cached > 0 ? { cachedInputTokens: cached } : {}),
-    ...(written > 0 ? { cacheWriteTokens: written } : {}),
-  };
 }

@@ -25,6 +25,8 @@ export const ProviderSettings = z.object({
   /** Whether the model accepts images; screenshots are sent only to such models, and only when asked for. */
   vision: z.boolean().default(false),
   maxOutputTokens: z.number().int().positive().optional(),
+  /** For reasoning models: how hard the model thinks (OpenAI reasoning effort, Anthropic effort); unset, its default. */
+  reasoningEffort: z.enum(['low', 'medium', 'high']).optional(),
   timeoutMs: z.number().int().positive().default(120_000),
   maxRetries: z.number().int().min(0).max(10).default(4),
 });
@@ -61,7 +63,7 @@ export function createProvider(input: ProviderSettings, runtime: ProviderRuntime
   // Local servers ignore the key, but both clients insist on one.
   const key = apiKey === '' ? 'not-needed' : apiKey;
   const common = { maxRetries: 0, timeout: settings.timeoutMs, dangerouslyAllowBrowser: runtime.browser };
-  const options = { model: settings.model, label: settings.preset, vision: settings.vision, stream: settings.stream, ...(settings.maxOutputTokens ? { maxOutputTokens: settings.maxOutputTokens } : {}), ...(runtime.now ? { now: runtime.now } : {}) };
+  const options = { model: settings.model, label: settings.preset, vision: settings.vision, stream: settings.stream, ...(settings.maxOutputTokens ? { maxOutputTokens: settings.maxOutputTokens } : {}), ...(settings.reasoningEffort ? { reasoningEffort: settings.reasoningEffort } : {}), ...(runtime.now ? { now: runtime.now } : {}) };
 
   let provider: Provider;
   if (preset.api === 'anthropic') {

@@ -2,6 +2,7 @@ import OpenAI from 'openai';
 import { AppError } from '../../errors';
 import type { CompleteOptions, ConversationMessage, Provider, ProviderReply, ProviderRequest, ToolCall, Usage } from './provider';
 import { providerWithErrors } from './provider-error';
+import type { ReasoningEffort } from './provider';
 
 type ChatMessage = OpenAI.Chat.Completions.ChatCompletionMessageParam;
 type ChatTool = OpenAI.Chat.Completions.ChatCompletionTool;
@@ -15,6 +16,8 @@ export interface OpenAiChatProviderOptions {
   vision?: boolean;
   stream?: boolean;
   maxOutputTokens?: number;
+  /** How hard a reasoning model thinks before it answers; left out, the model's own default. */
+  reasoningEffort?: ReasoningEffort;
   /** The clock for Retry-After dates. */
   now?: () => number;
 }
@@ -66,6 +69,7 @@ export function createOpenAiChatProvider(options: OpenAiChatProviderOptions): Pr
       messages: toChatMessages(request.system, request.messages, vision),
       ...(tools.length > 0 ? { tools } : {}),
       ...(options.maxOutputTokens === undefined ? {} : { max_completion_tokens: options.maxOutputTokens }),
+      ...(options.reasoningEffort === undefined ? {} : { reasoning_effort: options.reasoningEffort }),
     };
     const requestOptions = callOptions.signal ? { signal: callOptions.signal } : {};
     if (options.stream === false) {

@@ -2,6 +2,7 @@ import OpenAI from 'openai';
 import { AppError } from '../../errors';
 import type { CompleteOptions, ConversationMessage, Provider, ProviderReply, ProviderRequest, ToolCall } from './provider';
 import { providerWithErrors } from './provider-error';
+import type { ReasoningEffort } from './provider';
 
 type InputItem = OpenAI.Responses.ResponseInputItem;
 type Response = OpenAI.Responses.Response;
@@ -13,6 +14,8 @@ export interface OpenAiResponsesProviderOptions {
   vision?: boolean;
   stream?: boolean;
   maxOutputTokens?: number;
+  /** How hard a reasoning model thinks before it answers; left out, the model's own default. */
+  reasoningEffort?: ReasoningEffort;
   now?: () => number;
 }
 
@@ -58,7 +61,8 @@ function readResponse(response: Response, label: string, baseUrl: string): Provi
       ? {
           inputTokens: response.usage.input_tokens,
           outputTokens: response.usage.output_tokens,
-          ...(response.usage.input_tokens_details.cached_tokens > 0 ? { cachedInputTokens: response.usage.input_tokens_details.cached_tokens } : {}),
+          // OpenAI caches long prompt prefixes on its own and counts what it read in the details.
+          ...(response.usage.input_tokens_details?.cached_tokens ? { cachedInputTokens: response.usage.input_tokens_details.cached_tokens } : {}),
         }
       : null,
     model: response.model,
@@ -86,6 +90,7 @@ export function createOpenAiResponsesProvider(options: OpenAiResponsesProviderOp
         ? { tools: request.tools.map((t) => ({ type: 'function' as const, name: t.name, description: t.description, parameters: t.parameters, strict: false })) }
         : {}),
       ...(options.maxOutputTokens === undefined ? {} : { max_output_tokens: options.maxOutputTokens }),
+      ...(options.reasoningEffort === undefined ? {} : { reasoning: { effort: options.reasoningEffort } }),
     };
     const requestOptions = callOptions.signal ? { signal: callOptions.signal } : {};
     if (options.stream === false) {

@@ -2,6 +2,9 @@ import type { Screenshot } from '../environment';
 import type { ToolSchema } from '../tool';
 
 /** One tool call as the model wrote it. `arguments` stays raw text so invalid JSON can be shown back to the model. */
+/** How hard a reasoning model thinks: OpenAI's reasoning_effort / reasoning.effort, Anthropic's output_config.effort. */
+export type ReasoningEffort = 'low' | 'medium' | 'high';
+
 export interface ToolCall {
   id: string;
   name: string;
@@ -10,7 +13,16 @@ export interface ToolCall {
 
 /** The conversation in a provider-neutral form; each adapter maps it to its own wire format. */
 export type ConversationMessage =
-  | { role: 'user'; content: string; image?: Screenshot }
+  | {
+      role: 'user';
+      content: string;
+      image?: Screenshot;
+      /**
+       * The prompt up to the end of this message is sent unchanged in later turns: providers that cache only up to
+       * marked points (Anthropic's `cache_control`) mark it.
+       */
+      cacheBreakpoint?: boolean;
+    }
   | { role: 'assistant'; content: string; toolCalls: ToolCall[] }
   | { role: 'tool'; toolCallId: string; name: string; content: string; isError: boolean };
 
@@ -21,12 +33,12 @@ export interface ProviderRequest {
 }
 
 export interface Usage {
-  /** Every input token of the call, those read from or written to the prompt cache included. */
+  /** Every input token, whether the provider read it from its prompt cache or not. */
   inputTokens: number;
   outputTokens: number;
-  /** Of the input, tokens read from the provider's prompt cache (billed at a lower price). */
+  /** Of the input tokens, those read from the provider's prompt cache (billed at a discount). */
   cachedInputTokens?: number;
-  /** Of the input, tokens written to the prompt cache (Anthropic bills them above the input price). */
+  /** Of the input tokens, those written to the cache (Anthropic bills them above the normal price). */
   cacheWriteTokens?: number;
 }
 

@@ -1,22 +1,9 @@
 import type { RecordedRequest } from '../../fixtures/fake-provider/fake-provider-server';
+import { currentView } from '../../fixtures/fake-provider/prompt-view';
 
-/** The text of every message in a provider request (OpenAI or Anthropic shape), newest last. */
-function messageTexts(request: RecordedRequest): string[] {
-  const body = request.json as { messages?: { role: string; content?: unknown }[] } | undefined;
-  return (body?.messages ?? []).map((message) => {
-    if (typeof message.content === 'string') return message.content;
-    if (Array.isArray(message.content)) {
-      return message.content
-        .map((part: unknown) => (typeof part === 'object' && part !== null && 'text' in part ? String(part.text) : ''))
-        .join('\n');
-    }
-    return '';
-  });
-}
-
-/** The last message the model was sent: the current page with the last step's verification and any notice. */
+/** What the model was sent as this turn's view: the current page with the last step's verification and any notice. */
 export function lastMessage(request: RecordedRequest): string {
-  return messageTexts(request).at(-1) ?? '';
+  return currentView(request);
 }
 
 /**
@@ -24,8 +11,7 @@ export function lastMessage(request: RecordedRequest): string {
  * `[12] button "Add to cart"`. Throws when it is not there, so a test fails at the step that went wrong.
  */
 export function refIn(request: RecordedRequest, role: string, name: RegExp): number {
-  const texts = messageTexts(request).filter((text) => /\[\d+\] /.test(text));
-  const latest = texts.at(-1) ?? '';
+  const latest = currentView(request);
   for (const match of latest.matchAll(/\[(\d+)\] ([\w-]+) "([^"]*)"/g)) {
     if (match[2] === role && name.test(match[3] ?? '')) return Number(match[1]);
   }

@@ -125,11 +125,46 @@ describe('PageAgent', () => {
     expect((await agent.act(1, { kind: 'click' })).message).toMatch(/^Invalid action: ref:/);
     expect((await agent.act(1, { kind: 'navigate', url: 'file:///etc/passwd' })).message).toBe('only http and https addresses can be opened, not file:');
     expect((await agent.act(1, { kind: 'navigate', url: 'shop' })).message).toContain('is not a full address');
-    expect((await agent.act(1, { kind: 'back' })).message).toBe('cannot go back: Cannot find a next page in history.');
+    expect((await agent.act(1, { kind: 'back' })).message).toBe(
+      'cannot go back: Cannot find a next page in history (the task opened this tab here, or the page replaced its history entries by script); open the page you want with navigate',
+    );
     expect(calls).toEqual([]);
     const opened = await agent.act(1, { kind: 'navigate', url: 'https://shop.test/cart' });
     expect(opened.ok).toBe(true);
     expect(calls).toEqual(['navigate https://shop.test/cart']);
+  });
+
+  it('does not go back out of the web: from the first page of a task the tab stays, and the model is told why', async () => {
+    const history = ['about:blank', 'https://shop.test/'];
+    let at = 1;
+    const tab = (): TabState => ({ id: 1, url: history[at] ?? '', title: 'Shop', status: 'complete', active: true, windowId: 1 });
+    const moves: string[] = [];
+    const tabs: TabPorts = {
+      state: () => Promise.resolve(tab()),
+      list: () => Promise.resolve([tab()]),
+      navigate: () => Promise.resolve(),
+      back: () => {
+        moves.push('back');
+        at -= 1;
+        return Promise.resolve();
+      },
+      forward: () => {
+        moves.push('forward');
+        at += 1;
+        return Promise.resolve();
+      },
+      reload: () => Promise.resolve(),
+      create: () => Promise.resolve(tab()),
+      activate: () => Promise.resolve(),
+      close: () => Promise.resolve(),
+      waitForLoad: () => Promise.resolve(tab()),
+    };
+    const { agent } = fakeTab(() => snapshot([]), [0], { tabs });
+    const outcome = await agent.act(1, { kind: 'back' });
+    expect(outcome).toMatchObject({ ok: false, changed: false });
+    expect(outcome.message).toBe('cannot go back: the page before https://shop.test/ in this tab is a blank tab, not a web page, so the tab stayed where it was; open the page you want with navigate');
+    expect(moves).toEqual(['back', 'forward']);
+    expect(tab().url).toBe('https://shop.test/');
   });
 
   it('reports a click that navigated the page away as done, with the new address', async () => {

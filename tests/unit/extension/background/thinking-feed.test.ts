@@ -22,7 +22,7 @@ describe("the model's live text", () => {
     vi.advanceTimersByTime(1000);
     feed.text(': one more.');
     expect(sent.at(-1)).toMatchObject({ text: 'The count is 1: one more.', done: false });
-    feed.trace({ type: 'reply', at: 11_500, step: 2, durationMs: 1500, text: '', toolCalls: [], inputTokens: 1, outputTokens: 1, costUsd: 0, model: 'm' });
+    feed.trace({ type: 'reply', at: 11_500, step: 2, durationMs: 1500, text: '', toolCalls: [], inputTokens: 1, outputTokens: 1, cachedInputTokens: 0, cacheWriteTokens: 0, costUsd: 0, model: 'm' });
     expect(sent.at(-1)).toMatchObject({ done: true });
     expect(sent).toHaveLength(4);
   });

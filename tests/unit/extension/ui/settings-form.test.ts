@@ -78,6 +78,7 @@ describe('the settings form', () => {
         redactPhones: false,
         personalData: { full_name: 'Ada Lovelace' },
         stepScreenshots: true,
+        screenshots: false,
         trustedInput: true,
         riskClassifier: false,
         historyMaxTasks: 200,
@@ -89,6 +90,24 @@ describe('the settings form', () => {
     });
     const synthetic = validateForm({ ...formFromSettings(empty), trustedInput: false }, empty);
     expect(synthetic.ok && synthetic.change.trustedInput).toBe(false);
+  });
+
+  it("saves the model's options: the Responses API, JSON tool calls, screenshots and reasoning effort", () => {
+    const form = formFromSettings(savedOpenAi);
+    expect(form.modelOptions).toEqual({ openaiApi: 'chat', toolCalling: 'native', screenshots: false, reasoningEffort: '' });
+    const modelOptions = { openaiApi: 'responses', toolCalling: 'json', screenshots: true, reasoningEffort: 'high' } as const;
+    const result = validateForm({ ...form, modelOptions }, savedOpenAi);
+    expect(result.ok && result.change.provider).toMatchObject({ preset: 'openai', openaiApi: 'responses', toolCalling: 'json', vision: true, reasoningEffort: 'high' });
+    // Screenshots reach the model only with both: the task setting and the provider's vision flag.
+    expect(result.ok && result.change.screenshots).toBe(true);
+    // The saved options come back into the form, and Anthropic never gets the OpenAI-only Responses API.
+    const saved = { ...savedOpenAi, ...(result.ok ? result.change : {}) } as SavedSettings;
+    expect(formFromSettings(saved).modelOptions).toEqual(modelOptions);
+    const anthropic = validateForm({ ...formFromSettings(saved), provider: 'anthropic', model: 'claude-haiku-4-5', apiKey: 'k' }, saved);
+    expect(anthropic.ok && anthropic.change.provider).toMatchObject({ preset: 'anthropic', openaiApi: 'chat', reasoningEffort: 'high' });
+    // Back to the model's default effort: the setting is left out, not sent.
+    const plain = validateForm({ ...formFromSettings(saved), modelOptions: { ...modelOptions, reasoningEffort: '' } }, saved);
+    expect(plain.ok && plain.change.provider).not.toHaveProperty('reasoningEffort');
   });
 
   it('keeps history limits as whole numbers in range, and says which is wrong', () => {

@@ -18,6 +18,13 @@ function step(index: number, calls: StepRecord['calls'], text = ''): StepRecord 
 }
 
 describe('step lines', () => {
+  it("shows each model turn's tokens on the first action it led to", () => {
+    const click = (id: string): StepRecord['calls'][number] => ({ id, name: 'click', arguments: '{}', status: 'finished', classes: ['act'], stepText: 'Clicked', result: { ok: true, content: 'Clicked' } });
+    const turn = { ...step(0, [click('a'), click('b')]), usage: { inputTokens: 12_345, outputTokens: 45, cachedInputTokens: 9_800 }, costUsd: 0.0031 };
+    const unpriced = { ...step(1, [click('c')]), usage: { inputTokens: 800, outputTokens: 20 } };
+    expect(stepLines([turn, unpriced, step(2, [click('d')])]).map((l) => l.tokens)).toEqual(['12k in (9.8k cached) · 45 out · $0.0031', undefined, '800 in · 20 out', undefined]);
+  });
+
   it('lists every call in order with what verification found', () => {
     const lines = stepLines([
       step(0, [

@@ -25,6 +25,22 @@ describe('npm run task flags', () => {
     expect(options).toMatchObject({ mode: 'ask', approve: 'none' });
   });
 
+  it('reaches every provider option: the Responses API, JSON tool calls, screenshots and reasoning effort', () => {
+    const argv = ['--url', 'https://a.example/', '--api', 'responses', '--json-tools', '--screenshots', '--reasoning-effort', 'high', 'go'];
+    expect(parseTaskFlags(argv, { OPENAI_API_KEY: 'k' }).provider).toMatchObject({ preset: 'openai', openaiApi: 'responses', toolCalling: 'json', vision: true, reasoningEffort: 'high' });
+    const compatible = parseTaskFlags(['--base-url', 'http://localhost:11434/v1', '--model', 'qwen3', '--json-tools', 'go'], {}).provider;
+    expect(compatible).toEqual({ preset: 'custom', baseUrl: 'http://localhost:11434/v1', model: 'qwen3', toolCalling: 'json' });
+    expect(parseTaskFlags(['--provider', 'anthropic', '--reasoning-effort', 'low', 'go'], { ANTHROPIC_API_KEY: 'k' }).provider).toMatchObject({ reasoningEffort: 'low' });
+    // Without the flags, the provider's own defaults apply (nothing is set).
+    expect(parseTaskFlags(['go'], { OPENAI_API_KEY: 'k' }).provider).not.toHaveProperty('reasoningEffort');
+  });
+
+  it('refuses provider options that cannot apply, saying why', () => {
+    expect(() => parseTaskFlags(['--api', 'responses', 'go'], { ANTHROPIC_API_KEY: 'k' })).toThrow(/Anthropic models always use the Messages API/);
+    expect(() => parseTaskFlags(['--api', 'soap', 'go'], { OPENAI_API_KEY: 'k' })).toThrow(/--api.*chat, responses/);
+    expect(() => parseTaskFlags(['--reasoning-effort', 'max', 'go'], { OPENAI_API_KEY: 'k' })).toThrow(/low, medium, high/);
+  });
+
   it('says what to set when no key is there', () => {
     expect(() => parseTaskFlags(['--url', 'https://a.example/', 'go'], {})).toThrow(/set OPENAI_API_KEY .*--base-url/);
   });

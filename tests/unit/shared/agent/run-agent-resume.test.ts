@@ -183,7 +183,8 @@ describe('a follow-up to an ended task', () => {
     for (const said of ['Add the red mug to the cart', 'Adding it now.', 'Added the mug.', 'Follow-up from the user', 'Now check out']) expect(prompt).toContain(said);
     // The follow-up comes after the earlier turn and before the page it is acted on.
     expect(prompt.indexOf('Added the mug.')).toBeLessThan(prompt.indexOf('Now check out'));
-    expect(prompt.indexOf('Now check out')).toBeLessThan(prompt.lastIndexOf('Current page'));
+    expect(prompt).toContain('[Step 3 page');
+    expect(prompt.indexOf('Now check out')).toBeLessThan(prompt.indexOf('[Step 3 page'));
     expect(fake.remaining()).toBe(0);
   });
 

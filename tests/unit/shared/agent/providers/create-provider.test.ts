@@ -76,6 +76,20 @@ describe('createProvider', () => {
     expect(fake.requests).toHaveLength(2);
   });
 
+  it("sends the reasoning effort in each API's own field, and nothing when it is not set", async () => {
+    fake.enqueue({ text: 'a' }, { text: 'b' }, { text: 'c' }, { text: 'd' });
+    const openai = { preset: 'openai', model: 'gpt-5-mini', apiKey: 'k', baseUrl: fake.openaiBaseUrl, reasoningEffort: 'low' } as const;
+    await createProvider(openai, { browser: false }).complete(ask);
+    await createProvider({ ...openai, openaiApi: 'responses' }, { browser: false }).complete(ask);
+    await createProvider({ preset: 'anthropic', model: 'claude-opus-4-5', apiKey: 'k', baseUrl: fake.anthropicBaseUrl, reasoningEffort: 'medium' }, { browser: false }).complete(ask);
+    await createProvider({ ...openai, reasoningEffort: undefined }, { browser: false }).complete(ask);
+    const bodies = fake.requests.map((r) => r.json as Record<string, unknown>);
+    expect(bodies[0]).toMatchObject({ reasoning_effort: 'low' });
+    expect(bodies[1]).toMatchObject({ reasoning: { effort: 'low' } });
+    expect(bodies[2]).toMatchObject({ output_config: { effort: 'medium' } });
+    expect(bodies[3]).not.toHaveProperty('reasoning_effort');
+  });
+
   it('uses the Responses API for OpenAI when the settings ask for it', async () => {
     fake.enqueue({ text: 'from responses' });
     const reply = await createProvider({ preset: 'openai', model: 'gpt-4.1-mini', apiKey: 'k', baseUrl: fake.openaiBaseUrl, openaiApi: 'responses' }, { browser: false }).complete(ask);

@@ -76,7 +76,8 @@ describe.each(FLAVOURS)('%s adapter over the real SDK', (flavour) => {
       // The tool result and the next observation share one user turn, as Anthropic requires alternation.
       expect(messages.map((m) => m.role)).toEqual(['user', 'assistant', 'user']);
       expect(messages[2]?.content.map((b) => b.type)).toEqual(['tool_result', 'text']);
-      expect(body.system).toBe('You are Deputy.');
+      // The system prompt (and the tools before it) is the first cache breakpoint; the latest observation the second.
+      expect(body.system).toEqual([{ type: 'text', text: 'You are Deputy.', cache_control: { type: 'ephemeral' } }]);
       expect((body.tools as { name: string; input_schema: unknown }[])[0]?.input_schema).toMatchObject({ type: 'object' });
     }
   });

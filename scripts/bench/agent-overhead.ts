@@ -1,0 +1,152 @@
+import { spawn } from 'node:child_process';
+import { mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { HOST_RULES_ENV, LOOPBACK_ONLY_RULES } from '../lib/host-rules';
+import { startFakeProvider } from '../../tests/fixtures/fake-provider/fake-provider-server';
+import { currentView } from '../../tests/fixtures/fake-provider/prompt-view';
+import type { RecordedRequest, ScriptedMessage } from '../../tests/fixtures/fake-provider/scripted-reply';
+import { serveRoutes } from '../../tests/e2e/support/static-server';
+
+/**
+ * Deputy's own cost per step on a real run: `npm run task` (the CLI as a user runs it: the built extension in
+ * Chromium) against a local shop and the local wire-format model server, driven by a scripted model that opens a
+ * product, shows its details and goes back, round after round. The model answers at once, so the time between one
+ * reply and the next request is Deputy's alone: observing, prompting, acting, settling and verifying.
+ */
+const PRODUCTS = 6;
+
+function shop(): Record<string, string> {
+  const list = Array.from({ length: PRODUCTS }, (_, i) => `<li><a href="/p/${i}">Bottle ${i + 1}</a> stainless steel, 750 ml, ${20 + i} EUR</li>`).join('');
+  const routes: Record<string, string> = {
+    '/': `<!doctype html><title>Bottles</title><h1>Water bottles</h1><label>Search <input name="q"></label><ul>${list}</ul><p>${'Free delivery over 50 EUR. '.repeat(20)}</p>`,
+  };
+  for (let i = 0; i < PRODUCTS; i += 1) {
+    routes[`/p/${i}`] =
+      `<!doctype html><title>Bottle ${i + 1}</title><h1>Bottle ${i + 1}</h1><a href="/">Back to results</a>` +
+      `<button onclick="document.getElementById('d').hidden=false">Show details</button><p id="d" hidden>Keeps drinks cold for ${12 + i} hours.</p>` +
+      `<p>${`Review: the lid seals well, model ${i}. `.repeat(20)}</p>`;
+  }
+  return routes;
+}
+
+const call = (name: string, args: Record<string, unknown>): ScriptedMessage => ({ toolCalls: [{ name, arguments: args }] });
+
+function refOf(view: string, role: string, name: string): number | undefined {
+  for (const match of view.matchAll(/\[(\d+)\] ([\w-]+) "([^"]*)"/g)) if (match[2] === role && match[3] === name) return Number(match[1]);
+  return undefined;
+}
+
+/** Turn n of the scripted task: open a product, show its details, go back; `done` on the last turn. */
+function turn(n: number, steps: number, request: RecordedRequest): ScriptedMessage {
+  if (n === steps - 1) return call('done', { success: true, summary: 'Looked at every bottle.' });
+  const view = currentView(request);
+  const round = Math.floor(n / 3);
+  const want = n % 3 === 0 ? (['link', `Bottle ${(round % PRODUCTS) + 1}`] as const) : n % 3 === 1 ? (['button', 'Show details'] as const) : null;
+  if (!want) return call('back', {});
+  const ref = refOf(view, want[0], want[1]);
+  return ref === undefined ? call('wait', { seconds: 0.5 }) : call('click', { ref });
+}
+
+/** Resident memory of a process and all its descendants, in kB, from /proc (Linux). */
+async function treeRssKb(root: number): Promise<number> {
+  const parents = new Map<number, number>();
+  for (const name of await readdir('/proc').catch(() => [] as string[])) {
+    if (!/^\d+$/.test(name)) continue;
+    const stat = await readFile(`/proc/${name}/stat`, 'utf8').catch(() => '');
+    const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+    if (Number.isFinite(ppid)) parents.set(Number(name), ppid);
+  }
+  const tree = new Set([root]);
+  for (let grew = true; grew; ) {
+    grew = false;
+    for (const [pid, ppid] of parents) if (!tree.has(pid) && tree.has(ppid)) grew = tree.add(pid) !== undefined;
+  }
+  let total = 0;
+  for (const pid of tree) {
+    const status = await readFile(`/proc/${pid}/status`, 'utf8').catch(() => '');
+    total += Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);
+  }
+  return total;
+}
+
+export interface OverheadFigures {
+  exitCode: number | null;
+  steps: number;
+  /** From starting the CLI to the first model request. */
+  coldStartMs: number;
+  /** Per step, from the model's reply to Deputy's next request. */
+  overheadMs: number[];
+  peakRssKb: number;
+  /** Actions whose result came back verified (a result with evidence or a stated failure), of all actions. */
+  verified: { results: number; actions: number };
+  inputCharsPerStep: number;
+}
+
+export function percentile(values: number[], p: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))] ?? 0;
+}
+
+/**
+ * Runs the scripted task once through the CLI and measures it. `modelMs` is how long the model takes to answer: 0 for
+ * a model that answers at once (everything Deputy does lies between two requests), or a real model's latency, which is
+ * taken off each gap, so work Deputy does while the model thinks counts as it does with a real model.
+ */
+export async function measureOverhead(steps = 30, modelMs = 0): Promise<OverheadFigures> {
+  const fake = await startFakeProvider();
+  const site = await serveRoutes(shop());
+  const runs = process.env.BENCH_KEEP_RUNS ?? (await mkdtemp(join(tmpdir(), 'deputy-bench-agent-')));
+  const arrivals: number[] = [];
+  for (let n = 0; n < steps; n += 1) {
+    fake.enqueue((request) => {
+      arrivals.push(performance.now());
+      const reply = turn(n, steps, request);
+      return modelMs > 0 ? { ...reply, holdUntil: new Promise((resolve) => setTimeout(resolve, modelMs)) } : reply;
+    });
+  }
+  const rules = `MAP *.test 127.0.0.1, ${LOOPBACK_ONLY_RULES}`;
+  const modelUrl = `http://models.test:${new URL(fake.url).port}/v1`;
+  const args = ['scripts/task.mjs', '--json', '--steps', String(steps + 5), '--runs-dir', runs, '--url', site.url('/', 'shop.test'), '--base-url', modelUrl, '--model', 'gpt-4o-mini', 'Look at each bottle'];
+  const started = performance.now();
+  const child = spawn(process.execPath, args, { env: { ...process.env, [HOST_RULES_ENV]: rules, DEPUTY_API_KEY: 'bench' }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let peakRssKb = 0;
+  let sampling = Promise.resolve();
+  const sampler = setInterval(() => {
+    sampling = sampling.then(async () => {
+      if (child.pid) peakRssKb = Math.max(peakRssKb, await treeRssKb(child.pid));
+    });
+  }, 250);
+  let stdout = '';
+  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+  child.stderr.resume();
+  const exitCode = await new Promise<number | null>((resolve) => child.on('close', resolve));
+  clearInterval(sampler);
+  await sampling;
+  try {
+    const end = stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { type: string; runDir?: string })
+      .find((event) => event.type === 'end');
+    const record = end?.runDir ? (JSON.parse(await readFile(join(end.runDir, 'task.json'), 'utf8')) as TaskFile) : undefined;
+    const calls = record?.agent?.steps.flatMap((step) => step.calls).filter((c) => c.name !== 'done') ?? [];
+    return {
+      exitCode,
+      steps: record?.agent?.steps.length ?? 0,
+      coldStartMs: (arrivals[0] ?? started) - started,
+      overheadMs: arrivals.slice(1).map((at, i) => at - (arrivals[i] ?? at) - modelMs),
+      peakRssKb,
+      verified: { results: calls.filter((c) => c.result !== undefined && (!c.result.ok || (c.result.evidence?.length ?? 0) > 0 || c.result.changed !== undefined)).length, actions: calls.length },
+      inputCharsPerStep: fake.requests.reduce((sum, r) => sum + r.bytes.length, 0) / Math.max(1, fake.requests.length),
+    };
+  } finally {
+    await fake.close();
+    await site.close();
+    if (!process.env.BENCH_KEEP_RUNS) await rm(runs, { recursive: true, force: true });
+  }
+}
+
+interface TaskFile {
+  agent?: { steps: { calls: { name: string; result?: { ok: boolean; changed?: boolean; evidence?: string[] } }[] }[] };
+}
