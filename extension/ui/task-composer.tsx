@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import type { Flow, TaskRecord } from '../../shared/protocol';
 import { AttachedFiles, type ChosenFile, readChosen, toFileInputs } from './attached-files';
 import type { BackgroundClient } from './background-client';
@@ -77,8 +77,11 @@ export function TaskComposer(props: TaskComposerProps) {
   };
 
   const id = `composer-${props.flow}`;
+  const form = useRef<HTMLFormElement>(null);
+  useDockedHeight(form, props.docked === true);
   return (
     <form
+      ref={form}
       class={props.docked ? 'composer composer--docked' : 'composer'}
       data-testid={`composer-${props.flow}`}
       data-mode={followUp ? 'follow-up' : 'new'}
@@ -142,4 +145,25 @@ export function TaskComposer(props: TaskComposerProps) {
       <CallErrorLine error={error} testId="composer-error" onOpenSettings={props.onOpenSettings} />
     </form>
   );
+}
+
+/**
+ * Keeps `--composer-height` on the page at the docked input's real height, so what is scrolled into view (a card
+ * waiting for the user, its Approve and Reject) stops above the input instead of behind it, whatever the input's
+ * height (a long label, an error line, attached files).
+ */
+function useDockedHeight(form: { current: HTMLFormElement | null }, docked: boolean): void {
+  useEffect(() => {
+    const element = form.current;
+    const root = document.documentElement;
+    if (!docked || !element) return;
+    const write = (): void => root.style.setProperty('--composer-height', `${Math.ceil(element.getBoundingClientRect().height)}px`);
+    write();
+    const observer = new ResizeObserver(write);
+    observer.observe(element);
+    return () => {
+      observer.disconnect();
+      root.style.removeProperty('--composer-height');
+    };
+  }, [docked]);
 }

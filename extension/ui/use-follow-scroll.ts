@@ -7,10 +7,23 @@ const SLACK = 80;
  * Keeps what the task just did in view as it streams in: after each change (`key`) the page scrolls to its end, or
  * to the card waiting for the user when there is one, unless the user has scrolled up to read, until they come back
  * to the bottom. A new task (`taskId`) follows again. Off (`enabled` false) where a past task is read, not followed.
+ * The page's size is watched too: a card that grows after it was scrolled to, or the docked input appearing under
+ * it, would otherwise leave its buttons out of view.
  */
 export function useFollowScroll(enabled: boolean, taskId: string, key: string, waiting: () => Element | null): void {
   const following = useRef(true);
   const lastY = useRef(0);
+  const follow = useRef<() => void>(() => undefined);
+  follow.current = () => {
+    if (!enabled || !following.current) return;
+    const card = waiting();
+    if (card) card.scrollIntoView({ block: 'nearest' });
+    else {
+      const root = document.scrollingElement ?? document.documentElement;
+      window.scrollTo({ top: root.scrollHeight });
+    }
+    lastY.current = window.scrollY;
+  };
   useEffect(() => {
     following.current = true;
     const onScroll = (): void => {
@@ -21,16 +34,12 @@ export function useFollowScroll(enabled: boolean, taskId: string, key: string, w
       lastY.current = window.scrollY;
     };
     window.addEventListener('scroll', onScroll, { passive: true });
-    return () => window.removeEventListener('scroll', onScroll);
+    const resized = new ResizeObserver(() => follow.current());
+    resized.observe(document.body);
+    return () => {
+      window.removeEventListener('scroll', onScroll);
+      resized.disconnect();
+    };
   }, [taskId]);
-  useEffect(() => {
-    if (!enabled || !following.current) return;
-    const card = waiting();
-    if (card) card.scrollIntoView({ block: 'nearest' });
-    else {
-      const root = document.scrollingElement ?? document.documentElement;
-      window.scrollTo({ top: root.scrollHeight });
-    }
-    lastY.current = window.scrollY;
-  }, [key]);
+  useEffect(() => follow.current(), [key]);
 }
