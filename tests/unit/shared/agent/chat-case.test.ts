@@ -57,7 +57,7 @@ function fakeChat(answer: (text: string) => { reply?: string; choices?: string[]
       choose: (choice) => {
         const label = typeof choice === 'number' ? (choices[choice] ?? '') : choice;
         said(label);
-        return Promise.resolve({ chosen: label, state: state() });
+        return Promise.resolve({ chosen: label, taken: true, state: state() });
       },
       end: () => {
         ended = true;
