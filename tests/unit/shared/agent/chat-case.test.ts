@@ -173,7 +173,7 @@ describe('a support-chat case through the agent loop', () => {
     expect(d.approvals.some((line) => /^Choose "Accept store credit" in the chat \|/.test(line))).toBe(true);
     expect(chooses[1]).toMatchObject({ decision: 'ask', status: 'denied' });
     expect(chat.received).toEqual(['Order 1234 arrived damaged.', 'Full refund please']);
-    expect(state.outcome).toMatchObject({ success: true, label: 'agreed' });
+    expect(chooses[2]).toMatchObject({ status: 'finished', decision: 'allow', result: { ok: true, content: 'Chose "Full refund please". Call chat_wait for support\'s answer.' } });
   });
 
   it('does not send what was declined, and the model is told', async () => {
