@@ -236,7 +236,7 @@ describe('support-chat cases end to end: the built extension in Chromium, a scri
     // The widget's quick replies are plain buttons in a box between its message log and its composer, like Zendesk's
     // and Intercom's: the model must see them as choices, and its choice must be clicked for real.
     const site = await serveDemoSite();
-    const offered = /Quick replies \(chat_choose\): 0\. "Accept store credit"  1\. "Full refund please"/;
+    const offered = /Quick replies \(chat_choose\): 0\. "Accept store credit" {2}1\. "Full refund please"/;
     playChat([
       { ready: /How can we help today/, reply: call('chat_send', { text: 'Hi, my order arrived broken. I would like a full refund.' }) },
       { ready: /order number/, reply: call('chat_send', { text: 'The order number is 48213.' }) },

@@ -32,8 +32,21 @@ function scopeOf(parts: ChatParts): Element {
  * Zendesk use buttons, Drift and Tidio buttons without a role, LiveChat and some bots links or option chips.
  */
 const CHOICE_CONTROLS = `${BUTTONS}, a[href], [role="link"], [role="option"], [role="menuitemradio"]`;
-const NOT_A_CHOICE =
-  /close|minimi[sz]e|menu|options|emoji|attach|upload|back|expand|collapse|more|settings|end chat|^send$|powered by|built with|we run on|privacy|terms|^copy$|thumbs|^(like|dislike|helpful|not helpful)$/i;
+/**
+ * Words of the widget's own controls ("Close chat", "Attach a file", "More options", "Thumbs up"): a label made only of
+ * them is not a choice, while a reply that uses one among other words ("Call me back", "Close my account") still is.
+ */
+const CONTROL_WORDS = new Set(
+  ('close minimize minimise maximize maximise menu options option more emoji emojis picker attach attachment file files upload ' +
+    'back go expand collapse settings end chat conversation window widget send message copy like dislike thumbs up down rate ' +
+    'open new a the this').split(' '),
+);
+const BRANDING = /^(powered by|built with|we run on)\b/i;
+
+export function widgetControlLabel(label: string): boolean {
+  const words = label.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter(Boolean);
+  return BRANDING.test(label) || words.every((word) => CONTROL_WORDS.has(word));
+}
 
 /**
  * Quick replies and option buttons the other side offers, in page order, read as a person sees them: shown and
@@ -59,7 +72,7 @@ export function findChoices(parts: ChatParts, dom: DeepDom, shadowRootOf: Shadow
 }
 
 function plausibleLabel(label: string): boolean {
-  return label.length > 0 && label.length <= 120 && !NOT_A_CHOICE.test(label);
+  return label.length > 0 && label.length <= 120 && !widgetControlLabel(label);
 }
 
 function enabled(control: Element): boolean {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { authorFromWords, wordsOf } from '../../../../../extension/content/chat/author-tokens';
 import { matchLabel } from '../../../../../extension/content/chat/chat-frame';
+import { widgetControlLabel } from '../../../../../extension/content/chat/chat-controls';
 import { matchChoiceLabel } from '../../../../../shared/protocol';
 
 describe('author words in markup', () => {
@@ -47,5 +48,19 @@ describe('matchChoiceLabel', () => {
     expect(matchChoiceLabel(labels, 'cancel my order')).toBe(-1);
     expect(matchChoiceLabel(labels, '   ')).toBe(-1);
     expect(matchChoiceLabel([], 'refund')).toBe(-1);
+  });
+});
+
+describe('widgetControlLabel', () => {
+  it("knows the widget's own controls by their words, icons and branding", () => {
+    for (const label of ['Close chat', 'Minimize', 'Attach a file', 'More options', 'Thumbs up', 'Send message', '×', 'Powered by Tidio', 'Go back']) {
+      expect(widgetControlLabel(label), label).toBe(true);
+    }
+  });
+
+  it('keeps replies that use such a word among others', () => {
+    for (const label of ['Call me back', 'Close my account', 'Tell me more', 'Shipping options', 'Get my money back', 'Full refund please']) {
+      expect(widgetControlLabel(label), label).toBe(false);
+    }
   });
 });
