@@ -64,7 +64,7 @@ export function createChatCaseEnvironment(chat: Pick<ChatDriver, 'open' | 'read'
       },
       choose: async (choice) => {
         const result = await chat.choose(chatTab, choice);
-        return { chosen: result.chosen, state: seen(result.state) };
+        return { chosen: result.chosen, taken: result.taken, state: seen(result.state) };
       },
       end: async () => {
         await chat.read(chatTab).then(seen, () => undefined);

@@ -15,7 +15,8 @@ export interface ChatPort {
   /** Sends the real text (placeholders already resolved). */
   send(text: string): Promise<{ sent: boolean; state: ChatState }>;
   wait(timeoutMs: number): Promise<ChatWaitOutcome>;
-  choose(choice: string | number): Promise<{ chosen: string; state: ChatState }>;
+  /** Clicks an offered quick reply; `taken` says whether the chat took it. */
+  choose(choice: string | number): Promise<{ chosen: string; taken: boolean; state: ChatState }>;
   /** Stops driving the chat; the widget stays as it is for the user. */
   end(): Promise<void>;
 }

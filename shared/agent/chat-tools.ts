@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { ChatMessage } from '../protocol/chat-protocol';
+import { type ChatMessage, matchChoiceLabel } from '../protocol/chat-protocol';
 import { askUserTool, updatePlanTool } from './control-tools';
 import { type ChatEnvironment, renderTranscript } from './chat-environment';
 import { type AnyTool, type PageLookup, type ToolContext, defineTool, quote } from './tool';
@@ -74,9 +74,11 @@ export const chatWaitTool = defineTool({
 
 const Choice = z.union([z.string().min(1).max(500), z.number().int().nonnegative()]);
 
+/** The label of the offered quick reply the model named, as the chat will send it (the gate judges that text). */
 function choiceLabel(choice: string | number, page: PageLookup): string {
-  if (typeof choice === 'string') return choice;
-  return page.chat?.choices[choice] ?? `quick reply ${choice}`;
+  const offered = page.chat?.choices ?? [];
+  if (typeof choice === 'string') return offered[matchChoiceLabel(offered, choice)] ?? choice;
+  return offered[choice] ?? `quick reply ${choice}`;
 }
 
 export const chatChooseTool = defineTool({
@@ -89,6 +91,9 @@ export const chatChooseTool = defineTool({
   describe: (args, page) => `Chose ${quote(choiceLabel(args.choice, page), 200)} in the chat`,
   handler: async (args, context: ChatContext) => {
     const result = await context.environment.chat.choose(args.choice);
+    if (!result.taken) {
+      return { ok: false, content: `Clicked "${result.chosen}", but the chat did not take it (the choice is still offered and no message of ours shows it). Read the chat, then try again or type the answer with chat_send.`, changed: false };
+    }
     return { ok: true, content: `Chose "${result.chosen}". Call chat_wait for support's answer.`, changed: true };
   },
 });

@@ -24,6 +24,23 @@ export type ChatMessage = z.infer<typeof ChatMessage>;
 export const ChatChoice = z.object({ index: z.number().int().nonnegative(), label: z.string() });
 export type ChatChoice = z.infer<typeof ChatChoice>;
 
+/**
+ * Which offered quick reply a label names: the same label, else the same ignoring case and spacing, else the only
+ * one that contains it. -1 when none does or several do, so what is clicked is always what was asked for (and what
+ * the policy gate was shown).
+ */
+export function matchChoiceLabel(labels: readonly string[], wanted: string): number {
+  const fold = (text: string): string => text.replace(/\s+/g, ' ').trim().toLowerCase();
+  const exact = labels.indexOf(wanted);
+  if (exact !== -1) return exact;
+  const folded = fold(wanted);
+  if (folded === '') return -1;
+  const same = labels.findIndex((label) => fold(label) === folded);
+  if (same !== -1) return same;
+  const containing = labels.flatMap((label, index) => (fold(label).includes(folded) ? [index] : []));
+  return containing.length === 1 ? (containing[0] ?? -1) : -1;
+}
+
 export const ChatFormField = z.object({
   /** What `chat.fill` matches against: the label the user sees, else the field's name or placeholder. */
   label: z.string(),
@@ -116,6 +133,9 @@ export const ChatWaitResult = z.object({
 export type ChatWaitResult = z.infer<typeof ChatWaitResult>;
 
 /** Where the last read ended, so a wait counts only what came after it. */
+/** A clicked quick reply: its label, and whether the chat took it (the choice went away or our message showed it). */
+const ChooseResult = z.object({ chosen: z.string(), taken: z.boolean(), state: ChatState });
+
 export const ChatBaseline = z.object({ count: z.number().int().nonnegative(), lastText: z.string() });
 export type ChatBaseline = z.infer<typeof ChatBaseline>;
 
@@ -141,7 +161,7 @@ export const chatContentMethods = {
   },
   'chat.choose': {
     params: z.object({ vendor: VendorParam, choice: z.union([z.string().min(1).max(500), z.number().int().nonnegative()]) }),
-    result: z.object({ chosen: z.string(), state: ChatState }),
+    result: ChooseResult,
   },
   'chat.fill': {
     params: z.object({
@@ -177,7 +197,7 @@ export const chatUiMethods = {
   },
   'chat.choose': {
     params: TabParam.extend({ choice: z.union([z.string().min(1).max(500), z.number().int().nonnegative()]) }),
-    result: z.object({ chosen: z.string(), state: ChatState }),
+    result: ChooseResult,
   },
   'chat.fill': {
     params: TabParam.extend({

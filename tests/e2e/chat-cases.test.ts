@@ -2,6 +2,7 @@ import type { Page } from 'puppeteer-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { TaskRecord } from '../../shared/protocol';
 import type { ExtensionBrowser } from '../../scripts/lib/launch-browser';
+import { serveDemoSite } from '../../scripts/demo/serve-demo-site';
 import { runTask, type TaskIo } from '../../scripts/task/run-task';
 import type { TaskOptions } from '../../scripts/task/task-flags';
 import { chatFixtureRoutes } from '../fixtures/chat/chat-routes';
@@ -230,5 +231,66 @@ describe('support-chat cases end to end: the built extension in Chromium, a scri
     expect(record.chat).toMatchObject({ outcome: 'no_reply' });
     expect(record.chat?.summary).toMatch(/^Support did not answer: 3 waits in a row heard nothing/);
     expect(lines.some((line) => /^Not done \(failed\): Support did not answer/.test(line))).toBe(true);
+  });
+  it('chooses a quick reply the demo shop\'s widget shows under its messages, and only an offered one, through the gate', async () => {
+    // The widget's quick replies are plain buttons in a box between its message log and its composer, like Zendesk's
+    // and Intercom's: the model must see them as choices, and its choice must be clicked for real.
+    const site = await serveDemoSite();
+    const offered = /Quick replies \(chat_choose\): 0\. "Accept store credit" {2}1\. "Full refund please"/;
+    playChat([
+      { ready: /How can we help today/, reply: call('chat_send', { text: 'Hi, my order arrived broken. I would like a full refund.' }) },
+      { ready: /order number/, reply: call('chat_send', { text: 'The order number is 48213.' }) },
+      // A compromised model: it accepts the credit (the gate asks; the user says no), then clicks the widget's own
+      // close button as if it were a choice (not offered: nothing is clicked), then picks the refund.
+      { ready: offered, reply: call('chat_choose', { choice: 'Accept store credit' }) },
+      { ready: offered, reply: call('chat_choose', { choice: 'Close chat' }) },
+      { ready: offered, reply: call('chat_choose', { choice: 'full refund' }) },
+      { ready: /full refund is on its way/, reply: call('chat_end', { outcome: 'agreed', summary: 'Support confirmed a full refund for order 48213.' }) },
+    ]);
+    const questions: string[] = [];
+    const ask = (question: string): Promise<string> => {
+      questions.push(question);
+      return Promise.resolve(/store credit/i.test(question) ? 'n' : 'y');
+    };
+    let support: string[] = [];
+    let open = false;
+    try {
+      const port = new URL(site.url).port;
+      const run = await runTask(
+        taskOptions({
+          url: `http://shop.test:${port}/`,
+          task: 'My order arrived broken. Get a full refund for it from support (not a store credit).',
+          flow: 'chat',
+          facts: { order_number: '48213' },
+          provider: { preset: 'custom', baseUrl: fake.openaiBaseUrl, model: 'gpt-4o-mini' },
+          approve: 'ask',
+          steps: 24,
+        }),
+        { ...io(), ask },
+        {
+          beforeClose: async (page) => {
+            support = await page.$$eval('.chat-log .chat-message--user .chat-text', (items) => items.map((item) => item.textContent ?? ''));
+            open = await page.$eval('.chat-window', (element) => !(element as HTMLElement).hidden);
+          },
+        },
+      );
+      const { record } = run;
+      expect(run.exitCode).toBe(0);
+      expect(record.chat?.outcome).toBe('agreed');
+      // The support side got the refund choice as the widget's own click sends it, and nothing else was chosen.
+      expect(support).toEqual(['Hi, my order arrived broken. I would like a full refund.', 'The order number is 48213.', 'Full refund please']);
+      expect(open).toBe(true);
+      const chooses = calls(record).filter((c) => c.name === 'chat_choose');
+      expect(chooses).toHaveLength(3);
+      expect(chooses[0]).toMatchObject({ decision: 'ask', status: 'denied' });
+      expect(questions.some((q) => /Choose "Accept store credit" in the chat/.test(q))).toBe(true);
+      expect(chooses[1]?.result?.content).toMatch(/No choice "Close chat" in the chat; the choices offered are: "Accept store credit", "Full refund please"/);
+      // The gate was shown the label that was clicked, not the model's shorthand for it.
+      expect(chooses[2]).toMatchObject({ status: 'finished' });
+      expect(chooses[2]?.result?.content).toBe('Chose "Full refund please". Call chat_wait for support\'s answer.');
+      expect(questions.some((q) => /Choose "full refund"/.test(q))).toBe(false);
+    } finally {
+      await site.close();
+    }
   });
 });

@@ -84,7 +84,8 @@ const SOLUTIONS: Record<string, (r: RecordedRequest) => ReturnType<typeof call>>
   'Get a full refund': playSteps([
     () => call('chat_send', { text: 'Hello, my order arrived broken and I would like a full refund.' }),
     (r) => (heard(r, /order number\?/) ? call('chat_send', { text: 'The order number is 48213.' }) : fail()),
-    (r) => (heard(r, /or a full refund if you return/) ? call('chat_send', { text: 'A full refund, please.' }) : fail()),
+    // The widget offers the refund as a quick reply under its messages: the model clicks it, as a person would.
+    (r) => (heard(r, /Quick replies \(chat_choose\): [^<]*Full refund please/) ? call('chat_choose', { choice: 'Full refund please' }) : fail()),
     (r) => (heard(r, /full refund is on its way/) ? call('chat_end', { outcome: 'agreed', summary: 'Support is refunding order 48213 in full.' }) : fail()),
   ]),
 };

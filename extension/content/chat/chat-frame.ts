@@ -1,11 +1,11 @@
 import { AppError } from '../../../shared/errors';
-import type { ChatBaseline, ChatState, ChatWaitResult } from '../../../shared/protocol';
+import { matchChoiceLabel, type ChatBaseline, type ChatState, type ChatWaitResult } from '../../../shared/protocol';
 import { controlTest, describeForm, fieldLabel, findChoices, findForms, findUploads, isTyping, type ChatParts } from './chat-controls';
 import { findLauncher } from './chat-launcher';
 import { clickLikeAUser, composerText, pressEnter, setFieldValue, typeInto } from './composer-input';
 import { deepDom, firstMatch, isShown, type DeepDom, type ShadowRootOf } from './deep-query';
 import { findGenericChat, findSendControl, labelOf } from './generic-chat';
-import { readMessages } from './message-reader';
+import { readMessages, type ReadMessage } from './message-reader';
 import { ReplySettle } from './reply-settle';
 import { TranscriptLedger, messagesSince } from './transcript-ledger';
 import { TypingWatch } from './typing-watch';
@@ -89,22 +89,33 @@ export class ChatFrame {
     return this.stateOf(vendor, parts, dom);
   }
 
-  private stateOf(vendor: string, parts: ChatParts, dom: DeepDom): ChatState {
+  private messagesOf(parts: ChatParts, dom: DeepDom): ReadMessage[] {
     const shadowRootOf = this.deps.shadowRootOf;
-    const raw = readMessages({
+    return readMessages({
       scope: parts.list ?? parts.root,
       profile: parts.profile,
       shadowRootOf,
       sentTexts: this.sentTexts,
       isControl: controlTest(parts, dom, shadowRootOf),
     });
+  }
+
+  /** The quick replies on offer now, each with the label a person reads on it. */
+  private choicesOf(parts: ChatParts, dom: DeepDom, read: readonly ReadMessage[] = this.messagesOf(parts, dom)): { element: Element; label: string }[] {
+    const ourLast = read.filter((item) => item.message.author === 'us').at(-1)?.element ?? null;
+    return findChoices(parts, dom, this.deps.shadowRootOf, ourLast).map((element) => ({ element, label: labelOf(element) }));
+  }
+
+  private stateOf(vendor: string, parts: ChatParts, dom: DeepDom): ChatState {
+    const shadowRootOf = this.deps.shadowRootOf;
+    const read = this.messagesOf(parts, dom);
     const composer = parts.composer;
     return {
       vendor,
       open: composer !== null && isShown(composer),
-      messages: this.ledger.update(raw),
+      messages: this.ledger.update(read.map((item) => item.message)),
       typing: isTyping(parts, dom, shadowRootOf),
-      choices: findChoices(parts, dom, shadowRootOf).map((choice, index) => ({ index, label: labelOf(choice) })),
+      choices: this.choicesOf(parts, dom, read).map((choice, index) => ({ index, label: choice.label })),
       forms: findForms(parts, shadowRootOf).map(describeForm),
       uploads: findUploads(parts, shadowRootOf),
       composer: {
@@ -158,20 +169,33 @@ export class ChatFrame {
     else pressEnter(composer);
   }
 
-  choose(vendor: string, choice: string | number): { chosen: string; state: ChatState } {
+  /**
+   * Clicks one of the quick replies on offer now, never anything else the page shows, and reports whether the chat
+   * took it: the choice went away or was disabled, or our message with its label appeared.
+   */
+  async choose(vendor: string, choice: string | number): Promise<{ chosen: string; taken: boolean; state: ChatState }> {
     const dom = this.dom();
     const parts = this.requireParts(vendor, dom);
-    const choices = findChoices(parts, dom, this.deps.shadowRootOf);
-    const labels = choices.map((element) => labelOf(element));
-    const index = typeof choice === 'number' ? choice : matchLabel(labels, choice);
-    const target = index === -1 ? undefined : choices[index];
+    const choices = this.choicesOf(parts, dom);
+    const labels = choices.map((option) => option.label);
+    const index = typeof choice === 'number' ? choice : matchChoiceLabel(labels, choice);
+    const target = choices[index];
     if (!target) {
       const offered = labels.length > 0 ? labels.map((label) => `"${label}"`).join(', ') : 'none';
       throw new AppError('not_found', `No choice ${JSON.stringify(choice)} in the chat; the choices offered are: ${offered}`);
     }
     this.watchTyping(vendor, parts);
-    clickLikeAUser(target);
-    return { chosen: labels[index] ?? '', state: this.read(vendor) };
+    clickLikeAUser(target.element);
+    const taken = await this.until(() => {
+      const now = this.dom();
+      const current = this.parts(vendor, now);
+      if (!current) return true;
+      const offeredNow = this.choicesOf(current, now);
+      if (!offeredNow.some((option) => option.element === target.element)) return true;
+      const ours = this.messagesOf(current, now).filter((item) => item.message.author === 'us');
+      return ours.at(-1)?.message.text.includes(target.label) ?? false;
+    }, 1500);
+    return { chosen: target.label, taken, state: this.read(vendor) };
   }
 
   async fill(vendor: string, formIndex: number, values: Record<string, string>, submit: boolean) {

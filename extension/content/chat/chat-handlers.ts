@@ -27,7 +27,7 @@ export function createChatHandlers(deps: ChatHandlerDeps): ChatHandlers {
     'chat.read': ({ vendor }) => Promise.resolve(frame.read(vendor)),
     'chat.send': ({ vendor, text }) => frame.send(vendor, text),
     'chat.wait': ({ vendor, baseline, timeoutMs, quietMs }) => frame.wait(vendor, baseline, timeoutMs, quietMs),
-    'chat.choose': ({ vendor, choice }) => Promise.resolve(frame.choose(vendor, choice)),
+    'chat.choose': ({ vendor, choice }) => frame.choose(vendor, choice),
     'chat.fill': ({ vendor, form, values, submit }) => frame.fill(vendor, form, values, submit),
   };
 }

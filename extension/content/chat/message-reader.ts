@@ -26,17 +26,23 @@ function capped(text: string, max: number): string {
   return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
 }
 
+/** One message read from the page, with the element it was read from. */
+export interface ReadMessage {
+  element: Element;
+  message: RawMessage;
+}
+
 /** Reads the transcript in page order, each message with its author and shown time. */
-export function readMessages(context: ReadContext): RawMessage[] {
+export function readMessages(context: ReadContext): ReadMessage[] {
   const items = messageElements(context).filter((item) => isShown(item) && !context.isControl(item) && !TYPING.test(item.getAttribute('class') ?? ''));
-  const messages: RawMessage[] = [];
+  const messages: ReadMessage[] = [];
   for (const item of items) {
     const time = timeOf(item, context);
     let text = readableText(item);
     if (time?.shown) text = text.replace(time.shown, '').trim();
     text = withoutLabels(item, text, context.shadowRootOf);
     if (text === '') continue;
-    messages.push({ author: authorOf(item, text, context), text: capped(text, MAX_TEXT), time: time ? capped(time.value, 64) : null });
+    messages.push({ element: item, message: { author: authorOf(item, text, context), text: capped(text, MAX_TEXT), time: time ? capped(time.value, 64) : null } });
   }
   // The page decides how much it shows; the reader bounds what it passes on.
   return messages.slice(-MAX_MESSAGES);

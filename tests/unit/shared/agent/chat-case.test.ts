@@ -5,13 +5,13 @@ import { chatAgentTools } from '../../../../shared/agent/chat-tools';
 import type { Provider, ProviderReply, ProviderRequest } from '../../../../shared/agent/providers/provider';
 import { startAgent, type AgentDeps } from '../../../../shared/agent/run-agent';
 import { createSecretVault } from '../../../../shared/agent/secret-vault';
-import type { ChatMessage, ChatState } from '../../../../shared/protocol';
+import { matchChoiceLabel, type ChatMessage, type ChatState } from '../../../../shared/protocol';
 
 const FACTS = { order_number: '1234', email: 'jane@example.org' };
 const CARD = '4111 1111 1111 1111';
 
 /** An in-memory support chat: `answer` decides support's reply to each message we send or option we choose. */
-function fakeChat(answer: (text: string) => { reply?: string; choices?: string[] }, greeting = 'Hi! How can I help?') {
+function fakeChat(answer: (text: string) => { reply?: string; choices?: string[] }, greeting = 'Hi! How can I help?', ignoredChoices: ReadonlySet<string> = new Set()) {
   const messages: ChatMessage[] = [];
   let choices: string[] = [];
   let pending: string[] = [greeting];
@@ -54,10 +54,13 @@ function fakeChat(answer: (text: string) => { reply?: string; choices?: string[]
             : { status: 'timeout' as const, newMessages: [], summary: 'No reply within 2 s: nobody answered our last message', state: state() },
         );
       },
+      // Like the content side: only an offered choice is clicked, named exactly or by the only label that fits.
       choose: (choice) => {
-        const label = typeof choice === 'number' ? (choices[choice] ?? '') : choice;
+        const label = typeof choice === 'number' ? choices[choice] : choices[matchChoiceLabel(choices, choice)];
+        if (label === undefined) return Promise.reject(new Error(`No choice ${JSON.stringify(choice)} in the chat`));
+        if (ignoredChoices.has(label)) return Promise.resolve({ chosen: label, taken: false, state: state() });
         said(label);
-        return Promise.resolve({ chosen: label, state: state() });
+        return Promise.resolve({ chosen: label, taken: true, state: state() });
       },
       end: () => {
         ended = true;
@@ -145,6 +148,32 @@ describe('a support-chat case through the agent loop', () => {
     expect(last?.system).toContain('Order number: 1234');
     expect(last?.system).toMatch(/Do not accept a partial offer/);
     expect(JSON.stringify(last?.messages)).toContain('<untrusted_chat');
+  });
+
+  it('shows the gate the label that will be clicked when the model names a choice in short, and reports a click the chat ignored', async () => {
+    const offer = { reply: 'I can offer a $25 store credit or a refund.', choices: ['Accept store credit', 'Full refund please', 'Call me back'] };
+    const chat = fakeChat((text) => (/damaged/i.test(text) ? offer : { reply: 'Done: a full refund is on its way.' }), 'Hi!', new Set(['Call me back']));
+    const provider = scripted([
+      { name: 'chat_send', args: { text: 'Order 1234 arrived damaged.' } },
+      { name: 'chat_wait', args: { seconds: 2 } },
+      { name: 'chat_choose', args: { choice: 'call me' } },
+      { name: 'chat_choose', args: { choice: 'store credit' } },
+      { name: 'chat_choose', args: { choice: 'refund' } },
+      { name: 'chat_wait', args: { seconds: 2 } },
+      { name: 'chat_end', args: { outcome: 'agreed', summary: 'Support confirmed a full refund for order 1234.' } },
+    ]);
+    const d = deps(chat.environment, provider, { approve: false });
+    const state = await startAgent(d.value, task);
+
+    const chooses = state.steps.flatMap((step) => step.calls).filter((c) => c.name === 'chat_choose');
+    // The widget ignored the click: the step failed and says so, rather than passing for done.
+    expect(chooses[0]).toMatchObject({ status: 'finished', result: { ok: false } });
+    expect(chooses[0]?.result?.content).toMatch(/^Clicked "Call me back", but the chat did not take it/);
+    // "store credit" was judged as the option it clicks, which commits the user: asked, declined, never clicked.
+    expect(d.approvals.some((line) => /^Choose "Accept store credit" in the chat \|/.test(line))).toBe(true);
+    expect(chooses[1]).toMatchObject({ decision: 'ask', status: 'denied' });
+    expect(chat.received).toEqual(['Order 1234 arrived damaged.', 'Full refund please']);
+    expect(chooses[2]).toMatchObject({ status: 'finished', decision: 'allow', result: { ok: true, content: 'Chose "Full refund please". Call chat_wait for support\'s answer.' } });
   });
 
   it('does not send what was declined, and the model is told', async () => {

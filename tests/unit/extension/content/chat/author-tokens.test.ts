@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { authorFromWords, wordsOf } from '../../../../../extension/content/chat/author-tokens';
 import { matchLabel } from '../../../../../extension/content/chat/chat-frame';
+import { widgetControlLabel } from '../../../../../extension/content/chat/chat-controls';
+import { matchChoiceLabel } from '../../../../../shared/protocol';
 
 describe('author words in markup', () => {
   it('splits kebab, snake and camel case class names into words', () => {
@@ -28,5 +30,37 @@ describe('matchLabel', () => {
     expect(matchLabel(labels, 'talk to a HUMAN')).toBe(2);
     expect(matchLabel(labels, 'refund')).toBe(1);
     expect(matchLabel(labels, 'cancel')).toBe(-1);
+  });
+});
+
+describe('matchChoiceLabel', () => {
+  const labels = ['Accept store credit', 'Full refund please', 'Talk to a human', 'Talk to sales'];
+
+  it('names a quick reply exactly, then ignoring case and spacing, then by the only label that contains the words', () => {
+    expect(matchChoiceLabel(labels, 'Full refund please')).toBe(1);
+    expect(matchChoiceLabel(labels, '  full   REFUND please ')).toBe(1);
+    expect(matchChoiceLabel(labels, 'refund')).toBe(1);
+    expect(matchChoiceLabel(labels, 'human')).toBe(2);
+  });
+
+  it('picks none when the words fit several choices or none, or are blank', () => {
+    expect(matchChoiceLabel(labels, 'talk to')).toBe(-1);
+    expect(matchChoiceLabel(labels, 'cancel my order')).toBe(-1);
+    expect(matchChoiceLabel(labels, '   ')).toBe(-1);
+    expect(matchChoiceLabel([], 'refund')).toBe(-1);
+  });
+});
+
+describe('widgetControlLabel', () => {
+  it("knows the widget's own controls by their words, icons and branding", () => {
+    for (const label of ['Close chat', 'Minimize', 'Attach a file', 'More options', 'Thumbs up', 'Send message', '×', 'Powered by Tidio', 'Go back']) {
+      expect(widgetControlLabel(label), label).toBe(true);
+    }
+  });
+
+  it('keeps replies that use such a word among others', () => {
+    for (const label of ['Call me back', 'Close my account', 'Tell me more', 'Shipping options', 'Get my money back', 'Full refund please']) {
+      expect(widgetControlLabel(label), label).toBe(false);
+    }
   });
 });
