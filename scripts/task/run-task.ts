@@ -108,6 +108,7 @@ async function drive(context: DriveContext): Promise<TaskRun> {
     provider: options.provider,
     defaultMode: options.mode,
     screenshots: options.screenshots,
+    pageView: options.pageView ?? 'full',
     ...(options.steps === undefined ? {} : { stepBudget: options.steps }),
   });
   const events = taskEvents(emit);

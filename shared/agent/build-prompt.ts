@@ -1,4 +1,5 @@
 import type { AgentState, CallRecord, StepRecord } from './agent-state';
+import { pageDiff } from './page-diff';
 import { formatPlan } from './plan';
 import type { ConversationMessage, ProviderRequest } from './providers/provider';
 import type { ToolSchema } from './tool';
@@ -14,7 +15,15 @@ export interface PromptOptions {
   attachScreenshot: boolean;
   /** How the model can get summarized steps back, said beside the working memory ("search_history finds them"). */
   recallHint?: string;
+  /**
+   * How a page after an action is sent: `full`, the whole snapshot every step; `diff`, what changed since the latest
+   * full snapshot in the prompt (the whole page again at every mask block's first step, and whenever the change is not
+   * smaller than the page).
+   */
+  pageView?: PageView;
 }
+
+export type PageView = 'full' | 'diff';
 
 export interface BuiltPrompt {
   request: ProviderRequest;
@@ -32,13 +41,18 @@ export interface BuiltPrompt {
 export function observationSummary(step: StepRecord, previous?: StepRecord): string {
   const o = step.observation;
   const p = previous?.observation;
-  if (p && p.kind === o.kind && p.url === o.url && p.title === o.title) return `[Step ${step.index + 1}: same ${o.kind === 'shell' ? 'shell' : 'page'} as step ${step.index}, omitted]`;
+  if (p && p.kind === o.kind && p.url === o.url && p.title === o.title)
+    return `[Step ${step.index + 1}: same ${o.kind === 'shell' ? 'shell' : 'page'} as step ${step.index}, omitted]`;
   if (o.kind === 'shell') return `[Step ${step.index + 1} shell omitted: ${o.title.slice(0, 80)}]`;
   return `[Step ${step.index + 1} page omitted: "${o.title.slice(0, 80)}" ${o.url}]`;
 }
 
 function callResultText(call: CallRecord): { content: string; isError: boolean } {
-  if (call.result) return { content: call.result.ok ? call.result.content : `Error: ${call.result.content}`, isError: !call.result.ok };
+  if (call.result)
+    return {
+      content: call.result.ok ? call.result.content : `Error: ${call.result.content}`,
+      isError: !call.result.ok,
+    };
   return { content: 'Not run.', isError: true };
 }
 
@@ -83,24 +97,74 @@ export function verbatimFrom(current: number, keep: number, block = MASK_BLOCK):
   return Math.max(0, Math.floor((current - (keep - 1)) / block) * block);
 }
 
-function stepMessage(step: StepRecord, previous: StepRecord | undefined, verbatim: boolean, previousVerbatim: boolean, currentChars: number): string {
+/** The full snapshot a page step's diff is made against: the latest page in the prompt in full, of the same kind. */
+type Anchor = StepRecord | undefined;
+
+/**
+ * A page's message: in full, as a pointer to the same page before, as one summary line once masked, or (in the diff
+ * view) as what changed since `anchor`, whose full text is earlier in the same prompt. Returns whether it went in full.
+ */
+function stepMessage(
+  step: StepRecord,
+  previous: StepRecord | undefined,
+  verbatim: boolean,
+  previousVerbatim: boolean,
+  currentChars: number,
+  anchor: Anchor,
+): { text: string; full: boolean } {
   // A page that did not change since the step before (a plan update, a failed click) is not repeated in full, as long
   // as the one before is in the prompt in full.
   const unchanged = previous !== undefined && previousVerbatim && previous.observation.hash === step.observation.hash;
   const text = step.observation.text ?? '';
   const cut =
-    text.length > currentChars ? `${text.slice(0, currentChars)}\n[… the rest of the page was cut to fit the prompt budget; scroll or use find to see more]` : text;
-  const page = unchanged
-    ? `[Step ${step.index + 1} ${step.observation.kind === 'shell' ? 'shell state' : 'page'}: unchanged since step ${step.index}]`
-    : verbatim
-      ? wrapObservation(step.observation, cut)
-      : observationSummary(step, previous);
+    text.length > currentChars
+      ? `${text.slice(0, currentChars)}\n[… the rest of the page was cut to fit the prompt budget; scroll or use find to see more]`
+      : text;
   const notices = step.notices.length > 0 ? `Notice: ${step.notices.join(' ')}\n` : '';
-  return `${notices}${page}`;
+  if (unchanged)
+    return {
+      text: `${notices}[Step ${step.index + 1} ${step.observation.kind === 'shell' ? 'shell state' : 'page'}: unchanged since step ${step.index}]`,
+      full: false,
+    };
+  if (!verbatim) return { text: `${notices}${observationSummary(step, previous)}`, full: false };
+  const diff = anchor && cut === text ? changesSince(anchor, step) : null;
+  if (diff !== null) return { text: `${notices}${diff}`, full: false };
+  return { text: `${notices}${wrapObservation(step.observation, cut)}`, full: true };
 }
 
-function build(state: AgentState, limits: Limits, options: PromptOptions): { messages: ConversationMessage[]; masked: number } {
-  const messages: ConversationMessage[] = [{ role: 'user', content: `Task: ${state.task}\nStarted on: ${state.startUrl}` }];
+/** What changed on the page since `anchor`'s full snapshot, when that is shorter than the page itself. */
+function changesSince(anchor: StepRecord, step: StepRecord): string | null {
+  const before = anchor.observation.text;
+  const after = step.observation.text;
+  if (
+    before === null ||
+    after === null ||
+    anchor.observation.kind !== step.observation.kind ||
+    step.observation.kind === 'shell'
+  )
+    return null;
+  const hunks = pageDiff(before, after);
+  if (hunks.length >= after.length) return null;
+  return (
+    `[Step ${step.index + 1} page: what changed since the full page of step ${anchor.index + 1}. Lines starting with "-" were removed, "+" added, " " are unchanged ` +
+    `context; "@@ -a,b +c,d @@" gives line numbers in step ${anchor.index + 1}'s page; every other line is as it was there. Call full_page for the whole page.]\n` +
+    wrapObservation(step.observation, hunks)
+  );
+}
+
+/** Whether the model asked for the whole page in that step (the full_page tool). */
+function fullAsked(step: StepRecord | undefined): boolean {
+  return step?.calls.some((call) => call.name === 'full_page' && call.result?.ok === true) === true;
+}
+
+function build(
+  state: AgentState,
+  limits: Limits,
+  options: PromptOptions,
+): { messages: ConversationMessage[]; masked: number } {
+  const messages: ConversationMessage[] = [
+    { role: 'user', content: `Task: ${state.task}\nStarted on: ${state.startUrl}` },
+  ];
   const memory = state.memory;
   if (memory) messages.push({ role: 'user', content: memoryMessage(memory, options.recallHint) });
   // The user's follow-ups come where they were written; one about steps now summarized follows the summary.
@@ -112,15 +176,19 @@ function build(state: AgentState, limits: Limits, options: PromptOptions): { mes
     }
   };
   // Summarized steps leave the prompt whole (reply, calls and results together), so every call keeps its result.
-  const steps = memory ? state.steps.filter((step, i) => step.index > memory.throughStep || i === state.steps.length - 1) : state.steps;
+  const steps = memory
+    ? state.steps.filter((step, i) => step.index > memory.throughStep || i === state.steps.length - 1)
+    : state.steps;
   const current = steps.at(-1);
   if (!current) {
     addFollowUps(Number.POSITIVE_INFINITY);
     return { messages, masked: 0 };
   }
   const from = verbatimFrom(current.index, limits.keep, limits.block);
-  const shown = (step: StepRecord | undefined): boolean => step !== undefined && step.observation.text !== null && step.index >= from;
+  const shown = (step: StepRecord | undefined): boolean =>
+    step !== undefined && step.observation.text !== null && step.index >= from;
   let masked = 0;
+  let anchor: Anchor;
   steps.forEach((step, i) => {
     addFollowUps(step.index);
     const isCurrent = step === current;
@@ -128,8 +196,21 @@ function build(state: AgentState, limits: Limits, options: PromptOptions): { mes
     if (!verbatim) masked += 1;
     // Each step's page goes into the prompt the same way whether it is the current step or an earlier one, so a turn
     // is sent unchanged in every later turn; what only the current turn needs follows it in a message of its own.
-    const text = stepMessage(step, steps[i - 1], verbatim, shown(steps[i - 1]), isCurrent ? limits.currentChars : Infinity);
-    messages.push({ role: 'user', content: text, ...(isCurrent ? { cacheBreakpoint: true } : {}) });
+    // In the diff view a page is sent whole at each mask block's first step (so the diff's base stays in the prompt as
+    // long as the diff does, and earlier turns stay byte-identical), after a full_page call, and as the first page shown.
+    const fullDue =
+      options.pageView !== 'diff' || !verbatim || step.index % limits.block === 0 || fullAsked(steps[i - 1]);
+    const message = stepMessage(
+      step,
+      steps[i - 1],
+      verbatim,
+      shown(steps[i - 1]),
+      isCurrent ? limits.currentChars : Infinity,
+      fullDue ? undefined : anchor,
+    );
+    if (!verbatim) anchor = undefined;
+    else if (message.full) anchor = step;
+    messages.push({ role: 'user', content: message.text, ...(isCurrent ? { cacheBreakpoint: true } : {}) });
     if (isCurrent || !step.reply) return;
     messages.push({ role: 'assistant', content: step.reply.text, toolCalls: step.reply.toolCalls });
     for (const toolCall of step.reply.toolCalls) {
@@ -139,7 +220,12 @@ function build(state: AgentState, limits: Limits, options: PromptOptions): { mes
       messages.push({ role: 'tool', toolCallId: toolCall.id, name: toolCall.name, content: short, isError });
     }
   });
-  const kind = current.observation.kind === 'chat' ? 'chat and page' : current.observation.kind === 'shell' ? 'shell state' : 'page';
+  const kind =
+    current.observation.kind === 'chat'
+      ? 'chat and page'
+      : current.observation.kind === 'shell'
+        ? 'shell state'
+        : 'page';
   const sections = [
     `The message above is the current ${kind} (step ${current.index + 1}).`,
     lastStepReport(state.steps.at(-2)),
@@ -160,7 +246,8 @@ export function followUpMessage(text: string): string {
 
 function sizeOf(system: string, messages: ConversationMessage[], tools: ToolSchema[]): number {
   let chars = system.length + JSON.stringify(tools).length;
-  for (const m of messages) chars += m.content.length + (m.role === 'assistant' ? JSON.stringify(m.toolCalls).length : 0);
+  for (const m of messages)
+    chars += m.content.length + (m.role === 'assistant' ? JSON.stringify(m.toolCalls).length : 0);
   return chars;
 }
 
@@ -170,7 +257,12 @@ function sizeOf(system: string, messages: ConversationMessage[], tools: ToolSche
  * wrapped as untrusted, then the last step's verification and the current plan. Over budget, it masks more
  * observations, then cuts the current page, then shortens old results.
  */
-export function buildPrompt(state: AgentState, system: string, tools: ToolSchema[], options: PromptOptions): BuiltPrompt {
+export function buildPrompt(
+  state: AgentState,
+  system: string,
+  tools: ToolSchema[],
+  options: PromptOptions,
+): BuiltPrompt {
   const attempts: Limits[] = [
     { keep: options.keepObservations, block: MASK_BLOCK, currentChars: Infinity, resultChars: Infinity },
     { keep: 1, block: 1, currentChars: Infinity, resultChars: Infinity },
@@ -181,12 +273,21 @@ export function buildPrompt(state: AgentState, system: string, tools: ToolSchema
     const chars = sizeOf(system, built.messages, tools);
     last = { ...built, chars };
     if (chars <= options.maxPromptChars) {
-      return { request: { system, messages: built.messages, tools }, chars, maskedObservations: built.masked, trimmed: limits !== attempts[0] };
+      return {
+        request: { system, messages: built.messages, tools },
+        chars,
+        maskedObservations: built.masked,
+        trimmed: limits !== attempts[0],
+      };
     }
   }
   const overflow = (last?.chars ?? 0) - options.maxPromptChars;
   const currentText = state.steps.at(-1)?.observation.text?.length ?? 0;
-  const cut = build(state, { keep: 1, block: 1, currentChars: Math.max(2000, currentText - overflow - 200), resultChars: 300 }, options);
+  const cut = build(
+    state,
+    { keep: 1, block: 1, currentChars: Math.max(2000, currentText - overflow - 200), resultChars: 300 },
+    options,
+  );
   return {
     request: { system, messages: cut.messages, tools },
     chars: sizeOf(system, cut.messages, tools),

@@ -2,7 +2,7 @@ import { AppError, describeZodError } from '../errors';
 import type { Logger } from '../logger';
 import { AgentState, type CallRecord, type StepRecord, type TaskOutcome, isFinished, turnStart } from './agent-state';
 import type { Approver } from './approval';
-import { buildPrompt } from './build-prompt';
+import { type PageView, buildPrompt } from './build-prompt';
 import type { AgentEnvironment, Screenshot } from './environment';
 import { executeCall, pageLookup } from './execute-call';
 import { PolicyConfig } from './policy-gate';
@@ -67,6 +67,8 @@ export interface AgentDeps<E extends AgentEnvironment> {
   limits?: Partial<Omit<AgentLimits, 'recovery'>> & { recovery?: Partial<RecoveryLimits> };
   /** Send screenshots (when the environment takes them and the model accepts images). */
   screenshots?: boolean;
+  /** How pages after an action are sent: whole (default) or as what changed since the last full page (see buildPrompt). */
+  pageView?: PageView;
   /**
    * Keeps a screenshot of each step with the task's trace (the user sees them in the history). When set, every
    * observation asks for one; the model still gets it only when `screenshots` is set and it accepts images.
@@ -346,6 +348,7 @@ async function runLoop<E extends AgentEnvironment>(deps: AgentDeps<E>, state: Ag
         keepObservations: limits.keepObservations,
         maxPromptChars: limits.maxPromptChars,
         attachScreenshot: deps.screenshots === true && deps.provider.vision,
+        ...(deps.pageView ? { pageView: deps.pageView } : {}),
         ...(deps.memory?.recallHint ? { recallHint: deps.memory.recallHint } : {}),
       });
       emit({ type: 'prompt', at: deps.now(), step: step.index, chars: prompt.chars, messages: prompt.request.messages.length, maskedObservations: prompt.maskedObservations, trimmed: prompt.trimmed });
