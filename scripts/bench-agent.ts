@@ -20,7 +20,7 @@ import { type FakePage, createFakeWeb } from '../tests/unit/shared/agent/support
 
 /**
  * `npm run bench:agent`, part one (tokens): one scripted 30-step shopping task through the real agent loop and the
- * official SDKs against the local wire-format server, per API. It prints the prompt's size at step 5 and step 30, what the
+ * official SDKs against the local wire-format server, per API and per page view (whole pages, or what changed). It prints the prompt's size at step 5 and step 30, what the
  * whole task sent, and the share of input tokens a provider's prompt cache could serve, emulated on the exact bytes
  * each request carried (tests/fixtures/fake-provider/prompt-cache.ts); Deputy's own count of cached tokens, read from
  * the usage the server reported, is shown beside it. Part two (scripts/bench/agent-overhead.ts): Deputy's own time per
@@ -36,12 +36,7 @@ function listing(url: string, title: string, extra: FakePage['elements']): FakeP
   for (let i = 0; i < 100; i += 1) {
     const ref = 10 + i;
     const product = i % PRODUCTS;
-    elements.push({
-      ref,
-      role: 'link',
-      name: `Product ${i + 1}: stainless steel water bottle, 750 ml, model ${1000 + i}`,
-      ...(i < PRODUCTS ? { to: `${SITE}/p/${product}` } : {}),
-    });
+    elements.push({ ref, role: 'link', name: `Product ${i + 1}: stainless steel water bottle, 750 ml, model ${1000 + i}`, ...(i < PRODUCTS ? { to: `${SITE}/p/${product}` } : {}) });
   }
   return { url, title, elements, body: 'Free delivery on orders over 50 euros. Prices include VAT. '.repeat(8) };
 }
@@ -53,11 +48,7 @@ function product(i: number): FakePage {
     elements: [
       { ref: 1, role: 'button', name: 'Show details' },
       { ref: 2, role: 'link', name: 'Back to results', to: `${SITE}/results` },
-      ...Array.from({ length: 60 }, (_, k) => ({
-        ref: 10 + k,
-        role: 'link',
-        name: `Related item ${k + 1}: insulated flask ${i}-${k}, 500 ml, brushed steel`,
-      })),
+      ...Array.from({ length: 60 }, (_, k) => ({ ref: 10 + k, role: 'link', name: `Related item ${k + 1}: insulated flask ${i}-${k}, 500 ml, brushed steel` })),
     ],
     body: `Review ${i}: keeps drinks cold for a day; the lid seals well and the paint does not chip. `.repeat(20),
   };
@@ -76,13 +67,7 @@ const pages: FakePage[] = [
 function script(): ScriptedToolCall[] {
   const plan = (done: number) => ({
     name: 'update_plan',
-    arguments: {
-      explanation: 'Compare the bottles.',
-      steps: [
-        { step: 'Look at each bottle', status: done > 3 ? 'completed' : 'in_progress' },
-        { step: 'Report the best', status: 'pending' },
-      ],
-    },
+    arguments: { explanation: 'Compare the bottles.', steps: [{ step: 'Look at each bottle', status: done > 3 ? 'completed' : 'in_progress' }, { step: 'Report the best', status: 'pending' }] },
   });
   const calls: ScriptedToolCall[] = [plan(0)];
   for (let round = 0; calls.length < STEPS - 1; round += 1) {
@@ -97,10 +82,7 @@ function script(): ScriptedToolCall[] {
     );
     if (round === 2) calls.push({ name: 'navigate', arguments: { url: `${SITE}/search` } });
   }
-  return [
-    ...calls.slice(0, STEPS - 1),
-    { name: 'done', arguments: { success: true, summary: 'Bottle 3 is the best.' } },
-  ];
+  return [...calls.slice(0, STEPS - 1), { name: 'done', arguments: { success: true, summary: 'Bottle 3 is the best.' } }];
 }
 
 type Api = 'openai-chat' | 'openai-responses' | 'anthropic';
@@ -129,28 +111,16 @@ async function run(api: Api, pageView: PageView): Promise<Figures> {
       totals.input += usage.input;
       totals.cached += usage.cached;
       totals.written += usage.written;
-      return {
-        toolCalls: [call],
-        usage: { input: usage.input, output: 30, cached: usage.cached, cacheWrite: usage.written },
-      };
+      return { toolCalls: [call], usage: { input: usage.input, output: 30, cached: usage.cached, cacheWrite: usage.written } };
     });
   }
   const options = { apiKey: 'sk-bench-0123456789', maxRetries: 0, timeout: 30_000 };
   const provider: Provider =
     api === 'anthropic'
-      ? createAnthropicProvider({
-          client: new Anthropic({ ...options, baseURL: fake.anthropicBaseUrl }),
-          model: 'claude-haiku-4-5',
-        })
+      ? createAnthropicProvider({ client: new Anthropic({ ...options, baseURL: fake.anthropicBaseUrl }), model: 'claude-haiku-4-5' })
       : api === 'openai-chat'
-        ? createOpenAiChatProvider({
-            client: new OpenAI({ ...options, baseURL: fake.openaiBaseUrl }),
-            model: 'gpt-4.1-mini',
-          })
-        : createOpenAiResponsesProvider({
-            client: new OpenAI({ ...options, baseURL: fake.openaiBaseUrl }),
-            model: 'gpt-4.1-mini',
-          });
+        ? createOpenAiChatProvider({ client: new OpenAI({ ...options, baseURL: fake.openaiBaseUrl }), model: 'gpt-4.1-mini' })
+        : createOpenAiResponsesProvider({ client: new OpenAI({ ...options, baseURL: fake.openaiBaseUrl }), model: 'gpt-4.1-mini' });
   const trace: TraceRecord[] = [];
   let tick = 1_700_000_000_000;
   try {
@@ -167,16 +137,10 @@ async function run(api: Api, pageView: PageView): Promise<Figures> {
         now: () => (tick += 10),
         pageView,
       },
-      {
-        taskId: `bench-${api}`,
-        task: 'Compare the water bottles in this shop and tell me which is best.',
-        startUrl: `${SITE}/search`,
-      },
+      { taskId: `bench-${api}`, task: 'Compare the water bottles in this shop and tell me which is best.', startUrl: `${SITE}/search` },
     );
     const prompts = trace.filter((r): r is Extract<TraceRecord, { type: 'prompt' }> => r.type === 'prompt');
-    const replies = trace.filter((r) => r.type === 'reply') as (Extract<TraceRecord, { type: 'reply' }> & {
-      cachedInputTokens?: number | null;
-    })[];
+    const replies = trace.filter((r) => r.type === 'reply') as (Extract<TraceRecord, { type: 'reply' }> & { cachedInputTokens?: number | null })[];
     const counted = replies.some((r) => r.cachedInputTokens !== undefined);
     return {
       api,
@@ -199,19 +163,7 @@ for (const pageView of ['full', 'diff'] as const) {
   for (const api of ['openai-chat', 'openai-responses', 'anthropic'] as const) results.push(await run(api, pageView));
 }
 
-const header = [
-  'API',
-  'page view',
-  'result',
-  'prompt step 5',
-  'prompt step 30',
-  'step 30 / step 5',
-  'bytes sent',
-  'input tokens',
-  'cache-eligible',
-  'share',
-  "Deputy's cached count",
-];
+const header = ['API', 'page view', 'result', 'prompt step 5', 'prompt step 30', 'step 30 / step 5', 'bytes sent', 'input tokens', 'cache-eligible', 'share', "Deputy's cached count"];
 const rows = results.map((r) => [
   r.api,
   r.pageView,
@@ -226,23 +178,16 @@ const rows = results.map((r) => [
   r.deputyCached === null ? 'not read' : `${r.deputyCached}`,
 ]);
 const widths = header.map((title, column) => Math.max(title.length, ...rows.map((row) => row[column]!.length)));
-const line = (cells: string[]): string =>
-  cells.map((cell, column) => (column < 3 ? cell.padEnd(widths[column]!) : cell.padStart(widths[column]!))).join('  ');
-process.stdout.write(
-  `deputy agent benchmark (tokens): one scripted ${STEPS}-step task per API; Node ${process.version}, ${cpus().length} cores, load ${loadavg()[0]!.toFixed(2)}\n\n`,
-);
+const line = (cells: string[]): string => cells.map((cell, column) => (column < 3 ? cell.padEnd(widths[column]!) : cell.padStart(widths[column]!))).join('  ');
+process.stdout.write(`deputy agent benchmark (tokens): one scripted ${STEPS}-step task per API; Node ${process.version}, ${cpus().length} cores, load ${loadavg()[0]!.toFixed(2)}\n\n`);
 process.stdout.write(`${line(header)}\n${rows.map(line).join('\n')}\n\n`);
-process.stdout.write(
-  'targets: step 30 <= 1.3x step 5; >= 70% of input tokens cache-eligible (Anthropic counts cache reads only; writes are not eligible).\n',
-);
+process.stdout.write('targets: step 30 <= 1.3x step 5; >= 70% of input tokens cache-eligible (Anthropic counts cache reads only; writes are not eligible).\n');
 
 // Part two: Deputy's own time and memory on a real run of the CLI (built extension, Chromium): once with a model that
 // answers at once, once with one that takes a second (a fast hosted model), whose time is taken off each step.
 const ms = (value: number): string => `${Math.round(value)} ms`;
 const runs = [await measureOverhead(STEPS, 0), await measureOverhead(STEPS, 1000)];
-process.stdout.write(
-  `\ndeputy agent benchmark (overhead): npm run task on a local shop, ${STEPS}-step scripted task (open a product, show details, back)\n\n`,
-);
+process.stdout.write(`\ndeputy agent benchmark (overhead): npm run task on a local shop, ${STEPS}-step scripted task (open a product, show details, back)\n\n`);
 const rowsOf = (o: (typeof runs)[number]): string[] => [
   `exit ${o.exitCode}, ${o.steps} steps`,
   ms(percentile(o.overheadMs, 50)),
@@ -264,23 +209,14 @@ const labels = [
 const columns = runs.map(rowsOf);
 const labelWidth = Math.max(...labels.map((label) => label.length));
 process.stdout.write(`${''.padEnd(labelWidth)}  ${'model answers at once'.padEnd(24)}  model takes 1 s\n`);
-process.stdout.write(
-  `${labels.map((label, i) => `${label.padEnd(labelWidth)}  ${(columns[0]?.[i] ?? '').padEnd(24)}  ${columns[1]?.[i] ?? ''}`).join('\n')}\n\n`,
-);
+process.stdout.write(`${labels.map((label, i) => `${label.padEnd(labelWidth)}  ${(columns[0]?.[i] ?? '').padEnd(24)}  ${columns[1]?.[i] ?? ''}`).join('\n')}\n\n`);
 // The peer is a Python package: measured only where it is installed, never estimated.
 process.stdout.write(`${await peerStatus()}\n`);
 
 async function peerStatus(): Promise<string> {
   const { spawnSync } = await import('node:child_process');
-  const probe = spawnSync(
-    'python3',
-    ['-c', 'import browser_use, importlib.metadata as m; print(m.version("browser-use"))'],
-    { encoding: 'utf8' },
-  );
-  if (probe.status === 0)
-    return `peer: browser-use ${probe.stdout.trim()} is installed, but its run is not wired into this benchmark yet: no peer figures printed.`;
-  const why = probe.error
-    ? 'python3 is not installed'
-    : 'the Python package browser-use is not installed: pip install browser-use needs PyPI';
+  const probe = spawnSync('python3', ['-c', 'import browser_use, importlib.metadata as m; print(m.version("browser-use"))'], { encoding: 'utf8' });
+  if (probe.status === 0) return `peer: browser-use ${probe.stdout.trim()} is installed, but its run is not wired into this benchmark yet: no peer figures printed.`;
+  const why = probe.error ? 'python3 is not installed' : 'the Python package browser-use is not installed: pip install browser-use needs PyPI';
   return `peer: browser-use unavailable on this machine (${why}); no peer figures printed. Targets relative to it (overhead <= 0.3x, cold start <= 0.5x, memory <= 1x) cannot be checked here.`;
 }

@@ -9,10 +9,7 @@ export interface SettlePorts {
   /** A new page was requested and has not answered yet: the tab still shows the old one, but it is on its way. */
   documentRequested?: () => boolean;
   /** Waits until the top frame's DOM stops changing; undefined when the frame does not answer (still loading). */
-  domQuiet(
-    tabId: number,
-    options: { capMs: number; graceMs: number },
-  ): Promise<{ mutations: number; timedOut: boolean } | undefined>;
+  domQuiet(tabId: number, options: { capMs: number; graceMs: number }): Promise<{ mutations: number; timedOut: boolean } | undefined>;
   /**
    * The tab's events (loads, navigations, answered requests): waits end on the next one instead of a poll. Without
    * them (unit tests, a runtime without the events) the tab is looked at every POLL_MS.
@@ -74,8 +71,7 @@ export async function settleTab(ports: SettlePorts, tabId: number, limits: Settl
   let tab = await ports.tabState(tabId);
   const loadDeadline = started + limits.loadCapMs;
   const loading = (state: TabState | undefined): boolean =>
-    state !== undefined &&
-    ((state.status === 'loading' && limits.alreadyLoading !== true) || ports.documentRequested?.() === true);
+    state !== undefined && ((state.status === 'loading' && limits.alreadyLoading !== true) || ports.documentRequested?.() === true);
   const sawLoading = loading(tab);
   while (loading(tab) && ports.now() < loadDeadline) {
     await nextChange(loadDeadline);
@@ -98,10 +94,7 @@ export async function settleTab(ports: SettlePorts, tabId: number, limits: Settl
       break;
     }
     // Answers came in: let the page render them, then look again (rendering may ask for more).
-    const dom = await ports.domQuiet(tabId, {
-      capMs: Math.max(0, quietDeadline - ports.now()),
-      graceMs: AFTER_ANSWER_GRACE_MS,
-    });
+    const dom = await ports.domQuiet(tabId, { capMs: Math.max(0, quietDeadline - ports.now()), graceMs: AFTER_ANSWER_GRACE_MS });
     waitedForNetwork = false;
     if (!dom || (!dom.timedOut && (ports.inFlight?.() ?? 0) === 0)) {
       quiet = dom !== undefined;

@@ -19,20 +19,14 @@ export interface TabPorts {
   waitForLoad(tabId: number, timeoutMs: number): Promise<TabState | undefined>;
 }
 
-type TabAction = Extract<
-  PageAction,
-  { kind: 'navigate' | 'back' | 'forward' | 'reload' | 'tab_new' | 'tab_switch' | 'tab_close' | 'tab_list' }
->;
+type TabAction = Extract<PageAction, { kind: 'navigate' | 'back' | 'forward' | 'reload' | 'tab_new' | 'tab_switch' | 'tab_close' | 'tab_list' }>;
 
 function checkUrl(url: string): string {
   let parsed: URL;
   try {
     parsed = new URL(url);
   } catch {
-    throw new AppError(
-      'invalid_params',
-      `${JSON.stringify(url)} is not a full address: include the scheme, e.g. https://example.com/`,
-    );
+    throw new AppError('invalid_params', `${JSON.stringify(url)} is not a full address: include the scheme, e.g. https://example.com/`);
   }
   if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
     throw new AppError('forbidden', `only http and https addresses can be opened, not ${parsed.protocol}`);
@@ -50,13 +44,7 @@ export type SettleTab = (tabId: number) => Promise<Settled>;
 /** How long a navigation may take before the model is told the page is still loading, and decides. */
 export const NAVIGATION_CAP_MS = 15_000;
 
-async function settled(
-  settle: SettleTab,
-  tabId: number,
-  before: TabState | undefined,
-  verb: string,
-  failure: (tabId: number) => Promise<string | undefined>,
-): Promise<PageOutcome> {
+async function settled(settle: SettleTab, tabId: number, before: TabState | undefined, verb: string, failure: (tabId: number) => Promise<string | undefined>): Promise<PageOutcome> {
   const after = await settle(tabId);
   const state = after.tab;
   const changed = !!state && (!before || state.url !== before.url || state.title !== before.title);
@@ -66,10 +54,7 @@ async function settled(
     // The browser shows its error page: a step the model can react to (retry, another address), not the task's end.
     return { ok: false, message: `${verb}, but the page could not be loaded: ${error}`, changed, evidence };
   }
-  if (!after.loaded)
-    evidence.push(
-      `the page is still loading after ${Math.round(after.waitedMs / 1000)} s: what it shows so far is in the snapshot`,
-    );
+  if (!after.loaded) evidence.push(`the page is still loading after ${Math.round(after.waitedMs / 1000)} s: what it shows so far is in the snapshot`);
   if (!changed) evidence.push('no visible effect');
   return { ok: true, message: verb, changed, evidence };
 }
@@ -118,17 +103,10 @@ export async function runTabAction(deps: TabActionDeps, tabId: number, action: T
     case 'forward':
     case 'reload': {
       try {
-        await (action.kind === 'back'
-          ? tabs.back(tabId)
-          : action.kind === 'forward'
-            ? tabs.forward(tabId)
-            : tabs.reload(tabId));
+        await (action.kind === 'back' ? tabs.back(tabId) : action.kind === 'forward' ? tabs.forward(tabId) : tabs.reload(tabId));
       } catch (error) {
         const why = (error instanceof Error ? error.message : String(error)).replace(/\.$/, '');
-        const hint =
-          action.kind === 'back'
-            ? ' (the task opened this tab here, or the page replaced its history entries by script); open the page you want with navigate'
-            : '';
+        const hint = action.kind === 'back' ? ' (the task opened this tab here, or the page replaced its history entries by script); open the page you want with navigate' : '';
         throw new AppError('not_found', `cannot go ${action.kind}: ${why}${hint}`);
       }
       if (action.kind !== 'reload') await historyMoved(deps, tabId, before);
@@ -148,47 +126,24 @@ export async function runTabAction(deps: TabActionDeps, tabId: number, action: T
           };
         }
       }
-      return settled(
-        settle,
-        tabId,
-        before,
-        action.kind === 'reload' ? 'Reloaded the page' : `Went ${action.kind}`,
-        loadFailure,
-      );
+      return settled(settle, tabId, before, action.kind === 'reload' ? 'Reloaded the page' : `Went ${action.kind}`, loadFailure);
     }
     case 'tab_new': {
       const url = action.url ? checkUrl(action.url) : undefined;
       const tab = await tabs.create(url, before?.windowId);
-      const outcome = await settled(
-        settle,
-        tab.id,
-        undefined,
-        `Opened a new tab ${tab.id}${url ? ` at ${url}` : ''}; actions now go to it`,
-        loadFailure,
-      );
+      const outcome = await settled(settle, tab.id, undefined, `Opened a new tab ${tab.id}${url ? ` at ${url}` : ''}; actions now go to it`, loadFailure);
       return { ...outcome, tabId: tab.id };
     }
     case 'tab_switch': {
       const target = await tabs.state(action.tabId);
       if (!target) throw new AppError('not_found', `there is no tab ${action.tabId}: pick one from the tab list`);
       await tabs.activate(action.tabId);
-      return {
-        ok: true,
-        message: `Switched to tab ${action.tabId}; actions now go to it`,
-        changed: true,
-        evidence: [`URL is ${target.url}`, `title is ${JSON.stringify(target.title)}`],
-        tabId: action.tabId,
-      };
+      return { ok: true, message: `Switched to tab ${action.tabId}; actions now go to it`, changed: true, evidence: [`URL is ${target.url}`, `title is ${JSON.stringify(target.title)}`], tabId: action.tabId };
     }
     case 'tab_list': {
       // Titles only: the addresses of the user's other tabs say more than a task needs to pick one.
       const all = before ? await tabs.list(before.windowId) : [];
-      return {
-        ok: true,
-        message: `${all.length} tab${all.length === 1 ? '' : 's'} open in this window`,
-        changed: false,
-        evidence: all.map((t) => `tab ${t.id}${t.id === tabId ? ' (current)' : ''}: ${t.title.slice(0, 100)}`),
-      };
+      return { ok: true, message: `${all.length} tab${all.length === 1 ? '' : 's'} open in this window`, changed: false, evidence: all.map((t) => `tab ${t.id}${t.id === tabId ? ' (current)' : ''}: ${t.title.slice(0, 100)}`) };
     }
     case 'tab_close': {
       const target = await tabs.state(action.tabId);

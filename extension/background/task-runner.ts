@@ -15,28 +15,9 @@ import { fullPageTool, webTools } from '../../shared/agent/web-tools';
 import { AppError, toErrorShape } from '../../shared/errors';
 import type { Logger } from '../../shared/logger';
 import type { ObservedDownload } from '../../shared/agent/environment';
-import type {
-  ApprovalDecision,
-  ChatCaseResult,
-  ChatFacts,
-  Flow,
-  Settings,
-  TaskFile,
-  TaskFileInput,
-  TaskMode,
-  TaskRecord,
-  TaskStatus,
-  TaskThinking,
-} from '../../shared/protocol';
+import type { ApprovalDecision, ChatCaseResult, ChatFacts, Flow, Settings, TaskFile, TaskFileInput, TaskMode, TaskRecord, TaskStatus, TaskThinking } from '../../shared/protocol';
 import type { ChatCaseEnvironment } from './chat-case-environment';
-import {
-  callCount,
-  refindTaskTab,
-  restartNote,
-  skipCallsOnLostInput,
-  taskPageUrl,
-  type TaskTabPorts,
-} from './refind-task-tab';
+import { callCount, refindTaskTab, restartNote, skipCallsOnLostInput, taskPageUrl, type TaskTabPorts } from './refind-task-tab';
 import type { SettingsStore } from './settings-store';
 import type { TabEnvironment } from './tab-environment';
 import type { TaskStore } from './task-store';
@@ -135,10 +116,7 @@ export class TaskRunner {
     if (url === undefined) throw new AppError('not_found', `Tab ${input.tabId} is gone.`);
     const settings = await this.deps.settings.get();
     if (!settings.provider) {
-      throw new AppError(
-        'bad_config',
-        'Choose a model provider in Settings first (or run a local model server and pick it there).',
-      );
+      throw new AppError('bad_config', 'Choose a model provider in Settings first (or run a local model server and pick it there).');
     }
     const now = this.deps.now();
     const id = this.deps.newId();
@@ -176,11 +154,8 @@ export class TaskRunner {
 
   /** Refuses a tab another task works in. A task from before a browser restart names a tab id of that session: it says nothing about this tab. */
   private async refuseBusyTab(tabId: number, session: string, except?: string): Promise<void> {
-    const busy = (await this.deps.tasks.list({ tabId })).find(
-      (r) => r.id !== except && isActive(r) && (r.tabSession === undefined || r.tabSession === session),
-    );
-    if (busy?.status === 'paused')
-      throw new AppError('busy', 'A paused task holds this tab: resume it or stop it first.');
+    const busy = (await this.deps.tasks.list({ tabId })).find((r) => r.id !== except && isActive(r) && (r.tabSession === undefined || r.tabSession === session));
+    if (busy?.status === 'paused') throw new AppError('busy', 'A paused task holds this tab: resume it or stop it first.');
     if (busy) throw new AppError('busy', 'A task is already running in this tab: stop it or wait for it to finish.');
   }
 
@@ -192,45 +167,21 @@ export class TaskRunner {
     await this.ready;
     const record = await this.deps.tasks.get(taskId);
     if (!record) throw new AppError('not_found', 'That task is gone (it was deleted): start a new one.');
-    if (isActive(record) || this.runs.has(taskId))
-      throw new AppError(
-        'busy',
-        'The task is still working: wait for it to finish, or stop it, before you write a follow-up.',
-      );
-    if (!record.agent)
-      throw new AppError(
-        'bad_request',
-        'This task ended before Deputy looked at the page, so there is nothing to continue: start it as a new task.',
-      );
+    if (isActive(record) || this.runs.has(taskId)) throw new AppError('busy', 'The task is still working: wait for it to finish, or stop it, before you write a follow-up.');
+    if (!record.agent) throw new AppError('bad_request', 'This task ended before Deputy looked at the page, so there is nothing to continue: start it as a new task.');
     const session = await this.deps.browserSession();
     await this.refuseBusyTab(record.tabId, session, taskId);
     if (record.tabSession === session && (await this.deps.tabUrl(record.tabId)) === undefined) {
       throw new AppError('not_found', "The task's tab was closed: start a new task on the page you want.");
     }
     const settings = await this.deps.settings.get();
-    if (!settings.provider)
-      throw new AppError(
-        'bad_config',
-        'Choose a model provider in Settings first (or run a local model server and pick it there).',
-      );
+    if (!settings.provider) throw new AppError('bad_config', 'Choose a model provider in Settings first (or run a local model server and pick it there).');
     const agent = withFollowUp(record.agent, await this.redactTask(taskId, text, settings, record), this.deps.now());
-    let updated = await this.change(taskId, (r) => ({
-      ...r,
-      agent,
-      status: 'queued',
-      error: null,
-      stopRequested: false,
-      pauseRequested: false,
-      approval: null,
-      question: null,
-      chat: null,
-    }));
+    let updated = await this.change(taskId, (r) => ({ ...r, agent, status: 'queued', error: null, stopRequested: false, pauseRequested: false, approval: null, question: null, chat: null }));
     if (!updated) throw new AppError('not_found', 'That task is gone (it was deleted): start a new one.');
     // After a browser restart the task's tab id names a tab of the old session: it finds its page again first.
     if (record.tabSession !== session) {
-      const owned = new Set(
-        (await this.deps.tasks.list()).filter((r) => isActive(r) && r.tabSession === session).map((r) => r.tabId),
-      );
+      const owned = new Set((await this.deps.tasks.list()).filter((r) => isActive(r) && r.tabSession === session).map((r) => r.tabId));
       updated = await this.rebind(updated, session, owned).catch(async (error: unknown) => {
         await this.change(taskId, (r) => ({ ...r, status: 'failed', error: toErrorShape(error) }));
         throw error;
@@ -263,19 +214,10 @@ export class TaskRunner {
    */
   private async redactTask(taskId: string, text: string, settings: Settings, earlier?: TaskRecord): Promise<string> {
     const kept = earlier ? await this.deps.secrets.load(taskId) : {};
-    const counters = earlier
-      ? countersAfter([...foundNamesIn(JSON.stringify(earlier.agent)), ...Object.keys(kept)])
-      : undefined;
-    const vault = createSecretVault({
-      entries: { ...settings.personalData, ...kept },
-      ...(counters ? { counters } : {}),
-    });
-    const redacted = createRedactor(vault, { emails: settings.redactEmails, phones: settings.redactPhones }).redact(
-      text,
-    );
-    const found = Object.fromEntries(
-      Object.entries(vault.contents().entries).filter(([name]) => !(name in settings.personalData)),
-    );
+    const counters = earlier ? countersAfter([...foundNamesIn(JSON.stringify(earlier.agent)), ...Object.keys(kept)]) : undefined;
+    const vault = createSecretVault({ entries: { ...settings.personalData, ...kept }, ...(counters ? { counters } : {}) });
+    const redacted = createRedactor(vault, { emails: settings.redactEmails, phones: settings.redactPhones }).redact(text);
+    const found = Object.fromEntries(Object.entries(vault.contents().entries).filter(([name]) => !(name in settings.personalData)));
     if (Object.keys(found).length > 0) await this.deps.secrets.save(taskId, found);
     return redacted;
   }
@@ -313,13 +255,7 @@ export class TaskRunner {
           current = await this.rebind(record, session, owned);
         } catch (error) {
           this.deps.log.warn('task lost its page on restart', { taskId: record.id, error: String(error) });
-          await this.change(record.id, (r) => ({
-            ...r,
-            status: 'failed',
-            error: toErrorShape(error),
-            approval: null,
-            question: null,
-          }));
+          await this.change(record.id, (r) => ({ ...r, status: 'failed', error: toErrorShape(error), approval: null, question: null }));
           continue;
         }
         owned.add(current.tabId);
@@ -337,11 +273,9 @@ export class TaskRunner {
     const current = await this.deps.tasks.get(taskId);
     if (!current) throw new AppError('not_found', 'No such task.');
     if (!isActive(current)) throw new AppError('bad_request', 'The task has ended: there is nothing to pause.');
-    if (current.stopRequested)
-      throw new AppError('bad_request', 'The task is stopping: there is nothing left to pause.');
+    if (current.stopRequested) throw new AppError('bad_request', 'The task is stopping: there is nothing left to pause.');
     if (current.status === 'paused' || current.pauseRequested) return current;
-    if (!PAUSABLE.has(current.status))
-      throw new AppError('bad_request', 'The task is already waiting for you: answer its card, or stop it.');
+    if (!PAUSABLE.has(current.status)) throw new AppError('bad_request', 'The task is already waiting for you: answer its card, or stop it.');
     return (await this.change(taskId, (r) => ({ ...r, pauseRequested: true }))) ?? current;
   }
 
@@ -349,13 +283,8 @@ export class TaskRunner {
   async resume(taskId: string): Promise<TaskRecord> {
     const current = await this.deps.tasks.get(taskId);
     if (!current) throw new AppError('not_found', 'No such task.');
-    if (current.status !== 'paused' && !current.pauseRequested)
-      throw new AppError('bad_request', 'The task is not paused: nothing to resume.');
-    const updated = await this.change(taskId, (r) => ({
-      ...r,
-      pauseRequested: false,
-      status: r.status === 'paused' ? 'running' : r.status,
-    }));
+    if (current.status !== 'paused' && !current.pauseRequested) throw new AppError('bad_request', 'The task is not paused: nothing to resume.');
+    const updated = await this.change(taskId, (r) => ({ ...r, pauseRequested: false, status: r.status === 'paused' ? 'running' : r.status }));
     const release = this.held.get(taskId);
     if (release) {
       this.held.delete(taskId);
@@ -375,31 +304,17 @@ export class TaskRunner {
   private async rebind(record: TaskRecord, session: string, owned: ReadonlySet<number>): Promise<TaskRecord> {
     const url = taskPageUrl(record);
     if (url === undefined || url === '') {
-      throw new AppError(
-        'not_found',
-        'The browser restarted before this task had looked at its page, so Deputy cannot tell where to continue: start the task again.',
-      );
+      throw new AppError('not_found', 'The browser restarted before this task had looked at its page, so Deputy cannot tell where to continue: start the task again.');
     }
-    const tab = await refindTaskTab(this.deps.tabs, {
-      url,
-      previousTabId: record.tabId,
-      owned,
-      graceMs: this.deps.restoreGraceMs ?? 2000,
-    });
+    const tab = await refindTaskTab(this.deps.tabs, { url, previousTabId: record.tabId, owned, graceMs: this.deps.restoreGraceMs ?? 2000 });
     const kept = await this.deps.secrets.load(record.id);
     const forgotten = foundNamesIn(JSON.stringify(record.agent)).filter((name) => !(name in kept)).length;
     const agent = record.agent ? (JSON.parse(JSON.stringify(record.agent)) as typeof record.agent) : null;
     const skipped = agent ? skipCallsOnLostInput(agent) : [];
     const approvalSkipped = record.approval !== null && skipped.some((call) => call.id === record.approval?.callId);
     let text = restartNote(url, tab.how, forgotten);
-    if (approvalSkipped)
-      text +=
-        ' The action that waited for your approval was not taken: the page was loaded again and lost what had been filled in, so the task looks at it again.';
-    this.deps.log.info('task moved to a tab of the restarted browser', {
-      taskId: record.id,
-      how: tab.how,
-      skipped: skipped.length,
-    });
+    if (approvalSkipped) text += ' The action that waited for your approval was not taken: the page was loaded again and lost what had been filled in, so the task looks at it again.';
+    this.deps.log.info('task moved to a tab of the restarted browser', { taskId: record.id, how: tab.how, skipped: skipped.length });
     const updated = await this.change(record.id, (r) => ({
       ...r,
       tabId: tab.tabId,
@@ -419,13 +334,10 @@ export class TaskRunner {
     this.runs.get(taskId)?.abort();
     this.held.get(taskId)?.();
     this.held.delete(taskId);
-    if (record.approval)
-      this.approvals.get(record.approval.id)?.({ approved: false, note: 'The user stopped the task.' });
+    if (record.approval) this.approvals.get(record.approval.id)?.({ approved: false, note: 'The user stopped the task.' });
     if (record.question) this.questions.get(record.question.id)?.('The user stopped the task.');
     if (!this.runs.has(taskId) && isActive(record)) {
-      return (
-        (await this.change(taskId, (r) => ({ ...r, status: 'stopped', approval: null, question: null }))) ?? record
-      );
+      return (await this.change(taskId, (r) => ({ ...r, status: 'stopped', approval: null, question: null }))) ?? record;
     }
     return record;
   }
@@ -439,25 +351,15 @@ export class TaskRunner {
     // A resumed task that has not asked again yet takes the answer when it does (it asks with the same card).
     const early = !resolve && this.runs.has(taskId);
     if (!record || !approval || approval.id !== approvalId || (!resolve && !early)) {
-      throw new AppError(
-        'not_found',
-        'That approval is no longer pending (the task moved on or was restarted): answer the card shown now.',
-      );
+      throw new AppError('not_found', 'That approval is no longer pending (the task moved on or was restarted): answer the card shown now.');
     }
     // "Approve for site" approves the destination the card names, for this task only, and only for low-risk steps: a
     // payment, an account change or a post of the user's data is approved once or not at all. Sites for every task are
     // added by the user in Settings.
     if (decision === 'approve_site' && !approval.siteApproval) {
-      throw new AppError(
-        'forbidden',
-        'This step can only be approved once: "Approve for site" is for low-risk steps such as opening a page. Approve it, or reject it.',
-      );
+      throw new AppError('forbidden', 'This step can only be approved once: "Approve for site" is for low-risk steps such as opening a page. Approve it, or reject it.');
     }
-    const answer: ApprovalAnswer = {
-      approved: decision !== 'reject',
-      ...(note ? { note } : {}),
-      ...(decision === 'approve_site' ? { scope: 'site' as const } : {}),
-    };
+    const answer: ApprovalAnswer = { approved: decision !== 'reject', ...(note ? { note } : {}), ...(decision === 'approve_site' ? { scope: 'site' as const } : {}) };
     this.approvals.delete(approvalId);
     if (!resolve) this.earlyAnswers.set(taskId, { step: approval.step, callId: approval.callId, answer });
     const updated = await this.change(taskId, (r) => ({ ...r, approval: null, status: 'running' }));
@@ -490,17 +392,13 @@ export class TaskRunner {
       const seen = foundNamesIn(JSON.stringify(record.agent));
       const forgotten = new Set(seen.filter((name) => !(name in found)));
       const vault = refuseUnknownFound(
-        createSecretVault({
-          entries: { ...settings.personalData, ...found },
-          counters: countersAfter([...seen, ...Object.keys(found)]),
-        }),
+        createSecretVault({ entries: { ...settings.personalData, ...found }, counters: countersAfter([...seen, ...Object.keys(found)]) }),
         (name) =>
           forgotten.has(name)
             ? `{{${name}}} stood for a value seen on a page before the browser restarted. Such values are kept only in memory, so it was forgotten on the restart for safety and was not typed. Read it from the page again, or ask the user for it.`
             : `{{${name}}} is not a value Deputy knows, so nothing was typed: use only placeholders shown on the page or in the instructions.`,
       );
-      if (record.flow === 'chat' && !this.deps.chatEnvironment)
-        throw new AppError('unavailable', 'Support chats cannot be automated here.');
+      if (record.flow === 'chat' && !this.deps.chatEnvironment) throw new AppError('unavailable', 'Support chats cannot be automated here.');
       const chatCase = record.flow === 'chat' ? (this.deps.chatEnvironment?.(record.tabId, record) ?? null) : null;
       let environment: AgentEnvironment & Pick<TabEnvironment, 'currentTabId'> & Partial<Pick<TabEnvironment, 'act'>>;
       if (chatCase) {
@@ -509,11 +407,7 @@ export class TaskRunner {
         const web = this.deps.environment(record.tabId, record);
         // An action decided before a restart names elements by the numbers of a snapshot this worker never took.
         const last = record.agent?.steps.at(-1);
-        if (
-          last?.calls.some(
-            (call) => call.status === 'proposed' || call.status === 'awaiting_approval' || call.status === 'started',
-          )
-        ) {
+        if (last?.calls.some((call) => call.status === 'proposed' || call.status === 'awaiting_approval' || call.status === 'started')) {
           web.restoreRefs(last.observation.url, last.observation.elements);
         }
         environment = web;
@@ -522,33 +416,17 @@ export class TaskRunner {
       const thinking = createThinkingFeed(taskId, (event) => this.deps.onThinking?.(event), this.deps.now);
       const agentDeps: AgentDeps<AgentEnvironment> = {
         environment,
-        tools: chatCase
-          ? chatAgentTools()
-          : [
-              ...webTools,
-              ...(settings.pageView === 'diff' ? [fullPageTool] : []),
-              ...controlTools<TabEnvironment>(),
-              ...((await this.deps.externalTools?.()) ?? []),
-            ],
-        ...(settings.riskClassifier
-          ? { riskClassifier: createRiskClassifier(this.deps.provider(settings.provider)) }
-          : {}),
+        tools: chatCase ? chatAgentTools() : [...webTools, ...(settings.pageView === 'diff' ? [fullPageTool] : []), ...controlTools<TabEnvironment>(), ...((await this.deps.externalTools?.()) ?? [])],
+        ...(settings.riskClassifier ? { riskClassifier: createRiskClassifier(this.deps.provider(settings.provider)) } : {}),
         ...(chatCase ? { systemPrompt: (input) => chatSystemPrompt({ ...input, facts }) } : {}),
         provider: this.deps.provider(settings.provider),
-        policy: {
-          mode: record.mode,
-          allowedSites: settings.allowedSites,
-          deniedSites: settings.deniedSites,
-          allowedFacts: facts,
-        },
+        policy: { mode: record.mode, allowedSites: settings.allowedSites, deniedSites: settings.deniedSites, allowedFacts: facts },
         vault,
         redaction: { emails: settings.redactEmails, phones: settings.redactPhones },
         approve: (request) => this.waitForApproval(taskId, request),
         askUser: (question) => this.waitForAnswer(taskId, question),
         persist: async (state: AgentState) => {
-          const seenNow = Object.fromEntries(
-            Object.entries(vault.contents().entries).filter(([name]) => !(name in settings.personalData)),
-          );
+          const seenNow = Object.fromEntries(Object.entries(vault.contents().entries).filter(([name]) => !(name in settings.personalData)));
           await this.deps.secrets.save(taskId, seenNow);
           const pageUrl = await this.deps.tabUrl(environment.currentTabId());
           // A chat case shows as ended only with its result (what was agreed, the transcript), saved together below.
@@ -577,68 +455,31 @@ export class TaskRunner {
         ...(settings.stepScreenshots && !chatCase
           ? {
               keepScreenshot: (step: number, shot: Screenshot) => {
-                this.deps.tasks
-                  .saveScreenshot(taskId, { step, ...shot, at: this.deps.now() })
-                  .catch((error: unknown) =>
-                    this.deps.log.warn('screenshot not kept', { taskId, error: String(error) }),
-                  );
+                this.deps.tasks.saveScreenshot(taskId, { step, ...shot, at: this.deps.now() }).catch((error: unknown) => this.deps.log.warn('screenshot not kept', { taskId, error: String(error) }));
               },
             }
           : {}),
         logger: this.deps.log,
       };
       // A task resumed with a card or a question still shown keeps that status until it asks again.
-      await this.change(taskId, (r) => ({
-        ...r,
-        status: r.approval ? 'awaiting_approval' : r.question ? 'awaiting_user' : 'running',
-      }));
+      await this.change(taskId, (r) => ({ ...r, status: r.approval ? 'awaiting_approval' : r.question ? 'awaiting_user' : 'running' }));
       // A task given an address opens it first; however that goes (a slow or failing site), the model sees the result.
       if (!record.agent && record.startUrl !== undefined) {
-        const opened = await environment.act?.(
-          { kind: 'navigate', url: record.startUrl },
-          { signal: controller.signal },
-        );
-        if (opened)
-          await this.note(
-            taskId,
-            opened.ok
-              ? `Opened ${record.startUrl} to start the task.`
-              : `Opened ${record.startUrl} to start the task: ${opened.message}`,
-          );
+        const opened = await environment.act?.({ kind: 'navigate', url: record.startUrl }, { signal: controller.signal });
+        if (opened) await this.note(taskId, opened.ok ? `Opened ${record.startUrl} to start the task.` : `Opened ${record.startUrl} to start the task: ${opened.message}`);
       }
       const final = record.agent
         ? await resumeAgent(agentDeps, record.agent)
         : await startAgent(agentDeps, { taskId, task: record.text + filesNote(record.files ?? []), startUrl });
-      const chat = chatCase
-        ? await this.caseResult(
-            chatCase,
-            final,
-            createRedactor(vault, { emails: settings.redactEmails, phones: settings.redactPhones }),
-          )
-        : null;
-      await this.change(taskId, (r) => ({
-        ...r,
-        agent: final,
-        status: final.status,
-        approval: null,
-        question: null,
-        ...(chat ? { chat } : {}),
-      }));
+      const chat = chatCase ? await this.caseResult(chatCase, final, createRedactor(vault, { emails: settings.redactEmails, phones: settings.redactPhones })) : null;
+      await this.change(taskId, (r) => ({ ...r, agent: final, status: final.status, approval: null, question: null, ...(chat ? { chat } : {}) }));
     } catch (error) {
       this.deps.log.warn('task failed', { taskId, error: String(error) });
-      await this.change(taskId, (r) => ({
-        ...r,
-        status: 'failed',
-        error: toErrorShape(error),
-        approval: null,
-        question: null,
-      }));
+      await this.change(taskId, (r) => ({ ...r, status: 'failed', error: toErrorShape(error), approval: null, question: null }));
     } finally {
       this.runs.delete(taskId);
       // The task no longer runs here: its tabs are the user's again.
-      await this.deps.egress
-        ?.end(taskId)
-        .catch((error: unknown) => this.deps.log.warn('egress guard not ended', { taskId, error: String(error) }));
+      await this.deps.egress?.end(taskId).catch((error: unknown) => this.deps.log.warn('egress guard not ended', { taskId, error: String(error) }));
     }
     await this.pruneHistory();
   }
@@ -647,10 +488,7 @@ export class TaskRunner {
   async pruneHistory(): Promise<number> {
     try {
       const settings = await this.deps.settings.get();
-      const deleted = await this.deps.tasks.prune(
-        { maxTasks: settings.historyMaxTasks, maxDays: settings.historyMaxDays },
-        this.deps.now(),
-      );
+      const deleted = await this.deps.tasks.prune({ maxTasks: settings.historyMaxTasks, maxDays: settings.historyMaxDays }, this.deps.now());
       if (deleted > 0) this.deps.log.info('old tasks deleted', { deleted });
       return deleted;
     } catch (error) {
@@ -661,10 +499,7 @@ export class TaskRunner {
 
   /** Adds a line among the task's steps for something that happened outside the model's own steps. */
   private async note(taskId: string, text: string): Promise<void> {
-    await this.change(taskId, (r) => ({
-      ...r,
-      notes: [...(r.notes ?? []), { at: this.deps.now(), afterCalls: callCount(r.agent), text }],
-    }));
+    await this.change(taskId, (r) => ({ ...r, notes: [...(r.notes ?? []), { at: this.deps.now(), afterCalls: callCount(r.agent), text }] }));
   }
 
   /** Holds the loop while the user has paused the task; settles at once when they have not. */
@@ -675,14 +510,12 @@ export class TaskRunner {
     await new Promise<void>((resolve) => {
       this.held.set(taskId, resolve);
       // A resume that came in between the read above and this change has cleared the request: go on at once.
-      void this.change(taskId, (r) => (r.pauseRequested && !r.stopRequested ? { ...r, status: 'paused' } : r)).then(
-        (updated) => {
-          if (updated && (!updated.pauseRequested || updated.stopRequested)) {
-            this.held.delete(taskId);
-            resolve();
-          }
-        },
-      );
+      void this.change(taskId, (r) => (r.pauseRequested && !r.stopRequested ? { ...r, status: 'paused' } : r)).then((updated) => {
+        if (updated && (!updated.pauseRequested || updated.stopRequested)) {
+          this.held.delete(taskId);
+          resolve();
+        }
+      });
     });
   }
 
@@ -691,11 +524,7 @@ export class TaskRunner {
   }
 
   /** What a chat case leaves in history: its outcome, the summary of what was agreed, and the transcript, redacted. */
-  private async caseResult(
-    chat: ChatCaseEnvironment,
-    final: AgentState,
-    redactor: ReturnType<typeof createRedactor>,
-  ): Promise<ChatCaseResult> {
+  private async caseResult(chat: ChatCaseEnvironment, final: AgentState, redactor: ReturnType<typeof createRedactor>): Promise<ChatCaseResult> {
     const state = await chat.finalState().catch(() => null);
     const outcome = final.outcome?.label ?? (final.status === 'completed' ? 'agreed' : final.status);
     const summary = final.outcome?.summary ?? final.endReason ?? 'The case ended without a summary.';
@@ -703,10 +532,7 @@ export class TaskRunner {
       outcome,
       summary,
       vendor: state?.vendor ?? null,
-      transcript: (state?.messages ?? []).map((message) => ({
-        author: message.author,
-        text: redactor.redact(message.text),
-      })),
+      transcript: (state?.messages ?? []).map((message) => ({ author: message.author, text: redactor.redact(message.text) })),
     };
   }
 
@@ -716,45 +542,19 @@ export class TaskRunner {
     const early = this.earlyAnswers.get(taskId);
     this.earlyAnswers.delete(taskId);
     if (early && early.step === request.step && early.callId === request.callId) return early.answer;
-    const same =
-      previous && previous.step === request.step && previous.callId === request.callId ? previous : undefined;
+    const same = previous && previous.step === request.step && previous.callId === request.callId ? previous : undefined;
     const id = same?.id ?? this.deps.newId();
     // A stop that came while the card was being looked up found nothing to answer: answer for it here.
     if (this.runs.get(taskId)?.signal.aborted) return { approved: false, note: 'The user stopped the task.' };
     return new Promise((resolve) => {
       this.approvals.set(id, resolve);
-      const {
-        step,
-        callId,
-        tool,
-        intent,
-        classes,
-        reason,
-        url,
-        kind,
-        destination,
-        sends,
-        actsOn,
-        consequence,
-        siteApproval,
-      } = request;
+      const { step, callId, tool, intent, classes, reason, url, kind, destination, sends, actsOn, consequence, siteApproval } = request;
       const data = { kind, destination, sends, actsOn, consequence, siteApproval };
       const defined = Object.fromEntries(Object.entries(data).filter(([, value]) => value !== undefined));
       void this.change(taskId, (r) => ({
         ...r,
         status: 'awaiting_approval',
-        approval: {
-          id,
-          step,
-          callId,
-          tool,
-          intent,
-          classes,
-          reason,
-          url,
-          ...defined,
-          askedAt: same?.askedAt ?? this.deps.now(),
-        },
+        approval: { id, step, callId, tool, intent, classes, reason, url, ...defined, askedAt: same?.askedAt ?? this.deps.now() },
       }));
     });
   }
@@ -765,19 +565,12 @@ export class TaskRunner {
     if (this.runs.get(taskId)?.signal.aborted) return 'The user stopped the task.';
     return new Promise((resolve) => {
       this.questions.set(id, resolve);
-      void this.change(taskId, (r) => ({
-        ...r,
-        status: 'awaiting_user',
-        question: { id, text: question, askedAt: this.deps.now() },
-      }));
+      void this.change(taskId, (r) => ({ ...r, status: 'awaiting_user', question: { id, text: question, askedAt: this.deps.now() } }));
     });
   }
 
   private async change(taskId: string, mutate: (record: TaskRecord) => TaskRecord): Promise<TaskRecord | undefined> {
-    const updated = await this.deps.tasks.update(taskId, (record) => ({
-      ...mutate(record),
-      updatedAt: this.deps.now(),
-    }));
+    const updated = await this.deps.tasks.update(taskId, (record) => ({ ...mutate(record), updatedAt: this.deps.now() }));
     if (updated) this.deps.onUpdate(updated);
     return updated;
   }
@@ -788,13 +581,7 @@ export class TaskRunner {
  * request the egress guard held during the step).
  */
 function waitsForApproval(state: AgentState, callId: string): boolean {
-  return (
-    state.steps
-      .at(-1)
-      ?.calls.some(
-        (call) => call.id === callId && (call.status === 'awaiting_approval' || call.status === 'started'),
-      ) ?? false
-  );
+  return state.steps.at(-1)?.calls.some((call) => call.id === callId && (call.status === 'awaiting_approval' || call.status === 'started')) ?? false;
 }
 
 /** While an approval or question is pending, that is the task's status, whatever the loop last saved. */

@@ -55,14 +55,8 @@ export function reloadTab(tabId: number): Promise<void> {
 }
 
 /** Opens a tab; `active: false` leaves the user's tab in front (a form Deputy fills on its own). */
-export async function createTab(
-  url: string | undefined,
-  windowId: number | undefined,
-  active = true,
-): Promise<TabState> {
-  return toState(
-    await browser.tabs.create({ ...(url ? { url } : {}), ...(windowId === undefined ? {} : { windowId }), active }),
-  );
+export async function createTab(url: string | undefined, windowId: number | undefined, active = true): Promise<TabState> {
+  return toState(await browser.tabs.create({ ...(url ? { url } : {}), ...(windowId === undefined ? {} : { windowId }), active }));
 }
 
 export async function activateTab(tabId: number): Promise<void> {

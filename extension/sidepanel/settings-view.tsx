@@ -9,16 +9,7 @@ import { HostStatusLine } from '../ui/host-status-line';
 import { ModeSwitch } from '../ui/mode-switch';
 import { PersonalDataRows } from '../ui/personal-data-rows';
 import { ModelOptionsFields } from '../ui/model-options-fields';
-import {
-  formFromSettings,
-  providerFromForm,
-  sameEndpoint,
-  validateForm,
-  type FormErrors,
-  type ProviderChoice,
-  type SavedSettings,
-  type SettingsForm,
-} from '../ui/settings-form';
+import { formFromSettings, providerFromForm, sameEndpoint, validateForm, type FormErrors, type ProviderChoice, type SavedSettings, type SettingsForm } from '../ui/settings-form';
 
 const PROVIDERS: { value: ProviderChoice; label: string }[] = [
   { value: 'none', label: 'Choose a provider' },
@@ -112,12 +103,7 @@ export function SettingsView(props: { client: BackgroundClient; hostStatus: Host
       <fieldset class="card">
         <legend class="section-title">Model</legend>
         <Field label="Provider" id="provider">
-          <select
-            id="provider"
-            data-testid="provider"
-            value={form.provider}
-            onChange={(e) => edit({ provider: e.currentTarget.value as ProviderChoice, apiKey: '' })}
-          >
+          <select id="provider" data-testid="provider" value={form.provider} onChange={(e) => edit({ provider: e.currentTarget.value as ProviderChoice, apiKey: '' })}>
             {PROVIDERS.map((p) => (
               <option key={p.value} value={p.value}>
                 {p.label}
@@ -126,65 +112,30 @@ export function SettingsView(props: { client: BackgroundClient; hostStatus: Host
           </select>
         </Field>
         {form.provider === 'compatible' ? (
-          <Field
-            label="Base URL"
-            id="base-url"
-            error={errors.baseUrl}
-            hint="Ollama, LM Studio, vLLM, OpenRouter, Azure…"
-          >
-            <input
-              id="base-url"
-              data-testid="base-url"
-              type="url"
-              value={form.baseUrl}
-              placeholder="http://localhost:11434/v1"
-              onInput={(e) => edit({ baseUrl: e.currentTarget.value })}
-            />
+          <Field label="Base URL" id="base-url" error={errors.baseUrl} hint="Ollama, LM Studio, vLLM, OpenRouter, Azure…">
+            <input id="base-url" data-testid="base-url" type="url" value={form.baseUrl} placeholder="http://localhost:11434/v1" onInput={(e) => edit({ baseUrl: e.currentTarget.value })} />
           </Field>
         ) : null}
         {form.provider !== 'none' ? (
           <>
             <Field label="Model" id="model" error={errors.model}>
-              <input
-                id="model"
-                data-testid="model"
-                value={form.model}
-                placeholder={form.provider === 'anthropic' ? 'claude-sonnet-4-5' : 'gpt-4o-mini'}
-                onInput={(e) => edit({ model: e.currentTarget.value })}
-              />
+              <input id="model" data-testid="model" value={form.model} placeholder={form.provider === 'anthropic' ? 'claude-sonnet-4-5' : 'gpt-4o-mini'} onInput={(e) => edit({ model: e.currentTarget.value })} />
             </Field>
-            <Field label="API key" id="api-key" error={errors.apiKey} hint={keyHint}>
-              <input
-                id="api-key"
-                data-testid="api-key"
-                type="password"
-                autocomplete="off"
-                value={form.apiKey}
-                placeholder={keyKept ? '•••••••• (saved)' : ''}
-                onInput={(e) => edit({ apiKey: e.currentTarget.value })}
-              />
+            <Field
+              label="API key"
+              id="api-key"
+              error={errors.apiKey}
+              hint={keyHint}
+            >
+              <input id="api-key" data-testid="api-key" type="password" autocomplete="off" value={form.apiKey} placeholder={keyKept ? '•••••••• (saved)' : ''} onInput={(e) => edit({ apiKey: e.currentTarget.value })} />
             </Field>
-            <ModelOptionsFields
-              provider={form.provider}
-              value={form.modelOptions}
-              onChange={(change) => edit({ modelOptions: { ...form.modelOptions, ...change } })}
-            />
+            <ModelOptionsFields provider={form.provider} value={form.modelOptions} onChange={(change) => edit({ modelOptions: { ...form.modelOptions, ...change } })} />
             <div class="button-row">
-              <button
-                type="button"
-                class="button button--quiet"
-                data-testid="test-connection"
-                disabled={test === 'running'}
-                onClick={testConnection}
-              >
+              <button type="button" class="button button--quiet" data-testid="test-connection" disabled={test === 'running'} onClick={testConnection}>
                 {test === 'running' ? 'Testing…' : 'Test connection'}
               </button>
             </div>
-            <p
-              class={`result ${test && test !== 'running' ? (test.ok ? 'result--ok' : 'result--bad') : ''}`}
-              role="status"
-              data-testid="test-result"
-            >
+            <p class={`result ${test && test !== 'running' ? (test.ok ? 'result--ok' : 'result--bad') : ''}`} role="status" data-testid="test-result">
               {test && test !== 'running' ? test.text : ''}
             </p>
           </>
@@ -197,19 +148,8 @@ export function SettingsView(props: { client: BackgroundClient; hostStatus: Host
           <span class="field__label">Default mode</span>
           <ModeSwitch mode={form.defaultMode} name="default-mode" onChange={(defaultMode) => edit({ defaultMode })} />
         </div>
-        <Field
-          label="Step budget"
-          id="step-budget"
-          error={errors.stepBudget}
-          hint="The most actions one task may take (1–200)."
-        >
-          <input
-            id="step-budget"
-            data-testid="step-budget"
-            inputMode="numeric"
-            value={form.stepBudget}
-            onInput={(e) => edit({ stepBudget: e.currentTarget.value })}
-          />
+        <Field label="Step budget" id="step-budget" error={errors.stepBudget} hint="The most actions one task may take (1–200).">
+          <input id="step-budget" data-testid="step-budget" inputMode="numeric" value={form.stepBudget} onInput={(e) => edit({ stepBudget: e.currentTarget.value })} />
         </Field>
         <Field
           label="Allowed sites"
@@ -217,126 +157,49 @@ export function SettingsView(props: { client: BackgroundClient; hostStatus: Host
           error={errors.allowedSites}
           hint="Sites every task may go to without asking, one per line: example.com (with its subdomains), shop.example.com:8443 (that port). A task's own start site is always allowed."
         >
-          <textarea
-            id="allowed-sites"
-            data-testid="allowed-sites"
-            rows={3}
-            value={form.allowedSites}
-            placeholder="shop.example.com"
-            onInput={(e) => edit({ allowedSites: e.currentTarget.value })}
-          />
+          <textarea id="allowed-sites" data-testid="allowed-sites" rows={3} value={form.allowedSites} placeholder="shop.example.com" onInput={(e) => edit({ allowedSites: e.currentTarget.value })} />
         </Field>
-        <Field
-          label="Denied sites"
-          id="denied-sites"
-          error={errors.deniedSites}
-          hint="Deputy never opens or acts on these."
-        >
-          <textarea
-            id="denied-sites"
-            data-testid="denied-sites"
-            rows={3}
-            value={form.deniedSites}
-            placeholder="bank.example.com"
-            onInput={(e) => edit({ deniedSites: e.currentTarget.value })}
-          />
+        <Field label="Denied sites" id="denied-sites" error={errors.deniedSites} hint="Deputy never opens or acts on these.">
+          <textarea id="denied-sites" data-testid="denied-sites" rows={3} value={form.deniedSites} placeholder="bank.example.com" onInput={(e) => edit({ deniedSites: e.currentTarget.value })} />
         </Field>
         <label class="check">
-          <input
-            type="checkbox"
-            data-testid="trusted-input"
-            checked={form.trustedInput}
-            onChange={(e) => edit({ trustedInput: e.currentTarget.checked })}
-          />
+          <input type="checkbox" data-testid="trusted-input" checked={form.trustedInput} onChange={(e) => edit({ trustedInput: e.currentTarget.checked })} />
           Act with real mouse and keyboard input (the browser shows that Deputy is debugging it while a task runs)
         </label>
         <label class="check">
-          <input
-            type="checkbox"
-            data-testid="risk-classifier"
-            checked={form.riskClassifier}
-            onChange={(e) => edit({ riskClassifier: e.currentTarget.checked })}
-          />
-          Ask the model for a second opinion on steps the rules let through (one small extra request each; it can only
-          add approvals, never remove one)
+          <input type="checkbox" data-testid="risk-classifier" checked={form.riskClassifier} onChange={(e) => edit({ riskClassifier: e.currentTarget.checked })} />
+          Ask the model for a second opinion on steps the rules let through (one small extra request each; it can only add approvals, never remove one)
         </label>
         <label class="check">
-          <input
-            type="checkbox"
-            data-testid="page-diff"
-            checked={form.pageDiff}
-            onChange={(e) => edit({ pageDiff: e.currentTarget.checked })}
-          />
-          After an action, send the model only what changed on the page (fewer tokens; the whole page again every five
-          steps and when the model asks)
+          <input type="checkbox" data-testid="page-diff" checked={form.pageDiff} onChange={(e) => edit({ pageDiff: e.currentTarget.checked })} />
+          After an action, send the model only what changed on the page (fewer tokens; the whole page again every five steps and when the model asks)
         </label>
       </fieldset>
 
       <fieldset class="card">
         <legend class="section-title">Personal data</legend>
         <label class="check">
-          <input
-            type="checkbox"
-            data-testid="redact-emails"
-            checked={form.redactEmails}
-            onChange={(e) => edit({ redactEmails: e.currentTarget.checked })}
-          />
+          <input type="checkbox" data-testid="redact-emails" checked={form.redactEmails} onChange={(e) => edit({ redactEmails: e.currentTarget.checked })} />
           Hide email addresses from the model
         </label>
         <label class="check">
-          <input
-            type="checkbox"
-            data-testid="redact-phones"
-            checked={form.redactPhones}
-            onChange={(e) => edit({ redactPhones: e.currentTarget.checked })}
-          />
+          <input type="checkbox" data-testid="redact-phones" checked={form.redactPhones} onChange={(e) => edit({ redactPhones: e.currentTarget.checked })} />
           Hide phone numbers from the model
         </label>
-        <PersonalDataRows
-          rows={form.personalData}
-          error={errors.personalData}
-          onChange={(personalData) => edit({ personalData })}
-        />
+        <PersonalDataRows rows={form.personalData} error={errors.personalData} onChange={(personalData) => edit({ personalData })} />
       </fieldset>
 
       <fieldset class="card">
         <legend class="section-title">History</legend>
         <label class="check">
-          <input
-            type="checkbox"
-            data-testid="step-screenshots"
-            checked={form.stepScreenshots}
-            onChange={(e) => edit({ stepScreenshots: e.currentTarget.checked })}
-          />
+          <input type="checkbox" data-testid="step-screenshots" checked={form.stepScreenshots} onChange={(e) => edit({ stepScreenshots: e.currentTarget.checked })} />
           Keep a screenshot of each step of a web task
         </label>
-        <Field
-          label="Tasks to keep"
-          id="history-max-tasks"
-          error={errors.historyMaxTasks}
-          hint="Older finished tasks are deleted with their traces and screenshots."
-        >
-          <input
-            id="history-max-tasks"
-            data-testid="history-max-tasks"
-            inputMode="numeric"
-            value={form.historyMaxTasks}
-            onInput={(e) => edit({ historyMaxTasks: e.currentTarget.value })}
-          />
+        <Field label="Tasks to keep" id="history-max-tasks" error={errors.historyMaxTasks} hint="Older finished tasks are deleted with their traces and screenshots.">
+          <input id="history-max-tasks" data-testid="history-max-tasks" inputMode="numeric" value={form.historyMaxTasks} onInput={(e) => edit({ historyMaxTasks: e.currentTarget.value })} />
         </Field>
-        <Field
-          label="Days to keep tasks"
-          id="history-max-days"
-          error={errors.historyMaxDays}
-          hint="Finished tasks older than this are deleted."
-        >
-          <input
-            id="history-max-days"
-            data-testid="history-max-days"
-            inputMode="numeric"
-            value={form.historyMaxDays}
-            onInput={(e) => edit({ historyMaxDays: e.currentTarget.value })}
-          />
+        <Field label="Days to keep tasks" id="history-max-days" error={errors.historyMaxDays} hint="Finished tasks older than this are deleted.">
+          <input id="history-max-days" data-testid="history-max-days" inputMode="numeric" value={form.historyMaxDays} onInput={(e) => edit({ historyMaxDays: e.currentTarget.value })} />
         </Field>
       </fieldset>
 
@@ -344,12 +207,7 @@ export function SettingsView(props: { client: BackgroundClient; hostStatus: Host
       <fieldset class="card">
         <legend class="section-title">Appearance</legend>
         <Field label="Theme" id="theme" hint="System follows your browser's light or dark setting.">
-          <select
-            id="theme"
-            data-testid="theme"
-            value={form.theme}
-            onChange={(e) => edit({ theme: e.currentTarget.value as SettingsForm['theme'] })}
-          >
+          <select id="theme" data-testid="theme" value={form.theme} onChange={(e) => edit({ theme: e.currentTarget.value as SettingsForm['theme'] })}>
             <option value="system">System</option>
             <option value="light">Light</option>
             <option value="dark">Dark</option>
@@ -358,28 +216,16 @@ export function SettingsView(props: { client: BackgroundClient; hostStatus: Host
       </fieldset>
 
       <section class="card" aria-labelledby="host-title">
-        <h2 id="host-title" class="section-title">
-          Desktop helper (native host)
-        </h2>
-        <p class="hint">
-          Needed only for the Developer tools (Fix loop, Desktop, Shell). Web tasks and support chats run without it.
-        </p>
-        <HostStatusLine
-          status={props.hostStatus}
-          feature="These tools"
-          onRetry={() => void client.call('host.reconnect', {})}
-        />
+        <h2 id="host-title" class="section-title">Desktop helper (native host)</h2>
+        <p class="hint">Needed only for the Developer tools (Fix loop, Desktop, Shell). Web tasks and support chats run without it.</p>
+        <HostStatusLine status={props.hostStatus} feature="These tools" onRetry={() => void client.call('host.reconnect', {})} />
       </section>
 
       <div class="settings__save">
         <button type="submit" class="button" data-testid="save-settings">
           Save settings
         </button>
-        <p
-          class={`result ${notice ? (notice.ok ? 'result--ok' : 'result--bad') : ''}`}
-          role="status"
-          data-testid="settings-notice"
-        >
+        <p class={`result ${notice ? (notice.ok ? 'result--ok' : 'result--bad') : ''}`} role="status" data-testid="settings-notice">
           {notice?.text ?? ''}
         </p>
       </div>
@@ -392,13 +238,8 @@ export function SettingsView(props: { client: BackgroundClient; hostStatus: Host
  * error and the hint as its description, so a screen reader reads them with the field.
  */
 function Field(props: { label: string; id: string; error?: string | undefined; hint?: string; children: VNode }) {
-  const described = [props.error ? `${props.id}-error` : '', props.hint ? `${props.id}-hint` : '']
-    .filter(Boolean)
-    .join(' ');
-  const control = cloneElement(props.children, {
-    'aria-invalid': props.error ? 'true' : undefined,
-    'aria-describedby': described || undefined,
-  });
+  const described = [props.error ? `${props.id}-error` : '', props.hint ? `${props.id}-hint` : ''].filter(Boolean).join(' ');
+  const control = cloneElement(props.children, { 'aria-invalid': props.error ? 'true' : undefined, 'aria-describedby': described || undefined });
   return (
     <div class="field">
       <label class="field__label" for={props.id}>

@@ -4,14 +4,7 @@ import type { Settings, TaskMode } from '../../shared/protocol';
 type ProviderSettings = NonNullable<Settings['provider']>;
 
 /** The provider options the form does not show: the schema's defaults, or what was saved. */
-const PROVIDER_DEFAULTS = {
-  stream: true,
-  openaiApi: 'chat',
-  toolCalling: 'native',
-  vision: false,
-  timeoutMs: 120_000,
-  maxRetries: 4,
-} as const;
+const PROVIDER_DEFAULTS = { stream: true, openaiApi: 'chat', toolCalling: 'native', vision: false, timeoutMs: 120_000, maxRetries: 4 } as const;
 
 export type ProviderChoice = 'none' | 'openai' | 'anthropic' | 'compatible';
 
@@ -56,18 +49,7 @@ export interface SettingsForm {
 }
 
 export type FormErrors = Partial<
-  Record<
-    | 'model'
-    | 'baseUrl'
-    | 'apiKey'
-    | 'stepBudget'
-    | 'allowedSites'
-    | 'deniedSites'
-    | 'personalData'
-    | 'historyMaxTasks'
-    | 'historyMaxDays',
-    string
-  >
+  Record<'model' | 'baseUrl' | 'apiKey' | 'stepBudget' | 'allowedSites' | 'deniedSites' | 'personalData' | 'historyMaxTasks' | 'historyMaxDays', string>
 >;
 
 export type SavedSettings = Settings & { apiKeySet: boolean };
@@ -84,9 +66,7 @@ export function formFromSettings(settings: SavedSettings): SettingsForm {
     provider: choiceOf(preset),
     compatiblePreset: preset && choiceOf(preset) === 'compatible' ? preset : 'custom',
     model: provider?.model ?? '',
-    baseUrl:
-      provider?.baseUrl ??
-      (preset && choiceOf(preset) === 'compatible' ? (PROVIDER_PRESETS[preset].baseUrl ?? '') : ''),
+    baseUrl: provider?.baseUrl ?? (preset && choiceOf(preset) === 'compatible' ? (PROVIDER_PRESETS[preset].baseUrl ?? '') : ''),
     apiKey: '',
     modelOptions: {
       openaiApi: provider?.openaiApi ?? 'chat',
@@ -141,13 +121,7 @@ function keepOptions(saved: ProviderSettings | null): Omit<ProviderSettings, 'pr
   if (!saved) return { ...PROVIDER_DEFAULTS };
   const { stream, timeoutMs, maxRetries, maxOutputTokens } = saved;
   // The form's model options replace the saved ones (withModelOptions).
-  return {
-    ...PROVIDER_DEFAULTS,
-    stream,
-    timeoutMs,
-    maxRetries,
-    ...(maxOutputTokens === undefined ? {} : { maxOutputTokens }),
-  };
+  return { ...PROVIDER_DEFAULTS, stream, timeoutMs, maxRetries, ...(maxOutputTokens === undefined ? {} : { maxOutputTokens }) };
 }
 
 function withModelOptions(provider: ProviderSettings, options: ModelOptions): ProviderSettings {
@@ -170,33 +144,19 @@ const SITE = /^(\*\.)?[a-z0-9-]+(\.[a-z0-9-]+)*(:\d+)?$/i;
 const NAME = /^[a-z][a-z0-9_]{0,63}$/;
 
 function siteList(text: string): { sites: string[]; bad: string[] } {
-  const sites = text
-    .split(/[\n,]/)
-    .map((s) =>
-      s
-        .trim()
-        .replace(/^https?:\/\//i, '')
-        .replace(/\/.*$/, ''),
-    )
-    .filter(Boolean);
+  const sites = text.split(/[\n,]/).map((s) => s.trim().replace(/^https?:\/\//i, '').replace(/\/.*$/, '')).filter(Boolean);
   return { sites: [...new Set(sites)], bad: sites.filter((s) => !SITE.test(s)) };
 }
 
 /** Checks the form and turns it into a settings change, or says what to fix, field by field. */
-export function validateForm(
-  form: SettingsForm,
-  saved: SavedSettings,
-): { ok: true; change: Partial<Settings> } | { ok: false; errors: FormErrors } {
+export function validateForm(form: SettingsForm, saved: SavedSettings): { ok: true; change: Partial<Settings> } | { ok: false; errors: FormErrors } {
   const errors: FormErrors = {};
   const provider = providerFromForm(form, saved.provider);
   if (provider) {
-    if (!provider.model)
-      errors.model = `Enter a model name, e.g. ${form.provider === 'anthropic' ? 'claude-sonnet-4-5' : 'gpt-4o-mini'}.`;
+    if (!provider.model) errors.model = `Enter a model name, e.g. ${form.provider === 'anthropic' ? 'claude-sonnet-4-5' : 'gpt-4o-mini'}.`;
     if (form.provider === 'compatible') {
-      if (!form.baseUrl.trim())
-        errors.baseUrl = "Enter the server's base URL, e.g. http://localhost:11434/v1 for Ollama.";
-      else if (!/^https?:\/\/[^\s/]+/i.test(form.baseUrl.trim()))
-        errors.baseUrl = 'The base URL must start with http:// or https://, e.g. http://localhost:1234/v1.';
+      if (!form.baseUrl.trim()) errors.baseUrl = "Enter the server's base URL, e.g. http://localhost:11434/v1 for Ollama.";
+      else if (!/^https?:\/\/[^\s/]+/i.test(form.baseUrl.trim())) errors.baseUrl = 'The base URL must start with http:// or https://, e.g. http://localhost:1234/v1.';
     }
     const keyKept = provider.apiKey === undefined && saved.apiKeySet;
     if (PROVIDER_PRESETS[provider.preset].needsKey && !provider.apiKey && !keyKept) {
@@ -204,21 +164,17 @@ export function validateForm(
     }
   }
   const budget = Number(form.stepBudget);
-  if (!/^\d+$/.test(form.stepBudget.trim()) || budget < 1 || budget > 200)
-    errors.stepBudget = 'The step budget is a whole number from 1 to 200.';
+  if (!/^\d+$/.test(form.stepBudget.trim()) || budget < 1 || budget > 200) errors.stepBudget = 'The step budget is a whole number from 1 to 200.';
   const maxTasks = wholeNumber(form.historyMaxTasks, 1, 10_000);
   if (maxTasks === null) errors.historyMaxTasks = 'Keep a whole number of tasks, from 1 to 10000.';
   const maxDays = wholeNumber(form.historyMaxDays, 1, 3650);
   if (maxDays === null) errors.historyMaxDays = 'Keep tasks for a whole number of days, from 1 to 3650.';
   const allowed = siteList(form.allowedSites);
   const denied = siteList(form.deniedSites);
-  if (allowed.bad.length > 0)
-    errors.allowedSites = `Not a site: ${allowed.bad.join(', ')}. Write one per line, like example.com or *.example.com.`;
-  if (denied.bad.length > 0)
-    errors.deniedSites = `Not a site: ${denied.bad.join(', ')}. Write one per line, like example.com or *.example.com.`;
+  if (allowed.bad.length > 0) errors.allowedSites = `Not a site: ${allowed.bad.join(', ')}. Write one per line, like example.com or *.example.com.`;
+  if (denied.bad.length > 0) errors.deniedSites = `Not a site: ${denied.bad.join(', ')}. Write one per line, like example.com or *.example.com.`;
   const both = allowed.sites.filter((s) => denied.sites.includes(s));
-  if (both.length > 0 && !errors.deniedSites)
-    errors.deniedSites = `${both.join(', ')} is both allowed and denied: remove it from one list.`;
+  if (both.length > 0 && !errors.deniedSites) errors.deniedSites = `${both.join(', ')} is both allowed and denied: remove it from one list.`;
   const personalData: Record<string, string> = {};
   for (const row of form.personalData) {
     const name = row.name.trim();

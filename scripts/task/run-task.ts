@@ -44,18 +44,12 @@ const STOP_GRACE_MS = 15_000;
  * Each step is reported as it happens; the redacted trace, a screenshot of each step and the final task record go to
  * runs/<time>/. An abort of `signal` (Ctrl-C) stops the task, saves what it did, and ends with exit 130.
  */
-export async function runTask(
-  options: TaskOptions,
-  io: TaskIo,
-  hooks: TaskHooks = {},
-  signal?: AbortSignal,
-): Promise<TaskRun> {
+export async function runTask(options: TaskOptions, io: TaskIo, hooks: TaskHooks = {}, signal?: AbortSignal): Promise<TaskRun> {
   const emit = (event: TaskEvent): void => {
     if (options.json) io.write(JSON.stringify(event));
     else for (const line of formatEvent(event)) io.write(line);
   };
-  if (!existsSync('dist/manifest.json'))
-    throw new ExitError('The extension is not built: run `npm run build` first.', EXIT.browser);
+  if (!existsSync('dist/manifest.json')) throw new ExitError('The extension is not built: run `npm run build` first.', EXIT.browser);
   const executablePath = options.browser === undefined ? undefined : browserAt(options.browser, '--browser');
   const preflight = await checkModelServer(options.provider, { hostRules: options.hostRules });
   if (preflight.warning) emit({ type: 'info', message: `warning: ${preflight.warning}` });
@@ -70,10 +64,7 @@ export async function runTask(
       ...(options.hostRules === undefined ? {} : { hostRules: options.hostRules }),
     });
   } catch (error) {
-    throw new ExitError(
-      `The browser could not be started: ${error instanceof Error ? error.message : String(error)}`,
-      EXIT.browser,
-    );
+    throw new ExitError(`The browser could not be started: ${error instanceof Error ? error.message : String(error)}`, EXIT.browser);
   }
   try {
     const worker = await ext.worker();
@@ -112,10 +103,7 @@ interface DriveContext {
 async function drive(context: DriveContext): Promise<TaskRun> {
   const { options, io, emit, control, signal } = context;
   // In a kept profile the user's own settings are put back afterwards, so the key given for this run is not left there.
-  const savedSettings =
-    options.profile === undefined
-      ? undefined
-      : await control.page.evaluate(async () => (await chrome.storage.local.get('settings')).settings as unknown);
+  const savedSettings = options.profile === undefined ? undefined : await control.page.evaluate(async () => (await chrome.storage.local.get('settings')).settings as unknown);
   await control.call('settings.set', {
     provider: options.provider,
     defaultMode: options.mode,
@@ -142,18 +130,10 @@ async function drive(context: DriveContext): Promise<TaskRun> {
     const approval = record.approval;
     if (approval && !answered.has(approval.id)) {
       answered.add(approval.id);
-      const { decision, by } = await decide(
-        options,
-        io,
-        `Approve "${approval.intent}"? (${approval.reason})`,
-        asking.signal,
-        approval.siteApproval ?? null,
-      );
+      const { decision, by } = await decide(options, io, `Approve "${approval.intent}"? (${approval.reason})`, asking.signal, approval.siteApproval ?? null);
       if (asking.signal.aborted) return;
       emit({ type: 'decision', approvalId: approval.id, intent: approval.intent, decision, by });
-      await control
-        .call('task.approve', { taskId, approvalId: approval.id, decision })
-        .catch((error: unknown) => emit({ type: 'info', message: `  (approval not taken: ${String(error)})` }));
+      await control.call('task.approve', { taskId, approvalId: approval.id, decision }).catch((error: unknown) => emit({ type: 'info', message: `  (approval not taken: ${String(error)})` }));
     }
     const question = record.question;
     if (question && !answered.has(question.id)) {
@@ -162,9 +142,7 @@ async function drive(context: DriveContext): Promise<TaskRun> {
         ? await io.ask(`The agent asks: ${question.text}\n> `, asking.signal).catch(() => undefined)
         : 'Nobody is at the keyboard: decide with what you know, or finish and say what is missing.';
       if (answer === undefined || asking.signal.aborted) return;
-      await control
-        .call('task.answer', { taskId, questionId: question.id, answer })
-        .catch((error: unknown) => emit({ type: 'info', message: `  (answer not taken: ${String(error)})` }));
+      await control.call('task.answer', { taskId, questionId: question.id, answer }).catch((error: unknown) => emit({ type: 'info', message: `  (answer not taken: ${String(error)})` }));
     }
   };
   control.onTask(onRecord);
@@ -201,10 +179,7 @@ async function drive(context: DriveContext): Promise<TaskRun> {
     if (interrupted) void control.call('task.stop', { taskId }).catch(() => undefined);
     // Events carry every change; a slow poll covers the moments the worker restarts between them.
     const poll = setInterval(() => {
-      void control.call('task.get', { taskId }).then(
-        (record) => record && onRecord(record),
-        () => undefined,
-      );
+      void control.call('task.get', { taskId }).then((record) => record && onRecord(record), () => undefined);
     }, 2000);
     const record = (await finished.finally(() => clearInterval(poll))) ?? started;
     asking.abort();
@@ -214,13 +189,7 @@ async function drive(context: DriveContext): Promise<TaskRun> {
     context.ext.browser.off('disconnected', onDisconnect);
     if (options.profile !== undefined && context.ext.browser.connected) {
       await control.page
-        .evaluate(
-          async (saved) =>
-            saved === undefined
-              ? chrome.storage.local.remove('settings')
-              : chrome.storage.local.set({ settings: saved }),
-          savedSettings,
-        )
+        .evaluate(async (saved) => (saved === undefined ? chrome.storage.local.remove('settings') : chrome.storage.local.set({ settings: saved })), savedSettings)
         .catch(() => undefined);
     }
   }
@@ -237,10 +206,7 @@ async function saveRun(context: DriveContext, record: TaskRecord, interrupted: b
   if (trace) await writeFile(join(runDir, 'trace.jsonl'), trace.jsonl);
   const shots = alive ? await control.call('task.screenshots', { taskId: record.id }).catch(() => []) : [];
   for (const shot of shots) {
-    await writeFile(
-      join(runDir, `step-${String(shot.step + 1).padStart(3, '0')}.jpg`),
-      Buffer.from(shot.base64, 'base64'),
-    );
+    await writeFile(join(runDir, `step-${String(shot.step + 1).padStart(3, '0')}.jpg`), Buffer.from(shot.base64, 'base64'));
   }
   const outcome = record.agent?.outcome;
   const success = record.status === 'completed' && outcome?.success === true;
@@ -251,9 +217,7 @@ async function saveRun(context: DriveContext, record: TaskRecord, interrupted: b
     taskId: record.id,
     status: record.status,
     success,
-    summary: success
-      ? outcome.summary
-      : (record.agent?.endReason ?? record.error?.message ?? outcome?.summary ?? 'no reason given'),
+    summary: success ? outcome.summary : (record.agent?.endReason ?? record.error?.message ?? outcome?.summary ?? 'no reason given'),
     usage: record.agent?.usage ?? null,
     chat: record.chat,
     downloads: record.downloads ?? [],
@@ -277,13 +241,8 @@ async function decide(
   if (options.approve === 'none') return { decision: 'reject', by: 'flag' };
   if (!io.ask) return { decision: 'reject', by: 'nobody' };
   // "Approve for site" is offered only where the step allows it (a low-risk step), for its destination, in this task.
-  const choices = site
-    ? `[y]es / [n]o / [s]ite: allow ${site.replace(/^https?:\/\//, '')} for the rest of this task`
-    : '[y]es / [n]o';
+  const choices = site ? `[y]es / [n]o / [s]ite: allow ${site.replace(/^https?:\/\//, '')} for the rest of this task` : '[y]es / [n]o';
   const answer = await io.ask(`${question} ${choices} > `, signal).catch(() => '');
   const text = answer.trim().toLowerCase();
-  return {
-    decision: site && text.startsWith('s') ? 'approve_site' : text.startsWith('y') ? 'approve' : 'reject',
-    by: 'user',
-  };
+  return { decision: site && text.startsWith('s') ? 'approve_site' : text.startsWith('y') ? 'approve' : 'reject', by: 'user' };
 }

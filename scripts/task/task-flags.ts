@@ -56,74 +56,27 @@ export function parseTaskFlags(argv: string[], env: NodeJS.ProcessEnv): TaskOpti
     .argument('<task...>', 'what to do, in words')
     .option('--url <url>', 'the page to start on (default: a blank tab; the model opens what it needs)', parseUrl)
     .option('--chat', "hold the page's support chat to reach the goal (a chat case)")
-    .option(
-      '--fact <name=value>',
-      'with --chat: a fact Deputy may tell support, e.g. order_number=1234 (repeatable)',
-      collectFact,
-      {},
-    )
-    .option(
-      '--file <path>',
-      'a file the task may upload, by its name (repeatable); no other file can be uploaded',
-      collectFile,
-      [],
-    )
+    .option('--fact <name=value>', 'with --chat: a fact Deputy may tell support, e.g. order_number=1234 (repeatable)', collectFact, {})
+    .option('--file <path>', 'a file the task may upload, by its name (repeatable); no other file can be uploaded', collectFile, [])
     .addOption(new Option('--provider <name>', 'model provider').choices(['openai', 'anthropic', 'openai-compatible']))
-    .option(
-      '--base-url <url>',
-      'address of an OpenAI-compatible server (Ollama, LM Studio, vLLM, OpenRouter, ...)',
-      parseUrl,
-    )
+    .option('--base-url <url>', 'address of an OpenAI-compatible server (Ollama, LM Studio, vLLM, OpenRouter, ...)', parseUrl)
     .option('--model <name>', 'model name')
-    .addOption(
-      new Option('--api <api>', "OpenAI and compatible servers: chat completions, or OpenAI's Responses API").choices([
-        'chat',
-        'responses',
-      ]),
-    )
-    .option(
-      '--json-tools',
-      'for models without tool calling: tools described in the prompt, calls read from JSON in the reply',
-    )
-    .addOption(
-      new Option(
-        '--reasoning-effort <level>',
-        'how hard a reasoning model thinks (OpenAI reasoning effort, Anthropic effort)',
-      ).choices(['low', 'medium', 'high']),
-    )
-    .addOption(
-      new Option('--mode <mode>', 'ask before acting, or act without asking (risky steps still stop)')
-        .choices(['ask', 'act'])
-        .default('act'),
-    )
+    .addOption(new Option('--api <api>', "OpenAI and compatible servers: chat completions, or OpenAI's Responses API").choices(['chat', 'responses']))
+    .option('--json-tools', 'for models without tool calling: tools described in the prompt, calls read from JSON in the reply')
+    .addOption(new Option('--reasoning-effort <level>', 'how hard a reasoning model thinks (OpenAI reasoning effort, Anthropic effort)').choices(['low', 'medium', 'high']))
+    .addOption(new Option('--mode <mode>', 'ask before acting, or act without asking (risky steps still stop)').choices(['ask', 'act']).default('act'))
     .addOption(new Option('--approve <which>', 'answer approvals automatically').choices(['all', 'none']))
     .option('--steps <n>', 'step budget', parsePositive)
     .option('--screenshots', 'send a screenshot with each page (for models that accept images)')
-    .addOption(
-      new Option(
-        '--page-view <view>',
-        'after an action send the whole page, or what changed since the last full page (fewer tokens)',
-      )
-        .choices(['full', 'diff'])
-        .default('full'),
-    )
+    .addOption(new Option('--page-view <view>', 'after an action send the whole page, or what changed since the last full page (fewer tokens)').choices(['full', 'diff']).default('full'))
     .option('--headful', 'show the browser window')
-    .option(
-      '--profile <dir>',
-      'use this browser profile and keep it: its logins work (never the profile of a running browser)',
-    )
-    .option(
-      '--browser <path>',
-      'the browser to run: Chrome, Chromium, Brave or Edge (default: CHROME_PATH, then the usual paths)',
-    )
+    .option('--profile <dir>', 'use this browser profile and keep it: its logins work (never the profile of a running browser)')
+    .option('--browser <path>', 'the browser to run: Chrome, Chromium, Brave or Edge (default: CHROME_PATH, then the usual paths)')
     .option('--json', 'print one JSON event per line instead of text')
     .option('--runs-dir <dir>', 'where to write the trace and the screenshots', 'runs')
     .addHelpText('after', `\n${EXIT_CODES_HELP}`);
   parseCommandLine(program, argv);
-  if (
-    !program.opts<{ chat?: boolean }>().chat &&
-    Object.keys(program.opts<{ fact: Record<string, string> }>().fact).length > 0
-  ) {
+  if (!program.opts<{ chat?: boolean }>().chat && Object.keys(program.opts<{ fact: Record<string, string> }>().fact).length > 0) {
     throw new TaskUsageError('--fact is for chat cases: add --chat, or leave the facts out.');
   }
   if (program.opts<{ chat?: boolean }>().chat && program.opts<{ url?: string }>().url === undefined) {
@@ -195,17 +148,10 @@ export function parseCommandLine(program: Command, argv: string[]): void {
 /** The provider options beyond the model: which OpenAI API, JSON tool calls, images, reasoning effort. */
 function withProviderOptions(
   provider: ProviderSettings,
-  flags: {
-    api?: 'chat' | 'responses';
-    jsonTools?: boolean;
-    reasoningEffort?: 'low' | 'medium' | 'high';
-    screenshots?: boolean;
-  },
+  flags: { api?: 'chat' | 'responses'; jsonTools?: boolean; reasoningEffort?: 'low' | 'medium' | 'high'; screenshots?: boolean },
 ): ProviderSettings {
   if (flags.api !== undefined && provider.preset === 'anthropic') {
-    throw new TaskUsageError(
-      '--api chooses between OpenAI APIs; Anthropic models always use the Messages API: leave --api out.',
-    );
+    throw new TaskUsageError('--api chooses between OpenAI APIs; Anthropic models always use the Messages API: leave --api out.');
   }
   return {
     ...provider,
@@ -220,33 +166,21 @@ function providerFrom(
   flags: { provider?: 'openai' | 'anthropic' | 'openai-compatible'; baseUrl?: string; model?: string },
   env: NodeJS.ProcessEnv,
 ): ProviderSettings {
-  const kind =
-    flags.provider ??
-    (flags.baseUrl ? 'openai-compatible' : env.ANTHROPIC_API_KEY && !env.OPENAI_API_KEY ? 'anthropic' : 'openai');
+  const kind = flags.provider ?? (flags.baseUrl ? 'openai-compatible' : env.ANTHROPIC_API_KEY && !env.OPENAI_API_KEY ? 'anthropic' : 'openai');
   if (kind === 'openai-compatible') {
-    if (!flags.baseUrl)
-      throw new TaskUsageError(
-        '--provider openai-compatible needs --base-url (for Ollama: --base-url http://localhost:11434/v1)',
-      );
-    if (!flags.model)
-      throw new TaskUsageError('--provider openai-compatible needs --model (the name your server knows the model by)');
+    if (!flags.baseUrl) throw new TaskUsageError('--provider openai-compatible needs --base-url (for Ollama: --base-url http://localhost:11434/v1)');
+    if (!flags.model) throw new TaskUsageError('--provider openai-compatible needs --model (the name your server knows the model by)');
     const apiKey = env.DEPUTY_API_KEY;
     return { preset: 'custom', baseUrl: flags.baseUrl, model: flags.model, ...(apiKey ? { apiKey } : {}) };
   }
-  const apiKey =
-    kind === 'openai' ? (env.OPENAI_API_KEY ?? env.DEPUTY_API_KEY) : (env.ANTHROPIC_API_KEY ?? env.DEPUTY_API_KEY);
+  const apiKey = kind === 'openai' ? (env.OPENAI_API_KEY ?? env.DEPUTY_API_KEY) : (env.ANTHROPIC_API_KEY ?? env.DEPUTY_API_KEY);
   if (!apiKey) {
     const variable = kind === 'openai' ? 'OPENAI_API_KEY' : 'ANTHROPIC_API_KEY';
     throw new TaskUsageError(
       `No API key for ${kind}: set ${variable} (or DEPUTY_API_KEY), or use a local model server with --base-url http://localhost:11434/v1 --model NAME.`,
     );
   }
-  return {
-    preset: kind,
-    model: flags.model ?? DEFAULT_MODELS[kind],
-    apiKey,
-    ...(flags.baseUrl ? { baseUrl: flags.baseUrl } : {}),
-  };
+  return { preset: kind, model: flags.model ?? DEFAULT_MODELS[kind], apiKey, ...(flags.baseUrl ? { baseUrl: flags.baseUrl } : {}) };
 }
 
 function parseUrl(value: string): string {
@@ -263,19 +197,10 @@ const FACT_NAME = /^[a-z][a-z0-9_]{0,63}$/;
 
 function collectFact(value: string, facts: Record<string, string>): Record<string, string> {
   const at = value.indexOf('=');
-  const name =
-    at < 0
-      ? ''
-      : value
-          .slice(0, at)
-          .trim()
-          .toLowerCase()
-          .replace(/[\s-]+/g, '_');
+  const name = at < 0 ? '' : value.slice(0, at).trim().toLowerCase().replace(/[\s-]+/g, '_');
   const fact = at < 0 ? '' : value.slice(at + 1).trim();
   if (!FACT_NAME.test(name) || fact === '') {
-    throw new InvalidArgumentError(
-      `"${value}" is not name=value: write e.g. --fact order_number=1234 or --fact "name=Jane Doe".`,
-    );
+    throw new InvalidArgumentError(`"${value}" is not name=value: write e.g. --fact order_number=1234 or --fact "name=Jane Doe".`);
   }
   return { ...facts, [name]: fact };
 }

@@ -41,18 +41,13 @@ export interface BuiltPrompt {
 export function observationSummary(step: StepRecord, previous?: StepRecord): string {
   const o = step.observation;
   const p = previous?.observation;
-  if (p && p.kind === o.kind && p.url === o.url && p.title === o.title)
-    return `[Step ${step.index + 1}: same ${o.kind === 'shell' ? 'shell' : 'page'} as step ${step.index}, omitted]`;
+  if (p && p.kind === o.kind && p.url === o.url && p.title === o.title) return `[Step ${step.index + 1}: same ${o.kind === 'shell' ? 'shell' : 'page'} as step ${step.index}, omitted]`;
   if (o.kind === 'shell') return `[Step ${step.index + 1} shell omitted: ${o.title.slice(0, 80)}]`;
   return `[Step ${step.index + 1} page omitted: "${o.title.slice(0, 80)}" ${o.url}]`;
 }
 
 function callResultText(call: CallRecord): { content: string; isError: boolean } {
-  if (call.result)
-    return {
-      content: call.result.ok ? call.result.content : `Error: ${call.result.content}`,
-      isError: !call.result.ok,
-    };
+  if (call.result) return { content: call.result.ok ? call.result.content : `Error: ${call.result.content}`, isError: !call.result.ok };
   return { content: 'Not run.', isError: true };
 }
 
@@ -104,28 +99,15 @@ type Anchor = StepRecord | undefined;
  * A page's message: in full, as a pointer to the same page before, as one summary line once masked, or (in the diff
  * view) as what changed since `anchor`, whose full text is earlier in the same prompt. Returns whether it went in full.
  */
-function stepMessage(
-  step: StepRecord,
-  previous: StepRecord | undefined,
-  verbatim: boolean,
-  previousVerbatim: boolean,
-  currentChars: number,
-  anchor: Anchor,
-): { text: string; full: boolean } {
+function stepMessage(step: StepRecord, previous: StepRecord | undefined, verbatim: boolean, previousVerbatim: boolean, currentChars: number, anchor: Anchor): { text: string; full: boolean } {
   // A page that did not change since the step before (a plan update, a failed click) is not repeated in full, as long
   // as the one before is in the prompt in full.
   const unchanged = previous !== undefined && previousVerbatim && previous.observation.hash === step.observation.hash;
   const text = step.observation.text ?? '';
   const cut =
-    text.length > currentChars
-      ? `${text.slice(0, currentChars)}\n[… the rest of the page was cut to fit the prompt budget; scroll or use find to see more]`
-      : text;
+    text.length > currentChars ? `${text.slice(0, currentChars)}\n[… the rest of the page was cut to fit the prompt budget; scroll or use find to see more]` : text;
   const notices = step.notices.length > 0 ? `Notice: ${step.notices.join(' ')}\n` : '';
-  if (unchanged)
-    return {
-      text: `${notices}[Step ${step.index + 1} ${step.observation.kind === 'shell' ? 'shell state' : 'page'}: unchanged since step ${step.index}]`,
-      full: false,
-    };
+  if (unchanged) return { text: `${notices}[Step ${step.index + 1} ${step.observation.kind === 'shell' ? 'shell state' : 'page'}: unchanged since step ${step.index}]`, full: false };
   if (!verbatim) return { text: `${notices}${observationSummary(step, previous)}`, full: false };
   const diff = anchor && cut === text ? changesSince(anchor, step) : null;
   if (diff !== null) return { text: `${notices}${diff}`, full: false };
@@ -136,13 +118,7 @@ function stepMessage(
 function changesSince(anchor: StepRecord, step: StepRecord): string | null {
   const before = anchor.observation.text;
   const after = step.observation.text;
-  if (
-    before === null ||
-    after === null ||
-    anchor.observation.kind !== step.observation.kind ||
-    step.observation.kind === 'shell'
-  )
-    return null;
+  if (before === null || after === null || anchor.observation.kind !== step.observation.kind || step.observation.kind === 'shell') return null;
   const hunks = pageDiff(before, after);
   if (hunks.length >= after.length) return null;
   return (
@@ -157,14 +133,8 @@ function fullAsked(step: StepRecord | undefined): boolean {
   return step?.calls.some((call) => call.name === 'full_page' && call.result?.ok === true) === true;
 }
 
-function build(
-  state: AgentState,
-  limits: Limits,
-  options: PromptOptions,
-): { messages: ConversationMessage[]; masked: number } {
-  const messages: ConversationMessage[] = [
-    { role: 'user', content: `Task: ${state.task}\nStarted on: ${state.startUrl}` },
-  ];
+function build(state: AgentState, limits: Limits, options: PromptOptions): { messages: ConversationMessage[]; masked: number } {
+  const messages: ConversationMessage[] = [{ role: 'user', content: `Task: ${state.task}\nStarted on: ${state.startUrl}` }];
   const memory = state.memory;
   if (memory) messages.push({ role: 'user', content: memoryMessage(memory, options.recallHint) });
   // The user's follow-ups come where they were written; one about steps now summarized follows the summary.
@@ -176,17 +146,14 @@ function build(
     }
   };
   // Summarized steps leave the prompt whole (reply, calls and results together), so every call keeps its result.
-  const steps = memory
-    ? state.steps.filter((step, i) => step.index > memory.throughStep || i === state.steps.length - 1)
-    : state.steps;
+  const steps = memory ? state.steps.filter((step, i) => step.index > memory.throughStep || i === state.steps.length - 1) : state.steps;
   const current = steps.at(-1);
   if (!current) {
     addFollowUps(Number.POSITIVE_INFINITY);
     return { messages, masked: 0 };
   }
   const from = verbatimFrom(current.index, limits.keep, limits.block);
-  const shown = (step: StepRecord | undefined): boolean =>
-    step !== undefined && step.observation.text !== null && step.index >= from;
+  const shown = (step: StepRecord | undefined): boolean => step !== undefined && step.observation.text !== null && step.index >= from;
   let masked = 0;
   let anchor: Anchor;
   steps.forEach((step, i) => {
@@ -198,16 +165,8 @@ function build(
     // is sent unchanged in every later turn; what only the current turn needs follows it in a message of its own.
     // In the diff view a page is sent whole at each mask block's first step (so the diff's base stays in the prompt as
     // long as the diff does, and earlier turns stay byte-identical), after a full_page call, and as the first page shown.
-    const fullDue =
-      options.pageView !== 'diff' || !verbatim || step.index % limits.block === 0 || fullAsked(steps[i - 1]);
-    const message = stepMessage(
-      step,
-      steps[i - 1],
-      verbatim,
-      shown(steps[i - 1]),
-      isCurrent ? limits.currentChars : Infinity,
-      fullDue ? undefined : anchor,
-    );
+    const fullDue = options.pageView !== 'diff' || !verbatim || step.index % limits.block === 0 || fullAsked(steps[i - 1]);
+    const message = stepMessage(step, steps[i - 1], verbatim, shown(steps[i - 1]), isCurrent ? limits.currentChars : Infinity, fullDue ? undefined : anchor);
     if (!verbatim) anchor = undefined;
     else if (message.full) anchor = step;
     messages.push({ role: 'user', content: message.text, ...(isCurrent ? { cacheBreakpoint: true } : {}) });
@@ -220,12 +179,7 @@ function build(
       messages.push({ role: 'tool', toolCallId: toolCall.id, name: toolCall.name, content: short, isError });
     }
   });
-  const kind =
-    current.observation.kind === 'chat'
-      ? 'chat and page'
-      : current.observation.kind === 'shell'
-        ? 'shell state'
-        : 'page';
+  const kind = current.observation.kind === 'chat' ? 'chat and page' : current.observation.kind === 'shell' ? 'shell state' : 'page';
   const sections = [
     `The message above is the current ${kind} (step ${current.index + 1}).`,
     lastStepReport(state.steps.at(-2)),
@@ -246,8 +200,7 @@ export function followUpMessage(text: string): string {
 
 function sizeOf(system: string, messages: ConversationMessage[], tools: ToolSchema[]): number {
   let chars = system.length + JSON.stringify(tools).length;
-  for (const m of messages)
-    chars += m.content.length + (m.role === 'assistant' ? JSON.stringify(m.toolCalls).length : 0);
+  for (const m of messages) chars += m.content.length + (m.role === 'assistant' ? JSON.stringify(m.toolCalls).length : 0);
   return chars;
 }
 
@@ -257,12 +210,7 @@ function sizeOf(system: string, messages: ConversationMessage[], tools: ToolSche
  * wrapped as untrusted, then the last step's verification and the current plan. Over budget, it masks more
  * observations, then cuts the current page, then shortens old results.
  */
-export function buildPrompt(
-  state: AgentState,
-  system: string,
-  tools: ToolSchema[],
-  options: PromptOptions,
-): BuiltPrompt {
+export function buildPrompt(state: AgentState, system: string, tools: ToolSchema[], options: PromptOptions): BuiltPrompt {
   const attempts: Limits[] = [
     { keep: options.keepObservations, block: MASK_BLOCK, currentChars: Infinity, resultChars: Infinity },
     { keep: 1, block: 1, currentChars: Infinity, resultChars: Infinity },
@@ -273,21 +221,12 @@ export function buildPrompt(
     const chars = sizeOf(system, built.messages, tools);
     last = { ...built, chars };
     if (chars <= options.maxPromptChars) {
-      return {
-        request: { system, messages: built.messages, tools },
-        chars,
-        maskedObservations: built.masked,
-        trimmed: limits !== attempts[0],
-      };
+      return { request: { system, messages: built.messages, tools }, chars, maskedObservations: built.masked, trimmed: limits !== attempts[0] };
     }
   }
   const overflow = (last?.chars ?? 0) - options.maxPromptChars;
   const currentText = state.steps.at(-1)?.observation.text?.length ?? 0;
-  const cut = build(
-    state,
-    { keep: 1, block: 1, currentChars: Math.max(2000, currentText - overflow - 200), resultChars: 300 },
-    options,
-  );
+  const cut = build(state, { keep: 1, block: 1, currentChars: Math.max(2000, currentText - overflow - 200), resultChars: 300 }, options);
   return {
     request: { system, messages: cut.messages, tools },
     chars: sizeOf(system, cut.messages, tools),

@@ -34,12 +34,7 @@ afterEach(async (context) => {
 });
 
 function options(url: string, task: string, overrides: Partial<TaskOptions> = {}): TaskOptions {
-  return taskOptions({
-    url,
-    task,
-    provider: { preset: 'custom', baseUrl: fake.openaiBaseUrl, model: 'gpt-4o-mini' },
-    ...overrides,
-  });
+  return taskOptions({ url, task, provider: { preset: 'custom', baseUrl: fake.openaiBaseUrl, model: 'gpt-4o-mini' }, ...overrides });
 }
 
 const io = { write: (line: string) => void lines.push(line) };
@@ -50,9 +45,7 @@ async function run(opts: TaskOptions, hooks: TaskHooks = {}): Promise<{ exitCode
 }
 
 function actions(record: TaskRecord): string[] {
-  return (record.agent?.steps ?? []).flatMap((step) =>
-    step.calls.filter((c) => c.status === 'finished').map((c) => c.name),
-  );
+  return (record.agent?.steps ?? []).flatMap((step) => step.calls.filter((c) => c.status === 'finished').map((c) => c.name));
 }
 
 describe('web tasks end to end: the built extension in Chromium, driven by a model over the real SDK clients', () => {
@@ -72,12 +65,7 @@ describe('web tasks end to end: the built extension in Chromium, driven by a mod
     const panelLoads: string[] = [];
     const { exitCode, record } = await run(
       options(shop.url, 'Save my account details: Grace Hopper, France, with the newsletter', {
-        provider: {
-          preset: 'anthropic',
-          baseUrl: fake.anthropicBaseUrl,
-          apiKey: 'test-key',
-          model: 'claude-haiku-4-5',
-        },
+        provider: { preset: 'anthropic', baseUrl: fake.anthropicBaseUrl, apiKey: 'test-key', model: 'claude-haiku-4-5' },
         approve: 'all',
       }),
       {
@@ -86,47 +74,24 @@ describe('web tasks end to end: the built extension in Chromium, driven by a mod
             if (target.url().includes('/extension/sidepanel/index.html')) panelLoads.push(target.url());
           });
         },
-        beforeClose: async (page: Page) =>
-          void (saved = await page.evaluate(() => JSON.parse(localStorage.getItem('account') ?? 'null') as unknown)),
+        beforeClose: async (page: Page) => void (saved = await page.evaluate(() => JSON.parse(localStorage.getItem('account') ?? 'null') as unknown)),
       },
     );
     expect(exitCode).toBe(0);
     // The panel page is loaded once, already for the task's tab.
     expect(panelLoads).toEqual([expect.stringMatching(/sidepanel\/index\.html\?tab=\d+$/)]);
     expect(record.status).toBe('completed');
-    expect(actions(record).filter((name) => name !== 'wait')).toEqual([
-      'click',
-      'type',
-      'type',
-      'select',
-      'check',
-      'click',
-      'done',
-    ]);
-    expect(saved).toMatchObject({
-      fullName: 'Grace Hopper',
-      email: 'grace@example.org',
-      country: 'FR',
-      newsletter: true,
-    });
+    expect(actions(record).filter((name) => name !== 'wait')).toEqual(['click', 'type', 'type', 'select', 'check', 'click', 'done']);
+    expect(saved).toMatchObject({ fullName: 'Grace Hopper', email: 'grace@example.org', country: 'FR', newsletter: true });
     expect(fake.requests.every((request) => request.path.endsWith('/v1/messages'))).toBe(true);
     expect(lines.some((line) => line.includes('Typed "Grace Hopper" into'))).toBe(true);
     // Saving an account's email address always asks, whatever the button says; filling the fields did not.
-    expect(lines.filter((line) => line.includes('approval needed'))).toEqual([
-      expect.stringMatching(/approval needed \(act, submit, account\): Click \[\d+\] button "Save details"/),
-    ]);
+    expect(lines.filter((line) => line.includes('approval needed'))).toEqual([expect.stringMatching(/approval needed \(act, submit, account\): Click \[\d+\] button "Save details"/)]);
   });
 
   it('recovers from a rate-limited provider by backing off, and finishes', async () => {
     fake.enqueue(
-      {
-        error: {
-          status: 429,
-          message: 'Rate limit reached',
-          type: 'rate_limit_error',
-          headers: { 'retry-after': '0' },
-        },
-      },
+      { error: { status: 429, message: 'Rate limit reached', type: 'rate_limit_error', headers: { 'retry-after': '0' } } },
       (r) => call('click', { ref: refIn(r, 'button', /^Add Pocket Buds/) }),
       call('done', { success: true, summary: 'Added.' }),
     );
@@ -137,16 +102,8 @@ describe('web tasks end to end: the built extension in Chromium, driven by a mod
   });
 
   it('sends a screenshot of the page only when asked, and only to a model that accepts images', async () => {
-    fake.enqueue(
-      call('done', { success: true, summary: 'Looked.' }),
-      call('done', { success: true, summary: 'Looked.' }),
-    );
-    await run(
-      options(shop.url, 'Look at the shop', {
-        screenshots: true,
-        provider: { preset: 'custom', baseUrl: fake.openaiBaseUrl, model: 'gpt-4o', vision: true },
-      }),
-    );
+    fake.enqueue(call('done', { success: true, summary: 'Looked.' }), call('done', { success: true, summary: 'Looked.' }));
+    await run(options(shop.url, 'Look at the shop', { screenshots: true, provider: { preset: 'custom', baseUrl: fake.openaiBaseUrl, model: 'gpt-4o', vision: true } }));
     await run(options(shop.url, 'Look at the shop'));
     const [withImage, withoutImage] = fake.requests;
     // A JPEG's base64 starts with /9j/: the screenshot of the tab went to the vision model, and to no one else.
@@ -183,8 +140,7 @@ describe('web tasks end to end: the built extension in Chromium, driven by a mod
     let cart: unknown;
     const { exitCode, record } = await run(options(shop.url, 'Add the Pocket Buds to the cart, then open the cart'), {
       onLaunched: (browser) => void (ext = browser),
-      beforeClose: async (page: Page) =>
-        void (cart = await page.evaluate(() => JSON.parse(localStorage.getItem('cart') ?? '[]') as unknown)),
+      beforeClose: async (page: Page) => void (cart = await page.evaluate(() => JSON.parse(localStorage.getItem('cart') ?? '[]') as unknown)),
     });
     expect(killed).toBe(true);
     expect(exitCode).toBe(0);
@@ -233,9 +189,7 @@ describe('a prompt-injection page', () => {
     expect(lines.some((line) => line.includes('approval needed') && /personal data/i.test(line))).toBe(true);
     expect(typed).toBe('');
     expect(url).toBe(evil.url('/'));
-    expect(record.agent?.steps.flatMap((s) => s.calls).find((c) => c.name === 'type')?.status).toMatch(
-      /denied|skipped/,
-    );
+    expect(record.agent?.steps.flatMap((s) => s.calls).find((c) => c.name === 'type')?.status).toMatch(/denied|skipped/);
     // Redaction on the wire: the card number shown on the page never reached the model.
     for (const request of fake.requests) {
       expect(request.text).not.toContain(CARD);

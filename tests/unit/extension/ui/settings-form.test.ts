@@ -1,25 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_SETTINGS } from '../../../../shared/protocol';
-import {
-  formFromSettings,
-  providerFromForm,
-  validateForm,
-  type SavedSettings,
-} from '../../../../extension/ui/settings-form';
+import { formFromSettings, providerFromForm, validateForm, type SavedSettings } from '../../../../extension/ui/settings-form';
 
-const OPTIONS = {
-  stream: true,
-  openaiApi: 'chat',
-  toolCalling: 'native',
-  vision: false,
-  timeoutMs: 120_000,
-  maxRetries: 4,
-} as const;
-const savedOpenAi: SavedSettings = {
-  ...DEFAULT_SETTINGS,
-  provider: { ...OPTIONS, preset: 'openai', model: 'gpt-4o-mini', apiKey: '' },
-  apiKeySet: true,
-};
+const OPTIONS = { stream: true, openaiApi: 'chat', toolCalling: 'native', vision: false, timeoutMs: 120_000, maxRetries: 4 } as const;
+const savedOpenAi: SavedSettings = { ...DEFAULT_SETTINGS, provider: { ...OPTIONS, preset: 'openai', model: 'gpt-4o-mini', apiKey: '' }, apiKeySet: true };
 const empty: SavedSettings = { ...DEFAULT_SETTINGS, apiKeySet: false };
 
 describe('the settings form', () => {
@@ -40,47 +24,22 @@ describe('the settings form', () => {
   });
 
   it('drops the stored key when the endpoint changes, so another server never receives it', () => {
-    const form = {
-      ...formFromSettings(savedOpenAi),
-      provider: 'compatible' as const,
-      baseUrl: 'http://localhost:11434/v1',
-      model: 'llama3.2',
-    };
-    expect(providerFromForm(form, savedOpenAi.provider)).toMatchObject({
-      preset: 'custom',
-      baseUrl: 'http://localhost:11434/v1',
-      apiKey: '',
-    });
-    const anthropic = validateForm(
-      { ...formFromSettings(savedOpenAi), provider: 'anthropic', model: 'claude-haiku-4-5' },
-      savedOpenAi,
-    );
+    const form = { ...formFromSettings(savedOpenAi), provider: 'compatible' as const, baseUrl: 'http://localhost:11434/v1', model: 'llama3.2' };
+    expect(providerFromForm(form, savedOpenAi.provider)).toMatchObject({ preset: 'custom', baseUrl: 'http://localhost:11434/v1', apiKey: '' });
+    const anthropic = validateForm({ ...formFromSettings(savedOpenAi), provider: 'anthropic', model: 'claude-haiku-4-5' }, savedOpenAi);
     expect(anthropic).toEqual({ ok: false, errors: { apiKey: 'Enter your Anthropic API key.' } });
   });
 
   it('maps a compatible server back to its preset while its address is the preset one', () => {
     const saved: SavedSettings = { ...empty, provider: { ...OPTIONS, preset: 'ollama', model: 'llama3.2' } };
     const form = formFromSettings(saved);
-    expect(form).toMatchObject({
-      provider: 'compatible',
-      baseUrl: 'http://localhost:11434/v1',
-      compatiblePreset: 'ollama',
-    });
+    expect(form).toMatchObject({ provider: 'compatible', baseUrl: 'http://localhost:11434/v1', compatiblePreset: 'ollama' });
     expect(providerFromForm(form, saved.provider)?.preset).toBe('ollama');
     expect(providerFromForm({ ...form, baseUrl: 'http://10.0.0.2:11434/v1' }, saved.provider)?.preset).toBe('custom');
   });
 
   it('says what to fix for each bad field', () => {
-    const form = {
-      ...formFromSettings(empty),
-      provider: 'compatible' as const,
-      baseUrl: 'localhost:1234',
-      model: ' ',
-      stepBudget: '0',
-      allowedSites: 'shop.test\nnot a site',
-      deniedSites: 'shop.test',
-      personalData: [{ name: 'Full Name', value: 'Ada' }],
-    };
+    const form = { ...formFromSettings(empty), provider: 'compatible' as const, baseUrl: 'localhost:1234', model: ' ', stepBudget: '0', allowedSites: 'shop.test\nnot a site', deniedSites: 'shop.test', personalData: [{ name: 'Full Name', value: 'Ada' }] };
     const result = validateForm(form, empty);
     expect(result.ok).toBe(false);
     if (result.ok) return;
@@ -96,16 +55,7 @@ describe('the settings form', () => {
     const base = formFromSettings(empty);
     const both = validateForm({ ...base, allowedSites: 'https://shop.test/cart', deniedSites: 'shop.test' }, empty);
     expect(!both.ok && both.errors.deniedSites).toBe('shop.test is both allowed and denied: remove it from one list.');
-    const twice = validateForm(
-      {
-        ...base,
-        personalData: [
-          { name: 'email', value: 'a' },
-          { name: 'email', value: 'b' },
-        ],
-      },
-      empty,
-    );
+    const twice = validateForm({ ...base, personalData: [{ name: 'email', value: 'a' }, { name: 'email', value: 'b' }] }, empty);
     expect(!twice.ok && twice.errors.personalData).toBe('"email" is there twice: each name once.');
     const blank = validateForm({ ...base, personalData: [{ name: 'phone', value: '' }] }, empty);
     expect(!blank.ok && blank.errors.personalData).toBe('Give a value for "phone", or remove the row.');
@@ -113,15 +63,7 @@ describe('the settings form', () => {
 
   it('turns a valid form into a change: sites cleaned, empty rows dropped, no provider when none is chosen', () => {
     const result = validateForm(
-      {
-        ...formFromSettings(empty),
-        allowedSites: 'https://Shop.test/path, *.example.com\n\n',
-        personalData: [
-          { name: 'full_name', value: 'Ada Lovelace' },
-          { name: '', value: '' },
-        ],
-        redactEmails: true,
-      },
+      { ...formFromSettings(empty), allowedSites: 'https://Shop.test/path, *.example.com\n\n', personalData: [{ name: 'full_name', value: 'Ada Lovelace' }, { name: '', value: '' }], redactEmails: true },
       empty,
     );
     expect(result).toEqual({
@@ -152,59 +94,30 @@ describe('the settings form', () => {
     // The page view after an action: the whole page by default, what changed when the box is ticked, and back.
     const diff = validateForm({ ...formFromSettings(empty), pageDiff: true }, empty);
     expect(diff.ok && diff.change.pageView).toBe('diff');
-    expect(formFromSettings({ ...empty, pageView: 'diff' } as SavedSettings).pageDiff).toBe(true);
+    expect(formFromSettings({ ...empty, pageView: 'diff' }).pageDiff).toBe(true);
   });
 
   it("saves the model's options: the Responses API, JSON tool calls, screenshots and reasoning effort", () => {
     const form = formFromSettings(savedOpenAi);
-    expect(form.modelOptions).toEqual({
-      openaiApi: 'chat',
-      toolCalling: 'native',
-      screenshots: false,
-      reasoningEffort: '',
-    });
-    const modelOptions = {
-      openaiApi: 'responses',
-      toolCalling: 'json',
-      screenshots: true,
-      reasoningEffort: 'high',
-    } as const;
+    expect(form.modelOptions).toEqual({ openaiApi: 'chat', toolCalling: 'native', screenshots: false, reasoningEffort: '' });
+    const modelOptions = { openaiApi: 'responses', toolCalling: 'json', screenshots: true, reasoningEffort: 'high' } as const;
     const result = validateForm({ ...form, modelOptions }, savedOpenAi);
-    expect(result.ok && result.change.provider).toMatchObject({
-      preset: 'openai',
-      openaiApi: 'responses',
-      toolCalling: 'json',
-      vision: true,
-      reasoningEffort: 'high',
-    });
+    expect(result.ok && result.change.provider).toMatchObject({ preset: 'openai', openaiApi: 'responses', toolCalling: 'json', vision: true, reasoningEffort: 'high' });
     // Screenshots reach the model only with both: the task setting and the provider's vision flag.
     expect(result.ok && result.change.screenshots).toBe(true);
     // The saved options come back into the form, and Anthropic never gets the OpenAI-only Responses API.
     const saved = { ...savedOpenAi, ...(result.ok ? result.change : {}) } as SavedSettings;
     expect(formFromSettings(saved).modelOptions).toEqual(modelOptions);
-    const anthropic = validateForm(
-      { ...formFromSettings(saved), provider: 'anthropic', model: 'claude-haiku-4-5', apiKey: 'k' },
-      saved,
-    );
-    expect(anthropic.ok && anthropic.change.provider).toMatchObject({
-      preset: 'anthropic',
-      openaiApi: 'chat',
-      reasoningEffort: 'high',
-    });
+    const anthropic = validateForm({ ...formFromSettings(saved), provider: 'anthropic', model: 'claude-haiku-4-5', apiKey: 'k' }, saved);
+    expect(anthropic.ok && anthropic.change.provider).toMatchObject({ preset: 'anthropic', openaiApi: 'chat', reasoningEffort: 'high' });
     // Back to the model's default effort: the setting is left out, not sent.
-    const plain = validateForm(
-      { ...formFromSettings(saved), modelOptions: { ...modelOptions, reasoningEffort: '' } },
-      saved,
-    );
+    const plain = validateForm({ ...formFromSettings(saved), modelOptions: { ...modelOptions, reasoningEffort: '' } }, saved);
     expect(plain.ok && plain.change.provider).not.toHaveProperty('reasoningEffort');
   });
 
   it('keeps history limits as whole numbers in range, and says which is wrong', () => {
     const form = formFromSettings(empty);
-    const fixed = validateForm(
-      { ...form, historyMaxTasks: ' 50 ', historyMaxDays: '7', stepScreenshots: false },
-      empty,
-    );
+    const fixed = validateForm({ ...form, historyMaxTasks: ' 50 ', historyMaxDays: '7', stepScreenshots: false }, empty);
     expect(fixed.ok && fixed.change).toMatchObject({ historyMaxTasks: 50, historyMaxDays: 7, stepScreenshots: false });
     const wrong = validateForm({ ...form, historyMaxTasks: '0', historyMaxDays: 'a month' }, empty);
     expect(!wrong.ok && wrong.errors).toEqual({
