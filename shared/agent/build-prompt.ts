@@ -165,8 +165,10 @@ function build(state: AgentState, limits: Limits, options: PromptOptions): { mes
     // is sent unchanged in every later turn; what only the current turn needs follows it in a message of its own.
     // In the diff view a page is sent whole at each mask block's first step (so the diff's base stays in the prompt as
     // long as the diff does, and earlier turns stay byte-identical), after a full_page call, and as the first page shown.
-    const fullDue = options.pageView !== 'diff' || !verbatim || step.index % limits.block === 0 || fullAsked(steps[i - 1]);
-    const message = stepMessage(step, steps[i - 1], verbatim, shown(steps[i - 1]), isCurrent ? limits.currentChars : Infinity, fullDue ? undefined : anchor);
+    const asked = fullAsked(steps[i - 1]);
+    const fullDue = options.pageView !== 'diff' || !verbatim || step.index % limits.block === 0 || asked;
+    // Asked for, the whole page is sent even when it did not change (instead of a pointer to the step before).
+    const message = stepMessage(step, steps[i - 1], verbatim, shown(steps[i - 1]) && !asked, isCurrent ? limits.currentChars : Infinity, fullDue ? undefined : anchor);
     if (!verbatim) anchor = undefined;
     else if (message.full) anchor = step;
     messages.push({ role: 'user', content: message.text, ...(isCurrent ? { cacheBreakpoint: true } : {}) });

@@ -148,6 +148,10 @@ describe('the diff page view', () => {
     const messages = pageMessages(asked, 'diff');
     expect(messages[1]).toContain('what changed since the full page of step 1');
     expect(messages[2]).not.toContain('what changed');
+    // Asked for on a page that did not change: the whole page, not a pointer to the diff before it.
+    const same = stateOf([{ text: page(0) }, { text: page(1), calls: ['full_page'] }, { text: page(1) }]);
+    same.steps[2]!.observation.hash = same.steps[1]!.observation.hash;
+    expect(pageMessages(same, 'diff')[2]).toContain(page(1));
   });
 
   it('is off in the full page view: every page whole', () => {
