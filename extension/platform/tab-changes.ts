@@ -20,7 +20,9 @@ export function changeCounter(): TabChanges & { bump(): void } {
     version: () => version,
     bump() {
       version += 1;
-      for (const wake of [...waiters]) wake();
+      // Woken on the next task, once every listener of the same event has run (the request watch counts an answered
+      // request in its own listener, which may come after this one).
+      if (waiters.size > 0) setTimeout(() => [...waiters].forEach((wake) => wake()), 0);
     },
     next(since, ms) {
       if (version > since) return Promise.resolve();
