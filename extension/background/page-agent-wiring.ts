@@ -1,6 +1,5 @@
 import { loadFailure } from '../platform/navigation-errors';
 import { watchTabRequests } from '../platform/network-activity';
-import { watchTabChanges } from '../platform/tab-changes';
 import { sendToFrame } from '../platform/tabs';
 import {
   activateTab,
@@ -41,7 +40,6 @@ export function createPageAgent(input: PageInput): PageAgent {
     sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
     now: () => Date.now(),
     watchRequests: (tabId) => watchTabRequests(tabId),
-    watchChanges: (tabId) => watchTabChanges(tabId),
     loadFailure,
   });
 }

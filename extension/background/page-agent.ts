@@ -6,7 +6,6 @@ import { RefTable, type RefEntry } from '../../shared/perception/ref-table';
 import type { ObservedDownload } from '../../shared/agent/environment';
 import type { TaskFile } from '../../shared/protocol';
 import type { RequestWatch } from '../platform/network-activity';
-import type { TabChanges } from '../platform/tab-changes';
 import { callFrame, type FramePorts } from './content-frames';
 import { describePath } from './debugger-session';
 import type { OpenDialog } from './dialogs';
@@ -24,8 +23,6 @@ export interface PageAgentDeps {
   settleMs?: number;
   /** Watches a tab's requests during an action, so the page's answers are waited for; none in unit tests. */
   watchRequests?: (tabId: number) => RequestWatch;
-  /** Reports a tab's loads, navigations and answered requests, so settling waits on them instead of polling. */
-  watchChanges?: (tabId: number) => TabChanges;
   /** Why the tab's page failed to load, when it shows the browser's error page. */
   loadFailure?: (tabId: number) => Promise<{ url: string; error: string } | undefined>;
   /** Trusted input, dialogs, file pickers and downloads through the debugger; none in unit tests (synthetic input). */
@@ -257,24 +254,18 @@ export class PageAgent {
    * Waits for the tab to settle: loaded (up to `limits.loadCapMs`), then its answers in and its DOM quiet (up to
    * `limits.quietCapMs`). With a watch of its requests, an action's fetches are waited for too.
    */
-  async settle(tabId: number, limits: SettleLimits, watch?: RequestWatch): Promise<Settled> {
-    const changes = this.deps.watchChanges?.(tabId);
-    try {
-      return await settleTab(
-        {
-          tabState: (id) => this.deps.tabs.state(id),
-          ...(watch ? { inFlight: () => watch.inFlight(), documentRequested: () => watch.documentRequested() } : {}),
-          ...(changes ? { changes } : {}),
-          domQuiet: (id, options) => callFrame(this.deps.frames, id, 0, 'settle', options, options.capMs + 3000).catch(() => undefined),
-          sleep: this.deps.sleep,
-          now: this.deps.now ?? Date.now,
-        },
-        tabId,
-        limits,
-      );
-    } finally {
-      changes?.stop();
-    }
+  settle(tabId: number, limits: SettleLimits, watch?: RequestWatch): Promise<Settled> {
+    return settleTab(
+      {
+        tabState: (id) => this.deps.tabs.state(id),
+        ...(watch ? { inFlight: () => watch.inFlight(), documentRequested: () => watch.documentRequested() } : {}),
+        domQuiet: (id, options) => callFrame(this.deps.frames, id, 0, 'settle', options, options.capMs + 3000).catch(() => undefined),
+        sleep: this.deps.sleep,
+        now: this.deps.now ?? Date.now,
+      },
+      tabId,
+      limits,
+    );
   }
 
   private async perform(tabId: number, action: PageAction, options: ActOptions & { settleMs: number }): Promise<PageOutcome> {
@@ -330,7 +321,6 @@ export class PageAgent {
           {
             tabs: this.deps.tabs,
             sleep: this.deps.sleep,
-            ...(this.deps.watchChanges ? { watchChanges: this.deps.watchChanges } : {}),
             settle: (id) => this.settle(id, { loadCapMs: NAVIGATION_CAP_MS, quietCapMs: settleMs }, id === tabId ? watch : undefined),
             loadFailure: async (id) => (await this.deps.loadFailure?.(id))?.error,
           },

@@ -11,7 +11,7 @@ import { resumeAgent, startAgent, withFollowUp, type AgentDeps } from '../../sha
 import { countersAfter, createSecretVault, foundNamesIn, refuseUnknownFound } from '../../shared/agent/secret-vault';
 import type { TraceRecord } from '../../shared/agent/trace';
 import type { AnyTool } from '../../shared/agent/tool';
-import { fullPageTool, webTools } from '../../shared/agent/web-tools';
+import { webTools } from '../../shared/agent/web-tools';
 import { AppError, toErrorShape } from '../../shared/errors';
 import type { Logger } from '../../shared/logger';
 import type { ObservedDownload } from '../../shared/agent/environment';
@@ -416,7 +416,7 @@ export class TaskRunner {
       const thinking = createThinkingFeed(taskId, (event) => this.deps.onThinking?.(event), this.deps.now);
       const agentDeps: AgentDeps<AgentEnvironment> = {
         environment,
-        tools: chatCase ? chatAgentTools() : [...webTools, ...(settings.pageView === 'diff' ? [fullPageTool] : []), ...controlTools<TabEnvironment>(), ...((await this.deps.externalTools?.()) ?? [])],
+        tools: chatCase ? chatAgentTools() : [...webTools, ...controlTools<TabEnvironment>(), ...((await this.deps.externalTools?.()) ?? [])],
         ...(settings.riskClassifier ? { riskClassifier: createRiskClassifier(this.deps.provider(settings.provider)) } : {}),
         ...(chatCase ? { systemPrompt: (input) => chatSystemPrompt({ ...input, facts }) } : {}),
         provider: this.deps.provider(settings.provider),
@@ -447,11 +447,10 @@ export class TaskRunner {
         onReplyText: (delta) => thinking.text(delta),
         now: this.deps.now,
         shouldStop: () => controller.signal.aborted,
-        untilResumed: (beforeHold) => this.untilResumed(taskId, beforeHold),
+        untilResumed: () => this.untilResumed(taskId),
         signal: controller.signal,
         limits: { maxSteps: settings.stepBudget },
         screenshots: settings.screenshots,
-        pageView: settings.pageView,
         ...(settings.stepScreenshots && !chatCase
           ? {
               keepScreenshot: (step: number, shot: Screenshot) => {
@@ -503,10 +502,9 @@ export class TaskRunner {
   }
 
   /** Holds the loop while the user has paused the task; settles at once when they have not. */
-  private async untilResumed(taskId: string, beforeHold: () => Promise<void>): Promise<void> {
+  private async untilResumed(taskId: string): Promise<void> {
     const record = await this.deps.tasks.get(taskId);
     if (!record?.pauseRequested || record.stopRequested) return;
-    await beforeHold();
     await new Promise<void>((resolve) => {
       this.held.set(taskId, resolve);
       // A resume that came in between the read above and this change has cleared the request: go on at once.

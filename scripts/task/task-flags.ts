@@ -18,8 +18,6 @@ export interface TaskOptions {
   provider: ProviderSettings;
   steps: number | undefined;
   screenshots: boolean;
-  /** How pages after an action reach the model: whole (the default), or what changed since the last full page. */
-  pageView?: 'full' | 'diff';
   headful: boolean;
   runsDir: string;
   /** A browser profile folder to use and keep (its logins, cookies and Deputy's own settings); a fresh one by default. */
@@ -68,7 +66,6 @@ export function parseTaskFlags(argv: string[], env: NodeJS.ProcessEnv): TaskOpti
     .addOption(new Option('--approve <which>', 'answer approvals automatically').choices(['all', 'none']))
     .option('--steps <n>', 'step budget', parsePositive)
     .option('--screenshots', 'send a screenshot with each page (for models that accept images)')
-    .addOption(new Option('--page-view <view>', 'after an action send the whole page, or what changed since the last full page (fewer tokens)').choices(['full', 'diff']).default('full'))
     .option('--headful', 'show the browser window')
     .option('--profile <dir>', 'use this browser profile and keep it: its logins work (never the profile of a running browser)')
     .option('--browser <path>', 'the browser to run: Chrome, Chromium, Brave or Edge (default: CHROME_PATH, then the usual paths)')
@@ -97,7 +94,6 @@ export function parseTaskFlags(argv: string[], env: NodeJS.ProcessEnv): TaskOpti
     approve?: 'all' | 'none';
     steps?: number;
     screenshots?: boolean;
-    pageView: 'full' | 'diff';
     headful?: boolean;
     runsDir: string;
     profile?: string;
@@ -121,7 +117,6 @@ export function parseTaskFlags(argv: string[], env: NodeJS.ProcessEnv): TaskOpti
     provider: withProviderOptions(providerFrom(flags, env), flags),
     steps: flags.steps,
     screenshots: flags.screenshots ?? false,
-    pageView: flags.pageView,
     headful: flags.headful ?? false,
     runsDir: flags.runsDir,
     profile: flags.profile,
