@@ -97,12 +97,16 @@ describe('desktop notifications for a task waiting on the user', () => {
     if (!panel) throw new Error('The panel opened from the notice is not a page');
     await panel.waitForSelector('[data-testid=approval-card]', { timeout: 30_000 });
     await until(() => notices(worker), (found) => Object.keys(found).length === 0, 'the clicked notice is cleared');
-    // The panel scrolled the card into view above the docked input: what is under Approve's middle is Approve itself.
-    const onTop = await panel.$eval('[data-testid=approve]', (button) => {
-      const box = button.getBoundingClientRect();
-      return document.elementFromPoint(box.x + box.width / 2, box.y + box.height / 2) === button;
-    });
-    expect(onTop).toBe(true);
+    // The panel scrolls the card into view above the docked input: what is under Approve's middle becomes Approve itself.
+    await panel.waitForFunction(
+      () => {
+        const button = document.querySelector('[data-testid=approve]');
+        if (!button) return false;
+        const box = button.getBoundingClientRect();
+        return document.elementFromPoint(box.x + box.width / 2, box.y + box.height / 2) === button;
+      },
+      { timeout: 15_000 },
+    );
     await panel.click('[data-testid=approve]');
     await panel.waitForSelector('[data-testid=task-progress][data-status=completed]', { timeout: 60_000 });
     expect(await target.$eval('#s', (element) => element.textContent)).toBe('Order placed');
