@@ -1,7 +1,7 @@
 import type { ApprovalAnswer } from '../../shared/agent/approval';
 import { RiskClass } from '../../shared/agent/risk-class';
 import { AppError } from '../../shared/errors';
-import type { ApprovalDecision, McpPendingApproval, McpSessionRef } from '../../shared/protocol';
+import type { ApprovalDecision, McpApprovalParams, McpPendingApproval, McpSessionRef } from '../../shared/protocol';
 
 export interface McpApprovalRequest {
   callId: string;
@@ -11,6 +11,12 @@ export interface McpApprovalRequest {
   classes: string[];
   url: string;
   standing?: McpPendingApproval['standing'];
+}
+
+/** The card a host-side step of an agent asks for (`mcp.approve`, `mcp.reveal`), without any standing approval. */
+export function hostApprovalRequest(params: McpApprovalParams): McpApprovalRequest {
+  const { callId, tool, intent, reason, classes, url } = params;
+  return { callId, tool, intent, reason, classes, url };
 }
 
 interface Pending {

@@ -10,7 +10,7 @@ import { AppError, toErrorShape } from '../../shared/errors';
 import { MCP_DISABLED_MESSAGE, type McpActivity, type McpCallResult, type McpSessionRef, type ParamsOf, type ResultOf, type HostRequestMethods, type Settings, type TaskFile } from '../../shared/protocol';
 import type { Screenshot } from '../../shared/agent/environment';
 import type { McpActivityLog } from './mcp-activity-log';
-import type { McpApprovalQueue } from './mcp-approval-queue';
+import { hostApprovalRequest, type McpApprovalQueue } from './mcp-approval-queue';
 import type { TabEnvironment } from './tab-environment';
 
 /** Who a tab environment acts for: the owner of its debugger attachment and egress guard, and the files it may upload. */
@@ -134,14 +134,7 @@ export class McpPageCalls {
       const names = session.vault.names().map((name) => `{{${name}}}`).join(', ') || 'none';
       return { approved: false, note: `Deputy holds no personal data named ${unknown.map((name) => `{{${name}}}`).join(', ')}, so nothing was typed. The placeholders this agent may use: ${names}.`, values: {} };
     }
-    const answer = await this.deps.approvals.ask(session.ref, {
-      callId: params.callId,
-      tool: params.tool,
-      intent: params.intent,
-      reason: params.reason,
-      classes: params.classes,
-      url: params.url,
-    });
+    const answer = await this.deps.approvals.ask(session.ref, hostApprovalRequest(params));
     if (!answer.approved) return { approved: false, ...(answer.note ? { note: answer.note } : {}), values: {} };
     return { approved: true, ...(answer.note ? { note: answer.note } : {}), values: Object.fromEntries(params.names.map((name) => [name, session.vault.resolve(`{{${name}}}`)])) };
   }

@@ -9,7 +9,7 @@ import type { Store } from '../platform/storage';
 import { activateTab, createTab, tabState, waitForTabLoad } from '../platform/tab-control';
 import type { HostConnection } from './host-connection';
 import { McpActivityLog } from './mcp-activity-log';
-import { McpApprovalQueue } from './mcp-approval-queue';
+import { hostApprovalRequest, McpApprovalQueue } from './mcp-approval-queue';
 import { McpPageCalls, type McpPageDeps } from './mcp-page-calls';
 import type { TabEnvironment } from './tab-environment';
 import type { UiHandlers } from './ui-server';
@@ -76,12 +76,7 @@ export function createMcpServices(deps: {
       'mcp.page': (params) => page.call(params),
       'mcp.approve': async (params) => {
         const answer = await approvals.ask(params.session, {
-          callId: params.callId,
-          tool: params.tool,
-          intent: params.intent,
-          reason: params.reason,
-          classes: params.classes,
-          url: params.url,
+          ...hostApprovalRequest(params),
           ...(params.alwaysAllowPrefix ? { standing: { kind: 'prefix', prefix: params.alwaysAllowPrefix } } : {}),
         });
         return { approved: answer.approved, ...(answer.note ? { note: answer.note } : {}), ...(answer.alwaysAllowPrefix ? { alwaysAllowPrefix: answer.alwaysAllowPrefix } : {}) };
