@@ -1,16 +1,13 @@
 import { build } from 'esbuild';
 import { chmod } from 'node:fs/promises';
+import { NODE_BUNDLE, NODE_SHEBANG } from './lib/node-bundle';
 
 /** One Node bundle for Node 20; npm packages stay external (load from node_modules) unless `inline` is set. */
 function bundle(entry: string, outfile: string, options: { inline?: boolean; banner?: string } = {}): Promise<unknown> {
   return build({
+    ...NODE_BUNDLE,
     entryPoints: [entry],
     outfile,
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node20',
-    logLevel: 'warning',
     ...(options.inline ? { minify: true } : { packages: 'external', sourcemap: 'linked' }),
     ...(options.banner ? { banner: { js: options.banner } } : {}),
   });
@@ -18,7 +15,7 @@ function bundle(entry: string, outfile: string, options: { inline?: boolean; ban
 
 /** The native host and CLI: dist-host/deputy.mjs. */
 const outfile = 'dist-host/deputy.mjs';
-await bundle('native-host/index.ts', outfile, { banner: '#!/usr/bin/env node' });
+await bundle('native-host/index.ts', outfile, { banner: NODE_SHEBANG });
 await chmod(outfile, 0o755);
 
 /**
