@@ -26,9 +26,9 @@ beforeAll(async () => {
   ext = await launchTestBrowser();
   await ext.worker();
   target = await ext.browser.newPage();
-  await target.goto(site.url('/'), { waitUntil: 'load' });
+  await target.goto(site.url('/', 'shop.test'), { waitUntil: 'load' });
   const helper = await ext.openExtensionPage(PANEL);
-  tabId = await tabIdOf(helper, site.url('/'));
+  tabId = await tabIdOf(helper, site.url('/', 'shop.test'));
   await uiCall(helper, 'settings.set', { provider: { preset: 'custom', baseUrl: fake.openaiBaseUrl, model: 'gpt-4o-mini', stream: true, openaiApi: 'chat', toolCalling: 'native', vision: false, timeoutMs: 60_000, maxRetries: 0 }, defaultMode: 'act' });
   await helper.close();
 });
@@ -85,7 +85,7 @@ describe('desktop notifications for a task waiting on the user', () => {
     expect(id).toMatch(new RegExp(`^approval:${tabId}:`));
     const [notice] = await noticeWords(worker);
     expect(notice?.id).toBe(id);
-    expect(notice?.title).toBe(`Deputy needs your approval on ${new URL(site.url('/')).host}`);
+    expect(notice?.title).toBe(`Deputy needs your approval on ${new URL(site.url('/', 'shop.test')).host}`);
     expect(notice?.message).toMatch(/^Click \[\d+\] button "Place order"$/);
     expect(await worker.evaluate('chrome.action.getBadgeText({})')).toBe('1');
     expect(await target.$eval('#s', (element) => element.textContent)).toBe('Nothing done yet');
@@ -119,7 +119,7 @@ describe('desktop notifications for a task waiting on the user', () => {
     answer();
     const shown = await until(() => notices(worker), (found) => Object.keys(found).some((id) => id.startsWith('question:')), 'a question notice is shown');
     expect(Object.keys(shown)).toEqual([expect.stringMatching(new RegExp(`^question:${tabId}:`))]);
-    expect((await noticeWords(worker)).map((notice) => [notice.title, notice.message])).toEqual([[`Deputy has a question on ${new URL(site.url('/')).host}`, 'Which colour do you want?']]);
+    expect((await noticeWords(worker)).map((notice) => [notice.title, notice.message])).toEqual([[`Deputy has a question on ${new URL(site.url('/', 'shop.test')).host}`, 'Which colour do you want?']]);
 
     const answering = await ext.openExtensionPage(PANEL);
     const waiting = await uiCall(answering, 'task.get', { taskId });
