@@ -1,6 +1,6 @@
 /**
  * The only code that touches chrome.debugger: attaching to a tab, sending DevTools protocol commands to it, and its
- * events. The rest of the extension gets these narrow functions (see background/debugger-session.ts).
+ * events. The rest of the extension gets these narrow functions (see background/input/debugger-session.ts).
  */
 export interface DebuggerPorts {
   attach(tabId: number): Promise<void>;
