@@ -1,3 +1,4 @@
+// Over 400 lines for a reason: the agent loop (start, resume, one step, the gate around each call) is one sequence whose parts share its state; split it only along a real seam.
 import { AppError, describeZodError } from '../errors';
 import type { Logger } from '../logger';
 import { AgentState, type CallRecord, type StepRecord, type TaskOutcome, isFinished, turnStart } from './agent-state';

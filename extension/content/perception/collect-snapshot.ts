@@ -1,3 +1,4 @@
+// Over 400 lines for a reason: one walk of the DOM that decides what each node contributes to the snapshot; its helpers already live in the modules it imports.
 import type { SnapshotMode } from '../../../shared/perception/frame-snapshot';
 import { accessibleName, clip, collapse, landmarkName, nameHint } from './accessible-name';
 import { deepActiveElement, type DomAccess } from './dom-access';
