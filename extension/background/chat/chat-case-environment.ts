@@ -3,6 +3,7 @@ import type { Observation } from '../../../shared/agent/environment';
 import type { ChatState } from '../../../shared/protocol';
 import type { ChatDriver } from './chat-driver';
 import type { TabEnvironment } from '../page/tab-environment';
+import { createSupportEscalation } from './support-escalation';
 
 /** The case's chat environment, and what the runner reads of it when the case ends. */
 export interface ChatCaseEnvironment extends ChatEnvironment, Pick<TabEnvironment, 'currentTabId'> {
@@ -15,8 +16,13 @@ export interface ChatCaseEnvironment extends ChatEnvironment, Pick<TabEnvironmen
  * environment keeps the page tools working for forms and buttons the chat opens. Each observation is the transcript,
  * then the page around it; the loop labels both as the other side's words.
  */
-export function createChatCaseEnvironment(chat: Pick<ChatDriver, 'open' | 'read' | 'send' | 'wait' | 'choose' | 'end'>, tab: TabEnvironment): ChatCaseEnvironment {
+export function createChatCaseEnvironment(
+  chat: Pick<ChatDriver, 'open' | 'read' | 'send' | 'wait' | 'choose' | 'end'>,
+  tab: TabEnvironment,
+  options: { goal?: string } = {},
+): ChatCaseEnvironment {
   const chatTab = tab.currentTabId();
+  const escalation = createSupportEscalation(chat, chatTab, options.goal);
   let opened: Promise<string | null> | null = null;
   let last: ChatState | null = null;
   const seen = (state: ChatState): ChatState => (last = state);
@@ -42,8 +48,16 @@ export function createChatCaseEnvironment(chat: Pick<ChatDriver, 'open' | 'read'
       const problem = await ensureOpen();
       const page = await tab.observe(options);
       let state: ChatState | null = null;
-      if (problem === null) state = seen(await chat.read(chatTab));
-      const head = state ? renderTranscript(state) : `No support chat could be opened on this page: ${problem ?? 'unknown reason'}.`;
+      let note = '';
+      if (problem === null) {
+        state = seen(await chat.read(chatTab));
+        // A refusal loop is met with the chat's own way to a person before the model sees the chat again.
+        const step = await escalation.step(state);
+        note = step.note;
+        if (step.state) state = seen(step.state);
+      }
+      const transcript = state ? renderTranscript(state) : `No support chat could be opened on this page: ${problem ?? 'unknown reason'}.`;
+      const head = note ? `${transcript}\n[Deputy: ${note}]` : transcript;
       return {
         ...page,
         kind: 'chat',

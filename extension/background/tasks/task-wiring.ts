@@ -103,7 +103,7 @@ export function createTaskServices(
     settings,
     tabUrl: async (tabId) => (await tabState(tabId))?.url,
     environment: (tabId, task) => tabEnvironment(tabId, task),
-    chatEnvironment: (tabId, task) => createChatCaseEnvironment(chat, tabEnvironment(tabId, task)),
+    chatEnvironment: (tabId, task) => createChatCaseEnvironment(chat, tabEnvironment(tabId, task), { goal: task.text }),
     keepFile: inputs.keepFile,
     egress: guard,
     provider: (provider) => createProvider(provider, { browser: true }),
