@@ -68,7 +68,7 @@ describe('the first run leads to a working first task', () => {
     await e2e.panel.keyboard.type(e2e.fake.openaiBaseUrl.slice(1));
   });
 
-  it('tests the connection in the e2e.panel, saves it, and runs an example task for the page', async () => {
+  it('tests the connection in the panel, saves it, and runs an example task for the page', async () => {
     e2e.fake.enqueue({ text: 'OK' });
     await e2e.panel.click('[data-testid=connect-test]');
     await e2e.panel.waitForFunction(() => document.querySelector('[data-testid=connect-result]')?.textContent !== '');

@@ -34,7 +34,7 @@ describe('settings in the side panel', () => {
     await panel.select('[data-testid=provider]', 'openai');
     await panel.waitForSelector('[data-testid=model]');
     await replaceText(panel, '[data-testid=step-budget]', '0');
-    await replaceText(panel, '[data-testid=allowed-sites]', 'e2e.shop.test\nnot a site');
+    await replaceText(panel, '[data-testid=allowed-sites]', 'shop.test\nnot a site');
     await panel.click('[data-testid=save-settings]');
     await panel.waitForSelector('[data-testid=error-model]');
     expect(await text(panel, '[data-testid=error-model]')).toBe('Enter a model name, e.g. gpt-4o-mini.');
@@ -58,7 +58,7 @@ describe('settings in the side panel', () => {
     await replaceText(panel, '[data-testid=step-budget]', '');
     await panel.waitForSelector('[data-testid=error-step-budget]');
     await replaceText(panel, '[data-testid=step-budget]', '30');
-    await replaceText(panel, '[data-testid=allowed-sites]', 'e2e.shop.test');
+    await replaceText(panel, '[data-testid=allowed-sites]', 'shop.test');
     await panel.waitForFunction(() => document.querySelector('[data-testid=error-allowed-sites]') === null);
   });
 
@@ -94,14 +94,14 @@ describe('settings in the side panel', () => {
     await panel.type('[data-testid=api-key]', KEY);
     expect(await panel.$eval('[data-testid=api-key]', (input) => input.getAttribute('type'))).toBe('password');
     await replaceText(panel, '[data-testid=step-budget]', '25');
-    await replaceText(panel, '[data-testid=allowed-sites]', 'e2e.shop.test');
+    await replaceText(panel, '[data-testid=allowed-sites]', 'shop.test');
     await panel.click('[data-testid=save-settings]');
     await panel.waitForFunction(() => document.querySelector('[data-testid=settings-notice]')?.textContent === 'Settings saved.');
     expect(await panel.$eval('[data-testid=api-key]', (input) => (input as HTMLInputElement).value)).toBe('');
     expect(await panel.$eval('[data-testid=api-key]', (input) => input.getAttribute('placeholder'))).toMatch(/saved/);
     expect(await panel.content()).not.toContain(KEY);
     const stored = await uiCall(panel, 'settings.get', {});
-    expect(stored).toMatchObject({ apiKeySet: true, stepBudget: 25, allowedSites: ['e2e.shop.test'], provider: { preset: 'openai', model: 'gpt-4o-mini', apiKey: '' } });
+    expect(stored).toMatchObject({ apiKeySet: true, stepBudget: 25, allowedSites: ['shop.test'], provider: { preset: 'openai', model: 'gpt-4o-mini', apiKey: '' } });
 
     // A reopened panel shows the key as saved, and saving another field keeps it.
     await panel.close();
