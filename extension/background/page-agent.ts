@@ -135,8 +135,11 @@ export class PageAgent {
     const entry = ref === undefined ? undefined : this.memory(tabId).refs.lookup(ref);
     if (ref !== undefined && !entry) return undefined;
     const target = entry ? { ref: entry.local, token: entry.token, role: entry.role, name: entry.name, url: entry.url } : null;
-    // A key pressed without an element goes to the top frame's focus, as `act` sends it.
-    return callFrame(this.deps.frames, tabId, entry?.frameId ?? 0, 'effect', { target, action }, 4000).catch(() => undefined);
+    // A key pressed without an element goes to the top frame's focus, as `act` sends it. A page loaded again (after a
+    // browser restart) may not have its content script yet: the gate waits for it rather than judging without the
+    // form the action submits.
+    const frameId = entry?.frameId ?? 0;
+    return this.untilContentAnswers(() => callFrame(this.deps.frames, tabId, frameId, 'effect', { target, action }, 15_000)).catch(() => undefined);
   }
 
   /** Shows the user which element a number names; false when it is no longer on the page. */
@@ -391,20 +394,26 @@ export class PageAgent {
     return { ok: result.ok, message: message.charAt(0).toUpperCase() + message.slice(1), changed, evidence };
   }
 
-  /**
-   * Sends the action, waiting up to 3 s for a content script that is not there yet (a page that just committed loads
-   * it through a dynamic import). Only "no receiving end" is retried: the message was not delivered, so nothing was done twice.
-   */
-  private async callUntilReady(
+  /** Sends the action once the frame's content script answers (see untilContentAnswers). */
+  private callUntilReady(
     tabId: number,
     frameId: number,
     params: { target: ActTarget | null; action: ElementAction; settleMs: number; input: { lease?: string; reason?: string } },
   ): Promise<ActResult> {
+    return this.untilContentAnswers(() => callFrame(this.deps.frames, tabId, frameId, 'act', params, params.settleMs + 10_000));
+  }
+
+  /**
+   * Sends a call to a frame, again while its content script is not there yet (a page that just committed loads it
+   * through a dynamic import after its load event, later still on a busy machine): up to 15 s. Only "no receiving
+   * end" is sent again: the message was not delivered, so nothing is done twice.
+   */
+  private async untilContentAnswers<T>(send: () => Promise<T>): Promise<T> {
     for (let attempt = 0; ; attempt += 1) {
       try {
-        return await callFrame(this.deps.frames, tabId, frameId, 'act', params, params.settleMs + 10_000);
+        return await send();
       } catch (error) {
-        if (attempt >= 15 || !toErrorShape(error).message.includes('Receiving end does not exist')) throw error;
+        if (attempt >= 75 || !toErrorShape(error).message.includes('Receiving end does not exist')) throw error;
         await this.deps.sleep(200);
       }
     }
