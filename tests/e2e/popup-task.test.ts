@@ -3,6 +3,7 @@ import { POPUP, openPanel, screenshotBothSchemes, tabIdOf, texts } from './suppo
 import { call, refIn } from './support/snapshot-refs';
 import { uiCall } from './support/ui-call';
 import { useE2e } from './support/e2e-fixture';
+import { waitUntil } from './support/wait-until';
 
 const e2e = useE2e({ demo: true, model: true });
 
@@ -50,7 +51,7 @@ describe('the popup on its own', () => {
     expect(await texts(panel, '[data-testid=history-detail] [data-testid=step-text]')).toEqual(steps);
     expect(await panel.$eval('[data-testid=flow-history]', (tab) => tab.getAttribute('aria-selected'))).toBe('true');
     // Taken once: the panel opened again later on that tab shows the task view, not this task again.
-    for (let tries = 0; tries < 50 && (await uiCall(panel, 'launch.get', { tabId })) !== null; tries += 1) await new Promise((resolve) => setTimeout(resolve, 100));
+    await waitUntil('the launch to be taken', async () => (await uiCall(panel, 'launch.get', { tabId })) === null);
     expect(await uiCall(panel, 'launch.get', { tabId })).toBeNull();
   });
 });

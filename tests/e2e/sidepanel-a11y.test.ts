@@ -4,6 +4,7 @@ import { seriousViolations } from './support/axe-check';
 import { openDevTool, POPUP, texts } from './support/panel-harness';
 import { call, refIn } from './support/snapshot-refs';
 import { useE2e } from './support/e2e-fixture';
+import { waitForQuietDom } from './support/wait-until';
 
 const e2e = useE2e({ demo: true, model: 'act', panel: true });
 
@@ -26,13 +27,13 @@ describe('the side panel meets WCAG AA', () => {
       await e2e.panel.click(`[data-testid=flow-${view}]`);
       await e2e.panel.waitForSelector(`[role=tabpanel][aria-labelledby=view-tab-${view}]`);
       // Views that ask the host or storage settle first: their first answer is what a user reads.
-      await new Promise((resolve) => setTimeout(resolve, 300));
+      await waitForQuietDom(e2e.panel);
       problems.push(...(await seriousViolations(e2e.panel, view)));
     }
     for (const tool of DEV_TOOLS) {
       await openDevTool(e2e.panel, tool);
       await e2e.panel.waitForSelector(`[role=tabpanel][aria-labelledby=view-tab-${tool}]`);
-      await new Promise((resolve) => setTimeout(resolve, 300));
+      await waitForQuietDom(e2e.panel);
       problems.push(...(await seriousViolations(e2e.panel, tool)));
     }
     const popup = await e2e.ext.browser.newPage();
