@@ -8,6 +8,7 @@ import { serveDirectory } from './bench/serve-directory';
 import { LOOPBACK_ONLY_RULES } from './lib/host-rules';
 import { baseArgs } from './lib/launch-browser';
 import { findBrowser } from './lib/find-browser';
+import { sharedPath } from './lib/shared-dir';
 
 // Measures Deputy's snapshot against Playwright's AI snapshot on the saved pages of the corpus, in one headless
 // Chromium with every non-loopback host unresolvable. Both are timed the same way: wall clock in Node around the one
@@ -41,7 +42,7 @@ interface PageResult {
 
 const { values } = parseArgs({
   options: {
-    corpus: { type: 'string', default: '../shared/corpus/pages' },
+    corpus: { type: 'string', default: sharedPath('corpus', 'pages') },
     json: { type: 'string' },
     only: { type: 'string' },
     'no-playwright-coverage': { type: 'boolean', default: false },

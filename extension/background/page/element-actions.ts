@@ -78,21 +78,27 @@ export async function onElement(core: PageCore, tabId: number, ref: number | und
   return { ok: result.ok, message: message.charAt(0).toUpperCase() + message.slice(1), changed, evidence };
 }
 
-/**
- * Sends the action, waiting up to 3 s for a content script that is not there yet (a page that just committed loads
- * it through a dynamic import). Only "no receiving end" is retried: the message was not delivered, so nothing was done twice.
- */
-async function callUntilReady(
+/** Sends the action once the frame's content script answers (see untilContentAnswers). */
+function callUntilReady(
   core: PageCore,
   tabId: number,
   frameId: number,
   params: { target: ActTarget | null; action: ElementAction; settleMs: number; input: { lease?: string; reason?: string } },
 ): Promise<ActResult> {
+  return untilContentAnswers(core, () => callFrame(core.deps.frames, tabId, frameId, 'act', params, params.settleMs + 10_000));
+}
+
+/**
+ * Sends a call to a frame, again while its content script is not there yet (a page that just committed loads it
+ * through a dynamic import after its load event, later still on a busy machine): up to 15 s. Only "no receiving
+ * end" is sent again: the message was not delivered, so nothing is done twice.
+ */
+export async function untilContentAnswers<T>(core: Pick<PageCore, 'deps'>, send: () => Promise<T>): Promise<T> {
   for (let attempt = 0; ; attempt += 1) {
     try {
-      return await callFrame(core.deps.frames, tabId, frameId, 'act', params, params.settleMs + 10_000);
+      return await send();
     } catch (error) {
-      if (attempt >= 15 || !toErrorShape(error).message.includes('Receiving end does not exist')) throw error;
+      if (attempt >= 75 || !toErrorShape(error).message.includes('Receiving end does not exist')) throw error;
       await core.deps.sleep(200);
     }
   }

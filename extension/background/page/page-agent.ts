@@ -5,7 +5,7 @@ import { PageAction, type PageActionInput, type PageOutcome } from '../../../sha
 import { RefTable } from '../../../shared/perception/ref-table';
 import type { RequestWatch } from '../../platform/network-activity';
 import { callFrame } from '../frames/content-frames';
-import { drag, onElement, upload } from './element-actions';
+import { drag, onElement, untilContentAnswers, upload } from './element-actions';
 import type { ActOptions, ElementOptions, PageAgentDeps, PageCore } from './page-agent-core';
 import { watchDialogs } from './page-dialogs';
 import { findOnPage, waitOnPage } from './page-find';
@@ -85,8 +85,12 @@ export class PageAgent {
     const entry = ref === undefined ? undefined : this.memory(tabId).refs.lookup(ref);
     if (ref !== undefined && !entry) return undefined;
     const target = entry ? { ref: entry.local, token: entry.token, role: entry.role, name: entry.name, url: entry.url } : null;
-    // A key pressed without an element goes to the top frame's focus, as `act` sends it.
-    return callFrame(this.deps.frames, tabId, entry?.frameId ?? 0, 'effect', { target, action }, 4000).catch(() => undefined);
+    // A key pressed without an element goes to the top frame's focus, as `act` sends it. A page loaded again (after a
+    // browser restart) may not have its content script yet: the gate waits for it rather than judging without the
+    // form the action submits.
+    const frameId = entry?.frameId ?? 0;
+    const ask = () => callFrame(this.deps.frames, tabId, frameId, 'effect', { target, action }, 15_000);
+    return untilContentAnswers({ deps: this.deps }, ask).catch(() => undefined);
   }
 
   /** Shows the user which element a number names; false when it is no longer on the page. */
