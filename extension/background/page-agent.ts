@@ -6,11 +6,13 @@ import { RefTable, type RefEntry } from '../../shared/perception/ref-table';
 import type { ObservedDownload } from '../../shared/agent/environment';
 import type { TaskFile } from '../../shared/protocol';
 import type { RequestWatch } from '../platform/network-activity';
+import type { TabActivityWatch } from '../platform/tab-activity';
 import { callFrame, type FramePorts } from './content-frames';
 import { describePath } from './debugger-session';
 import type { OpenDialog } from './dialogs';
 import type { PageInput } from './page-input';
 import { settleTab, type SettleLimits, type Settled } from './page-settle';
+import { finalVerdict, navigationPending, tabEffect, withEffect } from './step-verdict/step-verdict';
 import { snapshotTab, type SnapshotOptions, type TabMemory, type TabSnapshot } from './tab-snapshot';
 import { NAVIGATION_CAP_MS, runTabAction, type TabPorts } from './tab-driver';
 
@@ -23,6 +25,8 @@ export interface PageAgentDeps {
   settleMs?: number;
   /** Watches a tab's requests during an action, so the page's answers are waited for; none in unit tests. */
   watchRequests?: (tabId: number) => RequestWatch;
+  /** Watches a tab's navigations and the tabs it opens during an action, for the verdict; none in unit tests. */
+  watchActivity?: (tabId: number) => TabActivityWatch;
   /** Why the tab's page failed to load, when it shows the browser's error page. */
   loadFailure?: (tabId: number) => Promise<{ url: string; error: string } | undefined>;
   /** Trusted input, dialogs, file pickers and downloads through the debugger; none in unit tests (synthetic input). */
@@ -89,6 +93,10 @@ export class PageAgent {
   private readonly memories = new Map<number, TabMemory>();
 
   constructor(private readonly deps: PageAgentDeps) {}
+
+  private now(): number {
+    return (this.deps.now ?? Date.now)();
+  }
 
   private memory(tabId: number): TabMemory {
     let memory = this.memories.get(tabId);
@@ -183,13 +191,8 @@ export class PageAgent {
     if ('type' in first) return this.dialogOpened(tabId, action, first, work);
     if (mark !== undefined && input.downloads) {
       const started = await input.downloads.since(tabId, mark);
-      if (started.length > 0) {
-        // A download is what the click did, even though the page itself did not change.
-        first.changed = true;
-        first.message = first.message.replace(': no visible effect (nothing on the page changed)', '');
-        first.evidence = first.evidence.filter((line) => line !== 'no visible effect');
-      }
-      for (const download of started) first.evidence.push(downloadLine(download));
+      // A download is what the click did, even though the page itself did not change.
+      if (started.length > 0) return withEffect(first, started.map(downloadLine));
     }
     return first;
   }
@@ -254,11 +257,12 @@ export class PageAgent {
    * Waits for the tab to settle: loaded (up to `limits.loadCapMs`), then its answers in and its DOM quiet (up to
    * `limits.quietCapMs`). With a watch of its requests, an action's fetches are waited for too.
    */
-  settle(tabId: number, limits: SettleLimits, watch?: RequestWatch): Promise<Settled> {
+  settle(tabId: number, limits: SettleLimits, watch?: RequestWatch, pending?: () => boolean): Promise<Settled> {
     return settleTab(
       {
         tabState: (id) => this.deps.tabs.state(id),
         ...(watch ? { inFlight: () => watch.inFlight(), documentRequested: () => watch.documentRequested() } : {}),
+        ...(pending ? { navigationPending: pending } : {}),
         domQuiet: (id, options) => callFrame(this.deps.frames, id, 0, 'settle', options, options.capMs + 3000).catch(() => undefined),
         sleep: this.deps.sleep,
         now: this.deps.now ?? Date.now,
@@ -330,7 +334,17 @@ export class PageAgent {
     }
   }
 
+  /** Acts on an element while the browser's view of the tab (navigations, new tabs) is watched for the verdict. */
   private async onElement(tabId: number, ref: number | undefined, action: ElementAction, options: ElementOptions): Promise<PageOutcome> {
+    const activity = this.deps.watchActivity?.(tabId);
+    try {
+      return await this.onElementWatched(tabId, ref, action, options, activity);
+    } finally {
+      activity?.stop();
+    }
+  }
+
+  private async onElementWatched(tabId: number, ref: number | undefined, action: ElementAction, options: ElementOptions, activity: TabActivityWatch | undefined): Promise<PageOutcome> {
     const { settleMs, watch } = options;
     const memory = this.memory(tabId);
     const entry = ref === undefined ? undefined : memory.refs.lookup(ref);
@@ -349,7 +363,7 @@ export class PageAgent {
       result = await this.callUntilReady(tabId, frameId, { target, action, settleMs, input });
     } catch (error) {
       const shape = toErrorShape(error);
-      if (TRANSPORT_CODES.has(shape.code) && !shape.message.includes('[@]')) return this.afterLostFrame(tabId, ref, entry, before?.url, shape.message, settleMs, watch);
+      if (TRANSPORT_CODES.has(shape.code) && !shape.message.includes('[@]')) return this.afterLostFrame(tabId, ref, entry, before?.url, shape.message, settleMs, watch, activity);
       const who = ref !== undefined && entry ? label(ref, entry) : 'the page';
       const message = shape.message.includes('[@]') ? shape.message.replaceAll('[@]', who) : `Could not ${action.kind} ${who}: ${shape.message}`;
       return { ok: false, message: message.charAt(0).toUpperCase() + message.slice(1), changed: false, evidence: [] };
@@ -375,20 +389,23 @@ export class PageAgent {
     }
     // The frame's DOM is quiet; the tab may have started loading another page (a link, a form post) or be waiting for
     // answers the action asked for (suggestions, search results): wait for those too, capped.
-    const settled = await this.settle(tabId, { loadCapMs: FOLLOW_LOAD_CAP_MS, quietCapMs: settleMs, alreadyLoading: before?.status === 'loading' }, watch);
+    // The verdict waits for a navigation the action began, whichever side saw it first: the page (its Navigation API)
+    // or the browser (webNavigation), so a submit whose next page commits late is not read as having done nothing.
+    const pending = navigationPending(activity, frameId === 0 ? result.navigation : undefined, this.now(), () => this.now());
+    const settled = await this.settle(tabId, { loadCapMs: FOLLOW_LOAD_CAP_MS, quietCapMs: settleMs, alreadyLoading: before?.status === 'loading' }, watch, pending);
     const after = settled.tab;
-    let changed = result.changed;
-    if (after && before && after.url !== before.url && frameId === 0) {
-      if (!evidence.some((line) => line.includes(after.url))) evidence.push(`URL is now ${after.url}`);
-      changed = true;
-    }
-    if (after && !settled.loaded) {
-      evidence.push('the next page is still loading');
-      changed = true;
-    }
-    if (after && before && after.title !== before.title) evidence.push(`title is now ${JSON.stringify(after.title)}`);
-    const message = result.message.replaceAll('[@]', subject);
-    return { ok: result.ok, message: message.charAt(0).toUpperCase() + message.slice(1), changed, evidence };
+    const tab = tabEffect({
+      topFrame: frameId === 0,
+      urlBefore: before?.url,
+      urlAfter: after?.url,
+      activity: activity?.seen(),
+      navigation: result.navigation,
+      stillLoading: after !== undefined && !settled.loaded,
+    });
+    if (after && before && after.title !== before.title) tab.lines.push(`title is now ${JSON.stringify(after.title)}`);
+    const verdict = finalVerdict({ ...result, evidence }, tab);
+    const message = verdict.message.replaceAll('[@]', subject);
+    return { ok: result.ok, message: message.charAt(0).toUpperCase() + message.slice(1), changed: verdict.changed, evidence: verdict.evidence };
   }
 
   /**
@@ -422,11 +439,13 @@ export class PageAgent {
     reason: string,
     settleMs: number,
     watch: RequestWatch | undefined,
+    activity?: TabActivityWatch,
   ): Promise<PageOutcome> {
-    const settled = await this.settle(tabId, { loadCapMs: FOLLOW_LOAD_CAP_MS, quietCapMs: settleMs }, watch);
+    const settled = await this.settle(tabId, { loadCapMs: FOLLOW_LOAD_CAP_MS, quietCapMs: settleMs }, watch, activity ? () => activity.seen().pending : undefined);
     const after = settled.tab;
     const who = ref !== undefined && entry ? label(ref, entry) : 'the page';
-    if (after && (after.url !== urlBefore || settled.sawLoading)) {
+    const committed = (activity?.seen().committed.length ?? 0) > 0;
+    if (after && (after.url !== urlBefore || settled.sawLoading || committed)) {
       return {
         ok: true,
         message: `Acted on ${who}; the page navigated`,
