@@ -77,5 +77,7 @@ describe('the verdict on a navigating action, under CPU load', () => {
       expect(told).toMatch(row.says);
       expect(site.requests, row.what).toContain(row.served);
     });
+    // The search field has no key handlers: its text went in as one insertion, and the step says so.
+    expect(acted[2]?.evidence).toContain('typed as one inserted text: the page has no key handlers on the field');
   }, 240_000);
 });

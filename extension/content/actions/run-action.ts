@@ -63,6 +63,7 @@ function tracked(driver: InputDriver): { driver: InputDriver; used: () => boolea
       hover: mark((target, at) => driver.hover(target, at)),
       press: mark((target, chord, times) => driver.press(target, chord, times)),
       typeText: mark((text) => driver.typeText(text)),
+      typing: () => driver.typing?.(),
       wheel: mark((target, at, dx, dy) => driver.wheel(target, at, dx, dy)),
       drag: mark((from, to) => driver.drag(from, to)),
     },
@@ -168,6 +169,8 @@ async function act(doc: Document, win: Window, el: Element | null, action: Eleme
       } else {
         await typeWithInput(target, action.text, action.clear, driver, () => clickLike(target, access, 1, driver));
       }
+      const typing = driver.typing?.();
+      if (typing) evidence.push(`typed ${typing}`);
       if (action.submit) await driver.press(target, parseChord('Enter'), 1);
       message = `typed into${action.submit ? ' and pressed Enter in' : ''}`;
       break;
