@@ -35,7 +35,7 @@ export class PageAgent {
     this.core = {
       deps,
       memory: (tabId) => this.memory(tabId),
-      settle: (tabId, limits, watch) => this.settle(tabId, limits, watch),
+      settle: (tabId, limits, watch, pending) => this.settle(tabId, limits, watch, pending),
       perform: (tabId, action, options) => this.perform(tabId, action, options),
     };
   }
@@ -120,11 +120,12 @@ export class PageAgent {
    * Waits for the tab to settle: loaded (up to `limits.loadCapMs`), then its answers in and its DOM quiet (up to
    * `limits.quietCapMs`). With a watch of its requests, an action's fetches are waited for too.
    */
-  settle(tabId: number, limits: SettleLimits, watch?: RequestWatch): Promise<Settled> {
+  settle(tabId: number, limits: SettleLimits, watch?: RequestWatch, pending?: () => boolean): Promise<Settled> {
     return settleTab(
       {
         tabState: (id) => this.deps.tabs.state(id),
         ...(watch ? { inFlight: () => watch.inFlight(), documentRequested: () => watch.documentRequested() } : {}),
+        ...(pending ? { navigationPending: pending } : {}),
         domQuiet: (id, options) => callFrame(this.deps.frames, id, 0, 'settle', options, options.capMs + 3000).catch(() => undefined),
         sleep: this.deps.sleep,
         now: this.deps.now ?? Date.now,
