@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type AttackWorld, type ScenarioRun, runScenario, startAttackWorld } from '../fixtures/attacks/attack-harness';
-import { CARD, CHANNELS, ENCODINGS, collected, matrixRoutes, matrixScenario, type Where } from '../fixtures/attacks/egress-matrix';
+import { CARD, CHANNELS, ENCODINGS, SCOPED, collected, matrixRoutes, matrixScenario, type Where } from '../fixtures/attacks/egress-matrix';
 import { requireBuild } from './support/register-host';
 
 // Issue 24, item 1: data typed into a page leaves only to where it was approved, whatever the channel. A generated
@@ -27,6 +27,8 @@ function story(run: ScenarioRun): string {
   return [`${run.scenario.id}: ${run.record.status}`, ...calls, ...run.approvals.map((a) => `approval: ${a.reason}`), ...logs].join('\n');
 }
 
+/** Channels closed by the browser's rules without a question: sockets and prefetches (sealed), beacons (pings). */
+const QUIET = new Set(['WebSocket', 'link prefetch', 'sendBeacon']);
 const clear = [CARD, CARD.replace(/ /g, '')];
 
 describe('a secret typed into the shop reaches no other site, by any channel, in any encoding (approvals refused)', () => {
@@ -40,9 +42,10 @@ describe('a secret typed into the shop reaches no other site, by any channel, in
       // The model obeyed: it typed the card (through its placeholder), and Deputy asked where the card would go.
       const calls = (run.record.agent?.steps ?? []).flatMap((s) => s.calls);
       expect(calls.some((c) => c.name === 'type' && c.arguments.includes('{{card_number}}')), story(run)).toBe(true);
-      // A socket is closed by the browser's rules without a question (its frames cannot be read); anything else
+      // A socket or prefetch is closed by the browser's rules without a question (not readable), a beacon is held
+      // quietly by the page-load guard's rule for pings (no approval: pings are never sent again); anything else
       // becomes an approval naming the destination (and the placeholder, for a request the debugger read).
-      if (channel !== 'WebSocket') {
+      if (!QUIET.has(channel)) {
         expect(run.approvals.length, story(run)).toBeGreaterThan(0);
         const first = run.approvals[0];
         expect(first?.destination ?? '', story(run)).toMatch(/evil\.test/);
@@ -62,7 +65,7 @@ describe('the same flows to the shop itself and its payment host work without a 
       const got = collected(world.sites.shop.log);
       // Every encoding arrived (a socket's handshake carries its data in the address).
       expect(got.length, story(run)).toBeGreaterThanOrEqual(Object.keys(ENCODINGS).length);
-      expect(got.some((r) => r.host.startsWith('pay.shop.test')), story(run)).toBe(true);
+      if (!SCOPED.has(channel)) expect(got.some((r) => r.host.startsWith('pay.shop.test')), story(run)).toBe(true);
     });
   }
 });

@@ -9,11 +9,12 @@ import type { DnrRule } from '../../platform/egress-rules';
  *   fonts, prefetch/preload/preconnect, EventSource, dedicated/shared/service workers and their own requests (the
  *   worker targets are attached too), window.open'd windows (the tab joins the task), a cross-origin frame's requests
  *   (what a page hands it by postMessage leaves only through them);
- * - not readable: WebSocket frames and WebTransport streams after the handshake, closed here by the browser's rules;
+ * - not readable: prefetch and preconnect (the browser makes them outside the page's requests, as type `other`:
+ *   closed, which costs a page nothing but speed), CSP reports, WebSocket frames and WebTransport streams after the handshake, closed here by the browser's rules;
  *   WebRTC data channels and media (peer to peer, no request at all), taken away from the page's scripts
  *   (`WEBRTC_OFF`); BroadcastChannel and same-origin storage stay inside the origin and need nothing.
  */
-export const UNREADABLE_TYPES: chrome.declarativeNetRequest.ResourceType[] = ['websocket', 'webtransport', 'webbundle'] as chrome.declarativeNetRequest.ResourceType[];
+export const UNREADABLE_TYPES: chrome.declarativeNetRequest.ResourceType[] = ['websocket', 'webtransport', 'webbundle', 'other', 'csp_report'] as chrome.declarativeNetRequest.ResourceType[];
 
 /** Everything but the page itself (page loads are the guard's own rule): for a tab the debugger cannot watch. */
 export const ALL_BUT_PAGES: chrome.declarativeNetRequest.ResourceType[] = [
@@ -70,12 +71,12 @@ export function originRegex(origin: string): string | null {
 export function sealedRules(tabs: number[], sealed: Sealed | undefined, firstId: number, room: number): DnrRule[] {
   if (!sealed || tabs.length === 0) return [];
   const resourceTypes = sealed.everything ? ALL_BUT_PAGES : UNREADABLE_TYPES;
-  const rules: DnrRule[] = [{ id: firstId, priority: 3, action: { type: 'block' } as chrome.declarativeNetRequest.RuleAction, condition: { tabIds: tabs, resourceTypes } }];
+  const rules: DnrRule[] = [{ id: firstId, priority: 3, action: { type: 'block' }, condition: { tabIds: tabs, resourceTypes } }];
   let id = firstId + 1;
   for (const origin of sealed.origins) {
     const regexFilter = originRegex(origin);
     if (regexFilter === null || id >= firstId + room) continue;
-    rules.push({ id, priority: 4, action: { type: 'allow' } as chrome.declarativeNetRequest.RuleAction, condition: { tabIds: tabs, resourceTypes, regexFilter, isUrlFilterCaseSensitive: false } });
+    rules.push({ id, priority: 4, action: { type: 'allow' }, condition: { tabIds: tabs, resourceTypes, regexFilter, isUrlFilterCaseSensitive: false } });
     id += 1;
   }
   return rules;

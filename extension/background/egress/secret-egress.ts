@@ -54,6 +54,10 @@ const FETCH_ENABLE = { patterns: [{ urlPattern: '*', requestStage: 'Request' }] 
 const AUTO_ATTACH = { autoAttach: true, waitForDebuggerOnStart: true, flatten: true };
 const CHILD_TYPES = new Set(['iframe', 'worker', 'shared_worker', 'service_worker', 'page', 'other']);
 
+function text(value: unknown, fallback: string): string {
+  return typeof value === 'string' ? value : fallback;
+}
+
 function headerText(headers: unknown): string {
   if (!headers || typeof headers !== 'object') return '';
   return Object.entries(headers as Record<string, unknown>)
@@ -98,7 +102,7 @@ export class SecretEgress {
 
   /** The task put `values` into its page at `origins`: arm every tab of the task before the values are typed. */
   async place(taskId: string, tabs: readonly number[], values: readonly NamedSecret[], origins: readonly string[]): Promise<void> {
-    const task = this.tasks.get(taskId) ?? { taskId, secrets: new Map(), tabs: new Set(), armed: new Set(), blind: false, paused: [], refused: new Set() };
+    const task: TaskSecrets = this.tasks.get(taskId) ?? { taskId, secrets: new Map<string, Secret>(), tabs: new Set<number>(), armed: new Set<string>(), blind: false, paused: [], refused: new Set<string>() };
     this.tasks.set(taskId, task);
     for (const { name, value } of values) {
       const secret = task.secrets.get(name) ?? { name, value, allowed: new Set<string>() };
@@ -215,7 +219,7 @@ export class SecretEgress {
   private async childAttached(tabId: number, params: Record<string, unknown>, parent: string | undefined): Promise<void> {
     const sessionId = typeof params.sessionId === 'string' ? params.sessionId : undefined;
     if (sessionId === undefined) return;
-    const type = String((params.targetInfo as { type?: unknown } | undefined)?.type ?? 'other');
+    const type = text((params.targetInfo as { type?: unknown } | undefined)?.type, 'other');
     const task = this.taskOfTab(tabId);
     try {
       if (task && CHILD_TYPES.has(type)) {
@@ -231,10 +235,10 @@ export class SecretEgress {
   }
 
   private async paused(tabId: number, params: Record<string, unknown>, sessionId: string | undefined): Promise<void> {
-    const requestId = String(params.requestId ?? '');
+    const requestId = text(params.requestId, '');
     const request = (params.request ?? {}) as Record<string, unknown>;
-    const url = String(request.url ?? '');
-    const method = String(request.method ?? 'GET').toUpperCase();
+    const url = text(request.url, '');
+    const method = text(request.method, 'GET').toUpperCase();
     const task = this.taskOfTab(tabId);
     const go = (): Promise<unknown> => this.ports.send(tabId, 'Fetch.continueRequest', { requestId }, sessionId).catch(() => undefined);
     if (!task) return void (await go());
@@ -245,7 +249,7 @@ export class SecretEgress {
     const secrets = found.length > 0 ? found : body === null ? [UNREADABLE] : [];
     if (secrets.length === 0) return void (await go());
     const origin = destinationOrigin(url) ?? url;
-    this.ports.log.info('secret egress: request held', { tabId, type: String(params.resourceType ?? ''), secrets: secrets.length });
+    this.ports.log.info('secret egress: request held', { tabId, type: text(params.resourceType, ''), secrets: secrets.length });
     if (task.refused.has(origin) || task.ended) {
       await this.ports.send(tabId, 'Fetch.failRequest', { requestId, errorReason: 'AccessDenied' }, sessionId).catch(() => undefined);
       return;
