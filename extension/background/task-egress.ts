@@ -38,6 +38,9 @@ export function elementActionFor(tool: string, args: Record<string, unknown>): E
       return typeof args.key === 'string' ? { kind: 'press', key: args.key, times: typeof args.times === 'number' ? args.times : 1 } : null;
     case 'type':
       return { kind: 'type', text: '', clear: true, submit: args.submit === true };
+    case 'set_value':
+      // Judged as typing is: the form the field is in, and where it sends what it holds.
+      return { kind: 'type', text: '', clear: true, submit: false };
     case 'select':
       return Array.isArray(args.values) && args.values.length > 0 ? { kind: 'select', values: args.values.map(String) } : null;
     default:
