@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import type { z } from 'zod';
 import { chatAgentTools } from '../../../../shared/agent/chat-tools';
 import { controlTools } from '../../../../shared/agent/control-tools';
 import { PAGE_INPUT_TEXT } from '../../../../shared/agent/page-input-tools';
@@ -59,7 +60,7 @@ function contextFor(sent: Sent[]): ToolContext<never> {
     },
   };
   return {
-    environment: environment as never,
+    environment,
     resolveSecrets: (text: string) => text.split(PLACEHOLDER).join(SECRET),
     setPlan: () => undefined,
     askUser: () => Promise.resolve(null),
@@ -68,19 +69,20 @@ function contextFor(sent: Sent[]): ToolContext<never> {
 }
 
 async function putsDataIntoPage(tool: AnyTool<never>): Promise<boolean> {
+  const input = tool.input as z.ZodType;
   for (const bag of BAGS) {
-    const parsed = tool.input.safeParse(bag);
+    const parsed = input.safeParse(bag);
     if (!parsed.success) continue;
     const sent: Sent[] = [];
-    await Promise.resolve(tool.handler(parsed.data, contextFor(sent))).catch(() => undefined);
+    await Promise.resolve(tool.handler(parsed.data as Record<string, unknown>, contextFor(sent))).catch(() => undefined);
     if (sent.some((s) => s.what.includes(SECRET))) return true;
   }
   return false;
 }
 
 const registries: [string, AnyTool<never>[]][] = [
-  ['web task', webAgentTools() as AnyTool<never>[]],
-  ['support chat', chatAgentTools() as AnyTool<never>[]],
+  ['web task', webAgentTools()],
+  ['support chat', chatAgentTools()],
   ['control', controlTools<never>()],
 ];
 
