@@ -7,6 +7,8 @@ import { type GateVerdict, type PolicyConfig, decide, gateToolCall, withCaution 
 import type { RiskClassifier } from './risk-classifier';
 import type { Redactor } from './redactor';
 import type { SecretVault } from './secret-vault';
+import type { AgentEnvironment } from './environment';
+import { originOf } from './site-list';
 import { intentOf } from './step-text';
 import type { ToolGate } from './tool-gate';
 import { type AnyTool, type PageLookup, type ToolContext, type ToolResult, parseToolArguments } from './tool';
@@ -35,6 +37,22 @@ export interface CallServices<E> {
   classifier?: RiskClassifier;
   /** Tells the environment the origins the task may reach now (after an approval added one). */
   egressChanged?: () => Promise<void>;
+}
+
+/**
+ * Before a call puts secrets into the page (any placeholder in its arguments, whatever the tool), the environment is
+ * told which values and where, so the browser holds any request that would carry them elsewhere.
+ */
+async function armSecrets<E>(services: CallServices<E>, args: Record<string, unknown>): Promise<void> {
+  const environment = services.environment as { secretsPlaced?: AgentEnvironment['secretsPlaced'] };
+  if (typeof environment.secretsPlaced !== 'function') return;
+  const names = [...new Set(services.vault.placeholdersIn(JSON.stringify(args)))];
+  if (names.length === 0) return;
+  const values = names.map((name) => ({ name, value: services.vault.resolve(`{{${name}}}`) }));
+  const { observation } = services.step;
+  const element = typeof args.ref === 'number' ? observation.elements.find((e) => e.ref === args.ref) : undefined;
+  const origins = [originOf(observation.url), element?.origin ?? null].filter((o): o is string => o !== null);
+  await environment.secretsPlaced(values, origins);
 }
 
 /** The facts for a call; a page that does not answer leaves the gate to decide without them (the guard stays). */
@@ -183,6 +201,7 @@ export async function executeCall<E>(call: CallRecord, services: CallServices<E>
   call.status = 'started';
   call.startedAt = services.now();
   await services.save();
+  await armSecrets(services, parsed.args);
   const context: ToolContext<E> = {
     environment: services.environment,
     ...(services.signal ? { signal: services.signal } : {}),

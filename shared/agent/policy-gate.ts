@@ -1,4 +1,5 @@
 import { detectCommitments, findUnsharedPersonalData, personalKindText } from './chat-gate';
+import { PAGE_INPUT_TEXT, fillsField } from './page-input-tools';
 import { destinationOf } from './gate-destination';
 import { fieldFits } from './placeholder-fit';
 import { inputRisks } from './input-gate';
@@ -12,7 +13,7 @@ export { PolicyConfig } from './gate-types';
 export type { Classification, Decision, GateInput, GateVerdict } from './gate-types';
 
 /** The tools that act on an element of the page (and so in the frame that element is in). */
-const ELEMENT_TOOLS = new Set(['click', 'type', 'select', 'check', 'hover', 'press', 'scroll']);
+const ELEMENT_TOOLS = new Set(['click', 'type', 'select', 'set_value', 'check', 'hover', 'press', 'scroll']);
 const COMMITTING = new Set(['click', 'check', 'press', 'type', 'select']);
 
 function chatOutgoing(input: GateInput, elementName: string | undefined): string | undefined {
@@ -21,7 +22,7 @@ function chatOutgoing(input: GateInput, elementName: string | undefined): string
   if (!page.chat) return undefined;
   // During a support chat, whatever the page tools type may end up in the chat (its composer, a form it opened),
   // and a click on one of its quick replies sends that reply: each is judged as a message to support.
-  if (tool.name === 'type' && typeof args.text === 'string') return args.text;
+  if (fillsField(tool.name)) return PAGE_INPUT_TEXT[tool.name]?.(args);
   const norm = (text: string): string => text.replace(/\s+/g, ' ').trim().toLowerCase();
   if ((tool.name === 'click' || tool.name === 'press') && elementName !== undefined && page.chat.choices.some((c) => norm(c) === norm(elementName))) return elementName;
   return undefined;
@@ -85,8 +86,8 @@ export function classifyToolCall(input: GateInput): Classification {
     if (element && /message|chat|reply|comment|write/i.test(element.name)) addRisk(findings, 'send-message', 'it sends a message');
   }
 
-  if ((tool.name === 'type' || tool.name === 'select') && element && outgoing === undefined) {
-    const text = typeof args.text === 'string' ? args.text : Array.isArray(args.values) ? args.values.map(String).join(' ') : '';
+  if (fillsField(tool.name) && element && outgoing === undefined) {
+    const text = PAGE_INPUT_TEXT[tool.name]?.(args) ?? '';
     const field = { name: element.name, inputType: element.inputType, autocomplete: element.autocomplete };
     const fitting = placeholders.filter((p) => fieldFits(p, field));
     // Where the typed value goes from here: the form's address, or the page's own script when it is in no form.
