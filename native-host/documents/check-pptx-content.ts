@@ -63,7 +63,9 @@ export function checkPptxContent(deck: Deck, rules: Rules, scanner: ContentScann
       }
     }
     if (title) units.push({ where: { slide: slide.number, shape: title.name }, text: title.text, links: title.links, noun: 'title' });
-    if (slideSlots === 0) slot(title !== undefined && title.text.trim() !== '' && !scanner.placeholder(title.text));
+    // A slide that is a chart, a picture or a diagram holds its content there: it is not empty for want of text.
+    const visual = slide.shapes.some((shape) => !shape.inherited && (shape.kind === 'chart' || shape.kind === 'picture' || shape.kind === 'graphic'));
+    if (slideSlots === 0) slot(visual || (title !== undefined && title.text.trim() !== '' && !scanner.placeholder(title.text)));
     slots += slideSlots;
     filled += slideFilled;
     const paragraphs = bodyTexts(slide).reduce((total, shape) => total + shape.paragraphs.filter((paragraph) => paragraph.text.trim() !== '').length, 0);

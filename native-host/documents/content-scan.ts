@@ -60,14 +60,29 @@ export interface ContentScanner {
   hollowRatio: number;
 }
 
+/**
+ * A workbook repeats the same shared string in thousands of cells: each distinct text is scanned once. The memory is
+ * bounded so a workbook of distinct texts does not keep them all.
+ */
+function remembered<T>(scan: (text: string) => T): (text: string) => T {
+  const known = new Map<string, T>();
+  return (text) => {
+    if (known.has(text)) return known.get(text) as T;
+    const result = scan(text);
+    if (known.size >= 10_000) known.clear();
+    known.set(text, result);
+    return result;
+  };
+}
+
 export function contentScanner(rules: Rules): ContentScanner {
   const content = rules.content ?? {};
   const filler = [...(content.fillerPhrases ?? DEFAULT_FILLER_PHRASES), ...(content.extraFillerPhrases ?? [])].map((phrase) => ({ phrase, pattern: phrasePattern(phrase) }));
   const placeholders = (content.placeholderPhrases ?? DEFAULT_PLACEHOLDER_PHRASES).map((phrase) => ({ phrase, pattern: phrasePattern(phrase) }));
   const blocked = [...DEFAULT_BLOCKED_DOMAINS, ...(content.blockedDomains ?? [])].map((domain) => domain.toLowerCase().replace(/^\*?\./, ''));
   return {
-    filler: (text) => filler.filter((item) => item.pattern.test(text)).map((item) => item.phrase),
-    placeholder: (text) => placeholders.find((item) => item.pattern.test(text))?.phrase,
+    filler: remembered((text) => filler.filter((item) => item.pattern.test(text)).map((item) => item.phrase)),
+    placeholder: remembered((text) => placeholders.find((item) => item.pattern.test(text))?.phrase),
     blockedDomain: (url) => {
       const host = hostOf(url);
       if (!host) return undefined;
@@ -80,9 +95,7 @@ export function contentScanner(rules: Rules): ContentScanner {
 const URL_IN_TEXT = /\b(?:https?:\/\/[^\s<>"')\]]+|www\.[a-z0-9-]+(?:\.[a-z0-9-]+)+[^\s<>"')\]]*)/gi;
 
 /** URLs written in a text, trailing punctuation removed. */
-export function urlsIn(text: string): string[] {
-  return (text.match(URL_IN_TEXT) ?? []).map((url) => url.replace(/[.,;:!?]+$/, ''));
-}
+export const urlsIn = remembered((text: string): string[] => (text.match(URL_IN_TEXT) ?? []).map((url) => url.replace(/[.,;:!?]+$/, '')));
 
 export function hostOf(url: string): string | undefined {
   try {

@@ -19,7 +19,16 @@ export class FindingList {
   private readonly folded = new Map<string, { finding: Finding; count: number; rows: number[] }>();
   private readonly perGroup = new Map<string, number>();
 
-  constructor(private readonly overrides: Rules['severity'] = {}) {}
+  private readonly accepted: Set<string>;
+  /** Every finding added, before folding and acceptance: what `acceptedOf` turns into a reference's accepted list. */
+  readonly raw: Array<{ rule: string; location: string; actual: string }> = [];
+
+  constructor(
+    private readonly overrides: Rules['severity'] = {},
+    accepted: Rules['accepted'] = [],
+  ) {
+    this.accepted = new Set(accepted.map((item) => acceptKey(item.rule, item.location, item.actual)));
+  }
 
   private readonly repeated = new Map<string, { finding: Finding; places: string[] }>();
 
@@ -43,6 +52,8 @@ export class FindingList {
     const override = this.overrides?.[input.rule];
     if (override === 'off') return;
     const location = 'label' in input.where ? input.where : locate(input.where);
+    this.raw.push({ rule: input.rule, location: location.label, actual: input.actual });
+    if (this.accepted.has(acceptKey(input.rule, location.label, input.actual))) return;
     if (location.sheet !== undefined && location.row !== undefined) {
       const group = `${input.rule}\u0000${location.sheet}\u0000${location.column ?? ''}`;
       const seen = (this.perGroup.get(group) ?? 0) + 1;
@@ -82,6 +93,8 @@ export class FindingList {
     });
   }
 }
+
+const acceptKey = (rule: string, location: string, actual: string): string => `${rule}\u0000${location}\u0000${actual}`;
 
 export const quote = (text: string, max = 80): string => {
   const flat = text.replace(/\s+/g, ' ').trim();

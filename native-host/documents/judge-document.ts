@@ -63,11 +63,23 @@ export async function readDocument(path: string, limits: PackageLimits = DEFAULT
   }
 }
 
-/** Rules learned from a model: everything the reference shows about structure, formatting and content. */
+/**
+ * Rules learned from a model: everything the reference shows about structure, formatting and content. A reference
+ * is by definition acceptable, so whatever the checks still find in it under those rules (a placeholder it leaves
+ * empty, a cell showing #N/A, a slide styled unlike its siblings) is listed as accepted: the same finding at the same
+ * place in an output is not a defect, and the rules never flag the reference they came from.
+ */
 export function learnFromModel(model: DocumentModel): Rules {
-  if (model.kind === 'pptx') return { kind: 'pptx', pptx: learnPptx(model) };
-  if (model.kind === 'xlsx') return { kind: 'xlsx', xlsx: learnXlsx(model) };
-  return { kind: 'docx', docx: learnDocx(model) };
+  const learned: Rules = model.kind === 'pptx' ? { kind: 'pptx', pptx: learnPptx(model) } : model.kind === 'xlsx' ? { kind: 'xlsx', xlsx: learnXlsx(model) } : { kind: 'docx', docx: learnDocx(model) };
+  const own = runChecks(model, learned).findings.raw;
+  const seen = new Set<string>();
+  const accepted = own.filter((item) => {
+    const key = JSON.stringify(item);
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+  return accepted.length > 0 ? { ...learned, accepted } : learned;
 }
 
 export async function learnRules(path: string, options: JudgeOptions = {}): Promise<Rules> {
@@ -82,18 +94,24 @@ function summarize(kind: DocumentKind, counts: Record<Severity, number>, hollow:
   return `FAIL: ${parts}`;
 }
 
-/** Checks a model against rules; the pure core that `judgeDocument` wraps (tests call it with models they build). */
-export function judgeModel(model: DocumentModel, rules: Rules): Pick<Judgement, 'findings' | 'counts' | 'hollow' | 'passed' | 'summary'> {
-  const findings = new FindingList(rules.severity);
+function runChecks(model: DocumentModel, rules: Rules): { findings: FindingList } {
+  const findings = new FindingList(rules.severity, rules.accepted);
   const scanner = contentScanner(rules);
-  let hollow: boolean;
   if (model.kind === 'pptx') {
     checkPptxStructure(model, rules, findings);
     checkPptxFormat(model, rules, findings);
-    hollow = checkPptxContent(model, rules, scanner, findings);
-  } else if (model.kind === 'xlsx') hollow = checkXlsx(model, rules, scanner, findings);
-  else hollow = checkDocx(model, rules, scanner, findings);
+    checkPptxContent(model, rules, scanner, findings);
+  } else if (model.kind === 'xlsx') checkXlsx(model, rules, scanner, findings);
+  else checkDocx(model, rules, scanner, findings);
+  return { findings };
+}
+
+/** Checks a model against rules; the pure core that `judgeDocument` wraps (tests call it with models they build). */
+export function judgeModel(model: DocumentModel, rules: Rules): Pick<Judgement, 'findings' | 'counts' | 'hollow' | 'passed' | 'summary'> {
+  const { findings } = runChecks(model, rules);
   const sorted = sortFindings(findings.items);
+  // Hollow only when the finding that says so survived: a reference that is itself mostly empty has accepted it.
+  const hollow = sorted.some((finding) => finding.rule === 'content.hollow');
   const counts = countBySeverity(sorted);
   return { findings: sorted, counts, hollow, passed: counts.critical + counts.high === 0, summary: summarize(model.kind, counts, hollow) };
 }

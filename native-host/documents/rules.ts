@@ -95,6 +95,10 @@ export const Rules = z
     kind: z.enum(['pptx', 'xlsx', 'docx']).optional(),
     notes: z.string().describe("the template's reference notes, handed to the fixer").optional(),
     severity: z.record(z.string(), SeverityOverride).describe('per rule id: a new severity, or "off"').optional(),
+    accepted: z
+      .array(z.object({ rule: z.string(), location: z.string(), actual: z.string() }).strict())
+      .describe('what the reference itself shows (an empty placeholder, a cell with #N/A): the same finding at the same place is not a defect of the output')
+      .optional(),
     content: z
       .object({
         fillerPhrases: z.array(z.string()).describe('replaces the default list').optional(),
