@@ -1,5 +1,5 @@
 import { AppError } from '../../shared/errors';
-import type { Cell, Column, Sheet, SheetRow, SheetTable, TextStyle, Workbook } from './document-model';
+import type { Cell, Column, Sheet, SheetRow, SheetTable, Workbook } from './document-model';
 import type { OfficePackage } from './open-package';
 import { PackageParts } from './package-parts';
 import { attr, type XmlNode } from './xml-tree';
