@@ -23,6 +23,14 @@ export class FindingList {
   /** Every finding added, before folding and acceptance: what `acceptedOf` turns into a reference's accepted list. */
   readonly raw: Array<{ rule: string; location: string; actual: string }> = [];
 
+  private readonly reported = new Set<string>();
+
+  /** Whether a finding whose rule starts with `prefix` was reported at this place: later checks do not repeat it. */
+  reportedAt(label: string, prefix: string): boolean {
+    for (const key of this.reported) if (key.startsWith(`${label}\u0000${prefix}`)) return true;
+    return false;
+  }
+
   constructor(
     private readonly overrides: Rules['severity'] = {},
     accepted: Rules['accepted'] = [],
@@ -54,8 +62,9 @@ export class FindingList {
     const location = 'label' in input.where ? input.where : locate(input.where);
     this.raw.push({ rule: input.rule, location: location.label, actual: input.actual });
     if (this.accepted.has(acceptKey(input.rule, location.label, input.actual))) return;
+    this.reported.add(`${location.label}\u0000${input.rule}`);
     if (location.sheet !== undefined && location.row !== undefined) {
-      const group = `${input.rule}\u0000${location.sheet}\u0000${location.column ?? ''}`;
+      const group = `${input.rule}\u0000${location.sheet}\u0000${location.table ?? 1}\u0000${location.column ?? ''}`;
       const seen = (this.perGroup.get(group) ?? 0) + 1;
       this.perGroup.set(group, seen);
       if (seen > PER_COLUMN) {

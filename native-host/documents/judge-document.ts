@@ -16,6 +16,7 @@ import { AppError } from '../../shared/errors';
 import { checkDocx } from './check-docx';
 import { checkPptxContent } from './check-pptx-content';
 import { checkPptxFormat } from './check-pptx-format';
+import { checkPptxShapes } from './check-pptx-shapes';
 import { checkPptxStructure } from './check-pptx-structure';
 import { checkXlsx } from './check-xlsx';
 import { contentScanner } from './content-scan';
@@ -101,6 +102,7 @@ function runChecks(model: DocumentModel, rules: Rules): { findings: FindingList 
     checkPptxStructure(model, rules, findings);
     checkPptxFormat(model, rules, findings);
     checkPptxContent(model, rules, scanner, findings);
+    checkPptxShapes(model, rules, findings);
   } else if (model.kind === 'xlsx') checkXlsx(model, rules, scanner, findings);
   else checkDocx(model, rules, scanner, findings);
   return { findings };

@@ -19,7 +19,7 @@ export const sectionBody = (section: Section): string => section.paragraphs.map(
 /** Learns a document's rules: its sections in order, which carry text and how much, heading styles, cover, tables. */
 export function learnDocx(document: WordDocument): DocxRules {
   const rules: DocxRules = {};
-  const outline = document.sections.filter((section) => section.level <= 2);
+  const outline = document.sections;
   if (outline.length > 0) rules.sections = outline.map((section) => section.title);
   const filled = document.sections.filter((section) => wordCount(sectionBody(section)) > 0);
   if (filled.length > 0) {

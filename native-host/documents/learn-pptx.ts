@@ -1,7 +1,7 @@
 import { COVER_LABEL, median, mode, wordCount } from './content-scan';
 import type { Deck, Shape, Slide, TextStyle } from './document-model';
 import { dividersOf, firstOfRole, inches, isContent, overlapKey, overlappingPairs, shapeStyle, slideKind } from './pptx-geometry';
-import type { PptxRules, SlideKindRules, StyleRule } from './rules';
+import type { PptxRules, ShapeRule, SlideKindRules, StyleRule } from './rules';
 import { estimateFit } from './text-fit';
 
 /** Words a body text needs, in the reference, to count as a description (not a label or a figure). */
@@ -80,6 +80,32 @@ function learnKind(slides: Slide[], deck: Deck): SlideKindRules {
   return rules;
 }
 
+const placed = (shape: Shape): ShapeRule['box'] => (shape.box ? [inches(shape.box.x), inches(shape.box.y), inches(shape.box.w), inches(shape.box.h)] : undefined);
+
+const placeholderOf = (shape: Shape): { placeholder?: string; role?: 'title' | 'subtitle' } => ({
+  ...(shape.key.startsWith('ph:') ? { placeholder: shape.key } : {}),
+  ...(shape.role === 'title' || shape.role === 'subtitle' ? { role: shape.role } : {}),
+});
+
+/** A slide's own pictures, charts, diagrams and tables with where they sit, and its texts with their style. */
+function slideShapes(slide: Slide): ShapeRule[] {
+  const rules: ShapeRule[] = [];
+  for (const shape of slide.shapes) {
+    if (shape.inherited || shape.kind === 'line') continue;
+    const box = placed(shape);
+    if (shape.kind === 'text') {
+      // Empty texts are listed too, so the n-th shape of a name matches the n-th in the output.
+      if (shape.text.trim() === '') {
+        rules.push({ name: shape.name, ...placeholderOf(shape), kind: 'text' });
+        continue;
+      }
+      const style = styleRule([shapeStyle(shape)]);
+      rules.push({ name: shape.name, ...placeholderOf(shape), kind: 'text', text: true, ...(style && Object.keys(style).length > 0 ? { style } : {}) });
+    } else if (shape.kind !== 'graphic' || box) rules.push({ name: shape.name, ...placeholderOf(shape), kind: shape.kind, ...(box ? { box } : {}) });
+  }
+  return rules;
+}
+
 /** Learns a deck's rules: slide kinds with their styles, positions, dividers, description lengths, tables and cover. */
 export function learnPptx(deck: Deck): PptxRules {
   const visible = deck.slides.filter((slide) => !slide.hidden);
@@ -95,7 +121,9 @@ export function learnPptx(deck: Deck): PptxRules {
     ? cover.shapes.filter((shape) => shape.role === 'body' || shape.role === 'footer').flatMap((shape) => shape.text.split('\n')).map((line) => COVER_LABEL.exec(line)?.[1]).filter((label): label is string => label !== undefined)
     : [];
   return {
-    slides: { min: Math.ceil(visible.length / 2) },
+    // As many slides as the template: a missing slide is a missing item, whatever the generator's reason.
+    slides: { min: visible.length },
+    shapes: visible.map(slideShapes),
     kinds,
     requiredKinds: [...groups.keys()].filter((kind) => kind !== 'cover'),
     cover: { roles: [...roles], labels: [...new Set(labels)] },

@@ -4,11 +4,11 @@ import type { SheetRules, XlsxRules } from './rules';
 
 const DESCRIPTION_WORDS = 8;
 
-function learnSheet(sheet: Sheet): SheetRules {
+function learnSheet(sheet: Pick<Sheet, 'hidden' | 'columns' | 'rows' | 'headerRow'>): SheetRules {
   const rules: SheetRules = { required: !sheet.hidden };
   const named = sheet.columns.filter((column) => column.header !== '');
   if (named.length > 0) rules.columns = named.map((column) => column.header);
-  if (sheet.rows.length > 0) rules.rows = { min: 1 };
+  if (sheet.rows.length > 0) rules.rows = { min: sheet.rows.length };
   const filled: string[] = [];
   const descriptions: Record<string, { min: number; max: number }> = {};
   const links: string[] = [];
@@ -29,7 +29,7 @@ function learnSheet(sheet: Sheet): SheetRules {
     if (numbers.length >= present.length * 0.9) {
       numeric.push(column.header);
       const format = mode(numbers.map((cell) => cell.numFmt ?? 'General'));
-      if (format && format !== 'General') numberFormats[column.header] = format;
+      if (format) numberFormats[column.header] = format;
     }
   }
   if (filled.length > 0) rules.filled = filled;
@@ -50,6 +50,13 @@ function learnSheet(sheet: Sheet): SheetRules {
 /** Learns a workbook's rules: its sheets in order, and per sheet the columns, which must be filled, linked, numeric. */
 export function learnXlsx(workbook: Workbook): XlsxRules {
   const sheets: Record<string, SheetRules> = {};
-  for (const sheet of workbook.sheets) sheets[sheet.name] = learnSheet(sheet);
+  for (const sheet of workbook.sheets) {
+    const rules = learnSheet(sheet);
+    const more = (sheet.tables ?? []).slice(1).map((table) => {
+      const { required: _required, ...rest } = learnSheet({ ...table, hidden: sheet.hidden });
+      return rest;
+    });
+    sheets[sheet.name] = more.length > 0 ? { ...rules, tables: more } : rules;
+  }
   return { sheets, sheetOrder: workbook.sheets.filter((sheet) => !sheet.hidden).map((sheet) => sheet.name) };
 }

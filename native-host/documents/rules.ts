@@ -43,9 +43,24 @@ export const SlideKindRules = z
   .strict();
 export type SlideKindRules = z.infer<typeof SlideKindRules>;
 
+export const ShapeRule = z
+  .object({
+    name: z.string(),
+    placeholder: z.string().describe('the placeholder the shape fills, e.g. "ph:title": matched by it before the name').optional(),
+    kind: z.enum(['text', 'picture', 'table', 'chart', 'graphic']),
+    role: z.enum(['title', 'subtitle']).describe("a text that is the slide's title or subtitle: matched by that role before the name").optional(),
+    box: z.tuple([z.number(), z.number(), z.number(), z.number()]).describe('left, top, width, height in inches').optional(),
+    text: z.boolean().describe('the shape holds text in the template').optional(),
+    style: StyleRule.optional(),
+  })
+  .strict();
+export type ShapeRule = z.infer<typeof ShapeRule>;
+
 export const PptxRules = z
   .object({
     slides: Range.optional(),
+    /** Per slide of the template (by position), its pictures, charts, diagrams, tables and texts: checked when the output has as many slides. */
+    shapes: z.array(z.array(ShapeRule)).optional(),
     /** Slide kinds: "cover" for slide 1, otherwise the layout's name. */
     kinds: z.record(z.string(), SlideKindRules).optional(),
     requiredKinds: z.array(z.string()).optional(),
@@ -54,7 +69,7 @@ export const PptxRules = z
   .strict();
 export type PptxRules = z.infer<typeof PptxRules>;
 
-export const SheetRules = z
+const TableRules = z
   .object({
     required: z.boolean().optional(),
     columns: z.array(z.string()).describe('required columns, in order').optional(),
@@ -68,6 +83,11 @@ export const SheetRules = z
     header: StyleRule.extend({ fill: Hex.optional() }).strict().optional(),
   })
   .strict();
+
+export const SheetRules = TableRules.extend({
+  /** The sheet's second, third... table (the first is described by the fields above). */
+  tables: z.array(TableRules).optional(),
+}).strict();
 export type SheetRules = z.infer<typeof SheetRules>;
 
 export const XlsxRules = z.object({ sheets: z.record(z.string(), SheetRules).optional(), sheetOrder: z.array(z.string()).optional() }).strict();
