@@ -22,7 +22,10 @@ function learnSheet(sheet: Pick<Sheet, 'hidden' | 'columns' | 'rows' | 'headerRo
     const strings = present.filter((cell) => cell.type === 'string');
     const counts = strings.map((cell) => wordCount(cell.text));
     if (strings.length * 2 >= present.length && (median(counts) ?? 0) >= DESCRIPTION_WORDS) {
-      descriptions[column.header] = { min: Math.max(3, Math.floor(Math.min(...counts) * 0.5)), max: Math.ceil(Math.max(...counts) * 2) };
+      descriptions[column.header] = {
+        min: Math.max(3, Math.floor(Math.min(...counts) * 0.5)),
+        max: Math.ceil(Math.max(...counts) * 2),
+      };
     }
     if (present.filter((cell) => cell.link).length >= present.length * 0.8) links.push(column.header);
     const numbers = present.filter((cell) => cell.type === 'number');
@@ -39,10 +42,17 @@ function learnSheet(sheet: Pick<Sheet, 'hidden' | 'columns' | 'rows' | 'headerRo
   if (Object.keys(numberFormats).length > 0) rules.numberFormats = numberFormats;
   const key = named.find((column) => {
     const values = sheet.rows.map((row) => row.cells[sheet.columns.indexOf(column)]!);
-    return values.length >= 2 && values.every((cell) => cell.type === 'string') && new Set(values.map((cell) => cell.text.trim().toLowerCase())).size === values.length;
+    return (
+      values.length >= 2 &&
+      values.every((cell) => cell.type === 'string') &&
+      new Set(values.map((cell) => cell.text.trim().toLowerCase())).size === values.length
+    );
   });
   if (key) rules.keyColumn = key.header;
-  const header = mode(named.map((column) => column.headerStyle), (style) => JSON.stringify(style));
+  const header = mode(
+    named.map((column) => column.headerStyle),
+    (style) => JSON.stringify(style),
+  );
   if (header && Object.keys(header).length > 0) rules.header = { ...header };
   return rules;
 }

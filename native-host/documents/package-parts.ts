@@ -33,7 +33,11 @@ export class PackageParts {
     try {
       return parseXml(text);
     } catch (error) {
-      throw new AppError('bad_request', `${this.pkg.path} is corrupt: its part ${part} is not well-formed XML (${error instanceof Error ? error.message : String(error)}). Re-create the file.`, { cause: error });
+      throw new AppError(
+        'bad_request',
+        `${this.pkg.path} is corrupt: its part ${part} is not well-formed XML (${error instanceof Error ? error.message : String(error)}). Re-create the file.`,
+        { cause: error },
+      );
     }
   }
 
@@ -42,14 +46,22 @@ export class PackageParts {
     const dir = posix.dirname(part);
     const relsPart = posix.join(dir, '_rels', `${posix.basename(part)}.rels`);
     // Some writers prefix the namespace (`ns0:Relationships`); the names are read without it.
-    const root = (await this.xml(relsPart))?.children.find((node) => node.name === 'Relationships' || node.name.endsWith(':Relationships'));
+    const root = (await this.xml(relsPart))?.children.find(
+      (node) => node.name === 'Relationships' || node.name.endsWith(':Relationships'),
+    );
     const map = new Map<string, Relationship>();
-    for (const node of root?.children.filter((item) => item.name === 'Relationship' || item.name.endsWith(':Relationship')) ?? []) {
+    for (const node of root?.children.filter(
+      (item) => item.name === 'Relationship' || item.name.endsWith(':Relationship'),
+    ) ?? []) {
       const id = attr(node, 'Id');
       const target = attr(node, 'Target');
       if (!id || target === undefined) continue;
       const external = attr(node, 'TargetMode') === 'External';
-      const resolved = external ? target : target.startsWith('/') ? target.slice(1) : posix.normalize(posix.join(dir, target));
+      const resolved = external
+        ? target
+        : target.startsWith('/')
+          ? target.slice(1)
+          : posix.normalize(posix.join(dir, target));
       map.set(id, { id, type: attr(node, 'Type') ?? '', target: resolved, external });
     }
     return map;

@@ -11,10 +11,13 @@ const ERROR_TEXT = /^#(N\/A|REF!|NAME\?|DIV\/0!|NULL!|VALUE!|NUM!|GETTING_DATA|S
 
 /** An element's name without its namespace prefix: files written with `x:row` or `ns0:sheet` read the same. */
 const local = (node: XmlNode): string => node.name.slice(node.name.indexOf(':') + 1);
-const child = (node: XmlNode | undefined, name: string): XmlNode | undefined => node?.children.find((item) => local(item) === name);
-const children = (node: XmlNode | undefined, name: string): XmlNode[] => node?.children.filter((item) => local(item) === name) ?? [];
+const child = (node: XmlNode | undefined, name: string): XmlNode | undefined =>
+  node?.children.find((item) => local(item) === name);
+const children = (node: XmlNode | undefined, name: string): XmlNode[] =>
+  node?.children.filter((item) => local(item) === name) ?? [];
 /** The relationship id attribute, whatever prefix the file gave its namespace. */
-const relId = (node: XmlNode): string | undefined => Object.entries(node.attrs).find(([key]) => key === 'r:id' || key.endsWith(':id'))?.[1];
+const relId = (node: XmlNode): string | undefined =>
+  Object.entries(node.attrs).find(([key]) => key === 'r:id' || key.endsWith(':id'))?.[1];
 
 /** "AB12" -> column 28. */
 function columnOf(ref: string | undefined): number | undefined {
@@ -27,7 +30,8 @@ function columnOf(ref: string | undefined): number | undefined {
 
 export function columnLetter(index: number): string {
   let letters = '';
-  for (let rest = index; rest > 0; rest = Math.floor((rest - 1) / 26)) letters = String.fromCharCode(65 + ((rest - 1) % 26)) + letters;
+  for (let rest = index; rest > 0; rest = Math.floor((rest - 1) / 26))
+    letters = String.fromCharCode(65 + ((rest - 1) % 26)) + letters;
   return letters;
 }
 
@@ -66,7 +70,12 @@ function readCell(node: XmlNode, strings: string[], styles: XlsxStyles): Omit<Ra
   const value = child(node, 'v')?.text;
   const make = (cell: Cell): Omit<RawCell, 'column'> => ({ cell, styleIndex });
   if (type === 'inlineStr' || type === 's' || type === 'str') {
-    const text = type === 'inlineStr' ? stringText(child(node, 'is')) : type === 's' ? (strings[Number(value)] ?? '') : (value ?? '');
+    const text =
+      type === 'inlineStr'
+        ? stringText(child(node, 'is'))
+        : type === 's'
+          ? (strings[Number(value)] ?? '')
+          : (value ?? '');
     if (ERROR_TEXT.test(text.trim())) return make({ text, type: 'error', error: text.trim(), ...numFmt });
     return make({ text, type: text.trim() === '' ? 'empty' : 'string', ...numFmt });
   }
@@ -85,7 +94,12 @@ interface Grid {
   width: number;
 }
 
-async function readGrid(parts: PackageParts, part: string, strings: string[], styles: XlsxStyles): Promise<{ grid: Grid; root: XmlNode | undefined }> {
+async function readGrid(
+  parts: PackageParts,
+  part: string,
+  strings: string[],
+  styles: XlsxStyles,
+): Promise<{ grid: Grid; root: XmlNode | undefined }> {
   const root = (await parts.xml(part))?.children.find((node) => local(node) === 'worksheet');
   const rows = new Map<number, RawCell[]>();
   let width = 0;
@@ -110,8 +124,10 @@ async function readGrid(parts: PackageParts, part: string, strings: string[], st
   return { grid: { rows, width }, root };
 }
 
-const textCells = (cells: readonly RawCell[] | undefined): number => (cells ?? []).filter((item) => item.cell.type === 'string').length;
-const hasValue = (cells: readonly RawCell[] | undefined): boolean => (cells ?? []).some((item) => item.cell.type !== 'empty');
+const textCells = (cells: readonly RawCell[] | undefined): number =>
+  (cells ?? []).filter((item) => item.cell.type === 'string').length;
+const hasValue = (cells: readonly RawCell[] | undefined): boolean =>
+  (cells ?? []).some((item) => item.cell.type !== 'empty');
 
 /**
  * A sheet's tables: runs of rows separated by empty rows. A run whose first rows hold a header (the row with the most
@@ -144,12 +160,20 @@ function splitTables(grid: Grid, styles: XlsxStyles, links: Map<string, string>)
   if (tables.length === 0) tables.push({ rows: pending });
   return tables.map((table) => {
     const headerCells = table.header === undefined ? [] : (grid.rows.get(table.header) ?? []);
-    let width = table.header === undefined ? grid.width : Math.max(0, ...headerCells.filter((item) => item.cell.type !== 'empty').map((item) => item.column));
+    let width =
+      table.header === undefined
+        ? grid.width
+        : Math.max(0, ...headerCells.filter((item) => item.cell.type !== 'empty').map((item) => item.column));
     if (width === 0) width = Math.max(1, grid.width);
     const columns: Column[] = [];
     for (let index = 1; index <= width; index += 1) {
       const cell = headerCells.find((item) => item.column === index);
-      columns.push({ index, letter: columnLetter(index), header: cell ? cell.cell.text.trim() : '', headerStyle: cell ? styles.headerStyle(cell.styleIndex) : ({}) });
+      columns.push({
+        index,
+        letter: columnLetter(index),
+        header: cell ? cell.cell.text.trim() : '',
+        headerStyle: cell ? styles.headerStyle(cell.styleIndex) : {},
+      });
     }
     const rows: SheetRow[] = [];
     for (const number of table.rows) {
@@ -192,9 +216,14 @@ async function readLinks(parts: PackageParts, part: string, root: XmlNode | unde
 export async function readWorkbook(pkg: OfficePackage): Promise<Workbook> {
   const parts = new PackageParts(pkg);
   const book = child(await parts.xml('xl/workbook.xml'), 'workbook');
-  if (!book) throw new AppError('bad_request', `${pkg.path} is damaged: its part xl/workbook.xml has no workbook element. Re-create the file.`);
+  if (!book)
+    throw new AppError(
+      'bad_request',
+      `${pkg.path} is damaged: its part xl/workbook.xml has no workbook element. Re-create the file.`,
+    );
   const rels = await parts.rels('xl/workbook.xml');
-  const stringsPart = [...rels.values()].find((rel) => rel.type.endsWith('/sharedStrings'))?.target ?? 'xl/sharedStrings.xml';
+  const stringsPart =
+    [...rels.values()].find((rel) => rel.type.endsWith('/sharedStrings'))?.target ?? 'xl/sharedStrings.xml';
   const sst = child(await parts.xml(stringsPart), 'sst');
   const strings = children(sst, 'si').map(stringText);
   const stylesPart = [...rels.values()].find((rel) => rel.type.endsWith('/styles'))?.target ?? 'xl/styles.xml';
@@ -206,10 +235,21 @@ export async function readWorkbook(pkg: OfficePackage): Promise<Workbook> {
     const rel = rels.get(relId(node) ?? '');
     if (!rel || rel.external || !rel.type.endsWith('/worksheet')) continue;
     const { grid, root } = await readGrid(parts, rel.target, strings, styles);
-    if (!root) throw new AppError('bad_request', `${pkg.path} is damaged: the sheet "${name}" (part ${rel.target}) is missing or has no worksheet element. Re-create the file.`);
+    if (!root)
+      throw new AppError(
+        'bad_request',
+        `${pkg.path} is damaged: the sheet "${name}" (part ${rel.target}) is missing or has no worksheet element. Re-create the file.`,
+      );
     const tables = splitTables(grid, styles, await readLinks(parts, rel.target, root));
     const first = tables[0]!;
-    sheets.push({ name, hidden: (attr(node, 'state') ?? 'visible') !== 'visible', ...(first.headerRow === undefined ? {} : { headerRow: first.headerRow }), columns: first.columns, rows: first.rows, tables });
+    sheets.push({
+      name,
+      hidden: (attr(node, 'state') ?? 'visible') !== 'visible',
+      ...(first.headerRow === undefined ? {} : { headerRow: first.headerRow }),
+      columns: first.columns,
+      rows: first.rows,
+      tables,
+    });
   }
   return { kind: 'xlsx', path: pkg.path, sheets };
 }

@@ -10,13 +10,39 @@ export interface XlsxStyles {
 
 /** The built-in number formats (ECMA-376 part 1, 18.8.30) that files refer to by id without writing them out. */
 const BUILT_IN: Record<number, string> = {
-  0: 'General', 1: '0', 2: '0.00', 3: '#,##0', 4: '#,##0.00', 9: '0%', 10: '0.00%', 11: '0.00E+00', 12: '# ?/?', 13: '# ??/??',
-  14: 'mm-dd-yy', 15: 'd-mmm-yy', 16: 'd-mmm', 17: 'mmm-yy', 18: 'h:mm AM/PM', 19: 'h:mm:ss AM/PM', 20: 'h:mm', 21: 'h:mm:ss', 22: 'm/d/yy h:mm',
-  37: '#,##0 ;(#,##0)', 38: '#,##0 ;[Red](#,##0)', 39: '#,##0.00;(#,##0.00)', 40: '#,##0.00;[Red](#,##0.00)', 45: 'mm:ss', 46: '[h]:mm:ss', 47: 'mmss.0', 48: '##0.0E+0', 49: '@',
+  0: 'General',
+  1: '0',
+  2: '0.00',
+  3: '#,##0',
+  4: '#,##0.00',
+  9: '0%',
+  10: '0.00%',
+  11: '0.00E+00',
+  12: '# ?/?',
+  13: '# ??/??',
+  14: 'mm-dd-yy',
+  15: 'd-mmm-yy',
+  16: 'd-mmm',
+  17: 'mmm-yy',
+  18: 'h:mm AM/PM',
+  19: 'h:mm:ss AM/PM',
+  20: 'h:mm',
+  21: 'h:mm:ss',
+  22: 'm/d/yy h:mm',
+  37: '#,##0 ;(#,##0)',
+  38: '#,##0 ;[Red](#,##0)',
+  39: '#,##0.00;(#,##0.00)',
+  40: '#,##0.00;[Red](#,##0.00)',
+  45: 'mm:ss',
+  46: '[h]:mm:ss',
+  47: 'mmss.0',
+  48: '##0.0E+0',
+  49: '@',
 };
 
 const local = (node: XmlNode): string => node.name.slice(node.name.indexOf(':') + 1);
-const kids = (node: XmlNode | undefined, name: string): XmlNode[] => node?.children.filter((item) => local(item) === name) ?? [];
+const kids = (node: XmlNode | undefined, name: string): XmlNode[] =>
+  node?.children.filter((item) => local(item) === name) ?? [];
 const kid = (node: XmlNode | undefined, name: string): XmlNode | undefined => kids(node, name)[0];
 
 /** A date or time format: d, m, y, h or s outside quotes, brackets (colours, locales) and escapes. */
@@ -33,7 +59,8 @@ const rgb = (node: XmlNode | undefined): string | undefined => {
 export function readXlsxStyles(root: XmlNode | undefined): XlsxStyles {
   const sheet = root?.children.find((node) => local(node) === 'styleSheet');
   const formats = new Map<number, string>();
-  for (const node of kids(kid(sheet, 'numFmts'), 'numFmt')) formats.set(Number(node.attrs.numFmtId), node.attrs.formatCode ?? '');
+  for (const node of kids(kid(sheet, 'numFmts'), 'numFmt'))
+    formats.set(Number(node.attrs.numFmtId), node.attrs.formatCode ?? '');
   const xfs = kids(kid(sheet, 'cellXfs'), 'xf');
   const fonts = kids(kid(sheet, 'fonts'), 'font');
   const fills = kids(kid(sheet, 'fills'), 'fill');
@@ -49,7 +76,8 @@ export function readXlsxStyles(root: XmlNode | undefined): XlsxStyles {
       if (known === undefined) {
         const id = Number(xfs[styleIndex]?.attrs.numFmtId ?? 0);
         const format = formatOf(styleIndex);
-        known = (id >= 14 && id <= 22) || (id >= 45 && id <= 47) || (format !== undefined && id >= 164 && showsDate(format));
+        known =
+          (id >= 14 && id <= 22) || (id >= 45 && id <= 47) || (format !== undefined && id >= 164 && showsDate(format));
         dates.set(styleIndex, known);
       }
       return known;
