@@ -148,6 +148,10 @@ export function SettingsView(props: { client: BackgroundClient; hostStatus: Host
           <span class="field__label">Default mode</span>
           <ModeSwitch mode={form.defaultMode} name="default-mode" onChange={(defaultMode) => edit({ defaultMode })} />
         </div>
+        <label class="check">
+          <input type="checkbox" data-testid="approve-each-step" checked={form.approveEachStep} onChange={(e) => edit({ approveEachStep: e.currentTarget.checked })} />
+          Ask first: approve each step too (otherwise approving the plan approves its routine steps on its sites; payments, account changes, messages, deletions and new sites always ask)
+        </label>
         <Field label="Step budget" id="step-budget" error={errors.stepBudget} hint="The most actions one task may take (1–200).">
           <input id="step-budget" data-testid="step-budget" inputMode="numeric" value={form.stepBudget} onInput={(e) => edit({ stepBudget: e.currentTarget.value })} />
         </Field>

@@ -30,6 +30,7 @@ export interface SettingsForm {
   apiKey: string;
   modelOptions: ModelOptions;
   defaultMode: TaskMode;
+  approveEachStep: boolean;
   stepBudget: string;
   allowedSites: string;
   deniedSites: string;
@@ -73,6 +74,7 @@ export function formFromSettings(settings: SavedSettings): SettingsForm {
       reasoningEffort: provider?.reasoningEffort ?? '',
     },
     defaultMode: settings.defaultMode,
+    approveEachStep: settings.approveEachStep,
     stepBudget: String(settings.stepBudget),
     allowedSites: settings.allowedSites.join('\n'),
     deniedSites: settings.deniedSites.join('\n'),
@@ -196,6 +198,7 @@ export function validateForm(form: SettingsForm, saved: SavedSettings): { ok: tr
     change: {
       provider,
       defaultMode: form.defaultMode,
+      approveEachStep: form.approveEachStep,
       stepBudget: budget,
       allowedSites: allowed.sites,
       deniedSites: denied.sites,

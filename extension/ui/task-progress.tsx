@@ -168,6 +168,7 @@ export function TaskProgress(props: {
         <PlanApprovalCard
           approval={record.approval}
           plan={proposedPlan(record, record.approval)}
+          {...(record.agent?.startUrl ? { startUrl: record.agent.startUrl } : {})}
           onDecide={(decision, note) =>
             act(
               client.call('task.approve', {

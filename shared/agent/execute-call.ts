@@ -7,6 +7,7 @@ import { type GateVerdict, type PolicyConfig, decide, gateToolCall, withCaution 
 import type { RiskClassifier } from './risk-classifier';
 import type { Redactor } from './redactor';
 import type { SecretVault } from './secret-vault';
+import { planOrigins } from './plan-scope';
 import { intentOf } from './step-text';
 import type { ToolGate } from './tool-gate';
 import { type AnyTool, type PageLookup, type ToolContext, type ToolResult, parseToolArguments } from './tool';
@@ -173,9 +174,14 @@ export async function executeCall<E>(call: CallRecord, services: CallServices<E>
         settle(call, 'denied', { ok: false, content }, services.now());
         return { tool, result: null, changesPage: false };
       }
-      if (verdict.newPlan) state.approvedPlan = verdict.newPlan;
       // The approved step may go where the task could not go before: the browser's guard must let it through.
-      if (recordApprovedOrigins(state, { reach: verdict.destination, site: answer.scope === 'site' ? verdict.siteApproval : null })) await services.egressChanged?.();
+      let widened = recordApprovedOrigins(state, { reach: verdict.destination, site: answer.scope === 'site' ? verdict.siteApproval : null });
+      if (verdict.newPlan) {
+        state.approvedPlan = verdict.newPlan;
+        // The sites the user saw on the plan card and approved with it; only an approval ever adds them.
+        for (const site of planOrigins(verdict.newPlan, state.startUrl, services.policy.deniedSites)) widened = recordApprovedOrigins(state, { site }) || widened;
+      }
+      if (widened) await services.egressChanged?.();
     }
   }
   if (services.stopRequested()) return { tool, result: null, changesPage: false };

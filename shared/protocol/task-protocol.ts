@@ -168,6 +168,8 @@ export type StepScreenshot = z.infer<typeof StepScreenshot>;
 export const Settings = z.object({
   provider: ProviderSettings.nullable(),
   defaultMode: TaskMode,
+  /** Ask first: approve every action one by one too, not only the plan (whose routine steps it otherwise approves). */
+  approveEachStep: z.boolean().default(false),
   stepBudget: z.number().int().min(1).max(200),
   allowedSites: z.array(z.string().min(1)),
   deniedSites: z.array(z.string().min(1)),
@@ -203,6 +205,7 @@ export type Settings = z.infer<typeof Settings>;
 export const DEFAULT_SETTINGS: Settings = {
   provider: null,
   defaultMode: 'ask',
+  approveEachStep: false,
   stepBudget: 30,
   allowedSites: [],
   deniedSites: [],

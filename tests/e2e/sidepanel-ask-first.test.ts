@@ -1,0 +1,154 @@
+import type { Page } from 'puppeteer-core';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { ExtensionBrowser } from '../../scripts/lib/launch-browser';
+import { startFakeProvider, type FakeProvider } from '../fixtures/fake-provider/fake-provider-server';
+import { fakeModelSettings, openPanelOn } from './support/panel-harness';
+import { requireBuild } from './support/register-host';
+import { call, refIn } from './support/snapshot-refs';
+import { serveRoutes, type StaticServer } from './support/static-server';
+import { launchTestBrowser } from './support/test-hosts';
+import { uiCall } from './support/ui-call';
+
+/** A shop page with routine buttons, a payment, a link to the docs site and a way off to another site. */
+const SHOP = `<!doctype html><title>Shop</title><h1>Mugs</h1>
+  <label>Search <input id="q" name="q"></label>
+  <button onclick="document.getElementById('s').textContent = 'Added ' + (Number(document.getElementById('s').dataset.n = (Number(document.getElementById('s').dataset.n || 0) + 1)))">Add to cart</button>
+  <button onclick="document.getElementById('s').textContent = 'Order placed'">Place order</button>
+  <p id="s" role="status">Nothing done yet</p>`;
+
+let ext: ExtensionBrowser;
+let fake: FakeProvider;
+let site: StaticServer;
+let target: Page;
+let panel: Page;
+
+beforeAll(async () => {
+  requireBuild();
+  site = await serveRoutes({ '/': SHOP, '/docs': '<!doctype html><title>Docs</title><h1>Mug care</h1><p>Hand wash only.</p>', '/away': '<!doctype html><title>Away</title><h1>Elsewhere</h1>' });
+  fake = await startFakeProvider();
+  ext = await launchTestBrowser();
+  await ext.worker();
+});
+afterAll(async () => {
+  await ext?.close();
+  await fake?.close();
+  await site?.close();
+});
+beforeEach(() => {
+  expect(fake.remaining()).toBe(0);
+});
+afterEach(async () => {
+  await panel?.close().catch(() => undefined);
+  await target?.close().catch(() => undefined);
+});
+
+async function open(settings: Record<string, unknown> = {}): Promise<void> {
+  ({ target, panel } = await openPanelOn(ext, site.url('/', 'shop.test'), { ...fakeModelSettings(fake.openaiBaseUrl, 'ask'), ...settings }));
+}
+
+async function runInPanel(text: string): Promise<void> {
+  await panel.click('[data-testid=task-input]');
+  await panel.keyboard.type(text);
+  await panel.keyboard.press('Enter');
+  await panel.waitForSelector('[data-testid=task-progress]');
+}
+
+/** Answers every card the task shows until it ends, recording each one as the user saw it. */
+async function answerCards(answer: (card: SeenCard) => 'approve' | 'reject'): Promise<SeenCard[]> {
+  const seen: SeenCard[] = [];
+  for (;;) {
+    const handle = await panel.waitForFunction(
+      (ids) => {
+        const status = document.querySelector('[data-testid=task-progress]')?.getAttribute('data-status');
+        if (status === 'completed' || status === 'failed' || status === 'stopped') return 'ended';
+        const card = document.querySelector('[data-testid=approval-card], [data-testid=plan-approval-card]');
+        const id = card?.getAttribute('data-approval-id');
+        return card && id && !ids.includes(id) ? id : false;
+      },
+      { timeout: 60_000 },
+      seen.map((c) => c.id),
+    );
+    const id = (await handle.jsonValue()) as string;
+    if (id === 'ended') return seen;
+    const card = await panel.$eval(`[data-approval-id="${id}"]`, (element) => ({
+      id: element.getAttribute('data-approval-id') ?? '',
+      plan: element.getAttribute('data-testid') === 'plan-approval-card',
+      intent: element.querySelector('[data-testid=approval-intent]')?.textContent ?? '',
+      chips: Array.from(element.querySelectorAll('[data-testid=approval-class]')).map((chip) => chip.textContent ?? ''),
+      consequence: element.querySelector('[data-testid=approval-consequence]')?.textContent ?? '',
+      reason: element.querySelector('[data-testid=approval-reason]')?.textContent ?? '',
+      scope: element.querySelector('[data-testid=plan-approval-scope]')?.textContent ?? '',
+    }));
+    seen.push(card);
+    const decision = answer(card);
+    await panel.click(card.plan ? (decision === 'approve' ? '[data-testid=plan-start]' : '[data-testid=plan-cancel]') : decision === 'approve' ? '[data-testid=approve]' : '[data-testid=reject]');
+  }
+}
+
+interface SeenCard {
+  id: string;
+  plan: boolean;
+  intent: string;
+  chips: string[];
+  consequence: string;
+  reason: string;
+  scope: string;
+}
+
+const docsHost = (): string => new URL(site.url('/', 'docs.test')).host;
+
+function script(): void {
+  fake.enqueue(
+    call('update_plan', { explanation: 'Search, add two mugs, read the care page, pay.', steps: [{ step: 'Search for mugs', status: 'in_progress' }, { step: 'Add two mugs', status: 'pending' }, { step: 'Read the care page', status: 'pending' }, { step: 'Pay', status: 'pending' }], sites: [docsHost()] }),
+    (r) => call('type', { ref: refIn(r, 'textbox', /^Search/), text: 'mug', clear: true, submit: false }),
+    (r) => call('click', { ref: refIn(r, 'button', /^Add to cart$/) }),
+    (r) => call('click', { ref: refIn(r, 'button', /^Add to cart$/) }),
+    (r) => call('click', { ref: refIn(r, 'button', /^Place order$/) }),
+    call('navigate', { url: site.url('/docs', 'docs.test') }),
+    call('navigate', { url: site.url('/away', 'evil.test') }),
+    call('update_plan', { explanation: 'Done.', steps: [{ step: 'Search for mugs', status: 'completed' }, { step: 'Add two mugs', status: 'completed' }, { step: 'Read the care page', status: 'completed' }, { step: 'Pay', status: 'completed' }], sites: [docsHost()] }),
+    call('done', { success: true, summary: 'Ordered two mugs and read the care page.' }),
+  );
+}
+
+describe('ask first', () => {
+  it('asks once for the plan (naming its sites), then only for the payment and for a site the plan did not name, each with one reason', async () => {
+    await open();
+    script();
+    await runInPanel('Order two mugs and check how to wash them');
+    const cards = await answerCards((card) => (card.intent.includes('evil.test') ? 'reject' : 'approve'));
+    // Six actions, three cards: the plan, the payment, the site the plan did not name.
+    expect(cards.map((c) => (c.plan ? 'plan' : c.intent))).toEqual(['plan', 'Click button "Place order"', expect.stringMatching(/evil\.test/)]);
+    expect(cards[0]?.scope).toContain(`shop.test:${site.port}`);
+    expect(cards[0]?.scope).toContain(docsHost());
+    const [, pay, away] = cards;
+    expect(pay?.reason).toMatch(/spends money/);
+    expect(away?.reason).toMatch(/evil\.test/);
+    for (const card of [pay, away]) {
+      // One reason, said once: no chip repeats the reason's words, and no sentence comes twice.
+      for (const chip of card?.chips ?? []) expect(card?.reason.toLowerCase()).not.toContain(chip);
+      const sentences = [card?.consequence, card?.reason].filter(Boolean);
+      expect(new Set(sentences).size).toBe(sentences.length);
+    }
+    expect(await panel.$$eval('[data-testid=step]', (items) => items.map((item) => item.getAttribute('data-state')))).toEqual(['ok', 'ok', 'ok', 'ok', 'ok', 'ok', 'refused', 'ok', 'ok']);
+    expect(target.url()).toBe(site.url('/docs', 'docs.test'));
+  });
+
+  it('asks for every step as well when the user chose "Approve each step" in Settings', async () => {
+    await open({ approveEachStep: true });
+    script();
+    await runInPanel('Order two mugs and check how to wash them');
+    const cards = await answerCards((card) => (card.intent.includes('evil.test') ? 'reject' : 'approve'));
+    expect(cards.filter((c) => c.plan)).toHaveLength(1);
+    // Every action asks: typing, two clicks, the payment, the docs page, the other site.
+    expect(cards.filter((c) => !c.plan)).toHaveLength(6);
+    expect(cards[1]?.reason).toBe('You chose to approve each step.');
+    // The setting is a box in Settings a user can see and change.
+    await panel.click('[data-testid=flow-settings]');
+    await panel.waitForSelector('[data-testid=approve-each-step]');
+    expect(await panel.$eval('[data-testid=approve-each-step]', (box) => (box as HTMLInputElement).checked)).toBe(true);
+    await panel.click('[data-testid=approve-each-step]');
+    await panel.click('[data-testid=save-settings]');
+    await expect.poll(async () => (await uiCall(panel, 'settings.get', {})).approveEachStep, { timeout: 10_000 }).toBe(false);
+  });
+});
