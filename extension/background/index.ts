@@ -6,7 +6,7 @@ import { connectNative } from '../platform/native';
 import { trackNavigationErrors } from '../platform/navigation-errors';
 import { extensionUrl, extensionVersion, isPrivilegedSender, onInstalled, onPortConnect, onStartup } from '../platform/runtime';
 import { allowSessionStorageForPages, chromeStore } from '../platform/storage';
-import { onRequestBlocked, onTabClosed, onTabOpened } from '../platform/egress-rules';
+import { allTabIds, onRequestBlocked, onTabClosed, onTabOpened } from '../platform/egress-rules';
 import { listScriptableFrames } from '../platform/tab-control';
 import { listFrames, onTabRemoved, onTabUpdated, sendToFrame } from '../platform/tabs';
 import {
@@ -35,6 +35,8 @@ import { createPageAgent } from './page-agent-wiring';
 import { SettingsStore } from './settings-store';
 import { isActive } from './task-runner';
 import { clearStaleNotices, createTaskServices } from './task-wiring';
+import { clearAllPageMarks } from './page-marks';
+import { clearPageMarks } from '../platform/page-marks';
 import { ShellRunLog } from './shell-run-log';
 import { createShellUiHandlers } from './shell-ui-handlers';
 import { createUiHandlers } from './ui-handlers';
@@ -180,6 +182,7 @@ void clearStaleNotices(tasks.notices);
 // an earlier worker left for tasks that have ended since are let go once the active tasks are back.
 void tasks.guard
   .restore()
+  .finally(() => clearAllPageMarks(allTabIds, clearPageMarks))
   .finally(() => tasks.runner.resumeInterrupted())
   .finally(() =>
     inputs.sessions.sweep(async (taskId) => {

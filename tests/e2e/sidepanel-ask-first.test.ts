@@ -21,6 +21,7 @@ let fake: FakeProvider;
 let site: StaticServer;
 let target: Page;
 let panel: Page;
+let tabId: number;
 
 beforeAll(async () => {
   requireBuild();
@@ -43,7 +44,7 @@ afterEach(async () => {
 });
 
 async function open(settings: Record<string, unknown> = {}): Promise<void> {
-  ({ target, panel } = await openPanelOn(ext, site.url('/', 'shop.test'), { ...fakeModelSettings(fake.openaiBaseUrl, 'ask'), ...settings }));
+  ({ target, panel, tabId } = await openPanelOn(ext, site.url('/', 'shop.test'), { ...fakeModelSettings(fake.openaiBaseUrl, 'ask'), ...settings }));
 }
 
 async function runInPanel(text: string): Promise<void> {
@@ -150,5 +151,128 @@ describe('ask first', () => {
     await panel.click('[data-testid=approve-each-step]');
     await panel.click('[data-testid=save-settings]');
     await expect.poll(async () => (await uiCall(panel, 'settings.get', {})).approveEachStep, { timeout: 10_000 }).toBe(false);
+  });
+});
+
+/** Every trace of Deputy on the page: its attributes, its frame element, and any element drawn in its orange. */
+function tracesOn(page: Page): Promise<{ attributes: string[]; frames: number; orange: string[] }> {
+  return page.evaluate(() => {
+    const all = Array.from(document.querySelectorAll('*'));
+    return {
+      attributes: all.flatMap((el) => el.getAttributeNames().filter((name) => name.startsWith('data-deputy')).map((name) => `${el.tagName.toLowerCase()}[${name}]`)),
+      frames: document.querySelectorAll('deputy-tab-marker').length,
+      orange: all.filter((el) => getComputedStyle(el).outlineColor === 'rgb(245, 158, 11)' && getComputedStyle(el).outlineStyle !== 'none').map((el) => el.textContent ?? el.tagName),
+    };
+  });
+}
+
+/** Waits until the page has no approval mark (the frame is left to `frames`), well before the marks' own 15 s timer. */
+async function waitNoMarks(page: Page, frames: 0 | 1): Promise<void> {
+  await page
+    .waitForFunction(
+      (wanted) =>
+        document.querySelectorAll('[data-deputy-highlight], [data-deputy-outline-was]').length === 0 && document.querySelectorAll('deputy-tab-marker').length === wanted,
+      { timeout: 6_000 },
+      frames,
+    )
+    .catch(() => undefined);
+  expect(await tracesOn(page)).toEqual({ attributes: [], frames, orange: [] });
+}
+
+/** Shows the card's element outlined on the page (twice, as a user pressing "Show it on the page" again would). */
+async function cardOutlines(): Promise<void> {
+  await panel.waitForSelector('[data-testid=approval-card]', { timeout: 60_000 });
+  await target.waitForSelector('[data-deputy-highlight]', { timeout: 20_000 });
+  await panel.$eval('[data-testid=approval-show]', (button) => (button as HTMLButtonElement).click());
+  await panel.$eval('[data-testid=approval-show]', (button) => (button as HTMLButtonElement).click());
+  await target.waitForFunction(() => getComputedStyle(document.querySelector('[data-deputy-highlight]') ?? document.body).outlineColor === 'rgb(245, 158, 11)');
+  expect((await tracesOn(target)).frames).toBe(1);
+}
+
+/** Pixels of a screenshot in Deputy's orange, and the share of its edge in the frame's blue, measured in a canvas. */
+function marksInShot(page: Page, base64: string): Promise<{ orange: number; blueEdge: number }> {
+  return page.evaluate(async (data) => {
+    const img = new Image();
+    img.src = `data:image/jpeg;base64,${data}`;
+    await img.decode();
+    const canvas = document.createElement('canvas');
+    canvas.width = img.naturalWidth;
+    canvas.height = img.naturalHeight;
+    const ctx = canvas.getContext('2d');
+    if (!ctx) throw new Error('no canvas');
+    ctx.drawImage(img, 0, 0);
+    const { data: px, width, height } = ctx.getImageData(0, 0, canvas.width, canvas.height);
+    let orange = 0;
+    let edge = 0;
+    let blue = 0;
+    for (let y = 0; y < height; y += 1) {
+      for (let x = 0; x < width; x += 1) {
+        const i = (y * width + x) * 4;
+        const [r, g, b] = [px[i] ?? 0, px[i + 1] ?? 0, px[i + 2] ?? 0];
+        if (r > 200 && g > 120 && g < 190 && b < 90) orange += 1;
+        if (x < 2 || y < 2 || x >= width - 2 || y >= height - 2) {
+          edge += 1;
+          if (b > 170 && b - r > 80) blue += 1;
+        }
+      }
+    }
+    return { orange, blueEdge: blue / edge };
+  }, base64);
+}
+
+describe('no trace on the page', () => {
+  it('takes back the card outline when the card is answered and every mark when the task ends, and none shows in a step screenshot', async () => {
+    await open({ defaultMode: 'act' });
+    await target.bringToFront();
+    fake.enqueue(
+      (r) => call('click', { ref: refIn(r, 'button', /^Place order$/) }),
+      (r) => call('click', { ref: refIn(r, 'button', /^Add to cart$/) }),
+      call('done', { success: true, summary: 'Ordered.' }),
+    );
+    await panel.type('[data-testid=task-input]', 'Place my order');
+    await panel.$eval('[data-testid=run-task]', (button) => (button as HTMLButtonElement).click());
+    await cardOutlines();
+    await panel.$eval('[data-testid=approve]', (button) => (button as HTMLButtonElement).click());
+    // Answered: the outline is gone at once (the task still runs, so its frame stays).
+    await waitNoMarks(target, 1);
+    await panel.waitForSelector('[data-testid=task-progress][data-status=completed]', { timeout: 60_000 });
+    await waitNoMarks(target, 0);
+    expect(await target.$eval('#s', (element) => element.textContent)).toBe('Added 1');
+    const taskId = (await panel.$eval('[data-testid=task-progress]', (element) => element.getAttribute('data-task-id'))) ?? '';
+    const shots = await uiCall(panel, 'task.screenshots', { taskId });
+    // A screenshot of each step, the one after the answered card included, with neither the outline nor the frame.
+    expect(shots.length).toBeGreaterThanOrEqual(2);
+    for (const shot of shots) expect(await marksInShot(panel, shot.base64)).toMatchObject({ orange: 0, blueEdge: expect.any(Number) as number });
+    for (const shot of shots) expect((await marksInShot(panel, shot.base64)).blueEdge).toBeLessThan(0.05);
+  });
+
+  it('takes back every mark when the task is stopped while its card waits', async () => {
+    await open({ defaultMode: 'act' });
+    fake.enqueue((r) => call('click', { ref: refIn(r, 'button', /^Place order$/) }));
+    await panel.type('[data-testid=task-input]', 'Place my order');
+    await panel.$eval('[data-testid=run-task]', (button) => (button as HTMLButtonElement).click());
+    await cardOutlines();
+    await panel.$eval('[data-testid=stop-task]', (button) => (button as HTMLButtonElement).click());
+    await panel.waitForSelector('[data-testid=task-progress][data-status=stopped]', { timeout: 60_000 });
+    await waitNoMarks(target, 0);
+    expect(await target.$eval('#s', (element) => element.textContent)).toBe('Nothing done yet');
+  });
+
+  it('takes back the card outline when the worker restarts, and the task that goes on draws only its frame', async () => {
+    await open({ defaultMode: 'act' });
+    fake.enqueue((r) => call('click', { ref: refIn(r, 'button', /^Place order$/) }), call('done', { success: true, summary: 'Ordered.' }));
+    await panel.type('[data-testid=task-input]', 'Place my order');
+    await panel.$eval('[data-testid=run-task]', (button) => (button as HTMLButtonElement).click());
+    await cardOutlines();
+    const worker = await ext.worker();
+    await worker.close();
+    await ext.worker();
+    await waitNoMarks(target, 1);
+    const task = (await uiCall(panel, 'task.list', { tabId, limit: 1 }))[0];
+    expect(task?.status).toBe('awaiting_approval');
+    await panel.waitForSelector('[data-testid=approve]');
+    await panel.$eval('[data-testid=approve]', (button) => (button as HTMLButtonElement).click());
+    await panel.waitForSelector('[data-testid=task-progress][data-status=completed]', { timeout: 60_000 });
+    await waitNoMarks(target, 0);
   });
 });
