@@ -334,7 +334,7 @@ export class TaskRunner {
     this.runs.get(taskId)?.abort();
     this.held.get(taskId)?.();
     this.held.delete(taskId);
-    if (record.approval) this.approvals.get(record.approval.id)?.({ approved: false, note: 'The user stopped the task.' });
+    if (record.approval) this.approvals.get(record.approval.id)?.({ approved: false, stopped: true, note: 'The user stopped the task.' });
     if (record.question) this.questions.get(record.question.id)?.('The user stopped the task.');
     if (!this.runs.has(taskId) && isActive(record)) {
       return (await this.change(taskId, (r) => ({ ...r, status: 'stopped', approval: null, question: null }))) ?? record;
@@ -543,7 +543,7 @@ export class TaskRunner {
     const same = previous && previous.step === request.step && previous.callId === request.callId ? previous : undefined;
     const id = same?.id ?? this.deps.newId();
     // A stop that came while the card was being looked up found nothing to answer: answer for it here.
-    if (this.runs.get(taskId)?.signal.aborted) return { approved: false, note: 'The user stopped the task.' };
+    if (this.runs.get(taskId)?.signal.aborted) return { approved: false, stopped: true, note: 'The user stopped the task.' };
     return new Promise((resolve) => {
       this.approvals.set(id, resolve);
       const { step, callId, tool, intent, classes, reason, url, kind, destination, sends, actsOn, consequence, siteApproval } = request;

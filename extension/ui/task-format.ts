@@ -1,3 +1,4 @@
+import type { PlanOutcome } from '../../shared/agent/plan';
 import { z } from 'zod';
 import type { CallRecord, FollowUp, StepRecord } from '../../shared/agent/agent-state';
 import { Plan } from '../../shared/agent/plan';
@@ -41,6 +42,12 @@ const STATUS_LABELS: Record<TaskStatus, string> = {
   stopped: 'Stopped',
   handed_to_user: 'Handed to you',
 };
+
+/** Where the task's plan stands: open while it runs, closed as finished or unfinished once it has ended. */
+export function planOutcome(record: TaskRecord): PlanOutcome {
+  if (isActiveTask(record)) return 'open';
+  return record.status === 'completed' && record.agent?.outcome?.success !== false ? 'finished' : 'unfinished';
+}
 
 export function statusLabel(record: TaskRecord): string {
   if ((record.status === 'running' || record.status === 'paused') && record.stopRequested) return 'Stopping';

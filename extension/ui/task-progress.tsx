@@ -19,6 +19,7 @@ import {
   isActiveTask,
   approvalElement,
   outcomeText,
+  planOutcome,
   proposedPlan,
   statusLabel,
   usageText,
@@ -139,7 +140,7 @@ export function TaskProgress(props: {
           {error}
         </p>
       </div>
-      {record.agent?.plan ? <PlanChecklist plan={record.agent.plan} /> : null}
+      {record.agent?.plan ? <PlanChecklist plan={record.agent.plan} outcome={planOutcome(record)} /> : null}
       <TaskThread
         task={record.text}
         agent={record.agent}

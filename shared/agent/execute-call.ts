@@ -1,7 +1,7 @@
 import { AppError } from '../errors';
 import type { AgentState, CallRecord, StepRecord, TaskOutcome } from './agent-state';
 import type { GateFacts } from './action-effect';
-import type { ApprovalAnswer, ApprovalRequest, Approver } from './approval';
+import { type ApprovalAnswer, type ApprovalRequest, type Approver, STOPPED_BY_USER } from './approval';
 import { approvalForEgress, recordApprovedOrigins } from './egress-approval';
 import { type GateVerdict, type PolicyConfig, decide, gateToolCall, withCaution } from './policy-gate';
 import type { RiskClassifier } from './risk-classifier';
@@ -167,8 +167,9 @@ export async function executeCall<E>(call: CallRecord, services: CallServices<E>
       if (!answer.approved) {
         const note = answer.note ? ` They said: ${redactor.redact(answer.note)}` : '';
         // A plan sent back with the user's own steps is a new plan to follow, not an action to avoid.
-        const content =
-          tool.name === 'update_plan' && answer.note
+        const content = answer.stopped
+          ? STOPPED_BY_USER
+          : tool.name === 'update_plan' && answer.note
             ? `The user did not approve this plan and wrote their own.${note} Call update_plan with their steps, then follow them.`
             : `The user did not approve this action.${note} Do not do it another way; continue without it or call done.`;
         settle(call, 'denied', { ok: false, content }, services.now());

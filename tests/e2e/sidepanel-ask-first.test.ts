@@ -1,3 +1,6 @@
+import { mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { Page } from 'puppeteer-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { ExtensionBrowser } from '../../scripts/lib/launch-browser';
@@ -274,5 +277,60 @@ describe('no trace on the page', () => {
     await panel.$eval('[data-testid=approve]', (button) => (button as HTMLButtonElement).click());
     await panel.waitForSelector('[data-testid=task-progress][data-status=completed]', { timeout: 60_000 });
     await waitNoMarks(target, 0);
+  });
+});
+
+describe('steps that tell the truth', () => {
+  it('closes the plan of a finished task (done steps checked, the rest not needed) in the panel, History and the report', async () => {
+    const downloads = await mkdtemp(join(tmpdir(), 'deputy-report-'));
+    try {
+      const session = await ext.browser.target().createCDPSession();
+      await session.send('Browser.setDownloadBehavior', { behavior: 'allow', downloadPath: downloads });
+      await open({ defaultMode: 'act' });
+      fake.enqueue(
+        call('update_plan', { explanation: 'Three steps.', steps: [{ step: 'Add a mug', status: 'completed' }, { step: 'Check the cart', status: 'in_progress' }, { step: 'Ask support about sizes', status: 'pending' }] }),
+        (r) => call('click', { ref: refIn(r, 'button', /^Add to cart$/) }),
+        call('done', { success: true, summary: 'A mug is in the cart.' }),
+      );
+      await runInPanel('Add a mug');
+      await panel.waitForSelector('[data-testid=task-progress][data-status=completed]', { timeout: 60_000 });
+      const closed = ['completed', 'completed', 'not_needed'];
+      expect(await panel.$eval('[data-testid=plan]', (plan) => Array.from(plan.children).map((item) => item.getAttribute('data-status')))).toEqual(closed);
+      expect(await panel.$eval('[data-testid=plan]', (plan) => (plan as HTMLElement).innerText)).toContain('Ask support about sizes (not needed)');
+      expect(await panel.$eval('[data-testid=plan]', (plan) => plan.textContent)).not.toMatch(/to do|in progress/);
+
+      await panel.click('[data-testid=flow-history]');
+      await panel.waitForSelector('[data-testid=history-item]');
+      await panel.click('[data-testid=history-item]');
+      await panel.waitForSelector('[data-testid=history-detail] [data-testid=plan]');
+      expect(await panel.$eval('[data-testid=history-detail] [data-testid=plan]', (plan) => Array.from(plan.children).map((item) => item.getAttribute('data-status')))).toEqual(closed);
+      await panel.click('[data-testid=export-report]');
+      let report = '';
+      for (let i = 0; i < 100 && !report; i += 1) {
+        const name = (await readdir(downloads)).find((file) => file.endsWith('.md'));
+        if (name) report = await readFile(join(downloads, name), 'utf8');
+        else await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      expect(report).toContain('[x] 1. Add a mug\n[x] 2. Check the cart\n[-] 3. Ask support about sizes (not needed)');
+    } finally {
+      await rm(downloads, { recursive: true, force: true });
+    }
+  });
+
+  it('records Esc on a plan card as stopped by you, not as steps the user wrote', async () => {
+    await open();
+    fake.enqueue(call('update_plan', { explanation: 'Plan.', steps: [{ step: 'Add a mug', status: 'in_progress' }] }));
+    await runInPanel('Add a mug');
+    await panel.waitForSelector('[data-testid=plan-approval-card]', { timeout: 60_000 });
+    await panel.$eval('[data-testid=task-input]', (box) => (box as HTMLElement).blur());
+    await panel.keyboard.press('Escape');
+    await panel.waitForSelector('[data-testid=task-progress][data-status=stopped]', { timeout: 60_000 });
+    await panel.waitForSelector('[data-testid=step]');
+    expect(await panel.$$eval('[data-testid=step]', (items) => items.map((item) => item.getAttribute('data-state')))).toEqual(['stopped']);
+    expect(await panel.$eval('[data-testid=step-text]', (element) => element.textContent)).toMatch(/^Stopped by you/);
+    expect(await panel.$eval('[data-testid=step-check]', (element) => element.textContent)).toBe('you stopped the task while it waited for your approval, so it was not done');
+    expect(await panel.$eval('[data-testid=task-status]', (element) => element.textContent)).toBe('Stopped');
+    // The plan was never approved, so there is no plan to show as the task's.
+    expect(await panel.$('[data-testid=plan]')).toBeNull();
   });
 });

@@ -71,6 +71,7 @@ describe('the settings form', () => {
       change: {
         provider: null,
         defaultMode: 'ask',
+        approveEachStep: false,
         stepBudget: 30,
         allowedSites: ['Shop.test', '*.example.com'],
         deniedSites: [],
