@@ -165,7 +165,9 @@ function providerFrom(
   if (kind === 'openai-compatible') {
     if (!flags.baseUrl) throw new TaskUsageError('--provider openai-compatible needs --base-url (for Ollama: --base-url http://localhost:11434/v1)');
     if (!flags.model) throw new TaskUsageError('--provider openai-compatible needs --model (the name your server knows the model by)');
-    const apiKey = env.DEPUTY_API_KEY;
+    // The key for an OpenAI-compatible server: DEPUTY_API_KEY when set, else OPENAI_API_KEY, as the OpenAI SDK and
+    // most tools read it with a base URL (OpenRouter, vLLM, LiteLLM take their key there). A local server ignores it.
+    const apiKey = env.DEPUTY_API_KEY ?? env.OPENAI_API_KEY;
     return { preset: 'custom', baseUrl: flags.baseUrl, model: flags.model, ...(apiKey ? { apiKey } : {}) };
   }
   const apiKey = kind === 'openai' ? (env.OPENAI_API_KEY ?? env.DEPUTY_API_KEY) : (env.ANTHROPIC_API_KEY ?? env.DEPUTY_API_KEY);
