@@ -21,7 +21,7 @@ const PROVIDERS: { value: ProviderChoice; label: string }[] = [
 const FIX_NOTICE = 'Some settings need fixing: see the marked fields.';
 
 /** Provider, key, limits, sites and personal data, validated field by field before anything is saved. */
-export function SettingsView(props: { client: BackgroundClient; hostStatus: HostStatus | undefined }) {
+export function SettingsView(props: { client: BackgroundClient; hostStatus: HostStatus | undefined; onSaved?: () => void }) {
   const { client } = props;
   const [saved, setSaved] = useState<SavedSettings | undefined>(undefined);
   const [form, setForm] = useState<SettingsForm | undefined>(undefined);
@@ -74,6 +74,7 @@ export function SettingsView(props: { client: BackgroundClient; hostStatus: Host
         setForm(formFromSettings(next));
         applyTheme(next.theme);
         setNotice({ ok: true, text: 'Settings saved.' });
+        props.onSaved?.();
       },
       (failure: unknown) => setNotice({ ok: false, text: errorMessage(failure) }),
     );
