@@ -17,6 +17,8 @@ export function editedPlanNote(steps: readonly string[]): string {
 export function PlanApprovalCard(props: {
   approval: PendingApproval;
   plan: Plan | null;
+  /** What the task will cost with this plan, in words (see planEstimate). */
+  estimate?: string | null;
   /** Where the task started: a bare host the plan names takes its scheme. */
   startUrl?: string;
   onDecide: (decision: 'approve' | 'reject', note?: string) => Promise<unknown>;
@@ -81,6 +83,11 @@ export function PlanApprovalCard(props: {
         <ol class="plan-approval__list" data-testid="plan-approval-steps">
           {steps.length > 0 ? steps.map((step, index) => <li key={index}>{step}</li>) : <li>{approval.reason}</li>}
         </ol>
+      )}
+      {editing || !props.estimate ? null : (
+        <p class="plan-approval__estimate" data-testid="plan-estimate">
+          <strong>Cost estimate:</strong> {props.estimate}
+        </p>
       )}
       {editing ? null : (
         <p class="plan-approval__scope hint" data-testid="plan-approval-scope">

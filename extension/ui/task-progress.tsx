@@ -19,6 +19,7 @@ import {
   isActiveTask,
   approvalElement,
   outcomeText,
+  planEstimate,
   planOutcome,
   proposedPlan,
   statusLabel,
@@ -169,6 +170,7 @@ export function TaskProgress(props: {
         <PlanApprovalCard
           approval={record.approval}
           plan={proposedPlan(record, record.approval)}
+          estimate={planEstimate(record, proposedPlan(record, record.approval))}
           {...(record.agent?.startUrl ? { startUrl: record.agent.startUrl } : {})}
           onDecide={(decision, note) =>
             act(

@@ -7,6 +7,7 @@ import type { ExtensionBrowser } from '../../scripts/lib/launch-browser';
 import { startFakeProvider, type FakeProvider } from '../fixtures/fake-provider/fake-provider-server';
 import { fakeModelSettings, openPanelOn } from './support/panel-harness';
 import { requireBuild } from './support/register-host';
+import type { RecordedRequest } from '../fixtures/fake-provider/scripted-reply';
 import { call, refIn } from './support/snapshot-refs';
 import { serveRoutes, type StaticServer } from './support/static-server';
 import { launchTestBrowser } from './support/test-hosts';
@@ -332,5 +333,37 @@ describe('steps that tell the truth', () => {
     expect(await panel.$eval('[data-testid=task-status]', (element) => element.textContent)).toBe('Stopped');
     // The plan was never approved, so there is no plan to show as the task's.
     expect(await panel.$('[data-testid=plan]')).toBeNull();
+  });
+});
+
+describe('costs known before they happen', () => {
+  it('shows an estimate on the plan card whose range holds what the task then really cost', async () => {
+    await open();
+    // Each reply reports the tokens its request really carried (about four characters a token), as a provider does:
+    // the prompt grows with the steps and the pages, as it would with a real model.
+    const sized = (reply: ReturnType<typeof call>) => (r: RecordedRequest) => ({ ...reply, usage: { input: Math.ceil(r.text.length / 4), output: 60 } });
+    const steps = [{ step: 'Search for mugs', status: 'in_progress' }, { step: 'Add two mugs', status: 'pending' }, { step: 'Read the care page', status: 'pending' }];
+    fake.enqueue(
+      sized(call('update_plan', { explanation: 'Three steps.', steps, sites: [docsHost()] })),
+      (r) => sized(call('type', { ref: refIn(r, 'textbox', /^Search/), text: 'mug', clear: true, submit: false }))(r),
+      (r) => sized(call('click', { ref: refIn(r, 'button', /^Add to cart$/) }))(r),
+      (r) => sized(call('click', { ref: refIn(r, 'button', /^Add to cart$/) }))(r),
+      sized(call('navigate', { url: site.url('/docs', 'docs.test') })),
+      sized(call('done', { success: true, summary: 'Two mugs in the cart; hand wash only.' })),
+    );
+    await runInPanel('Add two mugs and check how to wash them');
+    await panel.waitForSelector('[data-testid=plan-estimate]', { timeout: 60_000 });
+    const text = await panel.$eval('[data-testid=plan-estimate]', (element) => element.textContent ?? '');
+    const match = /About \$([\d.]+) to \$([\d.]+) \((\d+) to (\d+) model calls/.exec(text);
+    expect(match, text).not.toBeNull();
+    const [low, high] = [Number(match?.[1]), Number(match?.[2])];
+    await panel.click('[data-testid=plan-start]');
+    await panel.waitForSelector('[data-testid=task-progress][data-status=completed]', { timeout: 60_000 });
+    const taskId = (await panel.$eval('[data-testid=task-progress]', (element) => element.getAttribute('data-task-id'))) ?? '';
+    const real = (await uiCall(panel, 'task.get', { taskId }))?.agent?.usage.costUsd ?? -1;
+    // gpt-4o-mini's price is known: the real cost lies inside the range the card showed before any action ran.
+    expect(real).toBeGreaterThan(0);
+    expect(real).toBeGreaterThanOrEqual(low * 0.999);
+    expect(real).toBeLessThanOrEqual(high * 1.001);
   });
 });
