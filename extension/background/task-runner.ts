@@ -449,7 +449,7 @@ export class TaskRunner {
         shouldStop: () => controller.signal.aborted,
         untilResumed: () => this.untilResumed(taskId),
         signal: controller.signal,
-        limits: { maxSteps: settings.stepBudget },
+        limits: { maxSteps: settings.stepBudget, ...(settings.maxCostUsd === null ? {} : { maxCostUsd: settings.maxCostUsd }) },
         screenshots: settings.screenshots,
         ...(settings.stepScreenshots && !chatCase
           ? {

@@ -156,6 +156,9 @@ export function SettingsView(props: { client: BackgroundClient; hostStatus: Host
         <Field label="Step budget" id="step-budget" error={errors.stepBudget} hint="The most actions one task may take (1–200).">
           <input id="step-budget" data-testid="step-budget" inputMode="numeric" value={form.stepBudget} onInput={(e) => edit({ stepBudget: e.currentTarget.value })} />
         </Field>
+        <Field label="Cost cap per task (dollars)" id="max-cost" error={errors.maxCostUsd} hint="A task stops when it has spent this much on the model, with everything saved; a follow-up continues it. Empty: no cap. Local models cost nothing.">
+          <input id="max-cost" data-testid="max-cost" inputMode="decimal" value={form.maxCostUsd} placeholder="0.50" onInput={(e) => edit({ maxCostUsd: e.currentTarget.value })} />
+        </Field>
         <Field
           label="Allowed sites"
           id="allowed-sites"

@@ -171,6 +171,8 @@ export const Settings = z.object({
   /** Ask first: approve every action one by one too, not only the plan (whose routine steps it otherwise approves). */
   approveEachStep: z.boolean().default(false),
   stepBudget: z.number().int().min(1).max(200),
+  /** The most one task may spend on the model per turn, in dollars; null: no cap. */
+  maxCostUsd: z.number().positive().max(1000).nullable().default(null),
   allowedSites: z.array(z.string().min(1)),
   deniedSites: z.array(z.string().min(1)),
   redactEmails: z.boolean(),
@@ -207,6 +209,7 @@ export const DEFAULT_SETTINGS: Settings = {
   defaultMode: 'ask',
   approveEachStep: false,
   stepBudget: 30,
+  maxCostUsd: null,
   allowedSites: [],
   deniedSites: [],
   redactEmails: false,

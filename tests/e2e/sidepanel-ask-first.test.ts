@@ -367,3 +367,29 @@ describe('costs known before they happen', () => {
     expect(real).toBeLessThanOrEqual(high * 1.001);
   });
 });
+
+describe('a cost cap per task', () => {
+  it('stops the task at the cap with its state saved and says so, and a follow-up under a new cap continues it', async () => {
+    // Each reply costs 20k tokens in and 500 out at gpt-4o-mini's price: $0.0033; a cap of $0.005 allows two.
+    const usage = { input: 20_000, output: 500 };
+    await open({ defaultMode: 'act', maxCostUsd: 0.005 });
+    fake.enqueue(
+      (r) => ({ ...call('click', { ref: refIn(r, 'button', /^Add to cart$/) }), usage }),
+      (r) => ({ ...call('click', { ref: refIn(r, 'button', /^Add to cart$/) }), usage }),
+    );
+    await runInPanel('Add three mugs');
+    await panel.waitForSelector('[data-testid=task-progress][data-status=stopped]', { timeout: 60_000 });
+    const stopped = await panel.$eval('[data-testid=task-progress]', (element) => element.textContent ?? '');
+    expect(stopped).toMatch(/cost cap/);
+    expect(await target.$eval('#s', (element) => element.textContent)).toBe('Added 2');
+    expect(fake.remaining()).toBe(0);
+    // A new cap, then "continue": the same task goes on from where it stopped.
+    await uiCall(panel, 'settings.set', { maxCostUsd: 1 });
+    fake.enqueue((r) => ({ ...call('click', { ref: refIn(r, 'button', /^Add to cart$/) }), usage }), { ...call('done', { success: true, summary: 'Three mugs.' }), usage });
+    await panel.click('[data-testid=task-input]');
+    await panel.keyboard.type('Continue');
+    await panel.keyboard.press('Enter');
+    await panel.waitForSelector('[data-testid=task-progress][data-status=completed]', { timeout: 60_000 });
+    expect(await target.$eval('#s', (element) => element.textContent)).toBe('Added 3');
+  });
+});

@@ -72,6 +72,7 @@ describe('the settings form', () => {
         provider: null,
         defaultMode: 'ask',
         approveEachStep: false,
+        maxCostUsd: null,
         stepBudget: 30,
         allowedSites: ['Shop.test', '*.example.com'],
         deniedSites: [],
