@@ -12,19 +12,12 @@ const CAPTURE_ATTEMPTS = 4;
  * which tab it wants and gets nothing when that tab is not in front. Captures are spaced to the browser's quota, so a
  * fast run of steps still gets one for each.
  */
-export async function captureTabIfVisible(tabId: number, quality = 60, signal?: AbortSignal): Promise<{ mediaType: 'image/jpeg'; base64: string } | undefined> {
+export async function captureTabIfVisible(tabId: number, quality = 60): Promise<{ mediaType: 'image/jpeg'; base64: string } | undefined> {
   const tab = await browser.tabs.get(tabId).catch(() => undefined);
-  if (!tab?.active || signal?.aborted) return undefined;
-  const previous = lastCapture;
+  if (!tab?.active) return undefined;
   const wait = lastCapture + CAPTURE_INTERVAL_MS - Date.now();
-  const reserved = Date.now() + Math.max(0, wait);
-  lastCapture = reserved;
-  if (wait > 0) await waitUnlessAborted(wait, signal);
-  if (signal?.aborted) {
-    // Given up before it was taken: the turn it reserved in the quota is free again, unless a later capture took the next.
-    if (lastCapture === reserved) lastCapture = previous;
-    return undefined;
-  }
+  lastCapture = Date.now() + Math.max(0, wait);
+  if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
   // A page that draws no frame (frozen under a JavaScript dialog that opened meanwhile) would hold the capture forever.
   const capture = (): Promise<string | undefined> =>
     Promise.race([browser.tabs.captureVisibleTab(tab.windowId, { format: 'jpeg', quality }), new Promise<undefined>((resolve) => setTimeout(resolve, CAPTURE_TIMEOUT_MS))]);
@@ -43,17 +36,4 @@ export async function captureTabIfVisible(tabId: number, quality = 60, signal?: 
   }
   const base64 = dataUrl?.replace(/^data:image\/jpeg;base64,/, '');
   return base64 ? { mediaType: 'image/jpeg', base64 } : undefined;
-}
-
-/** Waits `ms`, or less when the signal aborts first. */
-function waitUnlessAborted(ms: number, signal: AbortSignal | undefined): Promise<void> {
-  return new Promise((resolve) => {
-    const timer = setTimeout(done, ms);
-    function done(): void {
-      clearTimeout(timer);
-      signal?.removeEventListener('abort', done);
-      resolve();
-    }
-    signal?.addEventListener('abort', done, { once: true });
-  });
 }

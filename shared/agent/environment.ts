@@ -144,10 +144,9 @@ export interface AgentEnvironment {
   /**
    * A screenshot of the page as it is now, apart from observing it: the loop takes the one kept with the trace while
    * the model thinks, so the browser's capture quota (two a second) does not hold up the step. Undefined when the page
-   * cannot be captured (not in front, under a dialog). When `signal` aborts (the step is about to act) a capture that
-   * has not begun yet is given up: it would show the page after the action, and waiting for it would hold the action.
+   * cannot be captured (not in front, under a dialog).
    */
-  capture?(signal?: AbortSignal): Promise<Screenshot | undefined>;
+  capture?(): Promise<Screenshot | undefined>;
   /** What a call will do, found out before the policy gate decides on it (the form a click submits, and where to). */
   gateFacts?(call: { tool: string; args: Record<string, unknown> }, options: { signal?: AbortSignal }): Promise<GateFacts>;
   /** Where the task's tabs may go; called whenever the approved origins change. The browser enforces it. */

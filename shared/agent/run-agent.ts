@@ -339,8 +339,7 @@ async function runLoop<E extends AgentEnvironment>(deps: AgentDeps<E>, state: Ag
       for (const message of trouble.notices) emit({ type: 'notice', at: deps.now(), step: step.index, message });
       if (trouble.stop !== null) return await end('failed', trouble.stop);
       if (raw.screenshot && deps.keepScreenshot) deps.keepScreenshot(step.index, raw.screenshot);
-      const acting = new AbortController();
-      const kept = keepLater && !raw.dialog ? keepWhileThinking(deps, step.index, acting.signal) : Promise.resolve();
+      const kept = keepLater && !raw.dialog ? keepWhileThinking(deps, step.index) : Promise.resolve();
       state.steps.push(step);
       maskOldObservations(state.steps, limits.keepObservations);
       if (deps.memory) {
@@ -398,10 +397,8 @@ async function runLoop<E extends AgentEnvironment>(deps: AgentDeps<E>, state: Ag
         model: reply.model,
       });
       await save();
-      // The kept screenshot shows the page the model was shown, and never holds the action: a capture still waiting
-      // for its turn in the browser's quota is given up (that step has no picture), one already taken is kept.
-      acting.abort();
-      void kept;
+      // The kept screenshot shows the page the model was shown: it is in before anything acts on the page.
+      await kept;
       if ((await runCalls(step)) === 'stop') return await end('stopped', 'Stopped by the user.');
     }
   } catch (error) {
@@ -413,8 +410,8 @@ async function runLoop<E extends AgentEnvironment>(deps: AgentDeps<E>, state: Ag
 }
 
 /** Takes the step's screenshot for the trace; a failed capture loses the picture, never the step. */
-async function keepWhileThinking<E extends AgentEnvironment>(deps: AgentDeps<E>, step: number, acting: AbortSignal): Promise<void> {
-  const shot = await deps.environment.capture?.(acting).catch(() => undefined);
+async function keepWhileThinking<E extends AgentEnvironment>(deps: AgentDeps<E>, step: number): Promise<void> {
+  const shot = await deps.environment.capture?.().catch(() => undefined);
   if (shot && deps.keepScreenshot) deps.keepScreenshot(step, shot);
 }
 

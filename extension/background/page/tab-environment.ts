@@ -15,7 +15,7 @@ export interface TabEnvironmentDeps {
   listWindowTabs: (windowId: number) => Promise<TabState[]>;
   sleep: (ms: number) => Promise<void>;
   /** A JPEG of the tab as the user sees it, or nothing when it is not in front. */
-  capture: (tabId: number, signal?: AbortSignal) => Promise<Screenshot | undefined>;
+  capture: (tabId: number) => Promise<Screenshot | undefined>;
   /** How long to wait for a page that does not answer yet (just navigated, content script still loading). */
   readyTimeoutMs?: number;
   /** Why the tab's page failed to load, when it shows the browser's error page. */
@@ -89,10 +89,10 @@ export function createTabEnvironment(deps: TabEnvironmentDeps, startTabId: numbe
       if (outcome.tabId !== undefined) tabId = outcome.tabId;
       return { ok: outcome.ok, changed: outcome.changed, message: outcome.message, evidence: outcome.evidence ?? [] };
     },
-    async capture(signal?: AbortSignal): Promise<Screenshot | undefined> {
+    async capture(): Promise<Screenshot | undefined> {
       // A page under a JavaScript dialog draws no frames: a capture would wait for one.
       if (await deps.input?.dialogs.current(tabId)) return undefined;
-      return deps.capture(tabId, signal);
+      return deps.capture(tabId);
     },
     async observe(options): Promise<Observation> {
       const tab = await deps.tabState(tabId);

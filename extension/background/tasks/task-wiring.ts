@@ -88,9 +88,9 @@ export function createTaskServices(
         tabState,
         listWindowTabs,
         sleep,
-        capture: async (id, signal) => {
-          const shot = await withoutPageMarks(id, () => captureTabIfVisible(id, 60, signal));
-          if (!shot && !signal?.aborted) log.info('no screenshot of this step: the tab is not in front, or the browser gave none', { tabId: id });
+        capture: async (id) => {
+          const shot = await withoutPageMarks(id, () => captureTabIfVisible(id));
+          if (!shot) log.info('no screenshot of this step: the tab is not in front, or the browser gave none', { tabId: id });
           return shot;
         },
         loadFailure,

@@ -49,31 +49,4 @@ describe('screenshots kept with the trace', () => {
     expect(events).toEqual(['observe screenshot=false', 'capture of https://shop.example/a', 'act click', 'observe screenshot=false', 'capture of https://shop.example/b']);
     expect(kept).toEqual([[0, 'shot-1']]);
   });
-
-  it('never hold the action: a capture still waiting for its turn when the model answers is given up', async () => {
-    const web = createFakeWeb(pages, 'https://shop.example/a');
-    const events: string[] = [];
-    const environment = {
-      ...web,
-      act: (action: Parameters<typeof web.act>[0], options: Parameters<typeof web.act>[1]) => {
-        events.push(`act ${action.kind}`);
-        return web.act(action, options);
-      },
-      // A capture whose turn in the browser's quota never comes while the model thinks: it ends only when given up.
-      capture: (signal?: AbortSignal): Promise<Screenshot | undefined> =>
-        new Promise((resolve) => {
-          signal?.addEventListener('abort', () => {
-            events.push(`capture given up on ${web.url()}`);
-            resolve(undefined);
-          });
-        }),
-    };
-    const kept: [number, string][] = [];
-    const h = harness(environment, providerFor('openai-stream', fake), { keepScreenshot: (step, shot) => kept.push([step, shot.base64]) });
-    fake.enqueue(call('click', { ref: 1 }), call('done', { success: true, summary: 'On B.' }));
-    const state = await startAgent(h.deps, { taskId: 'paced', task: 'Go to B.', startUrl: 'https://shop.example/a' });
-    expect(state.status).toBe('completed');
-    expect(events.slice(0, 2)).toEqual(['capture given up on https://shop.example/a', 'act click']);
-    expect(kept).toEqual([]);
-  });
 });
