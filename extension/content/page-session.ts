@@ -43,6 +43,8 @@ export interface PageSessionDeps {
  */
 export class PageSession {
   private readonly registry = new RefRegistry();
+  /** Counts highlights, so a timer takes back only the mark it drew, not a newer one on the same element. */
+  private highlights = 0;
 
   constructor(private readonly deps: PageSessionDeps) {}
 
@@ -134,12 +136,21 @@ export class PageSession {
   highlight(params: { target: ActTarget; durationMs: number }): { found: boolean } {
     const el = params.target.token === this.token ? this.registry.element(params.target.ref) : undefined;
     if (!(el instanceof HTMLElement) && !(el instanceof SVGElement)) return { found: false };
-    const outline = el.style.outline;
+    // The element's own outline is kept on it once, so a second highlight (the card's "Show it on the page") never
+    // takes the orange for the element's own, and whoever takes the mark back (this timer, or the background when the
+    // card is answered) gives back exactly what was there.
+    if (!el.hasAttribute('data-deputy-highlight')) el.setAttribute('data-deputy-outline-was', el.style.outline);
+    const stamp = String((this.highlights += 1));
     el.setAttribute('data-deputy-highlight', String(params.target.ref));
+    el.dataset.deputyStamp = stamp;
     el.style.outline = '3px solid #f59e0b';
     setTimeout(() => {
-      el.style.outline = outline;
+      if (el.dataset.deputyStamp !== stamp || !el.hasAttribute('data-deputy-highlight')) return;
+      el.style.outline = el.getAttribute('data-deputy-outline-was') ?? '';
+      if (el.getAttribute('style') === '') el.removeAttribute('style');
       el.removeAttribute('data-deputy-highlight');
+      el.removeAttribute('data-deputy-outline-was');
+      delete el.dataset.deputyStamp;
     }, params.durationMs);
     return { found: true };
   }

@@ -1,7 +1,7 @@
 import { AppError } from '../errors';
 import type { AgentState, CallRecord, StepRecord, TaskOutcome } from './agent-state';
 import type { GateFacts } from './action-effect';
-import type { ApprovalAnswer, ApprovalRequest, Approver } from './approval';
+import { type ApprovalAnswer, type ApprovalRequest, type Approver, STOPPED_BY_USER } from './approval';
 import { approvalForEgress, recordApprovedOrigins } from './egress-approval';
 import { type GateVerdict, type PolicyConfig, decide, gateToolCall, withCaution } from './policy-gate';
 import type { RiskClassifier } from './risk-classifier';
@@ -9,6 +9,7 @@ import type { Redactor } from './redactor';
 import type { SecretVault } from './secret-vault';
 import type { AgentEnvironment } from './environment';
 import { originOf } from './site-list';
+import { planOrigins } from './plan-scope';
 import { intentOf } from './step-text';
 import type { ToolGate } from './tool-gate';
 import { type AnyTool, type PageLookup, type ToolContext, type ToolResult, parseToolArguments } from './tool';
@@ -184,16 +185,22 @@ export async function executeCall<E>(call: CallRecord, services: CallServices<E>
       if (!answer.approved) {
         const note = answer.note ? ` They said: ${redactor.redact(answer.note)}` : '';
         // A plan sent back with the user's own steps is a new plan to follow, not an action to avoid.
-        const content =
-          tool.name === 'update_plan' && answer.note
+        const content = answer.stopped
+          ? STOPPED_BY_USER
+          : tool.name === 'update_plan' && answer.note
             ? `The user did not approve this plan and wrote their own.${note} Call update_plan with their steps, then follow them.`
             : `The user did not approve this action.${note} Do not do it another way; continue without it or call done.`;
         settle(call, 'denied', { ok: false, content }, services.now());
         return { tool, result: null, changesPage: false };
       }
-      if (verdict.newPlan) state.approvedPlan = verdict.newPlan;
       // The approved step may go where the task could not go before: the browser's guard must let it through.
-      if (recordApprovedOrigins(state, { reach: verdict.destination, site: answer.scope === 'site' ? verdict.siteApproval : null })) await services.egressChanged?.();
+      let widened = recordApprovedOrigins(state, { reach: verdict.destination, site: answer.scope === 'site' ? verdict.siteApproval : null });
+      if (verdict.newPlan) {
+        state.approvedPlan = verdict.newPlan;
+        // The sites the user saw on the plan card and approved with it; only an approval ever adds them.
+        for (const site of planOrigins(verdict.newPlan, state.startUrl, services.policy.deniedSites)) widened = recordApprovedOrigins(state, { site }) || widened;
+      }
+      if (widened) await services.egressChanged?.();
     }
   }
   if (services.stopRequested()) return { tool, result: null, changesPage: false };

@@ -5,6 +5,7 @@ import { fieldFits } from './placeholder-fit';
 import { inputRisks } from './input-gate';
 import type { Classification, Decision, GateInput, GateVerdict, PolicyConfig } from './gate-types';
 import { formatPlan, planStepsChanged, type Plan } from './plan';
+import { beyondPlan } from './plan-scope';
 import { ALWAYS_ASK_CLASSES, type RiskClass } from './risk-class';
 import { type RiskFindings, addRisk, effectRisks, isPaymentField, wordRisks } from './risk-signals';
 import { type ApprovedScope, inScope, matchesAny, originLabel, originOf, scopeText } from './site-list';
@@ -125,7 +126,8 @@ export function classifyToolCall(input: GateInput): Classification {
 
   const classification: Classification = {
     classes: [...findings.classes],
-    reasons: [...findings.reasons, ...mustAsk],
+    // One reason said once: two signals can find the same thing (a label and the form's effect).
+    reasons: [...new Set([...findings.reasons, ...mustAsk])],
     personalData,
     leavesApprovedSites: result.leavesApprovedSites ?? false,
     mustAsk,
@@ -134,6 +136,7 @@ export function classifyToolCall(input: GateInput): Classification {
     ...(result.destination !== undefined ? { destination: result.destination } : {}),
     ...(result.sends !== undefined ? { sends: result.sends } : {}),
     ...(result.actsOn !== undefined ? { actsOn: result.actsOn } : {}),
+    planApproved: input.plan !== null,
   };
   if (tool.name === 'update_plan') {
     const plan = args as unknown as Plan;
@@ -170,6 +173,16 @@ function siteApprovalOf(c: Classification): string | null {
   return null;
 }
 
+const RISK_WORDS: Partial<Record<RiskClass, string>> = {
+  'send-message': 'it sends a message',
+  money: 'it may spend your money',
+  account: 'it changes your account',
+  irreversible: 'it cannot be undone',
+  program: 'it keeps a program on this computer',
+  commitment: 'it agrees to something for you',
+};
+const riskWords = (risk: RiskClass): string => RISK_WORDS[risk] ?? risk;
+
 /** Decides one call: deny what is forbidden, ask for what the mode or the risk requires, allow the rest. */
 export function decide(config: PolicyConfig, classification: Classification): GateVerdict {
   const verdict = (decision: Decision, reason: string): GateVerdict => ({
@@ -185,10 +198,15 @@ export function decide(config: PolicyConfig, classification: Classification): Ga
   }
   const risky = classification.classes.filter((c) => ALWAYS_ASK_CLASSES.has(c));
   if (risky.length > 0 || classification.leavesApprovedSites || classification.mustAsk.length > 0) {
-    return verdict('ask', `Needs your approval because ${classification.reasons.join('; ') || risky.join(', ')}.`);
+    return verdict('ask', `Needs your approval because ${classification.reasons.join('; ') || risky.map(riskWords).join(', ')}.`);
   }
   if (config.mode === 'ask' && classification.classes.some((c) => c !== 'read')) {
-    return verdict('ask', 'You asked to approve each action.');
+    if (config.approveEachStep) return verdict('ask', 'You chose to approve each step.');
+    if (!classification.planApproved) return verdict('ask', 'No plan is approved yet, so each step asks.');
+    // The approved plan covers routine steps only: a message, a payment or anything else of another kind asks.
+    const beyond = beyondPlan(classification.classes);
+    if (beyond.length > 0) return verdict('ask', `Needs your approval because ${classification.reasons.join('; ') || beyond.map(riskWords).join(', ')}.`);
+    return verdict('allow', 'Covered by the plan you approved.');
   }
   return verdict('allow', 'Allowed by the task mode.');
 }

@@ -5,6 +5,8 @@ import type { TaskFile, TaskRecord, TaskThinking } from '../../../shared/protoco
 import { clearNotification, hasOpenUiPage, notificationIds, onNotificationClicked, showNotification } from '../../platform/notifications';
 import { extensionUrl } from '../../platform/runtime';
 import { captureTabIfVisible } from '../../platform/capture';
+import { clearPageMarks, withoutPageMarks } from '../../platform/page-marks';
+import { PageMarks } from './page-marks';
 import { loadFailure } from '../../platform/navigation-errors';
 import { indexedDbScreenshots } from '../../platform/screenshot-db';
 import { thumbnailOf } from '../../platform/thumbnail';
@@ -87,7 +89,7 @@ export function createTaskServices(
         listWindowTabs,
         sleep,
         capture: async (id) => {
-          const shot = await captureTabIfVisible(id);
+          const shot = await withoutPageMarks(id, () => captureTabIfVisible(id));
           if (!shot) log.info('no screenshot of this step: the tab is not in front, or the browser gave none', { tabId: id });
           return shot;
         },
@@ -99,6 +101,7 @@ export function createTaskServices(
       tabId,
     );
   const markers = new TabMarkers({ setBadge: setTabBadge, setOutline: setPageOutline, isActive, log });
+  const marks = new PageMarks({ clear: clearPageMarks, isActive });
   // The toolbar badge shows how many approvals wait, so a closed panel still gets the user's attention.
   const showPending = (): void => {
     const pending = runner.pendingApprovals + (extras.otherApprovals?.() ?? 0);
@@ -138,6 +141,7 @@ export function createTaskServices(
       if (!isActive(record)) void secretEgress.end(record.id).finally(() => void inputs.release(record.id).finally(() => secretEgress.forget(record.id)));
       showPending();
       markers.update(record);
+      marks.update(record);
       notices.update(record).catch((error: unknown) => log.warn('notification failed', { error: String(error) }));
     },
   });

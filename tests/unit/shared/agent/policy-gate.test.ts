@@ -112,8 +112,9 @@ describe('the policy gate in act mode', () => {
 });
 
 describe('the policy gate in ask mode', () => {
-  it('asks for every action and for a new plan, but not for reading', () => {
-    expect(gate('click', { ref: 1, double: false }, { mode: 'ask' })).toMatchObject({ decision: 'ask', reason: 'You asked to approve each action.' });
+  it('asks for every action until a plan is approved, and for a new plan, but not for reading', () => {
+    expect(gate('click', { ref: 1, double: false }, { mode: 'ask' })).toMatchObject({ decision: 'ask', reason: 'No plan is approved yet, so each step asks.' });
+    expect(gate('click', { ref: 1, double: false }, { mode: 'ask', approveEachStep: true })).toMatchObject({ decision: 'ask', reason: 'You chose to approve each step.' });
     expect(gate('find', { text: 'mug' }, { mode: 'ask' }).decision).toBe('allow');
     const plan = { explanation: 'x', steps: [{ step: 'Buy the mug', status: 'pending' }] };
     expect(gate('update_plan', plan, { mode: 'ask' })).toMatchObject({ decision: 'ask', reason: 'Approve this plan?\n[ ] 1. Buy the mug' });
