@@ -6,7 +6,7 @@ import type { ActionEffect } from '../../shared/agent/action-effect';
 import { describeEffect } from './actions/action-effect';
 import { runAction } from './actions/run-action';
 import { watchSettle } from './actions/watch-settle';
-import { collectSnapshot } from './perception/collect-snapshot';
+import { collectSnapshot, SNAPSHOT_BUDGET_MS } from './perception/collect-snapshot';
 import type { DomAccess } from './perception/dom-access';
 import { RefRegistry } from './perception/ref-registry';
 import { refindElement, type Candidate } from './perception/refind-element';
@@ -59,7 +59,9 @@ export class PageSession {
     if (isInlinedFrame(win)) {
       return { ...base, url: win.location.href, title: win.document.title, inlined: true, items: [], above: 0, below: 0, dialogs: [] };
     }
-    const options = params.margin === undefined ? { mode: params.mode } : { mode: params.mode, margin: params.margin };
+    // The walk stops at its time budget and says so, rather than running past the background's wait for the frame.
+    const deadline = Date.now() + SNAPSHOT_BUDGET_MS;
+    const options = params.margin === undefined ? { mode: params.mode, deadline } : { mode: params.mode, margin: params.margin, deadline };
     const { snapshot } = collectSnapshot(win.document, this.registry, this.deps.access, options);
     return { ...base, inlined: false, ...snapshot };
   }
