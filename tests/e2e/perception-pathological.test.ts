@@ -1,6 +1,6 @@
-import { existsSync, readdirSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { readdirSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { needShared } from '../support/shared-dir';
 import { PerceptionHarness, requireExtensionBuild, type PageSnapshot } from './support/perception-harness';
 
 // Every page is readable: pathological shapes generated at size (one inline element with 10k text runs, 50k elements,
@@ -8,9 +8,8 @@ import { PerceptionHarness, requireExtensionBuild, type PageSnapshot } from './s
 // real corpus give a snapshot through the built extension, never an error. Where the walk cannot finish in time, the
 // snapshot says what it left out. Timings are printed, not asserted: the machine is shared and noisy.
 
-const CORPUS = resolve('../shared/corpus/pages');
-const corpusMissing = existsSync(CORPUS) ? null : `the real-page corpus is not at ${CORPUS} (it is beside the checkout in CI, not in a clone)`;
-const corpusPages = corpusMissing ? [] : readdirSync(CORPUS, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name).sort();
+const corpus = needShared('corpus/pages');
+const corpusPages = corpus.missing ? [] : readdirSync(corpus.path, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name).sort();
 
 let h: PerceptionHarness;
 
@@ -89,7 +88,7 @@ describe('every page is readable', () => {
     await page.close();
   });
 
-  describe.skipIf(corpusMissing !== null)(`the real corpus${corpusMissing ? ` (skipped: ${corpusMissing})` : ''}`, () => {
+  describe.skipIf(corpus.missing !== null)(corpus.title('the real corpus'), () => {
     it.each(corpusPages)('%s: both modes give a snapshot with numbered elements', async (name) => {
       const { page, tabId } = await h.open(`/corpus/${name}/index.html`);
       for (const mode of ['viewport', 'page'] as const) {
