@@ -27,7 +27,7 @@ const extensionImports = [
 export const backgroundFloors = {
   stores: ['tasks', 'page', 'input', 'egress', 'chat', 'mcp', 'host', 'frames', 'ui'],
   frames: ['tasks', 'page', 'input', 'egress', 'chat', 'mcp', 'host', 'stores', 'ui'],
-  egress: ['tasks', 'page', 'input', 'chat', 'mcp', 'host', 'stores', 'frames', 'ui'],
+  egress: ['tasks', 'page', 'chat', 'mcp', 'host', 'stores', 'frames', 'ui'],
   input: ['tasks', 'page', 'egress', 'chat', 'mcp', 'host', 'stores', 'ui'],
   page: ['tasks', 'chat', 'mcp', 'host', 'stores', 'ui'],
   chat: ['tasks', 'mcp', 'host', 'stores', 'ui'],

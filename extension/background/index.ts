@@ -6,7 +6,7 @@ import { connectNative } from '../platform/native';
 import { trackNavigationErrors } from '../platform/navigation-errors';
 import { extensionUrl, extensionVersion, isPrivilegedSender, onInstalled, onPortConnect, onStartup } from '../platform/runtime';
 import { allowSessionStorageForPages, chromeStore } from '../platform/storage';
-import { onRequestBlocked, onTabClosed, onTabOpened } from '../platform/egress-rules';
+import { allTabIds, onRequestBlocked, onTabClosed, onTabOpened } from '../platform/egress-rules';
 import { listScriptableFrames } from '../platform/tab-control';
 import { listFrames, onTabRemoved, onTabUpdated, sendToFrame } from '../platform/tabs';
 import {
@@ -35,6 +35,8 @@ import { createPageAgent } from './page/page-agent-wiring';
 import { SettingsStore } from './stores/settings-store';
 import { isActive } from './tasks/task-runner';
 import { clearStaleNotices, createTaskServices } from './tasks/task-wiring';
+import { clearAllPageMarks } from './tasks/page-marks';
+import { clearPageMarks } from '../platform/page-marks';
 import { ShellRunLog } from './host/shell-run-log';
 import { createShellUiHandlers } from './host/shell-ui-handlers';
 import { createUiHandlers } from './ui/ui-handlers';
@@ -180,6 +182,7 @@ void clearStaleNotices(tasks.notices);
 // an earlier worker left for tasks that have ended since are let go once the active tasks are back.
 void tasks.guard
   .restore()
+  .finally(() => clearAllPageMarks(allTabIds, clearPageMarks))
   .finally(() => tasks.runner.resumeInterrupted())
   .finally(() =>
     inputs.sessions.sweep(async (taskId) => {

@@ -1,6 +1,7 @@
 import type { BlockedEgress, EgressScope } from '../../../shared/agent/egress';
 import { inScope, originOf, originPattern, parseSitePattern, patternRegex, type SitePattern } from '../../../shared/agent/site-list';
 import type { BlockedRequest, DnrRule } from '../../platform/egress-rules';
+import { type Sealed, sealedRules } from './sealed-channels';
 
 /** The browser calls the guard needs, passed in so tests can drive it with fakes. */
 export interface GuardPorts {
@@ -12,6 +13,8 @@ export interface GuardPorts {
   load(): Promise<unknown>;
   save(state: unknown): Promise<void>;
   now(): number;
+  /** Told when a tab becomes a task's, however late (the secret egress watch arms it). */
+  adopted?(taskId: string, tabId: number): void;
 }
 
 interface TaskGuard {
@@ -20,8 +23,10 @@ interface TaskGuard {
   tabs: number[];
   scope: EgressScope;
   slot: number;
-  /** How many actions are under way that may open a tab: while any is, tabs born anywhere are covered. */
+  /** How many actions are under way that may open a tab (kept for callers; tabs born anywhere are covered anyway). */
   watching?: number;
+  /** Channels closed while a secret the task typed is on its pages (see egress/sealed-channels.ts). */
+  sealed?: Sealed;
 }
 
 /** A held request, with what only the worker keeps: the full address and the fields' values, to send it again. */
@@ -38,6 +43,8 @@ const FIRST_ID = 100_000;
 const SLOT_SIZE = 100;
 /** Patterns per allow rule: one regular expression must stay small enough for the browser to accept. */
 const PER_RULE = 8;
+/** The last ids of a task's block hold the rules that seal channels while a secret is on its pages. */
+const SEALED_AT = 88;
 const HELD_TTL_MS = 5 * 60_000;
 
 const BLOCK = { type: 'block' } as chrome.declarativeNetRequest.RuleAction;
@@ -58,7 +65,7 @@ function patternsOf(scope: EgressScope): SitePattern[] {
  * anywhere (pages embed payment forms, maps and videos from other sites); what the task does inside them is judged by
  * their own origin.
  */
-export function guardRules(task: Pick<TaskGuard, 'tabs' | 'scope' | 'slot' | 'watching'>, otherTabs: number[]): DnrRule[] {
+export function guardRules(task: Pick<TaskGuard, 'tabs' | 'scope' | 'slot' | 'watching' | 'sealed'>, otherTabs: number[]): DnrRule[] {
   const patterns = patternsOf(task.scope);
   if (patterns.length === 0 || task.tabs.length === 0) return [];
   const base = FIRST_ID + task.slot * SLOT_SIZE;
@@ -70,17 +77,20 @@ export function guardRules(task: Pick<TaskGuard, 'tabs' | 'scope' | 'slot' | 'wa
     { id: base, priority: 1, action: BLOCK, condition: { ...mine, resourceTypes: ['main_frame'] } },
     { id: base + 1, priority: 1, action: BLOCK, condition: { ...mine, resourceTypes: ['sub_frame'], requestMethods: ['post'] } },
     { id: base + 2, priority: 1, action: BLOCK, condition: { ...mine, resourceTypes: ['ping'] } },
-    ...((task.watching ?? 0) > 0 ? [{ id: base + 3, priority: 1, action: BLOCK, condition: { ...newborn, resourceTypes: ['main_frame' as const] } }] : []),
+    // A tab born while the task runs is held on its first request until its opener is known, however late the page
+    // opens it: a tab opened by one of the task's tabs is the task's (tabOpened), any other is the user's and reloaded.
+    { id: base + 3, priority: 1, action: BLOCK, condition: { ...newborn, resourceTypes: ['main_frame' as const] } },
+    ...sealedRules(task.tabs, task.sealed, base + SEALED_AT, SLOT_SIZE - SEALED_AT),
   ];
   let id = base + 10;
-  for (let i = 0; i < patterns.length && id < base + SLOT_SIZE - 1; i += PER_RULE) {
+  for (let i = 0; i < patterns.length && id < base + SEALED_AT - 1; i += PER_RULE) {
     const regexFilter = patterns
       .slice(i, i + PER_RULE)
       .map((p) => `(?:${patternRegex(p).slice(1)})`)
       .join('|');
     const condition = { regexFilter: `^(?:${regexFilter})`, isUrlFilterCaseSensitive: false, resourceTypes: ['main_frame', 'sub_frame', 'ping'] as ResourceType[] };
     rules.push({ id, priority: 2, action: ALLOW, condition: { ...condition, ...mine } });
-    if ((task.watching ?? 0) > 0) rules.push({ id: id + 1, priority: 2, action: ALLOW, condition: { ...condition, ...newborn } });
+    rules.push({ id: id + 1, priority: 2, action: ALLOW, condition: { ...condition, ...newborn } });
     id += 2;
   }
   return rules;
@@ -157,8 +167,18 @@ export class EgressGuard {
     if (!task || task.tabs.includes(tabId)) return;
     task.tabs.push(tabId);
     this.userTabs.delete(tabId);
+    this.ports.adopted?.(taskId, tabId);
     // Every task's rule for new tabs must now leave this one out: it is this task's, reaching this task's origins only.
     await this.applyAll();
+  }
+
+  /** Closes (or opens again, with null) the task's channels whose content cannot be read, but towards `origins`. */
+  async seal(taskId: string, sealed: Sealed | null): Promise<void> {
+    const task = this.tasks.get(taskId);
+    if (!task) return;
+    if (sealed === null) delete task.sealed;
+    else task.sealed = { origins: [...sealed.origins], everything: sealed.everything };
+    await this.apply(task);
   }
 
   tabsOf(taskId: string): number[] {

@@ -4,6 +4,7 @@ import type { ActionOutcome } from '../../../shared/agent/environment';
 import type { ElementAction } from '../../../shared/perception/element-action';
 import type { PageOutcome } from '../../../shared/perception/page-action';
 import type { EgressGuard, HeldRequest } from './egress-guard';
+import type { SecretEgress } from './secret-egress';
 
 /** What a task's tab environment needs of the egress guard and the browser to settle what the guard held. */
 export interface TaskEgress {
@@ -13,6 +14,8 @@ export interface TaskEgress {
   resubmit(tabId: number, url: string, fields: Record<string, string[]>): Promise<boolean>;
   now(): number;
   sleep(ms: number): Promise<void>;
+  /** Requests carrying a secret the task typed, held by the debugger (see egress/secret-egress.ts). */
+  secrets?: Pick<SecretEgress, 'place' | 'takeHeld' | 'decide'>;
 }
 
 /** How the environment acts on a tab (the page agent) and tells whether it shows the browser's error page. */
@@ -35,6 +38,9 @@ export function elementActionFor(tool: string, args: Record<string, unknown>): E
       return typeof args.key === 'string' ? { kind: 'press', key: args.key, times: typeof args.times === 'number' ? args.times : 1 } : null;
     case 'type':
       return { kind: 'type', text: '', clear: true, submit: args.submit === true };
+    case 'set_value':
+      // Judged as typing is: the form the field is in, and where it sends what it holds.
+      return { kind: 'type', text: '', clear: true, submit: false };
     case 'select':
       return Array.isArray(args.values) && args.values.length > 0 ? { kind: 'select', values: args.values.map(String) } : null;
     default:
@@ -61,6 +67,9 @@ export async function gateFactsFor(
  * action returns, so a click or key that may have opened one gets a short grace before the answer is "nothing held".
  */
 export async function heldDuring(egress: TaskEgress, since: number, tabId: number, mayOpenWindow: boolean): Promise<HeldRequest | undefined> {
+  // A request carrying a secret is asked about whenever it was made (a script may send it a while after the typing).
+  const secret = egress.secrets?.takeHeld(egress.taskId);
+  if (secret) return secret;
   const now = egress.guard.heldSince(egress.taskId, since, tabId);
   if (now || !mayOpenWindow) return now;
   await egress.sleep(250);
@@ -68,8 +77,8 @@ export async function heldDuring(egress: TaskEgress, since: number, tabId: numbe
 }
 
 export function publicView(held: HeldRequest): BlockedEgress {
-  const { id, address, origin, withQuery, method, type, fields, tabId, newTab } = held;
-  return { id, address, origin, withQuery, method, type, fields, tabId, newTab };
+  const { id, address, origin, withQuery, method, type, fields, tabId, newTab, secrets } = held;
+  return { id, address, origin, withQuery, method, type, fields, tabId, newTab, ...(secrets ? { secrets } : {}) };
 }
 
 /**
@@ -85,6 +94,14 @@ export async function resolveHeld(
   returnTo: string | undefined,
 ): Promise<ActionOutcome & { tabId?: number }> {
   egress.guard.release(held.id);
+  if (held.type === 'request') {
+    // Still held by the browser: approved, it goes on as the page sent it; refused, it fails and nothing is sent.
+    const sent = (await egress.secrets?.decide(egress.taskId, held.id, approved)) ?? false;
+    if (!approved) return { ok: true, changed: false, message: `the request to ${held.origin} was cancelled; nothing was sent`, evidence: [] };
+    return sent
+      ? { ok: true, changed: true, message: `the page's request to ${held.address} went on`, evidence: [] }
+      : { ok: false, changed: false, message: `${held.origin} is approved now for it, but the page's request is gone: do the action again`, evidence: [] };
+  }
   // The tab is put back by opening the page it was on again: going back in history does not work here, as the
   // browser skips entries a page made without a user's gesture (a script's click is not one).
   const restore = async (): Promise<PageOutcome | null> =>

@@ -6,7 +6,8 @@ import type { Store } from '../../platform/storage';
 /** How a step's input reaches the page: trusted (through the debugger) or synthetic DOM events, with the reason. */
 export type InputPath = { trusted: true } | { trusted: false; reason: string };
 
-export type DebuggerEventListener = (tabId: number, params: Record<string, unknown>) => void;
+/** `sessionId` is set for an event of a child target (a frame in another process, a worker) attached with flatten. */
+export type DebuggerEventListener = (tabId: number, params: Record<string, unknown>, sessionId?: string) => void;
 
 export interface DebuggerSessionDeps {
   /** chrome.debugger, or null where the browser offers none (a policy removed it, another browser). */
@@ -72,11 +73,11 @@ export class DebuggerSessions {
       (saved) => new Map(Object.entries(saved ?? {}).map(([tab, owner]) => [Number(tab), owner])),
       () => new Map(),
     );
-    deps.ports?.onEvent((tabId, method, params) => {
+    deps.ports?.onEvent((tabId, method, params, sessionId) => {
       if (!this.held.has(tabId)) return;
       for (const listener of this.listeners.get(method) ?? []) {
         try {
-          listener(tabId, params);
+          listener(tabId, params, sessionId);
         } catch (error) {
           deps.log.warn('debugger event listener failed', { method, error: String(error) });
         }
@@ -180,10 +181,10 @@ export class DebuggerSessions {
   }
 
   /** Sends a DevTools command to a held tab; rejects when the tab is not held or the command fails. */
-  send(tabId: number, method: string, params?: Record<string, unknown>): Promise<unknown> {
+  send(tabId: number, method: string, params?: Record<string, unknown>, sessionId?: string): Promise<unknown> {
     const ports = this.deps.ports;
     if (!ports || !this.isAttached(tabId)) return Promise.reject(new Error(`the debugger is not attached to tab ${tabId}`));
-    return ports.send(tabId, method, params);
+    return ports.send(tabId, method, params, sessionId);
   }
 
   /** Detaches every tab the task holds; called when the task ends, however it ends. */

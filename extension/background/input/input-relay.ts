@@ -57,7 +57,7 @@ export class InputRelay {
         const offset = sender.frameId === 0 ? { x: 0, y: 0 } : await this.deps.placeFrame(sender.tabId, sender.frameId, frameKey);
         if (!offset) return { trusted: false, reason: 'the frame could not be placed in the tab (it is hidden or moved)' };
         this.drags.delete(sender.tabId);
-        await sendInput(
+        const typing = await sendInput(
           {
             send: (method, params) => this.deps.sessions.send(sender.tabId, method, params),
             sleep: this.deps.sleep,
@@ -67,7 +67,7 @@ export class InputRelay {
           input,
           offset,
         );
-        return { trusted: true };
+        return typing ? { trusted: true, typing } : { trusted: true };
       },
     }, message);
   }

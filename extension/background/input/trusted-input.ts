@@ -1,3 +1,4 @@
+import { typingMode } from './typing-mode';
 import type { Chord, InputOp } from '../../../shared/protocol/input-channel';
 import { type KeyDefinition, MODIFIER_BITS, type Modifier, keyDefinition, keyForCharacter } from './keyboard-layout';
 
@@ -152,8 +153,8 @@ export async function drag(deps: TrustedInputDeps, from: Point, to: Point): Prom
   }
 }
 
-/** Sends one relayed piece of input, in the tab's own viewport coordinates. */
-export async function sendInput(deps: TrustedInputDeps, input: InputOp, offset: Point): Promise<void> {
+/** Sends one relayed piece of input, in the tab's own viewport coordinates; for typed text, how it was typed. */
+export async function sendInput(deps: TrustedInputDeps, input: InputOp, offset: Point): Promise<string | void> {
   const shift = (p: Point): Point => ({ x: p.x + offset.x, y: p.y + offset.y });
   switch (input.op) {
     case 'click':
@@ -164,8 +165,17 @@ export async function sendInput(deps: TrustedInputDeps, input: InputOp, offset: 
       return wheel(deps.send, shift(input.at), input.dx, input.dy);
     case 'press':
       return pressChord(deps, input.chord, input.times);
-    case 'type':
-      return typeText(deps.send, input.text);
+    case 'type': {
+      // One character is one key either way; longer text goes in at once unless the page handles keys itself.
+      if ([...input.text].length <= 1) {
+        await typeText(deps.send, input.text);
+        return undefined;
+      }
+      const mode = await typingMode(deps.send);
+      if (mode.keys) await typeText(deps.send, input.text);
+      else await deps.send('Input.insertText', { text: input.text });
+      return mode.note;
+    }
     case 'drag':
       await drag(deps, shift(input.from), shift(input.to));
       return;

@@ -249,7 +249,8 @@ export class McpPageCalls {
       environment,
       gateFacts: (call) => environment.gateFacts?.(call, { signal }) ?? Promise.resolve({}),
       origins: { approved: session.origins, changed: () => this.guard(session, environment, settings) },
-      policy: { mode, allowedSites: allowed, deniedSites: settings.deniedSites, allowedFacts: {} },
+      // A connected agent has no plan to approve: in ask mode each of its calls asks.
+      policy: { mode, approveEachStep: true, allowedSites: allowed, deniedSites: settings.deniedSites, allowedFacts: {} },
       vault: session.vault,
       redactor: session.redactor,
       approve: async (request, abort) => {

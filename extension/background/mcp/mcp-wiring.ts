@@ -5,6 +5,7 @@ import { AppError } from '../../../shared/errors';
 import type { Logger } from '../../../shared/logger';
 import { McpActivity, mcpHostEvents, type ChannelHandlers, type HostRequestMethods, type McpView, type Settings } from '../../../shared/protocol';
 import { captureTabIfVisible } from '../../platform/capture';
+import { withoutPageMarks } from '../../platform/page-marks';
 import type { Store } from '../../platform/storage';
 import { activateTab, createTab, tabState, waitForTabLoad } from '../../platform/tab-control';
 import type { HostConnection } from '../host/host-connection';
@@ -64,7 +65,7 @@ export function createMcpServices(deps: {
     tabExists: async (tabId) => (await tabState(tabId)) !== undefined,
     screenshot: async (tabId) => {
       await activateTab(tabId);
-      return captureTabIfVisible(tabId, 70);
+      return withoutPageMarks(tabId, () => captureTabIfVisible(tabId, 70));
     },
     log,
     approvals,

@@ -4,9 +4,11 @@ import type { PageAction, PageOutcome } from '../../../shared/perception/page-ac
 import type { RefEntry } from '../../../shared/perception/ref-table';
 import type { TaskFile } from '../../../shared/protocol';
 import type { RequestWatch } from '../../platform/network-activity';
+import type { TabActivityWatch } from '../../platform/tab-activity';
 import { callFrame } from '../frames/content-frames';
 import { describePath } from '../input/debugger-session';
 import { type ElementOptions, FOLLOW_LOAD_CAP_MS, type PageCore, label } from './page-agent-core';
+import { finalVerdict, navigationPending, tabEffect } from './step-verdict';
 
 /**
  * Actions on an element by its tab-wide number: sent to the frame that holds it (waiting for a content script that is
@@ -17,7 +19,24 @@ import { type ElementOptions, FOLLOW_LOAD_CAP_MS, type PageCore, label } from '.
 /** Errors of the message transport, as opposed to errors the content script reported about the action. */
 const TRANSPORT_CODES = new Set(['unavailable', 'timeout', 'disconnected', 'bad_request']);
 
+/** Acts on an element while the browser's view of the tab (navigations, new tabs) is watched for the verdict. */
 export async function onElement(core: PageCore, tabId: number, ref: number | undefined, action: ElementAction, options: ElementOptions): Promise<PageOutcome> {
+  const activity = core.deps.watchActivity?.(tabId);
+  try {
+    return await onElementWatched(core, tabId, ref, action, options, activity);
+  } finally {
+    activity?.stop();
+  }
+}
+
+async function onElementWatched(
+  core: PageCore,
+  tabId: number,
+  ref: number | undefined,
+  action: ElementAction,
+  options: ElementOptions,
+  activity: TabActivityWatch | undefined,
+): Promise<PageOutcome> {
   const { settleMs, watch } = options;
   const memory = core.memory(tabId);
   const entry = ref === undefined ? undefined : memory.refs.lookup(ref);
@@ -36,7 +55,7 @@ export async function onElement(core: PageCore, tabId: number, ref: number | und
     result = await callUntilReady(core, tabId, frameId, { target, action, settleMs, input });
   } catch (error) {
     const shape = toErrorShape(error);
-    if (TRANSPORT_CODES.has(shape.code) && !shape.message.includes('[@]')) return afterLostFrame(core, tabId, ref, entry, before?.url, shape.message, settleMs, watch);
+    if (TRANSPORT_CODES.has(shape.code) && !shape.message.includes('[@]')) return afterLostFrame(core, tabId, ref, entry, before?.url, shape.message, settleMs, watch, activity);
     const who = ref !== undefined && entry ? label(ref, entry) : 'the page';
     const message = shape.message.includes('[@]') ? shape.message.replaceAll('[@]', who) : `Could not ${action.kind} ${who}: ${shape.message}`;
     return { ok: false, message: message.charAt(0).toUpperCase() + message.slice(1), changed: false, evidence: [] };
@@ -62,37 +81,47 @@ export async function onElement(core: PageCore, tabId: number, ref: number | und
   }
   // The frame's DOM is quiet; the tab may have started loading another page (a link, a form post) or be waiting for
   // answers the action asked for (suggestions, search results): wait for those too, capped.
-  const settled = await core.settle(tabId, { loadCapMs: FOLLOW_LOAD_CAP_MS, quietCapMs: settleMs, alreadyLoading: before?.status === 'loading' }, watch);
+  // The verdict waits for a navigation the action began, whichever side saw it first: the page (its Navigation API)
+  // or the browser (webNavigation), so a submit whose next page commits late is not read as having done nothing.
+  const now = core.deps.now ?? Date.now;
+  const pending = navigationPending(activity, frameId === 0 ? result.navigation : undefined, now(), () => now());
+  const settled = await core.settle(tabId, { loadCapMs: FOLLOW_LOAD_CAP_MS, quietCapMs: settleMs, alreadyLoading: before?.status === 'loading' }, watch, pending);
   const after = settled.tab;
-  let changed = result.changed;
-  if (after && before && after.url !== before.url && frameId === 0) {
-    if (!evidence.some((line) => line.includes(after.url))) evidence.push(`URL is now ${after.url}`);
-    changed = true;
-  }
-  if (after && !settled.loaded) {
-    evidence.push('the next page is still loading');
-    changed = true;
-  }
-  if (after && before && after.title !== before.title) evidence.push(`title is now ${JSON.stringify(after.title)}`);
-  const message = result.message.replaceAll('[@]', subject);
-  return { ok: result.ok, message: message.charAt(0).toUpperCase() + message.slice(1), changed, evidence };
+  const tab = tabEffect({
+    topFrame: frameId === 0,
+    urlBefore: before?.url,
+    urlAfter: after?.url,
+    activity: activity?.seen(),
+    navigation: result.navigation,
+    stillLoading: after !== undefined && !settled.loaded,
+  });
+  if (after && before && after.title !== before.title) tab.lines.push(`title is now ${JSON.stringify(after.title)}`);
+  const verdict = finalVerdict({ ...result, evidence }, tab);
+  const message = verdict.message.replaceAll('[@]', subject);
+  return { ok: result.ok, message: message.charAt(0).toUpperCase() + message.slice(1), changed: verdict.changed, evidence: verdict.evidence };
 }
 
-/**
- * Sends the action, waiting up to 3 s for a content script that is not there yet (a page that just committed loads
- * it through a dynamic import). Only "no receiving end" is retried: the message was not delivered, so nothing was done twice.
- */
-async function callUntilReady(
+/** Sends the action once the frame's content script answers (see untilContentAnswers). */
+function callUntilReady(
   core: PageCore,
   tabId: number,
   frameId: number,
   params: { target: ActTarget | null; action: ElementAction; settleMs: number; input: { lease?: string; reason?: string } },
 ): Promise<ActResult> {
+  return untilContentAnswers(core, () => callFrame(core.deps.frames, tabId, frameId, 'act', params, params.settleMs + 10_000));
+}
+
+/**
+ * Sends a call to a frame, again while its content script is not there yet (a page that just committed loads it
+ * through a dynamic import after its load event, later still on a busy machine): up to 15 s. Only "no receiving
+ * end" is sent again: the message was not delivered, so nothing is done twice.
+ */
+export async function untilContentAnswers<T>(core: Pick<PageCore, 'deps'>, send: () => Promise<T>): Promise<T> {
   for (let attempt = 0; ; attempt += 1) {
     try {
-      return await callFrame(core.deps.frames, tabId, frameId, 'act', params, params.settleMs + 10_000);
+      return await send();
     } catch (error) {
-      if (attempt >= 15 || !toErrorShape(error).message.includes('Receiving end does not exist')) throw error;
+      if (attempt >= 75 || !toErrorShape(error).message.includes('Receiving end does not exist')) throw error;
       await core.deps.sleep(200);
     }
   }
@@ -111,11 +140,13 @@ async function afterLostFrame(
   reason: string,
   settleMs: number,
   watch: RequestWatch | undefined,
+  activity?: TabActivityWatch,
 ): Promise<PageOutcome> {
-  const settled = await core.settle(tabId, { loadCapMs: FOLLOW_LOAD_CAP_MS, quietCapMs: settleMs }, watch);
+  const settled = await core.settle(tabId, { loadCapMs: FOLLOW_LOAD_CAP_MS, quietCapMs: settleMs }, watch, activity ? () => activity.seen().pending : undefined);
   const after = settled.tab;
   const who = ref !== undefined && entry ? label(ref, entry) : 'the page';
-  if (after && (after.url !== urlBefore || settled.sawLoading)) {
+  const committed = (activity?.seen().committed.length ?? 0) > 0;
+  if (after && (after.url !== urlBefore || settled.sawLoading || committed)) {
     return {
       ok: true,
       message: `Acted on ${who}; the page navigated`,

@@ -2,6 +2,7 @@ import type { PageAction, PageOutcome } from '../../../shared/perception/page-ac
 import type { RefEntry } from '../../../shared/perception/ref-table';
 import type { TaskFile } from '../../../shared/protocol';
 import type { RequestWatch } from '../../platform/network-activity';
+import type { TabActivityWatch } from '../../platform/tab-activity';
 import type { FramePorts } from '../frames/content-frames';
 import type { PageInput } from '../input/page-input';
 import type { SettleLimits, Settled } from './page-settle';
@@ -19,6 +20,8 @@ export interface PageAgentDeps {
   settleMs?: number;
   /** Watches a tab's requests during an action, so the page's answers are waited for; none in unit tests. */
   watchRequests?: (tabId: number) => RequestWatch;
+  /** Watches a tab's navigations and the tabs it opens during an action, for the verdict; none in unit tests. */
+  watchActivity?: (tabId: number) => TabActivityWatch;
   /** Why the tab's page failed to load, when it shows the browser's error page. */
   loadFailure?: (tabId: number) => Promise<{ url: string; error: string } | undefined>;
   /** Trusted input, dialogs, file pickers and downloads through the debugger; none in unit tests (synthetic input). */
@@ -38,7 +41,7 @@ export type ElementOptions = ActOptions & { settleMs: number; watch: RequestWatc
 export interface PageCore {
   readonly deps: PageAgentDeps;
   memory(tabId: number): TabMemory;
-  settle(tabId: number, limits: SettleLimits, watch?: RequestWatch): Promise<Settled>;
+  settle(tabId: number, limits: SettleLimits, watch?: RequestWatch, pending?: () => boolean): Promise<Settled>;
   perform(tabId: number, action: PageAction, options: ActOptions & { settleMs: number }): Promise<PageOutcome>;
 }
 

@@ -1,5 +1,6 @@
 import { loadFailure } from '../../platform/navigation-errors';
 import { watchTabRequests } from '../../platform/network-activity';
+import { watchTabActivity } from '../../platform/tab-activity';
 import { sendToFrame } from '../../platform/tabs';
 import {
   activateTab,
@@ -40,6 +41,7 @@ export function createPageAgent(input: PageInput): PageAgent {
     sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
     now: () => Date.now(),
     watchRequests: (tabId) => watchTabRequests(tabId),
+    watchActivity: (tabId) => watchTabActivity(tabId),
     loadFailure,
   });
 }

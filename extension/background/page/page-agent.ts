@@ -5,7 +5,7 @@ import { PageAction, type PageActionInput, type PageOutcome } from '../../../sha
 import { RefTable } from '../../../shared/perception/ref-table';
 import type { RequestWatch } from '../../platform/network-activity';
 import { callFrame } from '../frames/content-frames';
-import { drag, onElement, upload } from './element-actions';
+import { drag, onElement, untilContentAnswers, upload } from './element-actions';
 import type { ActOptions, ElementOptions, PageAgentDeps, PageCore } from './page-agent-core';
 import { watchDialogs } from './page-dialogs';
 import { findOnPage, waitOnPage } from './page-find';
@@ -35,7 +35,7 @@ export class PageAgent {
     this.core = {
       deps,
       memory: (tabId) => this.memory(tabId),
-      settle: (tabId, limits, watch) => this.settle(tabId, limits, watch),
+      settle: (tabId, limits, watch, pending) => this.settle(tabId, limits, watch, pending),
       perform: (tabId, action, options) => this.perform(tabId, action, options),
     };
   }
@@ -85,8 +85,12 @@ export class PageAgent {
     const entry = ref === undefined ? undefined : this.memory(tabId).refs.lookup(ref);
     if (ref !== undefined && !entry) return undefined;
     const target = entry ? { ref: entry.local, token: entry.token, role: entry.role, name: entry.name, url: entry.url } : null;
-    // A key pressed without an element goes to the top frame's focus, as `act` sends it.
-    return callFrame(this.deps.frames, tabId, entry?.frameId ?? 0, 'effect', { target, action }, 4000).catch(() => undefined);
+    // A key pressed without an element goes to the top frame's focus, as `act` sends it. A page loaded again (after a
+    // browser restart) may not have its content script yet: the gate waits for it rather than judging without the
+    // form the action submits.
+    const frameId = entry?.frameId ?? 0;
+    const ask = () => callFrame(this.deps.frames, tabId, frameId, 'effect', { target, action }, 15_000);
+    return untilContentAnswers({ deps: this.deps }, ask).catch(() => undefined);
   }
 
   /** Shows the user which element a number names; false when it is no longer on the page. */
@@ -116,11 +120,12 @@ export class PageAgent {
    * Waits for the tab to settle: loaded (up to `limits.loadCapMs`), then its answers in and its DOM quiet (up to
    * `limits.quietCapMs`). With a watch of its requests, an action's fetches are waited for too.
    */
-  settle(tabId: number, limits: SettleLimits, watch?: RequestWatch): Promise<Settled> {
+  settle(tabId: number, limits: SettleLimits, watch?: RequestWatch, pending?: () => boolean): Promise<Settled> {
     return settleTab(
       {
         tabState: (id) => this.deps.tabs.state(id),
         ...(watch ? { inFlight: () => watch.inFlight(), documentRequested: () => watch.documentRequested() } : {}),
+        ...(pending ? { navigationPending: pending } : {}),
         domQuiet: (id, options) => callFrame(this.deps.frames, id, 0, 'settle', options, options.capMs + 3000).catch(() => undefined),
         sleep: this.deps.sleep,
         now: this.deps.now ?? Date.now,

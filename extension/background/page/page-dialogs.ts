@@ -3,6 +3,7 @@ import { toErrorShape } from '../../../shared/errors';
 import type { PageAction, PageOutcome } from '../../../shared/perception/page-action';
 import type { OpenDialog } from '../input/dialogs';
 import { type ActOptions, FOLLOW_LOAD_CAP_MS, type PageCore, label } from './page-agent-core';
+import { withEffect } from './step-verdict';
 
 /**
  * What an action may raise that the page itself does not show: a JavaScript dialog (the page freezes under it until it
@@ -57,13 +58,8 @@ export async function watchDialogs(core: PageCore, tabId: number, action: PageAc
   if ('type' in first) return dialogOpened(core, tabId, action, first, work);
   if (mark !== undefined && input.downloads) {
     const started = await input.downloads.since(tabId, mark);
-    if (started.length > 0) {
-      // A download is what the click did, even though the page itself did not change.
-      first.changed = true;
-      first.message = first.message.replace(': no visible effect (nothing on the page changed)', '');
-      first.evidence = first.evidence.filter((line) => line !== 'no visible effect');
-    }
-    for (const download of started) first.evidence.push(downloadLine(download));
+    // A download is what the click did, even though the page itself did not change.
+    if (started.length > 0) return withEffect(first, started.map(downloadLine));
   }
   return first;
 }

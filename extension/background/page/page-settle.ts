@@ -7,6 +7,8 @@ export interface SettlePorts {
   inFlight?: () => number;
   /** A new page was requested and has not answered yet: the tab still shows the old one, but it is on its way. */
   documentRequested?: () => boolean;
+  /** A navigation of the tab was begun (as the browser or the page reported it) and has not committed or failed yet. */
+  navigationPending?: () => boolean;
   /** Waits until the top frame's DOM stops changing; undefined when the frame does not answer (still loading). */
   domQuiet(tabId: number, options: { capMs: number; graceMs: number }): Promise<{ mutations: number; timedOut: boolean } | undefined>;
   sleep(ms: number): Promise<void>;
@@ -52,7 +54,8 @@ export async function settleTab(ports: SettlePorts, tabId: number, limits: Settl
   let tab = await ports.tabState(tabId);
   const loadDeadline = started + limits.loadCapMs;
   const loading = (state: TabState | undefined): boolean =>
-    state !== undefined && ((state.status === 'loading' && limits.alreadyLoading !== true) || ports.documentRequested?.() === true);
+    state !== undefined &&
+    ((state.status === 'loading' && limits.alreadyLoading !== true) || ports.documentRequested?.() === true || ports.navigationPending?.() === true);
   const sawLoading = loading(tab);
   while (loading(tab) && ports.now() < loadDeadline) {
     await ports.sleep(POLL_MS);

@@ -80,6 +80,7 @@ export function createTabEnvironment(deps: TabEnvironmentDeps, startTabId: numbe
     restoreRefs: (url, elements) => deps.page.restoreRefs(tabId, url, elements),
     gateFacts: (call) => gateFactsFor((id, ref, action) => deps.page.effect(id, ref, action), tabId, call),
     ...(egress ? { setEgressScope: (scope) => setGuardScope(egress, tabId, scope) } : {}),
+    ...(egress?.secrets ? { secretsPlaced: (values, origins) => egress.secrets?.place(egress.taskId, ownTabs(), values, origins) ?? Promise.resolve() } : {}),
     async resolveBlocked(blocked, approved): Promise<ActionOutcome> {
       const entry = held.get(blocked.id);
       if (!egress || !entry) return { ok: false, changed: false, message: 'the held request is no longer known (the worker restarted): do the action again', evidence: [] };

@@ -111,6 +111,7 @@ export async function snapshotTab(frames: FramePorts, tabId: number, memory: Tab
     above: stitched.above,
     below: stitched.below,
     maxTokens: options.maxTokens ?? DEFAULT_BUDGET[options.mode],
+    omitted: results.flatMap((r) => r.snapshot.omitted ?? []),
   });
   return { text: rendered.text, url: state.url, title: state.title, elements, tokens: rendered.tokens };
 }

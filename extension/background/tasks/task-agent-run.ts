@@ -60,7 +60,7 @@ export async function runTaskAgent(core: TaskCore, record: TaskRecord, startUrl:
     ...(settings.riskClassifier ? { riskClassifier: createRiskClassifier(deps.provider(settings.provider)) } : {}),
     ...(chatCase ? { systemPrompt: (input) => chatSystemPrompt({ ...input, facts }) } : {}),
     provider: deps.provider(settings.provider),
-    policy: { mode: record.mode, allowedSites: settings.allowedSites, deniedSites: settings.deniedSites, allowedFacts: facts },
+    policy: { mode: record.mode, approveEachStep: settings.approveEachStep, allowedSites: settings.allowedSites, deniedSites: settings.deniedSites, allowedFacts: facts },
     vault,
     redaction: { emails: settings.redactEmails, phones: settings.redactPhones },
     approve: (request) => hooks.approve(request),
@@ -88,7 +88,7 @@ export async function runTaskAgent(core: TaskCore, record: TaskRecord, startUrl:
     shouldStop: () => hooks.signal.aborted,
     untilResumed: () => hooks.untilResumed(),
     signal: hooks.signal,
-    limits: { maxSteps: settings.stepBudget },
+    limits: { maxSteps: settings.stepBudget, ...(settings.maxCostUsd === null ? {} : { maxCostUsd: settings.maxCostUsd }) },
     screenshots: settings.screenshots,
     ...(settings.stepScreenshots && !chatCase
       ? {

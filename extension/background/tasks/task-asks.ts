@@ -61,7 +61,7 @@ export class TaskAsks {
 
   /** A stopped task's pending card and question are answered for the user: they stopped it. */
   answerStopped(record: TaskRecord): void {
-    if (record.approval) this.approvals.get(record.approval.id)?.({ approved: false, note: 'The user stopped the task.' });
+    if (record.approval) this.approvals.get(record.approval.id)?.({ approved: false, stopped: true, note: 'The user stopped the task.' });
     if (record.question) this.questions.get(record.question.id)?.('The user stopped the task.');
   }
 
@@ -74,7 +74,7 @@ export class TaskAsks {
     const same = previous && previous.step === request.step && previous.callId === request.callId ? previous : undefined;
     const id = same?.id ?? this.core.deps.newId();
     // A stop that came while the card was being looked up found nothing to answer: answer for it here.
-    if (this.runs.get(taskId)?.signal.aborted) return { approved: false, note: 'The user stopped the task.' };
+    if (this.runs.get(taskId)?.signal.aborted) return { approved: false, stopped: true, note: 'The user stopped the task.' };
     return new Promise((resolve) => {
       this.approvals.set(id, resolve);
       const { step, callId, tool, intent, classes, reason, url, kind, destination, sends, actsOn, consequence, siteApproval } = request;

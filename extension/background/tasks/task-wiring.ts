@@ -5,6 +5,8 @@ import type { TaskFile, TaskRecord, TaskThinking } from '../../../shared/protoco
 import { clearNotification, hasOpenUiPage, notificationIds, onNotificationClicked, showNotification } from '../../platform/notifications';
 import { extensionUrl } from '../../platform/runtime';
 import { captureTabIfVisible } from '../../platform/capture';
+import { clearPageMarks, withoutPageMarks } from '../../platform/page-marks';
+import { PageMarks } from './page-marks';
 import { loadFailure } from '../../platform/navigation-errors';
 import { indexedDbScreenshots } from '../../platform/screenshot-db';
 import { thumbnailOf } from '../../platform/thumbnail';
@@ -16,6 +18,7 @@ import { AttentionNotices, isAttentionNotice, tabOfNotice } from './attention-no
 import { allTabIds, reopenInTab, replaceSessionRules, resubmitForm, sessionRuleIds } from '../../platform/egress-rules';
 import { createChatCaseEnvironment } from '../chat/chat-case-environment';
 import { EgressGuard } from '../egress/egress-guard';
+import { SecretEgress } from '../egress/secret-egress';
 import type { ChatDriver } from '../chat/chat-driver';
 import type { InputServices } from '../input/input-wiring';
 import type { PageAgent } from '../page/page-agent';
@@ -68,6 +71,15 @@ export function createTaskServices(
     load: () => session.get('egress-guard', z.unknown()),
     save: (state) => session.set('egress-guard', state),
     now: () => Date.now(),
+    adopted: (taskId, tabId) => void secretEgress.tabAdded(taskId, tabId),
+  });
+  const secretEgress: SecretEgress = new SecretEgress({
+    acquire: (owner, tabId) => inputs.sessions.acquire(owner, tabId),
+    send: (tabId, method, params, sessionId) => inputs.sessions.send(tabId, method, params, sessionId),
+    on: (method, listener) => inputs.sessions.on(method, listener),
+    seal: (taskId, sealed) => guard.seal(taskId, sealed),
+    now: () => Date.now(),
+    log,
   });
   const tabEnvironment = (tabId: number, task?: Pick<TaskRecord, 'id' | 'files'>) =>
     createTabEnvironment(
@@ -77,18 +89,19 @@ export function createTaskServices(
         listWindowTabs,
         sleep,
         capture: async (id) => {
-          const shot = await captureTabIfVisible(id);
+          const shot = await withoutPageMarks(id, () => captureTabIfVisible(id));
           if (!shot) log.info('no screenshot of this step: the tab is not in front, or the browser gave none', { tabId: id });
           return shot;
         },
         loadFailure,
         input: inputs.input,
         // A task, or an agent connected over MCP (owner `mcp:<session>`): its debugger attachment and its egress guard.
-        ...(task === undefined ? {} : { task: { owner: task.id, files: task.files ?? [] }, egress: { taskId: task.id, guard, resubmit: resubmitForm, now: () => Date.now(), sleep } }),
+        ...(task === undefined ? {} : { task: { owner: task.id, files: task.files ?? [] }, egress: { taskId: task.id, guard, resubmit: resubmitForm, now: () => Date.now(), sleep, secrets: secretEgress } }),
       },
       tabId,
     );
   const markers = new TabMarkers({ setBadge: setTabBadge, setOutline: setPageOutline, isActive, log });
+  const marks = new PageMarks({ clear: clearPageMarks, isActive });
   // The toolbar badge shows how many approvals wait, so a closed panel still gets the user's attention.
   const showPending = (): void => {
     const pending = runner.pendingApprovals + (extras.otherApprovals?.() ?? 0);
@@ -125,9 +138,10 @@ export function createTaskServices(
     onUpdate: (record) => {
       broadcast(record);
       // A task that ended lets go of the debugger (the browser's bar goes away) and of the files chosen for it.
-      if (!isActive(record)) void inputs.release(record.id);
+      if (!isActive(record)) void secretEgress.end(record.id).finally(() => void inputs.release(record.id).finally(() => secretEgress.forget(record.id)));
       showPending();
       markers.update(record);
+      marks.update(record);
       notices.update(record).catch((error: unknown) => log.warn('notification failed', { error: String(error) }));
     },
   });

@@ -63,8 +63,8 @@ const blocked = (over: Partial<BlockedRequest>): BlockedRequest => ({
 describe('the egress guard rules', () => {
   const scope = { origins: ['http://shop.test:8080'], patterns: ['docs.example'] };
 
-  it('lets the task tab reach only its approved origins, and covers new tabs while an action runs', () => {
-    const rules = guardRules({ tabs: [1], scope, slot: 0, watching: 1 }, [1, 2]);
+  it('lets the task tab reach only its approved origins, and covers new tabs for the whole task', () => {
+    const rules = guardRules({ tabs: [1], scope, slot: 0 }, [1, 2]);
     const page = (url: string, tabId = 1, type = 'main_frame', method = 'get') => blocks(rules, { url, tabId, type, method });
     expect(page('http://shop.test:8080/cart')).toBe(false);
     expect(page('https://docs.example/a')).toBe(false);
@@ -81,8 +81,25 @@ describe('the egress guard rules', () => {
     expect(page('http://evil.test:9/collect', 2)).toBe(false);
     expect(page('http://evil.test:9/collect', 3)).toBe(true);
     expect(page('http://shop.test:8080/', 3)).toBe(false);
-    // Between actions, a new tab is the user's own business.
-    expect(blocks(guardRules({ tabs: [1], scope, slot: 0 }, [1, 2]), { url: 'http://evil.test:9/collect', tabId: 3, type: 'main_frame' })).toBe(false);
+  });
+
+  it('seals the channels it cannot read (sockets, WebTransport) for the task tabs but towards the secrets\' origins', () => {
+    const rules = guardRules({ tabs: [1], scope, slot: 0, sealed: { origins: ['http://shop.test:8080'], everything: false } }, [1, 2]);
+    const send = (url: string, type: string, tabId = 1) => blocks(rules, { url, tabId, type });
+    expect(send('ws://evil.test:9/socket', 'websocket')).toBe(true);
+    expect(send('ws://shop.test:8080/live', 'websocket')).toBe(false);
+    expect(send('wss://shop.test:8080/live', 'websocket')).toBe(true);
+    expect(send('ws://pay.shop.test:8080/live', 'websocket')).toBe(false);
+    expect(send('ws://shop.test:8080.evil.test/x', 'websocket')).toBe(true);
+    expect(send('https://evil.test/wt', 'webtransport')).toBe(true);
+    expect(send('ws://evil.test:9/socket', 'websocket', 2)).toBe(false);
+    // What the debugger reads is left to it: an image elsewhere is not blocked by the rules.
+    expect(send('http://cdn.test:7/a.png', 'image')).toBe(false);
+    const blind = guardRules({ tabs: [1], scope, slot: 0, sealed: { origins: ['http://shop.test:8080'], everything: true } }, [1, 2]);
+    expect(blocks(blind, { url: 'http://cdn.test:7/a.png', tabId: 1, type: 'image' })).toBe(true);
+    expect(blocks(blind, { url: 'http://evil.test:9/c', tabId: 1, type: 'xmlhttprequest' })).toBe(true);
+    expect(blocks(blind, { url: 'http://shop.test:8080/api', tabId: 1, type: 'xmlhttprequest' })).toBe(false);
+    expect(new Set(blind.map((r) => r.id)).size).toBe(blind.length);
   });
 
   it('sets no rules for a task that has nowhere to go yet (it started on a browser page)', () => {
@@ -93,19 +110,25 @@ describe('the egress guard rules', () => {
 describe('the egress guard', () => {
   const scope = { origins: ['http://shop.test:8080'], patterns: [] };
 
-  it("follows the task's tabs: a tab its tab opens is the task's, a tab the user opens is the user's", async () => {
+  it("follows the task's tabs, however late they open: a tab its tab opens is the task's, a tab the user opens is the user's", async () => {
     const b = browser([1, 2]);
-    const guard = new EgressGuard(b.ports);
+    const adopted: [string, number][] = [];
+    const guard = new EgressGuard({ ...b.ports, adopted: (taskId, tabId) => adopted.push([taskId, tabId]) });
     await guard.setScope('t', 1, scope);
-    const unwatch = await guard.watchNewTabs('t');
     b.tabs.push(3, 4);
     await guard.tabOpened(3, 1);
     await guard.tabOpened(4, undefined);
     expect(guard.tabsOf('t')).toEqual([1, 3]);
+    expect(adopted).toEqual([['t', 3]]);
     expect(blocks(b.rules.values(), { url: 'http://evil.test:9/', tabId: 3, type: 'main_frame' })).toBe(true);
     expect(blocks(b.rules.values(), { url: 'http://evil.test:9/', tabId: 4, type: 'main_frame' })).toBe(false);
-    await unwatch();
-    expect(blocks(b.rules.values(), { url: 'http://evil.test:9/', tabId: 9, type: 'main_frame' })).toBe(false);
+    // Long after any action: a tab opened by a tab the task's tab opened is still the task's.
+    b.tabs.push(9);
+    expect(blocks(b.rules.values(), { url: 'http://evil.test:9/', tabId: 9, type: 'main_frame' })).toBe(true);
+    await guard.tabOpened(9, 3);
+    expect(guard.tabsOf('t')).toEqual([1, 3, 9]);
+    expect(blocks(b.rules.values(), { url: 'http://evil.test:9/', tabId: 9, type: 'main_frame' })).toBe(true);
+    await guard.tabClosed(9);
     await guard.tabClosed(3);
     expect(guard.tabsOf('t')).toEqual([1]);
     await guard.end('t');
