@@ -1,11 +1,12 @@
 import { useEffect, useState } from 'preact/hooks';
 import type { TaskRecord } from '../../shared/protocol';
 import type { BackgroundClient } from '../ui/background-client';
-import { downloadText } from '../ui/download-text';
+import { downloadBytes, downloadText } from '../ui/download-text';
+import { textPdf } from '../ui/text-pdf';
 import { errorMessage } from '../ui/error-message';
 import { groupBySite, matchingTasks } from '../ui/history-groups';
 import { elapsedMs, formatDuration, formatTaskCost, isActiveTask, statusLabel } from '../ui/task-format';
-import { exportFileName, taskReport } from '../ui/task-report';
+import { caseFileLines, exportFileName, taskReport } from '../ui/task-report';
 import { TaskProgress } from '../ui/task-progress';
 import { useUndoableDelete } from '../ui/use-undoable-delete';
 
@@ -54,6 +55,11 @@ export function HistoryView(props: { client: BackgroundClient; onRerun: (record:
           <button type="button" class="button button--quiet" data-testid="export-report" onClick={() => downloadText(exportFileName(open, 'md'), taskReport(open), 'text/markdown')}>
             Export report
           </button>
+          {open.chat ? (
+            <button type="button" class="button button--quiet" data-testid="export-case-pdf" onClick={() => downloadBytes(exportFileName(open, 'pdf'), textPdf(`Deputy support case on ${open.site}`, caseFileLines(open.chat!).join('\n').replace(/\*\*/g, '')), 'application/pdf')}>
+              Export case file (PDF)
+            </button>
+          ) : null}
           <button type="button" class="button button--quiet" data-testid="rerun" onClick={() => props.onRerun(open)}>
             Run again
           </button>

@@ -1,5 +1,5 @@
 import { formatClosedPlan } from '../../shared/agent/plan';
-import type { TaskRecord } from '../../shared/protocol';
+import type { ChatCaseResult, TaskRecord } from '../../shared/protocol';
 import { elapsedMs, formatDuration, outcomeText, planOutcome, statusLabel, threadEntries, usageText } from './task-format';
 
 /** A readable report of one task in Markdown: what was asked, what was done step by step, and how it ended. */
@@ -16,10 +16,7 @@ export function taskReport(record: TaskRecord): string {
   ];
   const outcome = outcomeText(record);
   if (outcome) lines.push('', '## Result', '', outcome);
-  if (record.chat) {
-    lines.push('', '## Chat', '', `- Outcome: ${record.chat.outcome}`, `- Agreed: ${record.chat.summary}`, '', '### Transcript', '');
-    for (const message of record.chat.transcript) lines.push(`- **${message.author === 'us' ? 'Deputy' : message.author === 'them' ? 'Support' : 'Notice'}:** ${message.text}`);
-  }
+  if (record.chat) lines.push('', ...caseFileLines(record.chat));
   if (record.agent?.plan) lines.push('', '## Plan', '', formatClosedPlan(record.agent.plan, planOutcome(record)));
   // The steps as the thread shows them: the model's words and the user's follow-ups where they came.
   const entries = threadEntries({ steps: record.agent?.steps ?? [], notes: record.notes, paused: record.status === 'paused', followUps: record.agent?.followUps });
@@ -40,4 +37,40 @@ export function exportFileName(record: TaskRecord, extension: string): string {
   const stamp = new Date(record.createdAt).toISOString().replace(/[:.]/g, '-');
   const site = record.site.replace(/[^a-z0-9.-]+/gi, '_') || 'task';
   return `deputy-${site}-${stamp}.${extension}`;
+}
+
+function stamp(at: number | undefined): string {
+  return at === undefined ? '' : `${new Date(at).toISOString().replace('T', ' ').slice(0, 19)} UTC `;
+}
+
+/**
+ * A support case's file in Markdown: the goal, the facts shared, what support promised (quoted, with the date it falls
+ * due), what Deputy did to reach a person, and the transcript with times. A case still running says so.
+ */
+export function caseFileLines(chat: ChatCaseResult): string[] {
+  const lines = ['## Case file', ''];
+  if (chat.open) lines.push('*The case was still running when this was saved.*', '');
+  if (chat.goal) lines.push(`- Goal: ${chat.goal}`);
+  if (chat.vendor) lines.push(`- Chat: ${chat.vendor}`);
+  lines.push(`- Outcome: ${chat.outcome}`, `- Agreed: ${chat.summary}`);
+  if (chat.factsShared) lines.push(`- Facts shared: ${chat.factsShared.length > 0 ? chat.factsShared.join(', ') : 'none'}`);
+  if (chat.promises && chat.promises.length > 0) {
+    lines.push('', '### What support promised', '');
+    for (const promise of chat.promises) {
+      const due = new Date(promise.dueAt).toISOString().slice(0, 10);
+      const shot = promise.shotStep !== undefined ? ` (screenshot kept at step ${promise.shotStep + 1})` : '';
+      lines.push(`- ${stamp(promise.madeAt)}"${promise.quote}" — due ${due} (${promise.when})${shot}`);
+    }
+  }
+  if (chat.escalations && chat.escalations.length > 0) {
+    lines.push('', '### Reaching a person', '');
+    for (const step of chat.escalations) lines.push(`- ${step}`);
+  }
+  lines.push('', '### Transcript', '');
+  if (chat.transcript.length === 0) lines.push('No messages were read.');
+  for (const message of chat.transcript) {
+    const who = message.author === 'us' ? 'Deputy' : message.author === 'them' ? 'Support' : 'Notice';
+    lines.push(`- ${stamp(message.at)}**${who}:** ${message.text.replace(/\s*\n\s*/g, ' ')}`);
+  }
+  return lines;
 }

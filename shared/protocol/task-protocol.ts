@@ -65,12 +65,46 @@ export const ChatFacts = z
   });
 export type ChatFacts = z.infer<typeof ChatFacts>;
 
-/** How a support-chat case ended: the outcome, a summary of what was agreed, and the transcript (redacted). */
+/** A dated promise the other side made in a case, quoted as they wrote it (see shared/agent/support-promises). */
+export const CasePromise = z.object({
+  quote: z.string(),
+  when: z.string(),
+  dueAt: z.number(),
+  /** When the message that holds it was first seen. */
+  madeAt: z.number().optional(),
+  /** The step whose screenshot shows the message, when one was kept. */
+  shotStep: z.number().int().optional(),
+});
+export type CasePromise = z.infer<typeof CasePromise>;
+
+/**
+ * A support-chat case file: the goal, the facts shared, the transcript with times (redacted), what the other side
+ * promised, quoted, and how the case ended. Saved at every step while the case runs (`open`), so it survives the chat
+ * closing, the tab crashing or the worker restarting; the final save adds the outcome and summary.
+ */
 export const ChatCaseResult = z.object({
   outcome: z.string(),
   summary: z.string(),
   vendor: z.string().nullable(),
-  transcript: z.array(z.object({ author: z.enum(['us', 'them', 'system']), text: z.string() })),
+  transcript: z.array(
+    z.object({
+      author: z.enum(['us', 'them', 'system']),
+      text: z.string(),
+      /** When Deputy first saw the message (epoch ms). */
+      at: z.number().optional(),
+      /** The time the widget itself showed, when it showed one. */
+      time: z.string().nullable().optional(),
+    }),
+  ),
+  /** The case's goal, in the user's words. */
+  goal: z.string().optional(),
+  /** The names of the facts the user allowed that were actually written into the chat. */
+  factsShared: z.array(z.string()).optional(),
+  promises: z.array(CasePromise).optional(),
+  /** What Deputy did on its own to reach a person, in order ("chose the quick reply 'Talk to a person'"). */
+  escalations: z.array(z.string()).optional(),
+  /** True while the case still runs: this is the last saved state, not its end. */
+  open: z.boolean().optional(),
 });
 export type ChatCaseResult = z.infer<typeof ChatCaseResult>;
 

@@ -1,6 +1,7 @@
 import { type ChatEnvironment, lastFromThem, renderTranscript } from '../../../shared/agent/chat-environment';
 import type { Observation } from '../../../shared/agent/environment';
-import type { ChatState } from '../../../shared/protocol';
+import type { ChatMessage, ChatState } from '../../../shared/protocol';
+import { mergeLedger } from '../../../shared/agent/support-case';
 import type { ChatDriver } from './chat-driver';
 import type { TabEnvironment } from '../page/tab-environment';
 import { createSupportEscalation } from './support-escalation';
@@ -9,6 +10,9 @@ import { createSupportEscalation } from './support-escalation';
 export interface ChatCaseEnvironment extends ChatEnvironment, Pick<TabEnvironment, 'currentTabId'> {
   /** The chat as it was last seen (read again when possible), for the transcript saved with the case. */
   finalState(): Promise<ChatState | null>;
+  /** Everything the case has seen so far, for its case file: every message (the chat's own list keeps only its last
+   * 200), the vendor, and what Deputy did on its own to reach a person. */
+  caseSoFar(): { messages: ChatMessage[]; vendor: string | null; escalations: string[] };
 }
 
 /**
@@ -25,7 +29,12 @@ export function createChatCaseEnvironment(
   const escalation = createSupportEscalation(chat, chatTab, options.goal);
   let opened: Promise<string | null> | null = null;
   let last: ChatState | null = null;
-  const seen = (state: ChatState): ChatState => (last = state);
+  const ledger = new Map<string, ChatMessage>();
+  const escalations: string[] = [];
+  const seen = (state: ChatState): ChatState => {
+    mergeLedger(ledger, state.messages);
+    return (last = state);
+  };
 
   /** Opens the chat once: null when it opened, else why not (in words the model and the user read). */
   const ensureOpen = (): Promise<string | null> => {
@@ -42,6 +51,7 @@ export function createChatCaseEnvironment(
     // The page tools of a case are guarded like any task's: what they will do is told to the gate, the tab's egress
     // guard follows the case's approved origins, and what it holds is settled the same way.
     ...(tab.gateFacts ? { gateFacts: tab.gateFacts.bind(tab) } : {}),
+    ...(tab.capture ? { capture: tab.capture.bind(tab) } : {}),
     ...(tab.setEgressScope ? { setEgressScope: tab.setEgressScope.bind(tab) } : {}),
     ...(tab.resolveBlocked ? { resolveBlocked: tab.resolveBlocked.bind(tab) } : {}),
     async observe(options): Promise<Observation> {
@@ -55,6 +65,7 @@ export function createChatCaseEnvironment(
         const step = await escalation.step(state);
         note = step.note;
         if (step.state) state = seen(step.state);
+        if (note && escalations.at(-1) !== note) escalations.push(note);
       }
       const transcript = state ? renderTranscript(state) : `No support chat could be opened on this page: ${problem ?? 'unknown reason'}.`;
       const head = note ? `${transcript}\n[Deputy: ${note}]` : transcript;
@@ -85,6 +96,7 @@ export function createChatCaseEnvironment(
         await chat.end(chatTab);
       },
     },
+    caseSoFar: () => ({ messages: [...ledger.values()], vendor: last?.vendor ?? null, escalations: [...escalations] }),
     async finalState() {
       if (opened === null) return last;
       return chat.read(chatTab).then(seen, () => last);

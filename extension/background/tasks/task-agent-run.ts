@@ -5,6 +5,8 @@ import { chatAgentTools } from '../../../shared/agent/chat-tools';
 import { controlTools } from '../../../shared/agent/control-tools';
 import type { AgentEnvironment, Screenshot } from '../../../shared/agent/environment';
 import { createRedactor } from '../../../shared/agent/redactor';
+import { buildCaseFile } from '../../../shared/agent/support-case';
+import { extractPromises } from '../../../shared/agent/support-promises';
 import { createRiskClassifier } from '../../../shared/agent/risk-classifier';
 import { resumeAgent, startAgent, type AgentDeps } from '../../../shared/agent/run-agent';
 import type { TraceRecord } from '../../../shared/agent/trace';
@@ -53,6 +55,23 @@ export async function runTaskAgent(core: TaskCore, record: TaskRecord, startUrl:
     environment = web;
   }
   const facts = record.facts;
+  const redactor = createRedactor(vault, { emails: settings.redactEmails, phones: settings.redactPhones });
+  /** Promise messages a screenshot was kept of: message id -> step. */
+  const promiseShots = new Map<string, number>();
+  /** The case file as it stands: new promises get a screenshot of the chat that shows them, once each. */
+  const caseSoFar = async (chat: ChatCaseEnvironment, state: AgentState, options: { open: boolean }): Promise<ChatCaseResult> => {
+    const seen = chat.caseSoFar();
+    for (const promise of extractPromises(seen.messages)) {
+      if (promiseShots.has(promise.messageId)) continue;
+      promiseShots.set(promise.messageId, state.steps.length);
+      const shot = await chat.capture?.().catch(() => undefined);
+      if (shot) await deps.tasks.saveScreenshot(taskId, { step: state.steps.length, ...shot, at: deps.now() }).catch((error: unknown) => deps.log.warn('promise screenshot not kept', { taskId, error: String(error) }));
+      else promiseShots.delete(promise.messageId);
+    }
+    const outcome = options.open ? 'in progress' : (state.outcome?.label ?? (state.status === 'completed' ? 'agreed' : state.status));
+    const summary = options.open ? 'The case is still running.' : (state.outcome?.summary ?? state.endReason ?? 'The case ended without a summary.');
+    return buildCaseFile({ goal: record.text, messages: seen.messages, vendor: seen.vendor, facts: facts ?? {}, escalations: seen.escalations, promiseShots, redact: (text) => redactor.redact(text), outcome, summary, open: options.open });
+  };
   const thinking = createThinkingFeed(taskId, (event) => deps.onThinking?.(event), deps.now);
   const agentDeps: AgentDeps<AgentEnvironment> = {
     environment,
@@ -70,12 +89,14 @@ export async function runTaskAgent(core: TaskCore, record: TaskRecord, startUrl:
       const pageUrl = await deps.tabUrl(environment.currentTabId());
       // A chat case shows as ended only with its result (what was agreed, the transcript), saved together below.
       const ended = chatCase !== null && isFinished(state.status);
+      // A case's file is saved at every step, so it outlives the chat closing, the tab crashing or this worker.
+      const caseFile = chatCase && !ended ? await caseSoFar(chatCase, state, { open: true }) : null;
       await core.change(taskId, (r) => {
         // A card restored after a restart stays only while its call still waits; a gate that now decides otherwise drops it.
         const approval = r.approval && waitsForApproval(state, r.approval.callId) ? r.approval : null;
         // A task that started on a browser page belongs to the first site it reached (see the policy gate).
         const site = /^https?:/i.test(state.startUrl) ? siteOf(state.startUrl) : r.site;
-        const next = { ...r, agent: state, approval, site, ...(pageUrl ? { pageUrl } : {}) };
+        const next = { ...r, agent: state, approval, site, ...(pageUrl ? { pageUrl } : {}), ...(caseFile ? { chat: caseFile } : {}) };
         return { ...next, status: ended ? r.status : statusOf(state, next) };
       });
     },
@@ -109,19 +130,8 @@ export async function runTaskAgent(core: TaskCore, record: TaskRecord, startUrl:
   const final = record.agent
     ? await resumeAgent(agentDeps, record.agent)
     : await startAgent(agentDeps, { taskId, task: record.text + filesNote(record.files ?? []), startUrl });
-  const chat = chatCase ? await caseResult(chatCase, final, createRedactor(vault, { emails: settings.redactEmails, phones: settings.redactPhones })) : null;
+  // A chat case shows as ended with its file, read once more from the chat (what was agreed, the whole transcript).
+  if (chatCase) await chatCase.finalState().catch(() => null);
+  const chat = chatCase ? await caseSoFar(chatCase, final, { open: false }) : null;
   await core.change(taskId, (r) => ({ ...r, agent: final, status: final.status, approval: null, question: null, ...(chat ? { chat } : {}) }));
-}
-
-/** What a chat case leaves in history: its outcome, the summary of what was agreed, and the transcript, redacted. */
-async function caseResult(chat: ChatCaseEnvironment, final: AgentState, redactor: ReturnType<typeof createRedactor>): Promise<ChatCaseResult> {
-  const state = await chat.finalState().catch(() => null);
-  const outcome = final.outcome?.label ?? (final.status === 'completed' ? 'agreed' : final.status);
-  const summary = final.outcome?.summary ?? final.endReason ?? 'The case ended without a summary.';
-  return {
-    outcome,
-    summary,
-    vendor: state?.vendor ?? null,
-    transcript: (state?.messages ?? []).map((message) => ({ author: message.author, text: redactor.redact(message.text) })),
-  };
 }

@@ -32,7 +32,7 @@ describe('a support-chat case in the panel and the history', () => {
   it('puts the outcome, what was agreed and the transcript in the report', () => {
     const report = taskReport(handedOver);
     expect(report).toContain('- Outcome: Handed to you');
-    expect(report).toContain('## Chat\n\n- Outcome: needs_user\n- Agreed: Support wants the card number.');
+    expect(report).toContain('## Case file\n\n- Chat: crisp\n- Outcome: needs_user\n- Agreed: Support wants the card number.');
     expect(report).toContain('- **Support:** Please send the card number.\n- **Deputy:** I cannot share that here.');
   });
 
