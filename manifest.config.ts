@@ -51,6 +51,7 @@ export default defineManifest({
     'debugger',
     'downloads',
     'declarativeNetRequest',
+    'alarms',
   ],
   host_permissions: ['<all_urls>'],
   web_accessible_resources: [],

@@ -8,4 +8,4 @@ import { SidePanelApp } from './side-panel-app';
 const client = new BackgroundClient({ connect: () => connectToBackground('ui'), setTimer: (fn, ms) => setTimeout(fn, ms) });
 client.start();
 const root = document.getElementById('root');
-if (root) render(<SidePanelApp client={client} fixedTabId={tabIdFromLocation(location.search)} />, root);
+if (root) render(<SidePanelApp client={client} fixedTabId={tabIdFromLocation(location.search)} openTaskId={new URLSearchParams(location.search).get('task') ?? undefined} />, root);

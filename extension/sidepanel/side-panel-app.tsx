@@ -27,16 +27,17 @@ const VIEWS: { view: View; label: string }[] = [
   { view: 'dev', label: 'Developer tools' },
 ];
 
-export function SidePanelApp(props: { client: BackgroundClient; fixedTabId: number | undefined }) {
+export function SidePanelApp(props: { client: BackgroundClient; fixedTabId: number | undefined; openTaskId?: string | undefined }) {
   const { client } = props;
   const status = useHostStatus(client);
   const tab = useTargetTab(props.fixedTabId);
-  const [view, setView] = useState<View>('task');
+  // Opened on a past task (a support promise's reminder names its case): History, on that task.
+  const [view, setView] = useState<View>(props.openTaskId ? 'history' : 'task');
   const [devTool, setDevTool] = useState<DevTool>('loop');
   const [launch, setLaunch] = useState<Launch | undefined>(undefined);
   const [record, acceptRecord] = useTabTask(client, tab?.id);
   const [preset, setPreset] = useState<{ text: string; at: number } | undefined>(undefined);
-  const [pastTask, setPastTask] = useState<{ id: string; at: number } | undefined>(undefined);
+  const [pastTask, setPastTask] = useState<{ id: string; at: number } | undefined>(props.openTaskId ? { id: props.openTaskId, at: 0 } : undefined);
   const [mcp, refreshMcp] = useMcpView(client);
   // Connected agents (MCP) get their tab once the user has turned MCP on, or while one is still listed.
   const views = mcp?.enabled || (mcp?.sessions.length ?? 0) > 0 ? VIEWS : VIEWS.filter((entry) => entry.view !== 'agents');

@@ -78,3 +78,10 @@ export function mergeLedger(ledger: Map<string, ChatMessage>, messages: readonly
     ledger.set(message.id, known ? { ...message, seenAt: known.seenAt } : message);
   }
 }
+
+/** A case file saved again keeps what it knew of its promises' reminders (a promise is reminded once). */
+export function carryReminders(previous: ChatCaseResult | null | undefined, next: ChatCaseResult): ChatCaseResult {
+  const reminded = new Map((previous?.promises ?? []).filter((p) => p.remindedAt !== undefined).map((p) => [`${p.quote}|${p.dueAt}`, p.remindedAt!]));
+  if (reminded.size === 0 || !next.promises) return next;
+  return { ...next, promises: next.promises.map((p) => (reminded.has(`${p.quote}|${p.dueAt}`) ? { ...p, remindedAt: reminded.get(`${p.quote}|${p.dueAt}`)! } : p)) };
+}

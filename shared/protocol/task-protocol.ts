@@ -74,6 +74,8 @@ export const CasePromise = z.object({
   madeAt: z.number().optional(),
   /** The step whose screenshot shows the message, when one was kept. */
   shotStep: z.number().int().optional(),
+  /** When the user was reminded that it fell due. */
+  remindedAt: z.number().optional(),
 });
 export type CasePromise = z.infer<typeof CasePromise>;
 

@@ -97,7 +97,16 @@ describe('an advocate in a support chat: past the bot, honest about people, a ca
       { ready: /within 5 business days/, reply: call('chat_end', { outcome: 'agreed', summary: 'Alex approved a refund for order 1234 within 5 business days.' }) },
     ]);
     let support: string[] = [];
-    const run = await runTask(options('loop'), io(), { beforeClose: async (page) => void (support = await received(page)) });
+    let ext: ExtensionBrowser | undefined;
+    let alarms: { name: string; scheduledTime: number }[] = [];
+    const run = await runTask(options('loop'), io(), {
+      onLaunched: (browser) => void (ext = browser),
+      beforeClose: async (page) => {
+        support = await received(page);
+        const worker = await ext!.worker();
+        alarms = (await worker.evaluate('chrome.alarms.getAll()')) as typeof alarms;
+      },
+    });
     const { record } = run;
 
     expect(record.status).toBe('completed');
@@ -123,6 +132,8 @@ describe('an advocate in a support chat: past the bot, honest about people, a ca
     expect(chat.promises?.[0]).toMatchObject({ quote: 'I have approved the refund: you will receive it within 5 business days.', when: 'within 5 business days' });
     expect(chat.promises?.[0]?.dueAt).toBeGreaterThan(Date.now() + 4 * 86_400_000);
     expect(chat.promises?.[0]?.shotStep).toEqual(expect.any(Number));
+    // The promise is a reminder: an alarm at its due time wakes Deputy to tell the user and note it in the case.
+    expect(alarms).toContainEqual(expect.objectContaining({ name: `deputy-promise:${record.id}:0`, scheduledTime: chat.promises?.[0]?.dueAt }));
     expect(chat.transcript.every((message) => typeof message.at === 'number' && message.at > 0)).toBe(true);
     expect(chat.transcript.map((message) => message.text)).toContain('Alex joined the conversation');
     expectOnlyGivenFacts(support);

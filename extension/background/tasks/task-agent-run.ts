@@ -5,7 +5,7 @@ import { chatAgentTools } from '../../../shared/agent/chat-tools';
 import { controlTools } from '../../../shared/agent/control-tools';
 import type { AgentEnvironment, Screenshot } from '../../../shared/agent/environment';
 import { createRedactor } from '../../../shared/agent/redactor';
-import { buildCaseFile } from '../../../shared/agent/support-case';
+import { buildCaseFile, carryReminders } from '../../../shared/agent/support-case';
 import { extractPromises } from '../../../shared/agent/support-promises';
 import { createRiskClassifier } from '../../../shared/agent/risk-classifier';
 import { resumeAgent, startAgent, type AgentDeps } from '../../../shared/agent/run-agent';
@@ -96,7 +96,7 @@ export async function runTaskAgent(core: TaskCore, record: TaskRecord, startUrl:
         const approval = r.approval && waitsForApproval(state, r.approval.callId) ? r.approval : null;
         // A task that started on a browser page belongs to the first site it reached (see the policy gate).
         const site = /^https?:/i.test(state.startUrl) ? siteOf(state.startUrl) : r.site;
-        const next = { ...r, agent: state, approval, site, ...(pageUrl ? { pageUrl } : {}), ...(caseFile ? { chat: caseFile } : {}) };
+        const next = { ...r, agent: state, approval, site, ...(pageUrl ? { pageUrl } : {}), ...(caseFile ? { chat: carryReminders(r.chat, caseFile) } : {}) };
         return { ...next, status: ended ? r.status : statusOf(state, next) };
       });
     },
@@ -133,5 +133,5 @@ export async function runTaskAgent(core: TaskCore, record: TaskRecord, startUrl:
   // A chat case shows as ended with its file, read once more from the chat (what was agreed, the whole transcript).
   if (chatCase) await chatCase.finalState().catch(() => null);
   const chat = chatCase ? await caseSoFar(chatCase, final, { open: false }) : null;
-  await core.change(taskId, (r) => ({ ...r, agent: final, status: final.status, approval: null, question: null, ...(chat ? { chat } : {}) }));
+  await core.change(taskId, (r) => ({ ...r, agent: final, status: final.status, approval: null, question: null, ...(chat ? { chat: carryReminders(r.chat, chat) } : {}) }));
 }

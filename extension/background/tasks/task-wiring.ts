@@ -17,6 +17,8 @@ import { openPanelOnTab, setBadge } from '../../platform/ui-surfaces';
 import { AttentionNotices, isAttentionNotice, tabOfNotice } from './attention-notices';
 import { allTabIds, reopenInTab, replaceSessionRules, resubmitForm, sessionRuleIds } from '../../platform/egress-rules';
 import { createChatCaseEnvironment } from '../chat/chat-case-environment';
+import { PromiseReminders, taskOfPromiseNotice } from '../chat/promise-reminders';
+import { alarmNames, onAlarm, setAlarm } from '../../platform/alarms';
 import { EgressGuard } from '../egress/egress-guard';
 import { SecretEgress } from '../egress/secret-egress';
 import type { ChatDriver } from '../chat/chat-driver';
@@ -143,10 +145,35 @@ export function createTaskServices(
       markers.update(record);
       marks.update(record);
       notices.update(record).catch((error: unknown) => log.warn('notification failed', { error: String(error) }));
+      if (record.chat?.promises?.length) reminders.update(record).catch((error: unknown) => log.warn('promise reminder not set', { error: String(error) }));
     },
   });
+  // Support's dated promises ring as notifications when they fall due, and the case notes it.
+  const reminders = new PromiseReminders({
+    setAlarm,
+    alarmNames,
+    show: showNotification,
+    list: () => tasks.list({ limit: 500 }),
+    get: (taskId) => tasks.get(taskId),
+    markReminded: async (taskId, index, at, note) => {
+      const updated = await tasks.update(taskId, (r) => {
+        if (!r.chat?.promises?.[index]) return r;
+        const promises = r.chat.promises.map((promise, i) => (i === index ? { ...promise, remindedAt: at } : promise));
+        const afterCalls = (r.agent?.steps ?? []).reduce((sum, step) => sum + step.calls.length, 0);
+        return { ...r, chat: { ...r.chat, promises }, notes: [...(r.notes ?? []), { at, afterCalls, text: note }], updatedAt: at };
+      });
+      if (updated) broadcast(updated);
+    },
+    now: () => Date.now(),
+    log,
+  });
+  onAlarm((name) => void reminders.ring(name).catch((error: unknown) => log.warn('promise reminder failed', { error: String(error) })));
+  void reminders.reconcile().catch((error: unknown) => log.warn('promise reminders not restored', { error: String(error) }));
   // A click on a notice opens the side panel on its tab, synchronously: the click is the gesture the panel needs.
   const openNotice = (id: string): Promise<void> => {
+    // A due promise opens its case in History, in a tab of its own: the case's chat tab may be long gone.
+    const caseId = taskOfPromiseNotice(id);
+    if (caseId !== undefined) return createTab(extensionUrl(`extension/sidepanel/index.html?task=${encodeURIComponent(caseId)}`), undefined).then(() => clearNotification(id));
     const tabId = tabOfNotice(id);
     if (tabId === undefined) return Promise.resolve();
     return openPanelOnTab(tabId, extensionUrl(`extension/sidepanel/index.html?tab=${tabId}`)).finally(() => notices.clicked(id));

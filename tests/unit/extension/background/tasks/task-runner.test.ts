@@ -391,10 +391,16 @@ describe('the background task runner', () => {
       outcome: 'agreed',
       summary: 'A $25 store credit for order 1234.',
       vendor: 'fake',
+      goal: 'Refund for order 1234',
+      // The order number was allowed but never written into the chat.
+      factsShared: [],
+      promises: [],
+      escalations: [],
+      open: false,
       transcript: [
-        { author: 'them', text: 'We can offer a $25 store credit instead of a refund. Would you like that?' },
-        { author: 'us', text: 'Yes, I accept the $25 store credit.' },
-        { author: 'them', text: 'Done: the credit is on your account.' },
+        { author: 'them', text: 'We can offer a $25 store credit instead of a refund. Would you like that?', at: 0, time: null },
+        { author: 'us', text: 'Yes, I accept the $25 store credit.', at: 1, time: null },
+        { author: 'them', text: 'Done: the credit is on your account.', at: 2, time: null },
       ],
     });
     expect(updates.map((u) => u.status)).toEqual(expect.arrayContaining(['queued', 'running', 'awaiting_approval', 'completed']));
