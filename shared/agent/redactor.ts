@@ -1,5 +1,6 @@
 import type { SecretVault } from './secret-vault';
 import { canonicalSecret, findSecrets, isCardNumber } from './secret-patterns';
+import { classifyJoined } from './structured-secrets';
 
 export { passesLuhn } from './secret-patterns';
 
@@ -29,10 +30,11 @@ function valuePattern(value: string): RegExp | null {
   return new RegExp(`(?<![\\p{L}\\p{N}_])${escapeRegex(value)}(?![\\p{L}\\p{N}_])`, 'gu');
 }
 
-const SPLIT_VALUE = /value="(\d{2,6})"/;
+const SPLIT_VALUE = /value="([A-Za-z0-9]{1,8})"/;
 
 /**
- * A card number or SSN split over consecutive fields (four boxes of four digits, an SSN in three), as the snapshot
+ * A card number, SSN, IBAN or national identifier split over consecutive fields (four boxes of four digits, an SSN in
+ * three, an IBAN or insurance number in boxes), as the snapshot
  * shows them: one field per line, each with its `value="..."`. Each part is replaced by a mention of the whole.
  */
 function redactSplitValues(text: string, name: (kind: string, value: string) => string): string {
@@ -48,7 +50,11 @@ function redactSplitValues(text: string, name: (kind: string, value: string) => 
       for (let to = end; to > from; to -= 1) {
         const run = parts.slice(from, to + 1) as string[];
         const joined = run.join('');
-        const kind = isCardNumber(joined) ? 'card' : run.length === 3 && run[0]?.length === 3 && run[1]?.length === 2 && run[2]?.length === 4 ? 'ssn' : null;
+        const kind = isCardNumber(joined)
+          ? 'card'
+          : run.length === 3 && /^\d{3}$/.test(run[0] ?? '') && /^\d{2}$/.test(run[1] ?? '') && /^\d{4}$/.test(run[2] ?? '')
+            ? 'ssn'
+            : classifyJoined(joined);
         if (!kind) continue;
         const placeholder = name(kind, joined);
         for (let i = from; i <= to; i += 1) {

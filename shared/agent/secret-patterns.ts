@@ -1,3 +1,5 @@
+import { STRUCTURED_KINDS, cvvAfterCard, findStructuredSecrets } from './structured-secrets';
+
 /**
  * What personal data looks like in free text: card numbers with any separator, IBANs, social security numbers with or
  * without separators, keys and tokens, and passwords written in prose ("my password is ..."), in several languages.
@@ -69,6 +71,10 @@ const NOT_A_SECRET = new Set(
     'not', 'required', 'needed', 'missing', 'wrong', 'incorrect', 'invalid', 'correct', 'too', 'the', 'a', 'an', 'in', 'on', 'at', 'for', 'my', 'your',
     'same', 'reset', 'expired', 'empty', 'set', 'saved', 'stored', 'changed', 'below', 'above', 'here', 'there', 'different', 'strong', 'weak',
     'nicht', 'falsch', 'leer', 'pas', 'faux', 'vide', 'no', 'incorrecto', 'vacío', 'vacio', 'case-sensitive', 'optional', 'forgotten', 'long', 'short',
+    'erforderlich', 'notwendig', 'obligatoire', 'requis', 'obligatorio', 'requerida', 'obrigatória', 'obrigatoria', 'incorreta', 'obbligatoria',
+    'errata', 'richiesta', 'vereist', 'verplicht', 'onjuist', 'wymagane', 'nieprawidłowe', 'krävs', 'fel', 'påkrævet', 'forkert', 'kreves', 'feil',
+    'vaaditaan', 'väärin', 'povinné', 'nesprávné', 'gerekli', 'yanlış', 'απαιτείται', 'λάθος', 'sai', 'wajib', 'salah', 'diperlukan', 'мой', 'неверный',
+    'обязателен', 'مطلوبة', 'خاطئة', 'आवश्यक', 'נדרשת', 'שגויה', 'kötelező', 'hibás', 'lautet',
   ],
 );
 
@@ -76,7 +82,9 @@ const NOT_A_SECRET = new Set(
 const SECRET_WORDS =
   "passwords?|passw(?:or)?d|passwd|pwd|passcode|passphrase|pin(?: code)?|secret|api[_ -]?key|access[_ -]?token|auth(?:entication)?[_ -]?token|" +
   "private[_ -]?key|client[_ -]?secret|mot de passe|code secret|passwort|kennwort|geheimzahl|contraseña|clave|senha|parola d'ordine|" +
-  'пароль|パスワード|暗証番号|密码|密碼|비밀번호';
+  'пароль|パスワード|暗証番号|密码|密碼|비밀번호|wachtwoord|has[łl]o|[şs]ifre(?:m|si)?|lösenord(?:et)?|adgangskode(?:n)?|passord(?:et)?|' +
+  'salasana(?:ni)?|heslo|jelsz[óo]|parol[aă]|contrasenya|كلمة (?:المرور|السر)|पासवर्ड|ה?סיסמ[הא]|κωδικός(?: πρόσβασης)?|mật khẩu|kata sandi|' +
+  'mã pin|пин-код|пин';
 
 const SSN_WORDS = 'ssn|social security(?: number| no\\.?| #)?|sozialversicherungsnummer|numéro de sécurité sociale|número de seguro social|tax id|itin';
 
@@ -114,7 +122,7 @@ const PATTERNS: Pattern[] = [
     // "password: x", "PIN=1234", "my password is x", "the password for the bank is x", "Passwort ist x", "mot de passe est x".
     // On one line: a "Password:" prompt followed by the next line's words is not a password.
     regex: new RegExp(
-      `(?<![\\p{L}\\p{N}])(?:${SECRET_WORDS})(?:\\s+(?:for|of|für|pour|de|del|para)\\s+[^\\n:=.,;]{1,40}?)?(?:[ \\t]*(?:[:=：]|:=)|[ \\t]+(?:is|was|ist|est|es|é|è|era|war)[ \\t]|[ \\t]*(?:は|是|는)[ \\t]*)[ \\t]*["'“‘«]?([^\\s"'“”‘’«»,;{}]{2,}[^\\s"'“”‘’«»,;{}.!?])`,
+      `(?<![\\p{L}\\p{N}])(?:${SECRET_WORDS})["']?(?:\\s+(?:for|of|für|pour|de|del|para|voor|dla|för|til|per)\\s+[^\\n:=.,;]{1,40}?)?(?:[ \\t]*(?:[:=：]|:=)|[ \\t]+(?:is|was|ist|lautet|est|es|é|è|era|war|to|jest|är|er|on|je|adalah|là|είναι|هي|है|היא)[ \\t]|[ \\t]*(?:は|是|는)[ \\t]*)[ \\t]*["'“‘«]?([^\\s"'“”‘’«»,;{}]{2,}[^\\s"'“”‘’«»,;{}.!?])`,
       'giu',
     ),
     group: 1,
@@ -156,6 +164,12 @@ export function findSecrets(text: string, options: SecretOptions = {}): SecretSp
       found.push({ kind: pattern.kind, start, end: start + value.length, value });
     }
   }
+  found.push(...findStructuredSecrets(text));
+  // A security code written right after a card number (and its expiry).
+  for (const card of found.filter((span) => span.kind === 'card')) {
+    const cvv = cvvAfterCard(text, card.end);
+    if (cvv) found.push(cvv);
+  }
   found.sort((a, b) => a.start - b.start || b.end - a.end);
   const kept: SecretSpan[] = [];
   for (const span of found) {
@@ -169,6 +183,6 @@ export function findSecrets(text: string, options: SecretOptions = {}): SecretSp
 /** The digits (and letters, for an IBAN) that make a card, IBAN or SSN, whatever the separators. */
 export function canonicalSecret(kind: string, value: string): string {
   if (kind === 'card' || kind === 'ssn') return value.replace(/\D/g, '');
-  if (kind === 'iban') return value.replace(/[\s-]/g, '').toUpperCase();
+  if (kind === 'iban' || STRUCTURED_KINDS.has(kind)) return value.replace(/[\s.\-/]/g, '').toUpperCase();
   return value;
 }

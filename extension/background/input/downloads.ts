@@ -4,6 +4,7 @@ import type { Logger } from '../../../shared/logger';
 import type { DownloadInfo, DownloadPorts } from '../../platform/downloads';
 import type { DebuggerSessions } from './debugger-session';
 import type { TaskDownloads } from './page-input';
+import { isRiskyFile } from './risky-file-types';
 
 export interface DownloadWatchDeps {
   ports: DownloadPorts;
@@ -15,16 +16,9 @@ export interface DownloadWatchDeps {
   log: Logger;
 }
 
-/** Programs and scripts by file name: what runs when opened or installed. */
-const EXECUTABLE_NAME =
-  /\.(exe|msi|msix|msp|com|scr|bat|cmd|ps1|psm1|vbs|vbe|js|jse|wsf|wsh|hta|cpl|jar|app|dmg|pkg|mpkg|command|sh|bash|zsh|run|bin|appimage|deb|rpm|apk|xapk|ipa|reg|lnk|elf|out|py|pl|rb)$/i;
-/** Programs and scripts by MIME type. */
-const EXECUTABLE_MIME =
-  /^application\/(x-msdownload|x-ms-dos-executable|x-msdos-program|vnd\.microsoft\.portable-executable|x-msi|x-ms-installer|x-executable|x-elf|x-sharedlib|x-mach-binary|x-apple-diskimage|x-newton-compatible-pkg|x-sh|x-shellscript|x-bat|java-archive|x-java-archive|vnd\.android\.package-archive|x-debian-package|x-rpm|x-redhat-package-manager)$/i;
-
-/** Whether a file is a program or a script (by its name or type): keeping it waits for the user's approval. */
+/** Whether a file is a program, a script or a macro-carrying document (by its name or type): keeping it waits for the user's approval. */
 export function isExecutable(name: string, mime: string): boolean {
-  return EXECUTABLE_NAME.test(name) || EXECUTABLE_MIME.test(mime);
+  return isRiskyFile(name, mime);
 }
 
 /** A name safe to save under the task's folder: no folders, no characters file systems refuse. */
