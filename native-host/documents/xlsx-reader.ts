@@ -1,4 +1,4 @@
-import ExcelJS from 'exceljs';
+import type ExcelJS from 'exceljs';
 import type { Cell, Column, Sheet, SheetRow, TextStyle, Workbook } from './document-model';
 import type { OfficePackage } from './open-package';
 
@@ -87,7 +87,9 @@ function readSheet(sheet: ExcelJS.Worksheet): Sheet {
 
 /** Reads a workbook with exceljs: each sheet's header row, columns (with header style) and data rows. */
 export async function readWorkbook(pkg: OfficePackage): Promise<Workbook> {
-  const workbook = new ExcelJS.Workbook();
+  // exceljs is loaded when a workbook is first read, not at the host's start.
+  const { default: excel } = await import('exceljs');
+  const workbook = new excel.Workbook();
   await workbook.xlsx.load(pkg.buffer as unknown as ExcelJS.Buffer);
   return { kind: 'xlsx', path: pkg.path, sheets: workbook.worksheets.map(readSheet) };
 }
