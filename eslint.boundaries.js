@@ -12,6 +12,48 @@ const runtimeGlobals = [
 const nodeBuiltins = ['fs', 'fs/*', 'path', 'os', 'child_process', 'crypto', 'http', 'https', 'net', 'url', 'util', 'stream', 'events', 'buffer', 'process', 'worker_threads', 'zlib', 'readline', 'tty'];
 const nodeImports = { group: ['node:*', ...nodeBuiltins], message: 'Node built-ins belong in native-host/ or scripts/.' };
 
+/** What every extension file may not import (repeated in each background block below: a later block's rule replaces it). */
+const extensionImports = [
+  { group: ['**/native-host/**', '**/native-host'], message: 'The extension never imports the native host: talk to it over native messaging.' },
+  nodeImports,
+];
+
+/**
+ * The floors of extension/background/ (see each folder's README.md): which sibling folders a folder may import. The
+ * lists are the folders each may NOT import; index.ts (the entry, which only wires) may import anything. Every folder
+ * may import `ui/ui-server` (the ui channel and its handler types) where ui/ is not listed as a whole; none may import
+ * `ui/ui-handlers`, which composes them all.
+ */
+export const backgroundFloors = {
+  stores: ['tasks', 'page', 'input', 'egress', 'chat', 'mcp', 'host', 'frames', 'ui'],
+  frames: ['tasks', 'page', 'input', 'egress', 'chat', 'mcp', 'host', 'stores', 'ui'],
+  egress: ['tasks', 'page', 'chat', 'mcp', 'host', 'stores', 'frames', 'ui'],
+  input: ['tasks', 'page', 'egress', 'chat', 'mcp', 'host', 'stores', 'ui'],
+  page: ['tasks', 'chat', 'mcp', 'host', 'stores', 'ui'],
+  chat: ['tasks', 'mcp', 'host', 'stores', 'ui'],
+  host: ['tasks', 'page', 'input', 'egress', 'chat', 'mcp', 'frames'],
+  mcp: ['tasks', 'chat'],
+  tasks: ['mcp', 'host'],
+  ui: [],
+};
+
+/** @param {string} folder @param {string[]} banned @returns {import('eslint').Linter.Config} */
+function backgroundFloor(folder, banned) {
+  const names = banned.join('|');
+  const patterns = [
+    ...extensionImports,
+    { regex: '^(\\.\\./)+index$', message: 'The background entry only wires: nothing imports it.' },
+    { regex: '^\\.\\./ui/ui-handlers$', message: 'ui/ui-handlers composes every feature: a feature never imports it (ui/ui-server has the types).' },
+  ];
+  if (names) {
+    patterns.push({
+      regex: `^\\.\\./(${names})(/|$)`,
+      message: `extension/background/${folder}/ may not import ${banned.map((name) => `${name}/`).join(', ')} (the floors are in eslint.boundaries.js): pass what it needs in through its deps, or move the shared part down a floor.`,
+    });
+  }
+  return { files: [`extension/background/${folder}/**`], rules: { 'no-restricted-imports': ['error', { patterns }] } };
+}
+
 /** @type {import('eslint').Linter.Config[]} */
 export const boundaries = [
   {
@@ -48,13 +90,18 @@ export const boundaries = [
         'error',
         {
           patterns: [
-            { group: ['**/native-host/**', '**/native-host'], message: 'The extension never imports the native host: talk to it over native messaging.' },
-            nodeImports,
+            ...extensionImports,
+            { group: ['**/background/**', '**/background'], message: 'Only the background imports the background: talk to it over a channel.' },
           ],
         },
       ],
     },
   },
+  {
+    files: ['extension/background/**'],
+    rules: { 'no-restricted-imports': ['error', { patterns: extensionImports }] },
+  },
+  ...Object.entries(backgroundFloors).map(([folder, banned]) => backgroundFloor(folder, banned)),
   {
     files: ['native-host/**'],
     rules: {

@@ -82,7 +82,7 @@ export const cyclesPlugin = { rules: { 'no-import-cycle': noImportCycle } };
 /** @type {import('eslint').Linter.Config[]} */
 export const cycles = [
   {
-    files: ['native-host/**/*.ts', 'shared/**/*.ts'],
+    files: ['native-host/**/*.ts', 'shared/**/*.ts', 'extension/**/*.ts', 'extension/**/*.tsx'],
     plugins: { deputy: cyclesPlugin },
     rules: { 'deputy/no-import-cycle': 'error' },
   },

@@ -8,6 +8,7 @@ import { serveDirectory } from './bench/serve-directory';
 import { LOOPBACK_ONLY_RULES } from './lib/host-rules';
 import { baseArgs } from './lib/launch-browser';
 import { findBrowser } from './lib/find-browser';
+import { sharedPath } from './lib/shared-dir';
 
 // Measures Deputy's snapshot against Playwright's AI snapshot on the saved pages of the corpus, in one headless
 // Chromium with every non-loopback host unresolvable. Both are timed the same way: wall clock in Node around the one
@@ -41,12 +42,26 @@ interface PageResult {
 
 const { values } = parseArgs({
   options: {
-    corpus: { type: 'string', default: '../shared/corpus/pages' },
+    corpus: { type: 'string', default: sharedPath('corpus', 'pages') },
     json: { type: 'string' },
     only: { type: 'string' },
     'no-playwright-coverage': { type: 'boolean', default: false },
+    /** Leave out the generated pathological pages (tests/fixtures/pages/perception/generated.html). */
+    'no-generated': { type: 'boolean', default: false },
   },
 });
+
+/**
+ * Pathological pages built by script at size (the same page the e2e test reads): one inline element with 10k text
+ * runs, 50k elements, shadow roots and elements nested deeper than the walk goes, 200 frames.
+ */
+const GENERATED: Array<[name: string, query: string]> = [
+  ['gen-runs-10k', 'shape=runs&n=10000'],
+  ['gen-elements-50k', 'shape=elements&n=50000'],
+  ['gen-shadow-250', 'shape=shadow&n=250'],
+  ['gen-deep-1200', 'shape=deep&n=1200'],
+  ['gen-frames-200', 'shape=frames&n=200'],
+];
 
 const encoder = getEncoding('o200k_base');
 const median = (xs: number[]): number => {
@@ -218,7 +233,8 @@ async function main(): Promise<void> {
     minify: true,
   });
   const bundle = bundled.outputFiles[0]?.text ?? '';
-  const server = await serveDirectory(corpus);
+  const server = await serveDirectory({ '/': corpus, '/generated/': resolve('tests/fixtures/pages/perception') });
+  const generated = values['no-generated'] ? [] : GENERATED.filter(([name]) => !values.only || name.includes(values.only));
   const browser = await chromium.launch({ executablePath: findBrowser(), headless: true, args: baseArgs({ hostRules: LOOPBACK_ONLY_RULES }) });
   const results: PageResult[] = [];
   try {
@@ -226,6 +242,12 @@ async function main(): Promise<void> {
     for (const name of names) {
       const page = await context.newPage();
       results.push(await benchPage(page, `${server.origin}/${name}/index.html`, name, bundle));
+      await page.close();
+      process.stderr.write('.');
+    }
+    for (const [name, query] of generated) {
+      const page = await context.newPage();
+      results.push(await benchPage(page, `${server.origin}/generated/generated.html?${query}`, name, bundle));
       await page.close();
       process.stderr.write('.');
     }

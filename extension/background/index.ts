@@ -6,7 +6,7 @@ import { connectNative } from '../platform/native';
 import { trackNavigationErrors } from '../platform/navigation-errors';
 import { extensionUrl, extensionVersion, isPrivilegedSender, onInstalled, onPortConnect, onStartup } from '../platform/runtime';
 import { allowSessionStorageForPages, chromeStore } from '../platform/storage';
-import { onRequestBlocked, onTabClosed, onTabOpened } from '../platform/egress-rules';
+import { allTabIds, onRequestBlocked, onTabClosed, onTabOpened } from '../platform/egress-rules';
 import { listScriptableFrames } from '../platform/tab-control';
 import { listFrames, onTabRemoved, onTabUpdated, sendToFrame } from '../platform/tabs';
 import {
@@ -18,27 +18,29 @@ import {
   openTab,
   useActionPopup,
 } from '../platform/ui-surfaces';
-import { AUTOMATE_CHAT_MENU, handleAutomateChatClick } from './automate-chat-menu';
-import { ChatDriver } from './chat-driver';
-import { ChatSessions } from './chat-sessions';
-import { DesktopRunLog } from './desktop-run-log';
-import { createDesktopUiHandlers } from './desktop-ui-handlers';
-import { createFormHandlers } from './form-wiring';
-import { createLoopUiHandlers } from './loop-ui-handlers';
-import { HostConnection } from './host-connection';
-import { isPassthroughEvent } from './host-passthrough';
-import { LaunchStore } from './launch-store';
-import { LoopEventLog } from './loop-event-log';
-import { createMcpServices, mcpServerTools, type McpServices } from './mcp-wiring';
-import { createInputServices } from './input-wiring';
-import { createPageAgent } from './page-agent-wiring';
-import { SettingsStore } from './settings-store';
-import { isActive } from './task-runner';
-import { clearStaleNotices, createTaskServices } from './task-wiring';
-import { ShellRunLog } from './shell-run-log';
-import { createShellUiHandlers } from './shell-ui-handlers';
-import { createUiHandlers } from './ui-handlers';
-import { UiServer } from './ui-server';
+import { AUTOMATE_CHAT_MENU, handleAutomateChatClick } from './chat/automate-chat-menu';
+import { ChatDriver } from './chat/chat-driver';
+import { ChatSessions } from './chat/chat-sessions';
+import { DesktopRunLog } from './host/desktop-run-log';
+import { createDesktopUiHandlers } from './host/desktop-ui-handlers';
+import { createFormHandlers } from './page/form-wiring';
+import { createLoopUiHandlers } from './host/loop-ui-handlers';
+import { HostConnection } from './host/host-connection';
+import { isPassthroughEvent } from './host/host-passthrough';
+import { LaunchStore } from './stores/launch-store';
+import { LoopEventLog } from './host/loop-event-log';
+import { createMcpServices, mcpServerTools, type McpServices } from './mcp/mcp-wiring';
+import { createInputServices } from './input/input-wiring';
+import { createPageAgent } from './page/page-agent-wiring';
+import { SettingsStore } from './stores/settings-store';
+import { isActive } from './tasks/task-runner';
+import { clearStaleNotices, createTaskServices } from './tasks/task-wiring';
+import { clearAllPageMarks } from './tasks/page-marks';
+import { clearPageMarks } from '../platform/page-marks';
+import { ShellRunLog } from './host/shell-run-log';
+import { createShellUiHandlers } from './host/shell-ui-handlers';
+import { createUiHandlers } from './ui/ui-handlers';
+import { UiServer } from './ui/ui-server';
 
 // Entry of the service worker: it only wires. Every listener is registered synchronously here, at start, so an event
 // that wakes the worker finds its listener in place.
@@ -180,6 +182,7 @@ void clearStaleNotices(tasks.notices);
 // an earlier worker left for tasks that have ended since are let go once the active tasks are back.
 void tasks.guard
   .restore()
+  .finally(() => clearAllPageMarks(allTabIds, clearPageMarks))
   .finally(() => tasks.runner.resumeInterrupted())
   .finally(() =>
     inputs.sessions.sweep(async (taskId) => {

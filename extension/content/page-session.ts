@@ -6,7 +6,7 @@ import type { ActionEffect } from '../../shared/agent/action-effect';
 import { describeEffect } from './actions/action-effect';
 import { runAction } from './actions/run-action';
 import { watchSettle } from './actions/watch-settle';
-import { collectSnapshot } from './perception/collect-snapshot';
+import { collectSnapshot, SNAPSHOT_BUDGET_MS } from './perception/collect-snapshot';
 import type { DomAccess } from './perception/dom-access';
 import { RefRegistry } from './perception/ref-registry';
 import { refindElement, type Candidate } from './perception/refind-element';
@@ -43,6 +43,8 @@ export interface PageSessionDeps {
  */
 export class PageSession {
   private readonly registry = new RefRegistry();
+  /** Counts highlights, so a timer takes back only the mark it drew, not a newer one on the same element. */
+  private highlights = 0;
 
   constructor(private readonly deps: PageSessionDeps) {}
 
@@ -57,7 +59,9 @@ export class PageSession {
     if (isInlinedFrame(win)) {
       return { ...base, url: win.location.href, title: win.document.title, inlined: true, items: [], above: 0, below: 0, dialogs: [] };
     }
-    const options = params.margin === undefined ? { mode: params.mode } : { mode: params.mode, margin: params.margin };
+    // The walk stops at its time budget and says so, rather than running past the background's wait for the frame.
+    const deadline = Date.now() + SNAPSHOT_BUDGET_MS;
+    const options = params.margin === undefined ? { mode: params.mode, deadline } : { mode: params.mode, margin: params.margin, deadline };
     const { snapshot } = collectSnapshot(win.document, this.registry, this.deps.access, options);
     return { ...base, inlined: false, ...snapshot };
   }
@@ -134,12 +138,21 @@ export class PageSession {
   highlight(params: { target: ActTarget; durationMs: number }): { found: boolean } {
     const el = params.target.token === this.token ? this.registry.element(params.target.ref) : undefined;
     if (!(el instanceof HTMLElement) && !(el instanceof SVGElement)) return { found: false };
-    const outline = el.style.outline;
+    // The element's own outline is kept on it once, so a second highlight (the card's "Show it on the page") never
+    // takes the orange for the element's own, and whoever takes the mark back (this timer, or the background when the
+    // card is answered) gives back exactly what was there.
+    if (!el.hasAttribute('data-deputy-highlight')) el.setAttribute('data-deputy-outline-was', el.style.outline);
+    const stamp = String((this.highlights += 1));
     el.setAttribute('data-deputy-highlight', String(params.target.ref));
+    el.dataset.deputyStamp = stamp;
     el.style.outline = '3px solid #f59e0b';
     setTimeout(() => {
-      el.style.outline = outline;
+      if (el.dataset.deputyStamp !== stamp || !el.hasAttribute('data-deputy-highlight')) return;
+      el.style.outline = el.getAttribute('data-deputy-outline-was') ?? '';
+      if (el.getAttribute('style') === '') el.removeAttribute('style');
       el.removeAttribute('data-deputy-highlight');
+      el.removeAttribute('data-deputy-outline-was');
+      delete el.dataset.deputyStamp;
     }, params.durationMs);
     return { found: true };
   }

@@ -73,7 +73,16 @@ export function AgentsView(props: { client: BackgroundClient; view: McpView | un
           Other agents cannot use Deputy yet: turn on "Let other agents use Deputy" in Settings, then register Deputy in your agent with <code>{MCP_ADD_COMMAND}</code>.
         </p>
       )}
-      {sessions.length === 0 ? <p class="muted">No agent has connected in this browser session.</p> : sessions.map((session) => <Session key={session.session.id} client={props.client} view={session} />)}
+      {sessions.length === 0 ? (
+        <div class="card" data-testid="agents-empty">
+          <p>No agent has connected in this browser session.</p>
+          <p class="muted">
+            To connect one, install the host (<code>npm run host:install</code> in the Deputy folder), then register Deputy in your agent: for Claude Code,{' '}
+            <code>{MCP_ADD_COMMAND}</code>; for Cursor, Codex and others, add an MCP server that runs <code>deputy mcp</code>. Its steps show here as it works,
+            and the ones that need you wait above every view.
+          </p>
+        </div>
+      ) : sessions.map((session) => <Session key={session.session.id} client={props.client} view={session} />)}
     </div>
   );
 }

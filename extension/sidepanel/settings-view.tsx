@@ -21,7 +21,7 @@ const PROVIDERS: { value: ProviderChoice; label: string }[] = [
 const FIX_NOTICE = 'Some settings need fixing: see the marked fields.';
 
 /** Provider, key, limits, sites and personal data, validated field by field before anything is saved. */
-export function SettingsView(props: { client: BackgroundClient; hostStatus: HostStatus | undefined }) {
+export function SettingsView(props: { client: BackgroundClient; hostStatus: HostStatus | undefined; onSaved?: () => void }) {
   const { client } = props;
   const [saved, setSaved] = useState<SavedSettings | undefined>(undefined);
   const [form, setForm] = useState<SettingsForm | undefined>(undefined);
@@ -74,6 +74,7 @@ export function SettingsView(props: { client: BackgroundClient; hostStatus: Host
         setForm(formFromSettings(next));
         applyTheme(next.theme);
         setNotice({ ok: true, text: 'Settings saved.' });
+        props.onSaved?.();
       },
       (failure: unknown) => setNotice({ ok: false, text: errorMessage(failure) }),
     );
@@ -148,8 +149,15 @@ export function SettingsView(props: { client: BackgroundClient; hostStatus: Host
           <span class="field__label">Default mode</span>
           <ModeSwitch mode={form.defaultMode} name="default-mode" onChange={(defaultMode) => edit({ defaultMode })} />
         </div>
+        <label class="check">
+          <input type="checkbox" data-testid="approve-each-step" checked={form.approveEachStep} onChange={(e) => edit({ approveEachStep: e.currentTarget.checked })} />
+          Ask first: approve each step too (otherwise approving the plan approves its routine steps on its sites; payments, account changes, messages, deletions and new sites always ask)
+        </label>
         <Field label="Step budget" id="step-budget" error={errors.stepBudget} hint="The most actions one task may take (1–200).">
           <input id="step-budget" data-testid="step-budget" inputMode="numeric" value={form.stepBudget} onInput={(e) => edit({ stepBudget: e.currentTarget.value })} />
+        </Field>
+        <Field label="Cost cap per task (dollars)" id="max-cost" error={errors.maxCostUsd} hint="A task stops when it has spent this much on the model, with everything saved; a follow-up continues it. Empty: no cap. Local models cost nothing.">
+          <input id="max-cost" data-testid="max-cost" inputMode="decimal" value={form.maxCostUsd} placeholder="0.50" onInput={(e) => edit({ maxCostUsd: e.currentTarget.value })} />
         </Field>
         <Field
           label="Allowed sites"

@@ -37,7 +37,7 @@ export function SidePanelApp(props: { client: BackgroundClient; fixedTabId: numb
   const [record, acceptRecord] = useTabTask(client, tab?.id);
   const [preset, setPreset] = useState<{ text: string; at: number } | undefined>(undefined);
   const [pastTask, setPastTask] = useState<{ id: string; at: number } | undefined>(undefined);
-  const mcp = useMcpView(client);
+  const [mcp, refreshMcp] = useMcpView(client);
   // Connected agents (MCP) get their tab once the user has turned MCP on, or while one is still listed.
   const views = mcp?.enabled || (mcp?.sessions.length ?? 0) > 0 ? VIEWS : VIEWS.filter((entry) => entry.view !== 'agents');
 
@@ -113,7 +113,7 @@ export function SidePanelApp(props: { client: BackgroundClient; fixedTabId: numb
         ) : view === 'history' ? (
           <HistoryView client={client} onRerun={rerun} openTask={pastTask} />
         ) : (
-          <SettingsView client={client} hostStatus={status} />
+          <SettingsView client={client} hostStatus={status} onSaved={refreshMcp} />
         )}
       </div>
     </main>

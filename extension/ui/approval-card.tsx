@@ -18,6 +18,14 @@ const CLASS_LABELS: Record<string, string> = {
   commitment: 'agrees for you',
 };
 
+/**
+ * Classes every step has (reading, acting on the page): a chip for them says nothing the card's reason does not, and
+ * on a shell or desktop card "acts on the page" would be wrong. The chips name only what makes a step special.
+ */
+const QUIET_CLASSES = new Set(['read', 'act']);
+// A chip whose words the reason already says is left out, and so is the consequence unless it names where the step
+// goes or what it sends: the card gives one reason once ("spends money" three ways was the same reason three times).
+
 export function riskLabel(riskClass: string): string {
   return CLASS_LABELS[riskClass] ?? riskClass;
 }
@@ -83,14 +91,14 @@ export function ApprovalCard(props: {
         <dd>
           <ul class="chips" aria-label="Risk">
             {approval.classes
-              .filter((c) => c !== 'read')
+              .filter((c) => !QUIET_CLASSES.has(c) && !approval.reason.toLowerCase().includes(riskLabel(c)))
               .map((c) => (
                 <li key={c} class={`chip chip--${c}`} data-testid="approval-class">
                   {riskLabel(c)}
                 </li>
               ))}
           </ul>
-          {approval.consequence ? (
+          {approval.consequence && (approval.destination || approval.sends) ? (
             <p class="approval__consequence" data-testid="approval-consequence">
               {approval.consequence}
             </p>

@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks';
 import type { BackgroundClient } from './background-client';
-import { errorMessage, testResultText } from './error-message';
+import { errorMessage, onConnectCard, testResultText } from './error-message';
 import { MODEL_PRESETS, type ModelPreset } from './model-presets';
 import { formFromSettings, providerFromForm, validateForm, type FormErrors, type SavedSettings, type SettingsForm } from './settings-form';
 
@@ -47,8 +47,8 @@ export function ConnectModelCard(props: { client: BackgroundClient; saved: Saved
     if (!provider) return;
     setResult('testing');
     client.call('settings.test', { provider }).then(
-      (answer) => setResult(testResultText(answer)),
-      (failure: unknown) => setResult({ ok: false, text: errorMessage(failure) }),
+      (answer) => setResult(onConnectCard(testResultText(answer))),
+      (failure: unknown) => setResult(onConnectCard({ ok: false, text: errorMessage(failure) })),
     );
   };
   const save = (event: Event): void => {
@@ -56,7 +56,7 @@ export function ConnectModelCard(props: { client: BackgroundClient; saved: Saved
     const outcome = checked();
     if (!outcome.ok || !outcome.change.provider) return;
     setResult('saving');
-    client.call('settings.set', { provider: outcome.change.provider }).then(props.onSaved, (failure: unknown) => setResult({ ok: false, text: errorMessage(failure) }));
+    client.call('settings.set', { provider: outcome.change.provider }).then(props.onSaved, (failure: unknown) => setResult(onConnectCard({ ok: false, text: errorMessage(failure) })));
   };
   // Edits after a check re-check the field as the user types, so a message never outlives its mistake.
   const retype = (field: keyof FormErrors, apply: () => void): void => {

@@ -41,3 +41,15 @@ export function isAppErrorShape(error: unknown): error is { code: string; messag
 export function testResultText(answer: { ok: boolean; message: string; code?: string | undefined }): { ok: boolean; text: string } {
   return { ok: answer.ok, text: !answer.ok && answer.code ? panelWords(answer.code, answer.message) : answer.message };
 }
+
+/**
+ * A message shown on the first-run card, where the fields are right above it: "in Settings" would send the user away
+ * from the very field that fixes it.
+ */
+export function onConnectCard(result: { ok: boolean; text: string }): { ok: boolean; text: string } {
+  const text = result.text
+    .replace(/Check the key in Settings\./, 'Check the API key field above: paste the key again, then Test.')
+    .replace(/choose a provider in Settings/, 'choose a provider above')
+    .replace(/\bin Settings\b/g, 'above');
+  return { ok: result.ok, text };
+}

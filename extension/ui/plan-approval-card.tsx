@@ -1,5 +1,7 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import type { Plan } from '../../shared/agent/plan';
+import { planOrigins } from '../../shared/agent/plan-scope';
+import { originLabel, originOf } from '../../shared/agent/site-list';
 import type { PendingApproval } from '../../shared/protocol';
 import { useCardSend } from './use-card-send';
 
@@ -15,11 +17,18 @@ export function editedPlanNote(steps: readonly string[]): string {
 export function PlanApprovalCard(props: {
   approval: PendingApproval;
   plan: Plan | null;
+  /** What the task will cost with this plan, in words (see planEstimate). */
+  estimate?: string | null;
+  /** Where the task started: a bare host the plan names takes its scheme. */
+  startUrl?: string;
   onDecide: (decision: 'approve' | 'reject', note?: string) => Promise<unknown>;
   onCancel: () => Promise<unknown>;
 }) {
   const { approval, plan } = props;
   const steps = plan?.steps.map((step) => step.step) ?? [];
+  // The sites approving the plan approves, as the gate reads them (exact origins), besides the one the task is on.
+  const startOrigin = originOf(props.startUrl ?? approval.url);
+  const sites = [...(startOrigin ? [startOrigin] : []), ...planOrigins(plan, props.startUrl ?? approval.url)].map(originLabel);
   const [editing, setEditing] = useState(false);
   const [draft, setDraft] = useState('');
   const start = useRef<HTMLButtonElement>(null);
@@ -74,6 +83,17 @@ export function PlanApprovalCard(props: {
         <ol class="plan-approval__list" data-testid="plan-approval-steps">
           {steps.length > 0 ? steps.map((step, index) => <li key={index}>{step}</li>) : <li>{approval.reason}</li>}
         </ol>
+      )}
+      {editing || !props.estimate ? null : (
+        <p class="plan-approval__estimate" data-testid="plan-estimate">
+          <strong>Cost estimate:</strong> {props.estimate}
+        </p>
+      )}
+      {editing ? null : (
+        <p class="plan-approval__scope hint" data-testid="plan-approval-scope">
+          Start approves its routine steps on {sites.join(', ') || 'the sites it opens'}. Paying, changing your account, sending a message,
+          deleting, keeping a downloaded program and any other site still ask.
+        </p>
       )}
       <div class="button-row">
         {editing ? (

@@ -30,7 +30,10 @@ export interface SettingsForm {
   apiKey: string;
   modelOptions: ModelOptions;
   defaultMode: TaskMode;
+  approveEachStep: boolean;
   stepBudget: string;
+  /** Dollars per task, empty for no cap. */
+  maxCostUsd: string;
   allowedSites: string;
   deniedSites: string;
   redactEmails: boolean;
@@ -47,7 +50,7 @@ export interface SettingsForm {
 }
 
 export type FormErrors = Partial<
-  Record<'model' | 'baseUrl' | 'apiKey' | 'stepBudget' | 'allowedSites' | 'deniedSites' | 'personalData' | 'historyMaxTasks' | 'historyMaxDays', string>
+  Record<'model' | 'baseUrl' | 'apiKey' | 'stepBudget' | 'maxCostUsd' | 'allowedSites' | 'deniedSites' | 'personalData' | 'historyMaxTasks' | 'historyMaxDays', string>
 >;
 
 export type SavedSettings = Settings & { apiKeySet: boolean };
@@ -73,6 +76,8 @@ export function formFromSettings(settings: SavedSettings): SettingsForm {
       reasoningEffort: provider?.reasoningEffort ?? '',
     },
     defaultMode: settings.defaultMode,
+    approveEachStep: settings.approveEachStep,
+    maxCostUsd: settings.maxCostUsd === null ? '' : String(settings.maxCostUsd),
     stepBudget: String(settings.stepBudget),
     allowedSites: settings.allowedSites.join('\n'),
     deniedSites: settings.deniedSites.join('\n'),
@@ -162,6 +167,9 @@ export function validateForm(form: SettingsForm, saved: SavedSettings): { ok: tr
   }
   const budget = Number(form.stepBudget);
   if (!/^\d+$/.test(form.stepBudget.trim()) || budget < 1 || budget > 200) errors.stepBudget = 'The step budget is a whole number from 1 to 200.';
+  const capText = form.maxCostUsd.trim().replace(/^\$/, '');
+  const cap = capText === '' ? null : Number(capText);
+  if (cap !== null && (!Number.isFinite(cap) || cap <= 0 || cap > 1000)) errors.maxCostUsd = 'The cost cap is an amount in dollars above 0 and up to 1000 (for example 0.50), or empty for none.';
   const maxTasks = wholeNumber(form.historyMaxTasks, 1, 10_000);
   if (maxTasks === null) errors.historyMaxTasks = 'Keep a whole number of tasks, from 1 to 10000.';
   const maxDays = wholeNumber(form.historyMaxDays, 1, 3650);
@@ -196,6 +204,8 @@ export function validateForm(form: SettingsForm, saved: SavedSettings): { ok: tr
     change: {
       provider,
       defaultMode: form.defaultMode,
+      approveEachStep: form.approveEachStep,
+      maxCostUsd: cap,
       stepBudget: budget,
       allowedSites: allowed.sites,
       deniedSites: denied.sites,

@@ -1,8 +1,9 @@
 import type { CallRecord } from '../../shared/agent/agent-state';
+import { STOPPED_BY_USER } from '../../shared/agent/approval';
 import { intentOf } from '../../shared/agent/step-text';
 
 /** How a step line is marked in the list: by what happened, never by what was asked for. */
-export type StepState = 'running' | 'paused' | 'waiting' | 'ok' | 'refused' | 'blocked' | 'failed' | 'gave_up' | 'skipped' | 'unknown' | 'note';
+export type StepState = 'running' | 'paused' | 'waiting' | 'ok' | 'refused' | 'stopped' | 'blocked' | 'failed' | 'gave_up' | 'skipped' | 'unknown' | 'note';
 
 /**
  * The word a step's line starts with when it did not simply happen: the text says what happened, so the mark's colour
@@ -11,6 +12,7 @@ export type StepState = 'running' | 'paused' | 'waiting' | 'ok' | 'refused' | 'b
 export const VERDICTS: Record<StepState, string> = {
   ok: 'Done',
   refused: 'Refused by you',
+  stopped: 'Stopped by you',
   blocked: 'Blocked by a rule',
   failed: 'Failed',
   gave_up: 'Gave up',
@@ -29,6 +31,7 @@ export const MARKS: Record<StepState, string> = {
   waiting: '?',
   ok: '✓',
   refused: '⊗',
+  stopped: '■',
   failed: '✗',
   blocked: '⊘',
   gave_up: '⚑',
@@ -70,7 +73,8 @@ export function callState(call: CallRecord): StepState {
       return call.name === 'done' && /^Gave up\b/.test(call.stepText ?? '') ? 'gave_up' : 'ok';
     case 'denied':
       // The gate asked and the user said no; anything else that denies is a rule (the safety policy, a blocked site).
-      return call.decision === 'ask' ? 'refused' : 'blocked';
+      if (call.decision === 'ask') return call.result?.content === STOPPED_BY_USER ? 'stopped' : 'refused';
+      return 'blocked';
     case 'skipped':
       return 'skipped';
     case 'interrupted':
@@ -106,6 +110,8 @@ export function stepCheck(call: CallRecord, state: StepState): string {
       return call.name === 'ask_user' ? 'waiting for your answer' : 'in progress…';
     case 'waiting':
       return 'waiting for your approval';
+    case 'stopped':
+      return 'you stopped the task while it waited for your approval, so it was not done';
     case 'refused':
       return call.name === 'update_plan' && result?.content.includes('wrote their own') ? 'you wrote your own steps instead' : 'you rejected it, so it was not done';
     case 'blocked':

@@ -1,3 +1,5 @@
+import type { PlanOutcome } from '../../shared/agent/plan';
+import { estimateTaskCost, estimateText } from '../../shared/agent/cost-estimate';
 import { z } from 'zod';
 import type { CallRecord, FollowUp, StepRecord } from '../../shared/agent/agent-state';
 import { Plan } from '../../shared/agent/plan';
@@ -41,6 +43,31 @@ const STATUS_LABELS: Record<TaskStatus, string> = {
   stopped: 'Stopped',
   handed_to_user: 'Handed to you',
 };
+
+/**
+ * What the task will cost if the plan on the card is approved, in words, from what its model calls so far cost; null
+ * before any call has reported its tokens.
+ */
+export function planEstimate(record: TaskRecord, plan: Plan | null): string | null {
+  const steps = (record.agent?.steps ?? []).filter((step) => step.usage !== null);
+  const first = steps[0];
+  if (!first?.usage || !plan) return null;
+  const known = steps.every((step) => step.costUsd !== null);
+  const spent = {
+    calls: steps.length,
+    inputTokens: steps.reduce((sum, step) => sum + (step.usage?.inputTokens ?? 0), 0),
+    outputTokens: steps.reduce((sum, step) => sum + (step.usage?.outputTokens ?? 0), 0),
+    costUsd: known ? steps.reduce((sum, step) => sum + (step.costUsd ?? 0), 0) : null,
+  };
+  // The step budget is not kept with the task: the panel's most (200) caps only a plan longer than any budget.
+  return estimateText(estimateTaskCost({ planSteps: plan.steps.length, spent, first: { ...first.usage, costUsd: first.costUsd }, stepBudget: 200 }));
+}
+
+/** Where the task's plan stands: open while it runs, closed as finished or unfinished once it has ended. */
+export function planOutcome(record: TaskRecord): PlanOutcome {
+  if (isActiveTask(record)) return 'open';
+  return record.status === 'completed' && record.agent?.outcome?.success !== false ? 'finished' : 'unfinished';
+}
 
 export function statusLabel(record: TaskRecord): string {
   if ((record.status === 'running' || record.status === 'paused') && record.stopRequested) return 'Stopping';

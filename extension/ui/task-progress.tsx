@@ -19,6 +19,8 @@ import {
   isActiveTask,
   approvalElement,
   outcomeText,
+  planEstimate,
+  planOutcome,
   proposedPlan,
   statusLabel,
   usageText,
@@ -139,7 +141,7 @@ export function TaskProgress(props: {
           {error}
         </p>
       </div>
-      {record.agent?.plan ? <PlanChecklist plan={record.agent.plan} /> : null}
+      {record.agent?.plan ? <PlanChecklist plan={record.agent.plan} outcome={planOutcome(record)} /> : null}
       <TaskThread
         task={record.text}
         agent={record.agent}
@@ -168,6 +170,8 @@ export function TaskProgress(props: {
         <PlanApprovalCard
           approval={record.approval}
           plan={proposedPlan(record, record.approval)}
+          estimate={planEstimate(record, proposedPlan(record, record.approval))}
+          {...(record.agent?.startUrl ? { startUrl: record.agent.startUrl } : {})}
           onDecide={(decision, note) =>
             act(
               client.call('task.approve', {

@@ -1,6 +1,6 @@
-import { formatPlan } from '../../shared/agent/plan';
+import { formatClosedPlan } from '../../shared/agent/plan';
 import type { TaskRecord } from '../../shared/protocol';
-import { elapsedMs, formatDuration, outcomeText, statusLabel, threadEntries, usageText } from './task-format';
+import { elapsedMs, formatDuration, outcomeText, planOutcome, statusLabel, threadEntries, usageText } from './task-format';
 
 /** A readable report of one task in Markdown: what was asked, what was done step by step, and how it ended. */
 export function taskReport(record: TaskRecord): string {
@@ -20,7 +20,7 @@ export function taskReport(record: TaskRecord): string {
     lines.push('', '## Chat', '', `- Outcome: ${record.chat.outcome}`, `- Agreed: ${record.chat.summary}`, '', '### Transcript', '');
     for (const message of record.chat.transcript) lines.push(`- **${message.author === 'us' ? 'Deputy' : message.author === 'them' ? 'Support' : 'Notice'}:** ${message.text}`);
   }
-  if (record.agent?.plan) lines.push('', '## Plan', '', formatPlan(record.agent.plan));
+  if (record.agent?.plan) lines.push('', '## Plan', '', formatClosedPlan(record.agent.plan, planOutcome(record)));
   // The steps as the thread shows them: the model's words and the user's follow-ups where they came.
   const entries = threadEntries({ steps: record.agent?.steps ?? [], notes: record.notes, paused: record.status === 'paused', followUps: record.agent?.followUps });
   lines.push('', '## Steps', '');

@@ -1,6 +1,16 @@
 import type { Deck, Slide } from './document-model';
 import { type FindingList, quote } from './finding-list';
-import { dividersOf, firstOfRole, inches, isContent, kindRules, overlapKey, overlappingPairs, shapeStyle, slideKind } from './pptx-geometry';
+import {
+  dividersOf,
+  firstOfRole,
+  inches,
+  isContent,
+  kindRules,
+  overlapKey,
+  overlappingPairs,
+  shapeStyle,
+  slideKind,
+} from './pptx-geometry';
 import type { Rules, SlideKindRules } from './rules';
 import { compareStyle } from './style-compare';
 import { EMU_PER_POINT, estimateFit } from './text-fit';
@@ -18,19 +28,52 @@ function checkStyles(slide: Slide, rules: SlideKindRules, tolerance: Tolerance, 
     const style = shape && shapeStyle(shape);
     if (!expected || !shape || !style || shape.text.trim() === '') continue;
     const serious = role === 'title' ? 'high' : 'medium';
-    compareStyle(style, expected, { what: role, ruleBase: `format.${role}`, where: { slide: slide.number, shape: shape.name }, severity: { size: serious, color: serious }, sizeTolerance: tolerance.sizePt }, findings);
+    compareStyle(
+      style,
+      expected,
+      {
+        what: role,
+        ruleBase: `format.${role}`,
+        where: { slide: slide.number, shape: shape.name },
+        severity: { size: serious, color: serious },
+        sizeTolerance: tolerance.sizePt,
+      },
+      findings,
+    );
   }
   if (rules.body && rules.descriptions) {
     for (const shape of slide.shapes.filter((item) => rules.descriptions?.[item.key] && item.text.trim() !== '')) {
       const style = shapeStyle(shape);
-      if (style) compareStyle(style, rules.body, { what: 'description text', ruleBase: 'format.body', where: { slide: slide.number, shape: shape.name }, severity: {}, sizeTolerance: tolerance.sizePt }, findings);
+      if (style)
+        compareStyle(
+          style,
+          rules.body,
+          {
+            what: 'description text',
+            ruleBase: 'format.body',
+            where: { slide: slide.number, shape: shape.name },
+            severity: {},
+            sizeTolerance: tolerance.sizePt,
+          },
+          findings,
+        );
     }
   }
 }
 
-function checkPositions(slide: Slide, deck: Deck, rules: SlideKindRules, tolerance: Tolerance, findings: FindingList): void {
+function checkPositions(
+  slide: Slide,
+  deck: Deck,
+  rules: SlideKindRules,
+  tolerance: Tolerance,
+  findings: FindingList,
+): void {
   const title = firstOfRole(slide, 'title');
-  if (rules.titleTopIn !== undefined && title?.box && Math.abs(inches(title.box.y) - rules.titleTopIn) > tolerance.positionIn) {
+  if (
+    rules.titleTopIn !== undefined &&
+    title?.box &&
+    Math.abs(inches(title.box.y) - rules.titleTopIn) > tolerance.positionIn
+  ) {
     findings.add({
       rule: 'format.title-position',
       severity: 'medium',
@@ -41,13 +84,31 @@ function checkPositions(slide: Slide, deck: Deck, rules: SlideKindRules, toleran
       fix: `Place the title ${rules.titleTopIn} in from the top of the slide, as in the template.`,
     });
   }
-  const ALIGN: Record<string, string> = { l: 'left', ctr: 'centred', r: 'right', just: 'justified', dist: 'distributed' };
+  const ALIGN: Record<string, string> = {
+    l: 'left',
+    ctr: 'centred',
+    r: 'right',
+    just: 'justified',
+    dist: 'distributed',
+  };
   const align = title?.paragraphs.find((paragraph) => paragraph.text.trim() !== '')?.align;
   if (rules.titleAlign !== undefined && title && align !== undefined && align !== rules.titleAlign) {
-    findings.add({ rule: 'format.title-align', severity: 'medium', where: { slide: slide.number, shape: title.name }, message: 'The title is aligned differently from the template', expected: ALIGN[rules.titleAlign] ?? rules.titleAlign, actual: ALIGN[align] ?? align, fix: `Align the title ${ALIGN[rules.titleAlign] ?? rules.titleAlign}, as in the template.` });
+    findings.add({
+      rule: 'format.title-align',
+      severity: 'medium',
+      where: { slide: slide.number, shape: title.name },
+      message: 'The title is aligned differently from the template',
+      expected: ALIGN[rules.titleAlign] ?? rules.titleAlign,
+      actual: ALIGN[align] ?? align,
+      fix: `Align the title ${ALIGN[rules.titleAlign] ?? rules.titleAlign}, as in the template.`,
+    });
   }
   const tops = slide.shapes.filter((shape) => isContent(shape) && shape.role === 'body').map((shape) => shape.box!.y);
-  if (rules.contentTopIn !== undefined && tops.length > 0 && Math.abs(inches(Math.min(...tops)) - rules.contentTopIn) > tolerance.positionIn) {
+  if (
+    rules.contentTopIn !== undefined &&
+    tops.length > 0 &&
+    Math.abs(inches(Math.min(...tops)) - rules.contentTopIn) > tolerance.positionIn
+  ) {
     findings.add({
       rule: 'format.content-start',
       severity: 'medium',
@@ -68,7 +129,10 @@ function checkPositions(slide: Slide, deck: Deck, rules: SlideKindRules, toleran
         where: { slide: slide.number },
         message: 'The divider line under the title is missing',
         expected: `a horizontal line at ${divider.yIn} in${divider.color ? ` in #${divider.color}` : ''}`,
-        actual: present.length > 0 ? `lines at ${present.map((item) => `${inches(item.y)} in`).join(', ')}` : 'no divider line',
+        actual:
+          present.length > 0
+            ? `lines at ${present.map((item) => `${inches(item.y)} in`).join(', ')}`
+            : 'no divider line',
         fix: `Draw the divider line at ${divider.yIn} in from the top (or use the template's layout, which has it).`,
       });
     } else if (divider.color && match.color && match.color !== divider.color) {
@@ -96,13 +160,29 @@ function checkOverflow(slide: Slide, deck: Deck, rules: SlideKindRules | undefin
     if (shape.autofit === 'shape') {
       const bottom = shape.box.y + (fit.neededPt * EMU_PER_POINT + shape.insets.t + shape.insets.b);
       if (bottom > deck.height * 1.01) {
-        findings.add({ rule: 'format.overflow', severity: 'high', where, message: 'The text grows its box past the bottom of the slide', expected: `text ending above ${inches(deck.height)} in`, actual: `${lines}, ending near ${inches(bottom)} in`, fix: 'Shorten the text or split it across slides.' });
+        findings.add({
+          rule: 'format.overflow',
+          severity: 'high',
+          where,
+          message: 'The text grows its box past the bottom of the slide',
+          expected: `text ending above ${inches(deck.height)} in`,
+          actual: `${lines}, ending near ${inches(bottom)} in`,
+          fix: 'Shorten the text or split it across slides.',
+        });
       }
       continue;
     }
     if (fit.ratio <= limit) continue;
     if (shape.autofit === 'shrink') {
-      findings.add({ rule: 'format.overflow-shrunk', severity: 'medium', where, message: 'The text only fits by shrinking, so it will look smaller than the template', expected: `${Math.round(fit.availablePt)} pt of text height`, actual: lines, fix: 'Shorten the text so it fits at the template size.' });
+      findings.add({
+        rule: 'format.overflow-shrunk',
+        severity: 'medium',
+        where,
+        message: 'The text only fits by shrinking, so it will look smaller than the template',
+        expected: `${Math.round(fit.availablePt)} pt of text height`,
+        actual: lines,
+        fix: 'Shorten the text so it fits at the template size.',
+      });
       continue;
     }
     findings.add({
@@ -117,7 +197,13 @@ function checkOverflow(slide: Slide, deck: Deck, rules: SlideKindRules | undefin
   }
 }
 
-function checkOverlap(slide: Slide, deck: Deck, rules: SlideKindRules | undefined, tolerance: Tolerance, findings: FindingList): void {
+function checkOverlap(
+  slide: Slide,
+  deck: Deck,
+  rules: SlideKindRules | undefined,
+  tolerance: Tolerance,
+  findings: FindingList,
+): void {
   const allowed = new Set((rules?.allowedOverlaps ?? []).map((pair) => [...pair].sort().join('\u0000')));
   for (const { a, b, share } of overlappingPairs(slide, deck, tolerance.overlap)) {
     if (allowed.has([overlapKey(a), overlapKey(b)].sort().join('\u0000'))) continue;
@@ -136,7 +222,11 @@ function checkOverlap(slide: Slide, deck: Deck, rules: SlideKindRules | undefine
 
 /** Formatting learned from the reference: styles, positions, dividers, overflow and overlap, slide by slide. */
 export function checkPptxFormat(deck: Deck, rules: Rules, findings: FindingList): void {
-  const tolerance: Tolerance = { sizePt: rules.tolerance?.sizePt ?? 0.5, positionIn: rules.tolerance?.positionIn ?? 0.25, overlap: rules.tolerance?.overlap ?? 0.1 };
+  const tolerance: Tolerance = {
+    sizePt: rules.tolerance?.sizePt ?? 0.5,
+    positionIn: rules.tolerance?.positionIn ?? 0.25,
+    overlap: rules.tolerance?.overlap ?? 0.1,
+  };
   for (const slide of deck.slides.filter((item) => !item.hidden)) {
     const { rules: kind } = kindRules(rules.pptx ?? {}, slideKind(slide));
     if (kind) {

@@ -9,8 +9,16 @@ export function checkPptxStructure(deck: Deck, rules: Rules, findings: FindingLi
   const pptx = rules.pptx ?? {};
   const slides = deck.slides.filter((slide) => !slide.hidden);
   const range = pptx.slides;
-  if (range && ((range.min !== undefined && slides.length < range.min) || (range.max !== undefined && slides.length > range.max))) {
-    const wanted = range.max === undefined ? `at least ${range.min}` : range.min === undefined ? `at most ${range.max}` : `${range.min} to ${range.max}`;
+  if (
+    range &&
+    ((range.min !== undefined && slides.length < range.min) || (range.max !== undefined && slides.length > range.max))
+  ) {
+    const wanted =
+      range.max === undefined
+        ? `at least ${range.min}`
+        : range.min === undefined
+          ? `at most ${range.max}`
+          : `${range.min} to ${range.max}`;
     findings.add({
       rule: 'structure.slide-count',
       severity: 'high',
@@ -18,7 +26,10 @@ export function checkPptxStructure(deck: Deck, rules: Rules, findings: FindingLi
       message: `The deck has ${slides.length} slide${slides.length === 1 ? '' : 's'}`,
       expected: `${wanted} slides`,
       actual: `${slides.length} slides`,
-      fix: slides.length < (range.min ?? 0) ? 'Generate the missing slides: every item the template covers needs its slide.' : 'Remove the extra slides.',
+      fix:
+        slides.length < (range.min ?? 0)
+          ? 'Generate the missing slides: every item the template covers needs its slide.'
+          : 'Remove the extra slides.',
     });
   }
   const kinds = new Set(slides.map(slideKind));
@@ -37,7 +48,17 @@ export function checkPptxStructure(deck: Deck, rules: Rules, findings: FindingLi
   for (const slide of slides) {
     const { known } = kindRules(pptx, slideKind(slide));
     if (!known && slide.number !== 1) {
-      findings.add({ rule: 'structure.unknown-layout', severity: 'medium', where: { slide: slide.number }, message: `The slide uses the layout "${slide.layout}", which the template does not use`, expected: `one of: ${Object.keys(pptx.kinds ?? {}).filter((kind) => kind !== 'cover').join(', ')}`, actual: slide.layout, fix: "Build this slide on one of the template's layouts." });
+      findings.add({
+        rule: 'structure.unknown-layout',
+        severity: 'medium',
+        where: { slide: slide.number },
+        message: `The slide uses the layout "${slide.layout}", which the template does not use`,
+        expected: `one of: ${Object.keys(pptx.kinds ?? {})
+          .filter((kind) => kind !== 'cover')
+          .join(', ')}`,
+        actual: slide.layout,
+        fix: "Build this slide on one of the template's layouts.",
+      });
     }
   }
   const cover = slides[0];
@@ -45,13 +66,29 @@ export function checkPptxStructure(deck: Deck, rules: Rules, findings: FindingLi
     for (const role of pptx.cover?.roles ?? []) {
       const shape = firstOfRole(cover, role);
       if (shape && shape.text.trim() !== '') continue;
-      findings.add({ rule: 'structure.cover-field', severity: 'high', where: { slide: cover.number, ...(shape ? { shape: shape.name } : {}) }, message: `The cover has no ${role}`, expected: `a ${role} on the cover`, actual: shape ? 'an empty placeholder' : 'missing', fix: `Fill in the cover's ${role}.` });
+      findings.add({
+        rule: 'structure.cover-field',
+        severity: 'high',
+        where: { slide: cover.number, ...(shape ? { shape: shape.name } : {}) },
+        message: `The cover has no ${role}`,
+        expected: `a ${role} on the cover`,
+        actual: shape ? 'an empty placeholder' : 'missing',
+        fix: `Fill in the cover's ${role}.`,
+      });
     }
     const coverText = cover.shapes.map((shape) => shape.text).join('\n');
     for (const label of pptx.cover?.labels ?? []) {
       const value = coverValue(coverText, label);
       if (value) continue;
-      findings.add({ rule: 'structure.cover-field', severity: 'high', where: { slide: cover.number }, message: `The cover field "${label}" is ${value === undefined ? 'missing' : 'empty'}`, expected: `"${label}: <value>" on the cover`, actual: value === undefined ? 'missing' : `"${label}:" with no value`, fix: `Write the cover's "${label}" line with its real value.` });
+      findings.add({
+        rule: 'structure.cover-field',
+        severity: 'high',
+        where: { slide: cover.number },
+        message: `The cover field "${label}" is ${value === undefined ? 'missing' : 'empty'}`,
+        expected: `"${label}: <value>" on the cover`,
+        actual: value === undefined ? 'missing' : `"${label}:" with no value`,
+        fix: `Write the cover's "${label}" line with its real value.`,
+      });
     }
   }
   for (const slide of slides) {
@@ -59,13 +96,29 @@ export function checkPptxStructure(deck: Deck, rules: Rules, findings: FindingLi
     const tables = slide.shapes.filter((shape) => shape.kind === 'table' && !shape.inherited);
     for (const table of required) {
       if (tables.length === 0) {
-        findings.add({ rule: 'structure.table-missing', severity: 'high', where: { slide: slide.number }, message: 'The slide has no table, where the template has one', expected: `a table with columns ${table.columns.join(', ')}`, actual: 'no table', fix: `Add the table with columns ${table.columns.join(', ')}.` });
+        findings.add({
+          rule: 'structure.table-missing',
+          severity: 'high',
+          where: { slide: slide.number },
+          message: 'The slide has no table, where the template has one',
+          expected: `a table with columns ${table.columns.join(', ')}`,
+          actual: 'no table',
+          fix: `Add the table with columns ${table.columns.join(', ')}.`,
+        });
         continue;
       }
       const headers = new Set((tables[0]!.table?.[0] ?? []).map((cell) => cell.trim().toLowerCase()));
       const missing = table.columns.filter((column) => !headers.has(column.trim().toLowerCase()));
       if (missing.length > 0) {
-        findings.add({ rule: 'structure.table-columns', severity: 'high', where: { slide: slide.number, shape: tables[0]!.name }, message: `The table lacks column${missing.length === 1 ? '' : 's'} ${missing.join(', ')}`, expected: table.columns.join(', '), actual: [...(tables[0]!.table?.[0] ?? [])].join(', ') || 'no header row', fix: `Add the column${missing.length === 1 ? '' : 's'} ${missing.join(', ')} to the table.` });
+        findings.add({
+          rule: 'structure.table-columns',
+          severity: 'high',
+          where: { slide: slide.number, shape: tables[0]!.name },
+          message: `The table lacks column${missing.length === 1 ? '' : 's'} ${missing.join(', ')}`,
+          expected: table.columns.join(', '),
+          actual: [...(tables[0]!.table?.[0] ?? [])].join(', ') || 'no header row',
+          fix: `Add the column${missing.length === 1 ? '' : 's'} ${missing.join(', ')} to the table.`,
+        });
       }
     }
   }

@@ -25,10 +25,30 @@ export const DEFAULT_FILLER_PHRASES = [
  * Text a template or generator leaves behind when nothing real was filled in. A phrase written in capitals matches
  * only in capitals, so "TODO" is caught and a to-do list app is not.
  */
-export const DEFAULT_PLACEHOLDER_PHRASES = ['lorem ipsum', 'click to add', 'click to edit', 'insert text here', '[insert', '[company', 'TBD', 'TODO', 'XXX', 'placeholder text', 'sample text'];
+export const DEFAULT_PLACEHOLDER_PHRASES = [
+  'lorem ipsum',
+  'click to add',
+  'click to edit',
+  'insert text here',
+  '[insert',
+  '[company',
+  'TBD',
+  'TODO',
+  'XXX',
+  'placeholder text',
+  'sample text',
+];
 
 /** Sources that are never a real citation: reserved example domains and test TLDs (RFC 2606, RFC 6761). */
-export const DEFAULT_BLOCKED_DOMAINS = ['example.com', 'example.org', 'example.net', 'example', 'test', 'invalid', 'localhost'];
+export const DEFAULT_BLOCKED_DOMAINS = [
+  'example.com',
+  'example.org',
+  'example.net',
+  'example',
+  'test',
+  'invalid',
+  'localhost',
+];
 
 /** "Date: 12 May 2025", "Prepared for: Acme": a short cover label (at most three words) and its value. */
 export const COVER_LABEL = /^\s*([A-Z][\w&/.-]*(?: [\w&/.-]+){0,2}):\s*\S/;
@@ -40,10 +60,15 @@ export function coverValue(text: string, label: string): string | undefined {
   return match ? (match[1] ?? '').trim() : undefined;
 }
 
-export const wordCount = (text: string): number => text.split(/\s+/).filter((word) => /[\p{L}\p{N}]/u.test(word)).length;
+export const wordCount = (text: string): number =>
+  text.split(/\s+/).filter((word) => /[\p{L}\p{N}]/u.test(word)).length;
 
 /** Lower case, single spaces, no punctuation: what two texts must share to count as the same. */
-export const normalizeText = (text: string): string => text.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ' ').trim();
+export const normalizeText = (text: string): string =>
+  text
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}]+/gu, ' ')
+    .trim();
 
 function phrasePattern(phrase: string): RegExp {
   const escaped = phrase.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
@@ -60,14 +85,36 @@ export interface ContentScanner {
   hollowRatio: number;
 }
 
+/**
+ * A workbook repeats the same shared string in thousands of cells: each distinct text is scanned once. The memory is
+ * bounded so a workbook of distinct texts does not keep them all.
+ */
+function remembered<T>(scan: (text: string) => T): (text: string) => T {
+  const known = new Map<string, T>();
+  return (text) => {
+    if (known.has(text)) return known.get(text) as T;
+    const result = scan(text);
+    if (known.size >= 10_000) known.clear();
+    known.set(text, result);
+    return result;
+  };
+}
+
 export function contentScanner(rules: Rules): ContentScanner {
   const content = rules.content ?? {};
-  const filler = [...(content.fillerPhrases ?? DEFAULT_FILLER_PHRASES), ...(content.extraFillerPhrases ?? [])].map((phrase) => ({ phrase, pattern: phrasePattern(phrase) }));
-  const placeholders = (content.placeholderPhrases ?? DEFAULT_PLACEHOLDER_PHRASES).map((phrase) => ({ phrase, pattern: phrasePattern(phrase) }));
-  const blocked = [...DEFAULT_BLOCKED_DOMAINS, ...(content.blockedDomains ?? [])].map((domain) => domain.toLowerCase().replace(/^\*?\./, ''));
+  const filler = [...(content.fillerPhrases ?? DEFAULT_FILLER_PHRASES), ...(content.extraFillerPhrases ?? [])].map(
+    (phrase) => ({ phrase, pattern: phrasePattern(phrase) }),
+  );
+  const placeholders = (content.placeholderPhrases ?? DEFAULT_PLACEHOLDER_PHRASES).map((phrase) => ({
+    phrase,
+    pattern: phrasePattern(phrase),
+  }));
+  const blocked = [...DEFAULT_BLOCKED_DOMAINS, ...(content.blockedDomains ?? [])].map((domain) =>
+    domain.toLowerCase().replace(/^\*?\./, ''),
+  );
   return {
-    filler: (text) => filler.filter((item) => item.pattern.test(text)).map((item) => item.phrase),
-    placeholder: (text) => placeholders.find((item) => item.pattern.test(text))?.phrase,
+    filler: remembered((text) => filler.filter((item) => item.pattern.test(text)).map((item) => item.phrase)),
+    placeholder: remembered((text) => placeholders.find((item) => item.pattern.test(text))?.phrase),
     blockedDomain: (url) => {
       const host = hostOf(url);
       if (!host) return undefined;
@@ -80,13 +127,15 @@ export function contentScanner(rules: Rules): ContentScanner {
 const URL_IN_TEXT = /\b(?:https?:\/\/[^\s<>"')\]]+|www\.[a-z0-9-]+(?:\.[a-z0-9-]+)+[^\s<>"')\]]*)/gi;
 
 /** URLs written in a text, trailing punctuation removed. */
-export function urlsIn(text: string): string[] {
-  return (text.match(URL_IN_TEXT) ?? []).map((url) => url.replace(/[.,;:!?]+$/, ''));
-}
+export const urlsIn = remembered((text: string): string[] =>
+  (text.match(URL_IN_TEXT) ?? []).map((url) => url.replace(/[.,;:!?]+$/, '')),
+);
 
 export function hostOf(url: string): string | undefined {
   try {
-    return new URL(/^[a-z][a-z0-9+.-]*:/i.test(url) ? url : `https://${url}`).hostname.toLowerCase().replace(/^www\./, '');
+    return new URL(/^[a-z][a-z0-9+.-]*:/i.test(url) ? url : `https://${url}`).hostname
+      .toLowerCase()
+      .replace(/^www\./, '');
   } catch {
     return undefined;
   }
@@ -94,7 +143,12 @@ export function hostOf(url: string): string | undefined {
 
 /** Whether a URL written as text is among the real links (same host and path, scheme and slash aside). */
 export function isLinked(url: string, links: readonly string[]): boolean {
-  const key = (value: string): string => value.toLowerCase().replace(/^[a-z]+:\/\//, '').replace(/^www\./, '').replace(/\/+$/, '');
+  const key = (value: string): string =>
+    value
+      .toLowerCase()
+      .replace(/^[a-z]+:\/\//, '')
+      .replace(/^www\./, '')
+      .replace(/\/+$/, '');
   return links.some((link) => key(link) === key(url));
 }
 

@@ -106,13 +106,19 @@ export interface SheetRow {
   cells: Cell[];
 }
 
-export interface Sheet {
-  name: string;
-  hidden: boolean;
-  /** 1-based row number of the header row, when the sheet has one. */
+/** One table of a sheet: a header row (when it has one) and the data rows below it, up to the next table. */
+export interface SheetTable {
+  /** 1-based row number of the header row, when the table has one. */
   headerRow?: number;
   columns: Column[];
   rows: SheetRow[];
+}
+
+/** A sheet: its first table's fields at the top level, and every table (the first included) in `tables`. */
+export interface Sheet extends SheetTable {
+  name: string;
+  hidden: boolean;
+  tables?: SheetTable[];
 }
 
 export interface Workbook {

@@ -1,7 +1,12 @@
 import type { DocumentModel, Shape, TextStyle } from './document-model';
 
 function style(value: TextStyle): string {
-  const parts = [value.size !== undefined ? `${value.size}pt` : '', value.font ?? '', value.color ? `#${value.color}` : '', value.bold ? 'bold' : ''].filter(Boolean);
+  const parts = [
+    value.size !== undefined ? `${value.size}pt` : '',
+    value.font ?? '',
+    value.color ? `#${value.color}` : '',
+    value.bold ? 'bold' : '',
+  ].filter(Boolean);
   return parts.length > 0 ? ` (${parts.join(' ')})` : '';
 }
 
@@ -28,15 +33,25 @@ export function documentText(model: DocumentModel, maxChars = 12_000): string {
     }
   } else if (model.kind === 'xlsx') {
     for (const sheet of model.sheets) {
-      lines.push(`Sheet "${sheet.name}"${sheet.hidden ? ' (hidden)' : ''}: ${sheet.rows.length} rows; columns ${sheet.columns.map((column) => `${column.letter} "${column.header}"`).join(', ')}`);
-      for (const row of sheet.rows.slice(0, 12)) lines.push(`  row ${row.number}: ${row.cells.map((cell) => cell.error ?? cell.text).join(' | ')}`);
+      lines.push(
+        `Sheet "${sheet.name}"${sheet.hidden ? ' (hidden)' : ''}: ${sheet.rows.length} rows; columns ${sheet.columns.map((column) => `${column.letter} "${column.header}"`).join(', ')}`,
+      );
+      for (const row of sheet.rows.slice(0, 12))
+        lines.push(`  row ${row.number}: ${row.cells.map((cell) => cell.error ?? cell.text).join(' | ')}`);
     }
   } else {
-    if (model.cover.length > 0) lines.push(`Cover: ${model.cover.map((paragraph) => paragraph.text).filter(Boolean).join(' / ')}`);
+    if (model.cover.length > 0)
+      lines.push(
+        `Cover: ${model.cover
+          .map((paragraph) => paragraph.text)
+          .filter(Boolean)
+          .join(' / ')}`,
+      );
     for (const section of model.sections) {
       lines.push(`Section ${section.number} "${section.title}"${style(section.heading.style)}`);
       for (const paragraph of section.paragraphs) if (paragraph.text.trim()) lines.push(`  ${paragraph.text.trim()}`);
-      for (const table of section.tables) lines.push(`  [table] ${table.rows.map((row) => row.join(' | ')).join(' / ')}`);
+      for (const table of section.tables)
+        lines.push(`  [table] ${table.rows.map((row) => row.join(' | ')).join(' / ')}`);
     }
   }
   const text = lines.join('\n');

@@ -20,12 +20,13 @@ interface DocxContext {
   defaultParagraphStyle?: string;
 }
 
-const onOff = (node: XmlNode | undefined): boolean | undefined => (node === undefined ? undefined : !['0', 'false', 'off'].includes(attr(node, 'w:val') ?? 'true'));
+const onOff = (node: XmlNode | undefined): boolean | undefined =>
+  node === undefined ? undefined : !['0', 'false', 'off'].includes(attr(node, 'w:val') ?? 'true');
 
 function styleChain(id: string | undefined, context: DocxContext): StyleDef[] {
   const chain: StyleDef[] = [];
   const seen = new Set<string>();
-  for (let current = id; current && !seen.has(current); ) {
+  for (let current = id; current && !seen.has(current);) {
     seen.add(current);
     const style = context.styles.get(current);
     if (!style) break;
@@ -37,7 +38,12 @@ function styleChain(id: string | undefined, context: DocxContext): StyleDef[] {
 
 /** Run formatting in Word's order: the run, its character style, the paragraph style chain, the document defaults. */
 function runStyle(rPr: XmlNode | undefined, paragraphStyle: string | undefined, context: DocxContext): TextStyle {
-  const sources = [rPr, ...styleChain(attr(child(rPr, 'w:rStyle'), 'w:val'), context).map((style) => style.rPr), ...styleChain(paragraphStyle, context).map((style) => style.rPr), context.defaults];
+  const sources = [
+    rPr,
+    ...styleChain(attr(child(rPr, 'w:rStyle'), 'w:val'), context).map((style) => style.rPr),
+    ...styleChain(paragraphStyle, context).map((style) => style.rPr),
+    context.defaults,
+  ];
   const pick = <T>(read: (node: XmlNode) => T | undefined): T | undefined => {
     for (const source of sources) {
       if (!source) continue;
@@ -65,7 +71,13 @@ function runStyle(rPr: XmlNode | undefined, paragraphStyle: string | undefined, 
   };
 }
 
-function collectRuns(node: XmlNode, styleId: string | undefined, context: DocxContext, runs: TextRun[], link?: string): void {
+function collectRuns(
+  node: XmlNode,
+  styleId: string | undefined,
+  context: DocxContext,
+  runs: TextRun[],
+  link?: string,
+): void {
   for (const item of node.children) {
     if (item.name === 'w:r') {
       let text = '';
@@ -85,7 +97,8 @@ function collectRuns(node: XmlNode, styleId: string | undefined, context: DocxCo
     } else if (item.name === 'w:fldSimple') {
       const url = /HYPERLINK\s+"([^"]+)"/.exec(attr(item, 'w:instr') ?? '')?.[1];
       collectRuns(item, styleId, context, runs, url ?? link);
-    } else if (item.name !== 'w:del' && item.name !== 'w:pPr' && item.children.length > 0) collectRuns(item, styleId, context, runs, link);
+    } else if (item.name !== 'w:del' && item.name !== 'w:pPr' && item.children.length > 0)
+      collectRuns(item, styleId, context, runs, link);
   }
 }
 
@@ -97,9 +110,16 @@ function readParagraph(p: XmlNode, context: DocxContext): WordParagraph {
   const chain = styleChain(styleId, context);
   const styleName = chain[0]?.name ?? styleId ?? 'Normal';
   const ownOutline = attr(child(pPr, 'w:outlineLvl'), 'w:val');
-  const outline = ownOutline !== undefined ? Number(ownOutline) : chain.find((style) => style.outline !== undefined)?.outline;
+  const outline =
+    ownOutline !== undefined ? Number(ownOutline) : chain.find((style) => style.outline !== undefined)?.outline;
   const named = /^heading (\d)$/i.exec(styleName)?.[1];
-  const headingLevel = /^title$/i.test(styleName) ? 0 : named ? Number(named) : outline !== undefined && outline < 9 ? outline + 1 : undefined;
+  const headingLevel = /^title$/i.test(styleName)
+    ? 0
+    : named
+      ? Number(named)
+      : outline !== undefined && outline < 9
+        ? outline + 1
+        : undefined;
   const text = runs.map((run) => run.text).join('');
   let longest: TextRun | undefined;
   for (const run of runs) if (run.text.trim() && (!longest || run.text.length > longest.text.length)) longest = run;
@@ -114,7 +134,15 @@ function readParagraph(p: XmlNode, context: DocxContext): WordParagraph {
 }
 
 function readTable(tbl: XmlNode, context: DocxContext): WordTable {
-  return { rows: children(tbl, 'w:tr').map((tr) => children(tr, 'w:tc').map((tc) => children(tc, 'w:p').map((p) => readParagraph(p, context).text).join('\n'))) };
+  return {
+    rows: children(tbl, 'w:tr').map((tr) =>
+      children(tr, 'w:tc').map((tc) =>
+        children(tc, 'w:p')
+          .map((p) => readParagraph(p, context).text)
+          .join('\n'),
+      ),
+    ),
+  };
 }
 
 /** Reads a .docx into its cover (before the first heading) and numbered sections with their paragraphs and tables. */
@@ -129,8 +157,14 @@ export async function readDocx(pkg: OfficePackage): Promise<WordDocument> {
     const basedOn = attr(child(style, 'w:basedOn'), 'w:val');
     const outline = attr(path(style, 'w:pPr', 'w:outlineLvl'), 'w:val');
     const rPr = child(style, 'w:rPr');
-    styles.set(id, { name: attr(child(style, 'w:name'), 'w:val') ?? id, ...(basedOn ? { basedOn } : {}), ...(rPr ? { rPr } : {}), ...(outline === undefined ? {} : { outline: Number(outline) }) });
-    if (attr(style, 'w:type') === 'paragraph' && ['1', 'true', 'on'].includes(attr(style, 'w:default') ?? '')) defaultParagraphStyle = id;
+    styles.set(id, {
+      name: attr(child(style, 'w:name'), 'w:val') ?? id,
+      ...(basedOn ? { basedOn } : {}),
+      ...(rPr ? { rPr } : {}),
+      ...(outline === undefined ? {} : { outline: Number(outline) }),
+    });
+    if (attr(style, 'w:type') === 'paragraph' && ['1', 'true', 'on'].includes(attr(style, 'w:default') ?? ''))
+      defaultParagraphStyle = id;
   }
   const themeRel = await parts.relOfType('word/document.xml', 'theme');
   const theme = readTheme(themeRel ? await parts.xml(themeRel.target) : undefined);
@@ -144,13 +178,18 @@ export async function readDocx(pkg: OfficePackage): Promise<WordDocument> {
     ...(defaultParagraphStyle ? { defaultParagraphStyle } : {}),
   };
   const body = path(await parts.xml('word/document.xml'), 'w:document', 'w:body');
-  if (!body) throw new AppError('bad_request', `${pkg.path} is corrupt: word/document.xml holds no document body. Re-create the file.`);
+  if (!body)
+    throw new AppError(
+      'bad_request',
+      `${pkg.path} is corrupt: word/document.xml holds no document body. Re-create the file.`,
+    );
   const document: WordDocument = { kind: 'docx', path: pkg.path, cover: [], coverTables: [], sections: [] };
   const counters: number[] = [];
   const visit = (node: XmlNode): void => {
     for (const item of node.children) {
       if (item.name === 'w:sdt') visit(child(item, 'w:sdtContent') ?? item);
-      else if (item.name === 'w:tbl') (document.sections.at(-1)?.tables ?? document.coverTables).push(readTable(item, context));
+      else if (item.name === 'w:tbl')
+        (document.sections.at(-1)?.tables ?? document.coverTables).push(readTable(item, context));
       else if (item.name === 'w:p') {
         const paragraph = readParagraph(item, context);
         const level = paragraph.headingLevel;
@@ -159,7 +198,14 @@ export async function readDocx(pkg: OfficePackage): Promise<WordDocument> {
           for (let index = 0; index < level; index += 1) counters[index] ??= 0;
           counters[level - 1] = (counters[level - 1] ?? 0) + 1;
           const written = /^\s*(\d+(?:\.\d+)*)\.?\s+(.*)$/.exec(paragraph.text);
-          const section: Section = { number: written?.[1] ?? counters.map((count) => Math.max(1, count)).join('.'), title: (written?.[2] ?? paragraph.text).trim(), level, heading: paragraph, paragraphs: [], tables: [] };
+          const section: Section = {
+            number: written?.[1] ?? counters.map((count) => Math.max(1, count)).join('.'),
+            title: (written?.[2] ?? paragraph.text).trim(),
+            level,
+            heading: paragraph,
+            paragraphs: [],
+            tables: [],
+          };
           document.sections.push(section);
         } else (document.sections.at(-1)?.paragraphs ?? document.cover).push(paragraph);
       }

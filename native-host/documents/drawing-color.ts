@@ -7,13 +7,32 @@ export interface ColorContext {
 }
 
 const PRESET: Record<string, string> = {
-  black: '000000', white: 'FFFFFF', red: 'FF0000', green: '008000', blue: '0000FF', yellow: 'FFFF00',
-  gray: '808080', grey: '808080', darkBlue: '00008B', darkGray: 'A9A9A9', lightGray: 'D3D3D3', navy: '000080',
-  orange: 'FFA500', purple: '800080', silver: 'C0C0C0', teal: '008080', maroon: '800000', olive: '808000',
+  black: '000000',
+  white: 'FFFFFF',
+  red: 'FF0000',
+  green: '008000',
+  blue: '0000FF',
+  yellow: 'FFFF00',
+  gray: '808080',
+  grey: '808080',
+  darkBlue: '00008B',
+  darkGray: 'A9A9A9',
+  lightGray: 'D3D3D3',
+  navy: '000080',
+  orange: 'FFA500',
+  purple: '800080',
+  silver: 'C0C0C0',
+  teal: '008080',
+  maroon: '800000',
+  olive: '808000',
 };
 
 const clamp = (value: number): number => Math.max(0, Math.min(255, Math.round(value)));
-const toHex = (rgb: number[]): string => rgb.map((value) => clamp(value).toString(16).padStart(2, '0')).join('').toUpperCase();
+const toHex = (rgb: number[]): string =>
+  rgb
+    .map((value) => clamp(value).toString(16).padStart(2, '0'))
+    .join('')
+    .toUpperCase();
 
 function toRgb(hex: string): number[] {
   return [0, 2, 4].map((at) => parseInt(hex.slice(at, at + 2), 16));
@@ -90,7 +109,11 @@ export function resolveColor(node: XmlNode | undefined, context: ColorContext): 
 }
 
 /** Reads a theme's colour scheme and its major (headings) and minor (body) Latin fonts. */
-export function readTheme(theme: XmlNode | undefined): { scheme: Record<string, string>; major?: string; minor?: string } {
+export function readTheme(theme: XmlNode | undefined): {
+  scheme: Record<string, string>;
+  major?: string;
+  minor?: string;
+} {
   const root = child(theme, 'a:theme');
   const elements = child(root, 'a:themeElements');
   const scheme: Record<string, string> = {};

@@ -10,6 +10,8 @@ export const FindingLocation = z.object({
   slide: z.number().int().optional(),
   shape: z.string().optional(),
   sheet: z.string().optional(),
+  /** A sheet's table, counted from 1, when the sheet has more than one. */
+  table: z.number().int().optional(),
   row: z.number().int().optional(),
   column: z.string().optional(),
   section: z.string().optional(),
@@ -33,10 +35,14 @@ export function locate(where: Omit<FindingLocation, 'label'> & { sectionTitle?: 
   const parts: string[] = [];
   if (where.slide !== undefined) parts.push(`slide ${where.slide}`);
   if (where.shape !== undefined) parts.push(`shape "${where.shape}"`);
-  if (where.sheet !== undefined) parts.push(`sheet "${where.sheet}"${where.row === undefined ? '' : ` row ${where.row}`}`);
+  if (where.sheet !== undefined)
+    parts.push(
+      `sheet "${where.sheet}"${where.table === undefined ? '' : ` table ${where.table}`}${where.row === undefined ? '' : ` row ${where.row}`}`,
+    );
   else if (where.row !== undefined) parts.push(`row ${where.row}`);
   if (where.column !== undefined) parts.push(`column "${where.column}"`);
-  if (where.section !== undefined) parts.push(`section ${where.section}${where.sectionTitle ? ` "${where.sectionTitle}"` : ''}`);
+  if (where.section !== undefined)
+    parts.push(`section ${where.section}${where.sectionTitle ? ` "${where.sectionTitle}"` : ''}`);
   if (where.paragraph !== undefined) parts.push(`paragraph ${where.paragraph}`);
   const { sectionTitle: _title, ...rest } = where;
   return { label: parts.length > 0 ? parts.join(', ') : 'document', ...rest };

@@ -11,9 +11,13 @@ function line(finding: Finding): string {
  * The findings for a fixer prompt, grouped by severity (critical first), at most `max` lines in all so a long list
  * cannot crowd out the rest of the prompt; the template's notes follow when the rules carry them.
  */
-export function formatForFixer(judgement: Pick<Judgement, 'findings' | 'counts' | 'hollow' | 'notes' | 'summary'>, max = 40): string {
+export function formatForFixer(
+  judgement: Pick<Judgement, 'findings' | 'counts' | 'hollow' | 'notes' | 'summary'>,
+  max = 40,
+): string {
   const parts: string[] = [`The output document does not match its template: ${judgement.summary}.`];
-  if (judgement.hollow) parts.push('The output is mostly empty: find why the data does not reach the document before fixing details.');
+  if (judgement.hollow)
+    parts.push('The output is mostly empty: find why the data does not reach the document before fixing details.');
   let budget = max;
   for (const severity of SEVERITIES) {
     const items = judgement.findings.filter((finding) => finding.severity === severity);
@@ -21,7 +25,9 @@ export function formatForFixer(judgement: Pick<Judgement, 'findings' | 'counts' 
     const shown = items.slice(0, Math.max(0, budget));
     budget -= shown.length;
     const more = items.length - shown.length;
-    parts.push(`## ${TITLES[severity]} (${items.length})\n${shown.map(line).join('\n')}${more > 0 ? `\n- ... and ${more} more ${severity} finding${more === 1 ? '' : 's'}` : ''}`);
+    parts.push(
+      `## ${TITLES[severity]} (${items.length})\n${shown.map(line).join('\n')}${more > 0 ? `\n- ... and ${more} more ${severity} finding${more === 1 ? '' : 's'}` : ''}`,
+    );
   }
   if (judgement.notes) parts.push(`## The template's reference notes\n${judgement.notes}`);
   return parts.join('\n\n');
@@ -30,7 +36,11 @@ export function formatForFixer(judgement: Pick<Judgement, 'findings' | 'counts' 
 /** The terminal report of `deputy compare`: a summary line, then each severity's findings with location and fix. */
 export function formatReport(judgement: Judgement, options: { max?: number } = {}): string {
   const max = options.max ?? 200;
-  const out: string[] = [`deputy compare: ${judgement.output}${judgement.template ? ` against ${judgement.template}` : ''}`, judgement.summary, ''];
+  const out: string[] = [
+    `deputy compare: ${judgement.output}${judgement.template ? ` against ${judgement.template}` : ''}`,
+    judgement.summary,
+    '',
+  ];
   let shown = 0;
   for (const severity of SEVERITIES) {
     const items = judgement.findings.filter((finding) => finding.severity === severity);
@@ -46,6 +56,7 @@ export function formatReport(judgement: Judgement, options: { max?: number } = {
     }
     out.push('');
   }
-  if (judgement.findings.length > shown) out.push(`... ${judgement.findings.length - shown} more findings: use --json for all of them.`, '');
+  if (judgement.findings.length > shown)
+    out.push(`... ${judgement.findings.length - shown} more findings: use --json for all of them.`, '');
   return out.join('\n');
 }

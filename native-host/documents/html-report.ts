@@ -12,24 +12,34 @@ export interface ReportFiles {
   imagesNote?: string;
 }
 
-const escape = (text: string): string => text.replace(/[&<>"']/g, (char) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[char]!);
+const escape = (text: string): string =>
+  text.replace(/[&<>"']/g, (char) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[char]!);
 
 function findingRow(finding: Finding): string {
-  const anchor = finding.location.slide !== undefined ? `<a href="#page-${finding.location.slide}">${escape(finding.location.label)}</a>` : escape(finding.location.label);
+  const anchor =
+    finding.location.slide !== undefined
+      ? `<a href="#page-${finding.location.slide}">${escape(finding.location.label)}</a>`
+      : escape(finding.location.label);
   return `<tr class="${finding.severity}"><td>${finding.severity}</td><td>${anchor}</td><td>${escape(finding.message)}<div class="rule">${escape(finding.rule)}</div></td><td>${escape(finding.expected)}</td><td>${escape(finding.actual)}</td><td>${escape(finding.fix)}</td></tr>`;
 }
 
 function pagesTable(output: string[], reference: string[], judgement: Judgement): string {
   const rows: string[] = [];
   const bySlide = new Map<number, number>();
-  for (const finding of judgement.findings) if (finding.location.slide !== undefined) bySlide.set(finding.location.slide, (bySlide.get(finding.location.slide) ?? 0) + 1);
+  for (const finding of judgement.findings)
+    if (finding.location.slide !== undefined)
+      bySlide.set(finding.location.slide, (bySlide.get(finding.location.slide) ?? 0) + 1);
   for (let index = 0; index < Math.max(output.length, reference.length); index += 1) {
     const cell = (list: string[], label: string): string => {
       const page = list[index];
-      return page ? `<img src="${escape(basename(page))}" alt="${label} page ${index + 1}">` : `<div class="none">no page</div>`;
+      return page
+        ? `<img src="${escape(basename(page))}" alt="${label} page ${index + 1}">`
+        : `<div class="none">no page</div>`;
     };
     const count = judgement.kind === 'pptx' ? bySlide.get(index + 1) : undefined;
-    rows.push(`<tr id="page-${index + 1}"><th>${index + 1}${count ? `<div class="count">${count} finding${count === 1 ? '' : 's'}</div>` : ''}</th><td>${cell(output, 'output')}</td><td>${cell(reference, 'reference')}</td></tr>`);
+    rows.push(
+      `<tr id="page-${index + 1}"><th>${index + 1}${count ? `<div class="count">${count} finding${count === 1 ? '' : 's'}</div>` : ''}</th><td>${cell(output, 'output')}</td><td>${cell(reference, 'reference')}</td></tr>`,
+    );
   }
   return `<table class="pages"><tr><th></th><th>Output</th><th>Reference</th></tr>${rows.join('')}</table>`;
 }
@@ -38,15 +48,28 @@ function pagesTable(output: string[], reference: string[], judgement: Judgement)
  * Writes `report.html` and `findings.json` into `dir`: the summary, the findings by severity, and, where LibreOffice
  * can draw them, the output's and the reference's pages side by side. Every text from the documents is escaped.
  */
-export async function writeReport(judgement: Judgement, dir: string, tools: RenderTools | undefined, options: { maxPages?: number } = {}): Promise<ReportFiles> {
+export async function writeReport(
+  judgement: Judgement,
+  dir: string,
+  tools: RenderTools | undefined,
+  options: { maxPages?: number } = {},
+): Promise<ReportFiles> {
   let images = false;
   let imagesNote: string | undefined;
   let pages = '';
   if (!tools) imagesNote = 'Page images were not requested (--no-images).';
   else if (!judgement.template) imagesNote = 'No template was given, so there is nothing to show beside the output.';
   else {
-    const output = await renderPages(judgement.output, dir, 'output', { tools, ...(options.maxPages ? { maxPages: options.maxPages } : {}) });
-    const reference = output.ok ? await renderPages(judgement.template, dir, 'reference', { tools, ...(options.maxPages ? { maxPages: options.maxPages } : {}) }) : output;
+    const output = await renderPages(judgement.output, dir, 'output', {
+      tools,
+      ...(options.maxPages ? { maxPages: options.maxPages } : {}),
+    });
+    const reference = output.ok
+      ? await renderPages(judgement.template, dir, 'reference', {
+          tools,
+          ...(options.maxPages ? { maxPages: options.maxPages } : {}),
+        })
+      : output;
     if (output.ok && reference.ok) {
       images = true;
       pages = pagesTable(output.pages, reference.pages, judgement);
@@ -54,7 +77,9 @@ export async function writeReport(judgement: Judgement, dir: string, tools: Rend
   }
   const sections = SEVERITIES.map((severity) => {
     const items = judgement.findings.filter((finding) => finding.severity === severity);
-    return items.length === 0 ? '' : `<h2>${severity} (${items.length})</h2><table class="findings"><tr><th>Severity</th><th>Where</th><th>What</th><th>Expected</th><th>Actual</th><th>Fix</th></tr>${items.map(findingRow).join('')}</table>`;
+    return items.length === 0
+      ? ''
+      : `<h2>${severity} (${items.length})</h2><table class="findings"><tr><th>Severity</th><th>Where</th><th>What</th><th>Expected</th><th>Actual</th><th>Fix</th></tr>${items.map(findingRow).join('')}</table>`;
   }).join('');
   const html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width"><title>Deputy compare: ${escape(basename(judgement.output))}</title><style>
 body{font:14px/1.45 system-ui,sans-serif;margin:24px;color:#222}h1{font-size:20px}h2{font-size:16px;text-transform:capitalize;margin-top:28px}

@@ -16,6 +16,7 @@ import { AppError } from '../../shared/errors';
 import { checkDocx } from './check-docx';
 import { checkPptxContent } from './check-pptx-content';
 import { checkPptxFormat } from './check-pptx-format';
+import { checkPptxShapes } from './check-pptx-shapes';
 import { checkPptxStructure } from './check-pptx-structure';
 import { checkXlsx } from './check-xlsx';
 import { contentScanner } from './content-scan';
@@ -28,6 +29,7 @@ import { learnPptx } from './learn-pptx';
 import { learnXlsx } from './learn-xlsx';
 import { aKind, DEFAULT_LIMITS, KIND_LABEL, openPackage, type DocumentKind, type PackageLimits } from './open-package';
 import { readDeck } from './pptx-reader';
+import { alignSlides } from './slide-alignment';
 import { mergeRules, type Rules } from './rules';
 import { readWorkbook } from './xlsx-reader';
 
@@ -59,15 +61,36 @@ export async function readDocument(path: string, limits: PackageLimits = DEFAULT
     return await readDocx(pkg);
   } catch (error) {
     if (error instanceof AppError) throw error;
-    throw new AppError('bad_request', `${path} could not be read as ${aKind(pkg.kind)}: ${error instanceof Error ? error.message : String(error)}. It may be damaged; re-create it.`, { cause: error });
+    throw new AppError(
+      'bad_request',
+      `${path} could not be read as ${aKind(pkg.kind)}: ${error instanceof Error ? error.message : String(error)}. It may be damaged; re-create it.`,
+      { cause: error },
+    );
   }
 }
 
-/** Rules learned from a model: everything the reference shows about structure, formatting and content. */
+/**
+ * Rules learned from a model: everything the reference shows about structure, formatting and content. A reference
+ * is by definition acceptable, so whatever the checks still find in it under those rules (a placeholder it leaves
+ * empty, a cell showing #N/A, a slide styled unlike its siblings) is listed as accepted: the same finding at the same
+ * place in an output is not a defect, and the rules never flag the reference they came from.
+ */
 export function learnFromModel(model: DocumentModel): Rules {
-  if (model.kind === 'pptx') return { kind: 'pptx', pptx: learnPptx(model) };
-  if (model.kind === 'xlsx') return { kind: 'xlsx', xlsx: learnXlsx(model) };
-  return { kind: 'docx', docx: learnDocx(model) };
+  const learned: Rules =
+    model.kind === 'pptx'
+      ? { kind: 'pptx', pptx: learnPptx(model) }
+      : model.kind === 'xlsx'
+        ? { kind: 'xlsx', xlsx: learnXlsx(model) }
+        : { kind: 'docx', docx: learnDocx(model) };
+  const own = runChecks(model, learned).findings.raw;
+  const seen = new Set<string>();
+  const accepted = own.filter((item) => {
+    const key = JSON.stringify(item);
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+  return accepted.length > 0 ? { ...learned, accepted } : learned;
 }
 
 export async function learnRules(path: string, options: JudgeOptions = {}): Promise<Rules> {
@@ -77,45 +100,85 @@ export async function learnRules(path: string, options: JudgeOptions = {}): Prom
 function summarize(kind: DocumentKind, counts: Record<Severity, number>, hollow: boolean): string {
   const total = counts.critical + counts.high + counts.medium;
   const parts = `${counts.critical} critical, ${counts.high} high, ${counts.medium} medium`;
-  if (hollow) return `HOLLOW: the ${KIND_LABEL[kind]} is mostly empty (${parts}); fix the data source before iterating on details`;
-  if (counts.critical + counts.high === 0) return total === 0 ? 'PASS: matches the template' : `PASS: no critical or high findings (${counts.medium} medium)`;
+  if (hollow)
+    return `HOLLOW: the ${KIND_LABEL[kind]} is mostly empty (${parts}); fix the data source before iterating on details`;
+  if (counts.critical + counts.high === 0)
+    return total === 0 ? 'PASS: matches the template' : `PASS: no critical or high findings (${counts.medium} medium)`;
   return `FAIL: ${parts}`;
 }
 
-/** Checks a model against rules; the pure core that `judgeDocument` wraps (tests call it with models they build). */
-export function judgeModel(model: DocumentModel, rules: Rules): Pick<Judgement, 'findings' | 'counts' | 'hollow' | 'passed' | 'summary'> {
-  const findings = new FindingList(rules.severity);
+function runChecks(model: DocumentModel, rules: Rules): { findings: FindingList } {
+  const slideMap = model.kind === 'pptx' && rules.pptx?.shapes ? alignSlides(model, rules.pptx.shapes) : undefined;
+  const findings = new FindingList(rules.severity, rules.accepted, slideMap);
   const scanner = contentScanner(rules);
-  let hollow: boolean;
   if (model.kind === 'pptx') {
     checkPptxStructure(model, rules, findings);
     checkPptxFormat(model, rules, findings);
-    hollow = checkPptxContent(model, rules, scanner, findings);
-  } else if (model.kind === 'xlsx') hollow = checkXlsx(model, rules, scanner, findings);
-  else hollow = checkDocx(model, rules, scanner, findings);
-  const sorted = sortFindings(findings.items);
-  const counts = countBySeverity(sorted);
-  return { findings: sorted, counts, hollow, passed: counts.critical + counts.high === 0, summary: summarize(model.kind, counts, hollow) };
+    checkPptxContent(model, rules, scanner, findings);
+    checkPptxShapes(model, rules, findings);
+  } else if (model.kind === 'xlsx') checkXlsx(model, rules, scanner, findings);
+  else checkDocx(model, rules, scanner, findings);
+  return { findings };
 }
 
-export async function judgeDocument(outputPath: string, templatePath: string | undefined, userRules: Rules = {}, options: JudgeOptions = {}): Promise<Judgement> {
-  return judgeReadDocument(await readDocument(outputPath, options.limits ?? DEFAULT_LIMITS), templatePath, userRules, options);
+/** Checks a model against rules; the pure core that `judgeDocument` wraps (tests call it with models they build). */
+export function judgeModel(
+  model: DocumentModel,
+  rules: Rules,
+): Pick<Judgement, 'findings' | 'counts' | 'hollow' | 'passed' | 'summary'> {
+  const { findings } = runChecks(model, rules);
+  const sorted = sortFindings(findings.items);
+  // Hollow only when the finding that says so survived: a reference that is itself mostly empty has accepted it.
+  const hollow = sorted.some((finding) => finding.rule === 'content.hollow');
+  const counts = countBySeverity(sorted);
+  return {
+    findings: sorted,
+    counts,
+    hollow,
+    passed: counts.critical + counts.high === 0,
+    summary: summarize(model.kind, counts, hollow),
+  };
+}
+
+export async function judgeDocument(
+  outputPath: string,
+  templatePath: string | undefined,
+  userRules: Rules = {},
+  options: JudgeOptions = {},
+): Promise<Judgement> {
+  return judgeReadDocument(
+    await readDocument(outputPath, options.limits ?? DEFAULT_LIMITS),
+    templatePath,
+    userRules,
+    options,
+  );
 }
 
 /** `judgeDocument` for an output already read (a caller that treats an unreadable output differently from a bad template). */
-export async function judgeReadDocument(output: DocumentModel, templatePath: string | undefined, userRules: Rules = {}, options: JudgeOptions = {}): Promise<Judgement> {
+export async function judgeReadDocument(
+  output: DocumentModel,
+  templatePath: string | undefined,
+  userRules: Rules = {},
+  options: JudgeOptions = {},
+): Promise<Judgement> {
   const limits = options.limits ?? DEFAULT_LIMITS;
   const outputPath = output.path;
   let learned: Rules = { kind: output.kind };
   if (templatePath !== undefined) {
     const template = await readDocument(templatePath, limits);
     if (template.kind !== output.kind) {
-      throw new AppError('bad_request', `The output ${outputPath} is ${aKind(output.kind)} but the template ${templatePath} is ${aKind(template.kind)}: compare documents of the same kind.`);
+      throw new AppError(
+        'bad_request',
+        `The output ${outputPath} is ${aKind(output.kind)} but the template ${templatePath} is ${aKind(template.kind)}: compare documents of the same kind.`,
+      );
     }
     learned = learnFromModel(template);
   }
   if (userRules.kind !== undefined && userRules.kind !== output.kind) {
-    throw new AppError('bad_config', `The rules are for ${aKind(userRules.kind)}, but ${outputPath} is ${aKind(output.kind)}: use rules made for this kind of document.`);
+    throw new AppError(
+      'bad_config',
+      `The rules are for ${aKind(userRules.kind)}, but ${outputPath} is ${aKind(output.kind)}: use rules made for this kind of document.`,
+    );
   }
   const rules = mergeRules(learned, userRules);
   return {

@@ -4,11 +4,11 @@ import type { SheetRules, XlsxRules } from './rules';
 
 const DESCRIPTION_WORDS = 8;
 
-function learnSheet(sheet: Sheet): SheetRules {
+function learnSheet(sheet: Pick<Sheet, 'hidden' | 'columns' | 'rows' | 'headerRow'>): SheetRules {
   const rules: SheetRules = { required: !sheet.hidden };
   const named = sheet.columns.filter((column) => column.header !== '');
   if (named.length > 0) rules.columns = named.map((column) => column.header);
-  if (sheet.rows.length > 0) rules.rows = { min: 1 };
+  if (sheet.rows.length > 0) rules.rows = { min: sheet.rows.length };
   const filled: string[] = [];
   const descriptions: Record<string, { min: number; max: number }> = {};
   const links: string[] = [];
@@ -22,14 +22,17 @@ function learnSheet(sheet: Sheet): SheetRules {
     const strings = present.filter((cell) => cell.type === 'string');
     const counts = strings.map((cell) => wordCount(cell.text));
     if (strings.length * 2 >= present.length && (median(counts) ?? 0) >= DESCRIPTION_WORDS) {
-      descriptions[column.header] = { min: Math.max(3, Math.floor(Math.min(...counts) * 0.5)), max: Math.ceil(Math.max(...counts) * 2) };
+      descriptions[column.header] = {
+        min: Math.max(3, Math.floor(Math.min(...counts) * 0.5)),
+        max: Math.ceil(Math.max(...counts) * 2),
+      };
     }
     if (present.filter((cell) => cell.link).length >= present.length * 0.8) links.push(column.header);
     const numbers = present.filter((cell) => cell.type === 'number');
     if (numbers.length >= present.length * 0.9) {
       numeric.push(column.header);
       const format = mode(numbers.map((cell) => cell.numFmt ?? 'General'));
-      if (format && format !== 'General') numberFormats[column.header] = format;
+      if (format) numberFormats[column.header] = format;
     }
   }
   if (filled.length > 0) rules.filled = filled;
@@ -39,10 +42,17 @@ function learnSheet(sheet: Sheet): SheetRules {
   if (Object.keys(numberFormats).length > 0) rules.numberFormats = numberFormats;
   const key = named.find((column) => {
     const values = sheet.rows.map((row) => row.cells[sheet.columns.indexOf(column)]!);
-    return values.length >= 2 && values.every((cell) => cell.type === 'string') && new Set(values.map((cell) => cell.text.trim().toLowerCase())).size === values.length;
+    return (
+      values.length >= 2 &&
+      values.every((cell) => cell.type === 'string') &&
+      new Set(values.map((cell) => cell.text.trim().toLowerCase())).size === values.length
+    );
   });
   if (key) rules.keyColumn = key.header;
-  const header = mode(named.map((column) => column.headerStyle), (style) => JSON.stringify(style));
+  const header = mode(
+    named.map((column) => column.headerStyle),
+    (style) => JSON.stringify(style),
+  );
   if (header && Object.keys(header).length > 0) rules.header = { ...header };
   return rules;
 }
@@ -50,6 +60,13 @@ function learnSheet(sheet: Sheet): SheetRules {
 /** Learns a workbook's rules: its sheets in order, and per sheet the columns, which must be filled, linked, numeric. */
 export function learnXlsx(workbook: Workbook): XlsxRules {
   const sheets: Record<string, SheetRules> = {};
-  for (const sheet of workbook.sheets) sheets[sheet.name] = learnSheet(sheet);
+  for (const sheet of workbook.sheets) {
+    const rules = learnSheet(sheet);
+    const more = (sheet.tables ?? []).slice(1).map((table) => {
+      const { required: _required, ...rest } = learnSheet({ ...table, hidden: sheet.hidden });
+      return rest;
+    });
+    sheets[sheet.name] = more.length > 0 ? { ...rules, tables: more } : rules;
+  }
   return { sheets, sheetOrder: workbook.sheets.filter((sheet) => !sheet.hidden).map((sheet) => sheet.name) };
 }

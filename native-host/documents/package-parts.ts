@@ -1,7 +1,7 @@
 import { posix } from 'node:path';
 import { AppError } from '../../shared/errors';
 import type { OfficePackage } from './open-package';
-import { attr, children, parseXml, type XmlNode } from './xml-tree';
+import { attr, parseXml, type XmlNode } from './xml-tree';
 
 export interface Relationship {
   id: string;
@@ -33,7 +33,11 @@ export class PackageParts {
     try {
       return parseXml(text);
     } catch (error) {
-      throw new AppError('bad_request', `${this.pkg.path} is corrupt: its part ${part} is not well-formed XML (${error instanceof Error ? error.message : String(error)}). Re-create the file.`, { cause: error });
+      throw new AppError(
+        'bad_request',
+        `${this.pkg.path} is corrupt: its part ${part} is not well-formed XML (${error instanceof Error ? error.message : String(error)}). Re-create the file.`,
+        { cause: error },
+      );
     }
   }
 
@@ -41,14 +45,23 @@ export class PackageParts {
   async rels(part: string): Promise<Map<string, Relationship>> {
     const dir = posix.dirname(part);
     const relsPart = posix.join(dir, '_rels', `${posix.basename(part)}.rels`);
-    const root = (await this.xml(relsPart))?.children.find((node) => node.name === 'Relationships');
+    // Some writers prefix the namespace (`ns0:Relationships`); the names are read without it.
+    const root = (await this.xml(relsPart))?.children.find(
+      (node) => node.name === 'Relationships' || node.name.endsWith(':Relationships'),
+    );
     const map = new Map<string, Relationship>();
-    for (const node of children(root, 'Relationship')) {
+    for (const node of root?.children.filter(
+      (item) => item.name === 'Relationship' || item.name.endsWith(':Relationship'),
+    ) ?? []) {
       const id = attr(node, 'Id');
       const target = attr(node, 'Target');
       if (!id || target === undefined) continue;
       const external = attr(node, 'TargetMode') === 'External';
-      const resolved = external ? target : target.startsWith('/') ? target.slice(1) : posix.normalize(posix.join(dir, target));
+      const resolved = external
+        ? target
+        : target.startsWith('/')
+          ? target.slice(1)
+          : posix.normalize(posix.join(dir, target));
       map.set(id, { id, type: attr(node, 'Type') ?? '', target: resolved, external });
     }
     return map;

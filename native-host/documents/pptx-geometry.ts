@@ -8,7 +8,8 @@ export const slideKind = (slide: Slide): string => (slide.number === 1 ? 'cover'
 export const inches = (emu: number): number => Math.round((emu / EMU_PER_INCH) * 100) / 100;
 
 export const firstOfRole = (slide: Slide, role: Shape['role']): Shape | undefined =>
-  slide.shapes.find((shape) => shape.role === role && shape.text.trim() !== '') ?? slide.shapes.find((shape) => shape.role === role);
+  slide.shapes.find((shape) => shape.role === role && shape.text.trim() !== '') ??
+  slide.shapes.find((shape) => shape.role === role);
 
 /** The style a reader sees for a shape: its first non-empty paragraph's. */
 export function shapeStyle(shape: Shape): TextStyle | undefined {
@@ -16,7 +17,11 @@ export function shapeStyle(shape: Shape): TextStyle | undefined {
 }
 
 export const isContent = (shape: Shape): boolean =>
-  !shape.inherited && shape.role !== 'footer' && shape.role !== 'decoration' && shape.box !== undefined && (shape.kind !== 'text' || shape.text.trim() !== '');
+  !shape.inherited &&
+  shape.role !== 'footer' &&
+  shape.role !== 'decoration' &&
+  shape.box !== undefined &&
+  (shape.kind !== 'text' || shape.text.trim() !== '');
 
 /** Horizontal lines (or hairline rectangles) across at least a quarter of the slide: the template's dividers. */
 export function dividersOf(slide: Slide, deckWidth: number): Array<{ y: number; color?: string }> {
@@ -40,12 +45,19 @@ function intersection(a: Box, b: Box): number {
 }
 
 /** How a shape is named in an allowed-overlap pair: its role for titles, otherwise its key. */
-export const overlapKey = (shape: Shape): string => (shape.role === 'title' || shape.role === 'subtitle' ? shape.role : shape.key);
+export const overlapKey = (shape: Shape): string =>
+  shape.role === 'title' || shape.role === 'subtitle' ? shape.role : shape.key;
 
 /** Pairs of content shapes whose boxes cover more than `threshold` of the smaller one; backgrounds are left out. */
-export function overlappingPairs(slide: Slide, deck: Pick<Deck, 'width' | 'height'>, threshold: number): Array<{ a: Shape; b: Shape; share: number }> {
+export function overlappingPairs(
+  slide: Slide,
+  deck: Pick<Deck, 'width' | 'height'>,
+  threshold: number,
+): Array<{ a: Shape; b: Shape; share: number }> {
   const area = (box: Box): number => Math.max(1, box.w * box.h);
-  const shapes = slide.shapes.filter((shape) => isContent(shape) && shape.kind !== 'line' && area(shape.box!) < deck.width * deck.height * 0.8);
+  const shapes = slide.shapes.filter(
+    (shape) => isContent(shape) && shape.kind !== 'line' && area(shape.box!) < deck.width * deck.height * 0.8,
+  );
   const pairs: Array<{ a: Shape; b: Shape; share: number }> = [];
   for (let i = 0; i < shapes.length; i += 1) {
     for (let j = i + 1; j < shapes.length; j += 1) {

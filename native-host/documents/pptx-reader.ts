@@ -35,19 +35,29 @@ function placeholdersOf(tree: XmlNode | undefined): PlaceholderInfo[] {
     const box = readBox(path(node, 'p:spPr', 'a:xfrm'));
     const bodyPr = path(node, 'p:txBody', 'a:bodyPr');
     const lstStyle = path(node, 'p:txBody', 'a:lstStyle');
-    found.push({ ...placeholder, ...(box ? { box } : {}), ...(bodyPr ? { bodyPr } : {}), ...(lstStyle ? { lstStyle } : {}) });
+    found.push({
+      ...placeholder,
+      ...(box ? { box } : {}),
+      ...(bodyPr ? { bodyPr } : {}),
+      ...(lstStyle ? { lstStyle } : {}),
+    });
   }
   return found;
 }
 
 /** A master's placeholders are matched by kind: titles to its title, every content kind to its body. */
-const masterType = (type: string): string => (type === 'ctrTitle' || type === 'title' ? 'title' : ['dt', 'ftr', 'sldNum', 'hdr'].includes(type) ? type : 'body');
+const masterType = (type: string): string =>
+  type === 'ctrTitle' || type === 'title' ? 'title' : ['dt', 'ftr', 'sldNum', 'hdr'].includes(type) ? type : 'body';
 
 /** Reads a .pptx into slides of shapes whose text formatting is fully resolved through the inheritance chain. */
 export async function readDeck(pkg: OfficePackage): Promise<Deck> {
   const parts = new PackageParts(pkg);
   const presentation = child(await parts.xml('ppt/presentation.xml'), 'p:presentation');
-  if (!presentation) throw new AppError('bad_request', `${pkg.path} is corrupt: ppt/presentation.xml holds no presentation. Re-create the file.`);
+  if (!presentation)
+    throw new AppError(
+      'bad_request',
+      `${pkg.path} is corrupt: ppt/presentation.xml holds no presentation. Re-create the file.`,
+    );
   const size = child(presentation, 'p:sldSz');
   const width = numberAttr(size, 'cx') ?? 12192000;
   const height = numberAttr(size, 'cy') ?? 6858000;
@@ -64,7 +74,11 @@ export async function readDeck(pkg: OfficePackage): Promise<Deck> {
     const tree = path(root, 'p:cSld', 'p:spTree');
     return {
       placeholders: placeholdersOf(tree),
-      styles: { title: child(styles, 'p:titleStyle'), body: child(styles, 'p:bodyStyle'), other: child(styles, 'p:otherStyle') },
+      styles: {
+        title: child(styles, 'p:titleStyle'),
+        body: child(styles, 'p:bodyStyle'),
+        other: child(styles, 'p:otherStyle'),
+      },
       colorMap: readColorMap(child(root, 'p:clrMap')),
       scheme: theme.scheme,
       fonts: { ...(theme.major ? { major: theme.major } : {}), ...(theme.minor ? { minor: theme.minor } : {}) },
@@ -105,13 +119,27 @@ export async function readDeck(pkg: OfficePackage): Promise<Deck> {
     const layout = await layoutPending;
     const master = layout.master;
     const slideOverride = path(root, 'p:clrMapOvr', 'a:overrideClrMapping');
-    const colors: ColorContext = { scheme: master.scheme, map: { ...master.colorMap, ...layout.colorMap, ...(slideOverride ? readColorMap(slideOverride) : {}) } };
+    const colors: ColorContext = {
+      scheme: master.scheme,
+      map: { ...master.colorMap, ...layout.colorMap, ...(slideOverride ? readColorMap(slideOverride) : {}) },
+    };
     const tailLists = (type: string | undefined): XmlNode[] => {
-      const style = type === undefined ? undefined : masterType(type) === 'title' ? master.styles.title : masterType(type) === 'body' ? master.styles.body : master.styles.other;
-      return [style, defaultTextStyle, type === undefined ? master.styles.other : undefined].filter((item): item is XmlNode => item !== undefined);
+      const style =
+        type === undefined
+          ? undefined
+          : masterType(type) === 'title'
+            ? master.styles.title
+            : masterType(type) === 'body'
+              ? master.styles.body
+              : master.styles.other;
+      return [style, defaultTextStyle, type === undefined ? master.styles.other : undefined].filter(
+        (item): item is XmlNode => item !== undefined,
+      );
     };
     const inheritFrom = (type: string, idx: string | undefined): PlaceholderInfo[] => {
-      const inLayout = (idx !== undefined ? layout.placeholders.find((item) => item.idx === idx) : undefined) ?? layout.placeholders.find((item) => item.type === type);
+      const inLayout =
+        (idx !== undefined ? layout.placeholders.find((item) => item.idx === idx) : undefined) ??
+        layout.placeholders.find((item) => item.type === type);
       const inMaster = master.placeholders.find((item) => masterType(item.type) === masterType(inLayout?.type ?? type));
       return [inLayout, inMaster].filter((item): item is PlaceholderInfo => item !== undefined);
     };
@@ -127,8 +155,10 @@ export async function readDeck(pkg: OfficePackage): Promise<Deck> {
     const shapes: Shape[] = [];
     // Decorations drawn on the master and the layout (dividers, logos) are part of what the slide shows.
     const notPlaceholder = (shape: Shape): boolean => shape.placeholder === undefined;
-    if (layout.showMasterShapes && master.tree) shapes.push(...readShapeTree(master.tree, context(await parts.rels(master.part), true)).filter(notPlaceholder));
-    if (layout.tree) shapes.push(...readShapeTree(layout.tree, context(await parts.rels(layout.part), true)).filter(notPlaceholder));
+    if (layout.showMasterShapes && master.tree)
+      shapes.push(...readShapeTree(master.tree, context(await parts.rels(master.part), true)).filter(notPlaceholder));
+    if (layout.tree)
+      shapes.push(...readShapeTree(layout.tree, context(await parts.rels(layout.part), true)).filter(notPlaceholder));
     shapes.push(...readShapeTree(path(root, 'p:cSld', 'p:spTree'), context(slideLinks, false)));
     assignRoles(shapes, height);
     slides.push({ number: index + 1, layout: layout.name, hidden: attr(root, 'show') === '0', shapes });

@@ -31,7 +31,12 @@ export function readBox(xfrm: XmlNode | undefined): Box | undefined {
   const off = child(xfrm, 'a:off');
   const ext = child(xfrm, 'a:ext');
   if (!off || !ext) return undefined;
-  return { x: numberAttr(off, 'x') ?? 0, y: numberAttr(off, 'y') ?? 0, w: numberAttr(ext, 'cx') ?? 0, h: numberAttr(ext, 'cy') ?? 0 };
+  return {
+    x: numberAttr(off, 'x') ?? 0,
+    y: numberAttr(off, 'y') ?? 0,
+    w: numberAttr(ext, 'cx') ?? 0,
+    h: numberAttr(ext, 'cy') ?? 0,
+  };
 }
 
 /** Group shapes place children in their own coordinate space (chOff/chExt) mapped onto the group's box. */
@@ -44,11 +49,15 @@ function groupTransform(xfrm: XmlNode | undefined, outer: Transform): Transform 
   const cy = numberAttr(chOff, 'y') ?? 0;
   const sx = (numberAttr(chExt, 'cx') ?? 0) > 0 ? box.w / numberAttr(chExt, 'cx')! : 1;
   const sy = (numberAttr(chExt, 'cy') ?? 0) > 0 ? box.h / numberAttr(chExt, 'cy')! : 1;
-  return (inner) => outer({ x: box.x + (inner.x - cx) * sx, y: box.y + (inner.y - cy) * sy, w: inner.w * sx, h: inner.h * sy });
+  return (inner) =>
+    outer({ x: box.x + (inner.x - cx) * sx, y: box.y + (inner.y - cy) * sy, w: inner.w * sx, h: inner.h * sy });
 }
 
 export function readPlaceholder(node: XmlNode): { type: string; idx?: string } | undefined {
-  const ph = descendants(child(node, 'p:nvSpPr') ?? child(node, 'p:nvPicPr') ?? child(node, 'p:nvGraphicFramePr') ?? node, 'p:ph')[0];
+  const ph = descendants(
+    child(node, 'p:nvSpPr') ?? child(node, 'p:nvPicPr') ?? child(node, 'p:nvGraphicFramePr') ?? node,
+    'p:ph',
+  )[0];
   if (!ph) return undefined;
   const idx = attr(ph, 'idx');
   return { type: attr(ph, 'type') ?? 'obj', ...(idx === undefined ? {} : { idx }) };
@@ -56,7 +65,9 @@ export function readPlaceholder(node: XmlNode): { type: string; idx?: string } |
 
 const LINE_GEOMETRIES = new Set(['line', 'straightConnector1', 'bentConnector2', 'bentConnector3', 'curvedConnector3']);
 
-function bodySettings(bodyPrs: Array<XmlNode | undefined>): Pick<Shape, 'autofit' | 'wrap' | 'insets'> & { fontScale: number; lineReduction: number } {
+function bodySettings(
+  bodyPrs: Array<XmlNode | undefined>,
+): Pick<Shape, 'autofit' | 'wrap' | 'insets'> & { fontScale: number; lineReduction: number } {
   const pick = (name: string): number | undefined => {
     for (const bodyPr of bodyPrs) {
       const value = numberAttr(bodyPr, name);
@@ -64,7 +75,9 @@ function bodySettings(bodyPrs: Array<XmlNode | undefined>): Pick<Shape, 'autofit
     }
     return undefined;
   };
-  const fit = bodyPrs.map((bodyPr) => bodyPr?.children.find((item) => /^a:(spAutoFit|normAutofit|noAutofit)$/.test(item.name))).find(Boolean);
+  const fit = bodyPrs
+    .map((bodyPr) => bodyPr?.children.find((item) => /^a:(spAutoFit|normAutofit|noAutofit)$/.test(item.name)))
+    .find(Boolean);
   const wrapValue = bodyPrs.map((bodyPr) => attr(bodyPr, 'wrap')).find((value) => value !== undefined);
   return {
     autofit: fit?.name === 'a:spAutoFit' ? 'shape' : fit?.name === 'a:normAutofit' ? 'shrink' : 'none',
@@ -75,10 +88,30 @@ function bodySettings(bodyPrs: Array<XmlNode | undefined>): Pick<Shape, 'autofit
   };
 }
 
-function chainFor(context: ShapeContext, own: XmlNode | undefined, inheritedFrom: PlaceholderInfo[], type: string | undefined, style: XmlNode | undefined, scale: { fontScale: number; lineReduction: number }): TextStyleChain {
-  const lists = [own, ...inheritedFrom.map((info) => info.lstStyle), ...context.tailLists(type)].filter((item): item is XmlNode => item !== undefined);
-  const fontRefColor = resolveColor(child(path(style, 'a:fontRef'), 'a:schemeClr') ?? path(style, 'a:fontRef')?.children[0], context.colors);
-  return { lists, ownLists: own ? 1 : 0, colors: context.colors, fonts: context.fonts, ...scale, links: context.links, ...(fontRefColor ? { fontRefColor } : {}) };
+function chainFor(
+  context: ShapeContext,
+  own: XmlNode | undefined,
+  inheritedFrom: PlaceholderInfo[],
+  type: string | undefined,
+  style: XmlNode | undefined,
+  scale: { fontScale: number; lineReduction: number },
+): TextStyleChain {
+  const lists = [own, ...inheritedFrom.map((info) => info.lstStyle), ...context.tailLists(type)].filter(
+    (item): item is XmlNode => item !== undefined,
+  );
+  const fontRefColor = resolveColor(
+    child(path(style, 'a:fontRef'), 'a:schemeClr') ?? path(style, 'a:fontRef')?.children[0],
+    context.colors,
+  );
+  return {
+    lists,
+    ownLists: own ? 1 : 0,
+    colors: context.colors,
+    fonts: context.fonts,
+    ...scale,
+    links: context.links,
+    ...(fontRefColor ? { fontRefColor } : {}),
+  };
 }
 
 function tableText(tbl: XmlNode, chain: TextStyleChain, links: string[]): string[][] {
@@ -92,7 +125,11 @@ function tableText(tbl: XmlNode, chain: TextStyleChain, links: string[]): string
 }
 
 function readOne(node: XmlNode, context: ShapeContext, transform: Transform): Shape | undefined {
-  const nv = child(node, 'p:nvSpPr') ?? child(node, 'p:nvCxnSpPr') ?? child(node, 'p:nvPicPr') ?? child(node, 'p:nvGraphicFramePr');
+  const nv =
+    child(node, 'p:nvSpPr') ??
+    child(node, 'p:nvCxnSpPr') ??
+    child(node, 'p:nvPicPr') ??
+    child(node, 'p:nvGraphicFramePr');
   const cNvPr = child(nv, 'p:cNvPr');
   const placeholder = readPlaceholder(node);
   const inheritedFrom = placeholder ? context.inheritFrom(placeholder.type, placeholder.idx) : [];
@@ -101,7 +138,14 @@ function readOne(node: XmlNode, context: ShapeContext, transform: Transform): Sh
   const baseBox = ownBox ?? inheritedFrom.find((info) => info.box)?.box;
   const txBody = child(node, 'p:txBody');
   const settings = bodySettings([child(txBody, 'a:bodyPr'), ...inheritedFrom.map((info) => info.bodyPr)]);
-  const chain = chainFor(context, child(txBody, 'a:lstStyle'), inheritedFrom, placeholder?.type, child(node, 'p:style'), settings);
+  const chain = chainFor(
+    context,
+    child(txBody, 'a:lstStyle'),
+    inheritedFrom,
+    placeholder?.type,
+    child(node, 'p:style'),
+    settings,
+  );
   const links: string[] = [];
   const shapeLink = attr(child(cNvPr, 'a:hlinkClick'), 'r:id');
   if (shapeLink && context.links(shapeLink)) links.push(context.links(shapeLink)!);
@@ -124,7 +168,9 @@ function readOne(node: XmlNode, context: ShapeContext, transform: Transform): Sh
     else kind = hasText || placeholder ? 'text' : 'graphic';
   }
   for (const paragraph of paragraphs) for (const run of paragraph.runs) if (run.link) links.push(run.link);
-  const lineColor = resolveColor(child(child(spPr, 'a:ln'), 'a:solidFill'), context.colors) ?? resolveColor(path(node, 'p:style', 'a:lnRef')?.children[0], context.colors);
+  const lineColor =
+    resolveColor(child(child(spPr, 'a:ln'), 'a:solidFill'), context.colors) ??
+    resolveColor(path(node, 'p:style', 'a:lnRef')?.children[0], context.colors);
   const fillColor = resolveColor(child(spPr, 'a:solidFill'), context.colors);
   const name = attr(cNvPr, 'name') ?? '';
   return {
@@ -133,7 +179,9 @@ function readOne(node: XmlNode, context: ShapeContext, transform: Transform): Sh
     kind,
     role: 'body',
     ...(placeholder ? { placeholder } : {}),
-    key: placeholder ? `ph:${placeholder.type}${placeholder.idx === undefined ? '' : `:${placeholder.idx}`}` : `name:${name}`,
+    key: placeholder
+      ? `ph:${placeholder.type}${placeholder.idx === undefined ? '' : `:${placeholder.idx}`}`
+      : `name:${name}`,
     ...(baseBox ? { box: transform(baseBox) } : {}),
     paragraphs,
     text: paragraphs.map((paragraph) => paragraph.text).join('\n'),
@@ -149,9 +197,15 @@ function readOne(node: XmlNode, context: ShapeContext, transform: Transform): Sh
 }
 
 /** Reads a `p:spTree` (or a group inside one) into flat shapes, group transforms applied. */
-export function readShapeTree(tree: XmlNode | undefined, context: ShapeContext, transform: Transform = identity, shapes: Shape[] = []): Shape[] {
+export function readShapeTree(
+  tree: XmlNode | undefined,
+  context: ShapeContext,
+  transform: Transform = identity,
+  shapes: Shape[] = [],
+): Shape[] {
   for (const node of tree?.children ?? []) {
-    if (node.name === 'p:grpSp') readShapeTree(node, context, groupTransform(path(node, 'p:grpSpPr', 'a:xfrm'), transform), shapes);
+    if (node.name === 'p:grpSp')
+      readShapeTree(node, context, groupTransform(path(node, 'p:grpSpPr', 'a:xfrm'), transform), shapes);
     else if (node.name === 'mc:AlternateContent') {
       const branch = child(node, 'mc:Fallback') ?? child(node, 'mc:Choice');
       readShapeTree(branch, context, transform, shapes);

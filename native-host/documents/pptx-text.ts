@@ -22,7 +22,8 @@ export interface TextStyleChain {
 }
 
 const DEFAULT_SIZE_PT = 18;
-const truthy = (value: string | undefined): boolean | undefined => (value === undefined ? undefined : value === '1' || value === 'true');
+const truthy = (value: string | undefined): boolean | undefined =>
+  value === undefined ? undefined : value === '1' || value === 'true';
 
 function levelNode(list: XmlNode, level: number): XmlNode | undefined {
   return child(list, `a:lvl${level + 1}pPr`) ?? (level === 0 ? child(list, 'a:defPPr') : undefined);
@@ -54,7 +55,11 @@ function runStyle(rPr: XmlNode | undefined, levels: Array<XmlNode | undefined>, 
   const sources = [...own, ...inherited];
   const size = firstDefined(sources, (node) => numberAttr(node, 'sz')) ?? DEFAULT_SIZE_PT * 100;
   const colorOf = (node: XmlNode): string | undefined => resolveColor(child(node, 'a:solidFill'), chain.colors);
-  const color = firstDefined(own, colorOf) ?? chain.fontRefColor ?? firstDefined(inherited, colorOf) ?? chain.colors.scheme[chain.colors.map.tx1 ?? 'dk1'];
+  const color =
+    firstDefined(own, colorOf) ??
+    chain.fontRefColor ??
+    firstDefined(inherited, colorOf) ??
+    chain.colors.scheme[chain.colors.map.tx1 ?? 'dk1'];
   const font = firstDefined(sources, (node) => fontName(node, chain.fonts)) ?? chain.fonts.minor;
   const bold = firstDefined(sources, (node) => truthy(attr(node, 'b')));
   const italic = firstDefined(sources, (node) => truthy(attr(node, 'i')));
@@ -95,7 +100,11 @@ export function readParagraphs(txBody: XmlNode | undefined, chain: TextStyleChai
         const rPr = child(item, 'a:rPr');
         const linkId = attr(child(rPr, 'a:hlinkClick'), 'r:id');
         const link = linkId ? chain.links(linkId) : undefined;
-        runs.push({ text: child(item, 'a:t')?.text ?? '', style: runStyle(rPr, levels, chain), ...(link ? { link } : {}) });
+        runs.push({
+          text: child(item, 'a:t')?.text ?? '',
+          style: runStyle(rPr, levels, chain),
+          ...(link ? { link } : {}),
+        });
       } else if (item.name === 'a:br') {
         runs.push({ text: '\n', style: runStyle(child(item, 'a:rPr'), levels, chain) });
       }
@@ -114,8 +123,16 @@ export function readParagraphs(txBody: XmlNode | undefined, chain: TextStyleChai
       runs,
       style,
       lineSpacing: fixed === undefined ? { multiple } : { points: fixed / 100 },
-      spaceBeforePt: spacingPt(firstDefined(levels, (node) => child(node, 'a:spcBef')), sizePt) ?? 0,
-      spaceAfterPt: spacingPt(firstDefined(levels, (node) => child(node, 'a:spcAft')), sizePt) ?? 0,
+      spaceBeforePt:
+        spacingPt(
+          firstDefined(levels, (node) => child(node, 'a:spcBef')),
+          sizePt,
+        ) ?? 0,
+      spaceAfterPt:
+        spacingPt(
+          firstDefined(levels, (node) => child(node, 'a:spcAft')),
+          sizePt,
+        ) ?? 0,
       indentEmu: Math.max(0, marL + Math.min(0, indent)),
       align: firstDefined(levels, (node) => attr(node, 'algn')) ?? 'l',
     });

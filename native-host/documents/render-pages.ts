@@ -18,7 +18,8 @@ export interface RenderTools {
 
 export type RenderResult = { ok: true; pages: string[] } | { ok: false; reason: string };
 
-export const INSTALL_HINT = 'install LibreOffice and poppler (Debian/Ubuntu: apt-get install libreoffice-impress libreoffice-calc libreoffice-writer poppler-utils; macOS: brew install --cask libreoffice && brew install poppler)';
+export const INSTALL_HINT =
+  'install LibreOffice and poppler (Debian/Ubuntu: apt-get install libreoffice-impress libreoffice-calc libreoffice-writer poppler-utils; macOS: brew install --cask libreoffice && brew install poppler)';
 
 function onPath(names: string[], env: NodeJS.ProcessEnv, extra: string[] = []): string | undefined {
   const dirs = (env.PATH ?? '').split(delimiter).filter(Boolean);
@@ -28,12 +29,23 @@ function onPath(names: string[], env: NodeJS.ProcessEnv, extra: string[] = []): 
 
 /** Finds soffice and pdftoppm: DEPUTY_SOFFICE / DEPUTY_PDFTOPPM first, then PATH, then the usual install folders. */
 export function findRenderTools(env: NodeJS.ProcessEnv = process.env): RenderTools {
-  const soffice = env.DEPUTY_SOFFICE ?? onPath(['soffice', 'libreoffice', 'soffice.exe'], env, ['/Applications/LibreOffice.app/Contents/MacOS/soffice', 'C:\\Program Files\\LibreOffice\\program\\soffice.exe']);
-  const pdftoppm = env.DEPUTY_PDFTOPPM ?? onPath(['pdftoppm', 'pdftoppm.exe'], env, ['/opt/homebrew/bin/pdftoppm', '/usr/local/bin/pdftoppm']);
+  const soffice =
+    env.DEPUTY_SOFFICE ??
+    onPath(['soffice', 'libreoffice', 'soffice.exe'], env, [
+      '/Applications/LibreOffice.app/Contents/MacOS/soffice',
+      'C:\\Program Files\\LibreOffice\\program\\soffice.exe',
+    ]);
+  const pdftoppm =
+    env.DEPUTY_PDFTOPPM ??
+    onPath(['pdftoppm', 'pdftoppm.exe'], env, ['/opt/homebrew/bin/pdftoppm', '/usr/local/bin/pdftoppm']);
   return { ...(soffice ? { soffice } : {}), ...(pdftoppm ? { pdftoppm } : {}) };
 }
 
-function run(command: string, args: string[], timeoutMs: number): Promise<{ code: number | null; stderr: string; timedOut: boolean }> {
+function run(
+  command: string,
+  args: string[],
+  timeoutMs: number,
+): Promise<{ code: number | null; stderr: string; timedOut: boolean }> {
   return new Promise((resolve) => {
     const child = spawn(command, args, { stdio: ['ignore', 'ignore', 'pipe'], detached: process.platform !== 'win32' });
     let stderr = '';
@@ -61,7 +73,12 @@ function run(command: string, args: string[], timeoutMs: number): Promise<{ code
 }
 
 /** Renders up to `maxPages` pages of `file` as `<prefix>-<n>.png` in `outDir`. */
-export async function renderPages(file: string, outDir: string, prefix: string, options: { tools: RenderTools; maxPages?: number; timeoutMs?: number; dpi?: number }): Promise<RenderResult> {
+export async function renderPages(
+  file: string,
+  outDir: string,
+  prefix: string,
+  options: { tools: RenderTools; maxPages?: number; timeoutMs?: number; dpi?: number },
+): Promise<RenderResult> {
   const { soffice, pdftoppm } = options.tools;
   if (!soffice) return { ok: false, reason: `LibreOffice (soffice) was not found: ${INSTALL_HINT}` };
   if (!pdftoppm) return { ok: false, reason: `pdftoppm was not found: ${INSTALL_HINT}` };
@@ -69,13 +86,50 @@ export async function renderPages(file: string, outDir: string, prefix: string, 
   const work = await mkdtemp(join(tmpdir(), 'deputy-render-'));
   try {
     const profile = pathToFileURL(join(work, 'profile')).href;
-    const converted = await run(soffice, [`-env:UserInstallation=${profile}`, '--headless', '--norestore', '--nolockcheck', '--convert-to', 'pdf', '--outdir', work, file], timeoutMs);
+    const converted = await run(
+      soffice,
+      [
+        `-env:UserInstallation=${profile}`,
+        '--headless',
+        '--norestore',
+        '--nolockcheck',
+        '--convert-to',
+        'pdf',
+        '--outdir',
+        work,
+        file,
+      ],
+      timeoutMs,
+    );
     const pdf = join(work, `${basename(file, extname(file))}.pdf`);
-    if (converted.timedOut) return { ok: false, reason: `LibreOffice took longer than ${Math.round(timeoutMs / 1000)} s to convert ${basename(file)}` };
-    if (!existsSync(pdf)) return { ok: false, reason: `LibreOffice could not convert ${basename(file)} to PDF (exit ${converted.code}${converted.stderr.trim() ? `: ${converted.stderr.trim().split('\n').at(-1)}` : ''}); for .xlsx and .docx it needs libreoffice-calc and libreoffice-writer` };
+    if (converted.timedOut)
+      return {
+        ok: false,
+        reason: `LibreOffice took longer than ${Math.round(timeoutMs / 1000)} s to convert ${basename(file)}`,
+      };
+    if (!existsSync(pdf))
+      return {
+        ok: false,
+        reason: `LibreOffice could not convert ${basename(file)} to PDF (exit ${converted.code}${converted.stderr.trim() ? `: ${converted.stderr.trim().split('\n').at(-1)}` : ''}); for .xlsx and .docx it needs libreoffice-calc and libreoffice-writer`,
+      };
     await mkdir(outDir, { recursive: true });
-    const drawn = await run(pdftoppm, ['-png', '-r', String(options.dpi ?? 50), '-f', '1', '-l', String(options.maxPages ?? 20), pdf, join(outDir, prefix)], timeoutMs);
-    if (drawn.code !== 0) return { ok: false, reason: `pdftoppm failed on ${basename(file)} (exit ${drawn.code}): ${drawn.stderr.trim()}` };
+    const drawn = await run(
+      pdftoppm,
+      [
+        '-png',
+        '-r',
+        String(options.dpi ?? 50),
+        '-f',
+        '1',
+        '-l',
+        String(options.maxPages ?? 20),
+        pdf,
+        join(outDir, prefix),
+      ],
+      timeoutMs,
+    );
+    if (drawn.code !== 0)
+      return { ok: false, reason: `pdftoppm failed on ${basename(file)} (exit ${drawn.code}): ${drawn.stderr.trim()}` };
     const pages = (await readdir(outDir))
       .filter((name) => name.startsWith(`${prefix}-`) && name.endsWith('.png'))
       .sort((a, b) => Number(/-(\d+)\.png$/.exec(a)?.[1]) - Number(/-(\d+)\.png$/.exec(b)?.[1]))

@@ -22,7 +22,9 @@ export const StyleRule = z
   .strict();
 export type StyleRule = z.infer<typeof StyleRule>;
 
-export const Range = z.object({ min: z.number().nonnegative().optional(), max: z.number().nonnegative().optional() }).strict();
+export const Range = z
+  .object({ min: z.number().nonnegative().optional(), max: z.number().nonnegative().optional() })
+  .strict();
 export type Range = z.infer<typeof Range>;
 
 export const SlideKindRules = z
@@ -38,23 +40,54 @@ export const SlideKindRules = z
     paragraphs: Range.describe('non-empty body paragraphs per slide').optional(),
     tables: z.array(z.object({ columns: z.array(z.string()) }).strict()).optional(),
     allowedOverlaps: z.array(z.tuple([z.string(), z.string()])).optional(),
-    overflowTolerance: z.number().min(1).describe('estimated text height / shape height allowed before overflow is reported').optional(),
+    overflowTolerance: z
+      .number()
+      .min(1)
+      .describe('estimated text height / shape height allowed before overflow is reported')
+      .optional(),
   })
   .strict();
 export type SlideKindRules = z.infer<typeof SlideKindRules>;
 
+export const ShapeRule = z
+  .object({
+    name: z.string(),
+    placeholder: z
+      .string()
+      .describe('the placeholder the shape fills, e.g. "ph:title": matched by it before the name')
+      .optional(),
+    kind: z.enum(['text', 'picture', 'table', 'chart', 'graphic']),
+    role: z
+      .enum(['title', 'subtitle'])
+      .describe("a text that is the slide's title or subtitle: matched by that role before the name")
+      .optional(),
+    box: z
+      .tuple([z.number(), z.number(), z.number(), z.number()])
+      .describe('left, top, width, height in inches')
+      .optional(),
+    text: z.boolean().describe('the shape holds text in the template').optional(),
+    style: StyleRule.optional(),
+  })
+  .strict();
+export type ShapeRule = z.infer<typeof ShapeRule>;
+
 export const PptxRules = z
   .object({
     slides: Range.optional(),
+    /** Per slide of the template (by position), its pictures, charts, diagrams, tables and texts: checked when the output has as many slides. */
+    shapes: z.array(z.array(ShapeRule)).optional(),
     /** Slide kinds: "cover" for slide 1, otherwise the layout's name. */
     kinds: z.record(z.string(), SlideKindRules).optional(),
     requiredKinds: z.array(z.string()).optional(),
-    cover: z.object({ roles: z.array(z.enum(['title', 'subtitle'])).optional(), labels: z.array(z.string()).optional() }).strict().optional(),
+    cover: z
+      .object({ roles: z.array(z.enum(['title', 'subtitle'])).optional(), labels: z.array(z.string()).optional() })
+      .strict()
+      .optional(),
   })
   .strict();
 export type PptxRules = z.infer<typeof PptxRules>;
 
-export const SheetRules = z
+const TableRules = z
   .object({
     required: z.boolean().optional(),
     columns: z.array(z.string()).describe('required columns, in order').optional(),
@@ -68,18 +101,31 @@ export const SheetRules = z
     header: StyleRule.extend({ fill: Hex.optional() }).strict().optional(),
   })
   .strict();
+
+export const SheetRules = TableRules.extend({
+  /** The sheet's second, third... table (the first is described by the fields above). */
+  tables: z.array(TableRules).optional(),
+}).strict();
 export type SheetRules = z.infer<typeof SheetRules>;
 
-export const XlsxRules = z.object({ sheets: z.record(z.string(), SheetRules).optional(), sheetOrder: z.array(z.string()).optional() }).strict();
+export const XlsxRules = z
+  .object({ sheets: z.record(z.string(), SheetRules).optional(), sheetOrder: z.array(z.string()).optional() })
+  .strict();
 export type XlsxRules = z.infer<typeof XlsxRules>;
 
 export const DocxRules = z
   .object({
     sections: z.array(z.string()).describe('required section titles, in order').optional(),
-    cover: z.object({ title: z.boolean().optional(), labels: z.array(z.string()).optional() }).strict().optional(),
+    cover: z
+      .object({ title: z.boolean().optional(), labels: z.array(z.string()).optional() })
+      .strict()
+      .optional(),
     headings: z.record(z.string(), StyleRule).describe('by level: "0" for the Title style, "1", "2", ...').optional(),
     body: StyleRule.optional(),
-    sectionText: z.record(z.string(), Range).describe('sections that must have body text, with its length in words').optional(),
+    sectionText: z
+      .record(z.string(), Range)
+      .describe('sections that must have body text, with its length in words')
+      .optional(),
     sectionWords: Range.describe('words of body text for sections not listed in sectionText').optional(),
     paragraphsPerSection: Range.optional(),
     tables: z.array(z.object({ section: z.string(), columns: z.array(z.string()) }).strict()).optional(),
@@ -95,6 +141,12 @@ export const Rules = z
     kind: z.enum(['pptx', 'xlsx', 'docx']).optional(),
     notes: z.string().describe("the template's reference notes, handed to the fixer").optional(),
     severity: z.record(z.string(), SeverityOverride).describe('per rule id: a new severity, or "off"').optional(),
+    accepted: z
+      .array(z.object({ rule: z.string(), location: z.string(), actual: z.string() }).strict())
+      .describe(
+        'what the reference itself shows (an empty placeholder, a cell with #N/A): the same finding at the same place is not a defect of the output',
+      )
+      .optional(),
     content: z
       .object({
         fillerPhrases: z.array(z.string()).describe('replaces the default list').optional(),
@@ -106,7 +158,11 @@ export const Rules = z
       .strict()
       .optional(),
     tolerance: z
-      .object({ sizePt: z.number().nonnegative(), positionIn: z.number().nonnegative(), overlap: z.number().min(0).max(1) })
+      .object({
+        sizePt: z.number().nonnegative(),
+        positionIn: z.number().nonnegative(),
+        overlap: z.number().min(0).max(1),
+      })
       .partial()
       .strict()
       .optional(),
@@ -121,7 +177,10 @@ export type Rules = z.infer<typeof Rules>;
 export function parseRules(data: unknown, source: string): Rules {
   const parsed = Rules.safeParse(data);
   if (!parsed.success) {
-    throw new AppError('bad_config', `${source} does not match the rules format: ${describeZodError(parsed.error)}. Fix it, or create one with \`deputy compare --learn good-output --out rules.json\`.`);
+    throw new AppError(
+      'bad_config',
+      `${source} does not match the rules format: ${describeZodError(parsed.error)}. Fix it, or create one with \`deputy compare --learn good-output --out rules.json\`.`,
+    );
   }
   return parsed.data;
 }
@@ -131,23 +190,33 @@ export function loadRules(path: string): Rules {
   try {
     text = readFileSync(path, 'utf8');
   } catch (error) {
-    throw new AppError('not_found', `Cannot read the rules file ${path} (${(error as NodeJS.ErrnoException).code ?? String(error)}): check the path.`, { cause: error });
+    throw new AppError(
+      'not_found',
+      `Cannot read the rules file ${path} (${(error as NodeJS.ErrnoException).code ?? String(error)}): check the path.`,
+      { cause: error },
+    );
   }
   let data: unknown;
   try {
     data = JSON.parse(text);
   } catch (error) {
-    throw new AppError('bad_config', `The rules file ${path} is not valid JSON (${error instanceof Error ? error.message : String(error)}).`, { cause: error });
+    throw new AppError(
+      'bad_config',
+      `The rules file ${path} is not valid JSON (${error instanceof Error ? error.message : String(error)}).`,
+      { cause: error },
+    );
   }
   return parseRules(data, `The rules file ${path}`);
 }
 
-const isPlainObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isPlainObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** Field by field: the user's value wins; objects merge, arrays and values replace. */
 export function mergeRules<T>(learned: T, user: unknown): T {
   if (!isPlainObject(learned) || !isPlainObject(user)) return (user === undefined ? learned : user) as T;
   const merged: Record<string, unknown> = { ...learned };
-  for (const [key, value] of Object.entries(user)) merged[key] = value === undefined ? learned[key] : mergeRules(learned[key], value);
+  for (const [key, value] of Object.entries(user))
+    merged[key] = value === undefined ? learned[key] : mergeRules(learned[key], value);
   return merged as T;
 }

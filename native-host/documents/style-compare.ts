@@ -16,7 +16,12 @@ export interface StyleCheck {
  * Compares a resolved style with the expected one, property by property, and adds a finding for each difference.
  * A property the rules do not set is not checked; a property the output does not resolve is reported as unknown.
  */
-export function compareStyle(actual: TextStyle & { fill?: string }, expected: StyleRule & { fill?: string }, check: StyleCheck, findings: FindingList): void {
+export function compareStyle(
+  actual: TextStyle & { fill?: string },
+  expected: StyleRule & { fill?: string },
+  check: StyleCheck,
+  findings: FindingList,
+): void {
   const report = (property: 'size' | 'color' | 'font' | 'bold', wanted: string, got: string, fix: string): void =>
     findings.add({
       rule: `${check.ruleBase}-${property}`,
@@ -27,17 +32,35 @@ export function compareStyle(actual: TextStyle & { fill?: string }, expected: St
       actual: got,
       fix,
     });
-  if (expected.size !== undefined && (actual.size === undefined || Math.abs(actual.size - expected.size) > check.sizeTolerance)) {
-    report('size', `${expected.size} pt`, actual.size === undefined ? 'unknown' : `${actual.size} pt`, `Set the ${check.what}'s font size to ${expected.size} pt.`);
+  if (
+    expected.size !== undefined &&
+    (actual.size === undefined || Math.abs(actual.size - expected.size) > check.sizeTolerance)
+  ) {
+    report(
+      'size',
+      `${expected.size} pt`,
+      actual.size === undefined ? 'unknown' : `${actual.size} pt`,
+      `Set the ${check.what}'s font size to ${expected.size} pt.`,
+    );
   }
   if (expected.color !== undefined && actual.color !== expected.color) {
-    report('color', `#${expected.color}`, actual.color === undefined ? 'unknown' : `#${actual.color}`, `Set the ${check.what}'s colour to #${expected.color}.`);
+    report(
+      'color',
+      `#${expected.color}`,
+      actual.color === undefined ? 'unknown' : `#${actual.color}`,
+      `Set the ${check.what}'s colour to #${expected.color}.`,
+    );
   }
   if (expected.font !== undefined && actual.font?.toLowerCase() !== expected.font.toLowerCase()) {
     report('font', expected.font, actual.font ?? 'unknown', `Set the ${check.what}'s font to ${expected.font}.`);
   }
   if (expected.bold !== undefined && (actual.bold ?? false) !== expected.bold) {
-    report('bold', expected.bold ? 'bold' : 'not bold', actual.bold ? 'bold' : 'not bold', `Make the ${check.what} ${expected.bold ? 'bold' : 'not bold'}.`);
+    report(
+      'bold',
+      expected.bold ? 'bold' : 'not bold',
+      actual.bold ? 'bold' : 'not bold',
+      `Make the ${check.what} ${expected.bold ? 'bold' : 'not bold'}.`,
+    );
   }
   if (expected.fill !== undefined && actual.fill !== expected.fill) {
     findings.add({

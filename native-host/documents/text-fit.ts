@@ -92,9 +92,13 @@ export function estimateFit(shape: Shape): TextFit | undefined {
   for (const [index, paragraph] of shape.paragraphs.entries()) {
     const size = paragraph.style.size ?? 18;
     const count = paragraphLines(paragraph, Math.max(1, widthPt - paragraph.indentEmu / EMU_PER_POINT), shape.wrap);
-    const lineHeight = 'points' in paragraph.lineSpacing ? paragraph.lineSpacing.points : size * 1.2 * paragraph.lineSpacing.multiple;
+    const lineHeight =
+      'points' in paragraph.lineSpacing ? paragraph.lineSpacing.points : size * 1.2 * paragraph.lineSpacing.multiple;
     lines += count;
-    neededPt += count * lineHeight + (index > 0 ? paragraph.spaceBeforePt : 0) + (index < shape.paragraphs.length - 1 ? paragraph.spaceAfterPt : 0);
+    neededPt +=
+      count * lineHeight +
+      (index > 0 ? paragraph.spaceBeforePt : 0) +
+      (index < shape.paragraphs.length - 1 ? paragraph.spaceAfterPt : 0);
   }
   return { lines, neededPt, availablePt, ratio: neededPt / availablePt };
 }

@@ -31,7 +31,12 @@ function convert(items: OrderedItem[], parent: XmlNode): void {
         continue;
       }
       if (key.startsWith('?')) continue;
-      const node: XmlNode = { name: key, attrs: (item[':@'] as Record<string, string> | undefined) ?? {}, children: [], text: '' };
+      const node: XmlNode = {
+        name: key,
+        attrs: (item[':@'] as Record<string, string> | undefined) ?? {},
+        children: [],
+        text: '',
+      };
       convert(value as OrderedItem[], node);
       parent.children.push(node);
     }
@@ -55,9 +60,11 @@ export function parseXmlRaw(xml: string): unknown {
   return parser.parse(xml);
 }
 
-export const child = (node: XmlNode | undefined, name: string): XmlNode | undefined => node?.children.find((item) => item.name === name);
+export const child = (node: XmlNode | undefined, name: string): XmlNode | undefined =>
+  node?.children.find((item) => item.name === name);
 
-export const children = (node: XmlNode | undefined, name: string): XmlNode[] => node?.children.filter((item) => item.name === name) ?? [];
+export const children = (node: XmlNode | undefined, name: string): XmlNode[] =>
+  node?.children.filter((item) => item.name === name) ?? [];
 
 /** Follows a chain of first children: `path(sp, 'p:spPr', 'a:xfrm', 'a:off')`. */
 export function path(node: XmlNode | undefined, ...names: string[]): XmlNode | undefined {

@@ -41,7 +41,8 @@ export function readZipDirectory(data: Buffer): ZipEntry[] | undefined {
     const extraLength = data.readUInt16LE(at + 30);
     const commentLength = data.readUInt16LE(at + 32);
     const name = data.toString('utf8', at + 46, at + 46 + nameLength);
-    if (unpackedBytes === 0xffffffff) unpackedBytes = zip64Size(data, at + 46 + nameLength, extraLength) ?? Number.MAX_SAFE_INTEGER;
+    if (unpackedBytes === 0xffffffff)
+      unpackedBytes = zip64Size(data, at + 46 + nameLength, extraLength) ?? Number.MAX_SAFE_INTEGER;
     entries.push({ name, unpackedBytes });
     at += 46 + nameLength + extraLength + commentLength;
   }
@@ -49,7 +50,7 @@ export function readZipDirectory(data: Buffer): ZipEntry[] | undefined {
 }
 
 function zip64Size(data: Buffer, start: number, length: number): number | undefined {
-  for (let at = start; at + 4 <= start + length; ) {
+  for (let at = start; at + 4 <= start + length;) {
     const id = data.readUInt16LE(at);
     const size = data.readUInt16LE(at + 2);
     if (id === 0x0001 && size >= 8) return Number(data.readBigUInt64LE(at + 4));

@@ -84,7 +84,7 @@ export function createMcpDesktop(desktop: DesktopControl, now: () => number, win
       call: { id: callId, name, arguments: args },
       tools,
       environment,
-      policy: { mode: options.mode, allowedSites: [], deniedSites: [], allowedFacts: {} },
+      policy: { mode: options.mode, approveEachStep: true, allowedSites: [], deniedSites: [], allowedFacts: {} },
       vault: callVault,
       redactor: callVault === vault ? redactor : createRedactor(callVault),
       approve: options.approve,
@@ -125,7 +125,7 @@ export function createMcpDesktop(desktop: DesktopControl, now: () => number, win
           Promise.resolve(
             tool.name === 'type'
               ? decide(
-                  { mode: options.mode, allowedSites: [], deniedSites: [], allowedFacts: {} },
+                  { mode: options.mode, approveEachStep: true, allowedSites: [], deniedSites: [], allowedFacts: {} },
                   { classes: ['act'], reasons: [why], personalData: true, leavesApprovedSites: false, mustAsk: [why] },
                 )
               : undefined,

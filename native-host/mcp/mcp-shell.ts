@@ -58,7 +58,7 @@ export function createMcpShell(deps: McpShellDeps): McpShell {
         call: { id: callId, name, arguments: args },
         tools,
         environment,
-        policy: { mode: 'ask', allowedSites: [], deniedSites: [], allowedFacts: {} },
+        policy: { mode: 'ask', approveEachStep: true, allowedSites: [], deniedSites: [], allowedFacts: {} },
         vault: session.vault,
         redactor: session.redactor,
         approve,

@@ -1,4 +1,4 @@
-import { collectSnapshot } from '../../extension/content/perception/collect-snapshot';
+import { collectSnapshot, SNAPSHOT_BUDGET_MS } from '../../extension/content/perception/collect-snapshot';
 import { openDomAccess } from '../../extension/content/perception/dom-access';
 import { RefRegistry } from '../../extension/content/perception/ref-registry';
 import type { SnapshotMode } from '../../shared/perception/frame-snapshot';
@@ -12,14 +12,15 @@ const registry = new RefRegistry();
 let numbered: Element[] = [];
 
 function snapshot(mode: SnapshotMode): string {
-  const { snapshot: shot, elements } = collectSnapshot(document, registry, openDomAccess, { mode });
+  // The extension's own time budget: on a page too large to read in it, the snapshot stops and says what it left out.
+  const { snapshot: shot, elements } = collectSnapshot(document, registry, openDomAccess, { mode, deadline: Date.now() + SNAPSHOT_BUDGET_MS });
   numbered = elements;
   const items = shot.items.flatMap((item): ShownItem[] => {
     if (item.k === 'frame') return [];
     if (item.k === 'ctx') return [item];
     return [{ k: 'el', n: item.ref, fresh: false, role: item.role, name: item.name, ann: item.ann }];
   });
-  return renderSnapshot({ header: [`Page: ${shot.title} — ${shot.url}`], items, above: shot.above, below: shot.below }).text;
+  return renderSnapshot({ header: [`Page: ${shot.title} — ${shot.url}`], items, above: shot.above, below: shot.below, ...(shot.omitted ? { omitted: shot.omitted } : {}) }).text;
 }
 
 Object.assign(globalThis, {

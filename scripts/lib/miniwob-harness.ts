@@ -1,7 +1,8 @@
 import { existsSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import type { Page } from 'puppeteer-core';
 import { type DirectoryServer, serveDirectory } from '../bench/serve-directory';
+import { sharedMissing, sharedPath } from './shared-dir';
 
 /**
  * MiniWoB++ (Farama-Foundation/miniwob-plusplus) as a harness drives it: the task pages served from the folder handed
@@ -12,7 +13,7 @@ import { type DirectoryServer, serveDirectory } from '../bench/serve-directory';
  */
 
 /** The folder beside the checkout, as the team's shared material is laid out. */
-export const MINIWOB_DIR = resolve(import.meta.dirname, '..', '..', '..', 'shared', 'miniwob');
+export const MINIWOB_DIR = sharedPath('miniwob');
 
 /** A model-driven agent takes seconds per step: five minutes instead of the page's default ten seconds. */
 export const AGENT_EPISODE_MS = 300_000;
@@ -28,6 +29,10 @@ export interface EpisodeResult {
 
 /** Why MiniWoB++ cannot be used here (its folder is missing), or null when it can. */
 export function miniwobMissing(dir = MINIWOB_DIR): string | null {
+  if (dir === MINIWOB_DIR) {
+    const missing = sharedMissing('miniwob');
+    if (missing !== null) return `${missing}: the MiniWoB++ tasks need it`;
+  }
   if (!existsSync(join(dir, 'miniwob')) || !existsSync(join(dir, 'core', 'core.js'))) {
     return `MiniWoB++ is not at ${dir}${dir === MINIWOB_DIR ? ' (the shared folder beside the checkout)' : ''}: these tasks need it`;
   }

@@ -5,6 +5,27 @@ function firstLine(text: string): string {
   return line.length > 160 ? `${line.slice(0, 159)}…` : line;
 }
 
+/** Words written for the model or for developers, said plainly for the person at the terminal. */
+const PLAIN: [RegExp, string][] = [
+  [/\s*\(trusted input\)/g, ''],
+  [/\(synthetic events: ([^)]*)\)/g, '(with page events rather than real mouse and keyboard: $1)'],
+];
+
+function plain(text: string): string {
+  return PLAIN.reduce((line, [pattern, words]) => line.replace(pattern, words), text).trim();
+}
+
+/**
+ * What a step's result adds to the step's own line: the result usually starts by restating the action ("Clicked [9]
+ * button "Add" (trusted input); the cart shows 1"), so only what follows that is shown, and nothing when that is all.
+ */
+export function resultBeyondStep(text: string, result: string): string {
+  const step = plain(text);
+  const detail = plain(firstLine(result));
+  const rest = detail.startsWith(step) ? detail.slice(step.length).replace(/^[\s;,.:—-]+/, '') : detail;
+  return rest === step ? '' : rest;
+}
+
 /** A task event as the terminal shows it: lines, or nothing for events that say nothing new in words. */
 export function formatEvent(event: TaskEvent): string[] {
   switch (event.type) {
@@ -17,10 +38,10 @@ export function formatEvent(event: TaskEvent): string[] {
       return [`  plan:\n    ${marks.join('\n    ')}`];
     }
     case 'step': {
-      const detail = event.result ? firstLine(event.result) : '';
-      // The result often restates the step; show it only when it adds something (a navigation, a failure).
-      const result = detail && detail !== event.text ? ` -> ${event.ok ? '' : 'failed: '}${detail}` : '';
-      return [`  ${event.step}. ${event.text}${event.status === 'denied' ? ' (blocked)' : ''}${result}`];
+      // The result often restates the step; show only what it adds (a navigation, what changed, a failure).
+      const detail = event.result ? resultBeyondStep(event.text, event.result) : '';
+      const result = detail ? ` -> ${event.ok ? '' : 'failed: '}${detail}` : '';
+      return [`  ${event.step}. ${plain(event.text)}${event.status === 'denied' ? ' (blocked)' : ''}${result}`];
     }
     case 'note':
       return [`  i ${event.text}`];

@@ -109,6 +109,7 @@ async function drive(context: DriveContext): Promise<TaskRun> {
     defaultMode: options.mode,
     screenshots: options.screenshots,
     ...(options.steps === undefined ? {} : { stepBudget: options.steps }),
+    maxCostUsd: options.maxCost ?? null,
   });
   const events = taskEvents(emit);
   const answered = new Set<string>();

@@ -17,6 +17,8 @@ export interface TaskOptions {
   approve: 'all' | 'none' | 'ask';
   provider: ProviderSettings;
   steps: number | undefined;
+  /** --max-cost: dollars per task; undefined: none. */
+  maxCost?: number | undefined;
   screenshots: boolean;
   headful: boolean;
   runsDir: string;
@@ -65,6 +67,7 @@ export function parseTaskFlags(argv: string[], env: NodeJS.ProcessEnv): TaskOpti
     .addOption(new Option('--mode <mode>', 'ask before acting, or act without asking (risky steps still stop)').choices(['ask', 'act']).default('act'))
     .addOption(new Option('--approve <which>', 'answer approvals automatically').choices(['all', 'none']))
     .option('--steps <n>', 'step budget', parsePositive)
+    .option('--max-cost <dollars>', 'stop the task when it has spent this much on the model (state saved)', parseDollars)
     .option('--screenshots', 'send a screenshot with each page (for models that accept images)')
     .option('--headful', 'show the browser window')
     .option('--profile <dir>', 'use this browser profile and keep it: its logins work (never the profile of a running browser)')
@@ -93,6 +96,7 @@ export function parseTaskFlags(argv: string[], env: NodeJS.ProcessEnv): TaskOpti
     mode: 'ask' | 'act';
     approve?: 'all' | 'none';
     steps?: number;
+    maxCost?: number;
     screenshots?: boolean;
     headful?: boolean;
     runsDir: string;
@@ -116,6 +120,7 @@ export function parseTaskFlags(argv: string[], env: NodeJS.ProcessEnv): TaskOpti
     approve: flags.approve ?? 'ask',
     provider: withProviderOptions(providerFrom(flags, env), flags),
     steps: flags.steps,
+    maxCost: flags.maxCost,
     screenshots: flags.screenshots ?? false,
     headful: flags.headful ?? false,
     runsDir: flags.runsDir,
@@ -165,7 +170,9 @@ function providerFrom(
   if (kind === 'openai-compatible') {
     if (!flags.baseUrl) throw new TaskUsageError('--provider openai-compatible needs --base-url (for Ollama: --base-url http://localhost:11434/v1)');
     if (!flags.model) throw new TaskUsageError('--provider openai-compatible needs --model (the name your server knows the model by)');
-    const apiKey = env.DEPUTY_API_KEY;
+    // The key for an OpenAI-compatible server: DEPUTY_API_KEY when set, else OPENAI_API_KEY, as the OpenAI SDK and
+    // most tools read it with a base URL (OpenRouter, vLLM, LiteLLM take their key there). A local server ignores it.
+    const apiKey = env.DEPUTY_API_KEY ?? env.OPENAI_API_KEY;
     return { preset: 'custom', baseUrl: flags.baseUrl, model: flags.model, ...(apiKey ? { apiKey } : {}) };
   }
   const apiKey = kind === 'openai' ? (env.OPENAI_API_KEY ?? env.DEPUTY_API_KEY) : (env.ANTHROPIC_API_KEY ?? env.DEPUTY_API_KEY);
@@ -176,6 +183,12 @@ function providerFrom(
     );
   }
   return { preset: kind, model: flags.model ?? DEFAULT_MODELS[kind], apiKey, ...(flags.baseUrl ? { baseUrl: flags.baseUrl } : {}) };
+}
+
+function parseDollars(value: string): number {
+  const n = Number(value.replace(/^\$/, ''));
+  if (!Number.isFinite(n) || n <= 0 || n > 1000) throw new TaskUsageError(`--max-cost takes dollars between 0 and 1000 (for example --max-cost 0.50), not "${value}"`);
+  return n;
 }
 
 function parseUrl(value: string): string {

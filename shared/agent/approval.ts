@@ -33,8 +33,13 @@ export interface ApprovalRequest {
   alwaysAllowPrefix?: string;
 }
 
+/** What a step that waited for the user reads when the user stopped the task instead of answering. */
+export const STOPPED_BY_USER = 'The user stopped the task before this step.';
+
 export interface ApprovalAnswer {
   approved: boolean;
+  /** The user stopped the task while the card waited: no answer to the step itself (not a rejection, not an edit). */
+  stopped?: boolean;
   /** What the user said, passed to the model when they decline. */
   note?: string;
   /** 'site': approved with "Approve for site", which approves the request's `siteApproval` origin for the task. */

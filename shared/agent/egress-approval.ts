@@ -1,6 +1,6 @@
 import type { AgentState, CallRecord, StepRecord } from './agent-state';
 import type { ApprovalRequest } from './approval';
-import { type BlockedEgress, type EgressScope, describeBlocked } from './egress';
+import { type BlockedEgress, type EgressScope, describeBlocked, secretsText } from './egress';
 import { originLabel, originOf } from './site-list';
 import { intentOf } from './step-text';
 
@@ -10,7 +10,8 @@ import { intentOf } from './step-text';
  */
 export function approvalForEgress(call: CallRecord, state: AgentState, step: StepRecord, tool: string, blocked: BlockedEgress): ApprovalRequest {
   const where = originLabel(blocked.origin);
-  const fields = blocked.fields.length > 0 ? `the fields ${blocked.fields.slice(0, 12).join(', ')}` : blocked.withQuery ? 'data in the address' : 'a request';
+  const secrets = secretsText(blocked);
+  const fields = secrets ? secrets : blocked.fields.length > 0 ? `the fields ${blocked.fields.slice(0, 12).join(', ')}` : blocked.withQuery ? 'data in the address' : 'a request';
   return {
     taskId: state.taskId,
     step: step.index,
@@ -25,7 +26,8 @@ export function approvalForEgress(call: CallRecord, state: AgentState, step: Ste
     sends: { method: blocked.method, fields: blocked.fields },
     actsOn: originOf(step.observation.url),
     consequence: `It sends ${fields} to ${where} (${blocked.method}).`,
-    siteApproval: blocked.method === 'GET' ? blocked.origin : null,
+    // A request that carries a secret is approved once, for that secret and that destination, never for the site.
+    siteApproval: blocked.method === 'GET' && !secrets ? blocked.origin : null,
   };
 }
 

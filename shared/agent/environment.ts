@@ -151,4 +151,10 @@ export interface AgentEnvironment {
   gateFacts?(call: { tool: string; args: Record<string, unknown> }, options: { signal?: AbortSignal }): Promise<GateFacts>;
   /** Where the task's tabs may go; called whenever the approved origins change. The browser enforces it. */
   setEgressScope?(scope: EgressScope): Promise<void>;
+  /**
+   * A call is about to put secret values (resolved placeholders) into the page, at `origins` (the page's and the
+   * frame's the element is in). From then on, until the task ends, the values may leave the task's tabs only to
+   * those origins or ones the user approves for them; the environment arms that before the call runs.
+   */
+  secretsPlaced?(values: { name: string; value: string }[], origins: string[]): Promise<void>;
 }

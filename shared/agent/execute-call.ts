@@ -1,12 +1,15 @@
 import { AppError } from '../errors';
 import type { AgentState, CallRecord, StepRecord, TaskOutcome } from './agent-state';
 import type { GateFacts } from './action-effect';
-import type { ApprovalAnswer, ApprovalRequest, Approver } from './approval';
+import { type ApprovalAnswer, type ApprovalRequest, type Approver, STOPPED_BY_USER } from './approval';
 import { approvalForEgress, recordApprovedOrigins } from './egress-approval';
 import { type GateVerdict, type PolicyConfig, decide, gateToolCall, withCaution } from './policy-gate';
 import type { RiskClassifier } from './risk-classifier';
 import type { Redactor } from './redactor';
 import type { SecretVault } from './secret-vault';
+import type { AgentEnvironment } from './environment';
+import { originOf } from './site-list';
+import { planOrigins } from './plan-scope';
 import { intentOf } from './step-text';
 import type { ToolGate } from './tool-gate';
 import { type AnyTool, type PageLookup, type ToolContext, type ToolResult, parseToolArguments } from './tool';
@@ -35,6 +38,22 @@ export interface CallServices<E> {
   classifier?: RiskClassifier;
   /** Tells the environment the origins the task may reach now (after an approval added one). */
   egressChanged?: () => Promise<void>;
+}
+
+/**
+ * Before a call puts secrets into the page (any placeholder in its arguments, whatever the tool), the environment is
+ * told which values and where, so the browser holds any request that would carry them elsewhere.
+ */
+async function armSecrets<E>(services: CallServices<E>, args: Record<string, unknown>): Promise<void> {
+  const environment = services.environment as { secretsPlaced?: AgentEnvironment['secretsPlaced'] };
+  if (typeof environment.secretsPlaced !== 'function') return;
+  const names = [...new Set(services.vault.placeholdersIn(JSON.stringify(args)))];
+  if (names.length === 0) return;
+  const values = names.map((name) => ({ name, value: services.vault.resolve(`{{${name}}}`) }));
+  const { observation } = services.step;
+  const element = typeof args.ref === 'number' ? observation.elements.find((e) => e.ref === args.ref) : undefined;
+  const origins = [originOf(observation.url), element?.origin ?? null].filter((o): o is string => o !== null);
+  await environment.secretsPlaced(values, origins);
 }
 
 /** The facts for a call; a page that does not answer leaves the gate to decide without them (the guard stays). */
@@ -166,16 +185,22 @@ export async function executeCall<E>(call: CallRecord, services: CallServices<E>
       if (!answer.approved) {
         const note = answer.note ? ` They said: ${redactor.redact(answer.note)}` : '';
         // A plan sent back with the user's own steps is a new plan to follow, not an action to avoid.
-        const content =
-          tool.name === 'update_plan' && answer.note
+        const content = answer.stopped
+          ? STOPPED_BY_USER
+          : tool.name === 'update_plan' && answer.note
             ? `The user did not approve this plan and wrote their own.${note} Call update_plan with their steps, then follow them.`
             : `The user did not approve this action.${note} Do not do it another way; continue without it or call done.`;
         settle(call, 'denied', { ok: false, content }, services.now());
         return { tool, result: null, changesPage: false };
       }
-      if (verdict.newPlan) state.approvedPlan = verdict.newPlan;
       // The approved step may go where the task could not go before: the browser's guard must let it through.
-      if (recordApprovedOrigins(state, { reach: verdict.destination, site: answer.scope === 'site' ? verdict.siteApproval : null })) await services.egressChanged?.();
+      let widened = recordApprovedOrigins(state, { reach: verdict.destination, site: answer.scope === 'site' ? verdict.siteApproval : null });
+      if (verdict.newPlan) {
+        state.approvedPlan = verdict.newPlan;
+        // The sites the user saw on the plan card and approved with it; only an approval ever adds them.
+        for (const site of planOrigins(verdict.newPlan, state.startUrl, services.policy.deniedSites)) widened = recordApprovedOrigins(state, { site }) || widened;
+      }
+      if (widened) await services.egressChanged?.();
     }
   }
   if (services.stopRequested()) return { tool, result: null, changesPage: false };
@@ -183,6 +208,7 @@ export async function executeCall<E>(call: CallRecord, services: CallServices<E>
   call.status = 'started';
   call.startedAt = services.now();
   await services.save();
+  await armSecrets(services, parsed.args);
   const context: ToolContext<E> = {
     environment: services.environment,
     ...(services.signal ? { signal: services.signal } : {}),

@@ -1,4 +1,5 @@
 import type { ActionEffect } from './action-effect';
+import { fillsField } from './page-input-tools';
 import type { Classification, GateInput } from './gate-types';
 import type { RiskFindings } from './risk-signals';
 import { type ApprovedScope, matchesAny, originLabel, originOf, scopeText } from './site-list';
@@ -44,7 +45,7 @@ export function destinationOf(input: GateInput, context: DestinationContext, fin
     return;
   }
   const form = effect?.form;
-  if ((tool.name === 'type' || tool.name === 'select') && placeholders.length > 0 && form && !effect.submits) {
+  if (fillsField(tool.name) && placeholders.length > 0 && form && !effect.submits) {
     // What is typed now leaves with the form later: where the form sends it decides.
     const origin = originOf(form.action);
     if (origin === null) return;

@@ -7,8 +7,13 @@ import type { AnyTool, PageLookup } from './tool';
 
 /** The limits a task runs in, set by the user. */
 export const PolicyConfig = z.object({
-  /** ask: the user approves the plan and each action. act: routine actions proceed; risky ones still stop. */
+  /**
+   * ask: the user approves the plan, which approves its routine steps on the sites it names; other steps still ask.
+   * act: routine actions proceed without a plan approval; risky ones still stop.
+   */
   mode: z.enum(['ask', 'act']).default('ask'),
+  /** In ask mode, approve every action one by one as well as the plan (Settings: "Approve each step"). */
+  approveEachStep: z.boolean().default(false),
   /** Sites the task may go to and act on without asking, besides the origin it started on. */
   allowedSites: z.array(z.string()).default([]),
   /** Sites the task never acts on or opens. */
@@ -37,6 +42,8 @@ export interface Classification {
   askUser?: string;
   /** The plan's sub-goals changed; in ask mode the user approves the plan. */
   newPlan?: Plan;
+  /** The user approved a plan for this task (ask mode): its routine steps on its sites go ahead. */
+  planApproved?: boolean;
   /** The origin the action takes the user or sends data to, when that is not where the task already is. */
   destination?: string;
   /** What goes there: the method and the names of the fields (never their values). */

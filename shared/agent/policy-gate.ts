@@ -1,9 +1,11 @@
 import { detectCommitments, findUnsharedPersonalData, personalKindText } from './chat-gate';
+import { PAGE_INPUT_TEXT, fillsField } from './page-input-tools';
 import { destinationOf } from './gate-destination';
 import { fieldFits } from './placeholder-fit';
 import { inputRisks } from './input-gate';
 import type { Classification, Decision, GateInput, GateVerdict, PolicyConfig } from './gate-types';
 import { formatPlan, planStepsChanged, type Plan } from './plan';
+import { beyondPlan } from './plan-scope';
 import { ALWAYS_ASK_CLASSES, type RiskClass } from './risk-class';
 import { type RiskFindings, addRisk, effectRisks, isPaymentField, wordRisks } from './risk-signals';
 import { type ApprovedScope, inScope, matchesAny, originLabel, originOf, scopeText } from './site-list';
@@ -12,7 +14,7 @@ export { PolicyConfig } from './gate-types';
 export type { Classification, Decision, GateInput, GateVerdict } from './gate-types';
 
 /** The tools that act on an element of the page (and so in the frame that element is in). */
-const ELEMENT_TOOLS = new Set(['click', 'type', 'select', 'check', 'hover', 'press', 'scroll']);
+const ELEMENT_TOOLS = new Set(['click', 'type', 'select', 'set_value', 'check', 'hover', 'press', 'scroll']);
 const COMMITTING = new Set(['click', 'check', 'press', 'type', 'select']);
 
 function chatOutgoing(input: GateInput, elementName: string | undefined): string | undefined {
@@ -21,7 +23,7 @@ function chatOutgoing(input: GateInput, elementName: string | undefined): string
   if (!page.chat) return undefined;
   // During a support chat, whatever the page tools type may end up in the chat (its composer, a form it opened),
   // and a click on one of its quick replies sends that reply: each is judged as a message to support.
-  if (tool.name === 'type' && typeof args.text === 'string') return args.text;
+  if (fillsField(tool.name)) return PAGE_INPUT_TEXT[tool.name]?.(args);
   const norm = (text: string): string => text.replace(/\s+/g, ' ').trim().toLowerCase();
   if ((tool.name === 'click' || tool.name === 'press') && elementName !== undefined && page.chat.choices.some((c) => norm(c) === norm(elementName))) return elementName;
   return undefined;
@@ -85,8 +87,8 @@ export function classifyToolCall(input: GateInput): Classification {
     if (element && /message|chat|reply|comment|write/i.test(element.name)) addRisk(findings, 'send-message', 'it sends a message');
   }
 
-  if ((tool.name === 'type' || tool.name === 'select') && element && outgoing === undefined) {
-    const text = typeof args.text === 'string' ? args.text : Array.isArray(args.values) ? args.values.map(String).join(' ') : '';
+  if (fillsField(tool.name) && element && outgoing === undefined) {
+    const text = PAGE_INPUT_TEXT[tool.name]?.(args) ?? '';
     const field = { name: element.name, inputType: element.inputType, autocomplete: element.autocomplete };
     const fitting = placeholders.filter((p) => fieldFits(p, field));
     // Where the typed value goes from here: the form's address, or the page's own script when it is in no form.
@@ -124,7 +126,8 @@ export function classifyToolCall(input: GateInput): Classification {
 
   const classification: Classification = {
     classes: [...findings.classes],
-    reasons: [...findings.reasons, ...mustAsk],
+    // One reason said once: two signals can find the same thing (a label and the form's effect).
+    reasons: [...new Set([...findings.reasons, ...mustAsk])],
     personalData,
     leavesApprovedSites: result.leavesApprovedSites ?? false,
     mustAsk,
@@ -133,6 +136,7 @@ export function classifyToolCall(input: GateInput): Classification {
     ...(result.destination !== undefined ? { destination: result.destination } : {}),
     ...(result.sends !== undefined ? { sends: result.sends } : {}),
     ...(result.actsOn !== undefined ? { actsOn: result.actsOn } : {}),
+    planApproved: input.plan !== null,
   };
   if (tool.name === 'update_plan') {
     const plan = args as unknown as Plan;
@@ -169,6 +173,16 @@ function siteApprovalOf(c: Classification): string | null {
   return null;
 }
 
+const RISK_WORDS: Partial<Record<RiskClass, string>> = {
+  'send-message': 'it sends a message',
+  money: 'it may spend your money',
+  account: 'it changes your account',
+  irreversible: 'it cannot be undone',
+  program: 'it keeps a program on this computer',
+  commitment: 'it agrees to something for you',
+};
+const riskWords = (risk: RiskClass): string => RISK_WORDS[risk] ?? risk;
+
 /** Decides one call: deny what is forbidden, ask for what the mode or the risk requires, allow the rest. */
 export function decide(config: PolicyConfig, classification: Classification): GateVerdict {
   const verdict = (decision: Decision, reason: string): GateVerdict => ({
@@ -184,10 +198,15 @@ export function decide(config: PolicyConfig, classification: Classification): Ga
   }
   const risky = classification.classes.filter((c) => ALWAYS_ASK_CLASSES.has(c));
   if (risky.length > 0 || classification.leavesApprovedSites || classification.mustAsk.length > 0) {
-    return verdict('ask', `Needs your approval because ${classification.reasons.join('; ') || risky.join(', ')}.`);
+    return verdict('ask', `Needs your approval because ${classification.reasons.join('; ') || risky.map(riskWords).join(', ')}.`);
   }
   if (config.mode === 'ask' && classification.classes.some((c) => c !== 'read')) {
-    return verdict('ask', 'You asked to approve each action.');
+    if (config.approveEachStep) return verdict('ask', 'You chose to approve each step.');
+    if (!classification.planApproved) return verdict('ask', 'No plan is approved yet, so each step asks.');
+    // The approved plan covers routine steps only: a message, a payment or anything else of another kind asks.
+    const beyond = beyondPlan(classification.classes);
+    if (beyond.length > 0) return verdict('ask', `Needs your approval because ${classification.reasons.join('; ') || beyond.map(riskWords).join(', ')}.`);
+    return verdict('allow', 'Covered by the plan you approved.');
   }
   return verdict('allow', 'Allowed by the task mode.');
 }

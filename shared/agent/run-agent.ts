@@ -1,3 +1,4 @@
+// Over 400 lines for a reason: the agent loop (start, resume, one step, the gate around each call) is one sequence whose parts share its state; split it only along a real seam.
 import { AppError, describeZodError } from '../errors';
 import type { Logger } from '../logger';
 import { AgentState, type CallRecord, type StepRecord, type TaskOutcome, isFinished, turnStart } from './agent-state';
@@ -27,7 +28,18 @@ export interface AgentLimits {
   maxDurationMs: number;
   keepObservations: number;
   maxPromptChars: number;
+  /**
+   * The most a task may spend on the model, in dollars, per turn (the task, then each follow-up): at it the task stops
+   * with its state saved, and a follow-up continues it under the cap then in force. Unset: no cap. A model whose price
+   * is unknown cannot be held to it (its cost is unknown), and a local one costs nothing.
+   */
+  maxCostUsd?: number;
   recovery: RecoveryLimits;
+}
+
+/** What the model calls of the current turn cost (an unknown price counts as nothing: it cannot be capped). */
+function turnCost(state: AgentState): number {
+  return state.steps.slice(turnStart(state)).reduce((sum, step) => sum + (step.costUsd ?? 0), 0);
 }
 
 export const DEFAULT_AGENT_LIMITS: AgentLimits = {
@@ -294,6 +306,13 @@ async function runLoop<E extends AgentEnvironment>(deps: AgentDeps<E>, state: Ag
       if (stopRequested()) return await end('stopped', 'Stopped by the user.');
       // Each follow-up gets the whole step budget for its own turn.
       if (state.steps.length - turnStart(state) >= limits.maxSteps) return await end('failed', `Stopped: the step budget of ${limits.maxSteps} steps ran out before the task was done.`);
+      const spent = turnCost(state);
+      if (limits.maxCostUsd !== undefined && spent >= limits.maxCostUsd) {
+        return await end(
+          'stopped',
+          `Stopped at the cost cap: this turn spent $${spent.toFixed(4)}, and the cap is $${limits.maxCostUsd.toFixed(2)}. Everything so far is saved; raise the cap and write a follow-up to continue.`,
+        );
+      }
       if (deps.now() - state.startedAt - state.waitedMs > limits.maxDurationMs) {
         return await end('failed', `Stopped: the time budget of ${Math.round(limits.maxDurationMs / 60_000)} minutes ran out before the task was done.`);
       }

@@ -62,6 +62,16 @@ export const ActResult = z.object({
   /** Whether the page changed at all (DOM, value, scroll, URL) while the action settled. */
   changed: z.boolean(),
   evidence: z.array(z.string()),
+  /**
+   * Whether an action that changed nothing the frame could see is worth saying so ("no visible effect"): not for a
+   * focus, nor for a box left as it already was. The background decides whether it did change nothing, from what it
+   * saw of the tab as well (a navigation, a new tab, a download), and writes the verdict.
+   */
+  flagsNoEffect: z.boolean().optional(),
+  /** How the input reached the page ("trusted input", "synthetic events: ..."), when the action sent any. */
+  inputPath: z.string().max(300).optional(),
+  /** A navigation the page began during the action (a link, a submit, location.assign, pushState). */
+  navigation: z.object({ url: z.string().max(4000), sameDocument: z.boolean() }).optional(),
   /** When the target had been re-rendered: the local number of the element acted on instead. */
   replacedBy: z.number().int().positive().optional(),
   /** Candidates for a stale target that had no unique match: local numbers with role and name. */

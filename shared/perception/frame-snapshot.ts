@@ -57,5 +57,7 @@ export const FrameSnapshot = z.object({
   dialogs: z.array(z.string()),
   /** Set when the walk ran out of time before the end of the page (a search on a huge page). */
   partial: z.boolean().optional(),
+  /** What the walk left out and why (out of time, nested too deep), one sentence each, shown to the model. */
+  omitted: z.array(z.string()).optional(),
 });
 export type FrameSnapshot = z.infer<typeof FrameSnapshot>;

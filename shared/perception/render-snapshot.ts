@@ -27,6 +27,8 @@ export interface RenderInput {
   below: number;
   /** Cut context text first, then numbered lines from the end, to stay under this many tokens. */
   maxTokens?: number;
+  /** What the page walk left out and why (frame snapshots' `omitted`); always shown, at the end. */
+  omitted?: string[];
 }
 
 export interface Rendered {
@@ -84,6 +86,7 @@ export function renderSnapshot(input: RenderInput): Rendered {
     const parts = [cutText > 0 ? `${cutText} text lines` : '', cutElements > 0 ? `the last ${cutElements} elements` : ''];
     out.push(`(cut to fit ${budget} tokens: ${parts.filter(Boolean).join(' and ')}; use find to search the whole page)`);
   }
+  for (const note of input.omitted ?? []) out.push(`(left out: ${note})`);
   const text = out.join('\n');
   return { text, tokens: total, cutText, cutElements };
 }

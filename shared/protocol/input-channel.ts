@@ -43,7 +43,12 @@ export const InputChannel = defineChannel(
         input: InputOp,
       }),
       /** `trusted: false` when the debugger could not be used after all (it was detached): the reason says why. */
-      result: z.object({ trusted: z.boolean(), reason: z.string().optional() }),
+      result: z.object({
+        trusted: z.boolean(),
+        reason: z.string().optional(),
+        /** For typed text: whether it went in as one insertion or key by key, and why (see typing-mode.ts). */
+        typing: z.string().max(300).optional(),
+      }),
     },
   },
   {},

@@ -168,7 +168,11 @@ export type StepScreenshot = z.infer<typeof StepScreenshot>;
 export const Settings = z.object({
   provider: ProviderSettings.nullable(),
   defaultMode: TaskMode,
+  /** Ask first: approve every action one by one too, not only the plan (whose routine steps it otherwise approves). */
+  approveEachStep: z.boolean().default(false),
   stepBudget: z.number().int().min(1).max(200),
+  /** The most one task may spend on the model per turn, in dollars; null: no cap. */
+  maxCostUsd: z.number().positive().max(1000).nullable().default(null),
   allowedSites: z.array(z.string().min(1)),
   deniedSites: z.array(z.string().min(1)),
   redactEmails: z.boolean(),
@@ -203,7 +207,9 @@ export type Settings = z.infer<typeof Settings>;
 export const DEFAULT_SETTINGS: Settings = {
   provider: null,
   defaultMode: 'ask',
+  approveEachStep: false,
   stepBudget: 30,
+  maxCostUsd: null,
   allowedSites: [],
   deniedSites: [],
   redactEmails: false,

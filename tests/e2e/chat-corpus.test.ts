@@ -4,14 +4,16 @@ import type { Page } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serveDirectory, type DirectoryServer } from '../../scripts/bench/serve-directory';
 import type { ExtensionBrowser } from '../../scripts/lib/launch-browser';
+import { needShared } from '../support/shared-dir';
 import { launchTestBrowser } from './support/test-hosts';
 import { uiCall } from './support/ui-call';
 
-/** Real pages nobody here wrote (see ../shared/corpus/README.md): two hold a chat, the rest must not pass for one. */
-const CORPUS = resolve('../shared/corpus/pages');
+/** Real pages nobody here wrote (see corpus/README.md in the shared folder): two hold a chat, the rest must not pass for one. */
+const corpus = needShared('corpus/pages');
+const CORPUS = corpus.path;
 const WITH_CHAT = ['adminlte-chat', 'adminlte-dashboard'];
 
-describe('chat detection on the real-page corpus', () => {
+describe.skipIf(corpus.missing !== null)(corpus.title('chat detection on the real-page corpus'), () => {
   let server: DirectoryServer;
   let ext: ExtensionBrowser;
   let panel: Page;
@@ -19,7 +21,7 @@ describe('chat detection on the real-page corpus', () => {
 
   beforeAll(async () => {
     if (!existsSync('dist/manifest.json')) throw new Error('Missing dist/manifest.json: run `npm run build` before the end-to-end tests');
-    if (pages.length === 0) throw new Error(`The real-page corpus is missing: expected pages under ${CORPUS}`);
+    if (pages.length === 0) throw new Error(`The real-page corpus at ${CORPUS} holds no pages (expected <name>/index.html folders)`);
     server = await serveDirectory({ '/corpus/': CORPUS });
     // DEPUTY_EXTENSION_DIR runs the suite against another build of the extension than dist/.
     ext = await launchTestBrowser({ extensionDir: process.env.DEPUTY_EXTENSION_DIR });

@@ -11,6 +11,7 @@ import { launchTestBrowser } from './support/test-hosts';
 import { registerHostInProfile, requireBuild } from './support/register-host';
 import { serveRoutes, type StaticServer } from './support/static-server';
 import { uiCall } from './support/ui-call';
+import { waitUntil } from './support/wait-until';
 
 const PANEL = 'extension/sidepanel/index.html';
 
@@ -117,12 +118,10 @@ describe('the extension in Chromium with the built host registered', () => {
     const tabId = await tabIdOf(panel, server.url('/'));
     // Content scripts start after the page's load event (and a busy machine can lag): ask until every frame answers.
     const expected = [server.url('/'), server.url('/frame'), server.url('/cross', 'localhost'), 'about:blank'];
-    let frames: { url: string; top: boolean; title: string }[] = [];
-    for (let attempt = 0; attempt < 50; attempt += 1) {
-      frames = (await uiCall(panel, 'content.ping', { tabId })).frames;
-      if (expected.every((url) => frames.some((frame) => frame.url === url))) break;
-      await new Promise((resolve) => setTimeout(resolve, 200));
-    }
+    const frames = await waitUntil('every frame\'s content script to answer', async () => {
+      const answered = (await uiCall(panel, 'content.ping', { tabId })).frames;
+      return expected.every((url) => answered.some((frame) => frame.url === url)) && answered;
+    });
     const top = frames.filter((frame) => frame.top);
     expect(top.map((frame) => frame.url)).toEqual([server.url('/')]);
     const inner = frames.filter((frame) => !frame.top).map((frame) => frame.url);

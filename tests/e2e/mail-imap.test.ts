@@ -23,6 +23,7 @@ import {
 } from '../fixtures/mail/build-mail';
 import { makePptx, makeXlsx } from '../fixtures/mail/documents';
 import { dovecotMissing, imapSettings, startDovecot, type Dovecot } from './support/dovecot';
+import { waitUntil } from './support/wait-until';
 
 /**
  * Output by email from a real IMAP server: Debian's Dovecot on 127.0.0.1 with a temp config, mail delivered by
@@ -247,7 +248,8 @@ describe.skipIf(dovecotMissing !== undefined)('mail output from Dovecot', () => 
     server.deliverToMaildir(
       renderMail(report('Weekly report during restart', attachment('restart.pptx', pptx, PPTX_TYPE))),
     );
-    await new Promise((resolve) => setTimeout(resolve, 1500));
+    // The watcher must have noticed the server gone before it comes back.
+    await waitUntil('the watcher to see the server gone', () => wait.events.some((event) => event.type === 'disconnected'));
     await server.start();
     const result = await pending;
     expect(result.saved.map((saved) => saved.name)).toEqual(['restart.pptx']);

@@ -1,45 +1,27 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { serveDemoSite, type DemoSite } from '../../scripts/demo/serve-demo-site';
-import type { ExtensionBrowser } from '../../scripts/lib/launch-browser';
-import { launchTestBrowser } from './support/test-hosts';
-import { startFakeProvider, type FakeProvider } from '../fixtures/fake-provider/fake-provider-server';
-import { POPUP, openPanel, screenshotBothSchemes, tabIdOf, texts, fakeModelSettings } from './support/panel-harness';
-import { requireBuild } from './support/register-host';
+import { describe, expect, it } from 'vitest';
+import { POPUP, openPanel, screenshotBothSchemes, tabIdOf, texts } from './support/panel-harness';
 import { call, refIn } from './support/snapshot-refs';
 import { uiCall } from './support/ui-call';
+import { useE2e } from './support/e2e-fixture';
+import { waitUntil } from './support/wait-until';
 
-let ext: ExtensionBrowser;
-let fake: FakeProvider;
-let shop: DemoSite;
-
-beforeAll(async () => {
-  requireBuild();
-  shop = await serveDemoSite();
-  fake = await startFakeProvider();
-  ext = await launchTestBrowser();
-  await ext.worker();
-});
-afterAll(async () => {
-  await ext?.close();
-  await fake?.close();
-  await shop?.close();
-});
+const e2e = useE2e({ demo: true, model: true });
 
 describe('the popup on its own', () => {
   it('starts a task for the current tab, follows it to the end, and lists it among recent tasks', async () => {
-    const target = await ext.browser.newPage();
-    await target.goto(shop.url, { waitUntil: 'load' });
-    const helper = await ext.openExtensionPage(POPUP);
-    const tabId = await tabIdOf(helper, shop.url);
-    await uiCall(helper, 'settings.set', fakeModelSettings(fake.openaiBaseUrl, 'ask'));
+    const target = await e2e.ext.browser.newPage();
+    await target.goto(e2e.shop.url, { waitUntil: 'load' });
+    const helper = await e2e.ext.openExtensionPage(POPUP);
+    const tabId = await tabIdOf(helper, e2e.shop.url);
+    await uiCall(helper, 'settings.set', e2e.modelSettings('ask'));
     await helper.close();
 
     // The popup's page pinned to the tab, as Brave shows it when the side panel cannot open.
-    const popup = await openPanel(ext, tabId, POPUP);
+    const popup = await openPanel(e2e.ext, tabId, POPUP);
     await popup.waitForSelector('[data-testid=popup] [data-testid=task-input]');
-    expect(await popup.$eval('[data-testid=site]', (element) => element.textContent)).toBe(new URL(shop.url).host);
+    expect(await popup.$eval('[data-testid=site]', (element) => element.textContent)).toBe(new URL(e2e.shop.url).host);
     expect(await screenshotBothSchemes(popup, 'popup-empty')).toEqual([]);
-    fake.enqueue((r) => call('click', { ref: refIn(r, 'button', /^Add Pocket Buds/) }), call('done', { success: true, summary: 'Added.' }));
+    e2e.fake.enqueue((r) => call('click', { ref: refIn(r, 'button', /^Add Pocket Buds/) }), call('done', { success: true, summary: 'Added.' }));
     // Ask mode is the saved default; switch to act in the popup's own switch.
     expect(await popup.$eval('[data-testid=mode-ask]', (input) => (input as HTMLInputElement).checked)).toBe(true);
     await popup.click('[data-testid=mode-act]');
@@ -62,14 +44,14 @@ describe('the popup on its own', () => {
 
     // A recent task opens in the side panel's History: the side panel itself, or where it cannot open, its page in a
     // tab for the same tab.
-    const opened = ext.browser.waitForTarget((candidate) => candidate.url().includes('extension/sidepanel/index.html'), { timeout: 30_000 });
+    const opened = e2e.ext.browser.waitForTarget((candidate) => candidate.url().includes('extension/sidepanel/index.html'), { timeout: 30_000 });
     await popup.$eval(`[data-testid=recent-item][data-task-id="${record?.id ?? ''}"]`, (item) => (item as HTMLButtonElement).click());
     const panel = await (await opened).asPage();
     await panel.waitForSelector(`[data-testid=history-detail][data-task-id="${record?.id ?? ''}"]`, { timeout: 30_000 });
     expect(await texts(panel, '[data-testid=history-detail] [data-testid=step-text]')).toEqual(steps);
     expect(await panel.$eval('[data-testid=flow-history]', (tab) => tab.getAttribute('aria-selected'))).toBe('true');
     // Taken once: the panel opened again later on that tab shows the task view, not this task again.
-    for (let tries = 0; tries < 50 && (await uiCall(panel, 'launch.get', { tabId })) !== null; tries += 1) await new Promise((resolve) => setTimeout(resolve, 100));
+    await waitUntil('the launch to be taken', async () => (await uiCall(panel, 'launch.get', { tabId })) === null);
     expect(await uiCall(panel, 'launch.get', { tabId })).toBeNull();
   });
 });

@@ -78,6 +78,8 @@ describe('trusted input', () => {
     expect(hover?.content).toMatch(/^Hovered over \[\d+\] focusable "Account menu" \(trusted input\)/);
     expect(sent().find((text) => text.includes('- Hovered over'))).toMatch(/\*\[\d+\] link "Settings"/);
     expect(typed?.evidence).toContain('value is now "abc"');
+    // The page counts key presses: the text went in key by key, and the step says why.
+    expect(typed?.evidence.find((line) => line.startsWith('typed key by key'))).toMatch(/^typed key by key: the page listens for keydown on input#search/);
     expect(await page.$eval('#keys', (el) => el.textContent)).toBe('Trusted keys: a b c');
     expect(heldDuring).toBe(true);
     // Detached when the task ended: the browser's debugging bar goes with it.

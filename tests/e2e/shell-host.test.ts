@@ -8,6 +8,7 @@ import { startFakeProvider, type FakeProvider } from '../fixtures/fake-provider/
 import { call, scriptShellModel } from '../fixtures/fake-provider/scripted-shell-model';
 import { sshdMissingReason, startSshd, type SshServer } from '../fixtures/ssh/sshd-server';
 import { ensureBuiltHost } from './host-harness';
+import { waitUntil } from './support/wait-until';
 
 const skipReason = sshdMissingReason();
 if (skipReason) console.warn(`shell-host tests skipped: ${skipReason}`);
@@ -125,7 +126,7 @@ describe.skipIf(skipReason !== undefined)('shell tasks over native messaging (th
     first.child.kill('SIGKILL');
     await new Promise((resolve) => first.child.once('exit', resolve));
     // The command was in its own process group: it finishes on its own, once.
-    await new Promise((resolve) => setTimeout(resolve, 2500));
+    await waitUntil('the orphaned command to finish', async () => (await readFile(counter, 'utf8').catch(() => '')) === 'ran\n');
 
     const second = startHost(env);
     try {

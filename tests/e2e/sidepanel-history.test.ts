@@ -11,6 +11,7 @@ import { openPanel, screenshotBothSchemes, tabIdOf, texts, fakeModelSettings } f
 import { requireBuild } from './support/register-host';
 import { call, refIn } from './support/snapshot-refs';
 import { uiCall } from './support/ui-call';
+import { waitUntil } from './support/wait-until';
 
 const TASK = 'Add the Pocket Buds to the cart';
 
@@ -146,7 +147,7 @@ describe('history in the side panel', () => {
     await deleteOpenTask();
     await panel.click('[data-testid=flow-task]');
     // The deletion travels to the background: wait for it to land.
-    for (let tries = 0; tries < 50 && (await uiCall(panel, 'task.get', { taskId })) !== null; tries += 1) await new Promise((resolve) => setTimeout(resolve, 100));
+    await waitUntil('the task to be gone', async () => (await uiCall(panel, 'task.get', { taskId })) === null);
     expect(await uiCall(panel, 'task.get', { taskId })).toBeNull();
     expect((await uiCall(panel, 'task.trace', { taskId })).records).toBe(0);
     await panel.click('[data-testid=flow-history]');

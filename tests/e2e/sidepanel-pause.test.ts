@@ -1,35 +1,16 @@
 import type { Page } from 'puppeteer-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ExtensionBrowser } from '../../scripts/lib/launch-browser';
-import { launchTestBrowser } from './support/test-hosts';
-import { startFakeProvider, type FakeProvider } from '../fixtures/fake-provider/fake-provider-server';
+import { describe, expect, it } from 'vitest';
 import { POPUP, openPanel, screenshotBothSchemes, tabIdOf, texts } from './support/panel-harness';
-import { requireBuild } from './support/register-host';
 import { call, refIn } from './support/snapshot-refs';
-import { serveRoutes, type StaticServer } from './support/static-server';
 import { uiCall } from './support/ui-call';
+import { useE2e } from './support/e2e-fixture';
 
 /** Every click on the button adds one to the count: the page itself counts the actions taken on it. */
 const COUNTER = `<!doctype html><title>Counter</title><h1>Counter</h1>
   <button onclick="const c = document.getElementById('count'); c.textContent = String(Number(c.textContent) + 1)">Add one</button>
   <p>Count: <output id="count">0</output></p>`;
 
-let ext: ExtensionBrowser;
-let fake: FakeProvider;
-let site: StaticServer;
-
-beforeAll(async () => {
-  requireBuild();
-  site = await serveRoutes({ '/': COUNTER });
-  fake = await startFakeProvider();
-  ext = await launchTestBrowser();
-  await ext.worker();
-});
-afterAll(async () => {
-  await ext?.close();
-  await fake?.close();
-  await site?.close();
-});
+const e2e = useE2e({ routes: { '/': COUNTER }, model: true });
 
 async function until(check: () => boolean | Promise<boolean>, what: string): Promise<void> {
   for (let i = 0; i < 1200; i += 1) {
@@ -46,19 +27,19 @@ const focused = (page: Page): Promise<string | null> =>
 
 describe('a long task in the panel', () => {
   it('holds before the next action while paused, and resumes the same step to the end without repeating one', async () => {
-    const target = await ext.browser.newPage();
-    await target.goto(site.url('/'), { waitUntil: 'load' });
-    const helper = await ext.openExtensionPage('extension/sidepanel/index.html');
-    const tabId = await tabIdOf(helper, site.url('/'));
-    await uiCall(helper, 'settings.set', { provider: { preset: 'custom', baseUrl: fake.openaiBaseUrl, model: 'gpt-4o-mini', stream: true, openaiApi: 'chat', toolCalling: 'native', vision: false, timeoutMs: 60_000, maxRetries: 0 }, defaultMode: 'act' });
+    const target = await e2e.ext.browser.newPage();
+    await target.goto(e2e.site.url('/'), { waitUntil: 'load' });
+    const helper = await e2e.ext.openExtensionPage('extension/sidepanel/index.html');
+    const tabId = await tabIdOf(helper, e2e.site.url('/'));
+    await uiCall(helper, 'settings.set', { provider: { preset: 'custom', baseUrl: e2e.fake.openaiBaseUrl, model: 'gpt-4o-mini', stream: true, openaiApi: 'chat', toolCalling: 'native', vision: false, timeoutMs: 60_000, maxRetries: 0 }, defaultMode: 'act' });
     await helper.close();
-    const panel = await openPanel(ext, tabId);
+    const panel = await openPanel(e2e.ext, tabId);
     await panel.waitForSelector('[data-testid=task-input]');
 
     let release: () => void = () => undefined;
     const thinking = new Promise<void>((resolve) => (release = resolve));
-    const sent = fake.requests.length;
-    fake.enqueue(
+    const sent = e2e.fake.requests.length;
+    e2e.fake.enqueue(
       call('update_plan', { explanation: 'Two clicks.', steps: [{ step: 'Add one', status: 'in_progress' }, { step: 'Add another one', status: 'pending' }] }),
       (r) => call('click', { ref: refIn(r, 'button', /^Add one$/) }),
       // The model is still answering this one when the user presses Pause.
@@ -68,7 +49,7 @@ describe('a long task in the panel', () => {
     await panel.click('[data-testid=task-input]');
     await panel.keyboard.type('Add one, twice');
     await panel.keyboard.press('Enter');
-    await until(() => fake.requests.length === sent + 3, 'the model is asked for the third step');
+    await until(() => e2e.fake.requests.length === sent + 3, 'the model is asked for the third step');
     expect(await countOn(target)).toBe('1');
 
     // While the model writes its answer, the panel says it is thinking, for how long, and what it has written so
@@ -96,19 +77,19 @@ describe('a long task in the panel', () => {
     expect((await texts(panel, '[data-testid=step-check]')).at(-1)).toBe('paused: it runs when you resume');
     expect((await texts(panel, '[data-testid=step] .step__mark')).at(-1)).toBe('‖');
     expect(await countOn(target)).toBe('1');
-    expect(fake.requests.length).toBe(sent + 3);
+    expect(e2e.fake.requests.length).toBe(sent + 3);
     const record = (await uiCall(panel, 'task.list', { tabId, limit: 1 }))[0];
     expect(record).toMatchObject({ status: 'paused', pauseRequested: true });
     expect(record?.agent?.steps.at(-1)?.calls.map((c) => c.status)).toEqual(['proposed']);
     expect(await screenshotBothSchemes(panel, 'panel-task-paused')).toEqual([]);
 
     // The popup follows the same task and offers the same Resume.
-    const popup = await openPanel(ext, tabId, POPUP);
+    const popup = await openPanel(e2e.ext, tabId, POPUP);
     await popup.waitForSelector('[data-testid=popup] [data-testid=task-progress][data-status=paused] [data-testid=pause-task][data-action=resume]');
     expect(await screenshotBothSchemes(popup, 'popup-task-paused')).toEqual([]);
     await popup.close();
     expect(await countOn(target)).toBe('1');
-    expect(fake.requests.length).toBe(sent + 3);
+    expect(e2e.fake.requests.length).toBe(sent + 3);
 
     // Resume by keyboard from the same button, still focused.
     await panel.bringToFront();
@@ -116,8 +97,8 @@ describe('a long task in the panel', () => {
     await panel.keyboard.press('Enter');
     await panel.waitForSelector('[data-testid=task-progress][data-status=completed]', { timeout: 60_000 });
     expect(await countOn(target)).toBe('2');
-    expect(fake.requests.length).toBe(sent + 4);
-    expect(fake.remaining()).toBe(0);
+    expect(e2e.fake.requests.length).toBe(sent + 4);
+    expect(e2e.fake.remaining()).toBe(0);
     expect(await stepStates(panel)).toEqual(['ok', 'ok', 'ok', 'ok']);
     expect(await panel.$eval('[data-testid=task-outcome]', (element) => element.textContent)).toBe('The count is 2.');
     expect(await panel.$('[data-testid=pause-task]')).toBeNull();

@@ -10,6 +10,7 @@ import { requireBuild } from './support/register-host';
 import { call, refIn } from './support/snapshot-refs';
 import { serveRoutes, type StaticServer } from './support/static-server';
 import { uiCall } from './support/ui-call';
+import { waitUntil } from './support/wait-until';
 
 const FIRST = `<!doctype html><title>Orders</title><h1>Your orders</h1><p>Order 1234: Pocket Buds, shipped.</p>
   <a href="/two">Order details</a>`;
@@ -96,7 +97,8 @@ describe('seeing what the agent sees', () => {
     second.release();
     await panel.waitForSelector('[data-testid=task-progress][data-status=completed]', { timeout: 60_000 });
     await target.waitForFunction(() => document.querySelector('deputy-tab-marker') === null, { timeout: 30_000 });
-    await worker.evaluate(`new Promise((resolve) => setTimeout(resolve, 200))`);
+    // The badge is cleared after the task's end is stored: wait for it, not for a time.
+    await waitUntil('the badge to be cleared', async () => (await badgeOf(tabId)).text === '');
     expect(await badgeOf(tabId)).toEqual({ text: '', title: 'Deputy' });
   });
 

@@ -1,31 +1,16 @@
 import type { Page } from 'puppeteer-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ExtensionBrowser } from '../../scripts/lib/launch-browser';
-import { launchTestBrowser } from './support/test-hosts';
-import { startFakeProvider, type FakeProvider } from '../fixtures/fake-provider/fake-provider-server';
+import { describe, expect, it } from 'vitest';
 import { PANEL_WIDTH, screenshotBothSchemes } from './support/panel-harness';
-import { requireBuild } from './support/register-host';
 import { uiCall } from './support/ui-call';
+import { useE2e } from './support/e2e-fixture';
 
 const KEY = 'sk-test-SECRET-4242';
 
-let ext: ExtensionBrowser;
-let fake: FakeProvider;
+const e2e = useE2e({ model: true });
 let panel: Page;
 
-beforeAll(async () => {
-  requireBuild();
-  fake = await startFakeProvider();
-  ext = await launchTestBrowser();
-  await ext.worker();
-});
-afterAll(async () => {
-  await ext?.close();
-  await fake?.close();
-});
-
 async function openSettings(): Promise<Page> {
-  const page = await ext.openExtensionPage('extension/sidepanel/index.html');
+  const page = await e2e.ext.openExtensionPage('extension/sidepanel/index.html');
   await page.setViewport({ width: PANEL_WIDTH, height: 800 });
   await page.click('[data-testid=flow-settings]');
   await page.waitForSelector('[data-testid=settings]');
@@ -134,21 +119,21 @@ describe('settings in the side panel', () => {
     await panel.type('[data-testid=api-key]', KEY);
     await panel.select('[data-testid=provider]', 'compatible');
     await panel.waitForSelector('[data-testid=base-url]');
-    await replaceText(panel, '[data-testid=base-url]', fake.openaiBaseUrl);
+    await replaceText(panel, '[data-testid=base-url]', e2e.fake.openaiBaseUrl);
     await replaceText(panel, '[data-testid=model]', 'gpt-4o-mini');
     expect(await panel.$eval('[data-testid=api-key]', (input) => (input as HTMLInputElement).value)).toBe('');
     expect(await panel.$eval('[data-testid=settings]', (form) => form.textContent ?? '')).toContain('The saved key belongs to another provider and is not sent here.');
-    fake.enqueue({ text: 'OK' });
+    e2e.fake.enqueue({ text: 'OK' });
     await panel.click('[data-testid=test-connection]');
     await panel.waitForFunction(() => document.querySelector('[data-testid=test-result]')?.textContent !== '');
     expect(await text(panel, '[data-testid=test-result]')).toMatch(/^Connected: gpt-4o-mini answered in \d+ ms\.$/);
     expect(await panel.$eval('[data-testid=test-result]', (element) => element.className)).toContain('result--ok');
-    const request = fake.requests.at(-1);
+    const request = e2e.fake.requests.at(-1);
     expect(request?.path).toBe('/v1/chat/completions');
     expect(request?.text).not.toContain(KEY);
     expect(JSON.stringify(request?.headers)).not.toContain(KEY);
 
-    fake.enqueue({ error: { status: 401, message: 'Incorrect API key provided.', type: 'invalid_request_error', code: 'invalid_api_key' } });
+    e2e.fake.enqueue({ error: { status: 401, message: 'Incorrect API key provided.', type: 'invalid_request_error', code: 'invalid_api_key' } });
     await panel.click('[data-testid=test-connection]');
     await panel.waitForFunction(() => document.querySelector('[data-testid=test-result]')?.className.includes('result--bad') === true);
     // In the panel's own words: no preset names, environment variables or flags.
@@ -158,11 +143,11 @@ describe('settings in the side panel', () => {
     await panel.click('[data-testid=model-options] summary');
     await panel.select('[data-testid=openai-api]', 'responses');
     await panel.select('[data-testid=reasoning-effort]', 'high');
-    fake.enqueue({ text: 'OK' });
+    e2e.fake.enqueue({ text: 'OK' });
     await panel.click('[data-testid=test-connection]');
     await panel.waitForFunction(() => document.querySelector('[data-testid=test-result]')?.className.includes('result--ok') === true);
-    expect(fake.requests.at(-1)?.path).toBe('/v1/responses');
-    expect(fake.requests.at(-1)?.json).toMatchObject({ reasoning: { effort: 'high' } });
+    expect(e2e.fake.requests.at(-1)?.path).toBe('/v1/responses');
+    expect(e2e.fake.requests.at(-1)?.json).toMatchObject({ reasoning: { effort: 'high' } });
 
     await replaceText(panel, '[data-testid=base-url]', 'localhost:1234');
     await panel.click('[data-testid=save-settings]');

@@ -1,15 +1,10 @@
 import type { Page } from 'puppeteer-core';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { serveDemoSite, type DemoSite } from '../../scripts/demo/serve-demo-site';
-import type { ExtensionBrowser } from '../../scripts/lib/launch-browser';
-import { launchTestBrowser } from './support/test-hosts';
-import { startFakeProvider, type FakeProvider } from '../fixtures/fake-provider/fake-provider-server';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { seriousViolations } from './support/axe-check';
 import { openPanel, screenshotBothSchemes, tabIdOf, texts } from './support/panel-harness';
-import { requireBuild } from './support/register-host';
 import { call, playSteps, refIn } from './support/snapshot-refs';
-import { serveRoutes, type StaticServer } from './support/static-server';
 import { uiCall } from './support/ui-call';
+import { useE2e } from './support/e2e-fixture';
 
 /** A page whose two buttons each need approval; what they did shows in the status line. */
 const ORDERS = `<!doctype html><title>Orders</title><h1>Your order</h1>
@@ -17,43 +12,29 @@ const ORDERS = `<!doctype html><title>Orders</title><h1>Your order</h1>
   <button onclick="document.getElementById('s').textContent = 'Account deleted'">Delete my account</button>
   <p id="s" role="status">Nothing done yet</p>`;
 
-let ext: ExtensionBrowser;
-let fake: FakeProvider;
-let shop: DemoSite;
-let orders: StaticServer;
-let target: Page;
-let panel: Page;
-let tabId: number;
-
-beforeAll(async () => {
-  requireBuild();
-  shop = await serveDemoSite();
-  orders = await serveRoutes((url) => ({
+const e2e = useE2e({
+  demo: true,
+  model: true,
+  routes: (url) => ({
     '/': ORDERS,
     '/away': `<!doctype html><title>Help</title><h1>Help</h1><a href="${url('/docs', 'docs.test')}">Read the docs</a>
       <form method="post" action="${url('/collect', 'evil.test')}"><label>Message <input name="message"></label><button>Send a message</button></form>`,
     '/docs': '<!doctype html><title>Docs</title><h1>Docs</h1>',
     '/collect': '<!doctype html><title>Sent</title><h1>Sent</h1>',
-  }));
-  fake = await startFakeProvider();
-  ext = await launchTestBrowser();
-  await ext.worker();
+  }),
 });
-afterAll(async () => {
-  await ext?.close();
-  await fake?.close();
-  await orders?.close();
-  await shop?.close();
-});
+let target: Page;
+let panel: Page;
+let tabId: number;
 
 async function openOn(url: string): Promise<void> {
-  target = await ext.browser.newPage();
+  target = await e2e.ext.browser.newPage();
   await target.goto(url, { waitUntil: 'load' });
-  const helper = await ext.openExtensionPage('extension/sidepanel/index.html');
+  const helper = await e2e.ext.openExtensionPage('extension/sidepanel/index.html');
   tabId = await tabIdOf(helper, url);
-  await uiCall(helper, 'settings.set', { provider: { preset: 'custom', baseUrl: fake.openaiBaseUrl, model: 'gpt-4o-mini', stream: true, openaiApi: 'chat', toolCalling: 'native', vision: false, timeoutMs: 60_000, maxRetries: 0 }, defaultMode: 'act' });
+  await uiCall(helper, 'settings.set', { provider: { preset: 'custom', baseUrl: e2e.fake.openaiBaseUrl, model: 'gpt-4o-mini', stream: true, openaiApi: 'chat', toolCalling: 'native', vision: false, timeoutMs: 60_000, maxRetries: 0 }, defaultMode: 'act' });
   await helper.close();
-  panel = await openPanel(ext, tabId);
+  panel = await openPanel(e2e.ext, tabId);
   await panel.waitForSelector('[data-testid=task-input]');
 }
 
@@ -83,7 +64,7 @@ function waitForStatus(page: Page, status: string): Promise<unknown> {
 }
 
 beforeEach(() => {
-  expect(fake.remaining()).toBe(0);
+  expect(e2e.fake.remaining()).toBe(0);
 });
 afterEach(async () => {
   await panel?.close().catch(() => undefined);
@@ -92,7 +73,7 @@ afterEach(async () => {
 
 describe('the side panel runs a task given in it', () => {
   it('runs to completion with the plan and each step shown in order, and Shift+Enter makes a new line', async () => {
-    await openOn(shop.url);
+    await openOn(e2e.shop.url);
     await panel.click('[data-testid=task-input]');
     await panel.keyboard.type('Add the Pocket Buds');
     await panel.keyboard.down('Shift');
@@ -100,7 +81,7 @@ describe('the side panel runs a task given in it', () => {
     await panel.keyboard.up('Shift');
     expect(await panel.$eval('[data-testid=task-input]', (box) => (box as HTMLTextAreaElement).value)).toBe('Add the Pocket Buds\n');
     expect(await panel.$('[data-testid=task-progress]')).toBeNull();
-    fake.enqueue(
+    e2e.fake.enqueue(
       call('update_plan', { explanation: 'Two steps.', steps: [{ step: 'Add the Pocket Buds to the cart', status: 'in_progress' }, { step: 'Open the cart', status: 'pending' }] }),
       (r) => call('click', { ref: refIn(r, 'button', /^Add Pocket Buds/) }),
       (r) => call('click', { ref: refIn(r, 'link', /^Cart/) }),
@@ -145,7 +126,7 @@ describe('the side panel runs a task given in it', () => {
   });
 
   it('follows the task down the page as it streams in, and stays where the user scrolled up to read', async () => {
-    await openOn(shop.url);
+    await openOn(e2e.shop.url);
     await panel.setViewport({ width: 360, height: 360 });
     const inView = (selector: string): Promise<boolean> =>
       panel.$eval(selector, (element) => {
@@ -153,7 +134,7 @@ describe('the side panel runs a task given in it', () => {
         return box.top >= 0 && box.bottom <= window.innerHeight;
       });
     const steps = Array.from({ length: 4 }, (_, index) => call('update_plan', { explanation: `Look ${index + 1}.`, steps: [{ step: `Look at part ${index + 1} of the shop`, status: 'in_progress' }] }));
-    fake.enqueue(...steps, call('done', { success: true, summary: 'Looked around.' }));
+    e2e.fake.enqueue(...steps, call('done', { success: true, summary: 'Looked around.' }));
     await runInPanel('Look around the shop');
     // However it ends (a run of steps that change nothing ends it early), its outcome is the last thing written.
     await panel.waitForSelector('[data-testid=task-outcome]', { timeout: 60_000 });
@@ -164,10 +145,10 @@ describe('the side panel runs a task given in it', () => {
     });
     expect(await panel.evaluate(() => window.scrollY)).toBeGreaterThan(0);
     // The task has ended; a reply it ended before asking for is not wanted any more.
-    fake.drop();
+    e2e.fake.drop();
 
     // Scrolled up to read while the next task runs: the panel stays where the user is, even when the task changes.
-    fake.enqueue(...steps.slice(0, 3), { hang: true });
+    e2e.fake.enqueue(...steps.slice(0, 3), { hang: true });
     await panel.click('[data-testid=new-task]');
     await runInPanel('Look again');
     await panel.waitForFunction(() => document.querySelectorAll('[data-testid=step]').length >= 3 && window.scrollY > 0, { timeout: 60_000 });
@@ -176,14 +157,14 @@ describe('the side panel runs a task given in it', () => {
     await uiCall(panel, 'task.stop', { taskId: (await panel.$eval('[data-testid=task-progress]', (element) => element.getAttribute('data-task-id'))) ?? '' });
     await waitForStatus(panel, 'stopped');
     // Stopped before or while it asked for its fourth step: the held reply is not wanted any more either way.
-    fake.drop();
+    e2e.fake.drop();
     expect(await panel.evaluate(() => window.scrollY)).toBe(0);
     expect(await inView('[data-testid=task-input]')).toBe(true);
   });
 
   it('continues an ended task with a follow-up typed at the bottom: same task, same tab, the model keeps the earlier turns', async () => {
-    await openOn(shop.url);
-    fake.enqueue(
+    await openOn(e2e.shop.url);
+    e2e.fake.enqueue(
       (r) => ({ text: 'Adding the Pocket Buds first.', ...call('click', { ref: refIn(r, 'button', /^Add Pocket Buds/) }) }),
       call('done', { success: true, summary: 'The Pocket Buds are in the cart.' }),
     );
@@ -197,8 +178,8 @@ describe('the side panel runs a task given in it', () => {
     expect(await panel.$eval('[data-testid=task-flow]', (flow) => flow.lastElementChild?.getAttribute('data-testid'))).toBe('composer-task');
     expect(await panel.$eval('[data-testid=composer-task]', (box) => [box.getAttribute('data-mode'), box.querySelector('label')?.textContent])).toEqual(['follow-up', 'Follow up on this task']);
 
-    const asked = fake.requests.length;
-    fake.enqueue((r) => call('click', { ref: refIn(r, 'link', /^Cart/) }), call('done', { success: true, summary: 'The cart is open with the Pocket Buds in it.' }));
+    const asked = e2e.fake.requests.length;
+    e2e.fake.enqueue((r) => call('click', { ref: refIn(r, 'link', /^Cart/) }), call('done', { success: true, summary: 'The cart is open with the Pocket Buds in it.' }));
     await runInPanel('Now open the cart');
     await panel.waitForFunction(() => document.querySelector('[data-testid=task-outcome]')?.textContent === 'The cart is open with the Pocket Buds in it.', { timeout: 60_000 });
     // The same task in the same tab: the cart opened where the Pocket Buds were added.
@@ -207,7 +188,7 @@ describe('the side panel runs a task given in it', () => {
     const listed = await uiCall(panel, 'task.list', { tabId });
     expect(listed.map((record) => [record.id, record.status, record.agent?.followUps?.map((f) => f.text)])).toEqual([[taskId, 'completed', ['Now open the cart']]]);
     // The model was sent the whole conversation: the first task, its words and actions, its outcome, then the follow-up.
-    const first = fake.requests[asked]?.text ?? '';
+    const first = e2e.fake.requests[asked]?.text ?? '';
     for (const said of ['Add the Pocket Buds', 'Adding the Pocket Buds first.', 'The Pocket Buds are in the cart.', 'Now open the cart']) expect(first).toContain(said);
     expect(first.indexOf('The Pocket Buds are in the cart.')).toBeLessThan(first.indexOf('Now open the cart'));
     // The thread reads as one conversation, and a panel opened again shows all of it.
@@ -224,7 +205,7 @@ describe('the side panel runs a task given in it', () => {
     ];
     expect(await thread(panel)).toEqual(expected);
     await panel.close();
-    panel = await openPanel(ext, tabId);
+    panel = await openPanel(e2e.ext, tabId);
     await panel.waitForSelector('[data-testid=task-progress][data-status=completed]');
     expect(await thread(panel)).toEqual(expected);
     expect(await screenshotBothSchemes(panel, 'panel-task-follow-up')).toEqual([]);
@@ -245,8 +226,8 @@ describe('the side panel runs a task given in it', () => {
   });
 
   it('weights approvals by risk: Reject is the default, Approve names the consequence, and Enter never approves a payment', async () => {
-    await openOn(orders.url('/'));
-    fake.enqueue(
+    await openOn(e2e.site.url('/'));
+    e2e.fake.enqueue(
       (r) => call('click', { ref: refIn(r, 'button', /^Place order$/) }),
       (r) => call('click', { ref: refIn(r, 'button', /^Delete my account$/) }),
       call('done', { success: true, summary: 'Placed the order; the account was kept.' }),
@@ -254,11 +235,12 @@ describe('the side panel runs a task given in it', () => {
     await runInPanel('Place my order, then delete my account');
 
     await panel.waitForSelector('[data-testid=approval-card]', { timeout: 60_000 });
-    const host = new URL(orders.url('/')).host;
+    const host = new URL(e2e.site.url('/')).host;
     expect(await panel.$eval('[data-testid=approval-intent]', (element) => element.textContent)).toBe('Click button "Place order"');
     expect(await panel.$eval('[data-testid=approval-where]', (element) => element.textContent)).toBe(host);
-    expect(await texts(panel, '[data-testid=approval-class]')).toContain('spends money');
+    // One reason, said once: the reason names the money, so no chip repeats it.
     expect(await panel.$eval('[data-testid=approval-reason]', (element) => element.textContent)).toMatch(/spends money/);
+    expect(await texts(panel, '[data-testid=approval-class]')).not.toContain('spends money');
     // Approve says what it does, in Deputy's words; Reject comes first and is the neutral default.
     expect(await texts(panel, '[data-testid=approval-card] .button-row button')).toEqual(['Reject', `Pay on ${host}`]);
     expect(await target.$eval('#s', (element) => element.textContent)).toBe('Nothing done yet');
@@ -286,7 +268,9 @@ describe('the side panel runs a task given in it', () => {
     await waitForNextCard(panel, 'approval-card', firstId);
     expect(await target.$eval('#s', (element) => element.textContent)).toBe('Order placed');
     expect(await panel.$eval('[data-testid=approval-intent]', (element) => element.textContent)).toBe('Click button "Delete my account"');
-    expect(await texts(panel, '[data-testid=approval-class]')).toEqual(expect.arrayContaining(['changes your account', 'cannot be undone']));
+    const why = `${(await texts(panel, '[data-testid=approval-class]')).join(' ')} ${await panel.$eval('[data-testid=approval-reason]', (element) => element.textContent ?? '')}`;
+    expect(why).toMatch(/account/);
+    expect(why).toMatch(/undone/);
     expect(await panel.$eval('[data-testid=approve]', (element) => element.textContent)).toBe(`Change your account on ${host} (cannot be undone)`);
     // The focus is on Reject again: Enter rejects.
     await panel.waitForFunction(() => document.activeElement?.getAttribute('data-testid') === 'reject');
@@ -299,9 +283,9 @@ describe('the side panel runs a task given in it', () => {
   });
 
   it('asks first with a plan card: Edit steps sends the user\'s own steps to the model, Start runs them, Cancel stops', async () => {
-    await openOn(shop.url);
+    await openOn(e2e.shop.url);
     await panel.click('[data-testid=mode-ask]');
-    fake.enqueue(
+    e2e.fake.enqueue(
       call('update_plan', { explanation: 'My plan.', steps: [{ step: 'Add the Pocket Buds to the cart', status: 'in_progress' }, { step: 'Check out', status: 'pending' }] }),
       (r) =>
         r.text.includes('wrote their own') && r.text.includes('2. Open the cart')
@@ -336,23 +320,23 @@ describe('the side panel runs a task given in it', () => {
 
     // Cancel on a plan stops the task: nothing more is asked of the model.
     const cart = await target.evaluate(() => localStorage.getItem('cart'));
-    fake.enqueue(call('update_plan', { explanation: 'Plan.', steps: [{ step: 'Add the Pocket Buds to the cart', status: 'in_progress' }] }));
+    e2e.fake.enqueue(call('update_plan', { explanation: 'Plan.', steps: [{ step: 'Add the Pocket Buds to the cart', status: 'in_progress' }] }));
     await runInPanel('Add the Pocket Buds');
     await panel.waitForSelector('[data-testid=plan-approval-card]', { timeout: 60_000 });
-    const sent = fake.requests.length;
+    const sent = e2e.fake.requests.length;
     await panel.click('[data-testid=plan-cancel]');
     await waitForStatus(panel, 'stopped');
-    expect(fake.requests.length).toBe(sent);
+    expect(e2e.fake.requests.length).toBe(sent);
     expect(await target.evaluate(() => localStorage.getItem('cart'))).toBe(cart);
   });
 
   it('words each step by what happened: blocked by a rule, refused by you, gave up, each with its own mark and words', async () => {
-    await openOn(orders.url('/'));
+    await openOn(e2e.site.url('/'));
     // Sites are compared with their port: the test's server is not on the default one.
-    await uiCall(panel, 'settings.set', { deniedSites: [new URL(orders.url('/', 'blocked.test')).host] });
+    await uiCall(panel, 'settings.set', { deniedSites: [new URL(e2e.site.url('/', 'blocked.test')).host] });
     try {
-      fake.enqueue(
-        () => call('navigate', { url: orders.url('/docs', 'blocked.test') }),
+      e2e.fake.enqueue(
+        () => call('navigate', { url: e2e.site.url('/docs', 'blocked.test') }),
         (r) => call('click', { ref: refIn(r, 'button', /^Place order$/) }),
         call('done', { success: false, summary: 'The docs are on a blocked site, and you declined the order.' }),
       );
@@ -363,7 +347,7 @@ describe('the side panel runs a task given in it', () => {
       expect(await panel.$$eval('[data-testid=step]', (items) => items.map((item) => item.getAttribute('data-state')))).toEqual(['blocked', 'refused', 'gave_up']);
       // Nothing that did not happen reads as done: the words say it, not only the colour.
       expect(await texts(panel, '[data-testid=step-text]')).toEqual([
-        `Blocked by a rule: Open ${orders.url('/docs', 'blocked.test')}`,
+        `Blocked by a rule: Open ${e2e.site.url('/docs', 'blocked.test')}`,
         'Refused by you: Click button "Place order"',
         'Gave up on the task',
       ]);
@@ -375,7 +359,7 @@ describe('the side panel runs a task given in it', () => {
       expect(marks).not.toContain('✓');
       expect(await panel.$eval('[data-testid=task-status]', (element) => element.textContent)).toBe('Gave up');
       expect(await target.$eval('#s', (element) => element.textContent)).toBe('Nothing done yet');
-      expect(target.url()).toBe(orders.url('/'));
+      expect(target.url()).toBe(e2e.site.url('/'));
       expect(await screenshotBothSchemes(panel, 'panel-task-honest-steps')).toEqual([]);
     } finally {
       await uiCall(panel, 'settings.set', { deniedSites: [] });
@@ -383,17 +367,17 @@ describe('the side panel runs a task given in it', () => {
   });
 
   it('names where a step takes the user or sends their data, and offers Approve for site only for a low-risk step', async () => {
-    await openOn(orders.url('/away', 'shop.test'));
+    await openOn(e2e.site.url('/away', 'shop.test'));
     const script = playSteps([
       (r) => call('click', { ref: refIn(r, 'link', /^Read the docs$/) }),
-      () => call('navigate', { url: orders.url('/away', 'shop.test') }),
+      () => call('navigate', { url: e2e.site.url('/away', 'shop.test') }),
       (r) => call('click', { ref: refIn(r, 'button', /^Send a message$/) }),
       () => call('done', { success: true, summary: 'Read the docs; nothing sent.' }),
     ]);
-    for (let turn = 0; turn < 8; turn += 1) fake.enqueue(script);
+    for (let turn = 0; turn < 8; turn += 1) e2e.fake.enqueue(script);
     await runInPanel('Read the help');
     await panel.waitForSelector('[data-testid=approval-card]', { timeout: 60_000 });
-    const docs = new URL(orders.url('/', 'docs.test')).host;
+    const docs = new URL(e2e.site.url('/', 'docs.test')).host;
     expect(await panel.$eval('[data-testid=approval-destination]', (element) => element.textContent)).toBe(docs);
     expect(await panel.$eval('[data-testid=approve-site]', (element) => element.textContent)).toBe(`Approve for ${docs}`);
     expect(await panel.$eval('[data-testid=approval-consequence]', (element) => element.textContent)).toBe(`It takes you to http://${docs}.`);
@@ -401,19 +385,19 @@ describe('the side panel runs a task given in it', () => {
     await panel.click('[data-testid=approve-site]');
     // The form posts to another site: the card says where and which fields, and offers no "for site".
     await waitForNextCard(panel, 'approval-card', firstId);
-    const evil = new URL(orders.url('/', 'evil.test')).host;
+    const evil = new URL(e2e.site.url('/', 'evil.test')).host;
     expect(await panel.$eval('[data-testid=approval-destination]', (element) => element.textContent)).toBe(`${evil} (POST: message)`);
     expect(await panel.$('[data-testid=approve-site]')).toBeNull();
     expect(await screenshotBothSchemes(panel, 'panel-approval-destination')).toEqual([]);
     await panel.click('[data-testid=reject]');
     await waitForStatus(panel, 'completed');
-    expect(target.url()).toBe(orders.url('/away', 'shop.test'));
-    fake.drop();
+    expect(target.url()).toBe(e2e.site.url('/away', 'shop.test'));
+    e2e.fake.drop();
   });
 
   it("takes an answer to the agent's question and passes it to the model", async () => {
-    await openOn(shop.url);
-    fake.enqueue(call('ask_user', { question: 'Which colour do you want?' }), (r) =>
+    await openOn(e2e.shop.url);
+    e2e.fake.enqueue(call('ask_user', { question: 'Which colour do you want?' }), (r) =>
       r.text.includes('The user answered: Midnight blue') ? call('done', { success: true, summary: 'Noted: midnight blue.' }) : call('done', { success: false, summary: 'No answer reached me.' }),
     );
     await runInPanel('Pick a colour for me');
@@ -429,27 +413,27 @@ describe('the side panel runs a task given in it', () => {
   });
 
   it('stops a task during a step: nothing more happens on the page or on the wire', async () => {
-    await openOn(shop.url);
+    await openOn(e2e.shop.url);
     const cartBefore = await target.evaluate(() => localStorage.getItem('cart'));
-    const sent = fake.requests.length + 1;
-    fake.enqueue({ hang: true });
+    const sent = e2e.fake.requests.length + 1;
+    e2e.fake.enqueue({ hang: true });
     await runInPanel('Add the Pocket Buds to the cart');
     await panel.waitForSelector('[data-testid=stop-task]', { timeout: 60_000 });
     // Wait until the model has the request: the task is inside its first step.
-    while (fake.requests.length < sent) await new Promise((resolve) => setTimeout(resolve, 50));
+    while (e2e.fake.requests.length < sent) await new Promise((resolve) => setTimeout(resolve, 50));
     await panel.click('[data-testid=stop-task]');
     await waitForStatus(panel, 'stopped');
     expect(await panel.$eval('[data-testid=task-status]', (element) => element.textContent)).toBe('Stopped');
     expect(await panel.$('[data-testid=stop-task]')).toBeNull();
-    expect(fake.requests.length).toBe(sent);
+    expect(e2e.fake.requests.length).toBe(sent);
     expect(await target.evaluate(() => localStorage.getItem('cart'))).toBe(cartBefore);
     // The box is free for the next task.
     expect(await panel.$eval('[data-testid=run-task]', (button) => (button as HTMLButtonElement).disabled)).toBe(false);
   });
 
   it('shows the same state in a panel closed and reopened mid-task, and the reopened one can approve', async () => {
-    await openOn(orders.url('/'));
-    fake.enqueue(
+    await openOn(e2e.site.url('/'));
+    e2e.fake.enqueue(
       call('update_plan', { explanation: 'One step.', steps: [{ step: 'Place the order', status: 'in_progress' }] }),
       (r) => call('click', { ref: refIn(r, 'button', /^Place order$/) }),
       call('done', { success: true, summary: 'Order placed.' }),
@@ -464,7 +448,7 @@ describe('the side panel runs a task given in it', () => {
     };
     await panel.close();
 
-    panel = await openPanel(ext, tabId);
+    panel = await openPanel(e2e.ext, tabId);
     await panel.waitForSelector('[data-testid=approval-card]', { timeout: 20_000 });
     expect(await texts(panel, '[data-testid=step-text]')).toEqual(before.steps);
     expect(await panel.$eval('[data-testid=approval-intent]', (element) => element.textContent)).toBe(before.intent);

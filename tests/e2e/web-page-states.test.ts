@@ -1,49 +1,35 @@
 import type { Page } from 'puppeteer-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { ExtensionBrowser } from '../../scripts/lib/launch-browser';
 import type { PendingApproval, TaskRecord } from '../../shared/protocol';
-import { startFakeProvider, type FakeProvider, type RecordedRequest } from '../fixtures/fake-provider/fake-provider-server';
+import { type RecordedRequest } from '../fixtures/fake-provider/fake-provider-server';
 import { startWebStatesServer, type WebStatesServer } from '../fixtures/web-states/web-states-server';
 import { openTab } from './support/open-tab';
-import { PANEL, openPanel } from './support/panel-harness';
-import { requireBuild } from './support/register-host';
+import { openPanel } from './support/panel-harness';
 import { call, lastMessage, refIn } from './support/snapshot-refs';
-import { closedPort, launchTestBrowser, siteUrl } from './support/test-hosts';
+import { closedPort } from './support/test-hosts';
 import { uiCall } from './support/ui-call';
+import { useE2e } from './support/e2e-fixture';
 
-// The page states that used to end tasks, each on a page written for it, on truly different sites (shop.test for the
+// The page states that used to end tasks, each on a page written for it, on truly different sites (e2e.shop.test for the
 // pages, models.test for the model server, both mapped to loopback). One browser for the whole file.
 
-let ext: ExtensionBrowser;
-let fake: FakeProvider;
+const e2e = useE2e({ model: 'act', stepBudget: 30 });
 let site: WebStatesServer;
 let helper: Page;
 
 beforeAll(async () => {
-  requireBuild();
   site = await startWebStatesServer();
-  fake = await startFakeProvider();
-  ext = await launchTestBrowser();
-  await ext.worker();
-  helper = await ext.openExtensionPage(PANEL);
-  const modelPort = Number(new URL(fake.url).port);
-  await uiCall(helper, 'settings.set', {
-    provider: { preset: 'custom', baseUrl: siteUrl(modelPort, 'models.test', '/v1'), model: 'gpt-4o-mini', stream: true, openaiApi: 'chat', toolCalling: 'native', vision: false, timeoutMs: 60_000, maxRetries: 0 },
-    defaultMode: 'act',
-    stepBudget: 30,
-  });
+  helper = await e2e.helper();
 });
 afterAll(async () => {
-  await ext?.close();
-  await fake?.close();
   await site?.close();
 });
 afterEach(() => {
   // A script longer than the task needed (or a test that failed) leaves no replies for the next test.
-  fake.drop();
+  e2e.fake.drop();
 });
 
-const newTab = (url?: string): Promise<{ page: Page; tabId: number }> => openTab(ext, helper, url);
+const newTab = (url?: string): Promise<{ page: Page; tabId: number }> => openTab(e2e.ext, helper, url);
 
 /**
  * Starts a task on the tab through the panel's own method, and waits until it has ended. Approvals the test expects
@@ -68,13 +54,13 @@ async function runTask(tabId: number, text: string, url?: string, approvals?: Pe
 
 
 /** What the model was sent at each turn, last message only (the current page and the last step's result). */
-const sent = (): string[] => fake.requests.map((request) => lastMessage(request));
+const sent = (): string[] => e2e.fake.requests.map((request) => lastMessage(request));
 
 describe('page states are steps, not endings', () => {
   it('starts on the New Tab page: the model is asked, opens the site, and reads the app once it has rendered', async () => {
     const { tabId } = await newTab('chrome://new-tab-page/');
-    const before = fake.requests.length;
-    fake.enqueue(
+    const before = e2e.fake.requests.length;
+    e2e.fake.enqueue(
       () => call('navigate', { url: site.url('/spa.html') }),
       (r: RecordedRequest) => call('click', { ref: refIn(r, 'button', /^Track order 1$/) }),
       () => call('done', { success: true, summary: 'Tracking order 1.' }),
@@ -92,8 +78,8 @@ describe('page states are steps, not endings', () => {
 
   it('works on a page whose HTML streams for 25 s: the model is told it is still loading, acts on what is there, and waits for the rest', async () => {
     const { page, tabId } = await newTab();
-    const before = fake.requests.length;
-    fake.enqueue(
+    const before = e2e.fake.requests.length;
+    e2e.fake.enqueue(
       (r: RecordedRequest) => call('click', { ref: refIn(r, 'button', /^Invoice for order 1$/) }),
       () => call('wait', { seconds: 20 }),
       () => call('done', { success: true, summary: 'Five orders, all delivered.' }),
@@ -112,12 +98,12 @@ describe('page states are steps, not endings', () => {
 
   it('lets the model go elsewhere when a page cannot be reached, instead of ending the task', async () => {
     const { tabId } = await newTab();
-    const before = fake.requests.length;
-    fake.enqueue(
+    const before = e2e.fake.requests.length;
+    e2e.fake.enqueue(
       () => call('navigate', { url: site.url('/spa.html') }),
       () => call('done', { success: true, summary: 'Opened the shop instead.' }),
     );
-    // Nothing listens on that port of shop.test (mapped to this machine): the connection is refused. The model then
+    // Nothing listens on that port of e2e.shop.test (mapped to this machine): the connection is refused. The model then
     // tries the address it knows works on the shop's real port, which is another origin: the user approves it.
     const down = `http://shop.test:${await closedPort()}/`;
     const approvals: PendingApproval[] = [];
@@ -155,7 +141,7 @@ describe('page states are steps, not endings', () => {
 describe('scrolling is progress', () => {
   it('scrolls a 200-item feed as long as it shows new items, nudged after 8 scrolls in a row, and finishes', async () => {
     const { page, tabId } = await newTab(site.url('/perception/infinite.html?total=200'));
-    const before = fake.requests.length;
+    const before = e2e.fake.requests.length;
     // A patient reader: scrolls until item 150 shows, opens it, and is done.
     let opened = false;
     const script = (r: RecordedRequest): ReturnType<typeof call> => {
@@ -168,7 +154,7 @@ describe('scrolling is progress', () => {
         return call('scroll', { direction: 'down', pages: 2 });
       }
     };
-    for (let turn = 0; turn < 25; turn += 1) fake.enqueue(script);
+    for (let turn = 0; turn < 25; turn += 1) e2e.fake.enqueue(script);
     const record = await runTask(tabId, 'Open item 150 of the feed');
     const calls = record.agent?.steps.flatMap((s) => s.calls).map((c) => c.name) ?? [];
     const scrolls = calls.filter((name) => name === 'scroll').length;
@@ -188,7 +174,7 @@ describe('scrolling is progress', () => {
     const shots = await uiCall(helper, 'task.screenshots', { taskId: last.id });
     expect(shots.map((shot) => shot.step)).toEqual(last.agent?.steps.map((step) => step.index));
     expect(shots.every((shot) => shot.base64.startsWith('/9j/'))).toBe(true);
-    const panel = await openPanel(ext, last.tabId);
+    const panel = await openPanel(e2e.ext, last.tabId);
     await panel.click('[data-testid=flow-history]');
     const item = `[data-testid=history-item][data-task-id="${last.id}"]`;
     await panel.waitForSelector(item);
@@ -228,7 +214,7 @@ describe('the snapshot says what the page says', () => {
   it('lets a model that copies the page exactly fill the form, dates in the format shown', async () => {
     const { page, tabId } = await newTab(site.url('/booking.html'));
     const copy = (r: RecordedRequest, pattern: RegExp): string => pattern.exec(lastMessage(r))?.[1] ?? 'not found';
-    fake.enqueue(
+    e2e.fake.enqueue(
       (r: RecordedRequest) => call('type', { ref: refIn(r, 'textbox', /^Guest name$/), text: copy(r, /enter "([^"]+)" as the guest name/) }),
       (r: RecordedRequest) => call('type', { ref: refIn(r, 'textbox', /^Booking code$/), text: copy(r, /booking code is (\S+) /) }),
       (r: RecordedRequest) => call('type', { ref: refIn(r, 'date', /^Check-in$/), text: '2025-03-16' }),
@@ -236,7 +222,7 @@ describe('the snapshot says what the page says', () => {
       (r: RecordedRequest) => call('click', { ref: refIn(r, 'button', /^Book$/) }),
       () => call('done', { success: true, summary: 'Booked.' }),
     );
-    const before = fake.requests.length;
+    const before = e2e.fake.requests.length;
     const record = await runTask(tabId, 'Book the room as the page says, checking in on 16 March 2025 at 14:30');
     expect(record.status, record.agent?.endReason ?? '').toBe('completed');
     expect(await page.$eval('#result', (el) => el.textContent)).toBe('Booked for Nathalie on 2025-03-16 at 14:30');

@@ -64,6 +64,7 @@ const SENT_NOTHING_CODES: ReadonlySet<string> = new Set(['forbidden', 'invalid_p
  */
 function relayed(options: RelayOptions): InputDriver {
   let fallback: InputDriver | null = null;
+  let typing: string | undefined;
   const send = async (input: InputOpInput): Promise<boolean> => {
     if (fallback) return false;
     let reason: string;
@@ -72,7 +73,8 @@ function relayed(options: RelayOptions): InputDriver {
         await options.ask({ kind: 'request', id: `input-${options.randomId()}`, method: 'input', params: { lease: options.lease, frameKey: options.frameKey, input } }),
       );
       if (reply.success && reply.data.ok) {
-        const result = reply.data.result as { trusted?: boolean; reason?: string } | undefined;
+        const result = reply.data.result as { trusted?: boolean; reason?: string; typing?: string } | undefined;
+        if (result?.typing) typing = result.typing;
         if (result?.trusted) return true;
         reason = result?.reason ?? 'the background did not send the input';
       } else if (reply.success && !reply.data.ok) {
@@ -108,6 +110,7 @@ function relayed(options: RelayOptions): InputDriver {
       if (!(await send({ op: 'press', chord, times }))) await fallback?.press(target, chord, times);
     },
     typeText: (text) => send({ op: 'type', text }),
+    typing: () => typing,
     wheel: (target, point, dx, dy) => send({ op: 'wheel', at: at(target, point), dx, dy }),
     drag: async (from, to) => {
       if (!(await send({ op: 'drag', from: at(from.el, from.at), to: at(to.el, to.at) }))) await fallback?.drag(from, to);

@@ -19,6 +19,8 @@ export interface InputDriver {
   press(target: Element, chord: Chord, times: number): Promise<void>;
   /** Types at the caret; false when it cannot be done as trusted input (the caller types the synthetic way). */
   typeText(text: string): Promise<boolean>;
+  /** How the last trusted text went in (one insertion, or key by key and why); undefined when not said. */
+  typing?(): string | undefined;
   /** Turns the wheel over a point of an element; false when not trusted (the caller scrolls the synthetic way). */
   wheel(target: Element, at: Point, dx: number, dy: number): Promise<boolean>;
   drag(from: { el: Element; at: Point }, to: { el: Element; at: Point }): Promise<void>;

@@ -11,9 +11,10 @@ import { ariaOptionNames, findAriaOption, listboxOf, selectNative } from './sele
 import { setFiles } from './set-files';
 import { setValue, takesValue } from './set-value';
 import { isTextField, readBack, typeWithInput } from './type-text';
+import { watchNavigation } from './watch-navigation';
 import { FRAME_MS, type ShownWatch, watchSettle, watchShown } from './watch-settle';
 
-type Outcome = Omit<ActResult, 'replacedBy' | 'candidates' | 'token' | 'url'>;
+type Outcome = Omit<ActResult, 'replacedBy' | 'candidates' | 'token' | 'url' | 'navigation'>;
 
 function checkedState(el: Element): boolean | null {
   if (el.tagName === 'INPUT' && ['checkbox', 'radio'].includes((el as HTMLInputElement).type)) return (el as HTMLInputElement).checked;
@@ -62,6 +63,7 @@ function tracked(driver: InputDriver): { driver: InputDriver; used: () => boolea
       hover: mark((target, at) => driver.hover(target, at)),
       press: mark((target, chord, times) => driver.press(target, chord, times)),
       typeText: mark((text) => driver.typeText(text)),
+      typing: () => driver.typing?.(),
       wheel: mark((target, at, dx, dy) => driver.wheel(target, at, dx, dy)),
       drag: mark((from, to) => driver.drag(from, to)),
     },
@@ -115,14 +117,18 @@ export interface RunContext {
  * after a check, where a dragged element went, what appeared or went away after a click. An action that changed
  * nothing says so, and one whose result the page did not take (a value it refused) fails.
  */
-export async function runAction(doc: Document, el: Element | null, action: ElementAction, context: RunContext): Promise<Outcome> {
+export async function runAction(doc: Document, el: Element | null, action: ElementAction, context: RunContext): Promise<Omit<ActResult, 'replacedBy' | 'candidates' | 'token' | 'url'>> {
   const win = doc.defaultView;
   if (!win) throw new AppError('unavailable', 'the frame has no window');
   const watch = watchSettle(doc);
+  const navigation = watchNavigation(win);
   try {
-    return await act(doc, win, el, action, context, watch);
+    const outcome = await act(doc, win, el, action, context, watch);
+    const seen = navigation.seen();
+    return seen ? { ...outcome, navigation: seen } : outcome;
   } finally {
     watch.stop();
+    navigation.stop();
   }
 }
 
@@ -163,6 +169,8 @@ async function act(doc: Document, win: Window, el: Element | null, action: Eleme
       } else {
         await typeWithInput(target, action.text, action.clear, driver, () => clickLike(target, access, 1, driver));
       }
+      const typing = driver.typing?.();
+      if (typing) evidence.push(`typed ${typing}`);
       if (action.submit) await driver.press(target, parseChord('Enter'), 1);
       message = `typed into${action.submit ? ' and pressed Enter in' : ''}`;
       break;
@@ -294,13 +302,8 @@ async function act(doc: Document, win: Window, el: Element | null, action: Eleme
   if (report.mutations > 0) evidence.push(`${report.mutations} changes on the page${report.timedOut ? ' (still changing)' : ''}`);
   const changed =
     report.mutations > 0 || after.url !== before.url || after.state !== before.state || focusMoved || after.scroll !== before.scroll || scrolledBox || revealed.length > 0;
-  const subject = message.includes('[@]') || !el ? message : `${message} [@]`;
-  if (!changed && action.kind !== 'focus' && !subject.startsWith('left')) {
-    evidence.push('no visible effect');
-    message = `${subject}: no visible effect (nothing on the page changed)`;
-  } else {
-    message = subject;
-  }
-  if (used()) message = `${message} (${driver.path()})`;
-  return { ok, message, changed, evidence };
+  message = message.includes('[@]') || !el ? message : `${message} [@]`;
+  // Whether nothing changed is the background's verdict: it also sees navigations, new tabs and downloads.
+  const flagsNoEffect = action.kind !== 'focus' && !message.startsWith('left');
+  return { ok, message, changed, evidence, flagsNoEffect, ...(used() ? { inputPath: driver.path() } : {}) };
 }

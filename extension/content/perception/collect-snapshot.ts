@@ -1,3 +1,4 @@
+// Over 400 lines for a reason: one walk of the DOM that decides what each node contributes to the snapshot; its helpers already live in the modules it imports.
 import type { SnapshotMode } from '../../../shared/perception/frame-snapshot';
 import { accessibleName, clip, collapse, landmarkName, nameHint } from './accessible-name';
 import { deepActiveElement, type DomAccess } from './dom-access';
@@ -21,6 +22,15 @@ export interface CollectOptions {
   /** A time (Date.now()) after which the walk stops where it is and the snapshot says it is partial. */
   deadline?: number;
 }
+
+/**
+ * Elements nested deeper than this are left out (and the snapshot says so). The walk recurses per level, and script can
+ * nest elements and shadow roots far deeper than the HTML parser's 512 levels; no page a person reads goes this deep.
+ */
+export const MAX_DEPTH = 400;
+
+/** How long one frame's snapshot walk may take before it stops and reports what it left out. */
+export const SNAPSHOT_BUDGET_MS = 600;
 
 /** Elements whose content is never shown: not rendered, or described by the element itself. */
 const SKIP = new Set(['SCRIPT', 'STYLE', 'NOSCRIPT', 'TEMPLATE', 'HEAD', 'META', 'LINK', 'TITLE', 'OPTION', 'DATALIST']);
@@ -111,6 +121,14 @@ export function collectSnapshot(doc: Document, registry: RefRegistry, access: Do
   const deadline = options.deadline ?? Infinity;
   let visits = 0;
   let expired = false;
+  let depth = 0;
+  let tooDeep = 0;
+  /**
+   * The box of an element whose text runs are flushed, measured once: an inline element with thousands of runs (links
+   * with commas between) would otherwise be measured again for each run, and measuring an inline box walks all its line
+   * boxes, which made such a page quadratic.
+   */
+  const textRects = new Map<Element, DOMRect>();
 
   const inView = (rect: DOMRect, scope: Scope): number => {
     const top = rect.top + scope.dy;
@@ -137,7 +155,11 @@ export function collectSnapshot(doc: Document, registry: RefRegistry, access: Do
     pendingTextEl = null;
     spaceSeen = TRAILING_SPACE.test(raw);
     if (!text || !el) return null;
-    const rect = el.getBoundingClientRect();
+    let rect = textRects.get(el);
+    if (!rect) {
+      rect = el.getBoundingClientRect();
+      textRects.set(el, rect);
+    }
     if (viewport && inView(rect, scope) !== 0) return null;
     entries.push({ text, prio: 1, joinBefore, joinAfter: !spaceSeen, ...(afterBlock ? { blockStart: true } : {}) });
     afterBlock = false;
@@ -213,6 +235,19 @@ export function collectSnapshot(doc: Document, registry: RefRegistry, access: Do
   };
 
   const visit = (el: Element, scope: Scope): Box | null => {
+    if (depth >= MAX_DEPTH) {
+      tooDeep += 1;
+      return null;
+    }
+    depth += 1;
+    try {
+      return visitElement(el, scope);
+    } finally {
+      depth -= 1;
+    }
+  };
+
+  const visitElement = (el: Element, scope: Scope): Box | null => {
     // The clock is read every few hundred elements only: reading it costs more than visiting most elements.
     if (expired || ((visits += 1) % 512 === 0 && Date.now() > deadline)) {
       expired = true;
@@ -423,6 +458,12 @@ export function collectSnapshot(doc: Document, registry: RefRegistry, access: Do
   markCovered(candidates, layers, win.innerWidth, vh);
 
   const collected = finishSnapshot(entries, registry, maxText, { url: win.location.href, title: doc.title, above, below, dialogs, focused });
-  if (expired) collected.snapshot.partial = true;
+  const omitted: string[] = [];
+  if (expired) {
+    collected.snapshot.partial = true;
+    omitted.push(`the page is too large to read in time: the walk stopped after ${visits} elements, and what comes after the last line shown was left out (use find to search it, or scroll and take a viewport snapshot)`);
+  }
+  if (tooDeep > 0) omitted.push(`${tooDeep} parts nested deeper than ${MAX_DEPTH} levels were left out`);
+  if (omitted.length > 0) collected.snapshot.omitted = omitted;
   return collected;
 }

@@ -78,7 +78,8 @@ export async function runDesktopTask(options: DesktopTaskOptions): Promise<{ sta
     environment,
     tools: desktopTools(),
     provider: options.provider,
-    policy: { mode: options.mode },
+    // The desktop has no sites for a plan to name: in ask mode each of its actions asks, as it always did.
+    policy: { mode: options.mode, approveEachStep: true },
     vault: createSecretVault(),
     approve: options.approve,
     ...(options.askUser ? { askUser: options.askUser } : {}),

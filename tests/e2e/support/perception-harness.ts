@@ -5,6 +5,7 @@ import type { ExtensionBrowser } from '../../../scripts/lib/launch-browser';
 import { launchTestBrowser } from './test-hosts';
 import { serveDirectory, type DirectoryServer } from '../../../scripts/bench/serve-directory';
 import type { ResultOf, UiMethods } from '../../../shared/protocol';
+import { needShared } from '../../support/shared-dir';
 import { uiCall } from './ui-call';
 
 export type PageSnapshot = ResultOf<UiMethods, 'page.snapshot'>;
@@ -15,14 +16,18 @@ export function requireExtensionBuild(): void {
   if (!existsSync('dist/manifest.json')) throw new Error('Missing dist/manifest.json: run `npm run build` before the end-to-end tests');
 }
 
-/** The folders the perception tests serve: their own fixtures, React's UMD builds, TodoMVC and the real-page corpus. */
+/**
+ * The folders the perception tests serve: their own fixtures, React's UMD builds, TodoMVC, and the real-page corpus
+ * when the shared folder beside the checkout has it (a test that opens /corpus/ skips without it: see needShared).
+ */
 export function perceptionMounts(): Record<string, string> {
+  const corpus = needShared('corpus/pages');
   return {
     '/': resolve('tests/fixtures/pages/perception'),
     '/vendor/react/': resolve('node_modules/react/umd'),
     '/vendor/react-dom/': resolve('node_modules/react-dom/umd'),
     '/todomvc/': resolve('node_modules/todomvc'),
-    '/corpus/': resolve('../shared/corpus/pages'),
+    ...(corpus.missing === null ? { '/corpus/': corpus.path } : {}),
   };
 }
 

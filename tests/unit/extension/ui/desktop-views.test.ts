@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { desktopStepText } from '../../../../extension/ui/desktop-progress';
 import { nextDesktopRun } from '../../../../extension/ui/use-desktop-run';
 import { availabilityOf } from '../../../../extension/ui/use-desktop-status';
-import { newDesktopRun } from '../../../../extension/background/desktop-run-log';
+import { newDesktopRun } from '../../../../extension/background/host/desktop-run-log';
 
 const connected = { state: 'connected' as const, hostVersion: '0.1.0', updatedAt: 1 };
 

@@ -71,6 +71,8 @@ describe('the settings form', () => {
       change: {
         provider: null,
         defaultMode: 'ask',
+        approveEachStep: false,
+        maxCostUsd: null,
         stepBudget: 30,
         allowedSites: ['Shop.test', '*.example.com'],
         deniedSites: [],

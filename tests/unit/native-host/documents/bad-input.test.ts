@@ -66,7 +66,7 @@ describe('bad input to the comparison', () => {
     const sheet = await zip.file('xl/worksheets/sheet2.xml')!.async('string');
     zip.file('xl/worksheets/sheet2.xml', sheet.slice(0, sheet.length / 2));
     const error = await failure(judgeDocument(files.write('damaged.xlsx', await zip.generateAsync({ type: 'nodebuffer' })), files.write('good.xlsx', await buildWorkbook())));
-    expect(error.message).toMatch(/damaged\.xlsx could not be read as an Excel workbook \(\.xlsx\): .+\. It may be damaged; re-create it\./);
+    expect(error.message).toMatch(/damaged\.xlsx is corrupt: its part xl\/worksheets\/sheet2\.xml is not well-formed XML \(.+\)\. Re-create the file\./);
   });
 
   it('a password-protected workbook (made by LibreOffice) and a 1997-2003 binary file', async () => {

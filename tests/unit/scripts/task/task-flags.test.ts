@@ -14,6 +14,13 @@ describe('npm run task flags', () => {
     });
   });
 
+  it('sends a compatible server (--base-url) DEPUTY_API_KEY, else OPENAI_API_KEY', () => {
+    const args = ['--base-url', 'https://openrouter.example/api/v1', '--model', 'm', 'go'];
+    expect(parseTaskFlags(args, { OPENAI_API_KEY: 'sk-o' }).provider).toMatchObject({ preset: 'custom', apiKey: 'sk-o' });
+    expect(parseTaskFlags(args, { OPENAI_API_KEY: 'sk-o', DEPUTY_API_KEY: 'd' }).provider).toMatchObject({ apiKey: 'd' });
+    expect(parseTaskFlags(args, {}).provider).not.toHaveProperty('apiKey');
+  });
+
   it('uses Anthropic when only its key is set, and DEPUTY_API_KEY for any provider', () => {
     expect(parseTaskFlags(['--url', 'https://a.example/', 'go'], { ANTHROPIC_API_KEY: 'k' }).provider).toMatchObject({ preset: 'anthropic', apiKey: 'k' });
     expect(parseTaskFlags(['--url', 'https://a.example/', '--provider', 'anthropic', 'go'], { DEPUTY_API_KEY: 'd' }).provider).toMatchObject({ apiKey: 'd' });

@@ -96,7 +96,7 @@ describe('the policy gate on chat tools', () => {
       page,
       vault: createSecretVault({ entries: vaultEntries }),
       plan: null,
-      config: { mode: 'act', allowedSites: [], deniedSites: [], allowedFacts: FACTS },
+      config: { mode: 'act', approveEachStep: false, allowedSites: [], deniedSites: [], allowedFacts: FACTS },
       startUrl: 'https://shop.example/help',
     };
     return gateToolCall(input);

@@ -68,6 +68,17 @@ describe('the policy gate in act mode', () => {
     expect(data.reason).toContain('it uses personal data ({{card_number}})');
     expect(data.reason).toContain('it types {{card_number}} into [7] textbox "Search", which is not the field for it');
     expect(gate('type', { ref: 4, text: '{{card_number}}', clear: true, submit: false }).decision).toBe('ask');
+    // Every tool that fills a field is judged the same way: set_value and select put the card where it does not belong
+    // just as type would, and its own field takes it without a question.
+    for (const [name, args] of [
+      ['set_value', { ref: 7, value: '{{card_number}}' }],
+      ['select', { ref: 7, values: ['{{card_number}}'] }],
+    ] as const) {
+      const filled = gate(name, args);
+      expect(filled, name).toMatchObject({ decision: 'ask', personalData: true });
+      expect(filled.reason).toContain('into [7] textbox "Search", which is not the field for it');
+    }
+    expect(gate('set_value', { ref: 10, value: '{{card_number}}' })).toMatchObject({ decision: 'allow', personalData: true });
     // Searching the page for a placeholder someone wrote there resolves nothing, so it needs no approval.
     expect(gate('find', { text: '{{card_number}}' }).decision).toBe('allow');
   });
@@ -101,8 +112,9 @@ describe('the policy gate in act mode', () => {
 });
 
 describe('the policy gate in ask mode', () => {
-  it('asks for every action and for a new plan, but not for reading', () => {
-    expect(gate('click', { ref: 1, double: false }, { mode: 'ask' })).toMatchObject({ decision: 'ask', reason: 'You asked to approve each action.' });
+  it('asks for every action until a plan is approved, and for a new plan, but not for reading', () => {
+    expect(gate('click', { ref: 1, double: false }, { mode: 'ask' })).toMatchObject({ decision: 'ask', reason: 'No plan is approved yet, so each step asks.' });
+    expect(gate('click', { ref: 1, double: false }, { mode: 'ask', approveEachStep: true })).toMatchObject({ decision: 'ask', reason: 'You chose to approve each step.' });
     expect(gate('find', { text: 'mug' }, { mode: 'ask' }).decision).toBe('allow');
     const plan = { explanation: 'x', steps: [{ step: 'Buy the mug', status: 'pending' }] };
     expect(gate('update_plan', plan, { mode: 'ask' })).toMatchObject({ decision: 'ask', reason: 'Approve this plan?\n[ ] 1. Buy the mug' });

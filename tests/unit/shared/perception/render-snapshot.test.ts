@@ -22,6 +22,12 @@ describe('renderSnapshot', () => {
     ]);
   });
 
+  it('ends with what the page walk left out, even when the budget cut everything else', () => {
+    const omitted = ['3 parts nested deeper than 400 levels were left out'];
+    const { text } = renderSnapshot({ header: ['Page: Shop'], items, above: 0, below: 0, maxTokens: 30, omitted });
+    expect(text.split('\n').at(-1)).toBe('(left out: 3 parts nested deeper than 400 levels were left out)');
+  });
+
   it('says how many elements lie above and below the view', () => {
     const { text } = renderSnapshot({ header: [], items: items.slice(2, 3), above: 3, below: 12 });
     expect(text).toBe(

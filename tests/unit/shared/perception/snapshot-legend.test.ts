@@ -47,7 +47,7 @@ describe('the snapshot legend in the system prompt', () => {
   });
 
   it('explains the notes the task adds around the page: a JavaScript dialog over it, and the task\'s downloads', () => {
-    const notices = source('extension/background/page-notices.ts');
+    const notices = source('extension/background/page/page-notices.ts');
     expect(notices).toContain('Downloads of this task:');
     expect(SNAPSHOT_LEGEND).toContain('"Downloads of this task:"');
     expect(notices).toContain('and is frozen until it is answered');
@@ -55,7 +55,7 @@ describe('the snapshot legend in the system prompt', () => {
   });
 
   it('explains the marks around a frame of another site, and the tab list', () => {
-    const snapshot = source('extension/background/tab-snapshot.ts');
+    const snapshot = source('extension/background/page/tab-snapshot.ts');
     const start = /\[frame from \$\{originLabel\(origin\)\}, another site/.test(snapshot);
     const end = /\[end of frame from \$\{originLabel\(origin\)\}\]/.test(snapshot);
     expect(start && end).toBe(true);

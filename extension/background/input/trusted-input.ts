@@ -1,0 +1,183 @@
+import { typingMode } from './typing-mode';
+import type { Chord, InputOp } from '../../../shared/protocol/input-channel';
+import { type KeyDefinition, MODIFIER_BITS, type Modifier, keyDefinition, keyForCharacter } from './keyboard-layout';
+
+/** Sends one DevTools command to the tab. */
+export type Send = (method: string, params?: Record<string, unknown>) => Promise<unknown>;
+
+export interface Point {
+  x: number;
+  y: number;
+}
+
+export interface TrustedInputDeps {
+  send: Send;
+  sleep: (ms: number) => Promise<void>;
+  /** The data of a native drag the browser started and handed to us (Input.dragIntercepted), if one did. */
+  interceptedDrag: () => unknown;
+  /** Whether this browser runs on macOS, where editing shortcuts go as commands (Blink handles them itself elsewhere). */
+  mac: boolean;
+}
+
+/** Texts longer than this go in mostly as one committed text, and only their last character as a key press. */
+const KEYED_TEXT_MAX = 300;
+/** How many pointer moves a drag makes on its way: enough for sortable lists to notice the pointer passing items. */
+const DRAG_STEPS = 12;
+
+const MAC_COMMANDS: Record<string, string> = { a: 'selectAll', c: 'copy', v: 'paste', x: 'cut', z: 'undo' };
+
+async function mouse(send: Send, type: string, at: Point, extra: Record<string, unknown> = {}): Promise<void> {
+  await send('Input.dispatchMouseEvent', { type, x: at.x, y: at.y, ...extra });
+}
+
+/** A left click (or a double click) as a mouse makes it: onto the point, down, up; the second press says clickCount 2. */
+export async function click(send: Send, at: Point, count: number): Promise<void> {
+  await mouse(send, 'mouseMoved', at);
+  for (let n = 1; n <= count; n += 1) {
+    await mouse(send, 'mousePressed', at, { button: 'left', buttons: 1, clickCount: n });
+    await mouse(send, 'mouseReleased', at, { button: 'left', buttons: 0, clickCount: n });
+  }
+}
+
+async function key(send: Send, type: 'keyDown' | 'rawKeyDown' | 'keyUp', def: KeyDefinition, modifiers: number, commands?: string[]): Promise<void> {
+  await send('Input.dispatchKeyEvent', {
+    type,
+    key: def.key,
+    code: def.code,
+    windowsVirtualKeyCode: def.keyCode,
+    modifiers,
+    ...(def.location === undefined ? {} : { location: def.location }),
+    ...(type === 'keyDown' && def.text !== undefined ? { text: def.text, unmodifiedText: def.text } : {}),
+    ...(commands ? { commands } : {}),
+  });
+}
+
+/** Presses a key with its modifiers held, as a keyboard does: modifiers down, the key down and up, modifiers up. */
+export async function pressChord(deps: Pick<TrustedInputDeps, 'send' | 'mac'>, chord: Chord, times = 1): Promise<void> {
+  const { send } = deps;
+  const def = keyDefinition(chord.key);
+  if (!def) throw new Error(`no key is named "${chord.key}": use a key such as Enter, Tab, Escape, ArrowDown, PageDown or a single character`);
+  const held: Modifier[] = [];
+  if (chord.ctrl) held.push('Control');
+  if (chord.alt) held.push('Alt');
+  if (chord.meta) held.push('Meta');
+  if (chord.shift) held.push('Shift');
+  let modifiers = 0;
+  for (const name of held) {
+    modifiers |= MODIFIER_BITS[name];
+    const modifierKey = keyDefinition(name);
+    if (modifierKey) await key(send, 'rawKeyDown', modifierKey, modifiers);
+  }
+  // With Control, Alt or Meta held a key types nothing: it is a shortcut.
+  const types = def.text !== undefined && !chord.ctrl && !chord.alt && !chord.meta;
+  const commandKey = chord.key.toLowerCase();
+  const commands = deps.mac && chord.meta && MAC_COMMANDS[commandKey] ? [MAC_COMMANDS[commandKey]] : undefined;
+  for (let n = 0; n < times; n += 1) {
+    const shown = types && chord.shift && def.text ? { ...def, text: def.text.toUpperCase(), key: def.key.length === 1 ? def.key.toUpperCase() : def.key } : def;
+    await key(send, types ? 'keyDown' : 'rawKeyDown', shown, modifiers, commands);
+    await key(send, 'keyUp', shown, modifiers);
+  }
+  for (const name of held.reverse()) {
+    modifiers &= ~MODIFIER_BITS[name];
+    const modifierKey = keyDefinition(name);
+    if (modifierKey) await key(send, 'keyUp', modifierKey, modifiers);
+  }
+}
+
+/**
+ * Types text at the caret: each character a keyboard has is a key press (keydown, keypress, input, keyup, as sites
+ * listening for keys expect); characters no key types go in as committed text, as an input method commits them. A
+ * very long text goes in as one commit except its last character, so the page still sees a key at the end.
+ */
+export async function typeText(send: Send, text: string): Promise<void> {
+  const chars = [...text];
+  let start = 0;
+  if (chars.length > KEYED_TEXT_MAX) {
+    start = chars.length - 1;
+    await send('Input.insertText', { text: chars.slice(0, start).join('') });
+  }
+  let pending = '';
+  const flush = async (): Promise<void> => {
+    if (pending) await send('Input.insertText', { text: pending });
+    pending = '';
+  };
+  for (const char of chars.slice(start)) {
+    const typed = keyForCharacter(char);
+    if (!typed) {
+      pending += char;
+      continue;
+    }
+    await flush();
+    const modifiers = typed.shift ? MODIFIER_BITS.Shift : 0;
+    await key(send, 'keyDown', typed.key, modifiers);
+    await key(send, 'keyUp', typed.key, modifiers);
+  }
+  await flush();
+}
+
+/** Turns the mouse wheel over a point: what scrolls is whatever the page scrolls under the pointer there. */
+export async function wheel(send: Send, at: Point, dx: number, dy: number): Promise<void> {
+  await mouse(send, 'mouseMoved', at);
+  await mouse(send, 'mouseWheel', at, { deltaX: dx, deltaY: dy });
+}
+
+/**
+ * Drags from one point to another with the left button held, in small moves. A page whose elements start a native
+ * drag (draggable="true") gets it as a real drag and drop, handed over by the browser; any other page sees the mouse
+ * moves and the release (jQuery UI, range thumbs, canvas editors).
+ */
+export async function drag(deps: TrustedInputDeps, from: Point, to: Point): Promise<'native' | 'mouse'> {
+  const { send } = deps;
+  await send('Input.setInterceptDrags', { enabled: true });
+  try {
+    await mouse(send, 'mouseMoved', from);
+    await mouse(send, 'mousePressed', from, { button: 'left', buttons: 1, clickCount: 1 });
+    let data: unknown;
+    for (let step = 1; step <= DRAG_STEPS; step += 1) {
+      const at = { x: from.x + ((to.x - from.x) * step) / DRAG_STEPS, y: from.y + ((to.y - from.y) * step) / DRAG_STEPS };
+      await mouse(send, 'mouseMoved', at, { button: 'left', buttons: 1 });
+      // The browser reports a native drag a moment after the move that started it.
+      if (step <= 2) await deps.sleep(30);
+      data = deps.interceptedDrag();
+      if (data) break;
+    }
+    if (data) {
+      await send('Input.dispatchDragEvent', { type: 'dragEnter', x: to.x, y: to.y, data });
+      await send('Input.dispatchDragEvent', { type: 'dragOver', x: to.x, y: to.y, data });
+      await send('Input.dispatchDragEvent', { type: 'drop', x: to.x, y: to.y, data });
+    }
+    await mouse(send, 'mouseReleased', to, { button: 'left', buttons: 0, clickCount: 1 });
+    return data ? 'native' : 'mouse';
+  } finally {
+    await send('Input.setInterceptDrags', { enabled: false }).catch(() => undefined);
+  }
+}
+
+/** Sends one relayed piece of input, in the tab's own viewport coordinates; for typed text, how it was typed. */
+export async function sendInput(deps: TrustedInputDeps, input: InputOp, offset: Point): Promise<string | void> {
+  const shift = (p: Point): Point => ({ x: p.x + offset.x, y: p.y + offset.y });
+  switch (input.op) {
+    case 'click':
+      return click(deps.send, shift(input.at), input.count);
+    case 'move':
+      return mouse(deps.send, 'mouseMoved', shift(input.at));
+    case 'wheel':
+      return wheel(deps.send, shift(input.at), input.dx, input.dy);
+    case 'press':
+      return pressChord(deps, input.chord, input.times);
+    case 'type': {
+      // One character is one key either way; longer text goes in at once unless the page handles keys itself.
+      if ([...input.text].length <= 1) {
+        await typeText(deps.send, input.text);
+        return undefined;
+      }
+      const mode = await typingMode(deps.send);
+      if (mode.keys) await typeText(deps.send, input.text);
+      else await deps.send('Input.insertText', { text: input.text });
+      return mode.note;
+    }
+    case 'drag':
+      await drag(deps, shift(input.from), shift(input.to));
+      return;
+  }
+}

@@ -1,0 +1,90 @@
+import type { TabState } from '../../platform/tab-control';
+
+/** What settling a tab needs: its state, the requests its page waits for, and its top frame's DOM. */
+export interface SettlePorts {
+  tabState(tabId: number): Promise<TabState | undefined>;
+  /** The page's open requests since the action began (see RequestWatch); absent when not watched. */
+  inFlight?: () => number;
+  /** A new page was requested and has not answered yet: the tab still shows the old one, but it is on its way. */
+  documentRequested?: () => boolean;
+  /** A navigation of the tab was begun (as the browser or the page reported it) and has not committed or failed yet. */
+  navigationPending?: () => boolean;
+  /** Waits until the top frame's DOM stops changing; undefined when the frame does not answer (still loading). */
+  domQuiet(tabId: number, options: { capMs: number; graceMs: number }): Promise<{ mutations: number; timedOut: boolean } | undefined>;
+  sleep(ms: number): Promise<void>;
+  now(): number;
+}
+
+export interface SettleLimits {
+  /** How long to wait for the page to finish loading. */
+  loadCapMs: number;
+  /**
+   * The page was still loading when the action began (HTML that streams for long): only a new page the action asked
+   * for is waited for, not the end of this one, which the model was already told about.
+   */
+  alreadyLoading?: boolean;
+  /** How long to wait, once loaded, for its requests to be answered and its DOM to go quiet. */
+  quietCapMs: number;
+}
+
+export interface Settled {
+  /** The tab as it is now; undefined when it was closed. */
+  tab: TabState | undefined;
+  /** False when it was still loading at the load cap: what is read of it may be incomplete. */
+  loaded: boolean;
+  /** A page load was under way at some point: the action (or something) sent the tab to a page. */
+  sawLoading: boolean;
+  /** False when requests were still open or the DOM still changing at the cap. */
+  quiet: boolean;
+  waitedMs: number;
+}
+
+const POLL_MS = 50;
+/** After an answer arrives, the page's own code needs a moment to render it: the first change is waited for this long. */
+const AFTER_ANSWER_GRACE_MS = 150;
+
+/**
+ * Waits for a tab to settle after a navigation or an action: until it has loaded (capped), then until the requests
+ * the action started have been answered and the DOM has stopped changing (capped). Nothing is waited for that is not
+ * happening: a loaded page with nothing in flight and nothing changing settles at once. One module for every caller,
+ * so what "settled" means is the same after a click, a navigation and a wait.
+ */
+export async function settleTab(ports: SettlePorts, tabId: number, limits: SettleLimits): Promise<Settled> {
+  const started = ports.now();
+  let tab = await ports.tabState(tabId);
+  const loadDeadline = started + limits.loadCapMs;
+  const loading = (state: TabState | undefined): boolean =>
+    state !== undefined &&
+    ((state.status === 'loading' && limits.alreadyLoading !== true) || ports.documentRequested?.() === true || ports.navigationPending?.() === true);
+  const sawLoading = loading(tab);
+  while (loading(tab) && ports.now() < loadDeadline) {
+    await ports.sleep(POLL_MS);
+    tab = await ports.tabState(tabId);
+  }
+  const loaded = tab !== undefined && !loading(tab);
+  if (!tab || !loaded) return { tab, loaded, sawLoading, quiet: false, waitedMs: ports.now() - started };
+
+  const quietDeadline = ports.now() + limits.quietCapMs;
+  let quiet = false;
+  let waitedForNetwork = false;
+  while (ports.now() < quietDeadline) {
+    if ((ports.inFlight?.() ?? 0) > 0) {
+      waitedForNetwork = true;
+      await ports.sleep(POLL_MS);
+      continue;
+    }
+    if (!waitedForNetwork) {
+      quiet = true;
+      break;
+    }
+    // Answers came in: let the page render them, then look again (rendering may ask for more).
+    const dom = await ports.domQuiet(tabId, { capMs: Math.max(0, quietDeadline - ports.now()), graceMs: AFTER_ANSWER_GRACE_MS });
+    waitedForNetwork = false;
+    if (!dom || (!dom.timedOut && (ports.inFlight?.() ?? 0) === 0)) {
+      quiet = dom !== undefined;
+      break;
+    }
+  }
+  tab = (await ports.tabState(tabId)) ?? tab;
+  return { tab, loaded: !loading(tab), sawLoading, quiet, waitedMs: ports.now() - started };
+}

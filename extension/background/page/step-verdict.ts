@@ -1,0 +1,125 @@
+import type { TabActivity } from '../../platform/tab-activity';
+
+/** The words a step says when its action changed nothing anyone could see. */
+export const NO_EFFECT_MESSAGE = ': no visible effect (nothing on the page changed)';
+export const NO_EFFECT_LINE = 'no visible effect';
+
+/** Errors of a page load that mean the page stayed as it was on purpose: a 204 answer, a load that became a download. */
+const QUIET_LOAD_ERRORS = /ERR_ABORTED|ERR_BLOCKED_BY_RESPONSE/;
+
+/** What the background saw of the tab around an action, beside what the acting frame saw of its DOM. */
+export interface TabFacts {
+  /** The action ran in the top frame, whose address is the tab's. */
+  topFrame: boolean;
+  urlBefore: string | undefined;
+  urlAfter: string | undefined;
+  /** What webNavigation reported while the action ran and settled; absent where it is not watched (unit tests). */
+  activity?: TabActivity | undefined;
+  /** A navigation the acting page itself began (its Navigation API), when it said so. */
+  navigation?: { url: string; sameDocument: boolean } | undefined;
+  /** The next page was still loading when the settle gave up waiting. */
+  stillLoading: boolean;
+}
+
+/** The tab's side of the verdict: whether it changed, and the lines that say how. */
+export function tabEffect(facts: TabFacts): { changed: boolean; lines: string[] } {
+  const lines: string[] = [];
+  let changed = false;
+  const activity = facts.activity;
+  const moved = facts.topFrame && facts.urlAfter !== undefined && facts.urlBefore !== undefined && facts.urlAfter !== facts.urlBefore;
+  if (moved) {
+    lines.push(`URL is now ${facts.urlAfter}`);
+    changed = true;
+  }
+  if (activity && activity.committed.length > 0) {
+    changed = true;
+    // A form posted to its own address, or a reload, brings a new page under the same address: it still navigated.
+    if (!moved) lines.push(`the page loaded anew at ${activity.committed[activity.committed.length - 1]?.url ?? facts.urlAfter}`);
+  } else if (activity && activity.sameDocument.length > 0) {
+    changed = true;
+    if (!moved) lines.push(`the page changed its address within the page (now ${activity.sameDocument[activity.sameDocument.length - 1]})`);
+  }
+  for (const tab of activity?.opened ?? []) {
+    changed = true;
+    lines.push(`the page opened a new tab (tab ${tab.tabId})${tab.url ? ` at ${tab.url}` : ''}: switch to it with the tabs tool to work there`);
+  }
+  for (const failure of activity?.failed ?? []) {
+    if (QUIET_LOAD_ERRORS.test(failure.error)) continue;
+    changed = true;
+    lines.push(`loading ${failure.url} failed: ${failure.error}`);
+  }
+  if (facts.stillLoading || activity?.pending) {
+    changed = true;
+    lines.push('the next page is still loading');
+  }
+  // The page said it was leaving, and the browser reported nothing yet that says how it ended: the step says so
+  // rather than "nothing changed", and the next look shows where the tab is.
+  const confirmed = changed || (activity?.failed.length ?? 0) > 0;
+  if (facts.navigation && !facts.navigation.sameDocument && !confirmed && facts.topFrame) {
+    changed = true;
+    lines.push(`the page began going to ${facts.navigation.url}`);
+  }
+  return { changed, lines };
+}
+
+/** The frame's report on its action, as the content script sends it. */
+export interface FrameReport {
+  ok: boolean;
+  message: string;
+  changed: boolean;
+  evidence: string[];
+  flagsNoEffect?: boolean | undefined;
+  inputPath?: string | undefined;
+}
+
+/**
+ * The verdict on an action, decided by the background once the tab has settled: the frame's evidence and the tab's
+ * (a navigation, a new tab, a page that still loads), and "no visible effect" only when neither saw anything.
+ */
+export function finalVerdict(report: FrameReport, tab: { changed: boolean; lines: string[] }): { message: string; changed: boolean; evidence: string[] } {
+  const changed = report.changed || tab.changed;
+  const evidence = [...report.evidence];
+  for (const line of tab.lines) {
+    // The frame may have seen the new address itself (a pushState): one line for it is enough.
+    const url = line.startsWith('URL is now ') ? line.slice('URL is now '.length) : undefined;
+    if (evidence.includes(line) || (url !== undefined && evidence.some((known) => known.includes(url)))) continue;
+    evidence.push(line);
+  }
+  const silent = !changed && report.flagsNoEffect === true;
+  if (silent) evidence.push(NO_EFFECT_LINE);
+  const message = `${report.message}${silent ? NO_EFFECT_MESSAGE : ''}${report.inputPath ? ` (${report.inputPath})` : ''}`;
+  return { message, changed, evidence };
+}
+
+/** A verdict corrected by an effect found after it was written (a download the click started): never "no effect". */
+export function withEffect<T extends { message: string; changed: boolean; evidence: string[] }>(outcome: T, lines: string[]): T {
+  return {
+    ...outcome,
+    changed: true,
+    message: outcome.message.replace(NO_EFFECT_MESSAGE, ''),
+    evidence: [...outcome.evidence.filter((line) => line !== NO_EFFECT_LINE), ...lines],
+  };
+}
+
+/** How long a navigation the page said it began may take to show in the browser's own events, under load. */
+export const NAVIGATION_START_GRACE_MS = 5000;
+
+/**
+ * Whether the settle should still wait for a navigation: the browser reports one begun and not ended, or the page
+ * said it began one the browser has not reported on yet (its events come separately from the frame's reply, and
+ * under load later), for a few seconds.
+ */
+export function navigationPending(
+  activity: { seen(): TabActivity } | undefined,
+  navigation: { url: string; sameDocument: boolean } | undefined,
+  since: number,
+  now: () => number,
+): () => boolean {
+  return () => {
+    const seen = activity?.seen();
+    if (seen?.pending) return true;
+    if (!activity || !seen || !navigation || navigation.sameDocument) return false;
+    const ended = seen.committed.length > 0 || seen.failed.length > 0;
+    return !ended && now() - since < NAVIGATION_START_GRACE_MS;
+  };
+}

@@ -1,0 +1,127 @@
+import { type AgentState, isFinished } from '../../../shared/agent/agent-state';
+import type { ApprovalAnswer, ApprovalRequest } from '../../../shared/agent/approval';
+import { chatSystemPrompt } from '../../../shared/agent/chat-prompt';
+import { chatAgentTools } from '../../../shared/agent/chat-tools';
+import { controlTools } from '../../../shared/agent/control-tools';
+import type { AgentEnvironment, Screenshot } from '../../../shared/agent/environment';
+import { createRedactor } from '../../../shared/agent/redactor';
+import { createRiskClassifier } from '../../../shared/agent/risk-classifier';
+import { resumeAgent, startAgent, type AgentDeps } from '../../../shared/agent/run-agent';
+import type { TraceRecord } from '../../../shared/agent/trace';
+import { webTools } from '../../../shared/agent/web-tools';
+import { AppError } from '../../../shared/errors';
+import type { ChatCaseResult, TaskRecord } from '../../../shared/protocol';
+import type { ChatCaseEnvironment } from '../chat/chat-case-environment';
+import type { TabEnvironment } from '../page/tab-environment';
+import { foundOnPages, runVault } from './found-secrets';
+import type { TaskCore } from './task-runner-deps';
+import { filesNote, siteOf, statusOf, waitsForApproval } from './task-status';
+import { createThinkingFeed } from './thinking-feed';
+
+/** What one run of a task gets from the runner: its stop signal, the user's answers, its pause, its notes. */
+export interface RunHooks {
+  signal: AbortSignal;
+  approve(request: ApprovalRequest): Promise<ApprovalAnswer>;
+  askUser(question: string): Promise<string>;
+  untilResumed(): Promise<void>;
+  note(text: string): Promise<void>;
+}
+
+/**
+ * One run of a task's agent loop, from its first step or from the last one saved: the environment (the tab, or a
+ * support chat and the page around it), the tools, the gate's policy, the vault, and every step saved as it goes.
+ * Ends with the task's final state saved (and a chat case's result); throws what stopped it otherwise.
+ */
+export async function runTaskAgent(core: TaskCore, record: TaskRecord, startUrl: string, hooks: RunHooks): Promise<void> {
+  const { deps } = core;
+  const taskId = record.id;
+  const settings = await deps.settings.get();
+  if (!settings.provider) throw new AppError('bad_config', 'Choose a model provider in Settings first.');
+  const vault = await runVault(deps.secrets, record, settings);
+  if (record.flow === 'chat' && !deps.chatEnvironment) throw new AppError('unavailable', 'Support chats cannot be automated here.');
+  const chatCase = record.flow === 'chat' ? (deps.chatEnvironment?.(record.tabId, record) ?? null) : null;
+  let environment: AgentEnvironment & Pick<TabEnvironment, 'currentTabId'> & Partial<Pick<TabEnvironment, 'act'>>;
+  if (chatCase) {
+    environment = chatCase;
+  } else {
+    const web = deps.environment(record.tabId, record);
+    // An action decided before a restart names elements by the numbers of a snapshot this worker never took.
+    const last = record.agent?.steps.at(-1);
+    if (last?.calls.some((call) => call.status === 'proposed' || call.status === 'awaiting_approval' || call.status === 'started')) {
+      web.restoreRefs(last.observation.url, last.observation.elements);
+    }
+    environment = web;
+  }
+  const facts = record.facts;
+  const thinking = createThinkingFeed(taskId, (event) => deps.onThinking?.(event), deps.now);
+  const agentDeps: AgentDeps<AgentEnvironment> = {
+    environment,
+    tools: chatCase ? chatAgentTools() : [...webTools, ...controlTools<TabEnvironment>(), ...((await deps.externalTools?.()) ?? [])],
+    ...(settings.riskClassifier ? { riskClassifier: createRiskClassifier(deps.provider(settings.provider)) } : {}),
+    ...(chatCase ? { systemPrompt: (input) => chatSystemPrompt({ ...input, facts }) } : {}),
+    provider: deps.provider(settings.provider),
+    policy: { mode: record.mode, approveEachStep: settings.approveEachStep, allowedSites: settings.allowedSites, deniedSites: settings.deniedSites, allowedFacts: facts },
+    vault,
+    redaction: { emails: settings.redactEmails, phones: settings.redactPhones },
+    approve: (request) => hooks.approve(request),
+    askUser: (question) => hooks.askUser(question),
+    persist: async (state: AgentState) => {
+      await deps.secrets.save(taskId, foundOnPages(vault, settings));
+      const pageUrl = await deps.tabUrl(environment.currentTabId());
+      // A chat case shows as ended only with its result (what was agreed, the transcript), saved together below.
+      const ended = chatCase !== null && isFinished(state.status);
+      await core.change(taskId, (r) => {
+        // A card restored after a restart stays only while its call still waits; a gate that now decides otherwise drops it.
+        const approval = r.approval && waitsForApproval(state, r.approval.callId) ? r.approval : null;
+        // A task that started on a browser page belongs to the first site it reached (see the policy gate).
+        const site = /^https?:/i.test(state.startUrl) ? siteOf(state.startUrl) : r.site;
+        const next = { ...r, agent: state, approval, site, ...(pageUrl ? { pageUrl } : {}) };
+        return { ...next, status: ended ? r.status : statusOf(state, next) };
+      });
+    },
+    trace: (line: TraceRecord) => {
+      void deps.tasks.appendTrace(taskId, line);
+      thinking.trace(line);
+    },
+    onReplyText: (delta) => thinking.text(delta),
+    now: deps.now,
+    shouldStop: () => hooks.signal.aborted,
+    untilResumed: () => hooks.untilResumed(),
+    signal: hooks.signal,
+    limits: { maxSteps: settings.stepBudget, ...(settings.maxCostUsd === null ? {} : { maxCostUsd: settings.maxCostUsd }) },
+    screenshots: settings.screenshots,
+    ...(settings.stepScreenshots && !chatCase
+      ? {
+          keepScreenshot: (step: number, shot: Screenshot) => {
+            deps.tasks.saveScreenshot(taskId, { step, ...shot, at: deps.now() }).catch((error: unknown) => deps.log.warn('screenshot not kept', { taskId, error: String(error) }));
+          },
+        }
+      : {}),
+    logger: deps.log,
+  };
+  // A task resumed with a card or a question still shown keeps that status until it asks again.
+  await core.change(taskId, (r) => ({ ...r, status: r.approval ? 'awaiting_approval' : r.question ? 'awaiting_user' : 'running' }));
+  // A task given an address opens it first; however that goes (a slow or failing site), the model sees the result.
+  if (!record.agent && record.startUrl !== undefined) {
+    const opened = await environment.act?.({ kind: 'navigate', url: record.startUrl }, { signal: hooks.signal });
+    if (opened) await hooks.note(opened.ok ? `Opened ${record.startUrl} to start the task.` : `Opened ${record.startUrl} to start the task: ${opened.message}`);
+  }
+  const final = record.agent
+    ? await resumeAgent(agentDeps, record.agent)
+    : await startAgent(agentDeps, { taskId, task: record.text + filesNote(record.files ?? []), startUrl });
+  const chat = chatCase ? await caseResult(chatCase, final, createRedactor(vault, { emails: settings.redactEmails, phones: settings.redactPhones })) : null;
+  await core.change(taskId, (r) => ({ ...r, agent: final, status: final.status, approval: null, question: null, ...(chat ? { chat } : {}) }));
+}
+
+/** What a chat case leaves in history: its outcome, the summary of what was agreed, and the transcript, redacted. */
+async function caseResult(chat: ChatCaseEnvironment, final: AgentState, redactor: ReturnType<typeof createRedactor>): Promise<ChatCaseResult> {
+  const state = await chat.finalState().catch(() => null);
+  const outcome = final.outcome?.label ?? (final.status === 'completed' ? 'agreed' : final.status);
+  const summary = final.outcome?.summary ?? final.endReason ?? 'The case ended without a summary.';
+  return {
+    outcome,
+    summary,
+    vendor: state?.vendor ?? null,
+    transcript: (state?.messages ?? []).map((message) => ({ author: message.author, text: redactor.redact(message.text) })),
+  };
+}

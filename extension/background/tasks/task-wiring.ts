@@ -1,0 +1,172 @@
+import { z } from 'zod';
+import { createProvider } from '../../../shared/agent/providers/create-provider';
+import { createConsoleLogger } from '../../../shared/logger';
+import type { TaskFile, TaskRecord, TaskThinking } from '../../../shared/protocol';
+import { clearNotification, hasOpenUiPage, notificationIds, onNotificationClicked, showNotification } from '../../platform/notifications';
+import { extensionUrl } from '../../platform/runtime';
+import { captureTabIfVisible } from '../../platform/capture';
+import { clearPageMarks, withoutPageMarks } from '../../platform/page-marks';
+import { PageMarks } from './page-marks';
+import { loadFailure } from '../../platform/navigation-errors';
+import { indexedDbScreenshots } from '../../platform/screenshot-db';
+import { thumbnailOf } from '../../platform/thumbnail';
+import { chromeStore, type Store } from '../../platform/storage';
+import { createTab, listAllTabs, listWindowTabs, tabState, waitForTabLoad } from '../../platform/tab-control';
+import { setPageOutline, setTabBadge } from '../../platform/tab-marker';
+import { openPanelOnTab, setBadge } from '../../platform/ui-surfaces';
+import { AttentionNotices, isAttentionNotice, tabOfNotice } from './attention-notices';
+import { allTabIds, reopenInTab, replaceSessionRules, resubmitForm, sessionRuleIds } from '../../platform/egress-rules';
+import { createChatCaseEnvironment } from '../chat/chat-case-environment';
+import { EgressGuard } from '../egress/egress-guard';
+import { SecretEgress } from '../egress/secret-egress';
+import type { ChatDriver } from '../chat/chat-driver';
+import type { InputServices } from '../input/input-wiring';
+import type { PageAgent } from '../page/page-agent';
+import { SettingsStore } from '../stores/settings-store';
+import { createTabEnvironment, type TabEnvironment } from '../page/tab-environment';
+import type { AnyTool } from '../../../shared/agent/tool';
+import { TaskRunner, isActive } from './task-runner';
+import { TabMarkers } from './tab-markers';
+import { TaskStore } from './task-store';
+import { createTaskUiHandlers } from './task-ui-handlers';
+
+/** Builds the task runner and its stores over chrome.storage.local and the page agent. */
+export function createTaskServices(
+  page: PageAgent,
+  inputs: InputServices,
+  chat: ChatDriver,
+  broadcast: (record: TaskRecord) => void,
+  broadcastThinking: (thinking: TaskThinking) => void,
+  extras: {
+    /** Approvals waiting elsewhere (connected agents), counted on the same badge. */
+    otherApprovals?: () => number;
+    /** Tools of the user's MCP servers, which web tasks may use. */
+    externalTools?: () => Promise<AnyTool<TabEnvironment>[]>;
+  } = {},
+) {
+  const local = chromeStore('local');
+  const log = createConsoleLogger('bg:task');
+  const notices = new AttentionNotices({ hasOpenUiPage, show: showNotification, clear: clearNotification, log });
+  const screenshots = indexedDbScreenshots();
+  // Each step's screenshot is kept full size (opened from its card) with a small JPEG beside it (the card itself).
+  const tasks = new TaskStore(local, {
+    ...screenshots,
+    save: async (taskId, shot) => {
+      const thumb = await thumbnailOf(shot);
+      const evicted = await screenshots.save(taskId, thumb === undefined ? shot : { ...shot, thumb });
+      if (evicted.length > 0) log.info('older screenshots let go to stay under the size cap', { tasks: evicted.length });
+      return evicted;
+    },
+  });
+  const settings = new SettingsStore(local);
+  const session = chromeStore('session');
+  const secretsKey = (taskId: string): string => `found-secrets:${taskId}`;
+  const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+  let browserSession: Promise<string> | undefined;
+  const guard = new EgressGuard({
+    replaceRules: replaceSessionRules,
+    ruleIds: sessionRuleIds,
+    tabIds: allTabIds,
+    reopen: reopenInTab,
+    load: () => session.get('egress-guard', z.unknown()),
+    save: (state) => session.set('egress-guard', state),
+    now: () => Date.now(),
+    adopted: (taskId, tabId) => void secretEgress.tabAdded(taskId, tabId),
+  });
+  const secretEgress: SecretEgress = new SecretEgress({
+    acquire: (owner, tabId) => inputs.sessions.acquire(owner, tabId),
+    send: (tabId, method, params, sessionId) => inputs.sessions.send(tabId, method, params, sessionId),
+    on: (method, listener) => inputs.sessions.on(method, listener),
+    seal: (taskId, sealed) => guard.seal(taskId, sealed),
+    now: () => Date.now(),
+    log,
+  });
+  const tabEnvironment = (tabId: number, task?: Pick<TaskRecord, 'id' | 'files'>) =>
+    createTabEnvironment(
+      {
+        page,
+        tabState,
+        listWindowTabs,
+        sleep,
+        capture: async (id) => {
+          const shot = await withoutPageMarks(id, () => captureTabIfVisible(id));
+          if (!shot) log.info('no screenshot of this step: the tab is not in front, or the browser gave none', { tabId: id });
+          return shot;
+        },
+        loadFailure,
+        input: inputs.input,
+        // A task, or an agent connected over MCP (owner `mcp:<session>`): its debugger attachment and its egress guard.
+        ...(task === undefined ? {} : { task: { owner: task.id, files: task.files ?? [] }, egress: { taskId: task.id, guard, resubmit: resubmitForm, now: () => Date.now(), sleep, secrets: secretEgress } }),
+      },
+      tabId,
+    );
+  const markers = new TabMarkers({ setBadge: setTabBadge, setOutline: setPageOutline, isActive, log });
+  const marks = new PageMarks({ clear: clearPageMarks, isActive });
+  // The toolbar badge shows how many approvals wait, so a closed panel still gets the user's attention.
+  const showPending = (): void => {
+    const pending = runner.pendingApprovals + (extras.otherApprovals?.() ?? 0);
+    void setBadge(pending > 0 ? String(pending) : '', '#d97706');
+  };
+  const runner: TaskRunner = new TaskRunner({
+    tasks,
+    secrets: {
+      load: async (taskId) => (await session.get(secretsKey(taskId), z.record(z.string(), z.string()))) ?? {},
+      save: (taskId, entries) => session.set(secretsKey(taskId), entries),
+    },
+    settings,
+    tabUrl: async (tabId) => (await tabState(tabId))?.url,
+    environment: (tabId, task) => tabEnvironment(tabId, task),
+    chatEnvironment: (tabId, task) => createChatCaseEnvironment(chat, tabEnvironment(tabId, task)),
+    keepFile: inputs.keepFile,
+    egress: guard,
+    provider: (provider) => createProvider(provider, { browser: true }),
+    now: () => Date.now(),
+    newId: () => crypto.randomUUID(),
+    // Session storage outlives the worker but not the browser: a new id here means the browser restarted.
+    browserSession: () => (browserSession ??= sessionId(session)),
+    tabs: {
+      list: listAllTabs,
+      open: async (url) => {
+        const tab = await createTab(url, undefined);
+        return (await waitForTabLoad(tab.id, 15_000)) ?? tab;
+      },
+      sleep,
+    },
+    log,
+    onThinking: broadcastThinking,
+    ...(extras.externalTools ? { externalTools: extras.externalTools } : {}),
+    onUpdate: (record) => {
+      broadcast(record);
+      // A task that ended lets go of the debugger (the browser's bar goes away) and of the files chosen for it.
+      if (!isActive(record)) void secretEgress.end(record.id).finally(() => void inputs.release(record.id).finally(() => secretEgress.forget(record.id)));
+      showPending();
+      markers.update(record);
+      marks.update(record);
+      notices.update(record).catch((error: unknown) => log.warn('notification failed', { error: String(error) }));
+    },
+  });
+  // A click on a notice opens the side panel on its tab, synchronously: the click is the gesture the panel needs.
+  const openNotice = (id: string): Promise<void> => {
+    const tabId = tabOfNotice(id);
+    if (tabId === undefined) return Promise.resolve();
+    return openPanelOnTab(tabId, extensionUrl(`extension/sidepanel/index.html?tab=${tabId}`)).finally(() => notices.clicked(id));
+  };
+  onNotificationClicked((id) => void openNotice(id));
+  return { runner, tasks, settings, notices, openNotice, guard, showPending, markers, environment: (tabId: number, owner?: { id: string; files: TaskFile[] }) => tabEnvironment(tabId, owner), handlers: createTaskUiHandlers(runner, tasks, settings) };
+}
+
+async function sessionId(session: Store): Promise<string> {
+  const saved = await session.get('browser-session', z.string());
+  if (saved) return saved;
+  const id = crypto.randomUUID();
+  await session.set('browser-session', id);
+  return id;
+}
+
+/**
+ * Clears notices left by an earlier worker: what they asked about is gone with it (a resumed task asks again, with a
+ * new notice).
+ */
+export async function clearStaleNotices(notices: AttentionNotices): Promise<void> {
+  for (const id of await notificationIds()) if (isAttentionNotice(id) && !notices.shownIds.has(id)) await clearNotification(id);
+}

@@ -1,0 +1,65 @@
+import type { InjectedFunc } from './main-world';
+
+/**
+ * Every mark Deputy draws on a page, and how it takes them back. An element an approval card is about carries
+ * `data-deputy-highlight` and an orange outline, with its own outline kept in `data-deputy-outline-was` so it can be
+ * given back exactly; the controlled tab's frame is a `deputy-tab-marker` element (see tab-marker.ts).
+ */
+export const HIGHLIGHT_ATTR = 'data-deputy-highlight';
+export const OUTLINE_WAS_ATTR = 'data-deputy-outline-was';
+const MARKER_TAG = 'deputy-tab-marker';
+
+/** What to do with the marks in each frame of a tab: take the highlights back always; the frame as asked. */
+type FrameMode = 'remove' | 'hide' | 'show' | 'keep';
+
+/** Runs in the page (serialized: self-contained, plain data only). */
+function applyMarks(highlightAttr: string, wasAttr: string, tag: string, frame: FrameMode): void {
+  for (const el of Array.from(document.querySelectorAll(`[${highlightAttr}]`))) {
+    if (el instanceof HTMLElement || el instanceof SVGElement) el.style.outline = el.getAttribute(wasAttr) ?? '';
+    el.removeAttribute(highlightAttr);
+    el.removeAttribute(wasAttr);
+    el.removeAttribute('data-deputy-stamp');
+    if (el.getAttribute('style') === '') el.removeAttribute('style');
+  }
+  if (frame === 'keep') return;
+  for (const marker of Array.from(document.querySelectorAll(tag))) {
+    if (!(marker instanceof HTMLElement)) continue;
+    if (frame === 'remove') marker.remove();
+    else marker.style.display = frame === 'hide' ? 'none' : 'block';
+  }
+}
+
+async function run(tabId: number, frame: FrameMode): Promise<boolean> {
+  try {
+    await chrome.scripting.executeScript({
+      target: { tabId, allFrames: true },
+      func: applyMarks as unknown as InjectedFunc,
+      args: [HIGHLIGHT_ATTR, OUTLINE_WAS_ATTR, MARKER_TAG, frame],
+    });
+    return true;
+  } catch {
+    // A page that cannot be scripted (a browser page, a closed tab) has no marks of ours.
+    return false;
+  }
+}
+
+/** Takes back the highlights of approval cards in every frame of the tab; `all` takes the controlled-tab frame too. */
+export function clearPageMarks(tabId: number, all: boolean): Promise<boolean> {
+  return run(tabId, all ? 'remove' : 'keep');
+}
+
+/**
+ * Runs `capture` with no mark of Deputy's on the page: the highlights are taken back (their card is answered by the
+ * time the next step looks) and the frame is hidden, then shown again, so no screenshot, kept or sent to a model,
+ * shows what Deputy drew rather than the page.
+ */
+export async function withoutPageMarks<T>(tabId: number, capture: () => Promise<T>): Promise<T> {
+  const hidden = await run(tabId, 'hide');
+  // The browser draws the change on its next frame: wait for it, so the capture does not catch the old one.
+  if (hidden) await new Promise((resolve) => setTimeout(resolve, 50));
+  try {
+    return await capture();
+  } finally {
+    if (hidden) await run(tabId, 'show');
+  }
+}

@@ -1,0 +1,83 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { availableParallelism } from 'node:os';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { RecordedRequest } from '../fixtures/fake-provider/fake-provider-server';
+import { startNavigationServer, type NavigationServer } from '../fixtures/navigation/navigation-server';
+import { requireBuild } from './support/register-host';
+import { call, playSteps, refIn, type ScriptStep } from './support/snapshot-refs';
+import { results, runTask, startTaskBrowser, type TaskBrowser } from './support/task-harness';
+
+// The verdict on an action that leaves the page, on a busy machine: every way a click navigates (a form post answered
+// at once and late, a GET form sent with Enter, links, a slow redirect, a page that refreshes itself, location.assign
+// at once and after a fetch, a pushState view, a new tab) must come back to the model as what it did, never as "no
+// visible effect". The load is two busy processes per core, started here and stopped when the file ends.
+
+let browser: TaskBrowser;
+let site: NavigationServer;
+const burners: ChildProcess[] = [];
+
+function startLoad(): void {
+  for (let i = 0; i < availableParallelism() * 2; i += 1) {
+    burners.push(spawn(process.execPath, ['-e', 'for (;;) {}'], { stdio: 'ignore' }));
+  }
+}
+
+function stopLoad(): void {
+  for (const burner of burners.splice(0)) burner.kill('SIGKILL');
+}
+
+beforeAll(async () => {
+  requireBuild();
+  site = await startNavigationServer();
+  browser = await startTaskBrowser();
+  startLoad();
+}, 120_000);
+afterAll(async () => {
+  stopLoad();
+  await browser?.close();
+  await site?.close();
+});
+
+const click = (role: string, name: RegExp): ScriptStep => (r: RecordedRequest) => call('click', { ref: refIn(r, role, name) });
+
+/** Each navigating control, the tool result it must give, and the page the server must have served for it. */
+const MATRIX: { what: string; step: ScriptStep; served: string; says: RegExp }[] = [
+  { what: 'a submit button whose post is redirected at once', step: click('button', /^Buy now$/), served: '/delivered?via=post', says: /URL is now .*\/delivered\?via=post/ },
+  { what: 'a submit button whose post is redirected after a delay', step: click('button', /^Place order$/), served: '/delivered?via=slow-post', says: /URL is now .*\/delivered\?via=slow-post/ },
+  {
+    what: 'Enter in a search field of a GET form',
+    step: (r) => call('type', { ref: refIn(r, 'searchbox', /^Search shop$/), text: 'kettle', submit: true }),
+    served: '/results?q=kettle',
+    says: /URL is now .*\/results\?q=kettle/,
+  },
+  { what: 'a link', step: click('link', /^Read the delivery terms$/), served: '/landed?via=link', says: /URL is now .*\/landed\?via=link/ },
+  { what: 'a link to a slow redirect', step: click('link', /^Track my parcel$/), served: '/landed?via=slow-redirect', says: /URL is now .*\/landed\?via=slow-redirect/ },
+  { what: 'a link to a page that refreshes itself elsewhere', step: click('link', /^Open the old catalogue$/), served: '/meta-refresh', says: /URL is now .*\/(meta-refresh|landed\?via=meta-refresh)/ },
+  { what: 'a button calling location.assign', step: click('button', /^Go to checkout$/), served: '/landed?via=assign', says: /URL is now .*\/landed\?via=assign/ },
+  { what: 'a button that posts with fetch, then calls location.assign', step: click('button', /^Confirm payment$/), served: '/delivered?via=fetch', says: /URL is now .*\/delivered\?via=fetch/ },
+  { what: 'a single-page app view by history.pushState', step: click('button', /^Show my orders$/), served: '/', says: /URL (is now|changed to) .*\/app\/orders/ },
+  { what: 'a link that opens a new tab', step: click('link', /^Size guide in a new tab$/), served: '/landed?via=new-tab', says: /opened a new tab \(tab \d+\)/ },
+];
+
+describe('the verdict on a navigating action, under CPU load', () => {
+  it('never reports "no visible effect" for an action that navigated, and says where it went', async () => {
+    const { tabId } = await browser.newTab(site.url('/'));
+    const script = playSteps([...MATRIX.map((row) => row.step), () => call('done', { success: true, summary: 'Done.' })]);
+    for (let turn = 0; turn < MATRIX.length * 4 + 6; turn += 1) browser.fake.enqueue(script);
+    const { record } = await runTask(browser, tabId, 'Try every way this shop leaves a page', { approve: () => 'approve' });
+    browser.fake.drop();
+    expect(record.status, record.agent?.endReason ?? '').toBe('completed');
+    const acted = results(record).filter((r) => r.name === 'click' || r.name === 'type');
+    expect(acted).toHaveLength(MATRIX.length);
+    MATRIX.forEach((row, i) => {
+      const result = acted[i];
+      const told = `${row.what}: ${result?.content ?? ''}\n${(result?.evidence ?? []).join('\n')}`;
+      expect(result?.ok, told).toBe(true);
+      expect(told).not.toMatch(/no visible effect/);
+      expect(told).toMatch(row.says);
+      expect(site.requests, row.what).toContain(row.served);
+    });
+    // The search field has no key handlers: its text went in as one insertion, and the step says so.
+    expect(acted[2]?.evidence).toContain('typed as one inserted text: the page has no key handlers on the field');
+  }, 240_000);
+});

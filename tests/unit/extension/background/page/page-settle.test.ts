@@ -1,0 +1,75 @@
+import { describe, expect, it } from 'vitest';
+import { settleTab, type SettlePorts } from '../../../../../extension/background/page/page-settle';
+import type { TabState } from '../../../../../extension/platform/tab-control';
+
+/** A tab on a fake clock: its status, its open requests and its DOM change as the test's timeline says. */
+function fakePorts(timeline: { loadedAt?: number; answeredAt?: number; quietAfterMs?: number } = {}) {
+  let now = 0;
+  const calls = { sleeps: 0, domQuiet: [] as { capMs: number; graceMs: number }[] };
+  const tab = (): TabState => ({ id: 1, url: 'https://spa.test/', title: 'App', status: now >= (timeline.loadedAt ?? 0) ? 'complete' : 'loading', active: true, windowId: 1 });
+  const ports: SettlePorts = {
+    tabState: () => Promise.resolve(tab()),
+    inFlight: () => (timeline.answeredAt !== undefined && now < timeline.answeredAt ? 1 : 0),
+    domQuiet: (_tabId, options) => {
+      calls.domQuiet.push(options);
+      now += timeline.quietAfterMs ?? 0;
+      return Promise.resolve({ mutations: timeline.quietAfterMs ? 12 : 0, timedOut: false });
+    },
+    sleep: (ms) => {
+      calls.sleeps += 1;
+      now += ms;
+      return Promise.resolve();
+    },
+    now: () => now,
+  };
+  return { ports, calls };
+}
+
+const LIMITS = { loadCapMs: 15_000, quietCapMs: 3000 };
+
+describe('settleTab', () => {
+  it('settles at once when the page is loaded and waits for nothing, with no fixed wait', async () => {
+    const { ports, calls } = fakePorts();
+    expect(await settleTab(ports, 1, LIMITS)).toMatchObject({ loaded: true, quiet: true, waitedMs: 0 });
+    expect(calls).toEqual({ sleeps: 0, domQuiet: [] });
+  });
+
+  it('waits for a page to load, then for the answers it asked for, then for the DOM to go quiet', async () => {
+    const { ports, calls } = fakePorts({ loadedAt: 2000, answeredAt: 3000, quietAfterMs: 200 });
+    const settled = await settleTab(ports, 1, LIMITS);
+    expect(settled).toMatchObject({ loaded: true, quiet: true });
+    // 2 s to load, 1 s for the data, 0.2 s for the app to render it.
+    expect(settled.waitedMs).toBe(3200);
+    expect(calls.domQuiet).toEqual([{ capMs: 2000, graceMs: 150 }]);
+  });
+
+  it('gives up at the load cap and says the page is still loading', async () => {
+    const { ports } = fakePorts({ loadedAt: 25_000 });
+    expect(await settleTab(ports, 1, LIMITS)).toMatchObject({ loaded: false, quiet: false, waitedMs: 15_000 });
+  });
+
+  it('counts a page that was requested but not answered yet as loading, though the tab still shows the old one', async () => {
+    const { ports } = fakePorts();
+    let requested = true;
+    ports.documentRequested = () => requested;
+    const { sleep, now } = { sleep: ports.sleep.bind(ports), now: ports.now.bind(ports) };
+    ports.sleep = async (ms) => {
+      await sleep(ms);
+      requested = now() < 500;
+    };
+    expect((await settleTab(ports, 1, LIMITS)).waitedMs).toBe(500);
+  });
+
+  it('stops waiting for answers at the quiet cap (a long poll that never ends counts as quiet by then)', async () => {
+    const { ports } = fakePorts({ answeredAt: 60_000 });
+    expect(await settleTab(ports, 1, LIMITS)).toMatchObject({ loaded: true, quiet: false, waitedMs: 3000 });
+  });
+
+  it('does not wait again for the end of a page that was already loading before the action (HTML that streams)', async () => {
+    const { ports } = fakePorts({ loadedAt: 25_000 });
+    expect(await settleTab(ports, 1, { ...LIMITS, alreadyLoading: true })).toMatchObject({ loaded: true, sawLoading: false, waitedMs: 0 });
+    // A new page the action asked for is still waited for.
+    ports.documentRequested = () => ports.now() < 800;
+    expect(await settleTab(ports, 1, { ...LIMITS, alreadyLoading: true })).toMatchObject({ loaded: true, sawLoading: true, waitedMs: 800 });
+  });
+});

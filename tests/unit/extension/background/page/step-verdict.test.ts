@@ -1,0 +1,72 @@
+import { describe, expect, it } from 'vitest';
+import { finalVerdict, navigationPending, tabEffect, withEffect, type TabFacts } from '../../../../../extension/background/page/step-verdict';
+import type { TabActivity } from '../../../../../extension/platform/tab-activity';
+
+const quiet: TabActivity = { committed: [], sameDocument: [], opened: [], failed: [], pending: false };
+const report = { ok: true, message: 'clicked [@]', changed: false, evidence: [], flagsNoEffect: true, inputPath: 'trusted input' };
+const facts = (over: Partial<TabFacts>): TabFacts => ({ topFrame: true, urlBefore: 'http://shop.test/', urlAfter: 'http://shop.test/', activity: quiet, stillLoading: false, ...over });
+
+describe('the verdict on an action', () => {
+  it('says "no visible effect" only when neither the frame nor the tab saw anything, before the input path', () => {
+    const verdict = finalVerdict(report, tabEffect(facts({})));
+    expect(verdict).toEqual({ message: 'clicked [@]: no visible effect (nothing on the page changed) (trusted input)', changed: false, evidence: ['no visible effect'] });
+    expect(finalVerdict({ ...report, flagsNoEffect: false }, tabEffect(facts({}))).message).toBe('clicked [@] (trusted input)');
+  });
+
+  // Every way the tab can show that the action did something, each alone with a frame that saw nothing.
+  const seen: [string, Partial<TabFacts>, RegExp][] = [
+    ['the address changed', { urlAfter: 'http://shop.test/delivered' }, /^URL is now http:\/\/shop\.test\/delivered$/],
+    ['a page committed under the same address', { activity: { ...quiet, committed: [{ url: 'http://shop.test/', transition: 'form_submit' }] } }, /loaded anew/],
+    ['the address changed within the page', { activity: { ...quiet, sameDocument: ['http://shop.test/#orders'] } }, /within the page/],
+    ['a new tab opened', { activity: { ...quiet, opened: [{ tabId: 7, url: 'http://shop.test/size' }] } }, /opened a new tab \(tab 7\) at http:\/\/shop\.test\/size/],
+    ['a load failed', { activity: { ...quiet, failed: [{ url: 'http://shop.test/x', error: 'net::ERR_CONNECTION_RESET' }] } }, /failed: net::ERR_CONNECTION_RESET/],
+    ['the next page still loads', { stillLoading: true }, /still loading/],
+    ['a load was begun and not ended', { activity: { ...quiet, pending: true } }, /still loading/],
+    ['the page said it was leaving and the browser said nothing yet', { navigation: { url: 'http://shop.test/next', sameDocument: false } }, /began going to http:\/\/shop\.test\/next/],
+  ];
+  it.each(seen)('never says "no visible effect" when %s', (_what, over, line) => {
+    for (const flagged of [true, false]) {
+      const verdict = finalVerdict({ ...report, flagsNoEffect: flagged }, tabEffect(facts(over)));
+      expect(verdict.changed).toBe(true);
+      expect(verdict.message).toBe('clicked [@] (trusted input)');
+      expect(verdict.evidence.some((l) => line.test(l))).toBe(true);
+      expect(verdict.evidence).not.toContain('no visible effect');
+    }
+  });
+
+  it('counts a cancelled load (a 204, a download) as nothing, and a frame in a subframe does not own the address', () => {
+    expect(tabEffect(facts({ activity: { ...quiet, failed: [{ url: 'http://shop.test/204', error: 'net::ERR_ABORTED' }] } })).changed).toBe(false);
+    expect(tabEffect(facts({ activity: { ...quiet, failed: [{ url: 'http://shop.test/204', error: 'net::ERR_ABORTED' }] }, navigation: { url: 'http://shop.test/204', sameDocument: false } })).changed).toBe(false);
+    expect(tabEffect(facts({ topFrame: false, urlAfter: 'http://shop.test/other' })).changed).toBe(false);
+  });
+
+  it('names a new address once when the frame already saw it', () => {
+    const verdict = finalVerdict({ ...report, changed: true, evidence: ['URL changed to http://shop.test/app'] }, tabEffect(facts({ urlAfter: 'http://shop.test/app' })));
+    expect(verdict.evidence).toEqual(['URL changed to http://shop.test/app']);
+  });
+
+  it('takes "no visible effect" back when a download shows the action did something', () => {
+    const silent = finalVerdict(report, tabEffect(facts({})));
+    expect(withEffect(silent, ['a download started'])).toEqual({ message: 'clicked [@] (trusted input)', changed: true, evidence: ['a download started'] });
+  });
+});
+
+describe('waiting for a navigation', () => {
+  it('waits while the browser reports a load, and for a while after the page said it left until the browser reports on it', () => {
+    let activity = quiet;
+    let now = 0;
+    const watch = { seen: () => activity };
+    const pending = navigationPending(watch, { url: 'http://shop.test/next', sameDocument: false }, 0, () => now);
+    expect(pending()).toBe(true);
+    activity = { ...quiet, pending: true };
+    now = 9000;
+    expect(pending()).toBe(true);
+    activity = { ...quiet, committed: [{ url: 'http://shop.test/next', transition: 'link' }] };
+    expect(pending()).toBe(false);
+    activity = quiet;
+    expect(pending()).toBe(false);
+    now = 10;
+    expect(navigationPending(watch, { url: 'http://shop.test/#a', sameDocument: true }, 0, () => now)()).toBe(false);
+    expect(navigationPending(undefined, { url: 'http://shop.test/next', sameDocument: false }, 0, () => now)()).toBe(false);
+  });
+});
