@@ -14,6 +14,7 @@ async function main(argv: string[]): Promise<number> {
   const startedByBrowser = args[0]?.startsWith('chrome-extension://') === true;
   try {
     if (startedByBrowser || args[0] === 'native-host') {
+      await slowStartForTests();
       const { hostCommand } = await import('./host/host-command');
       return await hostCommand();
     }
@@ -38,6 +39,16 @@ async function main(argv: string[]): Promise<number> {
     process.stderr.write(`deputy: unexpected error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
     return 1;
   }
+}
+
+/**
+ * Test-only: DEPUTY_TEST_SLOW_START_MS holds the host's start back by that many milliseconds before it loads its code,
+ * as a busy machine does, so the tests can prove the extension and doctor wait for a slow host (issue 25). Unset, it
+ * costs nothing; everything after it is the product's own path.
+ */
+async function slowStartForTests(): Promise<void> {
+  const ms = Number(process.env.DEPUTY_TEST_SLOW_START_MS ?? 0);
+  if (Number.isFinite(ms) && ms > 0) await new Promise((resolve) => setTimeout(resolve, ms));
 }
 
 async function fullCommandLine(args: string[]): Promise<number> {
