@@ -56,7 +56,9 @@ describe.skipIf(process.platform === 'win32')("the README's MCP registration lin
     expect(added.status, `${added.stdout}${added.stderr}`).toBe(0);
     type Entry = { command: string; args: string[] };
     const config = JSON.parse(readFileSync(join(home, '.claude.json'), 'utf8')) as { projects?: Record<string, { mcpServers?: Record<string, Entry> }>; mcpServers?: Record<string, Entry> };
-    const server = config.projects?.[ROOT]?.mcpServers?.deputy ?? config.mcpServers?.deputy;
+    // Claude Code files a local server under the project it was added in (the git repository's main checkout).
+    const server = Object.values(config.projects ?? {}).find((project) => project.mcpServers?.deputy)?.mcpServers?.deputy ?? config.mcpServers?.deputy;
+    expect(added.stdout).toContain('Added stdio MCP server deputy');
     expect(server?.args).toEqual([join(ROOT, 'dist-host', 'deputy.mjs'), 'mcp']);
     expect(await initialize(server?.command ?? '', server?.args ?? [])).toMatchObject({ name: expect.any(String) as unknown });
   });
