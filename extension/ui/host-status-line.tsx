@@ -25,7 +25,7 @@ export function hostStatusText(status: HostStatus | undefined, now: number = Dat
       return `host: incompatible. ${status.message ?? ''}`.trim();
     case 'disconnected': {
       const retry = status.retryInMs === undefined ? '' : `, retrying in ${Math.ceil(status.retryInMs / 1000)} s`;
-      return `host: disconnected${retry}`;
+      return `host: disconnected${retry}${status.message && status.message.includes(' run ') ? `. ${status.message}` : ''}`;
     }
   }
 }

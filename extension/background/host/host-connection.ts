@@ -235,7 +235,13 @@ export class HostConnection {
     const exponential = Math.min(BACKOFF_MAX_MS, BACKOFF_BASE_MS * 2 ** (this.failures - 1));
     const delay = Math.round(exponential * (0.5 + this.deps.random() / 2));
     this.deps.log.warn('host disconnected', { error, retryInMs: delay, failures: this.failures });
-    this.setStatus({ state: 'disconnected', message: error ?? 'The host exited', retryInMs: delay });
+    // A host that exits before it ever answers is broken, not slow: most often its registration points at a Deputy
+    // folder that moved or was deleted, or at a Node that was removed. Doctor names which, and install rewrites it.
+    const neverAnswered = this.current.state === 'connecting' || this.current.state === 'starting';
+    const message = neverAnswered
+      ? `${error ?? 'The host exited'} It exited before answering, so it is broken rather than slow (often its registration points at a Deputy folder that moved, or at a Node that is gone): run \`npm run deputy -- doctor\` in the Deputy folder to see which, then \`${HOST_INSTALL_COMMAND}\`.`
+      : (error ?? 'The host exited');
+    this.setStatus({ state: 'disconnected', message, retryInMs: delay });
     this.scheduleRetry(delay);
   }
 

@@ -171,6 +171,15 @@ describe('HostConnection', () => {
     expect(fireRetry()).toBe(1000);
   });
 
+  it('keeps the plain reason for a host that exits after it had answered', async () => {
+    const { connection, port } = setup();
+    connection.start();
+    port().answerHello();
+    await vi.runOnlyPendingTimersAsync();
+    port().drop('Native host has exited.');
+    expect(connection.status).toMatchObject({ state: 'disconnected', message: 'Native host has exited.' });
+  });
+
   it('rejects every pending request when the port disconnects', async () => {
     const { connection, port } = setup();
     connection.start();
@@ -220,7 +229,8 @@ describe('HostConnection', () => {
     starting?.callback();
     expect(connection.status.state).toBe('starting');
     port().drop('Native host has exited.');
-    expect(connection.status).toMatchObject({ state: 'disconnected', message: 'Native host has exited.', retryInMs: 1000 });
+    expect(connection.status).toMatchObject({ state: 'disconnected', retryInMs: 1000 });
+    expect(connection.status.message).toMatch(/^Native host has exited\. It exited before answering, so it is broken rather than slow .*moved.*npm run deputy -- doctor.*npm run host:install/);
     expect(pendingTimers().map((timer) => timer.ms)).toEqual([1000]);
   });
 
