@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startBridgeServer, type BridgeBackend, type RunningBridge } from '../../../../native-host/mcp/bridge-server';
 import { canConnect } from '../../../../native-host/desktop/socket-connect';
-import type { Logger } from '../../../../shared/logger';
+import type { Logger } from '../../../../native-host/log/logger';
 
 const backend: BridgeBackend = {
   hostVersion: '0.0.0',
@@ -16,7 +16,15 @@ const backend: BridgeBackend = {
 
 function recordingLog(): Logger & { warnings: string[] } {
   const warnings: string[] = [];
-  return { debug: () => undefined, info: () => undefined, warn: (message: string) => void warnings.push(message), error: () => undefined, warnings } as unknown as Logger & { warnings: string[] };
+  const log: Logger & { warnings: string[] } = {
+    debug: () => undefined,
+    info: () => undefined,
+    warn: (message: string) => void warnings.push(message),
+    error: () => undefined,
+    child: () => log,
+    warnings,
+  };
+  return log;
 }
 
 const dirs: string[] = [];
