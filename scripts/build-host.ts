@@ -1,6 +1,21 @@
-import { build } from 'esbuild';
-import { chmod } from 'node:fs/promises';
-import { NODE_BUNDLE, NODE_SHEBANG } from './lib/node-bundle';
+import { build, type Metafile } from 'esbuild';
+import { chmod, writeFile } from 'node:fs/promises';
+import { readFileSync } from 'node:fs';
+import { NODE_BUNDLE, NODE_REQUIRE, NODE_SHEBANG, zodEnglishOnly } from './lib/node-bundle';
+
+/**
+ * The libraries the starts that are waited on use (the host's protocol schemas, the command line, the MCP server) are
+ * bundled into the host: read as one file each, they cost a fraction of loading their hundreds of modules from
+ * node_modules one by one. Every other dependency stays external and is loaded with `await import()` where needed.
+ */
+const INLINE = ['zod', 'commander', '@modelcontextprotocol/sdk'];
+
+function externalPackages(): string[] {
+  const pkg = JSON.parse(readFileSync('package.json', 'utf8')) as { dependencies: Record<string, string> };
+  return Object.keys(pkg.dependencies)
+    .filter((name) => !INLINE.includes(name))
+    .flatMap((name) => [name, `${name}/*`]);
+}
 
 /** One Node bundle for Node 20; npm packages stay external (load from node_modules) unless `inline` is set. */
 function bundle(entry: string, outfile: string, options: { inline?: boolean; banner?: string } = {}): Promise<unknown> {
@@ -13,9 +28,27 @@ function bundle(entry: string, outfile: string, options: { inline?: boolean; ban
   });
 }
 
-/** The native host and CLI: dist-host/deputy.mjs. */
+/**
+ * The native host and CLI: dist-host/deputy.mjs, split into chunks (dist-host/chunks/) so that each command loads
+ * only the code it runs: the browser's hello, `--version` and `deputy mcp` answer before the spreadsheet reader, the
+ * mail clients or the model SDKs are read from disk (they are loaded with `await import()` where first needed). The
+ * metafile (dist-host/deputy.meta.json) is what tests/unit/scripts/host-start-graph.test.ts checks that by.
+ */
 const outfile = 'dist-host/deputy.mjs';
-await bundle('native-host/index.ts', outfile, { banner: NODE_SHEBANG });
+const host = await build({
+  ...NODE_BUNDLE,
+  entryPoints: { deputy: 'native-host/index.ts' },
+  outdir: 'dist-host',
+  outExtension: { '.js': '.mjs' },
+  splitting: true,
+  chunkNames: 'chunks/[name]-[hash]',
+  external: externalPackages(),
+  sourcemap: 'linked',
+  metafile: true,
+  plugins: [zodEnglishOnly],
+  banner: { js: `${NODE_SHEBANG}\n${NODE_REQUIRE}` },
+});
+await writeFile('dist-host/deputy.meta.json', JSON.stringify(host.metafile satisfies Metafile));
 await chmod(outfile, 0o755);
 
 /**
@@ -31,4 +64,4 @@ await bundle('native-host/loop-hook.ts', hookfile, { inline: true });
  */
 const taskfile = 'dist-host/run-task.mjs';
 await bundle('scripts/run-task.ts', taskfile);
-process.stderr.write(`built ${outfile}, ${hookfile} and ${taskfile}\n`);
+process.stderr.write(`built ${outfile} (and its chunks), ${hookfile} and ${taskfile}\n`);

@@ -34,13 +34,22 @@ if (env.DEPUTY_BASE_URL) {
   say('  ANTHROPIC_API_KEY=sk-ant-...     (Anthropic)');
   say('  DEPUTY_BASE_URL=http://localhost:11434/v1 DEPUTY_MODEL=llama3.1   (a local server: Ollama, LM Studio, vLLM)');
 }
+// Without a terminal (an IDE task, CI, output piped to a file) nobody can answer the risky step's y/n, so the demo
+// approves its own scripted step, and says so, unless the caller chose with --approve.
+const userArgs = process.argv.slice(2);
+const unattended = !process.stdin.isTTY && !userArgs.includes('--approve');
+if (unattended) {
+  say('No terminal to ask you on (standard input is not a TTY: an IDE task, CI, or input from a file). In a terminal');
+  say('the demo asks y/n before its risky step, and in the browser the side panel asks. Here the demo approves its');
+  say("own scripted risky step (saving the account details on the demo shop) and prints it as 'approved without asking'.");
+}
 say(`Demo shop: ${site.url}`);
 say(`Task: ${TASK}`);
 say();
 
 const child = spawn(
   process.execPath,
-  ['--import', 'tsx', 'scripts/run-task.ts', '--url', site.url, '--mode', 'act', ...providerFlags, ...process.argv.slice(2), TASK],
+  ['--import', 'tsx', 'scripts/run-task.ts', '--url', site.url, '--mode', 'act', ...providerFlags, ...(unattended ? ['--approve', 'all'] : []), ...userArgs, TASK],
   { stdio: 'inherit' },
 );
 const code = await new Promise<number>((resolve) => child.on('exit', (exitCode) => resolve(exitCode ?? 1)));

@@ -1,20 +1,31 @@
+import { useEffect, useState } from 'preact/hooks';
 import { HOST_INSTALL_COMMAND } from '../../shared/constants';
 import type { HostStatus } from '../../shared/protocol';
 
-export function hostStatusText(status: HostStatus | undefined): string {
+function clock(at: number): string {
+  return new Date(at).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit', second: '2-digit' });
+}
+
+/** `now` is when the text is shown: a starting host's wait is counted from its `since` to then. */
+export function hostStatusText(status: HostStatus | undefined, now: number = Date.now()): string {
   if (!status) return 'host: checking…';
   switch (status.state) {
     case 'connected':
       return `host: connected, version ${status.hostVersion ?? 'unknown'}`;
     case 'connecting':
       return 'host: connecting…';
+    case 'starting': {
+      const since = status.since ?? status.updatedAt;
+      const waited = Math.max(0, Math.round((now - since) / 1000));
+      return `host: starting (slow, not broken), waiting ${waited} s since ${clock(since)} for ${status.waitingFor ?? 'its answer'}`;
+    }
     case 'not_installed':
       return status.message?.includes('another extension id') ? status.message : 'host not installed';
     case 'incompatible':
       return `host: incompatible. ${status.message ?? ''}`.trim();
     case 'disconnected': {
       const retry = status.retryInMs === undefined ? '' : `, retrying in ${Math.ceil(status.retryInMs / 1000)} s`;
-      return `host: disconnected${retry}`;
+      return `host: disconnected${retry}${status.message && status.message.includes(' run ') ? `. ${status.message}` : ''}`;
     }
   }
 }
@@ -26,11 +37,20 @@ export function hostStatusText(status: HostStatus | undefined): string {
  */
 export function HostStatusLine(props: { status: HostStatus | undefined; onRetry: () => void; feature: string }) {
   const state = props.status?.state ?? 'connecting';
+  // While the host starts, the waited seconds count up once a second.
+  const [now, setNow] = useState(Date.now());
+  useEffect(() => {
+    if (state !== 'starting') return undefined;
+    const timer = setInterval(() => setNow(Date.now()), 1000);
+    return () => clearInterval(timer);
+  }, [state]);
   const canRetry = state === 'disconnected' || state === 'not_installed' || state === 'incompatible';
   return (
     <div class={`host-status host-status--${state}`} role="status" data-testid="host-status" data-updated-at={props.status?.updatedAt ?? 0}>
       <span class="host-status__dot" aria-hidden="true" />
-      <span class="host-status__text">{hostStatusText(props.status)}</span>
+      <span class="host-status__text" data-testid="host-status-text">
+        {hostStatusText(props.status, Math.max(now, props.status?.updatedAt ?? 0))}
+      </span>
       {canRetry ? (
         <button type="button" class="link-button" data-testid="host-recheck" onClick={props.onRetry}>
           Check again

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { type Command, Option } from 'commander';
-import { createProvider } from '../../shared/agent/providers/create-provider';
+import { lazyProvider as createProvider } from '../agent/lazy-provider';
 import type { TraceRecord } from '../../shared/agent/trace';
 import { AppError } from '../../shared/errors';
 import { desktopSettings, type DesktopFlags } from '../desktop/agent/desktop-settings';

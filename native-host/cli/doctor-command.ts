@@ -1,6 +1,8 @@
 import { EXTENSION_ORIGIN, HOST_INSTALL_COMMAND, NATIVE_HOST_NAME, PROTOCOL_VERSION } from '../../shared/constants';
 import { ALL_BROWSERS } from '../install/browsers';
-import { diagnose, type DoctorReport, type TargetReport } from '../install/doctor';
+import { diagnose, SLOW_START_MS, type DoctorReport, type TargetReport } from '../install/doctor';
+
+const seconds = (ms: number): string => (ms / 1000).toFixed(1);
 import { checkMailbox, type MailboxReport } from '../mail/mail-doctor';
 import { mailEnv, mailSettingsFile, mailSourceFactory } from '../mail/mail-settings';
 import { hostLogFile, type PathEnv } from '../paths';
@@ -109,6 +111,10 @@ function printTarget(target: TargetReport, cli: CliEnv): void {
   }
   if (target.state === 'ok' && target.hello) {
     head(`ok: host ${target.hello.hostVersion} answered hello in ${target.hello.ms} ms (protocol ${target.hello.protocolVersion})`);
+    if (target.hello.ms > SLOW_START_MS) cli.out(row('slow', `slow to start (${seconds(target.hello.ms)} s), not broken: the extension waits for it`));
+  } else if (target.state === 'slow') {
+    head('slow to start: still starting when doctor stopped waiting (not broken: the browser keeps waiting for it)');
+    for (const problem of target.problems) cli.out(`  - ${problem}`);
   } else {
     head('BROKEN');
     for (const problem of target.problems) cli.out(`  - ${problem}`);
@@ -125,6 +131,9 @@ export function adviceFor(report: DoctorReport): string[] {
   const names = (targets: TargetReport[]): string =>
     listNames(targets.map((target) => (target.id === 'profile' ? 'the profile' : target.label)));
   const broken = report.targets.filter((target) => target.state === 'broken');
+  const slow = report.targets.filter(
+    (target) => target.state === 'slow' || (target.state === 'ok' && (target.hello?.ms ?? 0) > SLOW_START_MS),
+  );
   const working = report.targets.filter((target) => target.state === 'ok');
   const lines: string[] = [];
   if (working.length > 0) lines.push(`Result: the host works for ${names(working)}.`);
@@ -133,7 +142,12 @@ export function adviceFor(report: DoctorReport): string[] {
     const fix = protocol ? `npm run build && ${HOST_INSTALL_COMMAND}` : HOST_INSTALL_COMMAND;
     lines.push(`Problems for ${names(broken)}: run \`${fix}\` in the Deputy folder to rewrite the launcher and manifests, then run doctor again.`);
   }
-  if (working.length === 0 && broken.length === 0) {
+  if (slow.length > 0) {
+    lines.push(
+      `Slow to start for ${names(slow)}: the machine is busy or the disk is slow. The extension waits for the host and shows "starting" meanwhile; run \`npm run bench:host\` to see the start beside a bare Node start, and doctor again when the machine is quieter.`,
+    );
+  }
+  if (working.length === 0 && broken.length === 0 && slow.length === 0) {
     lines.push(`Result: the Deputy native host is not installed. Run \`${HOST_INSTALL_COMMAND}\` in the Deputy folder, then reload the extension.`);
   }
   return lines;

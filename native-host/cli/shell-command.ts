@@ -1,6 +1,6 @@
 import { userInfo } from 'node:os';
 import { type Command, Option } from 'commander';
-import { createProvider } from '../../shared/agent/providers/create-provider';
+import { lazyProvider as createProvider } from '../agent/lazy-provider';
 import { AppError } from '../../shared/errors';
 import { createLogger, streamSink } from '../log/logger';
 import { currentPathEnv } from '../paths';

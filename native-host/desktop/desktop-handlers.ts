@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { createProvider } from '../../shared/agent/providers/create-provider';
+import { lazyProvider as createProvider } from '../agent/lazy-provider';
 import { AppError } from '../../shared/errors';
 import type { HostMethods } from '../../shared/protocol';
 import type { Handlers } from '../host/router';

@@ -1,5 +1,5 @@
 import { readFile, stat } from 'node:fs/promises';
-import JSZip from 'jszip';
+import type JSZip from 'jszip';
 import { AppError } from '../../shared/errors';
 import { readZipDirectory } from './zip-directory';
 
@@ -121,12 +121,15 @@ export async function openPackage(path: string, limits: PackageLimits = DEFAULT_
     );
   let loading: Promise<JSZip> | undefined;
   const zip = (): Promise<JSZip> =>
-    (loading ??= JSZip.loadAsync(buffer, { checkCRC32: false }).catch((error: unknown) => {
-      throw badInput(
-        path,
-        `is corrupt: its zip package cannot be read (${error instanceof Error ? error.message : String(error)}). Re-create the file.`,
-        error,
-      );
-    }));
+    // jszip is loaded when a package is first unpacked, not at the host's start.
+    (loading ??= import('jszip')
+      .then(({ default: jszip }) => jszip.loadAsync(buffer, { checkCRC32: false }))
+      .catch((error: unknown) => {
+        throw badInput(
+          path,
+          `is corrupt: its zip package cannot be read (${error instanceof Error ? error.message : String(error)}). Re-create the file.`,
+          error,
+        );
+      }));
   return { path, kind, bytes: size, buffer, zip };
 }

@@ -1,12 +1,14 @@
 import { PROTOCOL_VERSION } from '../../shared/constants';
 import type { HostMethods } from '../../shared/protocol';
-import { desktopHandlers } from '../desktop/desktop-handlers';
+import { desktopMethods } from '../../shared/protocol/desktop-protocol';
+import { shellMethods } from '../../shared/protocol/shell-protocol';
 import type { DesktopService } from '../desktop/desktop-service';
 import { loopHandlers } from '../loop/loop-handlers';
 import type { LoopManager } from '../loop/loop-manager';
 import { mcpHandlers } from '../mcp/mcp-handlers';
 import type { McpBroker } from '../mcp/mcp-broker';
-import { shellHandlers, type ShellHostOptions } from '../shell/shell-handlers';
+import type { ShellHostOptions } from '../shell/shell-handlers';
+import { lazyHandlers } from './lazy-handlers';
 import type { Handlers } from './router';
 
 export interface HostInfo {
@@ -41,9 +43,12 @@ export function hostHandlers(info: HostInfo): Handlers<HostMethods> {
       };
     },
     ping: (params) => (params.echo === undefined ? { time: info.now() } : { time: info.now(), echo: params.echo }),
-    ...desktopHandlers(info.desktop),
+    // Desktop and shell code (the agents, the SSH client, the screenshot encoder) loads on the first such call.
+    ...lazyHandlers(methodNames(desktopMethods), async () => (await import('../desktop/desktop-handlers')).desktopHandlers(info.desktop)),
     ...loopHandlers(info.loops),
-    ...shellHandlers(info.shell),
+    ...lazyHandlers(methodNames(shellMethods), async () => (await import('../shell/shell-handlers')).shellHandlers(info.shell)),
     ...mcpHandlers(info.mcp),
   };
 }
+
+const methodNames = <M extends object>(methods: M): Array<keyof M & string> => Object.keys(methods) as Array<keyof M & string>;

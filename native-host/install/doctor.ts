@@ -7,7 +7,11 @@ import { parseLauncher, type LauncherTarget } from './launcher';
 import { readRegistryDefault } from './registry';
 import type { CommandRunner, InstallFs } from './system';
 
-export type TargetState = 'ok' | 'not_installed' | 'broken';
+/** `slow`: the host was started and kept running, but had not answered hello when the probe stopped waiting. */
+export type TargetState = 'ok' | 'not_installed' | 'broken' | 'slow';
+
+/** A host that answers hello later than this is reported as slow to start (it works; the browser waits for it). */
+export const SLOW_START_MS = 3000;
 
 export interface TargetReport {
   id: HostTarget['id'];
@@ -134,6 +138,11 @@ async function diagnoseTarget(
   const result = await probe(launcher);
   if (!result.ok) {
     report.notes.push(...result.stderr.map((line) => `host stderr: ${line}`));
+    if (result.stillStarting === true) {
+      report.state = 'slow';
+      report.problems.push(`slow to start: ${result.error}`);
+      return report;
+    }
     return problem(`the hello round trip failed: ${result.error}`);
   }
   const { hello } = result;

@@ -10,7 +10,13 @@ export type HelloResult = ResultOf<HostMethods, 'hello'>;
 
 export type ProbeResult =
   | { ok: true; hello: HelloResult; ms: number; exitCode: number | null; stderr: string[] }
-  | { ok: false; error: string; ms: number; stderr: string[] };
+  | { ok: false; error: string; ms: number; stderr: string[]; stillStarting?: boolean };
+
+/**
+ * How long a probe waits for the answer to hello while the host is still running: a host on a busy machine may take
+ * tens of seconds to start, and that is slow, not broken. A host that exits or writes garbage fails at once.
+ */
+export const PROBE_TIMEOUT_MS = 60_000;
 
 /** Starts a launcher the way the browser does and says whether a host answered `hello` through it. */
 export type HostProbe = (launcherPath: string) => Promise<ProbeResult>;
@@ -46,12 +52,16 @@ export function spawnProbe(options: ProbeOptions): HostProbe {
         clearTimeout(timer);
         resolve(result);
       };
-      const fail = (error: string): void => {
-        finish({ ok: false, error, ms: Date.now() - started, stderr: stderr.slice(-STDERR_LINES) });
+      let running = true;
+      const fail = (error: string, stillStarting = false): void => {
+        finish({ ok: false, error, ms: Date.now() - started, stderr: stderr.slice(-STDERR_LINES), ...(stillStarting ? { stillStarting } : {}) });
         child.kill('SIGKILL');
       };
-      const timeoutMs = options.timeoutMs ?? 10_000;
-      const timer = setTimeout(() => fail(`no answer to hello within ${timeoutMs} ms`), timeoutMs);
+      const timeoutMs = options.timeoutMs ?? PROBE_TIMEOUT_MS;
+      const timer = setTimeout(
+        () => fail(`no answer to hello within ${Math.round(timeoutMs / 1000)} s, though the host was still running`, running),
+        timeoutMs,
+      );
 
       const rpc = new RpcClient(HostChannel, {
         send: (message) => child.stdin.write(encodeFrame(JSON.stringify(message))),
@@ -85,6 +95,7 @@ export function spawnProbe(options: ProbeOptions): HostProbe {
       child.stdin.on('error', () => undefined); // EPIPE when the launcher dies at once; 'exit' reports it.
       const exited = new Promise<number | null>((resolveExit) =>
         child.once('exit', (code, signal) => {
+          running = false;
           rpc.rejectAll(new AppError('disconnected', `the host exited (${signal ?? `code ${code}`}) before it answered hello`));
           resolveExit(code);
         }),

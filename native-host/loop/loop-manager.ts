@@ -9,7 +9,6 @@ import type { LoopState } from './loop-state';
 import type { PreparedLoop } from './prepare-loop';
 import { createCommandRunner } from './run-command';
 import { researchModelFromSettings } from './research-model';
-import { compareCommandLine, hookCommandLine, startLoop } from './start-loop';
 import { savedLoops } from './saved-loops';
 import { defaultLoopStateDir } from './state-store';
 import type { FormFiller } from './trigger-form';
@@ -69,6 +68,8 @@ export function createLoopManager(deps: LoopManagerDeps): LoopManager {
 
   return {
     async start(params, emit) {
+      // The loop's engine (checks, report parsers, the document readers) is loaded by the first loop, not by the host's start.
+      const { compareCommandLine, hookCommandLine, startLoop } = await import('./start-loop');
       if (!isObject(params.config) || typeof params.config.repo !== 'string') {
         throw new AppError('invalid_params', 'loop.start needs config.repo: the path of the git checkout to fix');
       }

@@ -1,6 +1,6 @@
 import { unlink } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
-import { MailParser, type AttachmentStream } from 'mailparser';
+import type { AttachmentStream } from 'mailparser';
 import type {
   AttachmentRules,
   AttachmentType,
@@ -61,6 +61,8 @@ async function extractForwarded(
   context: ExtractContext,
   record: ReturnType<typeof recorder>,
 ): Promise<void> {
+  // The mail parser is loaded when a forwarded mail is first opened, not at the host's start.
+  const { MailParser } = await import('mailparser');
   const parser = new MailParser({
     skipHtmlToText: true,
     skipTextToHtml: true,

@@ -1,8 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { gmail } from '@googleapis/gmail';
-import { CodeChallengeMethod } from 'google-auth-library';
 import { AppError } from '../../shared/errors';
 import { GMAIL_READONLY_SCOPE, type GmailMailbox } from '../../shared/protocol/mail-protocol';
 import { gmailApiError } from './gmail-errors';
@@ -95,7 +93,8 @@ export async function gmailLogin(box: GmailMailbox, env: GmailEnv, deps: GmailLo
   });
   try {
     const redirectUri = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    const client = oauthClient(box, env, redirectUri);
+    const client = await oauthClient(box, env, redirectUri);
+    const [{ gmail }, { CodeChallengeMethod }] = await Promise.all([import('@googleapis/gmail'), import('google-auth-library')]);
     const { codeVerifier, codeChallenge } = await client.generateCodeVerifierAsync();
     const state = randomBytes(24).toString('base64url');
     const url = client.generateAuthUrl({

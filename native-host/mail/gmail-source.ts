@@ -1,5 +1,5 @@
 import { Readable } from 'node:stream';
-import { gmail, type gmail_v1 } from '@googleapis/gmail';
+import type { gmail_v1 } from '@googleapis/gmail';
 import { AppError } from '../../shared/errors';
 import type { GmailMailbox, MailMark } from '../../shared/protocol/mail-protocol';
 import { abortableSleep } from '../desktop/abortable-sleep';
@@ -58,7 +58,7 @@ function toPart(part: gmail_v1.Schema$MessagePart, inline: Map<string, string>, 
 /** A Gmail mailbox through the official API client (read-only scope), polled; Gmail pushes only through Pub/Sub. */
 export function createGmailSource(box: GmailMailbox, env: GmailEnv): MailSource {
   const { clientSecret } = gmailClientCredentials(box, env);
-  let auth: ReturnType<typeof signedInClient> | undefined;
+  let auth: Awaited<ReturnType<typeof signedInClient>> | undefined;
   let api: gmail_v1.Gmail | undefined;
   let labelId = box.label;
   const summaries = new Map<string, MailSummary>();
@@ -119,7 +119,9 @@ export function createGmailSource(box: GmailMailbox, env: GmailEnv): MailSource 
   return {
     label: `gmail/${box.label}`,
     async connect() {
-      auth = signedInClient(box, env);
+      auth = await signedInClient(box, env);
+      // The Gmail client is loaded when a Gmail mailbox is first read, not at the host's start.
+      const { gmail } = await import('@googleapis/gmail');
       api = gmail({ version: 'v1', auth: auth.client, ...(box.endpoints?.api ? { rootUrl: box.endpoints.api } : {}) });
       await call('checking the account', (client) => client.users.getProfile({ userId: 'me' }));
       if (!SYSTEM_LABELS.has(box.label)) {

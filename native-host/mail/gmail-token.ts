@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { isAbsolute, join, resolve } from 'node:path';
-import { OAuth2Client, type Credentials } from 'google-auth-library';
+import type { Credentials, OAuth2Client } from 'google-auth-library';
 import { z } from 'zod';
 import { AppError, describeZodError } from '../../shared/errors';
 import { GMAIL_READONLY_SCOPE, type GmailMailbox } from '../../shared/protocol/mail-protocol';
@@ -64,8 +64,10 @@ export function gmailClientCredentials(box: GmailMailbox, env: GmailEnv): { clie
   return { clientId: client.client_id, ...(client.client_secret ? { clientSecret: client.client_secret } : {}) };
 }
 
-export function oauthClient(box: GmailMailbox, env: GmailEnv, redirectUri?: string): OAuth2Client {
+/** The Google auth library is loaded here, when a mailbox first signs in or reads mail, not at the host's start. */
+export async function oauthClient(box: GmailMailbox, env: GmailEnv, redirectUri?: string): Promise<OAuth2Client> {
   const { clientId, clientSecret } = gmailClientCredentials(box, env);
+  const { OAuth2Client } = await import('google-auth-library');
   return new OAuth2Client({
     clientId,
     ...(clientSecret !== undefined ? { clientSecret } : {}),
@@ -123,12 +125,12 @@ export function loadGmailToken(file: string, clientId: string): GmailToken {
  * each new token is saved back (keeping the refresh token when Google does not send a new one), so a sign-in lasts
  * until the user revokes it.
  */
-export function signedInClient(
+export async function signedInClient(
   box: GmailMailbox,
   env: GmailEnv,
-): { client: OAuth2Client; token: () => GmailToken; file: string; saved: () => Promise<void> } {
+): Promise<{ client: OAuth2Client; token: () => GmailToken; file: string; saved: () => Promise<void> }> {
   const file = gmailTokenFile(box, env);
-  const client = oauthClient(box, env);
+  const client = await oauthClient(box, env);
   let token = loadGmailToken(file, gmailClientCredentials(box, env).clientId);
   let saving = Promise.resolve();
   client.setCredentials(toCredentials(token));

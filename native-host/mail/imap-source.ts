@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
 import type { Readable } from 'node:stream';
-import { ImapFlow, type FetchMessageObject, type ImapFlowOptions, type MessageStructureObject } from 'imapflow';
+import type { FetchMessageObject, ImapFlow, ImapFlowOptions, MessageStructureObject } from 'imapflow';
 import { AppError } from '../../shared/errors';
 import type { ImapMailbox, MailMark } from '../../shared/protocol/mail-protocol';
 import { imapError, isConnectionLoss } from './imap-errors';
@@ -118,6 +118,8 @@ export function createImapSource(box: ImapMailbox, secretEnv: SecretEnv): MailSo
     label: `${box.user}@${box.host}:${port}/${box.folder}`,
     async connect() {
       await client?.logout().catch(() => undefined);
+      // The IMAP client is loaded when a mailbox is first opened, not at the host's start.
+      const { ImapFlow } = await import('imapflow');
       const next = new ImapFlow(imapOptions(box, password, secretEnv));
       // Without a listener an 'error' event would end the process; the failure reaches us through the command instead.
       next.on('error', () => undefined);

@@ -47,15 +47,8 @@ export async function startBridgeServer(options: { paths: BridgePaths; backend: 
   const platform = options.platform ?? process.platform;
   await ensurePrivateDir(paths.dir, platform);
   const token = await readOrCreateToken(paths.tokenFile);
-  if (platform !== 'win32') {
-    if (Buffer.byteLength(paths.socket) > MAX_SOCKET_PATH_BYTES) {
-      throw new AppError('bad_config', `The bridge socket path ${paths.socket} is too long for a Unix socket; set DEPUTY_RUN_DIR to a shorter folder.`);
-    }
-    if (await canConnect({ path: paths.socket }, 500)) {
-      log.warn('another Deputy host serves the bridge socket already; this one does not listen', { socket: paths.socket });
-      return { socket: undefined, close: () => Promise.resolve() };
-    }
-    await unlink(paths.socket).catch(() => undefined);
+  if (platform !== 'win32' && Buffer.byteLength(paths.socket) > MAX_SOCKET_PATH_BYTES) {
+    throw new AppError('bad_config', `The bridge socket path ${paths.socket} is too long for a Unix socket; set DEPUTY_RUN_DIR to a shorter folder.`);
   }
   const connections = new Set<Socket>();
   const server: Server = createServer((socket) => {
@@ -63,13 +56,30 @@ export async function startBridgeServer(options: { paths: BridgePaths; backend: 
     socket.once('close', () => connections.delete(socket));
     serveConnection(socket, token, backend, log);
   });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(paths.socket, () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
+  // Two hosts may start at once (two browsers, or a browser restarting its host): the socket is never removed before
+  // listening, so of two racing hosts exactly one listens. The other finds the address in use, sees a live host
+  // behind it and leaves the bridge to that one; a socket file with nobody behind it (a host that crashed) is
+  // removed and listened on.
+  for (let attempt = 0; ; attempt += 1) {
+    const error = await listen(server, paths.socket);
+    if (!error) break;
+    if (error.code !== 'EADDRINUSE' || attempt > 0) {
+      throw new AppError(
+        'internal',
+        `The bridge for deputy mcp cannot listen on ${paths.socket}: ${error.message}. Another program holds it, or the folder is not writable; set DEPUTY_RUN_DIR to another folder, or close the other Deputy host and reload the extension.`,
+      );
+    }
+    if (await canConnect({ path: paths.socket }, 500)) {
+      log.warn(
+        'another Deputy host (another browser) serves the bridge socket already; deputy mcp reaches the browser whose host started first. To use this browser instead, close the other one, then reload Deputy here.',
+        { socket: paths.socket },
+      );
+      return { socket: undefined, close: () => Promise.resolve() };
+    }
+    if (platform === 'win32') continue;
+    log.info('removing a stale bridge socket left by a host that is gone', { socket: paths.socket });
+    await unlink(paths.socket).catch(() => undefined);
+  }
   if (platform !== 'win32') await chmod(paths.socket, 0o600);
   log.info('bridge listening', { socket: paths.socket });
   return {
@@ -80,6 +90,17 @@ export async function startBridgeServer(options: { paths: BridgePaths; backend: 
       if (platform !== 'win32') await unlink(paths.socket).catch(() => undefined);
     },
   };
+}
+
+function listen(server: Server, path: string): Promise<NodeJS.ErrnoException | undefined> {
+  return new Promise((resolve) => {
+    const onError = (error: NodeJS.ErrnoException): void => resolve(error);
+    server.once('error', onError);
+    server.listen(path, () => {
+      server.off('error', onError);
+      resolve(undefined);
+    });
+  });
 }
 
 function serveConnection(socket: Socket, token: string, backend: BridgeBackend, log: Logger): void {

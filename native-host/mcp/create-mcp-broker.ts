@@ -4,7 +4,6 @@ import { x11WindowTitle } from '../desktop/x11-window-title';
 import type { ProcessRegistry } from '../host/process-registry';
 import type { Logger } from '../log/logger';
 import type { PathEnv } from '../paths';
-import { openShellSession } from '../shell/agent/shell-session';
 import { shellPaths } from '../shell/shell-paths';
 import { HOST_VERSION } from '../version';
 import { bridgePaths } from './bridge-paths';
@@ -12,8 +11,7 @@ import { startBridgeServer, type RunningBridge } from './bridge-server';
 import type { LateBrowserLink } from './browser-link';
 import { McpBroker } from './mcp-broker';
 import { mcpConfigPath } from './mcp-config';
-import { createMcpDesktop } from './mcp-desktop';
-import { createMcpShell } from './mcp-shell';
+import type { McpShell, McpShellDeps } from './mcp-shell';
 import { createServerPool } from './server-pool';
 
 /**
@@ -37,9 +35,9 @@ export async function createMcpBridge(options: {
     log,
     now,
     shell: (session, approve) =>
-      createMcpShell({
-        open: () =>
-          openShellSession({
+      lazyMcpShell({
+        open: async () =>
+          (await import('../shell/agent/shell-session')).openShellSession({
             target: { kind: 'local' },
             sessionsRoot: shell.sessionsRoot,
             prompts: { confirmHostKey: () => Promise.resolve(false) },
@@ -61,7 +59,9 @@ export async function createMcpBridge(options: {
           desktop: async () => {
             const desktop = options.desktop as DesktopService;
             const status = await desktop.status();
-            return status.available ? createMcpDesktop(desktop, now, process.platform === 'linux' ? () => x11WindowTitle() : undefined) : { unavailable: status.reason };
+            if (!status.available) return { unavailable: status.reason };
+            const { createMcpDesktop } = await import('./mcp-desktop');
+            return createMcpDesktop(desktop, now, process.platform === 'linux' ? () => x11WindowTitle() : undefined);
           },
         }
       : {}),
@@ -78,4 +78,19 @@ export async function createMcpBridge(options: {
     await broker.closeAll();
   });
   return { broker, bridge };
+}
+
+/**
+ * A connected agent's shell whose code (the shell session, its gate, the SSH client it can reach) is loaded on the
+ * agent's first command, not when the host starts.
+ */
+function lazyMcpShell(deps: McpShellDeps): McpShell {
+  let made: Promise<McpShell> | undefined;
+  const real = (): Promise<McpShell> => (made ??= import('./mcp-shell').then(({ createMcpShell }) => createMcpShell(deps)));
+  return {
+    call: async (name, args, callId, signal) => (await real()).call(name, args, callId, signal),
+    close: async () => {
+      if (made) await (await made).close();
+    },
+  };
 }

@@ -1,6 +1,4 @@
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { AppError } from '../../shared/errors';
 import type { McpCallResult, McpServerTool, McpToolDescriptor } from '../../shared/protocol';
 import type { Logger } from '../log/logger';
@@ -30,6 +28,12 @@ const CALL_TIMEOUT_MS = 5 * 60_000;
 export function createServerPool(options: { configFile: string; log: Logger; track?: (pid: number) => void }): McpServerPool {
   const connected = new Map<string, { config: string; ready: Promise<Connected> }>();
   const connect = async (name: string, config: McpServerConfig): Promise<Connected> => {
+    // The MCP client SDK is loaded when the first of the user's servers is connected, not at the host's start.
+    const [{ Client }, { StdioClientTransport }, { StreamableHTTPClientTransport }] = await Promise.all([
+      import('@modelcontextprotocol/sdk/client/index.js'),
+      import('@modelcontextprotocol/sdk/client/stdio.js'),
+      import('@modelcontextprotocol/sdk/client/streamableHttp.js'),
+    ]);
     const client = new Client({ name: 'deputy', version: HOST_VERSION });
     const transport =
       'command' in config

@@ -1,5 +1,5 @@
 import { userInfo } from 'node:os';
-import { createProvider } from '../../shared/agent/providers/create-provider';
+import { lazyProvider as createProvider } from '../agent/lazy-provider';
 import { AppError } from '../../shared/errors';
 import type { HostMethods } from '../../shared/protocol';
 import type { Handlers } from '../host/router';

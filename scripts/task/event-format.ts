@@ -49,6 +49,7 @@ export function formatEvent(event: TaskEvent): string[] {
       return [`  ? approval needed (${event.classes.join(', ')}): ${event.intent} - ${event.reason}`];
     case 'decision':
       if (event.by === 'nobody') return ['  nobody at the terminal to approve: rejected (run with --approve all to approve risky steps unattended)'];
+      if (event.by === 'flag') return [`  ${event.decision === 'reject' ? 'rejected' : 'approved'} without asking (--approve ${event.decision === 'reject' ? 'none' : 'all'}): ${event.intent}`];
       return [`  ${event.decision === 'reject' ? 'rejected' : 'approved'}: ${event.intent}`];
     case 'question':
       return [`  ? the agent asks: ${event.text}`];

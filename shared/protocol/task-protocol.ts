@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { AgentState } from '../agent/agent-state';
 import { ObservedDownload } from '../agent/environment';
-import { ProviderSettings } from '../agent/providers/create-provider';
+import { ProviderSettings } from '../agent/providers/provider-settings';
 import { RiskClass } from '../agent/risk-class';
 import { ErrorShape } from '../errors';
 import { Flow } from './flow';

@@ -12,7 +12,11 @@ import { taskUiEvents, taskUiMethods } from './task-protocol';
 import { perceptionUiMethods } from './perception-protocol';
 import { mcpUiEvents, mcpUiMethods } from './mcp-ui-protocol';
 
-export const HostState = z.enum(['connecting', 'connected', 'not_installed', 'incompatible', 'disconnected']);
+/**
+ * `starting`: the host process is running (the port is open) but has not answered hello yet: slow, not broken.
+ * `disconnected`: the host exited or never answered; the extension tries again with backoff.
+ */
+export const HostState = z.enum(['connecting', 'starting', 'connected', 'not_installed', 'incompatible', 'disconnected']);
 export type HostState = z.infer<typeof HostState>;
 
 export const HostStatus = z.object({
@@ -23,6 +27,10 @@ export const HostStatus = z.object({
   message: z.string().optional(),
   /** When disconnected, how long until the next attempt. */
   retryInMs: z.number().int().nonnegative().optional(),
+  /** While starting: what the extension waits for, in words. */
+  waitingFor: z.string().optional(),
+  /** While starting: when the wait began (epoch ms). */
+  since: z.number().optional(),
   updatedAt: z.number(),
 });
 export type HostStatus = z.infer<typeof HostStatus>;

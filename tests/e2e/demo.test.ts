@@ -22,4 +22,23 @@ describe('npm run demo', () => {
     expect(output).toContain('Done: Added Pocket Buds earphones');
     expect(code).toBe(0);
   });
+
+  it('without a terminal (stdin not a TTY, no --approve) approves its own scripted risky step with a clear line and exits 0', async () => {
+    requireBuild();
+    const env = { ...process.env };
+    for (const name of ['OPENAI_API_KEY', 'ANTHROPIC_API_KEY', 'DEPUTY_API_KEY', 'DEPUTY_BASE_URL']) delete env[name];
+    // stdin is a pipe, closed at once: as an IDE task or CI runs it.
+    const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/demo.ts', '--runs-dir', 'test-artifacts/runs'], { env, stdio: ['pipe', 'pipe', 'pipe'] });
+    child.stdin.end();
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
+    if (code !== 0) process.stderr.write(output);
+    expect(output).toContain('No terminal to ask you on (standard input is not a TTY');
+    expect(output).toMatch(/approved without asking \(--approve all\): Click \[\d+\] button "Save details"/);
+    expect(output).not.toContain('nobody at the terminal');
+    expect(output).toContain('Done: Added Pocket Buds earphones');
+    expect(code).toBe(0);
+  });
 });

@@ -69,6 +69,17 @@ describe.skipIf(process.platform !== 'linux')('deputy install, doctor and uninst
     expect(report.targets).toEqual([expect.objectContaining({ id: 'brave', state: 'ok', hello: expect.objectContaining({ hostVersion: pkg.version }) as unknown })]);
   });
 
+  it('doctor calls a host that is slow to start "slow to start (N s)", not BROKEN, and still finds it working', () => {
+    expect(deputy(['install', '--browser', 'chrome']).code).toBe(0);
+    // The host holds its start back 3.5 s (a test-only knob), as on a busy machine; doctor's probe waits for it.
+    const doctor = deputy(['doctor', '--browser', 'chrome'], { DEPUTY_TEST_SLOW_START_MS: '3500' });
+    expect(doctor.code, doctor.stdout).toBe(0);
+    expect(doctor.stdout).toMatch(/^Chrome +ok: host .* answered hello in \d+ ms/m);
+    expect(doctor.stdout).toMatch(/^ +slow +slow to start \(\d+\.\d s\), not broken/m);
+    expect(doctor.stdout).toContain('Slow to start for Chrome');
+    expect(doctor.stdout).not.toContain('BROKEN');
+  });
+
   it('doctor names a launcher that is not executable, and exits 1 when nothing else works', () => {
     const launcher = join(home, '.local/share/deputy/deputy-host');
     chmodSync(launcher, 0o644);

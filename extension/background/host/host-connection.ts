@@ -34,13 +34,24 @@ export interface HostConnectionDeps {
   /** What the host may ask the extension (a connected agent's page tools, approvals); refused when absent. */
   requests?: ChannelHandlers<HostRequestMethods>;
   requestTimeoutMs?: number;
+  /** How long a running host may take to answer hello before it is taken as hung and started again (default 5 min). */
   helloTimeoutMs?: number;
+  /** How long before a running host that has not answered yet is shown as starting (default 2 s). */
+  startingAfterMs?: number;
 }
 
 const BACKOFF_BASE_MS = 1000;
 const BACKOFF_MAX_MS = 60_000;
 /** A missing host is checked again now and then, so installing it takes effect without reloading the extension. */
 const NOT_INSTALLED_RETRY_MS = 30_000;
+/**
+ * A host on a busy machine can take tens of seconds to start: while its port stays open it is running, so the hello
+ * waits this long before the host is taken as hung. A host that exits or cannot start drops the port at once.
+ */
+const HELLO_PATIENCE_MS = 5 * 60_000;
+const STARTING_AFTER_MS = 2000;
+/** What a starting host is waited for, as the panel shows it. */
+export const WAITING_FOR_HELLO = "the native host's answer to hello (its process is running and still starting)";
 
 /**
  * The background's link to the native host: one port, a hello handshake that checks the protocol version, request
@@ -51,6 +62,7 @@ export class HostConnection {
   private port: NativePort | undefined;
   private rpc: RpcClient<HostMethods, HostChannel['events']> | undefined;
   private retryTimer: ReturnType<typeof setTimeout> | undefined;
+  private startingTimer: ReturnType<typeof setTimeout> | undefined;
   private failures = 0;
   private current: HostStatus;
   private readonly joiner: ChunkJoiner;
@@ -110,7 +122,20 @@ export class HostConnection {
     this.rpc = rpc;
     port.onMessage((message) => this.onMessage(rpc, message));
     port.onDisconnect((error) => this.onDisconnect(port, error));
+    const since = this.deps.now();
+    this.startingTimer = this.deps.setTimer(() => {
+      this.startingTimer = undefined;
+      if (this.rpc === rpc && this.current.state === 'connecting') {
+        this.deps.log.info('host is starting', { waitedMs: this.deps.now() - since });
+        this.setStatus({ state: 'starting', waitingFor: WAITING_FOR_HELLO, since });
+      }
+    }, this.deps.startingAfterMs ?? STARTING_AFTER_MS);
     void this.handshake(rpc);
+  }
+
+  private cancelStarting(): void {
+    if (this.startingTimer !== undefined) this.deps.clearTimer(this.startingTimer);
+    this.startingTimer = undefined;
   }
 
   private async handshake(rpc: RpcClient<HostMethods, HostChannel['events']>): Promise<void> {
@@ -118,9 +143,10 @@ export class HostConnection {
       const hello = await rpc.call(
         'hello',
         { protocolVersion: PROTOCOL_VERSION, client: 'extension', clientVersion: this.deps.clientVersion },
-        { timeoutMs: this.deps.helloTimeoutMs ?? 5000 },
+        { timeoutMs: this.deps.helloTimeoutMs ?? HELLO_PATIENCE_MS },
       );
       if (this.rpc !== rpc) return;
+      this.cancelStarting();
       if (!hello.compatible) {
         this.setStatus({
           state: 'incompatible',
@@ -209,11 +235,18 @@ export class HostConnection {
     const exponential = Math.min(BACKOFF_MAX_MS, BACKOFF_BASE_MS * 2 ** (this.failures - 1));
     const delay = Math.round(exponential * (0.5 + this.deps.random() / 2));
     this.deps.log.warn('host disconnected', { error, retryInMs: delay, failures: this.failures });
-    this.setStatus({ state: 'disconnected', message: error ?? 'The host exited', retryInMs: delay });
+    // A host that exits before it ever answers is broken, not slow: most often its registration points at a Deputy
+    // folder that moved or was deleted, or at a Node that was removed. Doctor names which, and install rewrites it.
+    const neverAnswered = this.current.state === 'connecting' || this.current.state === 'starting';
+    const message = neverAnswered
+      ? `${error ?? 'The host exited'} It exited before answering, so it is broken rather than slow (often its registration points at a Deputy folder that moved, or at a Node that is gone): run \`npm run deputy -- doctor\` in the Deputy folder to see which, then \`${HOST_INSTALL_COMMAND}\`.`
+      : (error ?? 'The host exited');
+    this.setStatus({ state: 'disconnected', message, retryInMs: delay });
     this.scheduleRetry(delay);
   }
 
   private close(reason: AppError): void {
+    this.cancelStarting();
     const port = this.port;
     const rpc = this.rpc;
     this.port = undefined;

@@ -1,5 +1,5 @@
 import { existsSync, readFileSync } from 'node:fs';
-import ssh2, { type AnyAuthMethod, type AuthenticationType, type Client } from 'ssh2';
+import type { AnyAuthMethod, AuthenticationType, Client, utils as Ssh2Utils } from 'ssh2';
 import { AppError } from '../../../shared/errors';
 import type { Logger } from '../../log/logger';
 import { addKnownHost, checkHostKey, fingerprint, hostKeyOf, knownHostsName, readKnownHosts } from './known-hosts';
@@ -36,7 +36,7 @@ function tildePath(path: string, home: string): string {
 }
 
 /** The key-based methods to offer, in OpenSSH's order: the agent's keys, then each identity file that exists. */
-function keyMethods(settings: SshSettings, prompts: SshPrompts, home: string, skipped: string[]): (() => Promise<{ method: AnyAuthMethod; label: string } | undefined>)[] {
+function keyMethods(sshUtils: typeof Ssh2Utils, settings: SshSettings, prompts: SshPrompts, home: string, skipped: string[]): (() => Promise<{ method: AnyAuthMethod; label: string } | undefined>)[] {
   const methods: (() => Promise<{ method: AnyAuthMethod; label: string } | undefined>)[] = [];
   if (settings.agent && existsSync(settings.agent)) {
     methods.push(() => Promise.resolve({ method: { type: 'agent', username: settings.user, agent: settings.agent as string }, label: 'ssh-agent' }));
@@ -52,14 +52,14 @@ function keyMethods(settings: SshSettings, prompts: SshPrompts, home: string, sk
         skipped.push(`${label} (unreadable: ${(error as NodeJS.ErrnoException).code ?? 'error'})`);
         return undefined;
       }
-      let key = ssh2.utils.parseKey(data);
+      let key = sshUtils.parseKey(data);
       if (key instanceof Error && /encrypted|passphrase/i.test(key.message)) {
         const passphrase = await prompts.secret?.({ kind: 'passphrase', prompt: `Passphrase for ${label}`, target: settings.destination });
         if (!passphrase) {
           skipped.push(`${label} (protected by a passphrase: load it with ssh-add)`);
           return undefined;
         }
-        key = ssh2.utils.parseKey(data, passphrase);
+        key = sshUtils.parseKey(data, passphrase);
       }
       if (key instanceof Error) {
         skipped.push(`${label} (${key.message})`);
@@ -111,6 +111,8 @@ export function connectError(error: Error & { code?: string; level?: string }, s
  * can be asked. Resolves once the connection is ready; every failure is an AppError that says what to do.
  */
 export async function connectSsh(settings: SshSettings, prompts: SshPrompts, context: { home: string; log?: Logger }): Promise<Client> {
+  // The SSH library is loaded on the first remote command, not at the host's start.
+  const { default: ssh2 } = await import('ssh2');
   const client = new ssh2.Client();
   const tried: string[] = [];
   const skipped: string[] = [];
@@ -148,7 +150,7 @@ export async function connectSsh(settings: SshSettings, prompts: SshPrompts, con
     return true;
   };
 
-  const methods = keyMethods(settings, prompts, context.home, skipped);
+  const methods = keyMethods(ssh2.utils, settings, prompts, context.home, skipped);
   let passwordTried = false;
   const nextMethod = async (left: AuthenticationType[] | null): Promise<AnyAuthMethod | false> => {
     while (methods.length > 0) {

@@ -185,6 +185,32 @@ describe('deputy doctor', () => {
     ]);
   });
 
+  it('calls a host that answers late "slow to start (N s)", not BROKEN, and says why and what to run', async () => {
+    const late: HostProbe = async (launcher) => ({ ...(await probe(launcher)), ms: 14_200 });
+    const cli = testCli({ probe: late });
+    await installCommand({ browser: 'chrome' }, cli);
+    cli.lines.length = 0;
+    expect(await doctorCommand({}, cli)).toBe(0);
+    expect(cli.text()).toMatch(/^Chrome {4}ok: host 0\.1\.0 answered hello in 14200 ms \(protocol 1\)$/m);
+    expect(cli.text()).toMatch(/^ +slow +slow to start \(14\.2 s\), not broken/m);
+    expect(cli.text()).not.toContain('BROKEN');
+    expect(cli.text()).toContain('Slow to start for Chrome');
+    expect(cli.text()).toContain('npm run bench:host');
+  });
+
+  it('calls a host still starting when doctor stops waiting "slow to start", not BROKEN', async () => {
+    const starting: HostProbe = () =>
+      Promise.resolve({ ok: false, error: 'no answer to hello within 60 s, though the host was still running', ms: 60_000, stderr: [], stillStarting: true });
+    const cli = testCli({ probe: starting });
+    await installCommand({ browser: 'chrome' }, cli);
+    cli.lines.length = 0;
+    expect(await doctorCommand({}, cli)).toBe(1);
+    expect(cli.text()).toMatch(/^Chrome {4}slow to start: still starting when doctor stopped waiting/m);
+    expect(cli.text()).not.toContain('BROKEN');
+    expect(cli.text()).not.toContain('Problems for Chrome');
+    expect(cli.text()).toContain('Slow to start for Chrome');
+  });
+
   it('tells how to repair a broken registration', async () => {
     const cli = testCli();
     await installCommand({ browser: 'chrome' }, cli);

@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { HOST_INSTALL_COMMAND, NATIVE_HOST_NAME, PROTOCOL_VERSION } from '../../../../../shared/constants';
 import { splitIntoChunks, type HostStatus } from '../../../../../shared/protocol';
 import type { NativePort } from '../../../../../extension/platform/native';
-import { HostConnection, type HostConnectionDeps } from '../../../../../extension/background/host/host-connection';
+import { HostConnection, WAITING_FOR_HELLO, type HostConnectionDeps } from '../../../../../extension/background/host/host-connection';
 
 type Request = { kind: 'request'; id: string; method: string; params: Record<string, unknown> };
 
@@ -47,7 +47,7 @@ class FakePort implements NativePort {
   }
 }
 
-function setup(options: { random?: number; connect?: (name: string) => NativePort; onEvent?: HostConnectionDeps['onEvent'] } = {}) {
+function setup(options: { random?: number; connect?: (name: string) => NativePort; onEvent?: HostConnectionDeps['onEvent']; helloTimeoutMs?: number | undefined } = {}) {
   const ports: FakePort[] = [];
   const statuses: HostStatus[] = [];
   const timers: Array<{ callback: () => void; ms: number; cleared: boolean }> = [];
@@ -76,7 +76,7 @@ function setup(options: { random?: number; connect?: (name: string) => NativePor
     onStatus: (status) => statuses.push(status),
     onEvent: options.onEvent,
     requestTimeoutMs: 5000,
-    helloTimeoutMs: 1000,
+    ...('helloTimeoutMs' in options ? (options.helloTimeoutMs === undefined ? {} : { helloTimeoutMs: options.helloTimeoutMs }) : { helloTimeoutMs: 1000 }),
   };
   const connection = new HostConnection(deps);
   const pendingTimers = () => timers.filter((timer) => !timer.cleared);
@@ -171,6 +171,15 @@ describe('HostConnection', () => {
     expect(fireRetry()).toBe(1000);
   });
 
+  it('keeps the plain reason for a host that exits after it had answered', async () => {
+    const { connection, port } = setup();
+    connection.start();
+    port().answerHello();
+    await vi.runOnlyPendingTimersAsync();
+    port().drop('Native host has exited.');
+    expect(connection.status).toMatchObject({ state: 'disconnected', message: 'Native host has exited.' });
+  });
+
   it('rejects every pending request when the port disconnects', async () => {
     const { connection, port } = setup();
     connection.start();
@@ -195,6 +204,36 @@ describe('HostConnection', () => {
     await expect(connection.call('ping', {})).rejects.toMatchObject({ code: 'disconnected' });
   });
 
+  it('shows a running host that has not answered yet as starting, since when and for what, and connects as soon as it answers', async () => {
+    const { connection, port, pendingTimers, statuses } = setup();
+    connection.start();
+    const [starting] = pendingTimers();
+    expect(starting?.ms).toBe(2000);
+    if (starting) starting.cleared = true;
+    starting?.callback();
+    expect(connection.status).toEqual({ state: 'starting', waitingFor: WAITING_FOR_HELLO, since: 1000, updatedAt: 1000 });
+    // Still waiting, with no retry scheduled and the port left open: a slow host is not a broken one.
+    await vi.advanceTimersByTimeAsync(900);
+    expect(port().disconnected).toBe(false);
+    port().answerHello();
+    await vi.runOnlyPendingTimersAsync();
+    expect(statuses.map((status) => status.state)).toEqual(['connecting', 'starting', 'connected']);
+    expect(pendingTimers()).toEqual([]);
+  });
+
+  it('tells a host that exits while starting (broken) from one still starting, and retries it with backoff', () => {
+    const { connection, port, pendingTimers } = setup();
+    connection.start();
+    const [starting] = pendingTimers();
+    if (starting) starting.cleared = true;
+    starting?.callback();
+    expect(connection.status.state).toBe('starting');
+    port().drop('Native host has exited.');
+    expect(connection.status).toMatchObject({ state: 'disconnected', retryInMs: 1000 });
+    expect(connection.status.message).toMatch(/^Native host has exited\. It exited before answering, so it is broken rather than slow .*moved.*npm run deputy -- doctor.*npm run host:install/);
+    expect(pendingTimers().map((timer) => timer.ms)).toEqual([1000]);
+  });
+
   it('gives up on a host that never answers hello, and schedules a retry', async () => {
     const { connection, port, pendingTimers } = setup();
     connection.start();
@@ -203,6 +242,14 @@ describe('HostConnection', () => {
     expect(first.disconnected).toBe(true);
     expect(connection.status).toMatchObject({ state: 'disconnected', message: expect.stringMatching(/^hello failed: host\.hello got no answer/) as unknown });
     expect(pendingTimers().map((timer) => timer.ms)).toEqual([1000]);
+  });
+
+  it('waits minutes, not seconds, for a running host by default', () => {
+    const { connection, port } = setup({ helloTimeoutMs: undefined });
+    connection.start();
+    vi.advanceTimersByTime(60_000);
+    expect(port().disconnected).toBe(false);
+    expect(connection.status.state).not.toBe('disconnected');
   });
 
   it('joins a chunked reply before handing it to the caller', async () => {
@@ -236,7 +283,8 @@ describe('HostConnection', () => {
     port().drop('Native host has exited.');
     port().drop('Native host has exited.');
     connection.reconnectNow();
-    expect(pendingTimers()).toHaveLength(0);
+    // No retry is left waiting: only the new port's "starting" timer.
+    expect(pendingTimers().map((timer) => timer.ms)).toEqual([2000]);
     expect(ports).toHaveLength(2);
     port().drop('Native host has exited.');
     expect(connection.status).toMatchObject({ retryInMs: 1000 });
