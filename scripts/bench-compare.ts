@@ -14,7 +14,7 @@ import { medianTime } from './lib/median-time';
  * `npm run bench:compare`: how long `deputy compare` takes on a 40-slide deck and a 10,000-row workbook, next to the
  * floor measured in the same run: unzipping the same file and parsing every XML part with the same parser, doing
  * nothing with the result. For the workbook, exceljs's own load (which the reader builds on) is shown too. Figures
- * are medians of 5 runs after one warm-up. Then the real-world corpus (../shared/office-corpus, when present): files
+ * are medians of 5 runs after one warm-up. Then the real-world corpus (the office corpus in the shared folder, when present): files
  * per second and the 90th percentile per file, beside the same floor, with the ratio.
  */
 const RUNS = 5;

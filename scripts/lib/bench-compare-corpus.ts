@@ -4,7 +4,7 @@ import { judgeDocument } from '../../native-host/documents/judge-document';
 import { corpusFiles, corpusPresent, CORPUS_ABSENT } from '../../tests/fixtures/documents/corpus';
 
 /**
- * The corpus half of `npm run bench:compare`: every file of ../shared/office-corpus, one after the other in this
+ * The corpus half of `npm run bench:compare`: every file of the office corpus in the shared folder, one after the other in this
  * process, timed twice: the floor (the file unzipped with JSZip and every XML part parsed with the same parser, the
  * result unused) and `deputy compare` of the file against itself as template (both sides read, rules learned, every
  * check run). Files per second over the kind, and the 90th percentile per file, side by side with their ratio.
