@@ -7,13 +7,15 @@ import { buildDeck } from '../tests/fixtures/documents/deck-builder';
 import { companies } from '../tests/fixtures/documents/sample-companies';
 import { tempFiles } from '../tests/fixtures/documents/temp-files';
 import { buildWorkbook } from '../tests/fixtures/documents/workbook-builder';
+import { benchCorpus } from './lib/bench-compare-corpus';
 import { medianTime } from './lib/median-time';
 
 /**
  * `npm run bench:compare`: how long `deputy compare` takes on a 40-slide deck and a 10,000-row workbook, next to the
  * floor measured in the same run: unzipping the same file and parsing every XML part with the same parser, doing
  * nothing with the result. For the workbook, exceljs's own load (which the reader builds on) is shown too. Figures
- * are medians of 5 runs after one warm-up.
+ * are medians of 5 runs after one warm-up. Then the real-world corpus (the office corpus in the shared folder, when present): files
+ * per second and the 90th percentile per file, beside the same floor, with the ratio.
  */
 const RUNS = 5;
 
@@ -61,6 +63,7 @@ try {
   process.stdout.write('deputy read: the normalized model (PowerPoint styles resolved through layout, master and theme; exceljs for workbooks).\n');
   process.stdout.write('checks: structure, formatting and content checks on that model. deputy compare: both files read, rules learned, checks.\n');
   for (const row of rows) process.stdout.write(`${row.label}: ${row.findings} findings against its template.\n`);
+  process.stdout.write(`\n${await benchCorpus(unzipAndParse)}`);
 } finally {
   files.cleanup();
 }

@@ -4,6 +4,7 @@ import { AppError } from '../../shared/errors';
 import { formatReport } from '../documents/format-findings';
 import { writeReport } from '../documents/html-report';
 import { judgeDocument, learnRules } from '../documents/judge-document';
+import { judgeAgainstReference } from '../documents/judge-reference';
 import { DEFAULT_LIMITS, type PackageLimits } from '../documents/open-package';
 import { findRenderTools, INSTALL_HINT } from '../documents/render-pages';
 import { loadRules, type Rules } from '../documents/rules';
@@ -11,6 +12,7 @@ import { UsageError } from './usage-error';
 
 interface CompareOptions {
   template?: string;
+  reference?: string;
   rules?: string;
   json?: boolean;
   report?: string;
@@ -60,9 +62,15 @@ async function compareAction(output: string | undefined, options: CompareOptions
     return learnAction(options);
   }
   if (!output) throw new UsageError('name the output document to compare: deputy compare output.pptx --template reference.pptx');
-  if (!options.template && !options.rules) throw new UsageError('give a --template to compare with (or a --rules file made by --learn)');
+  if (options.template && options.reference)
+    throw new UsageError('give either --template (a document the output must look like) or --reference (the expected output, whose values must match too), not both');
+  if (!options.template && !options.reference && !options.rules) throw new UsageError('give a --template to compare with, a --reference (an expected output), or a --rules file made by --learn');
   const rules = options.rules ? await asInputError(() => Promise.resolve(loadRules(options.rules!))) : {};
-  const judgement = await asInputError(() => judgeDocument(output, options.template, rules, { limits: limitsFor(options) }));
+  const judgement = await asInputError(() =>
+    options.reference
+      ? judgeAgainstReference(output, options.reference, rules, { limits: limitsFor(options) })
+      : judgeDocument(output, options.template, rules, { limits: limitsFor(options) }),
+  );
   let report: Awaited<ReturnType<typeof writeReport>> | undefined;
   if (options.report) {
     mkdirSync(options.report, { recursive: true });
@@ -92,6 +100,7 @@ export function registerCompareCommand(program: Command, setExitCode: (code: num
     .description('compare an output .pptx, .xlsx or .docx with its reference template: findings by severity, location and fix (exit 0 none critical or high, 1 findings, 2 bad input)')
     .argument('[output]', 'the document to judge')
     .option('--template <file>', 'the reference document the output must match (same kind)')
+    .option('--reference <file>', 'an expected output (not a template): its structure and formatting, and every number and text too, with the cell, slide or paragraph that differs')
     .option('--rules <file>', 'a rules.json that tunes or replaces what is learned from the template')
     .option('--json', 'print the judgement as JSON')
     .option('--report <dir>', 'write report.html (with the pages side by side where LibreOffice is installed) and findings.json there')

@@ -178,34 +178,44 @@ export function checkDocx(
     for (const table of section.tables)
       units.push({ where: where(section), text: table.rows.flat().join('\n'), links, noun: 'table' });
   }
-  for (const table of docx.tables ?? []) {
-    const section = byTitle.get(titleKey(table.section));
+  const wantedTables = new Map<string, Array<{ columns: string[] }>>();
+  for (const table of docx.tables ?? [])
+    wantedTables.set(titleKey(table.section), [...(wantedTables.get(titleKey(table.section)) ?? []), table]);
+  for (const [key, wanted] of wantedTables) {
+    const section = byTitle.get(key);
     if (!section) continue;
-    const first = section.tables[0];
-    if (!first) {
+    if (section.tables.length < wanted.length) {
+      // Reported once for the section: comparing the remaining tables by position would blame the wrong ones.
+      const absent = wanted[section.tables.length]!;
       findings.add({
         rule: 'structure.table-missing',
         severity: 'high',
         where: where(section),
-        message: 'The section has no table, where the template has one',
-        expected: `a table with columns ${table.columns.join(', ')}`,
-        actual: 'no table',
-        fix: `Add the table with columns ${table.columns.join(', ')}.`,
+        message:
+          section.tables.length === 0
+            ? `The section has no table, where the template has ${wanted.length === 1 ? 'one' : wanted.length}`
+            : `The section has ${section.tables.length} table${section.tables.length === 1 ? '' : 's'}, where the template has ${wanted.length}`,
+        expected: `${wanted.length} table${wanted.length === 1 ? '' : 's'}, the first absent with columns ${absent.columns.join(', ')}`,
+        actual: section.tables.length === 0 ? 'no table' : `${section.tables.length} table${section.tables.length === 1 ? '' : 's'}`,
+        fix: `Add the table with columns ${absent.columns.join(', ')}.`,
       });
       continue;
     }
-    const headers = new Set((first.rows[0] ?? []).map((cell) => cell.trim().toLowerCase()));
-    const lacking = table.columns.filter((column) => !headers.has(column.trim().toLowerCase()));
-    if (lacking.length > 0)
-      findings.add({
-        rule: 'structure.table-columns',
-        severity: 'high',
-        where: where(section),
-        message: `The table lacks column${lacking.length === 1 ? '' : 's'} ${lacking.join(', ')}`,
-        expected: table.columns.join(', '),
-        actual: (first.rows[0] ?? []).join(', '),
-        fix: `Add the column${lacking.length === 1 ? '' : 's'} ${lacking.join(', ')} to the table.`,
-      });
+    wanted.forEach((table, index) => {
+      const present = section.tables[index]!;
+      const headers = new Set((present.rows[0] ?? []).map((cell) => cell.trim().toLowerCase()));
+      const lacking = table.columns.filter((column) => !headers.has(column.trim().toLowerCase()));
+      if (lacking.length > 0)
+        findings.add({
+          rule: 'structure.table-columns',
+          severity: 'high',
+          where: where(section),
+          message: `The table${wanted.length > 1 ? ` ${index + 1}` : ''} lacks column${lacking.length === 1 ? '' : 's'} ${lacking.join(', ')}`,
+          expected: table.columns.join(', '),
+          actual: (present.rows[0] ?? []).join(', '),
+          fix: `Add the column${lacking.length === 1 ? '' : 's'} ${lacking.join(', ')} to the table.`,
+        });
+    });
   }
   for (const paragraph of document.cover)
     units.push({ where: {}, text: paragraph.text, links: paragraph.links, noun: 'cover text' });

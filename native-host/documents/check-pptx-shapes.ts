@@ -86,7 +86,11 @@ export function checkPptxShapes(deck: Deck, rules: Rules, findings: FindingList)
         continue;
       }
       const style = shapeStyle(shape);
-      if (rule.style && style && !findings.reportedAt(where.label, 'format.')) {
+      // Only a style finding stops this one (an overflow or overlap at the same shape is another defect).
+      const styled = ['format.title-', 'format.subtitle-', 'format.body-', 'format.footer-'].some((prefix) =>
+        findings.reportedAt(where.label, prefix),
+      );
+      if (rule.style && style && !styled) {
         compareStyle(
           style,
           rule.style,

@@ -24,14 +24,26 @@ function columnCells(sheet: SheetView, header: string): Array<{ row: number; cel
 function checkColumns(sheet: SheetView, rules: SheetRules, findings: FindingList): void {
   const expected = rules.columns ?? [];
   const present = sheet.columns.map((column) => column.header).filter(Boolean);
-  const missing = expected.filter((header) => !present.some((name) => same(name, header)));
+  // Counted, not just looked up: a sheet with six "ATC" columns that now has five is missing one.
+  const left = [...present];
+  const short = new Map<string, number>();
+  for (const header of expected) {
+    const index = left.findIndex((name) => same(name, header));
+    if (index >= 0) left.splice(index, 1);
+    else short.set(header, (short.get(header) ?? 0) + 1);
+  }
+  const missing = [...short.keys()];
   for (const header of missing) {
     const before = expected[expected.indexOf(header) - 1];
+    const wanted = expected.filter((name) => same(name, header)).length;
     findings.add({
       rule: 'structure.missing-column',
       severity: 'high',
       where: { ...at(sheet), column: header },
-      message: `The column "${header}" is missing`,
+      message:
+        wanted > 1
+          ? `${short.get(header)} of the ${wanted} columns "${header}" ${short.get(header) === 1 ? 'is' : 'are'} missing`
+          : `The column "${header}" is missing`,
       expected: `a column "${header}"${before ? ` after "${before}"` : ''}`,
       actual: `columns: ${present.join(', ') || 'none'}`,
       fix: `Add the column "${header}" with its values${sheet.headerRow ? ` (header in row ${sheet.headerRow})` : ''}.`,
@@ -246,9 +258,11 @@ export function checkXlsx(workbook: Workbook, rules: Rules, scanner: ContentScan
       if (sheetRules.required === false) continue;
       findings.add({
         rule: 'structure.missing-sheet',
-        severity: 'critical',
+        severity: sheetRules.hidden ? 'medium' : 'critical',
         where: { sheet: name },
-        message: `The sheet "${name}" is missing`,
+        message: sheetRules.hidden
+          ? `The hidden sheet "${name}" is missing (charts and formulas may read it)`
+          : `The sheet "${name}" is missing`,
         expected: `a sheet "${name}"${sheetRules.columns ? ` with columns ${sheetRules.columns.join(', ')}` : ''}`,
         actual: `sheets: ${workbook.sheets.map((item) => item.name).join(', ')}`,
         fix: `Add the sheet "${name}" as in the template.`,

@@ -97,7 +97,7 @@ export async function learnRules(path: string, options: JudgeOptions = {}): Prom
   return learnFromModel(await readDocument(path, options.limits));
 }
 
-function summarize(kind: DocumentKind, counts: Record<Severity, number>, hollow: boolean): string {
+export function summarize(kind: DocumentKind, counts: Record<Severity, number>, hollow: boolean): string {
   const total = counts.critical + counts.high + counts.medium;
   const parts = `${counts.critical} critical, ${counts.high} high, ${counts.medium} medium`;
   if (hollow)

@@ -60,9 +60,10 @@ export function learnDocx(document: WordDocument): DocxRules {
   );
   const body = styleRule(bodyStyles);
   if (body) rules.body = body;
-  const tables = document.sections
-    .filter((section) => section.tables.length > 0)
-    .map((section) => ({ section: section.title, columns: section.tables[0]!.rows[0] ?? [] }));
+  // Every table of a section, in order: a section that had two and now has one is missing a table.
+  const tables = document.sections.flatMap((section) =>
+    section.tables.map((table) => ({ section: section.title, columns: table.rows[0] ?? [] })),
+  );
   if (tables.length > 0) rules.tables = tables;
   return rules;
 }

@@ -5,7 +5,7 @@ import type { SheetRules, XlsxRules } from './rules';
 const DESCRIPTION_WORDS = 8;
 
 function learnSheet(sheet: Pick<Sheet, 'hidden' | 'columns' | 'rows' | 'headerRow'>): SheetRules {
-  const rules: SheetRules = { required: !sheet.hidden };
+  const rules: SheetRules = { required: true, ...(sheet.hidden ? { hidden: true } : {}) };
   const named = sheet.columns.filter((column) => column.header !== '');
   if (named.length > 0) rules.columns = named.map((column) => column.header);
   if (sheet.rows.length > 0) rules.rows = { min: sheet.rows.length };
@@ -63,7 +63,7 @@ export function learnXlsx(workbook: Workbook): XlsxRules {
   for (const sheet of workbook.sheets) {
     const rules = learnSheet(sheet);
     const more = (sheet.tables ?? []).slice(1).map((table) => {
-      const { required: _required, ...rest } = learnSheet({ ...table, hidden: sheet.hidden });
+      const { required: _required, hidden: _hidden, ...rest } = learnSheet({ ...table, hidden: sheet.hidden });
       return rest;
     });
     sheets[sheet.name] = more.length > 0 ? { ...rules, tables: more } : rules;

@@ -90,6 +90,7 @@ export type PptxRules = z.infer<typeof PptxRules>;
 const TableRules = z
   .object({
     required: z.boolean().optional(),
+    hidden: z.boolean().describe('the sheet is hidden in the template: missing, it is a medium finding (charts and formulas may read it)').optional(),
     columns: z.array(z.string()).describe('required columns, in order').optional(),
     rows: Range.describe('data rows below the header').optional(),
     keyColumn: z.string().describe('a column whose values must be unique').optional(),

@@ -82,8 +82,10 @@ export function buildFixerPrompt(input: PromptInput): string {
     const lines = earlier.map((record) => {
       const outcome = record.rejected
         ? `REJECTED and rolled back: ${record.rejected.join('; ')}`
-        : record.noChange
-          ? 'made no change'
+        : record.fixer?.refused && !record.commit
+          ? `its commands were REFUSED by the permission mode (${record.fixer.refused}); do not retry them, use the Edit tool or allowed commands`
+          : record.noChange
+            ? 'made no change'
           : record.commit
             ? `committed ${record.commit.slice(0, 10)}`
             : 'not applied';

@@ -4,6 +4,7 @@ import { parseStreamLine, type ResultEvent } from './claude-stream';
 import { classifyFixerError, type FixerErrorKind } from './fixer-error';
 import type { CommandRunner } from './run-command';
 
+import { deniedCalls, refusalText } from './permission-denials';
 import { missingFixerError, withPrefix } from './fixer-preflight';
 
 export { withPrefix };
@@ -43,6 +44,8 @@ export interface FixerResult {
   interruption?: 'timeout' | 'aborted' | 'killed' | 'crashed';
   /** Tool calls the permission mode refused during the run. */
   permissionDenials?: number;
+  /** The refused calls, each with what to allow ("Claude Code refused Bash sed -i ...: allow it with ..."). */
+  refused?: string;
 }
 
 export type FixerConfig = LoopConfig['fixer'];
@@ -169,5 +172,8 @@ function fromResultEvent(result: ResultEvent, notes: RunNotes): FixerResult {
     summary,
     completed: true,
     permissionDenials: Math.max(notes.denials, result.permission_denials?.length ?? 0),
+    ...(Math.max(notes.denials, result.permission_denials?.length ?? 0) > 0
+      ? { refused: refusalText(deniedCalls(result.permission_denials), Math.max(notes.denials, result.permission_denials?.length ?? 0)) }
+      : {}),
   };
 }

@@ -42,6 +42,7 @@ export function renderReport(state: LoopState): string {
       lines.push('', `Fix: ${record.fixer.summary} (cost ${money(record.fixer.costUsd)}${record.fixer.turns !== undefined ? `, ${record.fixer.turns} turns` : ''}${record.fixer.sessionId ? `, session ${record.fixer.sessionId}` : ''})`);
     }
     if (record.interruptedRuns > 0) lines.push(`Fixer runs cut short and discarded: ${record.interruptedRuns}`);
+    if (record.fixer?.refused) lines.push(`Refused by the coding CLI: ${record.fixer.refused}`);
     if (record.noChange) lines.push('The fixer changed nothing.');
     if (record.rejected) lines.push('Rejected and rolled back:', ...record.rejected.map((reason) => `- ${reason}`));
     if (record.cannotFix) lines.push('The fixer asked for a human (CANNOT_FIX.md):', '', ...record.cannotFix.split('\n').map((line) => `> ${line}`));

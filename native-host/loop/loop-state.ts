@@ -15,6 +15,8 @@ export const FixerRecord = z.object({
   errorKind: z.enum(['auth', 'budget', 'max_turns', 'session_missing', 'api', 'execution']).optional(),
   errorMessage: z.string().optional(),
   permissionDenials: z.number().int().nonnegative().optional(),
+  /** Which calls Claude Code refused and what to allow (flag and settings line). */
+  refused: z.string().optional(),
 });
 
 /** Everything that happened in one iteration, kept for the next prompt, stuck detection and the report. */

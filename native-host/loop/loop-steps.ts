@@ -81,6 +81,7 @@ function stuckReason(state: LoopState, repeats: number, researched: boolean, ski
   const count = currentRecord(state).failures.length;
   const runs = state.history.slice(-repeats, -1).map((entry) => {
     if (entry.rejected) return `rejected (${entry.rejected[0] ?? ''})`;
+    if (entry.fixer?.refused && !entry.commit) return entry.fixer.refused;
     if (entry.noChange) return 'changed nothing';
     if (entry.pushed) return `pushed ${entry.commit?.slice(0, 10) ?? ''}`;
     return 'no usable change';

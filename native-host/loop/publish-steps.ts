@@ -25,6 +25,11 @@ export const validateStep: StepHandler = async (context) => {
     return 'needs a human';
   }
   if (verdict.empty) {
+    // A run that was refused its commands did not choose to change nothing: it says what was refused and what to allow.
+    if (record.fixer?.refused) {
+      nextIteration(context);
+      return `refused: ${record.fixer.refused}`;
+    }
     record.noChange = true;
     nextIteration(context);
     return 'no change';

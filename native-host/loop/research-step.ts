@@ -46,7 +46,7 @@ export async function researchPrompt(context: LoopContext, repeats: number): Pro
   const attempts = state.history.slice(-repeats, -1);
   const lines: string[] = [];
   for (const entry of attempts) {
-    const outcome = entry.rejected ? `rejected: ${entry.rejected.join('; ')}` : entry.noChange ? 'changed nothing' : entry.commit ? `committed ${entry.commit.slice(0, 10)}` : 'no usable change';
+    const outcome = entry.rejected ? `rejected: ${entry.rejected.join('; ')}` : entry.fixer?.refused && !entry.commit ? entry.fixer.refused : entry.noChange ? 'changed nothing' : entry.commit ? `committed ${entry.commit.slice(0, 10)}` : 'no usable change';
     lines.push(`### Attempt in iteration ${entry.iteration}: "${entry.fixer?.summary ?? ''}" (${outcome})`);
     if (entry.commit) {
       const patch = await git.commitPatch(entry.commit).catch(() => '');

@@ -35,6 +35,15 @@ beforeAll(async () => {
   paths.badBook = files.write('bad.xlsx', await buildWorkbook({ missingSheet: 'Sources', missingColumn: 'EV/EBITDA' }));
   paths.refReport = files.write('reference.docx', await buildReport());
   paths.badReport = files.write('bad.docx', await buildReport({ missingSection: 'Risks' }));
+  // An expected output and an output whose third company's EV and country came out wrong.
+  const expected = companies(6);
+  const wrong = expected.map((company, index) => (index === 2 ? { ...company, ev: company.ev + 125, country: 'Atlantis' } : company));
+  paths.expectedBook = files.write('expected.xlsx', await buildWorkbook({ companies: expected }));
+  paths.wrongBook = files.write('wrong.xlsx', await buildWorkbook({ companies: wrong }));
+  paths.expectedDeck = files.write('expected.pptx', await buildDeck({ companies: expected }));
+  paths.wrongDeck = files.write('wrong.pptx', await buildDeck({ companies: wrong }));
+  paths.expectedReport = files.write('expected.docx', await buildReport({ company: expected[2]!, competitors: expected }));
+  paths.wrongReport = files.write('wrong.docx', await buildReport({ company: wrong[2]!, competitors: wrong }));
 });
 afterAll(() => files.cleanup());
 
@@ -69,7 +78,7 @@ describe('deputy compare', () => {
     const corrupt = files.write('corrupt.pptx', readFileSync(paths.refDeck!).subarray(0, 500));
     expect(deputy([corrupt, '--template', paths.refDeck!])).toMatchObject({ code: 2, stderr: `deputy: ${corrupt} is corrupt: its zip package is truncated or damaged (no readable table of contents). Re-create the file.\n` });
     expect(deputy([paths.refDeck!, '--template', paths.refBook!]).stderr).toContain('is a PowerPoint deck (.pptx) but the template');
-    expect(deputy([paths.refDeck!])).toMatchObject({ code: 2, stderr: 'deputy: give a --template to compare with (or a --rules file made by --learn)\n' });
+    expect(deputy([paths.refDeck!])).toMatchObject({ code: 2, stderr: 'deputy: give a --template to compare with, a --reference (an expected output), or a --rules file made by --learn\n' });
     expect(deputy(['--template', paths.refDeck!]).code).toBe(2);
     expect(deputy([paths.refDeck!, '--template', paths.refDeck!, '--max-size', 'lots']).code).toBe(2);
     expect(deputy([paths.refDeck!, '--template', paths.refDeck!, '--no-such-option']).code).toBe(2);
@@ -77,6 +86,31 @@ describe('deputy compare', () => {
     const encrypted = deputy([join(import.meta.dirname, '../fixtures/documents/encrypted.xlsx'), '--template', paths.refBook!]);
     expect(encrypted.code).toBe(2);
     expect(encrypted.stderr).toContain('is encrypted (password protected)');
+  });
+
+  it('--reference: a file against itself passes with no finding; changed numbers and text are reported where they are', () => {
+    for (const file of [paths.expectedBook!, paths.expectedDeck!, paths.expectedReport!]) {
+      const same = deputy([file, '--reference', file, '--json']);
+      expect(same.code, same.stderr).toBe(0);
+      expect((JSON.parse(same.stdout) as Judgement).findings).toEqual([]);
+    }
+    const book = deputy([paths.wrongBook!, '--reference', paths.expectedBook!, '--json']);
+    expect(book.code, book.stderr).toBe(1);
+    const values = (JSON.parse(book.stdout) as Judgement).findings.filter((finding) => finding.rule.startsWith('values.'));
+    expect(values).toContainEqual(expect.objectContaining({ rule: 'values.number-changed', severity: 'high', location: expect.objectContaining({ sheet: 'Comps', row: 6, column: 'EV (EURm)' }) as unknown }));
+    expect(values).toContainEqual(expect.objectContaining({ rule: 'values.text-changed', severity: 'high', actual: '"Atlantis"', location: expect.objectContaining({ sheet: 'Comps', row: 6, column: 'Country' }) as unknown }));
+    const deck = deputy([paths.wrongDeck!, '--reference', paths.expectedDeck!]);
+    expect(deck.code, deck.stderr).toBe(1);
+    expect(deck.stdout).toMatch(/values\.(number|text)-changed.*slide \d+, shape "[^"]+"/s);
+    expect(deck.stdout).toContain('Atlantis');
+    const report = deputy([paths.wrongReport!, '--reference', paths.expectedReport!, '--json']);
+    expect(report.code, report.stderr).toBe(1);
+    const found = (JSON.parse(report.stdout) as Judgement).findings.filter((finding) => finding.rule.startsWith('values.'));
+    expect(found.length).toBeGreaterThan(0);
+    expect(found.every((finding) => finding.location.paragraph !== undefined || finding.location.label.includes('table'))).toBe(true);
+    const both = deputy([paths.wrongBook!, '--reference', paths.expectedBook!, '--template', paths.expectedBook!]);
+    expect(both.code).toBe(2);
+    expect(both.stderr).toContain('either --template');
   });
 
   it('--learn writes a rules file that judges without the template', () => {

@@ -11,10 +11,11 @@ import type { PlantResult } from '../../../fixtures/documents/corpus-worker';
  * within a few minutes on two cores.
  */
 const PER_KIND = 100;
-// The lowest class today is "heading size changed" at 0.80 (16 of 20, a heading whose size comes from its style is
-// not yet compared). The issue's target, every planted defect found and nothing else reported, is not reached yet; the
-// floor keeps what is reached from slipping back.
-const RECALL_FLOOR = 0.75;
+// Measured over the first 100 files of each kind: 19 of 24 classes at 1.00; the lowest are "heading 3 renamed" (7 of 8:
+// a title in quotes is read as moved, not renamed), "second table removed" (15 of 16) and "text emptied" (51 of 53: an
+// emptied title placeholder makes another text box the title). The floor sits just under the lowest, so a change that
+// loses one planted defect of a small class fails here.
+const RECALL_FLOOR = 0.85;
 
 describe.skipIf(!corpusPresent())(
   `defects planted into the real-world corpus${corpusPresent() ? '' : ` (skipped: ${CORPUS_ABSENT})`}`,

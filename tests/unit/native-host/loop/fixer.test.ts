@@ -77,6 +77,34 @@ describe('runFixer with Claude Code', () => {
     expect(result).toEqual({ costUsd: 0.0731, sessionId: 'f3a1c2d4-0000-4a1b-9c8d-1234567890ab', turns: 4, isError: false, summary: 'Fixed the cart total to sum prices in cents.', completed: true, permissionDenials: 0 });
   });
 
+  it('names each command the CLI refused, with the flag and the settings line that allow it', async () => {
+    const refusedSession = [
+      ...SESSION.slice(0, -1),
+      JSON.stringify({
+        type: 'result',
+        subtype: 'success',
+        is_error: false,
+        num_turns: 3,
+        result: 'I could not edit the file: the sed command needs approval.',
+        session_id: 'f3a1c2d4-0000-4a1b-9c8d-1234567890ab',
+        total_cost_usd: 0.02,
+        permission_denials: [
+          { tool_name: 'Bash', tool_use_id: 'toolu_03', tool_input: { command: "sed -i 's/price/priceCents/' src/cart.ts" } },
+          { tool_name: 'Bash', tool_use_id: 'toolu_04', tool_input: { command: 'npx prettier --write src/cart.ts' } },
+          { tool_name: 'WebFetch', tool_use_id: 'toolu_05', tool_input: { url: 'https://docs.shop.test/cart' } },
+        ],
+      }),
+    ];
+    const { run } = fakeRun(refusedSession);
+    const result = await runFixer(config(), request(), run);
+    expect(result.permissionDenials).toBe(3);
+    expect(result.refused).toBe(
+      "Claude Code refused Bash sed -i 's/price/priceCents/' src/cart.ts: allow it with --allow-command \"sed -i\" (settings line: \"Bash(sed -i:*)\"); " +
+        'Claude Code refused Bash npx prettier --write src/cart.ts: allow it with --allow-command "npx" (settings line: "Bash(npx:*)"); ' +
+        'Claude Code refused WebFetch https://docs.shop.test/cart: allow the tool in the fixer\'s settings ("WebFetch" under permissions.allow) or with --permission-mode',
+    );
+  });
+
   it('runs through a command prefix, for example WSL', () => {
     expect(withPrefix(config({ commandPrefix: ['wsl', '--'], claudePath: '/home/me/.local/bin/claude' }), ['-p'])).toEqual({ command: 'wsl', args: ['--', '/home/me/.local/bin/claude', '-p'] });
     expect(claudeArgs(config({ permissionMode: 'plan' }), { settingsFile: 's.json' })).toContain('plan');
