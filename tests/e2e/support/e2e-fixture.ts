@@ -78,6 +78,8 @@ export interface E2e {
   panelOn(url: string, settings?: ParamsOf<UiMethods, 'settings.set'>): Promise<{ target: Page; panel: Page; tabId: number }>;
   /** An extension page (the side panel's by default) to call the background through, opened once and kept. */
   helper(): Promise<Page>;
+  /** Runs `close` once the browser (and so the host) has closed, after the file's tests: to remove its state folders. */
+  afterClose(close: () => Promise<unknown>): void;
 }
 
 /** Registers beforeAll/afterAll hooks that start and stop what `options` asks for; read the result inside tests. */
@@ -169,5 +171,9 @@ export function useE2e(options: E2eOptions = {}): E2e {
     newTab: async (url) => openTab(need('ext', 'nothing'), await helper(), url),
     panelOn: (url, settings) => openPanelOn(need('ext', 'nothing'), url, settings),
     helper,
+    afterClose: (close) => {
+      // Closers run last-first: the first one runs after the browser and the servers.
+      closers.unshift(close);
+    },
   };
 }
