@@ -3,10 +3,9 @@ import { resolve } from 'node:path';
 import type { Page } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serveDirectory, type DirectoryServer } from '../../scripts/bench/serve-directory';
-import type { ExtensionBrowser } from '../../scripts/lib/launch-browser';
 import { needShared } from '../support/shared-dir';
-import { launchTestBrowser } from './support/test-hosts';
 import { uiCall } from './support/ui-call';
+import { useE2e } from './support/e2e-fixture';
 
 /** Real pages nobody here wrote (see corpus/README.md in the shared folder): two hold a chat, the rest must not pass for one. */
 const corpus = needShared('corpus/pages');
@@ -14,28 +13,24 @@ const CORPUS = corpus.path;
 const WITH_CHAT = ['adminlte-chat', 'adminlte-dashboard'];
 
 describe.skipIf(corpus.missing !== null)(corpus.title('chat detection on the real-page corpus'), () => {
+  // DEPUTY_EXTENSION_DIR runs the file against another build of the extension than dist/ (the fixture reads it).
+  const e2e = useE2e();
   let server: DirectoryServer;
-  let ext: ExtensionBrowser;
   let panel: Page;
   const pages = existsSync(CORPUS) ? readdirSync(CORPUS).filter((name) => existsSync(resolve(CORPUS, name, 'index.html'))) : [];
 
   beforeAll(async () => {
-    if (!existsSync('dist/manifest.json')) throw new Error('Missing dist/manifest.json: run `npm run build` before the end-to-end tests');
     if (pages.length === 0) throw new Error(`The real-page corpus at ${CORPUS} holds no pages (expected <name>/index.html folders)`);
     server = await serveDirectory({ '/corpus/': CORPUS });
-    // DEPUTY_EXTENSION_DIR runs the suite against another build of the extension than dist/.
-    ext = await launchTestBrowser({ extensionDir: process.env.DEPUTY_EXTENSION_DIR });
-    await ext.worker();
-    panel = await ext.openExtensionPage('extension/sidepanel/index.html');
+    panel = await e2e.helper();
   });
 
   afterAll(async () => {
-    await ext?.close();
     await server?.close();
   });
 
   async function openTab(name: string): Promise<{ page: Page; tabId: number }> {
-    const page = await ext.browser.newPage();
+    const page = await e2e.ext.browser.newPage();
     await page.setViewport({ width: 1280, height: 800 });
     const url = server.url(`/corpus/${name}/index.html`);
     await page.goto(url, { waitUntil: 'load' });

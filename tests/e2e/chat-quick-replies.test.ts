@@ -1,11 +1,7 @@
-import { existsSync } from 'node:fs';
 import type { Page } from 'puppeteer-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ExtensionBrowser } from '../../scripts/lib/launch-browser';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { QUICK_REPLY_WIDGETS, quickReplyPage, quickReplyPath } from '../fixtures/chat/quick-reply-widgets';
-import { openTab } from './support/open-tab';
-import { serveRoutes, type StaticServer } from './support/static-server';
-import { launchTestBrowser } from './support/test-hosts';
+import { useE2e } from './support/e2e-fixture';
 import { uiCall } from './support/ui-call';
 
 /**
@@ -13,27 +9,17 @@ import { uiCall } from './support/ui-call';
  * quick-reply-widgets.ts): the built extension in Chromium reads the choices on offer and clicks only those.
  */
 describe('quick replies in support widgets of no known vendor', () => {
-  let server: StaticServer;
-  let ext: ExtensionBrowser;
+  const e2e = useE2e({ routes: Object.fromEntries(QUICK_REPLY_WIDGETS.map((widget) => [quickReplyPath(widget.id), quickReplyPage(widget)])) });
   let panel: Page;
 
   beforeAll(async () => {
-    if (!existsSync('dist/manifest.json')) throw new Error('Missing dist/manifest.json: run `npm run build` before the end-to-end tests');
-    server = await serveRoutes(Object.fromEntries(QUICK_REPLY_WIDGETS.map((widget) => [quickReplyPath(widget.id), quickReplyPage(widget)])));
-    ext = await launchTestBrowser();
-    await ext.worker();
-    panel = await ext.openExtensionPage('extension/sidepanel/index.html');
-  });
-
-  afterAll(async () => {
-    await ext?.close();
-    await server?.close();
+    panel = await e2e.helper();
   });
 
   const received = (page: Page): Promise<string[]> => page.evaluate('window.deputySupportReceived') as Promise<string[]>;
 
   it.each(QUICK_REPLY_WIDGETS.map((widget) => [widget.like, widget] as const))('%s', async (_like, widget) => {
-    const { page, tabId } = await openTab(ext, panel, server.url(quickReplyPath(widget.id)));
+    const { page, tabId } = await e2e.newTab(e2e.site.url(quickReplyPath(widget.id)));
     const state = await uiCall(panel, 'chat.read', { tabId });
     expect(state.vendor).toBe('generic');
     expect(state.choices.map((choice) => choice.label)).toEqual(widget.offered);
@@ -53,7 +39,7 @@ describe('quick replies in support widgets of no known vendor', () => {
   });
 
   it('says when the widget ignored the click, and a label that fits several choices picks none', async () => {
-    const { page, tabId } = await openTab(ext, panel, server.url(quickReplyPath('under-list')));
+    const { page, tabId } = await e2e.newTab(e2e.site.url(quickReplyPath('under-list')));
     await expect(uiCall(panel, 'chat.choose', { tabId, choice: 'r' })).rejects.toThrow(/No choice "r" in the chat/);
     const ignored = await uiCall(panel, 'chat.choose', { tabId, choice: 'Call me back' });
     expect(ignored).toMatchObject({ chosen: 'Call me back', taken: false });

@@ -1,38 +1,24 @@
-import { existsSync } from 'node:fs';
 import type { Page } from 'puppeteer-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ExtensionBrowser } from '../../scripts/lib/launch-browser';
-import { launchTestBrowser } from './support/test-hosts';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { chatFixtureRoutes } from '../fixtures/chat/chat-routes';
 import { THIRD_PARTY_CHATS, thirdPartyPath } from '../fixtures/chat/third-party-pages';
-import { serveRoutes, type StaticServer } from './support/static-server';
+import { useE2e } from './support/e2e-fixture';
 import { uiCall } from './support/ui-call';
 
-const PANEL = 'extension/sidepanel/index.html';
 const QUIET_MS = 300;
 
 describe('chat UIs nobody here wrote, found by their structure alone', () => {
-  let server: StaticServer;
-  let ext: ExtensionBrowser;
+  // DEPUTY_EXTENSION_DIR runs the file against another build of the extension than dist/ (the fixture reads it).
+  const e2e = useE2e({ loadRoutes: chatFixtureRoutes });
   let panel: Page;
 
   beforeAll(async () => {
-    if (!existsSync('dist/manifest.json')) throw new Error('Missing dist/manifest.json: run `npm run build` before the end-to-end tests');
-    server = await serveRoutes(await chatFixtureRoutes());
-    // DEPUTY_EXTENSION_DIR runs the suite against another build of the extension than dist/.
-    ext = await launchTestBrowser({ extensionDir: process.env.DEPUTY_EXTENSION_DIR });
-    await ext.worker();
-    panel = await ext.openExtensionPage(PANEL);
-  });
-
-  afterAll(async () => {
-    await ext?.close();
-    await server?.close();
+    panel = await e2e.helper();
   });
 
   async function openTab(path: string): Promise<{ page: Page; tabId: number }> {
-    const page = await ext.browser.newPage();
-    const url = server.url(path);
+    const page = await e2e.ext.browser.newPage();
+    const url = e2e.site.url(path);
     await page.goto(url, { waitUntil: 'load' });
     // The component libraries render after load (custom element upgrade, a mount call): wait for their composer.
     await page.waitForFunction(() => {
@@ -50,7 +36,7 @@ describe('chat UIs nobody here wrote, found by their structure alone', () => {
     it('is detected as a chat of no known vendor in the top frame', async () => {
       const { page, tabId } = await openTab(thirdPartyPath(chat.id));
       const detection = await uiCall(panel, 'chat.detect', { tabId });
-      expect(detection).toMatchObject({ found: true, vendor: 'generic', frameId: 0, frameUrl: server.url(thirdPartyPath(chat.id)) });
+      expect(detection).toMatchObject({ found: true, vendor: 'generic', frameId: 0, frameUrl: e2e.site.url(thirdPartyPath(chat.id)) });
       expect(detection.confidence).toBeGreaterThanOrEqual(0.6);
       expect(detection.evidence.map((item) => item.detail)).toEqual(expect.arrayContaining(['composer', 'message list']));
       expect(detection.alternatives).toEqual([]);

@@ -1,15 +1,11 @@
-import { existsSync } from 'node:fs';
 import type { Page } from 'puppeteer-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { ChatState } from '../../shared/protocol';
-import type { ExtensionBrowser } from '../../scripts/lib/launch-browser';
-import { launchTestBrowser } from './support/test-hosts';
 import { chatFixtureRoutes } from '../fixtures/chat/chat-routes';
 import { UNKNOWN_VENDOR_FIXTURE, VENDOR_FIXTURES, expectedChatFrameUrl, vendorPath, type VendorFixture } from '../fixtures/chat/vendor-fixtures';
-import { serveRoutes, type StaticServer } from './support/static-server';
+import { useE2e } from './support/e2e-fixture';
 import { uiCall } from './support/ui-call';
 
-const PANEL = 'extension/sidepanel/index.html';
 /** Long beside the fixture's bursts (tens of ms apart), so a reply is never cut short; it only sets how long a wait lasts. */
 const QUIET_MS = 300;
 
@@ -21,27 +17,17 @@ function texts(messages: ChatState['messages'], author?: 'us' | 'them' | 'system
 }
 
 describe('support chat driver on the vendor fixtures, in Chromium with the built extension', () => {
-  let server: StaticServer;
-  let ext: ExtensionBrowser;
+  // DEPUTY_EXTENSION_DIR runs the file against another build of the extension than dist/ (the fixture reads it).
+  const e2e = useE2e({ loadRoutes: chatFixtureRoutes });
   let panel: Page;
 
   beforeAll(async () => {
-    if (!existsSync('dist/manifest.json')) throw new Error('Missing dist/manifest.json: run `npm run build` before the end-to-end tests');
-    server = await serveRoutes(await chatFixtureRoutes());
-    // DEPUTY_EXTENSION_DIR runs the suite against another build of the extension than dist/.
-    ext = await launchTestBrowser({ extensionDir: process.env.DEPUTY_EXTENSION_DIR });
-    await ext.worker();
-    panel = await ext.openExtensionPage(PANEL);
-  });
-
-  afterAll(async () => {
-    await ext?.close();
-    await server?.close();
+    panel = await e2e.helper();
   });
 
   async function openTab(path: string): Promise<{ page: Page; tabId: number }> {
-    const page = await ext.browser.newPage();
-    const url = server.url(path);
+    const page = await e2e.ext.browser.newPage();
+    const url = e2e.site.url(path);
     await page.goto(url, { waitUntil: 'load' });
     const tabs = await panel.evaluate(() => chrome.tabs.query({}));
     const tab = tabs.find((candidate) => candidate.url === url);
@@ -110,7 +96,7 @@ describe('support chat driver on the vendor fixtures, in Chromium with the built
       const opened = await uiCall(panel, 'chat.open', { tabId });
       expect(opened).toMatchObject({ opened: true, how: 'api' });
       expect(opened.detection.vendor).toBe(fixture.vendor);
-      expect(opened.detection.frameUrl).toBe(expectedChatFrameUrl(fixture, (path, host) => server.url(path, host)));
+      expect(opened.detection.frameUrl).toBe(expectedChatFrameUrl(fixture, (path, host) => e2e.site.url(path, host)));
 
       await converse(tabId, fixture);
       await page.close();
@@ -158,7 +144,7 @@ describe('support chat driver on the vendor fixtures, in Chromium with the built
     await uiCall(panel, 'chat.open', { tabId });
     await uiCall(panel, 'chat.wait', { tabId, timeoutMs: 10_000, quietMs: QUIET_MS });
     await uiCall(panel, 'chat.choose', { tabId, choice: 'Request a refund' });
-    await (await ext.worker()).close();
+    await (await e2e.ext.worker()).close();
     // The whole reply arrives while no worker runs; the next call starts a fresh one.
     await page.waitForFunction(() => document.body.innerText.includes('What is your order number?'));
     const refund = await uiCall(panel, 'chat.wait', { tabId, timeoutMs: 10_000, quietMs: QUIET_MS });

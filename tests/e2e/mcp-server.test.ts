@@ -9,6 +9,7 @@ import { screenshotBothSchemes, texts } from './support/panel-harness';
 import { BUILT_HOST } from './support/register-host';
 import { serveRoutes, type StaticServer } from './support/static-server';
 import { uiCall } from './support/ui-call';
+import { waitUntil } from './support/wait-until';
 
 const SHOP = `<!doctype html><title>Test shop</title>
 <h1>Test shop</h1>
@@ -129,7 +130,10 @@ describe('deputy mcp: the official MCP client SDK drives the built deputy mcp, h
     await press('[data-testid=mcp-approval] [data-testid=approve-site]');
     expect((await opening).isError).toBe(false);
     const waiting = agent.call('browser_wait', { text: 'Text that never appears', seconds: 25 });
-    await new Promise((resolve) => setTimeout(resolve, 1000));
+    // The tab closes under the call once the extension runs it (its record of the call names the tab).
+    await waitUntil('the extension to run browser_wait in the agent\'s tab', async () =>
+      (await uiCall(panel, 'mcp.current', {})).sessions.some((session) => session.activity.some((step) => step.tool === 'browser_wait' && step.state === 'running' && step.tabId !== undefined)),
+    );
     const tabs = (await ext.browser.pages()).filter((page) => page.url().startsWith(server.url('/', 'shop.test')));
     await tabs.at(-1)?.close();
     const ended = await waiting;

@@ -1,26 +1,40 @@
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from 'puppeteer-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ExtensionBrowser } from '../../scripts/lib/launch-browser';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { ShellRunRecord } from '../../shared/protocol';
 import { notesServerPath } from '../fixtures/mcp/build-notes-server';
-import { startFakeProvider, type FakeProvider, type RecordedRequest } from '../fixtures/fake-provider/fake-provider-server';
+import { type FakeProvider, type RecordedRequest } from '../fixtures/fake-provider/fake-provider-server';
 import { call, scriptShellModel } from '../fixtures/fake-provider/scripted-shell-model';
 import { openPanel, tabIdOf, waitForHost } from './support/panel-harness';
-import { registerHostInProfile, requireBuild } from './support/register-host';
-import { closedPort, launchTestBrowser } from './support/test-hosts';
+import { closedPort } from './support/test-hosts';
 import { uiCall } from './support/ui-call';
+import { useE2e } from './support/e2e-fixture';
 
 /** What the model was told after its last tool call: the newest request's text. */
 const lastSeen = (requests: RecordedRequest[]): string => requests.at(-1)?.text ?? '';
 
 describe('MCP in Deputy\'s own tasks (the built extension and host, a scripted model): servers from mcp.json and the browser as tools of a shell task', () => {
-  let ext: ExtensionBrowser;
+  // The host's state folders and its mcp.json, made before the fixture starts the browser (and so the host) with them.
+  const state = mkdtempSync(join(tmpdir(), 'deputy-mcp-tasks-'));
+  writeFileSync(
+    join(state, 'mcp.json'),
+    JSON.stringify({ mcpServers: { notes: { command: process.execPath, args: [notesServerPath()], env: { NOTES_FILE: join(state, 'notes.jsonl') } } } }, null, 2),
+  );
+  const e2e = useE2e({
+    model: true,
+    host: true,
+    env: {
+      DEPUTY_RUN_DIR: join(state, 'run'),
+      DEPUTY_LOG_FILE: join(state, 'host.log'),
+      DEPUTY_SHELL_DIR: join(state, 'sessions'),
+      DEPUTY_SHELL_RULES: join(state, 'shell-rules.json'),
+      DEPUTY_MCP_CONFIG: join(state, 'mcp.json'),
+    },
+  });
   let model: FakeProvider;
-  let profile: string;
-  let state: string;
   let panel: Page;
 
   const current = async (): Promise<ShellRunRecord> => {
@@ -39,42 +53,17 @@ describe('MCP in Deputy\'s own tasks (the built extension and host, a scripted m
   };
 
   beforeAll(async () => {
-    requireBuild();
-    model = await startFakeProvider();
-    profile = await mkdtemp(join(tmpdir(), 'deputy-mcp-tasks-profile-'));
-    state = await mkdtemp(join(tmpdir(), 'deputy-mcp-tasks-'));
-    await writeFile(
-      join(state, 'mcp.json'),
-      JSON.stringify({ mcpServers: { notes: { command: process.execPath, args: [notesServerPath()], env: { NOTES_FILE: join(state, 'notes.jsonl') } } } }, null, 2),
-    );
-    await registerHostInProfile(profile);
-    ext = await launchTestBrowser({
-      userDataDir: profile,
-      env: {
-        DEPUTY_RUN_DIR: join(state, 'run'),
-        DEPUTY_LOG_FILE: join(state, 'host.log'),
-        DEPUTY_SHELL_DIR: join(state, 'sessions'),
-        DEPUTY_SHELL_RULES: join(state, 'shell-rules.json'),
-        DEPUTY_MCP_CONFIG: join(state, 'mcp.json'),
-      },
-    });
-    await ext.worker();
-    const helper = await ext.openExtensionPage('extension/sidepanel/index.html');
+    model = e2e.fake;
+    const helper = await e2e.ext.openExtensionPage('extension/sidepanel/index.html');
     await waitForHost(helper);
     // Shell tasks use the model chosen in Settings.
     await uiCall(helper, 'settings.set', {
       provider: { preset: 'custom', baseUrl: model.openaiBaseUrl, model: 'fake-model', apiKey: 'sk-mcp-tasks', stream: true, openaiApi: 'chat', toolCalling: 'native', vision: false, timeoutMs: 60_000, maxRetries: 0 },
     });
-    panel = await openPanel(ext, await tabIdOf(helper, helper.url()));
+    panel = await openPanel(e2e.ext, await tabIdOf(helper, helper.url()));
     await helper.close();
   });
-
-  afterAll(async () => {
-    await ext?.close();
-    await model?.close();
-    await rm(profile, { recursive: true, force: true });
-    await rm(state, { recursive: true, force: true });
-  });
+  e2e.afterClose(() => rm(state, { recursive: true, force: true }));
 
   it('a shell task uses a reference MCP server (written with the SDK) from mcp.json: a write asks the user, a read does not, bad arguments never reach the server', async () => {
     const agent = scriptShellModel(model, {
@@ -154,7 +143,7 @@ http.createServer((req, res) => {
     // The page the model read came from the server the task started, in the user's browser (no second browser).
     expect(lastSeen(agent.agent)).toContain('Service health');
     expect(lastSeen(agent.agent)).toContain('status: ok');
-    const tabs = (await ext.browser.pages()).map((page) => page.url());
+    const tabs = (await e2e.ext.browser.pages()).map((page) => page.url());
     expect(tabs).toContain(url);
     expect(done.processes.find((p) => p.id === 'p2')?.status).toBe('running');
     await uiCall(panel, 'shell.kill', { sessionId: started.sessionId, processId: 'p2' });

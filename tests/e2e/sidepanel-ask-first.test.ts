@@ -2,45 +2,27 @@ import { mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from 'puppeteer-core';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { ExtensionBrowser } from '../../scripts/lib/launch-browser';
-import { startFakeProvider, type FakeProvider } from '../fixtures/fake-provider/fake-provider-server';
-import { fakeModelSettings, openPanelOn } from './support/panel-harness';
-import { requireBuild } from './support/register-host';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { fakeModelSettings } from './support/panel-harness';
 import type { RecordedRequest } from '../fixtures/fake-provider/scripted-reply';
 import { call, refIn } from './support/snapshot-refs';
-import { serveRoutes, type StaticServer } from './support/static-server';
-import { launchTestBrowser } from './support/test-hosts';
 import { uiCall } from './support/ui-call';
+import { useE2e } from './support/e2e-fixture';
 
-/** A shop page with routine buttons, a payment, a link to the docs site and a way off to another site. */
+/** A shop page with routine buttons, a payment, a link to the docs site and a way off to another e2e.site. */
 const SHOP = `<!doctype html><title>Shop</title><h1>Mugs</h1>
   <label>Search <input id="q" name="q"></label>
   <button onclick="document.getElementById('s').textContent = 'Added ' + (Number(document.getElementById('s').dataset.n = (Number(document.getElementById('s').dataset.n || 0) + 1)))">Add to cart</button>
   <button onclick="document.getElementById('s').textContent = 'Order placed'">Place order</button>
   <p id="s" role="status">Nothing done yet</p>`;
 
-let ext: ExtensionBrowser;
-let fake: FakeProvider;
-let site: StaticServer;
+const e2e = useE2e({ routes: { '/': SHOP, '/docs': '<!doctype html><title>Docs</title><h1>Mug care</h1><p>Hand wash only.</p>', '/away': '<!doctype html><title>Away</title><h1>Elsewhere</h1>' }, model: true });
 let target: Page;
 let panel: Page;
 let tabId: number;
 
-beforeAll(async () => {
-  requireBuild();
-  site = await serveRoutes({ '/': SHOP, '/docs': '<!doctype html><title>Docs</title><h1>Mug care</h1><p>Hand wash only.</p>', '/away': '<!doctype html><title>Away</title><h1>Elsewhere</h1>' });
-  fake = await startFakeProvider();
-  ext = await launchTestBrowser();
-  await ext.worker();
-});
-afterAll(async () => {
-  await ext?.close();
-  await fake?.close();
-  await site?.close();
-});
 beforeEach(() => {
-  expect(fake.remaining()).toBe(0);
+  expect(e2e.fake.remaining()).toBe(0);
 });
 afterEach(async () => {
   await panel?.close().catch(() => undefined);
@@ -48,7 +30,7 @@ afterEach(async () => {
 });
 
 async function open(settings: Record<string, unknown> = {}): Promise<void> {
-  ({ target, panel, tabId } = await openPanelOn(ext, site.url('/', 'shop.test'), { ...fakeModelSettings(fake.openaiBaseUrl, 'ask'), ...settings }));
+  ({ target, panel, tabId } = await e2e.panelOn(e2e.site.url('/', 'shop.test'), { ...fakeModelSettings(e2e.fake.openaiBaseUrl, 'ask'), ...settings }));
 }
 
 async function runInPanel(text: string): Promise<void> {
@@ -100,17 +82,17 @@ interface SeenCard {
   scope: string;
 }
 
-const docsHost = (): string => new URL(site.url('/', 'docs.test')).host;
+const docsHost = (): string => new URL(e2e.site.url('/', 'docs.test')).host;
 
 function script(): void {
-  fake.enqueue(
+  e2e.fake.enqueue(
     call('update_plan', { explanation: 'Search, add two mugs, read the care page, pay.', steps: [{ step: 'Search for mugs', status: 'in_progress' }, { step: 'Add two mugs', status: 'pending' }, { step: 'Read the care page', status: 'pending' }, { step: 'Pay', status: 'pending' }], sites: [docsHost()] }),
     (r) => call('type', { ref: refIn(r, 'textbox', /^Search/), text: 'mug', clear: true, submit: false }),
     (r) => call('click', { ref: refIn(r, 'button', /^Add to cart$/) }),
     (r) => call('click', { ref: refIn(r, 'button', /^Add to cart$/) }),
     (r) => call('click', { ref: refIn(r, 'button', /^Place order$/) }),
-    call('navigate', { url: site.url('/docs', 'docs.test') }),
-    call('navigate', { url: site.url('/away', 'evil.test') }),
+    call('navigate', { url: e2e.site.url('/docs', 'docs.test') }),
+    call('navigate', { url: e2e.site.url('/away', 'evil.test') }),
     call('update_plan', { explanation: 'Done.', steps: [{ step: 'Search for mugs', status: 'completed' }, { step: 'Add two mugs', status: 'completed' }, { step: 'Read the care page', status: 'completed' }, { step: 'Pay', status: 'completed' }], sites: [docsHost()] }),
     call('done', { success: true, summary: 'Ordered two mugs and read the care page.' }),
   );
@@ -124,7 +106,7 @@ describe('ask first', () => {
     const cards = await answerCards((card) => (card.intent.includes('evil.test') ? 'reject' : 'approve'));
     // Six actions, three cards: the plan, the payment, the site the plan did not name.
     expect(cards.map((c) => (c.plan ? 'plan' : c.intent))).toEqual(['plan', 'Click button "Place order"', expect.stringMatching(/evil\.test/)]);
-    expect(cards[0]?.scope).toContain(`shop.test:${site.port}`);
+    expect(cards[0]?.scope).toContain(`shop.test:${e2e.site.port}`);
     expect(cards[0]?.scope).toContain(docsHost());
     const [, pay, away] = cards;
     expect(pay?.reason).toMatch(/spends money/);
@@ -136,7 +118,7 @@ describe('ask first', () => {
       expect(new Set(sentences).size).toBe(sentences.length);
     }
     expect(await panel.$$eval('[data-testid=step]', (items) => items.map((item) => item.getAttribute('data-state')))).toEqual(['ok', 'ok', 'ok', 'ok', 'ok', 'ok', 'refused', 'ok', 'ok']);
-    expect(target.url()).toBe(site.url('/docs', 'docs.test'));
+    expect(target.url()).toBe(e2e.site.url('/docs', 'docs.test'));
   });
 
   it('asks for every step as well when the user chose "Approve each step" in Settings', async () => {
@@ -145,7 +127,7 @@ describe('ask first', () => {
     await runInPanel('Order two mugs and check how to wash them');
     const cards = await answerCards((card) => (card.intent.includes('evil.test') ? 'reject' : 'approve'));
     expect(cards.filter((c) => c.plan)).toHaveLength(1);
-    // Every action asks: typing, two clicks, the payment, the docs page, the other site.
+    // Every action asks: typing, two clicks, the payment, the docs page, the other e2e.site.
     expect(cards.filter((c) => !c.plan)).toHaveLength(6);
     expect(cards[1]?.reason).toBe('You chose to approve each step.');
     // The setting is a box in Settings a user can see and change.
@@ -228,7 +210,7 @@ describe('no trace on the page', () => {
   it('takes back the card outline when the card is answered and every mark when the task ends, and none shows in a step screenshot', async () => {
     await open({ defaultMode: 'act' });
     await target.bringToFront();
-    fake.enqueue(
+    e2e.fake.enqueue(
       (r) => call('click', { ref: refIn(r, 'button', /^Place order$/) }),
       (r) => call('click', { ref: refIn(r, 'button', /^Add to cart$/) }),
       call('done', { success: true, summary: 'Ordered.' }),
@@ -252,7 +234,7 @@ describe('no trace on the page', () => {
 
   it('takes back every mark when the task is stopped while its card waits', async () => {
     await open({ defaultMode: 'act' });
-    fake.enqueue((r) => call('click', { ref: refIn(r, 'button', /^Place order$/) }));
+    e2e.fake.enqueue((r) => call('click', { ref: refIn(r, 'button', /^Place order$/) }));
     await panel.type('[data-testid=task-input]', 'Place my order');
     await panel.$eval('[data-testid=run-task]', (button) => (button as HTMLButtonElement).click());
     await cardOutlines();
@@ -264,13 +246,13 @@ describe('no trace on the page', () => {
 
   it('takes back the card outline when the worker restarts, and the task that goes on draws only its frame', async () => {
     await open({ defaultMode: 'act' });
-    fake.enqueue((r) => call('click', { ref: refIn(r, 'button', /^Place order$/) }), call('done', { success: true, summary: 'Ordered.' }));
+    e2e.fake.enqueue((r) => call('click', { ref: refIn(r, 'button', /^Place order$/) }), call('done', { success: true, summary: 'Ordered.' }));
     await panel.type('[data-testid=task-input]', 'Place my order');
     await panel.$eval('[data-testid=run-task]', (button) => (button as HTMLButtonElement).click());
     await cardOutlines();
-    const worker = await ext.worker();
+    const worker = await e2e.ext.worker();
     await worker.close();
-    await ext.worker();
+    await e2e.ext.worker();
     await waitNoMarks(target, 1);
     const task = (await uiCall(panel, 'task.list', { tabId, limit: 1 }))[0];
     expect(task?.status).toBe('awaiting_approval');
@@ -285,10 +267,10 @@ describe('steps that tell the truth', () => {
   it('closes the plan of a finished task (done steps checked, the rest not needed) in the panel, History and the report', async () => {
     const downloads = await mkdtemp(join(tmpdir(), 'deputy-report-'));
     try {
-      const session = await ext.browser.target().createCDPSession();
+      const session = await e2e.ext.browser.target().createCDPSession();
       await session.send('Browser.setDownloadBehavior', { behavior: 'allow', downloadPath: downloads });
       await open({ defaultMode: 'act' });
-      fake.enqueue(
+      e2e.fake.enqueue(
         call('update_plan', { explanation: 'Three steps.', steps: [{ step: 'Add a mug', status: 'completed' }, { step: 'Check the cart', status: 'in_progress' }, { step: 'Ask support about sizes', status: 'pending' }] }),
         (r) => call('click', { ref: refIn(r, 'button', /^Add to cart$/) }),
         call('done', { success: true, summary: 'A mug is in the cart.' }),
@@ -320,7 +302,7 @@ describe('steps that tell the truth', () => {
 
   it('records Esc on a plan card as stopped by you, not as steps the user wrote', async () => {
     await open();
-    fake.enqueue(call('update_plan', { explanation: 'Plan.', steps: [{ step: 'Add a mug', status: 'in_progress' }] }));
+    e2e.fake.enqueue(call('update_plan', { explanation: 'Plan.', steps: [{ step: 'Add a mug', status: 'in_progress' }] }));
     await runInPanel('Add a mug');
     await panel.waitForSelector('[data-testid=plan-approval-card]', { timeout: 60_000 });
     await panel.$eval('[data-testid=task-input]', (box) => (box as HTMLElement).blur());
@@ -343,12 +325,12 @@ describe('costs known before they happen', () => {
     // the prompt grows with the steps and the pages, as it would with a real model.
     const sized = (reply: ReturnType<typeof call>) => (r: RecordedRequest) => ({ ...reply, usage: { input: Math.ceil(r.text.length / 4), output: 60 } });
     const steps = [{ step: 'Search for mugs', status: 'in_progress' }, { step: 'Add two mugs', status: 'pending' }, { step: 'Read the care page', status: 'pending' }];
-    fake.enqueue(
+    e2e.fake.enqueue(
       sized(call('update_plan', { explanation: 'Three steps.', steps, sites: [docsHost()] })),
       (r) => sized(call('type', { ref: refIn(r, 'textbox', /^Search/), text: 'mug', clear: true, submit: false }))(r),
       (r) => sized(call('click', { ref: refIn(r, 'button', /^Add to cart$/) }))(r),
       (r) => sized(call('click', { ref: refIn(r, 'button', /^Add to cart$/) }))(r),
-      sized(call('navigate', { url: site.url('/docs', 'docs.test') })),
+      sized(call('navigate', { url: e2e.site.url('/docs', 'docs.test') })),
       sized(call('done', { success: true, summary: 'Two mugs in the cart; hand wash only.' })),
     );
     await runInPanel('Add two mugs and check how to wash them');
@@ -373,7 +355,7 @@ describe('a cost cap per task', () => {
     // Each reply costs 20k tokens in and 500 out at gpt-4o-mini's price: $0.0033; a cap of $0.005 allows two.
     const usage = { input: 20_000, output: 500 };
     await open({ defaultMode: 'act', maxCostUsd: 0.005 });
-    fake.enqueue(
+    e2e.fake.enqueue(
       (r) => ({ ...call('click', { ref: refIn(r, 'button', /^Add to cart$/) }), usage }),
       (r) => ({ ...call('click', { ref: refIn(r, 'button', /^Add to cart$/) }), usage }),
     );
@@ -382,10 +364,10 @@ describe('a cost cap per task', () => {
     const stopped = await panel.$eval('[data-testid=task-progress]', (element) => element.textContent ?? '');
     expect(stopped).toMatch(/cost cap/);
     expect(await target.$eval('#s', (element) => element.textContent)).toBe('Added 2');
-    expect(fake.remaining()).toBe(0);
+    expect(e2e.fake.remaining()).toBe(0);
     // A new cap, then "continue": the same task goes on from where it stopped.
     await uiCall(panel, 'settings.set', { maxCostUsd: 1 });
-    fake.enqueue((r) => ({ ...call('click', { ref: refIn(r, 'button', /^Add to cart$/) }), usage }), { ...call('done', { success: true, summary: 'Three mugs.' }), usage });
+    e2e.fake.enqueue((r) => ({ ...call('click', { ref: refIn(r, 'button', /^Add to cart$/) }), usage }), { ...call('done', { success: true, summary: 'Three mugs.' }), usage });
     await panel.click('[data-testid=task-input]');
     await panel.keyboard.type('Continue');
     await panel.keyboard.press('Enter');

@@ -1,36 +1,17 @@
 import type { Page, WebWorker } from 'puppeteer-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { serveDemoSite, type DemoSite } from '../../scripts/demo/serve-demo-site';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { vendorName } from '../../extension/sidepanel/chat-flow-view';
-import type { ExtensionBrowser } from '../../scripts/lib/launch-browser';
-import { launchTestBrowser } from './support/test-hosts';
-import { startFakeProvider, type FakeProvider } from '../fixtures/fake-provider/fake-provider-server';
 import { seriousViolations } from './support/axe-check';
 import { PANEL, PANEL_WIDTH, screenshotBothSchemes, tabIdOf, texts } from './support/panel-harness';
-import { requireBuild } from './support/register-host';
 import { call } from './support/snapshot-refs';
-import { serveRoutes, type StaticServer } from './support/static-server';
 import { uiCall } from './support/ui-call';
+import { useE2e } from './support/e2e-fixture';
 
-let ext: ExtensionBrowser;
+const e2e = useE2e({ demo: true, routes: { '/': '<!doctype html><title>About us</title><h1>About us</h1><p>We make headphones.</p>' }, model: true });
 let worker: WebWorker;
-let fake: FakeProvider;
-let shop: DemoSite;
-let plain: StaticServer;
 
 beforeAll(async () => {
-  requireBuild();
-  shop = await serveDemoSite();
-  plain = await serveRoutes({ '/': '<!doctype html><title>About us</title><h1>About us</h1><p>We make headphones.</p>' });
-  fake = await startFakeProvider();
-  ext = await launchTestBrowser();
-  worker = await ext.worker();
-});
-afterAll(async () => {
-  await ext?.close();
-  await fake?.close();
-  await plain?.close();
-  await shop?.close();
+  worker = await e2e.ext.worker();
 });
 
 /**
@@ -38,12 +19,12 @@ afterAll(async () => {
  * called the way the menu calls it; without a user gesture the panel opens as a tab pinned to the page's tab.
  */
 async function automateChat(url: string): Promise<{ panel: Page; tabId: number; target: Page }> {
-  const target = await ext.browser.newPage();
+  const target = await e2e.ext.browser.newPage();
   await target.goto(url, { waitUntil: 'load' });
-  const helper = await ext.openExtensionPage(PANEL);
+  const helper = await e2e.ext.openExtensionPage(PANEL);
   const tabId = await tabIdOf(helper, url);
   await helper.close();
-  const opened = ext.browser.waitForTarget((candidate) => candidate.url().includes(`${PANEL}?tab=${tabId}`), { timeout: 20_000 });
+  const opened = e2e.ext.browser.waitForTarget((candidate) => candidate.url().includes(`${PANEL}?tab=${tabId}`), { timeout: 20_000 });
   await worker.evaluate(
     (id, pageUrl) =>
       (globalThis as unknown as { deputy: { onMenuClick: (click: object, tab: object) => Promise<unknown> } }).deputy.onMenuClick(
@@ -62,7 +43,7 @@ async function automateChat(url: string): Promise<{ panel: Page; tabId: number; 
 
 describe('"Automate this chat" from the context menu', () => {
   it('opens the chat flow with the detected widget named, goal templates, and starts the goal as a chat task', async () => {
-    const { panel, tabId, target } = await automateChat(shop.url);
+    const { panel, tabId, target } = await automateChat(e2e.shop.url);
     expect(await panel.$eval('main', (main) => main.getAttribute('data-flow'))).toBe('chat');
     // The demo shop shows only a launcher until clicked; the panel offers to open it, and then names the widget.
     expect(await panel.$eval('[data-testid=chat-detection]', (element) => element.getAttribute('data-found'))).toBe('false');
@@ -86,8 +67,8 @@ describe('"Automate this chat" from the context menu', () => {
 
     // The goal runs as a chat case with the facts filled in: the model talks through the chat tools, and in ask mode
     // (the default) each message waits for the user with its exact text.
-    await uiCall(panel, 'settings.set', { provider: { preset: 'custom', baseUrl: fake.openaiBaseUrl, model: 'gpt-4o-mini', stream: true, openaiApi: 'chat', toolCalling: 'native', vision: false, timeoutMs: 60_000, maxRetries: 0 }, defaultMode: 'ask' });
-    fake.enqueue(call('chat_send', { text: 'Where is order 1234?' }), call('chat_wait', { seconds: 20 }), call('chat_end', { outcome: 'agreed', summary: 'Asked support where order 1234 is.' }));
+    await uiCall(panel, 'settings.set', { provider: { preset: 'custom', baseUrl: e2e.fake.openaiBaseUrl, model: 'gpt-4o-mini', stream: true, openaiApi: 'chat', toolCalling: 'native', vision: false, timeoutMs: 60_000, maxRetries: 0 }, defaultMode: 'ask' });
+    e2e.fake.enqueue(call('chat_send', { text: 'Where is order 1234?' }), call('chat_wait', { seconds: 20 }), call('chat_end', { outcome: 'agreed', summary: 'Asked support where order 1234 is.' }));
     await panel.type('[data-testid=fact-order_number]', '1234');
     await panel.type('[data-testid=task-input]', 'Ask support where order 1234 is');
     await panel.keyboard.press('Enter');
@@ -119,14 +100,14 @@ describe('"Automate this chat" from the context menu', () => {
     expect(record?.chat?.transcript.map((message) => message.text).join('\n')).toContain('Where is order 1234?');
 
     // A follow-up continues the same case in the same chat: the model gets the case so far, then the follow-up.
-    const asked = fake.requests.length;
-    fake.enqueue(call('chat_send', { text: 'A full refund, please.' }), call('chat_end', { outcome: 'agreed', summary: 'Support agreed to a full refund.' }));
+    const asked = e2e.fake.requests.length;
+    e2e.fake.enqueue(call('chat_send', { text: 'A full refund, please.' }), call('chat_end', { outcome: 'agreed', summary: 'Support agreed to a full refund.' }));
     await panel.type('[data-testid=task-input]', 'Ask for the full refund instead');
     await panel.keyboard.press('Enter');
     await panel.waitForSelector('[data-testid=chat-flow] [data-testid=approval-card]', { timeout: 60_000 });
     await panel.click('[data-testid=approve]');
     await panel.waitForFunction(() => document.querySelector('[data-testid=case-summary]')?.textContent === 'Support agreed to a full refund.', { timeout: 60_000 });
-    for (const said of ['Ask support where order 1234 is', 'Where is order 1234?', 'Asked support where order 1234 is.', 'Ask for the full refund instead']) expect(fake.requests[asked]?.text).toContain(said);
+    for (const said of ['Ask support where order 1234 is', 'Where is order 1234?', 'Asked support where order 1234 is.', 'Ask for the full refund instead']) expect(e2e.fake.requests[asked]?.text).toContain(said);
     expect(await texts(panel, '[data-testid=thread-us] .bubble__text')).toEqual(['Where is order 1234?', 'A full refund, please.']);
     expect(await target.$eval('.chat-log', (element) => element.textContent ?? '')).toContain('A full refund, please.');
     expect((await uiCall(panel, 'task.list', { tabId })).map((task) => [task.id, task.agent?.followUps?.length])).toEqual([[record?.id, 1]]);
@@ -135,7 +116,7 @@ describe('"Automate this chat" from the context menu', () => {
   });
 
   it('says clearly that no chat widget was found, with what was checked', async () => {
-    const { panel, tabId, target } = await automateChat(plain.url('/'));
+    const { panel, tabId, target } = await automateChat(e2e.site.url('/'));
     const detection = await uiCall(panel, 'chat.detect', { tabId });
     expect(detection.found).toBe(false);
     expect(await panel.$eval('[data-testid=chat-detection]', (element) => element.getAttribute('data-found'))).toBe('false');

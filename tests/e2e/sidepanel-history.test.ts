@@ -3,55 +3,41 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { serveDemoSite, type DemoSite } from '../../scripts/demo/serve-demo-site';
-import type { ExtensionBrowser } from '../../scripts/lib/launch-browser';
-import { launchTestBrowser } from './support/test-hosts';
-import { startFakeProvider, type FakeProvider } from '../fixtures/fake-provider/fake-provider-server';
 import { openPanel, screenshotBothSchemes, tabIdOf, texts, fakeModelSettings } from './support/panel-harness';
-import { requireBuild } from './support/register-host';
 import { call, refIn } from './support/snapshot-refs';
 import { uiCall } from './support/ui-call';
 import { waitUntil } from './support/wait-until';
+import { useE2e } from './support/e2e-fixture';
 
 const TASK = 'Add the Pocket Buds to the cart';
 
-let ext: ExtensionBrowser;
-let fake: FakeProvider;
-let shop: DemoSite;
+const e2e = useE2e({ demo: true, model: true });
 let panel: Page;
 let downloads: string;
 let taskId: string;
 
 beforeAll(async () => {
-  requireBuild();
-  shop = await serveDemoSite();
-  fake = await startFakeProvider();
   downloads = await mkdtemp(join(tmpdir(), 'deputy-downloads-'));
-  ext = await launchTestBrowser();
-  await ext.worker();
-  const session = await ext.browser.target().createCDPSession();
+  const session = await e2e.ext.browser.target().createCDPSession();
   await session.send('Browser.setDownloadBehavior', { behavior: 'allow', downloadPath: downloads });
 
   // One finished task to look back on, run from the panel like any other.
-  const target = await ext.browser.newPage();
-  await target.goto(shop.url, { waitUntil: 'load' });
-  const helper = await ext.openExtensionPage('extension/sidepanel/index.html');
-  const tabId = await tabIdOf(helper, shop.url);
-  await uiCall(helper, 'settings.set', fakeModelSettings(fake.openaiBaseUrl));
+  const target = await e2e.ext.browser.newPage();
+  await target.goto(e2e.shop.url, { waitUntil: 'load' });
+  const helper = await e2e.ext.openExtensionPage('extension/sidepanel/index.html');
+  const tabId = await tabIdOf(helper, e2e.shop.url);
+  await uiCall(helper, 'settings.set', fakeModelSettings(e2e.fake.openaiBaseUrl));
   await helper.close();
   // Each reply reports 20k tokens in (half of them read from the prompt cache) and 500 out, as OpenAI's usage does.
   const usage = { input: 20_000, output: 500, cached: 10_000 };
-  fake.enqueue((r) => ({ ...call('click', { ref: refIn(r, 'button', /^Add Pocket Buds/) }), usage }), { ...call('done', { success: true, summary: 'Added the Pocket Buds.' }), usage });
-  panel = await openPanel(ext, tabId);
+  e2e.fake.enqueue((r) => ({ ...call('click', { ref: refIn(r, 'button', /^Add Pocket Buds/) }), usage }), { ...call('done', { success: true, summary: 'Added the Pocket Buds.' }), usage });
+  panel = await openPanel(e2e.ext, tabId);
   await panel.type('[data-testid=task-input]', TASK);
   await panel.keyboard.press('Enter');
   await panel.waitForSelector('[data-testid=task-progress][data-status=completed]', { timeout: 60_000 });
   taskId = (await panel.$eval('[data-testid=task-progress]', (element) => element.getAttribute('data-task-id'))) ?? '';
 });
 afterAll(async () => {
-  await ext?.close();
-  await fake?.close();
-  await shop?.close();
   if (downloads) await rm(downloads, { recursive: true, force: true });
 });
 
@@ -67,7 +53,7 @@ describe('history in the side panel', () => {
   it('lists past tasks by site with outcome, duration and cost, and opens one to its steps', async () => {
     await panel.click('[data-testid=flow-history]');
     await panel.waitForSelector('[data-testid=history-item]');
-    expect(await texts(panel, '.history__site h2')).toEqual([new URL(shop.url).host]);
+    expect(await texts(panel, '.history__site h2')).toEqual([new URL(e2e.shop.url).host]);
     const item = await panel.$eval(`[data-testid=history-item][data-task-id="${taskId}"]`, (element) => element.textContent ?? '');
     expect(item).toContain(TASK);
     expect(item).toContain('Done');
@@ -98,7 +84,7 @@ describe('history in the side panel', () => {
 
     await panel.click('[data-testid=export-report]');
     const report = await downloaded('.md');
-    expect(report).toContain(`# Deputy task on ${new URL(shop.url).host}`);
+    expect(report).toContain(`# Deputy task on ${new URL(e2e.shop.url).host}`);
     expect(report).toContain(`- Task: ${TASK}`);
     expect(report).toContain('Added the Pocket Buds.');
     expect(report).toMatch(/1\. Clicked button "Add Pocket Buds/);
@@ -122,7 +108,7 @@ describe('history in the side panel', () => {
     await panel.waitForSelector('[data-testid=history-empty]');
     expect(await panel.$eval('[data-testid=history-empty]', (element) => element.textContent)).toBe('No task matches “refund”.');
     await panel.click('[data-testid=history-search]', { count: 3 });
-    await panel.keyboard.type(new URL(shop.url).host);
+    await panel.keyboard.type(new URL(e2e.shop.url).host);
     await panel.waitForSelector(`[data-testid=history-item][data-task-id="${taskId}"]`);
   });
 

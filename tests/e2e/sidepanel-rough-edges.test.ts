@@ -1,31 +1,13 @@
 import type { Page } from 'puppeteer-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { ExtensionBrowser } from '../../scripts/lib/launch-browser';
-import { startFakeProvider, type FakeProvider } from '../fixtures/fake-provider/fake-provider-server';
-import { fakeModelSettings, openPanelOn, screenshotBothSchemes } from './support/panel-harness';
-import { requireBuild } from './support/register-host';
-import { serveRoutes, type StaticServer } from './support/static-server';
-import { launchTestBrowser } from './support/test-hosts';
+import { afterEach, describe, expect, it } from 'vitest';
+import { useE2e } from './support/e2e-fixture';
+import { fakeModelSettings, screenshotBothSchemes } from './support/panel-harness';
 import { uiCall } from './support/ui-call';
 
-let ext: ExtensionBrowser;
-let fake: FakeProvider;
-let site: StaticServer;
+const e2e = useE2e({ routes: { '/': '<!doctype html><title>Shop</title><h1>Shop</h1>' }, model: true });
 let target: Page | undefined;
 let panel: Page | undefined;
 
-beforeAll(async () => {
-  requireBuild();
-  site = await serveRoutes({ '/': '<!doctype html><title>Shop</title><h1>Shop</h1>' });
-  fake = await startFakeProvider();
-  ext = await launchTestBrowser();
-  await ext.worker();
-});
-afterAll(async () => {
-  await ext?.close();
-  await fake?.close();
-  await site?.close();
-});
 afterEach(async () => {
   await panel?.close().catch(() => undefined);
   await target?.close().catch(() => undefined);
@@ -45,7 +27,7 @@ function tabRows(page: Page): Promise<number[]> {
 
 describe('rough edges of the side panel', () => {
   it('shows the Agents tab as soon as MCP is turned on, with an empty state that says how to connect an agent', async () => {
-    ({ target, panel } = await openPanelOn(ext, site.url('/', 'shop.test'), { ...fakeModelSettings(fake.openaiBaseUrl), mcp: { enabled: false, mode: 'act', shell: false, desktop: false } }));
+    ({ target, panel } = await e2e.panelOn(e2e.site.url('/', 'shop.test'), { ...fakeModelSettings(e2e.fake.openaiBaseUrl), mcp: { enabled: false, mode: 'act', shell: false, desktop: false } }));
     expect(await panel.$('[data-testid=flow-agents]')).toBeNull();
     await panel.click('[data-testid=flow-settings]');
     await panel.waitForSelector('[data-testid=mcp-enabled]');
@@ -62,7 +44,7 @@ describe('rough edges of the side panel', () => {
   });
 
   it.each([320, 360, 480])('keeps every checkbox its size and the view tabs in even rows at %i px, in both themes', async (width) => {
-    ({ target, panel } = await openPanelOn(ext, site.url('/', 'shop.test'), { ...fakeModelSettings(fake.openaiBaseUrl), mcp: { enabled: true, mode: 'act', shell: false, desktop: false } }));
+    ({ target, panel } = await e2e.panelOn(e2e.site.url('/', 'shop.test'), { ...fakeModelSettings(e2e.fake.openaiBaseUrl), mcp: { enabled: true, mode: 'act', shell: false, desktop: false } }));
     await panel.setViewport({ width, height: 900 });
     await panel.click('[data-testid=flow-settings]');
     await panel.waitForSelector('[data-testid=approve-each-step]');
@@ -77,13 +59,13 @@ describe('rough edges of the side panel', () => {
   });
 
   it('points a refused key on the first-run card at the key field above it, not at Settings', async () => {
-    ({ target, panel } = await openPanelOn(ext, site.url('/', 'shop.test'), { provider: null }));
+    ({ target, panel } = await e2e.panelOn(e2e.site.url('/', 'shop.test'), { provider: null }));
     await panel.waitForSelector('[data-testid=connect-model]');
     await panel.click('[data-testid=connect-preset-custom]');
-    await panel.type('[data-testid=connect-base-url]', fake.openaiBaseUrl);
+    await panel.type('[data-testid=connect-base-url]', e2e.fake.openaiBaseUrl);
     await panel.type('[data-testid=connect-model-name]', 'gpt-4o-mini');
     await panel.type('[data-testid=connect-api-key]', 'sk-wrong');
-    fake.enqueue({ error: { status: 401, message: 'Incorrect API key provided', type: 'invalid_request_error', code: 'invalid_api_key' } });
+    e2e.fake.enqueue({ error: { status: 401, message: 'Incorrect API key provided', type: 'invalid_request_error', code: 'invalid_api_key' } });
     await panel.click('[data-testid=connect-test]');
     await panel.waitForFunction(() => /key/i.test(document.querySelector('[data-testid=connect-result]')?.textContent ?? ''), { timeout: 20_000 });
     const text = await panel.$eval('[data-testid=connect-result]', (element) => element.textContent ?? '');

@@ -1,14 +1,10 @@
 import { mkdir } from 'node:fs/promises';
 import type { Page, WebWorker } from 'puppeteer-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ExtensionBrowser } from '../../scripts/lib/launch-browser';
-import { launchTestBrowser } from './support/test-hosts';
-import { startFakeProvider, type FakeProvider } from '../fixtures/fake-provider/fake-provider-server';
-import { openPanelOn, screenshotBothSchemes, fakeModelSettings } from './support/panel-harness';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useE2e } from './support/e2e-fixture';
+import { screenshotBothSchemes, fakeModelSettings } from './support/panel-harness';
 import { seriousViolations } from './support/axe-check';
-import { requireBuild } from './support/register-host';
 import { call, refIn } from './support/snapshot-refs';
-import { serveRoutes, type StaticServer } from './support/static-server';
 import { uiCall } from './support/ui-call';
 import { waitUntil } from './support/wait-until';
 
@@ -16,26 +12,15 @@ const FIRST = `<!doctype html><title>Orders</title><h1>Your orders</h1><p>Order 
   <a href="/two">Order details</a>`;
 const SECOND = `<!doctype html><title>Order 1234</title><h1>Order 1234</h1><p>Delivered on Monday.</p>`;
 
-let ext: ExtensionBrowser;
-let fake: FakeProvider;
-let site: StaticServer;
+const e2e = useE2e({ routes: { '/': FIRST, '/two': SECOND }, model: true });
 let target: Page;
 let panel: Page;
 let worker: WebWorker;
 let tabId: number;
 
 beforeAll(async () => {
-  requireBuild();
-  site = await serveRoutes({ '/': FIRST, '/two': SECOND });
-  fake = await startFakeProvider();
-  ext = await launchTestBrowser();
-  worker = await ext.worker();
-  ({ target, panel, tabId } = await openPanelOn(ext, site.url('/', 'shop.test'), fakeModelSettings(fake.openaiBaseUrl)));
-});
-afterAll(async () => {
-  await ext?.close();
-  await fake?.close();
-  await site?.close();
+  worker = await e2e.ext.worker();
+  ({ target, panel, tabId } = await e2e.panelOn(e2e.site.url('/', 'shop.test'), fakeModelSettings(e2e.fake.openaiBaseUrl)));
 });
 
 /** The toolbar badge the controlled tab shows, and its tooltip, as the browser has them for that tab. */
@@ -67,7 +52,7 @@ describe('seeing what the agent sees', () => {
     const before = await uiCall(panel, 'page.snapshot', { tabId, mode: 'viewport' });
     const first = held();
     const second = held();
-    fake.enqueue(
+    e2e.fake.enqueue(
       (r) => ({ ...call('click', { ref: refIn(r, 'link', /^Order details$/) }), holdUntil: first.hold }),
       () => ({ ...call('done', { success: true, summary: 'Order 1234 was delivered on Monday.' }), holdUntil: second.hold }),
     );

@@ -1,47 +1,43 @@
-import { copyFile, mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdirSync, mkdtempSync } from 'node:fs';
+import { copyFile, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchWithExtension, type ExtensionBrowser } from '../../scripts/lib/launch-browser';
-import { startFakeProvider, type FakeProvider } from '../fixtures/fake-provider/fake-provider-server';
+import type { ExtensionBrowser } from '../../scripts/lib/launch-browser';
+import type { FakeProvider } from '../fixtures/fake-provider/fake-provider-server';
 import { call, scriptShellModel } from '../fixtures/fake-provider/scripted-shell-model';
 import { sshdMissingReason, startSshd, type SshServer } from '../fixtures/ssh/sshd-server';
 import { openDevTool, openPanel, screenshotBothSchemes, tabIdOf, texts } from './support/panel-harness';
-import { registerHostInProfile, requireBuild } from './support/register-host';
-import { serveRoutes, type StaticServer } from './support/static-server';
+import type { StaticServer } from './support/static-server';
 import { uiCall } from './support/ui-call';
+import { useE2e } from './support/e2e-fixture';
 
 const API_KEY = 'sk-shell-panel-test-key';
 
 describe('the side panel\'s Shell view (the built extension and host, commands on this machine, a scripted model)', () => {
+  // The host's state and its HOME (it inherits the browser's environment): its own ~/.ssh, never the real one.
+  const state = mkdtempSync(join(tmpdir(), 'deputy-shell-panel-state-'));
+  const home = join(state, 'home');
+  mkdirSync(join(home, '.ssh'), { recursive: true, mode: 0o700 });
+  const e2e = useE2e({
+    routes: { '/': '<!doctype html><title>Any page</title><p>Deputy shell test</p>' },
+    model: true,
+    host: true,
+    env: { HOME: home, DEPUTY_SHELL_DIR: join(state, 'sessions'), DEPUTY_SHELL_RULES: join(state, 'shell-rules.json'), DEPUTY_LOG_FILE: join(state, 'host.log') },
+  });
+  e2e.afterClose(() => rm(state, { recursive: true, force: true }));
   let ext: ExtensionBrowser;
   let server: StaticServer;
   let model: FakeProvider;
-  let profile: string;
-  let state: string;
-  let home: string;
   let sshd: SshServer | undefined;
   let tabId: number;
 
   beforeAll(async () => {
-    requireBuild();
-    server = await serveRoutes({ '/': '<!doctype html><title>Any page</title><p>Deputy shell test</p>' });
-    model = await startFakeProvider();
-    profile = await mkdtemp(join(tmpdir(), 'deputy-shell-panel-profile-'));
-    state = await mkdtemp(join(tmpdir(), 'deputy-shell-panel-state-'));
-    // The host's HOME (it inherits the browser's environment): its own ~/.ssh, never the real one.
-    home = join(state, 'home');
-    await mkdir(join(home, '.ssh'), { recursive: true, mode: 0o700 });
+    ({ ext, site: server, fake: model } = e2e);
     if (!sshdMissingReason()) {
       sshd = await startSshd();
       await copyFile(join(sshd.home, '.ssh', 'id_ed25519'), join(home, '.ssh', 'id_ed25519'));
     }
-    await registerHostInProfile(profile);
-    ext = await launchWithExtension({
-      userDataDir: profile,
-      env: { HOME: home, DEPUTY_SHELL_DIR: join(state, 'sessions'), DEPUTY_SHELL_RULES: join(state, 'shell-rules.json'), DEPUTY_LOG_FILE: join(state, 'host.log') },
-    });
-    await ext.worker();
     const tab = await ext.browser.newPage();
     await tab.goto(server.url('/'));
     const helper = await ext.openExtensionPage('extension/sidepanel/index.html');
@@ -54,12 +50,7 @@ describe('the side panel\'s Shell view (the built extension and host, commands o
   });
 
   afterAll(async () => {
-    await ext?.close();
-    await model?.close();
     await sshd?.close();
-    await server?.close();
-    await rm(profile, { recursive: true, force: true });
-    await rm(state, { recursive: true, force: true });
   });
 
   it('runs a session typed in the panel: approvals with always-allow, live output without colour codes, a background process killed from the panel, and the log searched', async () => {

@@ -33,6 +33,8 @@ export interface E2eOptions {
   demo?: boolean;
   /** Pages of the file's own, served from memory; reach them with e2e.site.url(path, 'shop.test'). */
   routes?: Routes | ((url: StaticServer['url']) => Routes);
+  /** Pages that take work to make (a bundle to build, files to read): made in beforeAll, then served as `routes`. */
+  loadRoutes?: () => Promise<Routes | ((url: StaticServer['url']) => Routes)>;
   /**
    * Start the scripted model server. With a mode, the model (on models.test) and that default mode are saved as
    * the user's settings before the tests run; with `true` the server runs and the settings are left to the test.
@@ -46,6 +48,11 @@ export interface E2eOptions {
   env?: Record<string, string>;
   /** Open the side panel for the shop's tab once everything has started (needs `demo`): e2e.panel, e2e.tabId. */
   panel?: boolean;
+  /**
+   * The unpacked extension to load: dist/ by default, or DEPUTY_EXTENSION_DIR when set (to run a file against
+   * another build of the extension).
+   */
+  extensionDir?: string;
 }
 
 export interface E2e {
@@ -54,7 +61,7 @@ export interface E2e {
   readonly fake: FakeProvider;
   /** The demo shop; its url is on shop.test (with `demo`). */
   readonly shop: DemoSite;
-  /** The file's own pages (with `routes`). */
+  /** The file's own pages (with `routes` or `loadRoutes`). */
   readonly site: StaticServer;
   /** The browser's profile folder. */
   readonly profile: string;
@@ -71,6 +78,8 @@ export interface E2e {
   panelOn(url: string, settings?: ParamsOf<UiMethods, 'settings.set'>): Promise<{ target: Page; panel: Page; tabId: number }>;
   /** An extension page (the side panel's by default) to call the background through, opened once and kept. */
   helper(): Promise<Page>;
+  /** Runs `close` once the browser (and so the host) has closed, after the file's tests: to remove its state folders. */
+  afterClose(close: () => Promise<unknown>): void;
 }
 
 /** Registers beforeAll/afterAll hooks that start and stop what `options` asks for; read the result inside tests. */
@@ -104,7 +113,7 @@ export function useE2e(options: E2eOptions = {}): E2e {
     // The servers start together; the browser waits for none of them.
     const [shop, site, fake] = await Promise.all([
       options.demo ? serveDemoSite() : undefined,
-      options.routes ? serveRoutes(options.routes) : undefined,
+      options.routes ? serveRoutes(options.routes) : options.loadRoutes ? options.loadRoutes().then(serveRoutes) : undefined,
       options.model ? startFakeProvider() : undefined,
       options.host ? registerHostInProfile(profile) : undefined,
     ]);
@@ -115,7 +124,8 @@ export function useE2e(options: E2eOptions = {}): E2e {
     if (site) closers.push(() => site.close());
     if (fake) closers.push(() => fake.close());
     Object.assign(state, { site, fake });
-    const ext = await launchTestBrowser({ userDataDir: profile, ...(options.env ? { env: options.env } : {}) });
+    const extensionDir = options.extensionDir ?? process.env.DEPUTY_EXTENSION_DIR;
+    const ext = await launchTestBrowser({ userDataDir: profile, ...(options.env ? { env: options.env } : {}), ...(extensionDir ? { extensionDir } : {}) });
     closers.push(() => ext.close());
     state.ext = ext;
     await ext.worker();
@@ -161,5 +171,9 @@ export function useE2e(options: E2eOptions = {}): E2e {
     newTab: async (url) => openTab(need('ext', 'nothing'), await helper(), url),
     panelOn: (url, settings) => openPanelOn(need('ext', 'nothing'), url, settings),
     helper,
+    afterClose: (close) => {
+      // Closers run last-first: the first one runs after the browser and the servers.
+      closers.unshift(close);
+    },
   };
 }
