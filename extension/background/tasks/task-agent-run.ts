@@ -13,6 +13,7 @@ import { AppError } from '../../../shared/errors';
 import type { ChatCaseResult, TaskRecord } from '../../../shared/protocol';
 import type { ChatCaseEnvironment } from '../chat/chat-case-environment';
 import type { TabEnvironment } from '../page/tab-environment';
+import { watchRoutine, type RoutineWatch } from '../routines/routine-watch';
 import { foundOnPages, runVault } from './found-secrets';
 import type { TaskCore } from './task-runner-deps';
 import { filesNote, siteOf, statusOf, waitsForApproval } from './task-status';
@@ -52,6 +53,9 @@ export async function runTaskAgent(core: TaskCore, record: TaskRecord, startUrl:
     }
     environment = web;
   }
+  // A web task keeps the identity of each element it acts on (for "save as a routine"); a replay answers from its routine.
+  const watch: RoutineWatch | null = chatCase ? null : watchRoutine(environment, deps.provider(settings.provider), record);
+  const routineOf = (): Partial<TaskRecord> => (watch ? { targets: { ...watch.targets }, ...(watch.run ? { routine: structuredClone(watch.run) } : {}) } : {});
   const facts = record.facts;
   const thinking = createThinkingFeed(taskId, (event) => deps.onThinking?.(event), deps.now);
   const agentDeps: AgentDeps<AgentEnvironment> = {
@@ -59,7 +63,7 @@ export async function runTaskAgent(core: TaskCore, record: TaskRecord, startUrl:
     tools: chatCase ? chatAgentTools() : [...webTools, ...controlTools<TabEnvironment>(), ...((await deps.externalTools?.()) ?? [])],
     ...(settings.riskClassifier ? { riskClassifier: createRiskClassifier(deps.provider(settings.provider)) } : {}),
     ...(chatCase ? { systemPrompt: (input) => chatSystemPrompt({ ...input, facts }) } : {}),
-    provider: deps.provider(settings.provider),
+    provider: watch?.provider ?? deps.provider(settings.provider),
     policy: { mode: record.mode, approveEachStep: settings.approveEachStep, allowedSites: settings.allowedSites, deniedSites: settings.deniedSites, allowedFacts: facts },
     vault,
     redaction: { emails: settings.redactEmails, phones: settings.redactPhones },
@@ -75,7 +79,7 @@ export async function runTaskAgent(core: TaskCore, record: TaskRecord, startUrl:
         const approval = r.approval && waitsForApproval(state, r.approval.callId) ? r.approval : null;
         // A task that started on a browser page belongs to the first site it reached (see the policy gate).
         const site = /^https?:/i.test(state.startUrl) ? siteOf(state.startUrl) : r.site;
-        const next = { ...r, agent: state, approval, site, ...(pageUrl ? { pageUrl } : {}) };
+        const next = { ...r, ...routineOf(), agent: state, approval, site, ...(pageUrl ? { pageUrl } : {}) };
         return { ...next, status: ended ? r.status : statusOf(state, next) };
       });
     },
@@ -110,7 +114,7 @@ export async function runTaskAgent(core: TaskCore, record: TaskRecord, startUrl:
     ? await resumeAgent(agentDeps, record.agent)
     : await startAgent(agentDeps, { taskId, task: record.text + filesNote(record.files ?? []), startUrl });
   const chat = chatCase ? await caseResult(chatCase, final, createRedactor(vault, { emails: settings.redactEmails, phones: settings.redactPhones })) : null;
-  await core.change(taskId, (r) => ({ ...r, agent: final, status: final.status, approval: null, question: null, ...(chat ? { chat } : {}) }));
+  await core.change(taskId, (r) => ({ ...r, ...routineOf(), agent: final, status: final.status, approval: null, question: null, ...(chat ? { chat } : {}) }));
 }
 
 /** What a chat case leaves in history: its outcome, the summary of what was agreed, and the transcript, redacted. */
