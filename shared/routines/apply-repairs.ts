@@ -11,6 +11,16 @@ function unfill(value: unknown, byValue: Map<string, string>): unknown {
   return value;
 }
 
+/** The text near an element, with a parameter's value in it turned back into the parameter. */
+function unfillText(text: string, byValue: Map<string, string>): string {
+  let out = text;
+  for (const [value, name] of byValue) {
+    const at = out.toLowerCase().indexOf(value);
+    if (value.length >= 2 && at >= 0) out = `${out.slice(0, at)}{{${name}}}${out.slice(at + value.length)}`;
+  }
+  return out;
+}
+
 /**
  * The routine with the steps the model repaired in a replay put in place of the recorded ones. The values the replay
  * was given (`values`) become parameters again, so a repaired step does not keep one run's item or date.
@@ -23,7 +33,9 @@ export function applyRepairs(routine: Routine, repairs: RoutineRepair[], values:
     const repair = usable.filter((r) => r.step === i).at(-1);
     if (!repair) return step;
     const args = Object.fromEntries(Object.entries(repair.replacement.args).map(([k, v]) => [k, unfill(v, byValue)]));
-    return { ...repair.replacement, args, url: step.url, text: step.text };
+    const target = repair.replacement.target;
+    const near = target?.near === undefined ? undefined : unfillText(target.near, byValue);
+    return { ...repair.replacement, args, target: target && near !== undefined ? { ...target, near } : target, url: step.url, text: step.text };
   });
   return { ...routine, steps };
 }

@@ -124,6 +124,15 @@ export function buildRoutine(input: BuildInput): Routine {
       steps.push({ tool: call.name, args: rest, target, url: pageOf(step.observation.url), text: call.stepText ?? call.name });
     }
   }
+  // A look-alike told apart by the user's own value (the product they asked for) follows the value on the next run.
+  for (const step of steps) {
+    const near = step.target?.near;
+    if (!step.target || near === undefined) continue;
+    for (const [value, name] of byValue) {
+      const at = near.toLowerCase().indexOf(value);
+      if (at >= 0) step.target = { ...step.target, near: `${near.slice(0, at)}{{${name}}}${near.slice(at + value.length)}` };
+    }
+  }
   if (steps.length === 0) throw new AppError('bad_request', 'This task has no finished step that acted on a page, so there is nothing to save as a routine.');
   return {
     format: 'deputy-routine',

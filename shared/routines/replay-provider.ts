@@ -18,6 +18,7 @@ export interface ReplayDeps {
 const REPAIR_TRIES = 3;
 
 interface Pending {
+  /** The step's index, or -1 for opening the routine's address. */
   step: number;
   ref: number | undefined;
   view: IdentityView | null;
@@ -62,6 +63,14 @@ export function createReplayProvider(deps: ReplayDeps): Provider {
     const was = pending;
     pending = null;
     const result = lastResults(request.messages)[0];
+    if (was.step < 0) {
+      if (result && !result.isError) {
+        run.opened = true;
+        deps.onProgress?.(run);
+        return null;
+      }
+      return `OPEN:${result?.content.slice(0, 300) ?? 'it was not run'}`;
+    }
     if (!result || result.isError) return result ? `Its action did not work: ${result.content.slice(0, 300)}` : 'Its action was not run.';
     if (was.repair !== null) {
       // A repair is a step of the routine only when the model acted; reading the page first asks it again.
@@ -90,6 +99,13 @@ export function createReplayProvider(deps: ReplayDeps): Provider {
       }
       let why = settle(request, lastModelCall);
       lastModelCall = undefined;
+      if (why?.startsWith('OPEN:')) {
+        return reply([{ name: 'done', args: { success: false, summary: `The routine "${run.name}" could not open ${run.open ?? 'its page'}: ${why.slice(5)}` } }]);
+      }
+      if (run.open !== undefined && !run.opened) {
+        pending = { step: -1, ref: undefined, view: deps.view(), repair: null };
+        return reply([{ name: 'navigate', args: { url: run.open } }]);
+      }
       if (run.done >= run.steps.length) {
         return reply([{ name: 'done', args: { success: true, summary: `Replayed the routine "${run.name}": ${run.steps.length} steps, ${run.modelCalls === 0 ? 'none' : run.modelCalls} asked of the model.` } }]);
       }

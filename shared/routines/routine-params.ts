@@ -52,7 +52,11 @@ function fillValue(value: unknown, values: Record<string, string>): unknown {
 
 /** The steps with the plain parameters filled in; secret placeholders stay for the vault to resolve at typing time. */
 export function fillSteps(steps: RoutineStep[], values: Record<string, string>): RoutineStep[] {
-  return steps.map((step) => ({ ...step, args: Object.fromEntries(Object.entries(step.args).map(([k, v]) => [k, fillValue(v, values)])) }));
+  return steps.map((step) => ({
+    ...step,
+    args: Object.fromEntries(Object.entries(step.args).map(([k, v]) => [k, fillValue(v, values)])),
+    target: step.target?.near === undefined ? step.target : { ...step.target, near: fill(step.target.near, values) },
+  }));
 }
 
 /** The routine's task in words with the plain parameters filled in (what History shows for the run). */

@@ -85,6 +85,12 @@ export const RoutineRun = z.object({
   name: z.string(),
   /** The steps with the parameters filled in (secrets stay placeholders: the vault holds their values). */
   steps: z.array(RoutineStep),
+  /**
+   * The address the replay opens first, as a step of its own: the task's site is the routine's from the start, so a
+   * site that now sends the tab elsewhere meets the egress guard, as any step would.
+   */
+  open: z.string().optional(),
+  opened: z.boolean().default(false),
   /** How many steps are done. */
   done: z.number().int().nonnegative().default(0),
   modelCalls: z.number().int().nonnegative().default(0),

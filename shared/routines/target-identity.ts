@@ -77,6 +77,10 @@ export function findTarget(identity: TargetIdentity, view: IdentityView): Target
     });
     const one = near[0];
     if (near.length === 1 && one) return { kind: 'found', ref: one.ref };
+    // None of them is by the text it was by (another product): the place among them would be a guess.
+    if (near.length === 0) {
+      return { kind: 'ambiguous', refs: same.map((e) => e.ref), why: `There are ${same.length} of ${what} on the page, and none is by "${identity.near}" as before.` };
+    }
   }
   const placed = same[identity.nth];
   if (same.length === identity.of && placed) return { kind: 'found', ref: placed.ref };

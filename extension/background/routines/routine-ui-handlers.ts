@@ -78,7 +78,16 @@ export function createRoutineUiHandlers(deps: RoutineHandlerDeps): RoutineHandle
         text: `Routine "${routine.name}": ${fillTask(routine, filled.values)}`,
         flow: 'task',
         ...(/^https?:/i.test(routine.startUrl) ? { url: routine.startUrl } : {}),
-        routine: { routineId: id, name: routine.name, steps: fillSteps(routine.steps, filled.values), done: 0, modelCalls: 0, repairs: [] },
+        routine: {
+          routineId: id,
+          name: routine.name,
+          steps: fillSteps(routine.steps, filled.values),
+          ...(/^https?:/i.test(routine.startUrl) ? { open: routine.startUrl } : {}),
+          opened: false,
+          done: 0,
+          modelCalls: 0,
+          repairs: [],
+        },
         secrets: filled.secrets,
         params: filled.values,
       });

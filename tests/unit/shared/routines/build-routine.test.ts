@@ -48,7 +48,9 @@ describe('building a routine from a task', () => {
     const routine = recorded();
     expect(routine.steps.map((s) => s.tool)).toEqual(['type', 'click', 'type', 'type', 'type']);
     expect(JSON.stringify(routine.steps)).not.toContain('"ref"');
-    expect(routine.steps[1]?.target).toMatchObject({ name: 'Add to cart', near: 'Blue mug' });
+    // The product the user asked for tells the look-alike buttons apart: it follows the parameter.
+    expect(routine.steps[1]?.target).toMatchObject({ name: 'Add to cart', near: '{{item}}' });
+    expect(fillSteps(routine.steps, { item: 'Red mug' })[1]?.target?.near).toBe('Red mug');
     expect(routine.steps[0]?.url).toBe('https://shop.test/');
   });
 

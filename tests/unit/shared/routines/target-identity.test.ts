@@ -65,3 +65,11 @@ describe('element identity', () => {
     expect(match.kind).toBe('ambiguous');
   });
 });
+
+describe('look-alikes told apart by text', () => {
+  it('does not fall back to the place among look-alikes when none is by the recorded text', () => {
+    const identity = identityOf(shop(['Blue mug', 'Red mug'], 1), 1)!;
+    expect(findTarget(identity, shop(['Green mug', 'Tea pot'], 1)).kind).toBe('ambiguous');
+    expect(findTarget({ ...identity, near: 'Red mug' }, shop(['Green mug', 'Red mug'], 1))).toEqual({ kind: 'found', ref: 2 });
+  });
+});
