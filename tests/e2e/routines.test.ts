@@ -1,6 +1,7 @@
 import type { Page } from 'puppeteer-core';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { PendingApproval, StoredRoutine, TaskRecord } from '../../shared/protocol';
+import type { PendingApproval, TaskRecord } from '../../shared/protocol';
+import type { StoredRoutine } from '../../shared/routines/routine';
 import type { RecordedRequest } from '../fixtures/fake-provider/fake-provider-server';
 import { useE2e } from './support/e2e-fixture';
 import { openTab } from './support/open-tab';
