@@ -25,14 +25,15 @@ const extensionImports = [
  * `ui/ui-handlers`, which composes them all.
  */
 export const backgroundFloors = {
-  stores: ['tasks', 'page', 'input', 'egress', 'chat', 'mcp', 'host', 'frames', 'ui'],
-  frames: ['tasks', 'page', 'input', 'egress', 'chat', 'mcp', 'host', 'stores', 'ui'],
-  egress: ['tasks', 'page', 'chat', 'mcp', 'host', 'stores', 'frames', 'ui'],
-  input: ['tasks', 'page', 'egress', 'chat', 'mcp', 'host', 'stores', 'ui'],
-  page: ['tasks', 'chat', 'mcp', 'host', 'stores', 'ui'],
-  chat: ['tasks', 'mcp', 'host', 'stores', 'ui'],
-  host: ['tasks', 'page', 'input', 'egress', 'chat', 'mcp', 'frames'],
-  mcp: ['tasks', 'chat'],
+  stores: ['tasks', 'page', 'input', 'egress', 'chat', 'mcp', 'host', 'frames', 'ui', 'routines'],
+  frames: ['tasks', 'page', 'input', 'egress', 'chat', 'mcp', 'host', 'stores', 'ui', 'routines'],
+  egress: ['tasks', 'page', 'chat', 'mcp', 'host', 'stores', 'frames', 'ui', 'routines'],
+  input: ['tasks', 'page', 'egress', 'chat', 'mcp', 'host', 'stores', 'ui', 'routines'],
+  page: ['tasks', 'chat', 'mcp', 'host', 'stores', 'ui', 'routines'],
+  chat: ['tasks', 'mcp', 'host', 'stores', 'ui', 'routines'],
+  host: ['tasks', 'page', 'input', 'egress', 'chat', 'mcp', 'frames', 'routines'],
+  mcp: ['tasks', 'chat', 'routines'],
+  routines: ['tasks', 'chat', 'mcp', 'host'],
   tasks: ['mcp', 'host'],
   ui: [],
 };

@@ -24,6 +24,7 @@ declare class TextDecoder {
 declare const crypto: {
   randomUUID(): string;
   getRandomValues<T extends Uint8Array>(array: T): T;
+  subtle: { digest(algorithm: 'SHA-256', data: Uint8Array): Promise<ArrayBuffer> };
 };
 
 /** Cancellation, as both runtimes provide it (the agent loop stops a provider call or an action through it). */

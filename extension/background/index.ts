@@ -137,6 +137,7 @@ const ui: UiServer = new UiServer(
     chat,
     page,
     tasks: tasks.handlers,
+    routines: tasks.routineHandlers,
     desktop: createDesktopUiHandlers({ host, settings: tasks.settings, log: desktopRuns }),
     shell: createShellUiHandlers({ host, settings: tasks.settings, log: shellRuns }),
     mcp: mcp.ui,

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { mkdir, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
 import type { Page } from 'puppeteer-core';
 import type { ApprovalDecision, TaskRecord } from '../../shared/protocol';
 import { browserAt } from '../lib/find-browser';
@@ -51,7 +51,11 @@ export async function runTask(options: TaskOptions, io: TaskIo, hooks: TaskHooks
   };
   if (!existsSync('dist/manifest.json')) throw new ExitError('The extension is not built: run `npm run build` first.', EXIT.browser);
   const executablePath = options.browser === undefined ? undefined : browserAt(options.browser, '--browser');
-  const preflight = await checkModelServer(options.provider, { hostRules: options.hostRules });
+  // A replay needs the model only to repair a step: a server that is down is worth a warning, not a refusal.
+  const preflight = await checkModelServer(options.provider, { hostRules: options.hostRules }).catch((error: unknown) => {
+    if (options.routine === undefined) throw error;
+    return { warning: `${error instanceof Error ? error.message : String(error)} The routine runs without it; a step that no longer fits will fail.` };
+  });
   if (preflight.warning) emit({ type: 'info', message: `warning: ${preflight.warning}` });
   if (signal?.aborted) throw new ExitError('Interrupted before the browser started.', EXIT.interrupted);
 
@@ -165,7 +169,7 @@ async function drive(context: DriveContext): Promise<TaskRun> {
   signal?.addEventListener('abort', interrupt, { once: true });
 
   try {
-    const started = await control.call('task.start', {
+    const started = options.routine !== undefined ? await startRoutine(context, options.routine) : await control.call('task.start', {
       tabId: context.tabId,
       text: options.task,
       mode: options.mode,
@@ -183,6 +187,7 @@ async function drive(context: DriveContext): Promise<TaskRun> {
     }, 2000);
     const record = (await finished.finally(() => clearInterval(poll))) ?? started;
     asking.abort();
+    await keepRoutine(context, record);
     return await saveRun(context, record, interrupted);
   } finally {
     signal?.removeEventListener('abort', interrupt);
@@ -193,6 +198,56 @@ async function drive(context: DriveContext): Promise<TaskRun> {
         .catch(() => undefined);
     }
   }
+}
+
+/** Imports the routine file into the browser's Deputy and starts its replay; an edited file is said to be one. */
+async function startRoutine(context: DriveContext, file: string): Promise<TaskRecord> {
+  const { control, emit, options } = context;
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (error) {
+    throw new ExitError(`The routine file ${file} cannot be read: ${error instanceof Error ? error.message : String(error)}`, EXIT.usage);
+  }
+  const imported = await control.call('routine.import', { text }).catch((error: unknown) => {
+    throw new ExitError(error instanceof Error ? error.message : String(error), EXIT.usage);
+  });
+  const routine = imported.routine.routine;
+  emit({ type: 'info', message: `Routine "${routine.name}": ${routine.steps.length} steps on ${routine.sites.join(', ') || 'no site'}${imported.note ? ` — ${imported.note}` : ''}` });
+  return control.call('routine.run', { id: imported.routine.id, tabId: context.tabId, params: options.params ?? {} }).catch((error: unknown) => {
+    throw new ExitError(error instanceof Error ? error.message : String(error), EXIT.usage);
+  });
+}
+
+/** --save-routine writes the finished task as a routine file; a replay's repairs are offered, or written with --update-routine. */
+async function keepRoutine(context: DriveContext, record: TaskRecord): Promise<void> {
+  const { control, emit, options } = context;
+  const write = async (id: string, path: string | undefined): Promise<string> => {
+    const file = await control.call('routine.export', { id });
+    const target = path ?? join(options.routinesDir ?? 'routines', file.fileName);
+    await mkdir(dirname(target), { recursive: true });
+    await writeFile(target, file.text);
+    return target;
+  };
+  if (options.saveRoutine !== undefined) {
+    try {
+      const saved = await control.call('routine.save', { taskId: record.id, name: options.saveRoutine });
+      const path = await write(saved.id, undefined);
+      emit({ type: 'info', message: `Saved the routine "${saved.routine.name}" to ${path} (parameters: ${saved.routine.params.map((p) => p.name).join(', ') || 'none'}).` });
+    } catch (error) {
+      emit({ type: 'error', message: `The routine was not saved: ${error instanceof Error ? error.message : String(error)}` });
+    }
+  }
+  const run = record.routine;
+  if (!run) return;
+  emit({ type: 'info', message: `Routine replay: ${run.done} of ${run.steps.length} steps, ${run.modelCalls} model call${run.modelCalls === 1 ? '' : 's'}, ${run.repairs.length} repaired.` });
+  if (run.repairs.length === 0) return;
+  if (!options.updateRoutine || options.routine === undefined) {
+    emit({ type: 'info', message: `The model repaired ${run.repairs.map((r) => `step ${r.step + 1}`).join(', ')}: run again with --update-routine to keep the repair in the file.` });
+    return;
+  }
+  const updated = await control.call('routine.update', { taskId: record.id });
+  emit({ type: 'info', message: `Updated ${await write(updated.id, options.routine)} with the repaired steps.` });
 }
 
 /** Writes the trace, the screenshots and the task record to runs/<time>/ and reports the end. */

@@ -30,6 +30,15 @@ export interface TaskOptions {
   json: boolean;
   /** Test-only name mapping (DEPUTY_HOST_RULES), applied to the browser and to the model-server check alike. */
   hostRules: string | undefined;
+  /** --save-routine NAME: once the task has ended, save it as a routine file in `routinesDir`. */
+  saveRoutine?: string | undefined;
+  /** --routine FILE: replay this routine file instead of a task in words (the model only for a step that no longer fits). */
+  routine?: string | undefined;
+  /** --param name=value for the routine's parameters (repeatable). */
+  params?: Record<string, string>;
+  /** --update-routine: write the steps the model repaired back into the --routine file. */
+  updateRoutine?: boolean;
+  routinesDir?: string;
 }
 
 /** A mistake in the command line (exit 2), or help shown on request (exit 0, nothing more to say). */
@@ -53,7 +62,12 @@ const DEFAULT_MODELS = { openai: 'gpt-4o-mini', anthropic: 'claude-haiku-4-5' } 
 export function parseTaskFlags(argv: string[], env: NodeJS.ProcessEnv): TaskOptions {
   const program = new Command('npm run task --')
     .description('Run one Deputy task in Chromium with the built extension, streaming each step.')
-    .argument('<task...>', 'what to do, in words')
+    .argument('[task...]', 'what to do, in words (not with --routine)')
+    .option('--save-routine <name>', 'after the task, save its steps as a routine file (in --routines-dir)')
+    .option('--routine <file>', 'replay a routine file without the model (it is asked only for a step that no longer fits)')
+    .option('--param <name=value>', 'with --routine: a value for one of its parameters (repeatable)', collectParam, {})
+    .option('--update-routine', 'with --routine: write the steps the model repaired back into the file')
+    .option('--routines-dir <dir>', 'where --save-routine writes', 'routines')
     .option('--url <url>', 'the page to start on (default: a blank tab; the model opens what it needs)', parseUrl)
     .option('--chat', "hold the page's support chat to reach the goal (a chat case)")
     .option('--fact <name=value>', 'with --chat: a fact Deputy may tell support, e.g. order_number=1234 (repeatable)', collectFact, {})
@@ -81,6 +95,12 @@ export function parseTaskFlags(argv: string[], env: NodeJS.ProcessEnv): TaskOpti
   }
   if (program.opts<{ chat?: boolean }>().chat && program.opts<{ url?: string }>().url === undefined) {
     throw new TaskUsageError('--chat needs --url: the page whose support chat Deputy should use.');
+  }
+  const routineFlags = program.opts<{ saveRoutine?: string; routine?: string; param: Record<string, string>; updateRoutine?: boolean; routinesDir: string }>();
+  if (routineFlags.routine === undefined && program.args.length === 0) throw new TaskUsageError('Say what to do (the task in words), or give --routine FILE to replay a routine.');
+  if (routineFlags.routine !== undefined && program.args.length > 0) throw new TaskUsageError('--routine replays its own steps: leave out the task words.');
+  if (routineFlags.routine === undefined && (Object.keys(routineFlags.param).length > 0 || routineFlags.updateRoutine)) {
+    throw new TaskUsageError('--param and --update-routine are for --routine FILE.');
   }
   const flags = program.opts<{
     url?: string;
@@ -128,6 +148,11 @@ export function parseTaskFlags(argv: string[], env: NodeJS.ProcessEnv): TaskOpti
     browser: flags.browser,
     json: flags.json ?? false,
     hostRules,
+    saveRoutine: routineFlags.saveRoutine,
+    routine: routineFlags.routine,
+    params: routineFlags.param,
+    updateRoutine: routineFlags.updateRoutine ?? false,
+    routinesDir: routineFlags.routinesDir,
   };
 }
 
@@ -211,6 +236,13 @@ function collectFact(value: string, facts: Record<string, string>): Record<strin
     throw new InvalidArgumentError(`"${value}" is not name=value: write e.g. --fact order_number=1234 or --fact "name=Jane Doe".`);
   }
   return { ...facts, [name]: fact };
+}
+
+function collectParam(value: string, params: Record<string, string>): Record<string, string> {
+  const at = value.indexOf('=');
+  const name = at < 0 ? '' : value.slice(0, at).trim();
+  if (!/^[a-z][a-z0-9_]{0,39}$/.test(name)) throw new InvalidArgumentError(`"${value}" is not name=value: write e.g. --param item="blue mug" --param date=2026-12-01.`);
+  return { ...params, [name]: value.slice(at + 1) };
 }
 
 function parsePositive(value: string): number {

@@ -8,6 +8,7 @@ export * from './shell-ui-protocol';
 export * from './content-channel';
 export * from './ui-channel';
 export * from './task-protocol';
+export * from './routine-protocol';
 export * from './chat-protocol';
 export * from './rpc-client';
 export * from './chunks';

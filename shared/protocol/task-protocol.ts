@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { RoutineRun, TargetIdentity } from '../routines/routine';
 import { AgentState } from '../agent/agent-state';
 import { ObservedDownload } from '../agent/environment';
 import { ProviderSettings } from '../agent/providers/provider-settings';
@@ -188,6 +189,12 @@ export const TaskRecord = z.object({
   files: z.array(TaskFile).optional(),
   /** What the task downloaded: name, where it was saved, size and type, or why it was not kept. */
   downloads: z.array(ObservedDownload).optional(),
+  /** The identity of the element each call acted on, by call id: what "save as a routine" keeps instead of refs. */
+  targets: z.record(z.string(), TargetIdentity).optional(),
+  /** For a routine's replay: its steps, how far it got, the model calls it needed and the steps the model repaired. */
+  routine: RoutineRun.optional(),
+  /** A replay's plain parameter values (never its secrets): repaired steps turn them back into parameters. */
+  routineParams: z.record(z.string(), z.string()).optional(),
 });
 export type TaskRecord = z.infer<typeof TaskRecord>;
 

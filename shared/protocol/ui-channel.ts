@@ -8,6 +8,7 @@ import { Flow } from './flow';
 import { formMethods } from './form-protocol';
 import { shellMethods } from './shell-protocol';
 import { shellUiEvents, shellUiMethods } from './shell-ui-protocol';
+import { routineUiMethods } from './routine-protocol';
 import { taskUiEvents, taskUiMethods } from './task-protocol';
 import { perceptionUiMethods } from './perception-protocol';
 import { mcpUiEvents, mcpUiMethods } from './mcp-ui-protocol';
@@ -100,6 +101,7 @@ export const UiChannel = defineChannel(
     ...chatUiMethods,
     ...perceptionUiMethods,
     ...taskUiMethods,
+    ...routineUiMethods,
     ...hostPassthroughMethods,
     /** The loop events the background kept for a loop (bounded), so a panel opened mid-loop can draw its iterations. */
     'loop.log': { params: z.object({ loopId: z.string().min(1) }), result: z.object({ events: z.array(LoopEvent) }) },

@@ -15,6 +15,7 @@ import { AppError } from '../../../shared/errors';
 import type { ChatCaseResult, TaskRecord } from '../../../shared/protocol';
 import type { ChatCaseEnvironment } from '../chat/chat-case-environment';
 import type { TabEnvironment } from '../page/tab-environment';
+import { watchRoutine, type RoutineWatch } from '../routines/routine-watch';
 import { foundOnPages, runVault } from './found-secrets';
 import type { TaskCore } from './task-runner-deps';
 import { filesNote, siteOf, statusOf, waitsForApproval } from './task-status';
@@ -54,6 +55,9 @@ export async function runTaskAgent(core: TaskCore, record: TaskRecord, startUrl:
     }
     environment = web;
   }
+  // A web task keeps the identity of each element it acts on (for "save as a routine"); a replay answers from its routine.
+  const watch: RoutineWatch | null = chatCase ? null : watchRoutine(environment, deps.provider(settings.provider), record);
+  const routineOf = (): Partial<TaskRecord> => (watch ? { targets: { ...watch.targets }, ...(watch.run ? { routine: structuredClone(watch.run) } : {}) } : {});
   const facts = record.facts;
   const redactor = createRedactor(vault, { emails: settings.redactEmails, phones: settings.redactPhones });
   /** Promise messages a screenshot was kept of: message id -> step. */
@@ -78,7 +82,7 @@ export async function runTaskAgent(core: TaskCore, record: TaskRecord, startUrl:
     tools: chatCase ? chatAgentTools() : [...webTools, ...controlTools<TabEnvironment>(), ...((await deps.externalTools?.()) ?? [])],
     ...(settings.riskClassifier ? { riskClassifier: createRiskClassifier(deps.provider(settings.provider)) } : {}),
     ...(chatCase ? { systemPrompt: (input) => chatSystemPrompt({ ...input, facts }) } : {}),
-    provider: deps.provider(settings.provider),
+    provider: watch?.provider ?? deps.provider(settings.provider),
     policy: { mode: record.mode, approveEachStep: settings.approveEachStep, allowedSites: settings.allowedSites, deniedSites: settings.deniedSites, allowedFacts: facts },
     vault,
     redaction: { emails: settings.redactEmails, phones: settings.redactPhones },
@@ -96,7 +100,7 @@ export async function runTaskAgent(core: TaskCore, record: TaskRecord, startUrl:
         const approval = r.approval && waitsForApproval(state, r.approval.callId) ? r.approval : null;
         // A task that started on a browser page belongs to the first site it reached (see the policy gate).
         const site = /^https?:/i.test(state.startUrl) ? siteOf(state.startUrl) : r.site;
-        const next = { ...r, agent: state, approval, site, ...(pageUrl ? { pageUrl } : {}), ...(caseFile ? { chat: carryReminders(r.chat, caseFile) } : {}) };
+        const next = { ...r, ...routineOf(), agent: state, approval, site, ...(pageUrl ? { pageUrl } : {}), ...(caseFile ? { chat: carryReminders(r.chat, caseFile) } : {}) };
         return { ...next, status: ended ? r.status : statusOf(state, next) };
       });
     },
@@ -133,5 +137,5 @@ export async function runTaskAgent(core: TaskCore, record: TaskRecord, startUrl:
   // A chat case shows as ended with its file, read once more from the chat (what was agreed, the whole transcript).
   if (chatCase) await chatCase.finalState().catch(() => null);
   const chat = chatCase ? await caseSoFar(chatCase, final, { open: false }) : null;
-  await core.change(taskId, (r) => ({ ...r, agent: final, status: final.status, approval: null, question: null, ...(chat ? { chat: carryReminders(r.chat, chat) } : {}) }));
+  await core.change(taskId, (r) => ({ ...r, ...routineOf(), agent: final, status: final.status, approval: null, question: null, ...(chat ? { chat: carryReminders(r.chat, chat) } : {}) }));
 }

@@ -1,4 +1,5 @@
 import type { Provider } from '../../../shared/agent/providers/provider';
+import type { RoutineRun } from '../../../shared/routines/routine';
 import type { AnyTool } from '../../../shared/agent/tool';
 import type { Logger } from '../../../shared/logger';
 import type { ChatFacts, Flow, Settings, TaskFileInput, TaskMode, TaskRecord, TaskThinking } from '../../../shared/protocol';
@@ -55,6 +56,11 @@ export interface StartTask {
   url?: string | undefined;
   /** Files the user attached for the upload tool. */
   files?: TaskFileInput[] | undefined;
+  /** A routine's replay: its steps answer in the model's place (see routines/). */
+  routine?: RoutineRun | undefined;
+  /** The replay's plain parameter values, and its secret ones (these go to the task's vault only). */
+  params?: Record<string, string> | undefined;
+  secrets?: Record<string, string> | undefined;
 }
 
 /** What the runner's parts share: its deps, and the one way they change a task (saved, stamped, sent to the panel). */

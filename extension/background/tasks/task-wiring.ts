@@ -31,6 +31,8 @@ import { TaskRunner, isActive } from './task-runner';
 import { TabMarkers } from './tab-markers';
 import { TaskStore } from './task-store';
 import { createTaskUiHandlers } from './task-ui-handlers';
+import { createRoutineUiHandlers } from '../routines/routine-ui-handlers';
+import { RoutineStore } from '../routines/routine-store';
 
 /** Builds the task runner and its stores over chrome.storage.local and the page agent. */
 export function createTaskServices(
@@ -179,7 +181,9 @@ export function createTaskServices(
     return openPanelOnTab(tabId, extensionUrl(`extension/sidepanel/index.html?tab=${tabId}`)).finally(() => notices.clicked(id));
   };
   onNotificationClicked((id) => void openNotice(id));
-  return { runner, tasks, settings, notices, openNotice, guard, showPending, markers, environment: (tabId: number, owner?: { id: string; files: TaskFile[] }) => tabEnvironment(tabId, owner), handlers: createTaskUiHandlers(runner, tasks, settings) };
+  return { runner, tasks, settings, notices, openNotice, guard, showPending, markers, environment: (tabId: number, owner?: { id: string; files: TaskFile[] }) => tabEnvironment(tabId, owner), handlers: createTaskUiHandlers(runner, tasks, settings),
+    routineHandlers: createRoutineUiHandlers({ store: new RoutineStore(local), task: (taskId) => tasks.get(taskId), start: (input) => runner.start(input), now: () => Date.now(), newId: () => crypto.randomUUID() }),
+  };
 }
 
 async function sessionId(session: Store): Promise<string> {

@@ -14,6 +14,7 @@ import type { PageAgent } from '../page/page-agent';
 import { createPageUiHandlers } from '../page/page-ui-handlers';
 import type { createShellUiHandlers } from '../host/shell-ui-handlers';
 import type { createTaskUiHandlers } from '../tasks/task-ui-handlers';
+import type { createRoutineUiHandlers } from '../routines/routine-ui-handlers';
 import { pingFrames, type FramePorts } from '../frames/content-frames';
 import type { UiHandlers } from './ui-server';
 
@@ -27,6 +28,7 @@ export interface UiHandlerDeps {
   chat: ChatDriver;
   page: PageAgent;
   tasks: ReturnType<typeof createTaskUiHandlers>;
+  routines: ReturnType<typeof createRoutineUiHandlers>;
   desktop: ReturnType<typeof createDesktopUiHandlers>;
   shell: ReturnType<typeof createShellUiHandlers>;
   mcp: McpServices['ui'];
@@ -34,7 +36,7 @@ export interface UiHandlerDeps {
   forms: ReturnType<typeof createFormHandlers>;
 }
 
-export function createUiHandlers({ host, launches, announce, loopLog, frames, chat, page, tasks, desktop, shell, mcp, loop, forms }: UiHandlerDeps): UiHandlers {
+export function createUiHandlers({ host, launches, announce, loopLog, frames, chat, page, tasks, routines, desktop, shell, mcp, loop, forms }: UiHandlerDeps): UiHandlers {
   return {
     'host.status': () => Promise.resolve(host.status),
     'host.reconnect': () => {
@@ -68,6 +70,7 @@ export function createUiHandlers({ host, launches, announce, loopLog, frames, ch
     ...createChatUiHandlers(chat),
     ...createPageUiHandlers(page),
     ...tasks,
+    ...routines,
     ...createHostPassthroughHandlers(host),
     'loop.log': async ({ loopId }) => ({ events: await loopLog.events(loopId) }),
     // After the plain forwarding: these add the saved model to desktop.run, shell.run and loop.start and keep the

@@ -1,0 +1,30 @@
+import { z } from 'zod';
+import { StoredRoutine } from '../routines/routine';
+import { TaskRecord } from './task-protocol';
+
+const RoutineRef = z.object({ id: z.string().min(1) });
+
+/** Side panel (and `npm run task`) methods for routines, merged into the ui channel. */
+export const routineUiMethods = {
+  /** Saves a finished task's steps as a routine (its elements by identity, the user's values as parameters). */
+  'routine.save': { params: z.object({ taskId: z.string().min(1), name: z.string().trim().min(1, 'Name the routine').max(80) }), result: StoredRoutine },
+  'routine.list': { params: z.object({}), result: z.array(StoredRoutine) },
+  'routine.delete': { params: RoutineRef, result: z.object({ deleted: z.boolean() }) },
+  /** The routine as a readable file (sites first, a hash, no secrets). */
+  'routine.export': { params: RoutineRef, result: z.object({ fileName: z.string(), text: z.string() }) },
+  /** Reads a routine file; one whose hash does not match its content is kept marked as edited. */
+  'routine.import': {
+    params: z.object({ text: z.string().min(1).max(1_000_000) }),
+    result: z.object({ routine: StoredRoutine, note: z.string().nullable() }),
+  },
+  /**
+   * Replays a routine on a tab without the model: its parameters are checked first. The gate, the approvals and the
+   * egress guard run as in a live task.
+   */
+  'routine.run': {
+    params: z.object({ id: z.string().min(1), tabId: z.number().int().nonnegative(), params: z.record(z.string(), z.string()).default({}) }),
+    result: TaskRecord,
+  },
+  /** Takes the steps the model repaired in a replay into the routine. */
+  'routine.update': { params: z.object({ taskId: z.string().min(1) }), result: StoredRoutine },
+} as const;

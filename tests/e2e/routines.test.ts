@@ -1,0 +1,209 @@
+import type { Page } from 'puppeteer-core';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { PendingApproval, TaskRecord } from '../../shared/protocol';
+import type { StoredRoutine } from '../../shared/routines/routine';
+import type { RecordedRequest } from '../fixtures/fake-provider/fake-provider-server';
+import { useE2e } from './support/e2e-fixture';
+import { openTab } from './support/open-tab';
+import { call, lastMessage, refIn } from './support/snapshot-refs';
+import { closedPort, siteUrl } from './support/test-hosts';
+import { uiCall } from './support/ui-call';
+import { waitUntil } from './support/wait-until';
+
+// Routines end to end: a task done once with the (scripted) model is saved as a routine, then replayed with no model
+// server at all, after the page changed (one model call repairs the step), from an edited file, and on a site that
+// now redirects elsewhere (the egress guard asks). One browser for the file.
+
+/** The label of the shop's add buttons: a test changes it to show a page that changed since the routine was saved. */
+let addLabel = 'Add to cart';
+
+const PRODUCTS = ['Red mug', 'Blue mug', 'Green mug'];
+
+const store = `<!doctype html><title>Mug store</title><h1>Mug store</h1>
+<label>Item <input id="item"></label> <button id="go">Search</button>
+<div id="results"></div><p id="cart">Cart: empty</p><a href="/checkout">Checkout</a>
+<script>
+document.getElementById('go').onclick = () => {
+  const results = document.getElementById('results');
+  results.innerHTML = '';
+  for (const name of ${JSON.stringify(PRODUCTS)}) {
+    const box = document.createElement('section');
+    box.innerHTML = '<h2></h2><button></button>';
+    box.querySelector('h2').textContent = name;
+    const button = box.querySelector('button');
+    button.textContent = LABEL;
+    button.onclick = () => { localStorage.setItem('cart', name); document.getElementById('cart').textContent = 'Cart: ' + name; };
+    results.append(box);
+  }
+};
+</script>`;
+
+const checkout = `<!doctype html><title>Checkout</title><h1>Checkout</h1>
+<label>Delivery date <input id="date"></label><button id="place">Place order</button><p id="result"></p>
+<script>
+document.getElementById('place').onclick = () => {
+  document.getElementById('result').textContent = 'Order placed: ' + localStorage.getItem('cart') + ' on ' + document.getElementById('date').value;
+};
+</script>`;
+
+const e2e = useE2e({
+  model: 'act',
+  stepBudget: 30,
+  routes: (url) => ({
+    '/store': { body: store.replace('LABEL', JSON.stringify(addLabel)), headers: { 'cache-control': 'no-store' } },
+    '/checkout': checkout,
+    // The site moved: its page now sends the visitor to another site.
+    '/moved': `<!doctype html><title>Moved</title><p>Moved</p><script>location.href = ${JSON.stringify(url('/collect', 'evil.test'))};</script>`,
+    '/collect': '<!doctype html><title>Elsewhere</title><p>Elsewhere</p>',
+  }),
+});
+let helper: Page;
+beforeAll(async () => {
+  helper = await e2e.helper();
+});
+afterEach(() => e2e.fake.drop());
+
+const shopUrl = (path: string): string => e2e.site.url(path, 'shop.test');
+const FINISHED = ['completed', 'failed', 'stopped', 'handed_to_user'];
+
+/** Waits for the task to end, approving what it asks (each approval is collected: a replay must ask again). */
+async function finish(taskId: string, approvals: PendingApproval[] = [], decision: 'approve' | 'reject' = 'approve'): Promise<TaskRecord> {
+  return waitUntil(`task ${taskId} to end`, async () => {
+    const record = await uiCall(helper, 'task.get', { taskId });
+    const approval = record?.approval;
+    if (approval && !approvals.some((a) => a.id === approval.id)) {
+      approvals.push(approval);
+      await uiCall(helper, 'task.approve', { taskId, approvalId: approval.id, decision }).catch(() => undefined);
+    }
+    return record && FINISHED.includes(record.status) ? record : null;
+  }, { timeoutMs: 90_000, everyMs: 100 });
+}
+
+/** The ref of the add button under a product, as a model reads it from the snapshot. */
+function addUnder(request: RecordedRequest, product: string, label: string): number {
+  const view = lastMessage(request);
+  const match = new RegExp(`${product}[^\\n]*\\n[^\\n]*?\\[(\\d+)\\] button "${label}"`).exec(view);
+  if (!match) throw new Error(`No ${label} under ${product}:\n${view.slice(0, 1500)}`);
+  return Number(match[1]);
+}
+
+async function pageText(page: Page): Promise<string> {
+  return page.evaluate(() => document.body.innerText);
+}
+
+let routine: StoredRoutine;
+/** What the live run asked the user: a replay asks the same again (a routine never carries an approval). */
+const liveApprovals: PendingApproval[] = [];
+
+describe('routines', () => {
+  it('records: a task done with the model is saved with its elements by identity and the user values as parameters', async () => {
+    const { page, tabId } = await openTab(e2e.ext, helper, shopUrl('/store'));
+    e2e.fake.enqueue(
+      (r: RecordedRequest) => call('type', { ref: refIn(r, 'textbox', /^Item$/), text: 'blue mug' }),
+      (r: RecordedRequest) => call('click', { ref: refIn(r, 'button', /^Search$/) }),
+      (r: RecordedRequest) => call('click', { ref: addUnder(r, 'Blue mug', 'Add to cart') }),
+      (r: RecordedRequest) => call('click', { ref: refIn(r, 'link', /^Checkout$/) }),
+      (r: RecordedRequest) => call('type', { ref: refIn(r, 'textbox', /^Delivery date$/), text: '2026-12-01' }),
+      (r: RecordedRequest) => call('click', { ref: refIn(r, 'button', /^Place order$/) }),
+      () => call('done', { success: true, summary: 'Ordered.' }),
+    );
+    const started = await uiCall(helper, 'task.start', { tabId, text: 'Order a blue mug for delivery on 2026-12-01', mode: 'act', flow: 'task' });
+    const record = await finish(started.id, liveApprovals);
+    expect(record.status, record.agent?.endReason ?? '').toBe('completed');
+    expect(await pageText(page)).toContain('Order placed: Blue mug on 2026-12-01');
+    expect(liveApprovals.map((a) => a.intent)).toEqual([expect.stringContaining('Place order')]);
+
+    routine = await uiCall(helper, 'routine.save', { taskId: started.id, name: 'Mug order' });
+    const saved = routine.routine;
+    expect(saved.params).toEqual([
+      { name: 'item', kind: 'text', example: 'blue mug' },
+      { name: 'delivery_date', kind: 'date', example: '2026-12-01' },
+    ]);
+    expect(saved.task).toBe('Order a {{item}} for delivery on {{delivery_date}}');
+    expect(saved.steps.map((s) => `${s.tool} ${s.target?.role ?? ''} ${s.target?.name ?? ''}`.trim())).toEqual([
+      'type textbox Item',
+      'click button Search',
+      'click button Add to cart',
+      'click link Checkout',
+      'type textbox Delivery date',
+      'click button Place order',
+    ]);
+    // The Add button is one of three: the product's name above it (the user's item) tells it apart.
+    expect(saved.steps[2]?.target).toMatchObject({ near: '{{item}}', nth: 1, of: 3 });
+    expect(JSON.stringify(saved.steps)).not.toMatch(/"ref"/);
+    expect(saved.sites).toEqual([new URL(shopUrl('/')).origin]);
+  });
+
+  it('replays with no model server running at all: new values, the same checks, and approvals asked again', async () => {
+    const down = await closedPort();
+    await uiCall(helper, 'settings.set', { provider: { ...e2e.modelSettings().provider!, baseUrl: siteUrl(down, 'models.test', '/v1') } });
+    const before = e2e.fake.requests.length;
+    const { page, tabId } = await openTab(e2e.ext, helper);
+    await expect(uiCall(helper, 'routine.run', { id: routine.id, tabId, params: { item: 'green mug', delivery_date: '2026-13-01' } })).rejects.toThrow(/YYYY-MM-DD/);
+    const approvals: PendingApproval[] = [];
+    const started = await uiCall(helper, 'routine.run', { id: routine.id, tabId, params: { item: 'green mug', delivery_date: '2027-01-05' } });
+    const record = await finish(started.id, approvals);
+    expect(record.status, record.agent?.endReason ?? '').toBe('completed');
+    expect(await pageText(page)).toContain('Order placed: Green mug on 2027-01-05');
+    expect(record.routine).toMatchObject({ done: 6, modelCalls: 0, repairs: [] });
+    expect(e2e.fake.requests.length).toBe(before);
+    expect(approvals.map((a) => a.intent)).toEqual([expect.stringContaining('Place order')]);
+    expect(record.text).toBe('Routine "Mug order": Order a green mug for delivery on 2027-01-05');
+    await uiCall(helper, 'settings.set', e2e.modelSettings());
+  });
+
+  it('replays after the page changed: exactly one model call repairs the step, and the repair updates the routine', async () => {
+    addLabel = 'Add to basket';
+    try {
+      const before = e2e.fake.requests.length;
+      const { page, tabId } = await openTab(e2e.ext, helper);
+      e2e.fake.enqueue((r: RecordedRequest) => call('click', { ref: addUnder(r, 'Red mug', 'Add to basket') }));
+      const started = await uiCall(helper, 'routine.run', { id: routine.id, tabId, params: { item: 'red mug', delivery_date: '2027-02-01' } });
+      const record = await finish(started.id);
+      expect(record.status, record.agent?.endReason ?? '').toBe('completed');
+      expect(await pageText(page)).toContain('Order placed: Red mug on 2027-02-01');
+      expect(e2e.fake.requests.length - before).toBe(1);
+      // The model was told which step, and why.
+      expect(lastMessage(e2e.fake.requests.at(-1)!)).toContain('No button "Add to cart" is on the page now');
+      expect(record.routine?.modelCalls).toBe(1);
+      expect(record.routine?.repairs).toHaveLength(1);
+
+      const updated = await uiCall(helper, 'routine.update', { taskId: started.id });
+      expect(updated.routine.steps[2]?.target).toMatchObject({ role: 'button', name: 'Add to basket', near: '{{item}}' });
+      // With the routine updated, the changed page needs no model at all.
+      const again = await openTab(e2e.ext, helper);
+      const rerun = await finish((await uiCall(helper, 'routine.run', { id: routine.id, tabId: again.tabId, params: { item: 'blue mug', delivery_date: '2027-02-02' } })).id);
+      expect(rerun.routine).toMatchObject({ done: 6, modelCalls: 0 });
+      expect(await pageText(again.page)).toContain('Order placed: Blue mug on 2027-02-02');
+    } finally {
+      addLabel = 'Add to cart';
+    }
+  });
+
+  it('imports a file: an edited one is shown as edited, and the sites it reaches are listed', async () => {
+    const exported = await uiCall(helper, 'routine.export', { id: routine.id });
+    expect(exported.fileName).toBe('mug-order.routine.json');
+    expect(exported.text.indexOf('"sites"')).toBeLessThan(exported.text.indexOf('"steps"'));
+    const clean = await uiCall(helper, 'routine.import', { text: exported.text });
+    expect(clean.routine.edited).toBe(false);
+    const edited = await uiCall(helper, 'routine.import', { text: exported.text.replace('"Mug order"', '"Mug order (mine)"') });
+    expect(edited.routine.edited).toBe(true);
+    expect(edited.note).toMatch(/changed after it was exported/);
+    await expect(uiCall(helper, 'routine.import', { text: '{"hello": 1}' })).rejects.toThrow(/cannot be used/);
+  });
+
+  it('a routine whose site now redirects elsewhere: the egress guard asks, and refusing keeps the tab home', async () => {
+    const exported = JSON.parse((await uiCall(helper, 'routine.export', { id: routine.id })).text) as { startUrl: string };
+    exported.startUrl = shopUrl('/moved');
+    const imported = await uiCall(helper, 'routine.import', { text: JSON.stringify(exported) });
+    expect(imported.routine.edited).toBe(true);
+    const { page, tabId } = await openTab(e2e.ext, helper);
+    const approvals: PendingApproval[] = [];
+    const started = await uiCall(helper, 'routine.run', { id: imported.routine.id, tabId, params: { item: 'red mug', delivery_date: '2027-03-01' } });
+    e2e.fake.enqueue(() => call('done', { success: false, summary: 'The shop now sends visitors to another site.' }));
+    const record = await finish(started.id, approvals, 'reject');
+    expect(record.status).not.toBe('completed');
+    expect(approvals.some((a) => (a.destination ?? `${a.intent} ${a.reason}`).includes('evil.test'))).toBe(true);
+    expect(page.url()).not.toContain('evil.test');
+  });
+});
