@@ -81,11 +81,12 @@ export class PageSession {
   }
 
   /** Waits until this document stops changing, up to `capMs`. */
-  async settle(params: { capMs: number; graceMs?: number | undefined; quietMs?: number | undefined }): Promise<{ mutations: number; timedOut: boolean; waitedMs: number; readyState: string }> {
+  async settle(params: { capMs: number; graceMs?: number | undefined; graceFrames?: number | undefined; quietMs?: number | undefined }): Promise<{ mutations: number; timedOut: boolean; waitedMs: number; readyState: string }> {
     const doc = this.deps.win.document;
     const report = await watchSettle(doc).settle({
       capMs: params.capMs,
       ...(params.graceMs === undefined ? {} : { graceMs: params.graceMs }),
+      ...(params.graceFrames === undefined ? {} : { graceFrames: params.graceFrames }),
       ...(params.quietMs === undefined ? {} : { quietMs: params.quietMs }),
     });
     return { ...report, readyState: doc.readyState };

@@ -64,6 +64,7 @@ export const perceptionContentMethods = {
     params: z.object({
       capMs: z.number().int().nonnegative().max(30_000),
       graceMs: z.number().int().nonnegative().max(10_000).optional(),
+      graceFrames: z.number().int().positive().max(10).optional(),
       quietMs: z.number().int().nonnegative().max(10_000).optional(),
     }),
     result: z.object({ mutations: z.number().int().nonnegative(), timedOut: z.boolean(), waitedMs: z.number(), readyState: z.string() }),

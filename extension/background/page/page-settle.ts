@@ -10,7 +10,7 @@ export interface SettlePorts {
   /** A navigation of the tab was begun (as the browser or the page reported it) and has not committed or failed yet. */
   navigationPending?: () => boolean;
   /** Waits until the top frame's DOM stops changing; undefined when the frame does not answer (still loading). */
-  domQuiet(tabId: number, options: { capMs: number; graceMs: number }): Promise<{ mutations: number; timedOut: boolean } | undefined>;
+  domQuiet(tabId: number, options: { capMs: number; graceFrames: number }): Promise<{ mutations: number; timedOut: boolean } | undefined>;
   sleep(ms: number): Promise<void>;
   now(): number;
 }
@@ -40,8 +40,11 @@ export interface Settled {
 }
 
 const POLL_MS = 50;
-/** After an answer arrives, the page's own code needs a moment to render it: the first change is waited for this long. */
-const AFTER_ANSWER_GRACE_MS = 150;
+/**
+ * After an answer arrives, the page's own code needs to run and render it: the first change is waited for until the
+ * page has rendered this many frames (no fixed tail: a page that shows nothing new settles two frames later).
+ */
+const AFTER_ANSWER_FRAMES = 2;
 
 /**
  * Waits for a tab to settle after a navigation or an action: until it has loaded (capped), then until the requests
@@ -78,7 +81,7 @@ export async function settleTab(ports: SettlePorts, tabId: number, limits: Settl
       break;
     }
     // Answers came in: let the page render them, then look again (rendering may ask for more).
-    const dom = await ports.domQuiet(tabId, { capMs: Math.max(0, quietDeadline - ports.now()), graceMs: AFTER_ANSWER_GRACE_MS });
+    const dom = await ports.domQuiet(tabId, { capMs: Math.max(0, quietDeadline - ports.now()), graceFrames: AFTER_ANSWER_FRAMES });
     waitedForNetwork = false;
     if (!dom || (!dom.timedOut && (ports.inFlight?.() ?? 0) === 0)) {
       quiet = dom !== undefined;

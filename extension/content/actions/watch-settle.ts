@@ -20,6 +20,12 @@ export interface SettleOptions {
    * case (a value typed, a box checked) and settles at once; a field that says it shows suggestions gets longer.
    */
   graceMs?: number;
+  /**
+   * Instead of a grace in milliseconds: the first change is waited for until the page has rendered this many frames
+   * (an answer's handler runs and is painted within them), or as long in frame times where frames do not come (a hidden
+   * tab). Ends by the page's own events, with no fixed tail.
+   */
+  graceFrames?: number;
 }
 
 /** The time one frame takes to render; a page's reaction to an event lands within it when it is synchronous. */
@@ -83,13 +89,23 @@ export function watchSettle(doc: Document): { settle(options: SettleOptions): Pr
     settle(options) {
       const started = Date.now();
       const quietMs = options.quietMs ?? QUIET_MS;
-      const graceMs = Math.min(options.graceMs ?? FRAME_MS, options.capMs);
+      const frames = options.graceFrames;
+      const graceMs = Math.min(frames !== undefined ? frames * FRAME_MS : (options.graceMs ?? FRAME_MS), options.capMs);
+      let framesSeen = 0;
+      if (frames !== undefined && typeof requestAnimationFrame === 'function') {
+        const onFrame = (): void => {
+          framesSeen += 1;
+          if (framesSeen < frames) requestAnimationFrame(onFrame);
+        };
+        requestAnimationFrame(onFrame);
+      }
       return new Promise((resolve) => {
         const check = (): void => {
           const now = Date.now();
+          const graceOver = now - started >= graceMs || (frames !== undefined && framesSeen >= frames);
           // Mutation records are delivered at the end of the task that made them, so a change made in the frame after
           // the action is already counted here.
-          const quiet = mutations === 0 ? now - started >= graceMs : now - lastChange >= quietMs;
+          const quiet = mutations === 0 ? graceOver : now - lastChange >= quietMs;
           if (quiet || now - started >= options.capMs) {
             observer.disconnect();
             resolve({ mutations, timedOut: !quiet, waitedMs: now - started, added: shownTexts(added), removed: removed.slice(0, SHOWN) });

@@ -124,13 +124,23 @@ export function providerWithErrors(
   return {
     ...identity,
     async complete(request, callOptions = {}) {
+      // The OpenAI SDK adds an abort listener to the signal it is given and never removes it; a task's signal lives for
+      // the whole task, so after ten requests Node printed a MaxListenersExceededWarning into the user's terminal. Each
+      // request gets its own signal, linked to the caller's for as long as the request runs.
+      const outer = callOptions.signal;
+      const own = outer ? new AbortController() : undefined;
+      const forward = (): void => own?.abort(outer?.reason);
+      if (outer?.aborted) forward();
+      else outer?.addEventListener('abort', forward, { once: true });
       try {
-        return await complete(request, callOptions);
+        return await complete(request, own ? { ...callOptions, signal: own.signal } : callOptions);
       } catch (error) {
         throw toProviderError(error, where, now(), {
           aborted: error instanceof sdk.userAbort || callOptions.signal?.aborted === true,
           connection: error instanceof sdk.connection,
         });
+      } finally {
+        outer?.removeEventListener('abort', forward);
       }
     },
   };

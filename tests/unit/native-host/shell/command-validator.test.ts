@@ -37,3 +37,37 @@ describe('the validator model', () => {
     expect(await validate(request)).toMatchObject({ verdict: 'failed', reason: 'the validator model did not answer within 300 ms' });
   });
 });
+
+describe('a task that runs many commands', () => {
+  // Cause: the OpenAI SDK adds a listener to the signal of each request and never removes it; the task's signal is
+  // passed to every model request (the task's own and the validator's), so the eleventh request warned.
+  it('leaves no listener on the task signal per command, so Node prints no MaxListenersExceededWarning', async () => {
+    const { EventEmitter } = await import('node:events');
+    const getEventListeners = (target: EventTarget, name: string): unknown[] => (EventEmitter as unknown as { getEventListeners(t: EventTarget, n: string): unknown[] }).getEventListeners(target, name);
+    const warnings: string[] = [];
+    const onWarning = (warning: Error): void => void warnings.push(`${warning.name}: ${warning.message}`);
+    process.on('warning', onWarning);
+    try {
+      const provider = createOpenAiChatProvider({ client: openAiClient(fake), model: 'gpt-4o-mini' });
+      const validate = createValidator(provider, { timeoutMs: 5000, now: () => Date.now() });
+      const task = new AbortController();
+      for (let i = 0; i < 15; i += 1) {
+        // One command: the task's model asks for it, the validator approves it.
+        fake.enqueue({ text: `run command ${i}` }, { toolCalls: [{ name: 'verdict', arguments: { approve: true, reason: `Command ${i} is needed.` } }] });
+        expect((await provider.complete({ system: 'shell task', messages: [{ role: 'user', content: 'next' }], tools: [] }, { signal: task.signal })).text).toBe(`run command ${i}`);
+        expect((await validate(request, task.signal)).verdict).toBe('approve');
+        expect(getEventListeners(task.signal, 'abort')).toHaveLength(0);
+      }
+      // Warnings are emitted on the next tick.
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(warnings.filter((text) => text.includes('MaxListeners'))).toEqual([]);
+      // Stopping the task still stops a question under way.
+      fake.enqueue({ hang: true });
+      const asked = validate(request, task.signal);
+      setTimeout(() => task.abort(), 50);
+      await expect(asked).rejects.toThrow();
+    } finally {
+      process.off('warning', onWarning);
+    }
+  });
+});

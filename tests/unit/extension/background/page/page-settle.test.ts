@@ -5,7 +5,7 @@ import type { TabState } from '../../../../../extension/platform/tab-control';
 /** A tab on a fake clock: its status, its open requests and its DOM change as the test's timeline says. */
 function fakePorts(timeline: { loadedAt?: number; answeredAt?: number; quietAfterMs?: number } = {}) {
   let now = 0;
-  const calls = { sleeps: 0, domQuiet: [] as { capMs: number; graceMs: number }[] };
+  const calls = { sleeps: 0, domQuiet: [] as { capMs: number; graceFrames: number }[] };
   const tab = (): TabState => ({ id: 1, url: 'https://spa.test/', title: 'App', status: now >= (timeline.loadedAt ?? 0) ? 'complete' : 'loading', active: true, windowId: 1 });
   const ports: SettlePorts = {
     tabState: () => Promise.resolve(tab()),
@@ -40,7 +40,7 @@ describe('settleTab', () => {
     expect(settled).toMatchObject({ loaded: true, quiet: true });
     // 2 s to load, 1 s for the data, 0.2 s for the app to render it.
     expect(settled.waitedMs).toBe(3200);
-    expect(calls.domQuiet).toEqual([{ capMs: 2000, graceMs: 150 }]);
+    expect(calls.domQuiet).toEqual([{ capMs: 2000, graceFrames: 2 }]);
   });
 
   it('gives up at the load cap and says the page is still loading', async () => {
