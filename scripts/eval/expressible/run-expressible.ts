@@ -1,8 +1,8 @@
 import { readdir } from 'node:fs/promises';
 import picomatch from 'picomatch';
 import { miniwobMissing, solved } from '../../lib/miniwob-harness';
-import { type Episode, ExpressibleDriver } from './expressible-driver';
-import { Unsolvable, type SolverKit } from './solver-kit';
+import { ExpressibleDriver } from './expressible-driver';
+import { Unsolvable } from './solver-kit';
 import { FORM_SOLVERS, type Solver } from './solvers-forms';
 import { WIDGET_SOLVERS } from './solvers-widgets';
 
@@ -17,28 +17,7 @@ export interface PageVerdict {
   ms: number;
 }
 
-const PAGE_LIMIT_MS = 45_000;
-
-function kitFor(episode: Episode, first: string): SolverKit {
-  let text = first;
-  const kit: SolverKit = {
-    get text() {
-      return text;
-    },
-    async look(sight = false) {
-      const view = await episode.view(sight);
-      text = view.text;
-      return view;
-    },
-    async act(action) {
-      const outcome = await episode.act(action);
-      if (!outcome.ok) throw new Unsolvable(`${String(action.kind)} failed: ${outcome.message}`);
-      return outcome;
-    },
-    tryAct: (action) => episode.act(action),
-  };
-  return kit;
-}
+const PAGE_LIMIT_MS = 60_000;
 
 async function solveOne(driver: ExpressibleDriver, page: string, seed: string): Promise<PageVerdict> {
   const began = Date.now();
@@ -46,7 +25,7 @@ async function solveOne(driver: ExpressibleDriver, page: string, seed: string): 
   if (!solver) return { page, solved: false, reason: 'no scripted solution for this family', ms: 0 };
   const episode = await driver.open(page, seed);
   try {
-    const kit = kitFor(episode, (await episode.view()).text);
+    const kit = await episode.begin();
     let timer: NodeJS.Timeout | undefined;
     const failure = await Promise.race([
       solver(kit).then(
@@ -56,6 +35,8 @@ async function solveOne(driver: ExpressibleDriver, page: string, seed: string): 
       new Promise<string>((resolve) => (timer = setTimeout(() => resolve(`no end within ${PAGE_LIMIT_MS / 1000} s`), PAGE_LIMIT_MS))),
     ]);
     clearTimeout(timer);
+    if (failure) await episode.stop();
+    else await kit.finish(true, 'Done as the page asked.');
     const result = await episode.result();
     const ms = Date.now() - began;
     if (solved(result)) return { page, solved: true, reason: `raw reward ${result.rawReward}`, ms };
