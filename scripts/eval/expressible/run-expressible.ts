@@ -35,6 +35,7 @@ async function solveOne(driver: ExpressibleDriver, page: string, seed: string): 
       new Promise<string>((resolve) => (timer = setTimeout(() => resolve(`no end within ${PAGE_LIMIT_MS / 1000} s`), PAGE_LIMIT_MS))),
     ]);
     clearTimeout(timer);
+    if (failure && process.env.EXPRESSIBLE_DEBUG) process.stderr.write(`--- ${page}: what the solution was sent last\n${kit.text}\n`);
     if (failure) await episode.stop();
     else await kit.finish(true, 'Done as the page asked.');
     const result = await episode.result();

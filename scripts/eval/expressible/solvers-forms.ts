@@ -84,14 +84,14 @@ export const FORM_SOLVERS: Record<string, Solver> = {
   },
   'find-word': async (k) => {
     const n = Number(said(k.text, /Find the (\d+)\w\w word in the paragraph/)[0]);
-    const para = said(k.text, /press "Submit"\.\n([^[]+?)\n\*?\[/)[0] ?? '';
+    const para = said(k.text, /press "Submit"\.\s+([^[]+?)\n\*?\[/)[0] ?? '';
     const word = para.split(/\s+/)[n - 1]?.replace(/[^\p{L}\p{N}]/gu, '') ?? '';
     await type(k, textboxes(k.text)[0]?.ref ?? 0, word);
     await submit(k);
   },
   'read-table': async (k) => {
     const [label = ''] = said(k.text, /Enter the value of (.+?) into the text field/);
-    const table = said(k.text, /press Submit\.\n([^[]+?)\n\*?\[/)[0] ?? '';
+    const table = said(k.text, /press Submit\.\s+([^[]+?)\n\*?\[/)[0] ?? '';
     const labels = ['Year of Birth', 'Gender', 'Last name', 'First name', 'Language', 'Color', 'Country', 'Religion'];
     const rest = table.slice(table.indexOf(label) + label.length).trim();
     const next = labels.map((l) => rest.indexOf(` ${l} `)).filter((i) => i >= 0);
@@ -179,13 +179,17 @@ async function enterQuoted(k: SolverKit): Promise<void> {
 
 async function login(k: SolverKit): Promise<void> {
   const [user = '', password = ''] = said(k.text, /username "(.+?)" and the password "(.+?)"/);
-  const boxes = textboxes(k.text);
-  await type(k, boxes[0]?.ref ?? 0, user);
-  await type(k, boxes[1]?.ref ?? 0, password);
-  // A popup may open over the form: close it the way a person would, and press login again.
-  const after = (await k.look()).text;
-  const cancel = findAll(after, 'button', /^(Cancel|No|Close|OK)$/).find((b) => !/^login$/i.test(b.name));
-  if (/popup|dialog|session/i.test(after) && cancel && !findAll(after, 'button', /^login$/i).length) await click(k, cancel.ref);
+  // A popup may open over the form at any moment: closed the way a person would close it, before each step.
+  const clearPopup = async (): Promise<void> => {
+    if (!/dialog|popup/i.test(k.text)) return;
+    const close = findAll(k.text, 'button', /^(Cancel|No|Close|Dismiss|×|x)$/i)[0];
+    if (close) await click(k, close.ref);
+  };
+  await clearPopup();
+  await type(k, textboxes(k.text)[0]?.ref ?? 0, user);
+  await clearPopup();
+  await type(k, textboxes(k.text)[1]?.ref ?? 0, password);
+  await clearPopup();
   await submit(k, /^(login|log in)$/i);
 }
 

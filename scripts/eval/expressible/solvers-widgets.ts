@@ -112,7 +112,13 @@ export const WIDGET_SOLVERS: Record<string, Solver> = {
   'choose-date-nodelay': chooseDate,
   'use-slider': async (k) => {
     const wanted = Number(said(k.text, /Select (-?\d+) with the slider/)[0]);
-    await k.act({ kind: 'set_value', ref: find(k.text, /^(slider|focusable)$/).ref, value: String(wanted) });
+    const handle = find(k.text, /^(slider|focusable)$/).ref;
+    const set = await k.tryAct({ kind: 'set_value', ref: handle, value: String(wanted) });
+    if (!set.ok) {
+      // A slider without a value to set moves with its arrow keys, as a person would move it; its value shows beside it.
+      const now = Number(said(k.text, new RegExp(`\\[${handle}\\][^\\n]*\\n(-?\\d+)`))[0]);
+      if (now !== wanted) await k.act({ kind: 'press', ref: handle, key: wanted > now ? 'ArrowRight' : 'ArrowLeft', times: Math.min(100, Math.abs(wanted - now)) });
+    }
     await submit(k);
   },
   'use-spinner': async (k) => {
@@ -127,7 +133,6 @@ export const WIDGET_SOLVERS: Record<string, Solver> = {
     const ordinal = /to the (\d+)\w+ position/.exec(where);
     const to = where === 'to the top' ? 0 : where === 'to the bottom' ? items.length - 1 : where === 'up by one position' ? from - 1 : where === 'down by one position' ? from + 1 : Number(ordinal?.[1]) - 1;
     await k.act({ kind: 'drag', ref: items[from]?.ref ?? 0, toRef: items[to]?.ref ?? 0, position: to < from ? 'before' : 'after' });
-    await submit(k);
   },
   'drag-box': async (k) => {
     await k.act({ kind: 'drag', ref: find(k.text, 'draggable', /^s$/).ref, toRef: find(k.text, 'draggable', /^L$/).ref });
@@ -135,8 +140,9 @@ export const WIDGET_SOLVERS: Record<string, Solver> = {
   },
   'click-dialog': async (k) => click(k, find(k.text, 'button', /^Close$/).ref).then(() => undefined),
   'click-dialog-2': async (k) => {
-    const [label = ''] = said(k.text, /click the button (?:labeled )?"(.+?)"|click the "(.+?)" button/i);
-    await click(k, find(k.text, 'button', exactly(label || 'Close')).ref);
+    const [label = ''] = said(k.text, /Click the button in the dialog box labeled "(.+?)"/);
+    // The "x" in a dialog's corner is its Close button.
+    await click(k, find(k.text, 'button', label === 'x' ? /^(Close|x|×)$/ : exactly(label)).ref);
   },
   'click-scroll-list': async (k) => {
     await k.act({ kind: 'select', ref: find(k.text, 'listbox').ref, values: (said(k.text, /Select (.+?) from the scroll list/)[0] ?? '').split(', ') });
