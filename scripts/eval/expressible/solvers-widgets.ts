@@ -212,9 +212,51 @@ async function collapsible(k: SolverKit): Promise<void> {
   await submit(k, SUBMIT);
 }
 
+/** The numbered controls that follow each post's "@user" line, in page order. */
+function posts(text: string): { user: string; controls: { ref: number; name: string }[] }[] {
+  const out: { user: string; controls: { ref: number; name: string }[] }[] = [];
+  for (const line of text.split('\n')) {
+    const numbered = /^\*?\[(\d+)\] [\w-]+ "([^"]*)"/.exec(line);
+    if (numbered) {
+      out.at(-1)?.controls.push({ ref: Number(numbered[1]), name: numbered[2] ?? '' });
+      continue;
+    }
+    const users = [...line.matchAll(/@(\w+) \d+\w ago/g)];
+    const user = users.at(-1)?.[1];
+    if (user) out.push({ user, controls: [] });
+  }
+  return out;
+}
+
 async function social(k: SolverKit): Promise<unknown> {
   const [action = ''] = said(k.text, /click (?:on )?the "(.+?)" button/i);
-  const buttons = findAll(k.text, /^(button|clickable)$/, new RegExp(escape(action), 'i'));
-  if (buttons.length === 0) throw new Unsolvable(`no "${action}" button is numbered`);
-  return k.act({ kind: 'click', ref: buttons[0]?.ref ?? 0 });
+  const [user = ''] = said(k.text, /(?:user|by) @(\w+)/);
+  const all = /on all posts/.test(k.text);
+  const some = /on (\d+) posts?/.exec(k.text);
+  let wanted = all ? Infinity : some ? Number(some[1]) : 1;
+  const direct = { reply: /reply/i, retweet: /retweet/i, like: /like/i }[action.toLowerCase()];
+  const done = new Set<string>();
+  for (let screen = 0; screen < 12 && wanted > 0; screen += 1) {
+    for (const post of posts(k.text).filter((p) => p.user === user)) {
+      const key = post.controls.map((c) => c.ref).join(',');
+      if (done.has(key) || wanted <= 0 || post.controls.length === 0) continue;
+      done.add(key);
+      wanted -= 1;
+      if (direct) {
+        const control = post.controls.find((c) => direct.test(c.name));
+        if (!control) throw new Unsolvable(`the "${action}" control of @${user}'s post has no name that says so`);
+        await click(k, control.ref);
+      } else {
+        const more = post.controls.find((c) => /more/i.test(c.name)) ?? post.controls.at(-1);
+        await click(k, more?.ref ?? 0);
+        await click(k, find(k.text, /^(clickable|listitem|menuitem|link|button)$/, exactly(action)).ref);
+      }
+    }
+    if (wanted <= 0) break;
+    const before = k.text;
+    await k.act({ kind: 'scroll', direction: 'down', pages: 1 });
+    if (k.text.replace(/^.*step \d+.*$/gm, '') === before.replace(/^.*step \d+.*$/gm, '')) break;
+  }
+  if (findAll(k.text, 'button', SUBMIT).length > 0) await submit(k);
+  return undefined;
 }
