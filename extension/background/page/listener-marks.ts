@@ -18,6 +18,7 @@ export const MAX_LISTENED = 1500;
 export const LISTENER_SEARCH_MS = 400;
 
 const GROUP = 'deputy-listeners';
+const RESOLVE_BATCH = 250;
 
 /**
  * Runs in the page's main world on the elements found (as arguments): leaves out the page's own root elements and the
@@ -66,13 +67,19 @@ export async function markListeners(send: Send, now: () => number = Date.now): P
     const nodes = [...new Set(listeners.filter((l) => LISTENER_TYPES.includes(l.type) && l.backendNodeId !== undefined).map((l) => l.backendNodeId as number))];
     const objects: { objectId: string }[] = [];
     let complete = nodes.length <= MAX_LISTENED;
-    for (const backendNodeId of nodes.slice(0, MAX_LISTENED)) {
+    // Resolved many at a time: each is a round trip through the debugger, and one after another they take too long.
+    const wanted = nodes.slice(0, MAX_LISTENED);
+    for (let at = 0; at < wanted.length; at += RESOLVE_BATCH) {
       if (now() - started > LISTENER_SEARCH_MS) {
         complete = false;
         break;
       }
-      const resolved = (await send('DOM.resolveNode', { backendNodeId, objectGroup: GROUP }).catch(() => null)) as { object?: { objectId?: string } } | null;
-      if (resolved?.object?.objectId) objects.push({ objectId: resolved.object.objectId });
+      const batch = await Promise.all(
+        wanted.slice(at, at + RESOLVE_BATCH).map(
+          (backendNodeId) => send('DOM.resolveNode', { backendNodeId, objectGroup: GROUP }).catch(() => null) as Promise<{ object?: { objectId?: string } } | null>,
+        ),
+      );
+      for (const resolved of batch) if (resolved?.object?.objectId) objects.push({ objectId: resolved.object.objectId });
     }
     const handed = (await send('Runtime.callFunctionOn', { objectId: docId, functionDeclaration: HAND_OVER, arguments: objects, returnByValue: true, silent: true })) as {
       result?: { value?: unknown };

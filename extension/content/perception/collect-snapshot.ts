@@ -308,12 +308,12 @@ export function collectSnapshot(doc: Document, registry: RefRegistry, access: Do
     if (!kind && scope.owner === null && tag !== 'HTML' && tag !== 'BODY' && draggable(el, style)) {
       kind = { kind: 'weak', role: 'draggable' };
     }
+    // A link inside an SVG drawing is an <a> of the SVG namespace (lower-case tag), which the HTML roles miss.
+    if (!kind && tag === 'a' && (el.hasAttribute('href') || el.hasAttribute('xlink:href'))) kind = { kind: 'strong', role: 'link' };
     if (!kind && pointer && !scope.parentPointer && scope.owner === null && tag !== 'LABEL' && tag !== 'HTML' && tag !== 'BODY') {
       kind = { kind: 'weak', role: 'clickable' };
       weakByCursor = true;
     }
-    // A link inside an SVG drawing is an <a> of the SVG namespace (lower-case tag), which the HTML roles miss.
-    if (!kind && tag === 'a' && (el.hasAttribute('href') || el.hasAttribute('xlink:href'))) kind = { kind: 'strong', role: 'link' };
     // An element the page listens to for clicks, pointer or keys acts like a control whatever its cursor; like a
     // pointer-cursor area it gives way to a real control inside it.
     if (!kind && scope.owner === null && tag !== 'HTML' && tag !== 'BODY' && access.listens?.(el) === true) {
