@@ -73,7 +73,8 @@ it('numbers script-listened elements and SVG targets, leaves delegation out, and
   e2e.fake.enqueue((request) => {
     // The find's result is the tool message the model reads.
     const messages = (request.json as { messages?: { role: string; content?: unknown }[] }).messages ?? [];
-    views.push(String(messages.filter((m) => m.role === 'tool').at(-1)?.content ?? ''));
+    const content = messages.filter((m) => m.role === 'tool').at(-1)?.content;
+    views.push(typeof content === 'string' ? content : JSON.stringify(content ?? ''));
     return call('done', { success: true, summary: 'Clicked every control.' });
   });
   const started = await uiCall(helper, 'task.start', { tabId, text: 'Click every control on this page.', mode: 'act', flow: 'task' });
