@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { evalHtml } from './eval/eval-html';
@@ -5,6 +6,7 @@ import { failuresOf, parseReport } from './eval/eval-report';
 import { parseEvalFlags } from './eval/eval-flags';
 import { formatComparison } from './eval/eval-table';
 import { runEval } from './eval/run-eval';
+import { runExpressible } from './eval/expressible/run-expressible';
 import { EXIT, exitCodeOf } from './task/exit-codes';
 
 // `npm run eval -- [flags]`: suites of web tasks through the built extension, or --compare of earlier reports.
@@ -42,6 +44,10 @@ try {
     await writeFile(join(command.out, 'compare.html'), evalHtml(reports));
     say(`Comparison: ${join(command.out, 'compare.html')}`);
     code = EXIT.success;
+  } else if (command.kind === 'expressible') {
+    if (!existsSync('dist/manifest.json')) throw Object.assign(new Error('The extension is not built: run `npm run build` first.'), { exitCode: EXIT.browser });
+    const verdicts = await runExpressible(command, say);
+    code = verdicts.every((verdict) => verdict.solved) ? EXIT.success : EXIT.notDone;
   } else {
     for (const note of command.notes) say(note);
     const rerun = command.rerunPath ? { path: command.rerunPath, report: await readReport(command.rerunPath) } : null;

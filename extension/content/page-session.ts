@@ -12,6 +12,9 @@ import { RefRegistry } from './perception/ref-registry';
 import { refindElement, type Candidate } from './perception/refind-element';
 
 /** True when this frame's parent can reach into it (same origin), so the parent's snapshot already shows it. */
+
+/** Line length of a search: long enough that a found paragraph is read whole (4 lines of it per piece: 4000 characters). */
+const FIND_LINE = 1000;
 export function isInlinedFrame(win: Window): boolean {
   try {
     return win.frameElement !== null;
@@ -70,7 +73,7 @@ export class PageSession {
     const url = this.deps.win.location.href;
     if (isInlinedFrame(this.deps.win)) return { token: this.token, url, items: [], total: 0, complete: true };
     const deadline = Date.now() + params.budgetMs;
-    const { snapshot } = collectSnapshot(this.deps.win.document, this.registry, this.deps.access, { mode: 'page', maxText: 200, deadline });
+    const { snapshot } = collectSnapshot(this.deps.win.document, this.registry, this.deps.access, { mode: 'page', maxText: FIND_LINE, deadline });
     const terms = params.text.toLowerCase().split(/\s+/).filter(Boolean);
     const matches = snapshot.items.filter((item) => {
       if (item.k === 'frame') return false;

@@ -1,6 +1,7 @@
 import type { ContentMethods, ParamsOf, ResultOf } from '../../shared/protocol';
 import { FrameKeys } from './frame-keys';
 import type { DomAccess } from './perception/dom-access';
+import { ListenerMarks } from './perception/listener-marks';
 import { PageSession } from './page-session';
 
 type Handler<K extends keyof ContentMethods> = (params: ParamsOf<ContentMethods, K>) => Promise<ResultOf<ContentMethods, K>>;
@@ -28,7 +29,14 @@ export function createPerceptionHandlers(deps: PerceptionDeps): {
 } {
   const keys = new FrameKeys(deps.randomId);
   keys.listen(deps.win);
-  const access: DomAccess = { shadowRootOf: deps.shadowRootOf, frameKeyOf: (frame) => keys.keyOf(frame) };
+  const marks = new ListenerMarks();
+  marks.listen(deps.win);
+  const access: DomAccess = {
+    shadowRootOf: deps.shadowRootOf,
+    frameKeyOf: (frame) => keys.keyOf(frame),
+    listens: (el) => marks.has(el),
+    holdsListener: (el) => marks.holdsAny(el),
+  };
   const session = new PageSession({ win: deps.win, access, frameKey: () => keys.ownKey, token: deps.randomId(), ask: deps.ask, randomId: deps.randomId });
   return {
     snapshot: (params) => Promise.resolve(session.snapshot(params)),

@@ -7,6 +7,7 @@ import { type EvalOptions, SUITES, type SuiteName } from './run-eval';
 
 export type EvalCommand =
   | { kind: 'compare'; files: string[]; out: string }
+  | { kind: 'expressible'; dir: string; patterns: string[] | null; seed: string; headless: boolean }
   | { kind: 'run'; options: Omit<EvalOptions, 'rerun'>; rerunPath: string | null; notes: string[] };
 
 /** Stands in for the task text when the model flags are read with `npm run task`'s own parser. */
@@ -57,6 +58,7 @@ export function parseEvalFlags(argv: string[], env: NodeJS.ProcessEnv, now = new
     .option('--out <dir>', 'where report.json, report.html and each task\'s trace go (default eval-runs/<time>)')
     .option('--label <name>', 'the run\'s name in reports and comparisons (default: the model)')
     .option('--rerun-failures <report.json>', 'run again only the tasks an earlier report did not count as solved, with their seeds')
+    .option('--expressible', 'no model: solve each MiniWoB++ page with a scripted solution that reads only what the model is sent, through Deputy\'s snapshot and tools (with --suite miniwob)')
     .option('--compare <reports...>', 'no run: compare earlier reports (report.json files) in a table and compare.html')
     .allowUnknownOption()
     .allowExcessArguments()
@@ -73,11 +75,22 @@ export function parseEvalFlags(argv: string[], env: NodeJS.ProcessEnv, now = new
     label?: string;
     rerunFailures?: string;
     compare?: string[];
+    expressible?: boolean;
   }>();
   const stamp = now.toISOString().replace(/[:.]/g, '-');
   if (flags.compare) {
     if (flags.compare.length < 2) throw new TaskUsageError('--compare needs two or more report.json files.');
     return { kind: 'compare', files: flags.compare, out: flags.out ?? `eval-runs/compare-${stamp}` };
+  }
+  if (flags.expressible) {
+    if (flags.suite && !flags.suite.includes('miniwob')) throw new TaskUsageError('--expressible measures the MiniWoB++ pages: give --suite miniwob (or no --suite).');
+    return {
+      kind: 'expressible',
+      dir: flags.suiteDir,
+      patterns: flags.tasks ? flags.tasks.split(',').map((pattern) => pattern.trim().replace(/^miniwob\//, '')).filter(Boolean) : null,
+      seed: flags.seed ?? randomBytes(4).toString('hex'),
+      headless: !program.args.includes('--headful'),
+    };
   }
   const base = parseTaskFlags([...program.args, NO_TASK], env);
   if (base.task !== NO_TASK) throw new TaskUsageError(`Unexpected "${base.task.replace(` ${NO_TASK}`, '')}": npm run eval takes no task text (the suites bring their tasks).`);

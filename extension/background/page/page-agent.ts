@@ -10,6 +10,7 @@ import type { ActOptions, ElementOptions, PageAgentDeps, PageCore } from './page
 import { watchDialogs } from './page-dialogs';
 import { findOnPage, waitOnPage } from './page-find';
 import { settleTab, type SettleLimits, type Settled } from './page-settle';
+import { markListeners } from './listener-marks';
 import { snapshotTab, type SnapshotOptions, type TabMemory, type TabSnapshot } from './tab-snapshot';
 import { NAVIGATION_CAP_MS, runTabAction } from './tab-driver';
 
@@ -72,7 +73,10 @@ export class PageAgent {
     return restored;
   }
 
-  snapshot(tabId: number, options: SnapshotOptions): Promise<TabSnapshot> {
+  async snapshot(tabId: number, options: SnapshotOptions): Promise<TabSnapshot> {
+    // With the task's debugger held, elements that act through script listeners are found first, to be numbered.
+    const sessions = this.deps.input?.sessions;
+    if (sessions?.isAttached(tabId)) await markListeners((method, params) => sessions.send(tabId, method, params)).catch(() => null);
     return snapshotTab(this.deps.frames, tabId, this.memory(tabId), options);
   }
 

@@ -2,6 +2,7 @@
 import type { SnapshotMode } from '../../../shared/perception/frame-snapshot';
 import { accessibleName, clip, collapse, landmarkName, nameHint } from './accessible-name';
 import { deepActiveElement, type DomAccess } from './dom-access';
+import { cutText } from './text-cut';
 import { annotations } from './element-states';
 import { headingLevel, interactiveKind, landmarkRole } from './element-role';
 import { markCovered, type CoverCandidate, type Layer } from './hit-test';
@@ -307,7 +308,15 @@ export function collectSnapshot(doc: Document, registry: RefRegistry, access: Do
     if (!kind && scope.owner === null && tag !== 'HTML' && tag !== 'BODY' && draggable(el, style)) {
       kind = { kind: 'weak', role: 'draggable' };
     }
+    // A link inside an SVG drawing is an <a> of the SVG namespace (lower-case tag), which the HTML roles miss.
+    if (!kind && tag === 'a' && (el.hasAttribute('href') || el.hasAttribute('xlink:href'))) kind = { kind: 'strong', role: 'link' };
     if (!kind && pointer && !scope.parentPointer && scope.owner === null && tag !== 'LABEL' && tag !== 'HTML' && tag !== 'BODY') {
+      kind = { kind: 'weak', role: 'clickable' };
+      weakByCursor = true;
+    }
+    // An element the page listens to for clicks, pointer or keys acts like a control whatever its cursor; like a
+    // pointer-cursor area it gives way to a real control inside it.
+    if (!kind && scope.owner === null && tag !== 'HTML' && tag !== 'BODY' && access.listens?.(el) === true) {
       kind = { kind: 'weak', role: 'clickable' };
       weakByCursor = true;
     }
@@ -353,7 +362,7 @@ export function collectSnapshot(doc: Document, registry: RefRegistry, access: Do
           // A heading made of a link is shown by the link's own line; a plain heading is one context line.
           if (level > 0 && !el.querySelector('a[href], button, input, [role=link], [role=button]')) {
             if (ownTextHidden && el.firstElementChild === null) return null;
-            const text = clip(collapse(el.firstElementChild === null ? (el.textContent ?? '') : visibleText(el)), maxText);
+            const text = cutText(collapse(el.firstElementChild === null ? (el.textContent ?? '') : visibleText(el)), maxText * 2);
             if (!text) return null;
             entries.push({ text: `${'#'.repeat(level)} ${text}`, prio: 2 });
             return boxOf(rect, childScope);
@@ -370,7 +379,8 @@ export function collectSnapshot(doc: Document, registry: RefRegistry, access: Do
       }
     }
 
-    if (LEAF.has(tag)) return box;
+    // An SVG drawing is read into only for the links and the listened-to shapes it holds.
+    if (LEAF.has(tag) && !(tag === 'svg' && (el.querySelector('a') !== null || access.holdsListener?.(el) === true))) return box;
     const editable = scope.editable || editableRoot;
     // The text of a label that gives a field its name is shown as that name, not again as text.
     const inLabel = scope.inLabel || (tag === 'LABEL' && ((el as HTMLLabelElement).control !== null || (namesField !== null && namesOwnField(namesField))));

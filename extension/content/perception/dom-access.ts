@@ -7,6 +7,10 @@ export interface DomAccess {
   shadowRootOf(el: Element): ShadowRoot | null;
   /** A key that names a cross-origin child frame in this frame's snapshot, or null when it cannot be named. */
   frameKeyOf(frame: Element): string | null;
+  /** Whether the page gave the element script listeners for clicks, pointer or keys (see listener-marks.ts). */
+  listens?(el: Element): boolean;
+  /** Whether such an element is inside `el`. */
+  holdsListener?(el: Element): boolean;
 }
 
 export const openDomAccess: DomAccess = {

@@ -141,7 +141,9 @@ export function annotations(el: Element, tag: string, role: string, name: string
   if ((el as HTMLInputElement).required || ariaTrue(el, 'aria-required')) out.push('required');
   if (ariaTrue(el, 'aria-invalid') || userInvalid(el)) out.push('invalid');
   if (role === 'link' || (tag === 'A' && el.hasAttribute('href'))) {
-    const href = shortHref((el as HTMLAnchorElement).href, pageOrigin, pagePath);
+    // An SVG link's href is an SVGAnimatedString, not the address.
+    const raw: unknown = (el as HTMLAnchorElement).href;
+    const href = shortHref(typeof raw === 'string' ? raw : ((raw as SVGAnimatedString | undefined)?.animVal ?? ''), pageOrigin, pagePath);
     if (href) out.push(href);
   }
   return out;

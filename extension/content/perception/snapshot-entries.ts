@@ -1,5 +1,8 @@
 import type { ContextItem, FrameSnapshot, SnapshotItem } from '../../../shared/perception/frame-snapshot';
-import { clip } from './accessible-name';
+import { cutText } from './text-cut';
+
+/** How many lines' worth of text one piece (a paragraph, an instruction) may show before it is shortened. */
+export const PIECE_LINES = 4;
 import type { RefRegistry } from './ref-registry';
 import { rowText } from './row-text';
 
@@ -65,9 +68,10 @@ export function finishSnapshot(
       elements.push(entry.el);
       open = undefined;
     } else if ('text' in entry) {
-      // The pieces of one block's text (split by inline elements) read on, spaced as on the page; a piece longer than
-      // the longest kept is cut, and a line that has reached that length goes on in the next.
-      const piece = clip(entry.text, maxText);
+      // The pieces of one block's text (split by inline elements) read on, spaced as on the page; a line that has
+      // reached the line length goes on in the next. A piece is shortened only past several lines, at a sentence's
+      // end, saying how much is left out (find reads it whole).
+      const piece = cutText(entry.text, maxText * PIECE_LINES);
       if (open && entry.prio === 1 && entry.blockStart !== true && open.text.length < maxText) {
         open.text += `${lastJoinAfter && entry.joinBefore === true ? '' : ' '}${piece}`;
       } else {

@@ -1,0 +1,262 @@
+import { escape, exactly, find, findAll, said, type SolverKit, SUBMIT, Unsolvable } from './solver-kit';
+import { submit, type Solver } from './solvers-forms';
+
+const click = (k: SolverKit, ref: number) => k.act({ kind: 'click', ref });
+const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
+
+/** Opens each section or tab in turn until an element with this name shows, and clicks it. */
+async function revealAndClick(k: SolverKit, name: string, opener: RegExp): Promise<unknown> {
+  const openers = findAll(k.text, 'tab', opener).map((line) => line.name);
+  for (const title of ['', ...openers]) {
+    if (title) await click(k, find((await k.look()).text, 'tab', exactly(title)).ref);
+    const text = title ? (await k.look()).text : k.text;
+    const hit = findAll(text, /^(link|clickable)$/, exactly(name)).find((line) => !line.rest.includes('#tabs'));
+    if (hit) return click(k, hit.ref);
+  }
+  throw new Unsolvable(`no "${name}" after opening every section`);
+}
+
+async function chooseDate(k: SolverKit): Promise<void> {
+  const [mm = '', dd = '', yyyy = ''] = said(k.text, /Select (\d\d)\/(\d\d)\/(\d{4}) as the date/);
+  const field = find(k.text, /^(textbox|date)$/).ref;
+  await click(k, field);
+  for (let turn = 0; turn < 6; turn += 1) {
+    const text = (await k.look()).text;
+    const shown = new RegExp(`(${MONTHS.join('|')}) (\\d{4})`).exec(text);
+    if (!shown) throw new Unsolvable('the calendar does not show its month');
+    const months = Number(yyyy) * 12 + Number(mm) - 1 - (Number(shown[2]) * 12 + MONTHS.indexOf(shown[1] ?? ''));
+    if (months === 0) {
+      await click(k, find(text, /^(link|clickable|button|gridcell)$/, exactly(String(Number(dd)))).ref);
+      return submit(k);
+    }
+    const arrow = findAll(text, /^(link|clickable|button)$/, months < 0 ? /^(Prev|Previous|<)/i : /^(Next|>)/i)[0];
+    if (arrow) for (let i = 0; i < Math.min(Math.abs(months), 12); i += 1) await click(k, find((await k.look()).text, /^(link|clickable|button)$/, months < 0 ? /^(Prev|Previous|<)/i : /^(Next|>)/i).ref);
+    else await k.act({ kind: 'press', ref: field, key: months < 0 ? 'PageUp' : 'PageDown', times: Math.abs(months) });
+  }
+  throw new Unsolvable('the calendar never reached the month');
+}
+
+async function email(k: SolverKit): Promise<void> {
+  const text = k.text;
+  const sender = (/email by (\w+)|the (\w+) email|email by (\w+)|flag (\w+)'s email|forward to \w+ the email by (\w+)|(\w+)'s email/.exec(text)?.slice(1).find(Boolean)) ?? '';
+  if (!sender) throw new Unsolvable('the instruction names no sender the script can read');
+  const row = find(text, /^(clickable|link|button|listitem|row)$/, new RegExp(`^${escape(sender)}\\b`));
+  const forward = /forward/i.exec(text) ? (/forward (?:that email |it )?to (\w+)|forward to (\w+)/.exec(text)?.slice(1).find(Boolean) ?? '') : '';
+  const reply = /reply to them with the text "([^"]*)"/.exec(text)?.[1];
+  if (/trash icon|delete/i.test(text)) return click(k, find(text, /^(button|clickable)$/, /trash|delete/i).ref).then(() => undefined);
+  if (/star icon|important/i.test(text)) return click(k, find(text, /^(button|clickable)$/, /star|important/i).ref).then(() => undefined);
+  await click(k, row.ref);
+  const open = (await k.look()).text;
+  if (forward) {
+    await click(k, find(open, /^(button|clickable|link)$/, /^forward$/i).ref);
+    const form = (await k.look()).text;
+    await k.act({ kind: 'type', ref: find(form, 'textbox').ref, text: forward, clear: true, submit: false });
+  } else if (reply !== undefined) {
+    await click(k, find(open, /^(button|clickable|link)$/, /^reply$/i).ref);
+    const form = (await k.look()).text;
+    const boxes = findAll(form, 'textbox');
+    await k.act({ kind: 'type', ref: boxes.at(-1)?.ref ?? 0, text: reply, clear: true, submit: false });
+  } else throw new Unsolvable('no action the script knows in the instruction');
+  await click(k, find((await k.look()).text, /^(button|clickable)$/, /^send$/i).ref);
+}
+
+export const WIDGET_SOLVERS: Record<string, Solver> = {
+  'click-link': async (k) => click(k, find(k.text, /^(link|clickable)$/, exactly(said(k.text, /Click on the link "(.+?)"/)[0] ?? '')).ref).then(() => undefined),
+  'click-tab': async (k) => click(k, find(k.text, 'tab', exactly(said(k.text, /Click on (Tab #\d+)/)[0] ?? '')).ref).then(() => undefined),
+  'click-tab-2': async (k) => revealAndClick(k, said(k.text, /click on the link "(.+?)"/)[0] ?? '', /^Tab/),
+  'click-tab-2-easy': async (k) => revealAndClick(k, said(k.text, /click on the link "(.+?)"/)[0] ?? '', /^Tab/),
+  'click-tab-2-medium': async (k) => revealAndClick(k, said(k.text, /click on the link "(.+?)"/)[0] ?? '', /^Tab/),
+  'click-tab-2-hard': async (k) => revealAndClick(k, said(k.text, /click on the link "(.+?)"/)[0] ?? '', /^Tab/),
+  'click-collapsible-2': async (k) => revealAndClick(k, said(k.text, /click on the link "(.+?)"/)[0] ?? '', /^Section/),
+  'click-collapsible-2-nodelay': async (k) => revealAndClick(k, said(k.text, /click on the link "(.+?)"/)[0] ?? '', /^Section/),
+  'click-collapsible': collapsible,
+  'click-collapsible-nodelay': collapsible,
+  'click-menu': async (k) => {
+    const path = (said(k.text, /Select (.+)\n/)[0] ?? '').split('>').map((part) => part.trim());
+    for (const step of path) {
+      const item = find((await k.look()).text, 'menuitem', exactly(step));
+      await k.act({ kind: 'hover', ref: item.ref });
+      await click(k, item.ref);
+    }
+  },
+  'click-menu-2': async (k) => {
+    const [label = ''] = said(k.text, /click on the item labeled "(.+?)"/);
+    await click(k, find(k.text, 'button', /^Menu$/).ref);
+    await click(k, find((await k.look()).text, /^(menuitem|link|clickable|button)$/, exactly(label)).ref);
+  },
+  'navigate-tree': async (k) => {
+    const [name = ''] = said(k.text, /named "(.+?)"/);
+    for (let turn = 0; turn < 12; turn += 1) {
+      const text = (await k.look()).text;
+      const hit = findAll(text, /^(clickable|treeitem|link)$/, exactly(name)).find((line) => !line.rest.includes('expanded'));
+      if (hit) return click(k, hit.ref).then(() => undefined);
+      const closed = findAll(text, /^(clickable|treeitem)$/).find((line) => line.rest.includes('collapsed'));
+      if (!closed) break;
+      await click(k, closed.ref);
+    }
+    throw new Unsolvable(`"${name}" never showed in the tree (its name may be cut short in the instruction)`);
+  },
+  'phone-book': async (k) => {
+    const [name = ''] = said(k.text, /Find (.+?) in the contact book/);
+    for (let page = 0; page < 12; page += 1) {
+      const text = (await k.look()).text;
+      const at = text.indexOf(`## ${name}\n`);
+      if (at >= 0) return click(k, find(text.slice(at), /^(clickable|link)$/).ref).then(() => undefined);
+      await click(k, find(text, /^(link|clickable)$/, /^>$/).ref);
+    }
+    throw new Unsolvable(`no contact ${name}`);
+  },
+  'choose-date': chooseDate,
+  'choose-date-easy': chooseDate,
+  'choose-date-medium': chooseDate,
+  'choose-date-nodelay': chooseDate,
+  'use-slider': async (k) => {
+    const wanted = Number(said(k.text, /Select (-?\d+) with the slider/)[0]);
+    const handle = find(k.text, /^(slider|focusable)$/).ref;
+    const set = await k.tryAct({ kind: 'set_value', ref: handle, value: String(wanted) });
+    if (!set.ok) {
+      // A slider without a value to set moves with its arrow keys, as a person would move it; its value shows beside it.
+      const now = Number(said(k.text, new RegExp(`\\[${handle}\\][^\\n]*\\n(-?\\d+)`))[0]);
+      if (now !== wanted) await k.act({ kind: 'press', ref: handle, key: wanted > now ? 'ArrowRight' : 'ArrowLeft', times: Math.min(100, Math.abs(wanted - now)) });
+    }
+    await submit(k);
+  },
+  'use-spinner': async (k) => {
+    const wanted = said(k.text, /Select (-?\d+) with the spinner/)[0] ?? '';
+    await k.act({ kind: 'set_value', ref: find(k.text, /^(spinbutton|textbox)$/).ref, value: wanted });
+    await submit(k);
+  },
+  'drag-items': async (k) => {
+    const [name = '', where = ''] = said(k.text, /Drag (\S+) (.+?)\.\n/);
+    const items = findAll(k.text, 'draggable');
+    const from = items.findIndex((item) => item.name === name);
+    const ordinal = /to the (\d+)\w+ position/.exec(where);
+    const to = where === 'to the top' ? 0 : where === 'to the bottom' ? items.length - 1 : where === 'up by one position' ? from - 1 : where === 'down by one position' ? from + 1 : Number(ordinal?.[1]) - 1;
+    await k.act({ kind: 'drag', ref: items[from]?.ref ?? 0, toRef: items[to]?.ref ?? 0, position: to < from ? 'before' : 'after' });
+  },
+  'drag-box': async (k) => {
+    await k.act({ kind: 'drag', ref: find(k.text, 'draggable', /^s$/).ref, toRef: find(k.text, 'draggable', /^L$/).ref });
+    await submit(k);
+  },
+  'click-dialog': async (k) => click(k, find(k.text, 'button', /^Close$/).ref).then(() => undefined),
+  'click-dialog-2': async (k) => {
+    const [label = ''] = said(k.text, /Click the button in the dialog box labeled "(.+?)"/);
+    // The "x" in a dialog's corner is its Close button.
+    await click(k, find(k.text, 'button', label === 'x' ? /^(Close|x|×)$/ : exactly(label)).ref);
+  },
+  'click-scroll-list': async (k) => {
+    await k.act({ kind: 'select', ref: find(k.text, 'listbox').ref, values: (said(k.text, /Select (.+?) from the scroll list/)[0] ?? '').split(', ') });
+    await submit(k);
+  },
+  'scroll-text': async (k) => {
+    const area = find(k.text, 'textbox', /text-area|^$/);
+    await k.act({ kind: 'scroll', ref: area.ref, direction: 'down', pages: 10 });
+    const text = (await k.look()).text;
+    const tail = said(text, new RegExp(`\\[${area.ref}\\] textbox[^\\n]*value="…?([^"]*)"`))[0] ?? '';
+    const word = tail.trim().split(/\s+/).at(-1)?.replace(/[^A-Za-z0-9]/g, '') ?? '';
+    const boxes = findAll(text, 'textbox').filter((box) => box.ref !== area.ref);
+    await k.act({ kind: 'type', ref: boxes[0]?.ref ?? 0, text: word, clear: true, submit: false });
+    await submit(k);
+  },
+  'scroll-text-2': async (k) => {
+    const [where = ''] = said(k.text, /Scroll the textarea to the (top|bottom)/);
+    await k.act({ kind: 'scroll', ref: find(k.text, 'textbox').ref, direction: where === 'top' ? 'up' : 'down', pages: 10 });
+    await submit(k);
+  },
+  'copy-paste': async (k) => {
+    const boxes = findAll(k.text, 'textbox');
+    const from = boxes[0]?.ref ?? 0;
+    const to = boxes.at(-1)?.ref ?? 0;
+    await click(k, from);
+    await k.act({ kind: 'press', ref: from, key: 'Control+A' });
+    await k.act({ kind: 'press', key: 'Control+C' });
+    await click(k, to);
+    await k.act({ kind: 'press', ref: to, key: 'Control+V' });
+    await submit(k);
+  },
+  'copy-paste-2': async (k) => {
+    const n = Number(said(k.text, /from the (\d+)\w\w text area/)[0]);
+    const boxes = findAll(k.text, 'textbox');
+    const to = boxes.find((box) => !/textarea|text-area/.test(box.name) && box.rest.indexOf('multiline') < 0) ?? boxes.at(-1);
+    const areas = boxes.filter((box) => box !== to);
+    const from = areas[n - 1]?.ref ?? 0;
+    await click(k, from);
+    await k.act({ kind: 'press', ref: from, key: 'Control+A' });
+    await k.act({ kind: 'press', key: 'Control+C' });
+    await click(k, to?.ref ?? 0);
+    await k.act({ kind: 'press', ref: to?.ref ?? 0, key: 'Control+V' });
+    await submit(k);
+  },
+  'email-inbox': email,
+  'email-inbox-nl-turk': email,
+  'email-inbox-noscroll': email,
+  'email-inbox-reply': email,
+  'email-inbox-star-reply': email,
+  'email-inbox-delete': email,
+  'email-inbox-important': email,
+  'email-inbox-forward': email,
+  'email-inbox-forward-nl': email,
+  'email-inbox-forward-nl-turk': email,
+  'social-media': social,
+  'social-media-all': social,
+  'social-media-some': social,
+  'click-shades': () => Promise.reject(new Unsolvable('the shades are only colours: a solution needs sight (not scripted)')),
+  'tic-tac-toe': (k) => {
+    const cells = findAll(k.text, /^(clickable|button|gridcell)$/);
+    return Promise.reject(new Unsolvable(cells.length < 9 ? `the board's cells are not numbered (${cells.length} of 9)` : 'no scripted player'));
+  },
+};
+
+async function collapsible(k: SolverKit): Promise<void> {
+  await click(k, find(k.text, 'tab').ref);
+  await submit(k, SUBMIT);
+}
+
+/** The numbered controls that follow each post's "@user" line, in page order. */
+function posts(text: string): { user: string; controls: { ref: number; name: string }[] }[] {
+  const out: { user: string; controls: { ref: number; name: string }[] }[] = [];
+  for (const line of text.split('\n')) {
+    const numbered = /^\*?\[(\d+)\] [\w-]+ "([^"]*)"/.exec(line);
+    if (numbered) {
+      out.at(-1)?.controls.push({ ref: Number(numbered[1]), name: numbered[2] ?? '' });
+      continue;
+    }
+    const users = [...line.matchAll(/@(\w+) \d+\w ago/g)];
+    const user = users.at(-1)?.[1];
+    if (user) out.push({ user, controls: [] });
+  }
+  return out;
+}
+
+async function social(k: SolverKit): Promise<unknown> {
+  const [action = ''] = said(k.text, /click (?:on )?the "(.+?)" button/i);
+  const [user = ''] = said(k.text, /(?:user|by) @(\w+)/);
+  const all = /on all posts/.test(k.text);
+  const some = /on (\d+) posts?/.exec(k.text);
+  let wanted = all ? Infinity : some ? Number(some[1]) : 1;
+  const direct = { reply: /reply/i, retweet: /retweet/i, like: /like/i }[action.toLowerCase()];
+  const done = new Set<string>();
+  for (let screen = 0; screen < 12 && wanted > 0; screen += 1) {
+    for (const post of posts(k.text).filter((p) => p.user === user)) {
+      const key = post.controls.map((c) => c.ref).join(',');
+      if (done.has(key) || wanted <= 0 || post.controls.length === 0) continue;
+      done.add(key);
+      wanted -= 1;
+      if (direct) {
+        const control = post.controls.find((c) => direct.test(c.name));
+        if (!control) throw new Unsolvable(`the "${action}" control of @${user}'s post has no name that says so`);
+        await click(k, control.ref);
+      } else {
+        const more = post.controls.find((c) => /more/i.test(c.name)) ?? post.controls.at(-1);
+        await click(k, more?.ref ?? 0);
+        await click(k, find(k.text, /^(clickable|listitem|menuitem|link|button)$/, exactly(action)).ref);
+      }
+    }
+    if (wanted <= 0) break;
+    const before = k.text;
+    await k.act({ kind: 'scroll', direction: 'down', pages: 1 });
+    if (k.text.replace(/^.*step \d+.*$/gm, '') === before.replace(/^.*step \d+.*$/gm, '')) break;
+  }
+  if (findAll(k.text, 'button', SUBMIT).length > 0) await submit(k);
+  return undefined;
+}
