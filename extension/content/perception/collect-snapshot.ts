@@ -259,7 +259,8 @@ export function collectSnapshot(doc: Document, registry: RefRegistry, access: Do
       spaceSeen = true;
       return null;
     }
-    if (el.getAttribute('aria-hidden') === 'true' || el.hasAttribute('inert')) return null;
+    // A cookie banner Deputy answered for the user (extension/platform/consent-in-page.ts) is not the page's content.
+    if (el.getAttribute('aria-hidden') === 'true' || el.hasAttribute('inert') || el.hasAttribute('data-deputy-consent')) return null;
     // isContentEditable costs a style lookup; only an element with the attribute, or the root of a document in
     // design mode, can start an editable region.
     const editableRoot =
