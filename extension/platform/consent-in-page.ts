@@ -187,10 +187,14 @@ export function applyConsentInPage(choice: ConsentChoice): ConsentApplied | null
       // A broken stub names no manager; the others are still recognised by their own globals and parts.
     }
   }
+  // A banner is shown when it or a part of it has a box (a shadow host or a wrapper may have none of its own).
+  const bannerShown = (el: Element | null): boolean =>
+    el !== null && (shown(el) || Array.from(el.children).some(shown) || Array.from(el.shadowRoot?.children ?? []).some(shown));
   for (const manager of managers) {
     const banner = manager.banner.map((s) => deepQuery(s)).find((el) => el !== null) ?? null;
+    // Only a banner on the screen is answered: a choice the user made before, on the site, stands.
+    if (!bannerShown(banner)) continue;
     const global = manager.present.some((path) => get(path) !== undefined && get(path) !== null);
-    if (!global && !shown(banner)) continue;
     let method: ConsentApplied['method'] | null = null;
     if (global && manager.api?.()) method = 'api';
     if (!method) {
@@ -200,7 +204,6 @@ export function applyConsentInPage(choice: ConsentChoice): ConsentApplied | null
         method = 'button';
       }
     }
-    // A manager whose script is there but whose banner is not shown (consent given before) needs nothing.
     if (!method) continue;
     for (const selector of manager.banner) for (const el of Array.from(document.querySelectorAll(selector))) el.setAttribute('data-deputy-consent', manager.name);
     w.__deputyConsent = manager.name;
