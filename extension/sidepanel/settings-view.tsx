@@ -170,6 +170,17 @@ export function SettingsView(props: { client: BackgroundClient; hostStatus: Host
         <Field label="Denied sites" id="denied-sites" error={errors.deniedSites} hint="Deputy never opens or acts on these.">
           <textarea id="denied-sites" data-testid="denied-sites" rows={3} value={form.deniedSites} placeholder="bank.example.com" onInput={(e) => edit({ deniedSites: e.currentTarget.value })} />
         </Field>
+        <Field
+          label="Cookie banners"
+          id="cookie-banners"
+          hint="Answered by Deputy through the site's own consent manager before the model reads the page (no model tokens); each step list says what was chosen."
+        >
+          <select id="cookie-banners" data-testid="cookie-banners" value={form.cookieBanners} onChange={(e) => edit({ cookieBanners: e.currentTarget.value as SettingsForm['cookieBanners'] })}>
+            <option value="reject">Reject all but essential cookies</option>
+            <option value="accept">Accept all cookies</option>
+            <option value="leave">Leave the banner to the task</option>
+          </select>
+        </Field>
         <label class="check">
           <input type="checkbox" data-testid="trusted-input" checked={form.trustedInput} onChange={(e) => edit({ trustedInput: e.currentTarget.checked })} />
           Act with real mouse and keyboard input (the browser shows that Deputy is debugging it while a task runs)

@@ -47,6 +47,7 @@ export interface SettingsForm {
   /** Connected agents (MCP): saved as they are, nothing to validate. */
   mcp: Settings['mcp'];
   theme: Settings['theme'];
+  cookieBanners: Settings['cookieBanners'];
 }
 
 export type FormErrors = Partial<
@@ -91,6 +92,7 @@ export function formFromSettings(settings: SavedSettings): SettingsForm {
     historyMaxDays: String(settings.historyMaxDays),
     mcp: settings.mcp,
     theme: settings.theme,
+    cookieBanners: settings.cookieBanners,
   };
 }
 
@@ -220,6 +222,7 @@ export function validateForm(form: SettingsForm, saved: SavedSettings): { ok: tr
       historyMaxDays: maxDays ?? 30,
       mcp: form.mcp,
       theme: form.theme,
+      cookieBanners: form.cookieBanners,
     },
   };
 }

@@ -244,6 +244,11 @@ export const Settings = z.object({
   mcp: McpSettings.default(DEFAULT_MCP_SETTINGS),
   /** The panel's and popup's colours: the system's light or dark, or one of them always. */
   theme: z.enum(['system', 'light', 'dark']).default('system'),
+  /**
+   * Cookie banners, answered by Deputy through the site's consent manager before the model reads the page: reject what
+   * is not essential, accept all, or leave the banner to the task (the model sees it).
+   */
+  cookieBanners: z.enum(['reject', 'accept', 'leave']).default('reject'),
 });
 export type Settings = z.infer<typeof Settings>;
 
@@ -266,6 +271,7 @@ export const DEFAULT_SETTINGS: Settings = {
   riskClassifier: false,
   mcp: DEFAULT_MCP_SETTINGS,
   theme: 'system',
+  cookieBanners: 'reject',
 };
 
 export const ApprovalDecision = z.enum(['approve', 'reject', 'approve_site']);

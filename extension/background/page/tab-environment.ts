@@ -7,6 +7,7 @@ import type { HeldRequest } from '../egress/egress-guard';
 import type { PageAgent } from './page-agent';
 import type { PageInput } from '../input/page-input';
 import { NOTICES, blockedReason, downloadsText, noticeText } from './page-notices';
+import { answerCookieBanner, type CookieConsentDeps } from './cookie-consent';
 import { type TaskEgress, gateFactsFor, heldDuring, publicView, resolveHeld, setGuardScope } from '../egress/task-egress';
 
 export interface TabEnvironmentDeps {
@@ -26,6 +27,8 @@ export interface TabEnvironmentDeps {
   input?: Pick<PageInput, 'attach' | 'dialogs' | 'downloads'>;
   /** The task's egress guard: where its tabs may go, and what the browser held. Absent outside tasks. */
   egress?: TaskEgress;
+  /** Cookie banners answered before the model reads the page, and the step list's line for each. */
+  consent?: CookieConsentDeps & { note: (text: string) => Promise<void> };
 }
 
 /** Actions after which the page may have opened a window (a click on a link with a target, window.open). */
@@ -130,6 +133,10 @@ export function createTabEnvironment(deps: TabEnvironmentDeps, startTabId: numbe
       }
       const failed = await deps.loadFailure?.(tabId);
       if (failed) return notice('unreachable', NOTICES.unreachable(failed.url, failed.error));
+      if (deps.consent) {
+        const answered = await answerCookieBanner(deps.consent, tabId);
+        if (answered) await deps.consent.note(answered);
+      }
       let snapshot: Awaited<ReturnType<PageAgent['snapshot']>>;
       try {
         snapshot = await snapshotWhenReady(deps, tabId);

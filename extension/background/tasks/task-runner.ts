@@ -251,6 +251,11 @@ export class TaskRunner {
     }
   }
 
+  /** Adds a line among the task's steps for something Deputy did outside the model's own steps (a cookie banner answered). */
+  async addNote(taskId: string, text: string): Promise<void> {
+    await this.note(taskId, text);
+  }
+
   /** Adds a line among the task's steps for something that happened outside the model's own steps. */
   private async note(taskId: string, text: string): Promise<void> {
     await this.change(taskId, (r) => ({ ...r, notes: [...(r.notes ?? []), { at: this.deps.now(), afterCalls: callCount(r.agent), text }] }));

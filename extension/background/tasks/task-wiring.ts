@@ -6,6 +6,7 @@ import { clearNotification, hasOpenUiPage, notificationIds, onNotificationClicke
 import { extensionUrl } from '../../platform/runtime';
 import { captureTabIfVisible } from '../../platform/capture';
 import { clearPageMarks, withoutPageMarks } from '../../platform/page-marks';
+import { applyConsentInTab } from '../../platform/consent-in-page';
 import { PageMarks } from './page-marks';
 import { loadFailure } from '../../platform/navigation-errors';
 import { indexedDbScreenshots } from '../../platform/screenshot-db';
@@ -101,6 +102,7 @@ export function createTaskServices(
         input: inputs.input,
         // A task, or an agent connected over MCP (owner `mcp:<session>`): its debugger attachment and its egress guard.
         ...(task === undefined ? {} : { task: { owner: task.id, files: task.files ?? [] }, egress: { taskId: task.id, guard, resubmit: resubmitForm, now: () => Date.now(), sleep, secrets: secretEgress } }),
+        ...(task === undefined ? {} : { consent: { choice: async () => (await settings.get()).cookieBanners, apply: applyConsentInTab, note: (text: string) => runner.addNote(task.id, text) } }),
       },
       tabId,
     );

@@ -80,8 +80,8 @@ function contentName(el: Element): string {
 /**
  * A short accessible name, close to the ARIA name computation for the common cases: aria-labelledby, aria-label,
  * labels (and a label right before a field that labels nothing, see orphan-label.ts), the button value, content, alt,
- * title, and for fields the placeholder, as browsers do. Hidden label text is included, as screen readers do. Only
- * when all of these are empty does the snapshot fall back to an id (nameHint).
+ * title, and for fields the placeholder, as browsers do. Hidden label text is included, as screen readers do. When all of
+ * these are empty the control is unnamed, and the snapshot says so.
  */
 export function accessibleName(el: Element, tag: string, role: string): string {
   let name = labelledBy(el) || collapse(el.getAttribute('aria-label') ?? '');
@@ -119,12 +119,4 @@ export function landmarkName(el: Element): string {
   const root = el.getRootNode() as Document | ShadowRoot;
   const first = root.getElementById?.(ids.split(/\s+/)[0] ?? '');
   return first ? collapse(first.textContent ?? '') : '';
-}
-
-/** A nameless control is still told apart by its id or first class, which often says what it does. */
-export function nameHint(el: Element): string {
-  const id = el.id;
-  if (id && id.length <= 30 && !/\d{3,}/.test(id)) return `#${id}`;
-  const cls = el.classList[0];
-  return cls && cls.length <= 30 ? `.${cls}` : '';
 }

@@ -1,10 +1,10 @@
 // Over 400 lines for a reason: one walk of the DOM that decides what each node contributes to the snapshot; its helpers already live in the modules it imports.
 import type { SnapshotMode } from '../../../shared/perception/frame-snapshot';
-import { accessibleName, clip, collapse, landmarkName, nameHint } from './accessible-name';
+import { accessibleName, clip, collapse, landmarkName } from './accessible-name';
 import { deepActiveElement, type DomAccess } from './dom-access';
 import { cutText } from './text-cut';
 import { annotations } from './element-states';
-import { headingLevel, interactiveKind, landmarkRole } from './element-role';
+import { headingLevel, interactiveKind, landmarkRole, structureRole } from './element-role';
 import { markCovered, type CoverCandidate, type Layer } from './hit-test';
 import { fieldAfterLabel } from './orphan-label';
 import { readingOrder, unionBox, type Box } from './reading-order';
@@ -260,7 +260,8 @@ export function collectSnapshot(doc: Document, registry: RefRegistry, access: Do
       spaceSeen = true;
       return null;
     }
-    if (el.getAttribute('aria-hidden') === 'true' || el.hasAttribute('inert')) return null;
+    // A cookie banner Deputy answered for the user (extension/platform/consent-in-page.ts) is not the page's content.
+    if (el.getAttribute('aria-hidden') === 'true' || el.hasAttribute('inert') || el.hasAttribute('data-deputy-consent')) return null;
     // isContentEditable costs a style lookup; only an element with the attribute, or the root of a document in
     // design mode, can start an editable region.
     const editableRoot =
@@ -311,7 +312,7 @@ export function collectSnapshot(doc: Document, registry: RefRegistry, access: Do
     // A link inside an SVG drawing is an <a> of the SVG namespace (lower-case tag), which the HTML roles miss.
     if (!kind && tag === 'a' && (el.hasAttribute('href') || el.hasAttribute('xlink:href'))) kind = { kind: 'strong', role: 'link' };
     if (!kind && pointer && !scope.parentPointer && scope.owner === null && tag !== 'LABEL' && tag !== 'HTML' && tag !== 'BODY') {
-      kind = { kind: 'weak', role: 'clickable' };
+      kind = { kind: 'weak', role: structureRole(el, tag) ?? 'clickable' };
       weakByCursor = true;
     }
     // An element the page listens to for clicks, pointer or keys acts like a control whatever its cursor; like a
@@ -331,10 +332,10 @@ export function collectSnapshot(doc: Document, registry: RefRegistry, access: Do
         if (where < 0) above += 1;
         else if (where > 0) below += 1;
         if (!viewport || where === 0) {
-          const named = accessibleName(el, tag, kind.role);
-          const ann = annotations(el, tag, kind.role, named, origin, path);
-          // An id is the last resort: labels, ARIA, the title and the placeholder all come first.
-          const name = named || nameHint(el);
+          const name = accessibleName(el, tag, kind.role);
+          const ann = annotations(el, tag, kind.role, name, origin, path);
+          // A control with no name says so: a name made up from a class or an id would read as the page's words.
+          if (!name) ann.unshift('unnamed');
           if (el === focused) ann.push('focused');
           if (rect.bottom + scope.dy > 0 && rect.top + scope.dy < vh) candidates.push({ el, rect, dx: scope.dx, dy: scope.dy, ann });
           const item: Pending = { el, role: kind.role, name, ann, weakByCursor, dropped: false };

@@ -110,9 +110,38 @@ export function interactiveKind(el: Element, tag: string, editableRoot: boolean)
   if (role) return { kind: 'strong', role };
   if (editableRoot) return { kind: 'strong', role: 'textbox' };
   const tabindex = el.getAttribute('tabindex');
-  if (tabindex !== null && Number.parseInt(tabindex, 10) >= 0) return { kind: 'weak', role: explicitRole(el) ?? 'focusable' };
-  if (el.hasAttribute('onclick')) return { kind: 'weak', role: explicitRole(el) ?? 'clickable' };
+  if (tabindex !== null && Number.parseInt(tabindex, 10) >= 0) return { kind: 'weak', role: explicitRole(el) ?? structureRole(el, tag) ?? 'focusable' };
+  if (el.hasAttribute('onclick')) return { kind: 'weak', role: explicitRole(el) ?? structureRole(el, tag) ?? 'clickable' };
   return null;
+}
+
+/** Roles of page structure that a control found by its behaviour keeps, as the accessibility tree names it. */
+export const STRUCTURE_ROLES = new Set(['cell', 'gridcell', 'columnheader', 'rowheader', 'row', 'listitem', 'heading', 'img', 'label']);
+
+/**
+ * The ARIA role a cell, row, list item, heading, image or label has by its markup, or null for an element with no
+ * role of its own (a div, a span). A calendar's day cell that reacts to a click is a `gridcell`, as Chromium's
+ * accessibility tree says, not a role of Deputy's own.
+ */
+export function structureRole(el: Element, tag: string): string | null {
+  switch (tag) {
+    case 'TD': {
+      const grid = explicitRole(el.closest('table') ?? el);
+      return grid === 'grid' || grid === 'treegrid' ? 'gridcell' : 'cell';
+    }
+    case 'TH':
+      return el.getAttribute('scope') === 'row' ? 'rowheader' : 'columnheader';
+    case 'TR':
+      return 'row';
+    case 'LI':
+      return el.parentElement && /^(UL|OL|MENU)$/.test(el.parentElement.tagName) ? 'listitem' : null;
+    case 'IMG':
+      return el.getAttribute('alt') === '' ? null : 'img';
+    case 'LABEL':
+      return 'label';
+    default:
+      return headingLevel(el, tag) > 0 ? 'heading' : null;
+  }
 }
 
 /** Headings give their level, as markdown does: `## Pricing`. */

@@ -134,10 +134,10 @@ export function annotations(el: Element, tag: string, role: string, name: string
     else if (checked === 'mixed') out.push('mixed');
   }
   if (ariaTrue(el, 'aria-selected')) out.push('selected');
-  const expanded = el.getAttribute('aria-expanded');
+  const expanded = el.getAttribute('aria-expanded') ?? nativeExpanded(el, tag);
   if (expanded === 'true') out.push('expanded');
   else if (expanded === 'false') out.push('collapsed');
-  if ((el as HTMLButtonElement).disabled || ariaTrue(el, 'aria-disabled')) out.push('disabled');
+  if (nativeDisabled(el, tag) || ariaTrue(el, 'aria-disabled')) out.push('disabled');
   if ((el as HTMLInputElement).required || ariaTrue(el, 'aria-required')) out.push('required');
   if (ariaTrue(el, 'aria-invalid') || userInvalid(el)) out.push('invalid');
   if (role === 'link' || (tag === 'A' && el.hasAttribute('href'))) {
@@ -156,4 +156,28 @@ function userInvalid(el: Element): boolean {
   } catch {
     return false;
   }
+}
+
+/**
+ * Whether a control that says nothing with aria-expanded opens something by its markup, as Chromium's accessibility
+ * tree has it: a details element's summary is expanded while the details are open, and a drop-down select is
+ * collapsed until it is opened.
+ */
+function nativeExpanded(el: Element, tag: string): string | null {
+  if (tag === 'SUMMARY') {
+    const details = el.parentElement;
+    if (details?.tagName !== 'DETAILS' || details.querySelector(':scope > summary') !== el) return null;
+    return (details as HTMLDetailsElement).open ? 'true' : 'false';
+  }
+  if (tag === 'SELECT') {
+    const select = el as HTMLSelectElement;
+    return select.multiple || select.size > 1 ? null : 'false';
+  }
+  return null;
+}
+
+/** Disabled by its own attribute or by a disabled fieldset around it (`:disabled` says both). */
+function nativeDisabled(el: Element, tag: string): boolean {
+  if (tag === 'BUTTON' || tag === 'INPUT' || tag === 'SELECT' || tag === 'TEXTAREA') return el.matches(':disabled');
+  return false;
 }

@@ -118,7 +118,14 @@ export function visibleText(el: Element, againstBackground = true): string {
     const ownHidden = hidesOwnText(style, inner);
     for (let child = node.firstChild; child; child = child.nextSibling) {
       if (child.nodeType === 3 && !ownHidden) out.push(child.nodeValue ?? '');
-      else if (child.nodeType === 1 && !['SCRIPT', 'STYLE', 'TEMPLATE'].includes((child as Element).tagName)) walk(child as Element, inner);
+      else if (child.nodeType === 1 && (child as Element).getAttribute('aria-hidden') !== 'true') {
+        const tag = (child as Element).tagName;
+        // An image's alternative is part of the text it stands in, as the accessibility tree reads a link's content.
+        if (tag === 'IMG') {
+          const alt = (child as Element).getAttribute('alt')?.trim();
+          if (alt && !ownHidden) out.push(` ${alt} `);
+        } else if (tag !== 'SCRIPT' && tag !== 'STYLE' && tag !== 'TEMPLATE') walk(child as Element, inner);
+      }
     }
   };
   walk(el, !againstBackground ? null : el.parentElement ? backgroundBehind(el.parentElement, win) : [255, 255, 255]);

@@ -12,7 +12,8 @@ export function lastMessage(request: RecordedRequest): string {
  */
 export function refIn(request: RecordedRequest, role: string, name: RegExp): number {
   const latest = currentView(request);
-  for (const match of latest.matchAll(/\[(\d+)\] ([\w-]+) "([^"]*)"/g)) {
+  // An unnamed control is written without a name (`[4] textbox unnamed`): it matches an empty name.
+  for (const match of latest.matchAll(/\[(\d+)\] ([\w-]+)(?: "([^"]*)"| (?=unnamed))/g)) {
     if (match[2] === role && name.test(match[3] ?? '')) return Number(match[1]);
   }
   throw new Error(`No ${role} named ${String(name)} in the snapshot the model was sent:\n${latest.slice(0, 2000)}`);

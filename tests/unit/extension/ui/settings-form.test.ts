@@ -88,6 +88,8 @@ describe('the settings form', () => {
         // Connected agents stay off until the user turns them on; shell and desktop each need their own yes.
         mcp: { enabled: false, mode: 'act', shell: false, desktop: false },
         theme: 'system',
+        // Cookie banners are answered for the user, rejecting all but essential cookies, until they choose otherwise.
+        cookieBanners: 'reject',
       },
     });
     const synthetic = validateForm({ ...formFromSettings(empty), trustedInput: false }, empty);

@@ -8,7 +8,7 @@ const source = (path: string): string => readFileSync(path, 'utf8');
 /** Every word the snapshot code writes after a control's name: `push('checked')`, `push(\`format=${...}\`)`. */
 function annotationMarks(): string[] {
   const code = ['element-states.ts', 'hit-test.ts', 'collect-snapshot.ts'].map((file) => source(`extension/content/perception/${file}`)).join('\n');
-  const literal = [...code.matchAll(/\.push\('([a-z-]+)'\)/g)].map((m) => m[1] ?? '');
+  const literal = [...code.matchAll(/\.(?:push|unshift)\('([a-z-]+)'\)/g)].map((m) => m[1] ?? '');
   const ternary = [...code.matchAll(/\.push\(\w+ === '\w+' \? '([a-z]+)' : '([a-z]+)'\)/g)].flatMap((m) => [m[1] ?? '', m[2] ?? '']);
   const keyed = [...code.matchAll(/\.push\(`([a-z]+)=/g)].map((m) => `${m[1] ?? ''}=`);
   return [...new Set([...literal, ...ternary, ...keyed])];
@@ -21,9 +21,12 @@ function roles(): string[] {
   const widget = quoted(/const WIDGET_ROLES = new Set\(\[([^\]]+)\]\)/.exec(code)?.[1] ?? '');
   const dates = quoted(/const DATE_TIME_TYPES = new Set\(\[([^\]]+)\]\)/.exec(code)?.[1] ?? '');
   // The weak roles given by behaviour, as collect-snapshot writes them: `{ kind: 'weak', role: 'draggable' }`.
-  const weak = [...source('extension/content/perception/collect-snapshot.ts').matchAll(/kind: 'weak', role: '([a-z-]+)'/g)].map((m) => m[1] ?? '');
+  const weak = [...source('extension/content/perception/collect-snapshot.ts').matchAll(/kind: 'weak', role: (?:[^'\n]*\?\? )?'([a-z-]+)'/g)].map((m) => m[1] ?? '');
+  // Roles of page structure kept by a control found by its behaviour (a clickable table cell is a cell).
+  const structure = quoted(/export const STRUCTURE_ROLES = new Set\(\[([^\]]+)\]\)/.exec(code)?.[1] ?? '');
+  expect(structure).toEqual(expect.arrayContaining(['gridcell', 'listitem']));
   expect(weak).toEqual(expect.arrayContaining(['clickable', 'label', 'draggable']));
-  return [...widget, ...dates, ...weak, 'focusable'];
+  return [...widget, ...dates, ...weak, ...structure, 'focusable'];
 }
 
 describe('the snapshot legend in the system prompt', () => {
