@@ -6,8 +6,8 @@ import { runTask, type TaskIo } from '../../scripts/task/run-task';
 import type { TaskOptions } from '../../scripts/task/task-flags';
 import { chatFixtureRoutes } from '../fixtures/chat/chat-routes';
 import { vendorPath } from '../fixtures/chat/vendor-fixtures';
-import { startFakeProvider, type FakeProvider, type RecordedRequest, type ScriptedMessage } from '../fixtures/fake-provider/fake-provider-server';
-import { currentView } from '../fixtures/fake-provider/prompt-view';
+import { startFakeProvider, type FakeProvider } from '../fixtures/fake-provider/fake-provider-server';
+import { call, playChat as playScript, type ChatStep } from './support/chat-script';
 import { requireBuild } from './support/register-host';
 import { serveRoutes, type StaticServer } from './support/static-server';
 import { uiCall } from './support/ui-call';
@@ -54,23 +54,7 @@ function options(scenario: string, overrides: Partial<TaskOptions> = {}): TaskOp
   });
 }
 
-const call = (name: string, args: Record<string, unknown>): ScriptedMessage => ({ toolCalls: [{ name, arguments: args }] });
-
-function callsSoFar(request: RecordedRequest): string[] {
-  const body = request.json as { messages?: { role: string; tool_calls?: { function?: { name?: string } }[] }[] } | undefined;
-  return (body?.messages ?? []).flatMap((m) => (m.role === 'assistant' ? (m.tool_calls ?? []).map((c) => c.function?.name ?? '') : []));
-}
-
-/** A patient scripted model: each step runs once the chat it was sent shows `ready`; until then it waits for support. */
-function playChat(steps: { ready?: RegExp; reply: ScriptedMessage }[], turns = 30): void {
-  const script = (request: RecordedRequest): ScriptedMessage => {
-    const index = callsSoFar(request).filter((name) => name !== 'chat_wait').length;
-    const step = steps[Math.min(index, steps.length - 1)]!;
-    if (step.ready && !step.ready.test(currentView(request))) return call('chat_wait', { seconds: 5 });
-    return step.reply;
-  };
-  for (let i = 0; i < turns; i += 1) fake.enqueue(script);
-}
+const playChat = (steps: ChatStep[], turns = 30): void => playScript(fake, steps, turns);
 
 const io = (): TaskIo => ({ write: (line) => void lines.push(line) });
 const received = async (page: Page): Promise<string[]> => (await page.evaluate('window.deputySupportReceived || []')) as string[];

@@ -8,8 +8,8 @@ import type { TaskOptions } from '../../scripts/task/task-flags';
 import { chatFixtureRoutes } from '../fixtures/chat/chat-routes';
 import { vendorPath } from '../fixtures/chat/vendor-fixtures';
 import { INJECTED_INSTRUCTION } from '../fixtures/chat/widget/support-script';
-import { startFakeProvider, type FakeProvider, type RecordedRequest, type ScriptedMessage } from '../fixtures/fake-provider/fake-provider-server';
-import { currentView } from '../fixtures/fake-provider/prompt-view';
+import { startFakeProvider, type FakeProvider } from '../fixtures/fake-provider/fake-provider-server';
+import { call, playChat as playScript, type ChatStep } from './support/chat-script';
 import { requireBuild } from './support/register-host';
 import { serveRoutes, type StaticServer } from './support/static-server';
 import { uiCall } from './support/ui-call';
@@ -51,35 +51,7 @@ function options(scenario: string, overrides: Partial<TaskOptions> = {}): TaskOp
   });
 }
 
-function call(name: string, args: Record<string, unknown>): ScriptedMessage {
-  return { toolCalls: [{ name, arguments: args }] };
-}
-
-interface ChatStep {
-  /** The step runs once the chat the model was sent shows this; until then the model waits for support. */
-  ready?: RegExp;
-  reply: ScriptedMessage;
-}
-
-function callsSoFar(request: RecordedRequest): string[] {
-  const body = request.json as { messages?: { role: string; tool_calls?: { function?: { name?: string } }[] }[] } | undefined;
-  return (body?.messages ?? []).flatMap((m) => (m.role === 'assistant' ? (m.tool_calls ?? []).map((c) => c.function?.name ?? '') : []));
-}
-
-/**
- * A patient scripted model for a chat: it plays the steps in order, and when the chat it was sent does not show what
- * the next step answers yet (support still typing on a busy machine), it calls chat_wait and tries again.
- */
-function playChat(steps: ChatStep[], turns = 24): void {
-  const script = (request: RecordedRequest): ScriptedMessage => {
-    const index = callsSoFar(request).filter((name) => name !== 'chat_wait').length;
-    const step = steps[Math.min(index, steps.length - 1)];
-    if (!step) throw new Error('playChat needs steps');
-    if (step.ready && !step.ready.test(currentView(request))) return call('chat_wait', { seconds: 5 });
-    return step.reply;
-  };
-  for (let i = 0; i < turns; i += 1) fake.enqueue(script);
-}
+const playChat = (steps: ChatStep[], turns = 24): void => playScript(fake, steps, turns);
 
 async function received(page: Page): Promise<string[]> {
   return (await page.evaluate('window.deputySupportReceived || []')) as string[];

@@ -1,0 +1,34 @@
+import type { FakeProvider, RecordedRequest, ScriptedMessage } from '../../fixtures/fake-provider/fake-provider-server';
+import { currentView } from '../../fixtures/fake-provider/prompt-view';
+
+/** One scripted tool call, as the model answers it. */
+export function call(name: string, args: Record<string, unknown>): ScriptedMessage {
+  return { toolCalls: [{ name, arguments: args }] };
+}
+
+export interface ChatStep {
+  /** The step runs once the chat the model was sent shows this; until then the model waits for support. */
+  ready?: RegExp;
+  reply: ScriptedMessage;
+}
+
+/** The tool calls the model has made so far in the conversation a request carries. */
+export function callsSoFar(request: RecordedRequest): string[] {
+  const body = request.json as { messages?: { role: string; tool_calls?: { function?: { name?: string } }[] }[] } | undefined;
+  return (body?.messages ?? []).flatMap((m) => (m.role === 'assistant' ? (m.tool_calls ?? []).map((c) => c.function?.name ?? '') : []));
+}
+
+/**
+ * A patient scripted model for a chat: it plays the steps in order, and when the chat it was sent does not show what
+ * the next step answers yet (support still typing on a busy machine), it calls chat_wait and tries again.
+ */
+export function playChat(fake: FakeProvider, steps: ChatStep[], turns = 24): void {
+  const script = (request: RecordedRequest): ScriptedMessage => {
+    const index = callsSoFar(request).filter((name) => name !== 'chat_wait').length;
+    const step = steps[Math.min(index, steps.length - 1)];
+    if (!step) throw new Error('playChat needs steps');
+    if (step.ready && !step.ready.test(currentView(request))) return call('chat_wait', { seconds: 5 });
+    return step.reply;
+  };
+  for (let i = 0; i < turns; i += 1) fake.enqueue(script);
+}
