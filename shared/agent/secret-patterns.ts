@@ -80,6 +80,8 @@ const SSN_WORDS = 'ssn|social security(?: number| no\\.?| #)?|sozialversicherung
 
 function acceptProse(value: string): boolean {
   const word = value.replace(/[.!?]+$/, '');
+  // Deputy's own element numbers ("Uploaded /etc/passwd to [1]") are never a password.
+  if (/^\[\d+\]$/.test(word)) return false;
   return word.length >= 3 && !NOT_A_SECRET.has(word.toLowerCase());
 }
 
@@ -112,7 +114,7 @@ const PATTERNS: Pattern[] = [
     // "password: x", "PIN=1234", "my password is x", "the password for the bank is x", "Passwort ist x", "mot de passe est x".
     // On one line: a "Password:" prompt followed by the next line's words is not a password.
     regex: new RegExp(
-      `(?<![\\p{L}\\p{N}])(?:${SECRET_WORDS})["']?(?:\\s+(?:for|of|für|pour|de|del|para|voor|dla|för|til|per)\\s+[^\\n:=.,;]{1,40}?)?(?:[ \\t]*(?:[:=：]|:=)|[ \\t]+(?:is|was|ist|lautet|est|es|é|è|era|war|to|jest|är|er|on|je|adalah|là|είναι|هي|है|היא)[ \\t]|[ \\t]*(?:は|是|는)[ \\t]*)[ \\t]*["'“‘«]?([^\\s"'“”‘’«»,;{}]{2,}[^\\s"'“”‘’«»,;{}.!?])`,
+      `(?<![\\p{L}\\p{N}/\\\\])(?:${SECRET_WORDS})["']?(?:\\s+(?:for|of|für|pour|de|del|para|voor|dla|för|til|per)\\s+[^\\n:=.,;]{1,40}?)?(?:[ \\t]*(?:[:=：]|:=)|[ \\t]+(?:is|was|ist|lautet|est|es|é|è|era|war|to|jest|är|er|on|je|adalah|là|είναι|هي|है|היא)[ \\t]|[ \\t]*(?:は|是|는)[ \\t]*)[ \\t]*["'“‘«]?([^\\s"'“”‘’«»,;{}]{2,}[^\\s"'“”‘’«»,;{}.!?])`,
       'giu',
     ),
     group: 1,
