@@ -215,7 +215,8 @@ export function applyConsentInPage(choice: ConsentChoice): ConsentApplied | null
 /** Applies the choice in every frame of the tab; the first frame that recognised a manager says what was done. */
 export async function applyConsentInTab(tabId: number, choice: ConsentChoice, timeoutMs = 2000): Promise<ConsentApplied | null> {
   const running = chrome.scripting
-    .executeScript({ target: { tabId, allFrames: true }, world: 'MAIN', args: [choice], func: applyConsentInPage as unknown as InjectedFunc })
+    // At once, even on a page still loading: the default (document idle) would hold every step of a streaming page.
+    .executeScript({ target: { tabId, allFrames: true }, world: 'MAIN', args: [choice], func: applyConsentInPage as unknown as InjectedFunc, injectImmediately: true })
     .then((results) => results.map((r) => r.result as ConsentApplied | null).find((r) => r !== null && r !== undefined) ?? null)
     .catch(() => null);
   const giveUp = new Promise<null>((resolve) => setTimeout(() => resolve(null), timeoutMs));
