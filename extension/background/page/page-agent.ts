@@ -10,7 +10,7 @@ import type { ActOptions, ElementOptions, PageAgentDeps, PageCore } from './page
 import { watchDialogs } from './page-dialogs';
 import { findOnPage, waitOnPage } from './page-find';
 import { settleTab, type SettleLimits, type Settled } from './page-settle';
-import { markListeners } from './listener-marks';
+import { LISTENER_SEARCH_MS, markListeners } from './listener-marks';
 import { snapshotTab, type SnapshotOptions, type TabMemory, type TabSnapshot } from './tab-snapshot';
 import { NAVIGATION_CAP_MS, runTabAction } from './tab-driver';
 
@@ -76,7 +76,11 @@ export class PageAgent {
   async snapshot(tabId: number, options: SnapshotOptions): Promise<TabSnapshot> {
     // With the task's debugger held, elements that act through script listeners are found first, to be numbered.
     const sessions = this.deps.input?.sessions;
-    if (sessions?.isAttached(tabId)) await markListeners((method, params) => sessions.send(tabId, method, params)).catch(() => null);
+    // Never longer than its budget and a margin: a page frozen under a JavaScript dialog answers no debugger call.
+    if (sessions?.isAttached(tabId)) {
+      const search = markListeners((method, params) => sessions.send(tabId, method, params)).catch(() => null);
+      await Promise.race([search, new Promise((resolve) => setTimeout(resolve, LISTENER_SEARCH_MS + 600))]);
+    }
     return snapshotTab(this.deps.frames, tabId, this.memory(tabId), options);
   }
 
