@@ -29,18 +29,23 @@ function applyMarks(highlightAttr: string, wasAttr: string, tag: string, frame: 
   }
 }
 
+/** A page frozen under a JavaScript dialog runs no script until the dialog is answered: never wait on it longer. */
+const SCRIPT_CAP_MS = 1500;
+
 async function run(tabId: number, frame: FrameMode): Promise<boolean> {
-  try {
-    await chrome.scripting.executeScript({
+  const applied = chrome.scripting
+    .executeScript({
       target: { tabId, allFrames: true },
       func: applyMarks as unknown as InjectedFunc,
       args: [HIGHLIGHT_ATTR, OUTLINE_WAS_ATTR, MARKER_TAG, frame],
-    });
-    return true;
-  } catch {
-    // A page that cannot be scripted (a browser page, a closed tab) has no marks of ours.
-    return false;
-  }
+      injectImmediately: true,
+    })
+    .then(
+      () => true,
+      // A page that cannot be scripted (a browser page, a closed tab) has no marks of ours.
+      () => false,
+    );
+  return Promise.race([applied, new Promise<boolean>((resolve) => setTimeout(() => resolve(false), SCRIPT_CAP_MS))]);
 }
 
 /** Takes back the highlights of approval cards in every frame of the tab; `all` takes the controlled-tab frame too. */

@@ -464,7 +464,7 @@ describe('npm run task --file', () => {
       );
       expect(run.exitCode, lines.join('\n')).toBe(0);
       expect(shown).toEqual(['cv: resume.txt, 31 bytes, starts "Grace Hopper: compil"']);
-      expect(lines.join('\n')).toMatch(/1\. Uploaded "resume\.txt" to \[\d+\] button "CV" -> Put "resume\.txt" into the file field of \[\d+\] button "CV" \(trusted input\)/);
+      expect(lines.join('\n')).toMatch(/1\. Uploaded "resume\.txt" to \[\d+\] button "CV" -> Put "resume\.txt" into the file field of \[\d+\] button "CV"/);
       expect(run.record.files).toEqual([{ name: 'resume.txt', size: 31, type: 'text/plain', path: cv }]);
     } finally {
       await rm(folder, { recursive: true, force: true });
