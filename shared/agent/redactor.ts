@@ -90,7 +90,12 @@ export function createRedactor(vault: SecretVault, options: RedactionOptions = {
       if (pattern) out = out.replace(pattern, `{{${name}}}`);
     }
     // Names are given in reading order, then the text is rewritten from its end so earlier offsets stay valid.
-    const named = findSecrets(out, options).map((span) => ({ span, name: nameFor(span.kind, span.value) }));
+    // A placeholder already written ("passport {{passport_number}}") is never found again as a value.
+    const placeholders = [...out.matchAll(/\{\{[^{}\s]+\}\}/g)].map((m) => [m.index, m.index + m[0].length] as const);
+    const free = (span: { start: number; end: number }): boolean => !placeholders.some(([start, end]) => span.start < end && span.end > start);
+    const named = findSecrets(out, options)
+      .filter(free)
+      .map((span) => ({ span, name: nameFor(span.kind, span.value) }));
     for (const { span, name } of named.reverse()) out = `${out.slice(0, span.start)}{{${name}}}${out.slice(span.end)}`;
     return redactSplitValues(out, nameFor);
   }

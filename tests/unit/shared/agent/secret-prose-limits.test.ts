@@ -23,3 +23,12 @@ describe('passwords in prose: what is not one', () => {
     expect(findSecrets(text).map((span) => span.value)).toEqual([value]);
   });
 });
+
+describe('a placeholder already written', () => {
+  it('is never found again as a value: the user\'s passport keeps its own name', async () => {
+    const { createRedactor } = await import('../../../../shared/agent/redactor');
+    const { createSecretVault } = await import('../../../../shared/agent/secret-vault');
+    const vault = createSecretVault({ entries: { passport_number: 'X1234567', card_number: '5500 0000 0000 0004' } });
+    expect(createRedactor(vault).redact('passport X1234567 card 5500 0000 0000 0004')).toBe('passport {{passport_number}} card {{card_number}}');
+  });
+});
