@@ -6,7 +6,8 @@
  *
  * Noise left out: listeners on the window, the document, <html> and <body> (a page's delegation: they would number
  * the whole page), and a listened-to element that holds controls or other listened-to elements (a container that
- * delegates to what it holds is not itself the thing to press). The search stops at a time limit on a very large page
+ * delegates to what it holds is not itself the thing to press), as is one with two or more children that have words of their own (a
+ * sortable list, a menu). The search stops at a time limit on a very large page
  * and numbers what it found so far.
  */
 export const LISTENER_TYPES = ['click', 'dblclick', 'mousedown', 'mouseup', 'pointerdown', 'pointerup', 'keydown', 'keyup', 'keypress', 'touchstart', 'touchend'];
@@ -36,6 +37,9 @@ const HAND_OVER = `function (...found) {
   for (const el of found) {
     if (!(el instanceof Element) || el === document.documentElement || el === document.body) continue;
     if (containers.has(el) || el.querySelector(CONTROLS)) continue;
+    // A list that handles its items' events itself (a sortable list, a menu): two or more children with their own
+    // words are the things to press, not the list; the snapshot numbers them by their own signs.
+    if ([...el.children].filter((child) => (child.textContent || '').trim() !== '').length >= 2) continue;
     el.dispatchEvent(new CustomEvent('deputy-listens', { bubbles: true, composed: true }));
     marked += 1;
   }
