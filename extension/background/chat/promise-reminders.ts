@@ -54,25 +54,26 @@ export class PromiseReminders {
 
   /** A case saved: an alarm for each promise that has none yet. */
   async update(record: TaskRecord): Promise<void> {
-    for (const promise of waiting(record)) {
-      const name = alarmName(record.id, promise.index);
-      if (this.set.has(name)) continue;
-      this.set.add(name);
-      await this.deps.setAlarm(name, Math.max(promise.dueAt, this.deps.now() + 1000));
-      this.deps.log.info('promise reminder set', { taskId: record.id, dueAt: promise.dueAt });
-    }
+    for (const promise of waiting(record)) await this.schedule(record.id, promise.index, promise.dueAt);
   }
 
   /** At start: promises already due are reminded now, the rest get their alarm again (a browser restart may drop them). */
   async reconcile(): Promise<void> {
-    const existing = new Set(await this.deps.alarmNames(PROMISE_ALARM));
-    for (const name of existing) this.set.add(name);
+    for (const name of await this.deps.alarmNames(PROMISE_ALARM)) this.set.add(name);
     for (const record of await this.deps.list()) {
       for (const promise of waiting(record)) {
         if (promise.dueAt <= this.deps.now()) await this.remind(record.id, promise.index);
-        else await this.update(record);
+        else await this.schedule(record.id, promise.index, promise.dueAt);
       }
     }
+  }
+
+  private async schedule(taskId: string, index: number, dueAt: number): Promise<void> {
+    const name = alarmName(taskId, index);
+    if (this.set.has(name)) return;
+    this.set.add(name);
+    await this.deps.setAlarm(name, Math.max(dueAt, this.deps.now() + 1000));
+    this.deps.log.info('promise reminder set', { taskId, dueAt });
   }
 
   /** An alarm rang. */
