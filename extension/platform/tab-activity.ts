@@ -13,6 +13,8 @@ export interface TabActivity {
   failed: { url: string; error: string }[];
   /** A top-frame page load was begun and has neither committed nor failed yet. */
   pending: boolean;
+  /** The address of the latest such load, while one is pending. */
+  pendingUrl?: string;
 }
 
 export interface TabActivityWatch {
@@ -77,7 +79,10 @@ export function watchTabActivity(tabId: number): TabActivityWatch {
   ];
   for (const [event, listener] of pairs) event.addListener(listener as never);
   return {
-    seen: () => ({ ...structuredClone(activity), pending: open.size > 0 }),
+    seen: () => {
+      const latest = [...open].pop();
+      return { ...structuredClone(activity), pending: open.size > 0, ...(latest ? { pendingUrl: latest } : {}) };
+    },
     stop() {
       for (const [event, listener] of pairs) event.removeListener(listener as never);
     },

@@ -16,6 +16,8 @@ export interface InputRelayDeps {
 interface Lease {
   tabId: number;
   frameId: number;
+  /** How the action's text was typed, as the relay decided it: kept for a verdict whose frame went away. */
+  typing?: string;
 }
 
 /**
@@ -39,8 +41,12 @@ export class InputRelay {
     return id;
   }
 
-  revoke(id: string | undefined): void {
-    if (id !== undefined) this.leases.delete(id);
+  /** Ends a lease; returns how its text was typed, if it typed any (the frame's own report may be lost to a navigation). */
+  revoke(id: string | undefined): { typing?: string } {
+    if (id === undefined) return {};
+    const held = this.leases.get(id);
+    this.leases.delete(id);
+    return held?.typing ? { typing: held.typing } : {};
   }
 
   /** Answers one request from a content script in `tabId`/`frameId`; never throws. */
@@ -67,7 +73,9 @@ export class InputRelay {
           input,
           offset,
         );
-        return typing ? { trusted: true, typing } : { trusted: true };
+        if (!typing) return { trusted: true };
+        held.typing = typing;
+        return { trusted: true, typing };
       },
     }, message);
   }

@@ -87,8 +87,9 @@ export class PageInput {
     return lease ? { lease } : { reason: 'the debugger was detached from the tab' };
   }
 
-  end(lease: string | undefined): void {
-    this.deps.relay.revoke(lease);
+  /** Ends the action's lease; returns how its text was typed, if it typed any. */
+  end(lease: string | undefined): { typing?: string } {
+    return this.deps.relay.revoke(lease);
   }
 
   /** Settles with the next file picker the tab opens (which the debugger reports instead of showing it). */

@@ -54,8 +54,14 @@ async function onElementWatched(
   try {
     result = await callUntilReady(core, tabId, frameId, { target, action, settleMs, input });
   } catch (error) {
+    const typed = core.deps.input?.end(input.lease) ?? {};
     const shape = toErrorShape(error);
-    if (TRANSPORT_CODES.has(shape.code) && !shape.message.includes('[@]')) return afterLostFrame(core, tabId, ref, entry, before?.url, shape.message, settleMs, watch, activity);
+    if (TRANSPORT_CODES.has(shape.code) && !shape.message.includes('[@]')) {
+      // The frame went away with its report (Enter sent a form): what the background itself did still counts.
+      const lost = await afterLostFrame(core, tabId, ref, entry, before?.url, shape.message, settleMs, watch, activity);
+      if (lost.ok && typed.typing) lost.evidence.unshift(`typed ${typed.typing}`);
+      return lost;
+    }
     const who = ref !== undefined && entry ? label(ref, entry) : 'the page';
     const message = shape.message.includes('[@]') ? shape.message.replaceAll('[@]', who) : `Could not ${action.kind} ${who}: ${shape.message}`;
     return { ok: false, message: message.charAt(0).toUpperCase() + message.slice(1), changed: false, evidence: [] };

@@ -50,7 +50,9 @@ export function tabEffect(facts: TabFacts): { changed: boolean; lines: string[] 
   }
   if (facts.stillLoading || activity?.pending) {
     changed = true;
-    lines.push('the next page is still loading');
+    // Where the tab is going, when the browser said so: the step says where the action went, loaded or not.
+    const going = activity?.pendingUrl ?? (facts.navigation && !facts.navigation.sameDocument ? facts.navigation.url : undefined);
+    lines.push(going && going !== facts.urlAfter ? `the next page is still loading (going to ${going})` : 'the next page is still loading');
   }
   // The page said it was leaving, and the browser reported nothing yet that says how it ended: the step says so
   // rather than "nothing changed", and the next look shows where the tab is.

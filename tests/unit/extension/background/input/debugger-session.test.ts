@@ -97,4 +97,19 @@ describe('InputRelay', () => {
     relay.revoke(lease);
     expect(await relay.handle(request('lease-0001'), { tabId: 5, frameId: 3 })).toMatchObject({ ok: false, error: { code: 'forbidden', message: 'no action of Deputy is under way in this frame' } });
   });
+
+  it('keeps how a lease typed its text, for a verdict whose frame went away with its report', async () => {
+    const fake = fakeDebugger();
+    const held = sessions(fake);
+    const relay = new InputRelay({ sessions: held, placeFrame: () => Promise.resolve({ x: 0, y: 0 }), sleep: () => Promise.resolve(), newId: () => 'lease-typed', mac: false });
+    await held.acquire('task', 5);
+    const lease = relay.lease(5, 0);
+    const typed = (await relay.handle({ kind: 'request', id: 'r2', method: 'input', params: { lease, input: { op: 'type', text: 'kettle' } } }, { tabId: 5, frameId: 0 })) as {
+      result?: { typing?: string };
+    };
+    expect(typed.result?.typing).toMatch(/^(as one inserted text|key by key)/);
+    expect(relay.revoke(lease)).toEqual({ typing: typed.result?.typing });
+    expect(relay.revoke(lease)).toEqual({});
+    expect(relay.revoke(undefined)).toEqual({});
+  });
 });

@@ -22,6 +22,8 @@ describe('the verdict on an action', () => {
     ['a load failed', { activity: { ...quiet, failed: [{ url: 'http://shop.test/x', error: 'net::ERR_CONNECTION_RESET' }] } }, /failed: net::ERR_CONNECTION_RESET/],
     ['the next page still loads', { stillLoading: true }, /still loading/],
     ['a load was begun and not ended', { activity: { ...quiet, pending: true } }, /still loading/],
+    ['a load to a known address was begun and not ended', { activity: { ...quiet, pending: true, pendingUrl: 'http://shop.test/pay' } }, /^the next page is still loading \(going to http:\/\/shop\.test\/pay\)$/],
+    ['the page said where it was going and it still loads', { stillLoading: true, navigation: { url: 'http://shop.test/next', sameDocument: false } }, /still loading \(going to http:\/\/shop\.test\/next\)/],
     ['the page said it was leaving and the browser said nothing yet', { navigation: { url: 'http://shop.test/next', sameDocument: false } }, /began going to http:\/\/shop\.test\/next/],
   ];
   it.each(seen)('never says "no visible effect" when %s', (_what, over, line) => {
