@@ -11,7 +11,8 @@ import { createSecretVault } from '../shared/agent/secret-vault';
 import type { TraceRecord } from '../shared/agent/trace';
 import type { WebEnvironment } from '../shared/agent/web-environment';
 import { webTools } from '../shared/agent/web-tools';
-import { measureOverhead, percentile } from './bench/agent-overhead';
+import { STEP_KINDS, measureOverhead, percentile } from './bench/agent-overhead';
+import { STAGEHAND_VERSION, ensureStagehand, measureStagehand } from './bench/stagehand-peer-run';
 import { startFakeProvider } from '../tests/fixtures/fake-provider/fake-provider-server';
 import { createPromptCache } from '../tests/fixtures/fake-provider/prompt-cache';
 import type { ScriptedToolCall } from '../tests/fixtures/fake-provider/scripted-reply';
@@ -203,13 +204,59 @@ const columns = runs.map(rowsOf);
 const labelWidth = Math.max(...labels.map((label) => label.length));
 process.stdout.write(`${''.padEnd(labelWidth)}  ${'model answers at once'.padEnd(24)}  model takes 1 s\n`);
 process.stdout.write(`${labels.map((label, i) => `${label.padEnd(labelWidth)}  ${(columns[0]?.[i] ?? '').padEnd(24)}  ${columns[1]?.[i] ?? ''}`).join('\n')}\n\n`);
-// The peer is a Python package: measured only where it is installed, never estimated.
-process.stdout.write(`${await peerStatus()}\n`);
+// Part three: the peer, Stagehand's act() (npm), on the same shop and script, interleaved with Deputy run by run; the
+// ratios are medians of each pair's ratio, so a machine that slows down between runs weighs on both sides alike.
+await peerPairs();
 
-async function peerStatus(): Promise<string> {
-  const { spawnSync } = await import('node:child_process');
-  const probe = spawnSync('python3', ['-c', 'import browser_use, importlib.metadata as m; print(m.version("browser-use"))'], { encoding: 'utf8' });
-  if (probe.status === 0) return `peer: browser-use ${probe.stdout.trim()} is installed, but its run is not wired into this benchmark yet: no peer figures printed.`;
-  const why = probe.error ? 'python3 is not installed' : 'the Python package browser-use is not installed: pip install browser-use needs PyPI';
-  return `peer: browser-use unavailable on this machine (${why}); no peer figures printed. Targets relative to it (overhead <= 0.3x, cold start <= 0.5x, memory <= 1x) cannot be checked here.`;
+async function peerPairs(): Promise<void> {
+  const pairs = Math.max(1, Number(process.env.BENCH_PAIRS ?? 3));
+  const peer = await ensureStagehand();
+  if ('why' in peer) {
+    process.stdout.write(`peer: Stagehand ${STAGEHAND_VERSION} unavailable on this machine (${peer.why}); Deputy's figures are above, no ratios printed.\n`);
+    return;
+  }
+  const ratios: Record<string, number[]> = {};
+  const add = (key: string, value: number): void => {
+    if (Number.isFinite(value) && value > 0) (ratios[key] ??= []).push(value);
+  };
+  const notes: string[] = [];
+  for (let pair = 0; pair < pairs; pair += 1) {
+    // Alternate which side goes first, so neither always runs on a machine the other just warmed or loaded.
+    let deputy: Awaited<ReturnType<typeof measureOverhead>> | undefined;
+    let stagehand: Awaited<ReturnType<typeof measureStagehand>> | undefined;
+    try {
+      if (pair % 2 === 0) {
+        deputy = await measureOverhead(STEPS, 0);
+        stagehand = await measureStagehand(peer.entry, STEPS);
+      } else {
+        stagehand = await measureStagehand(peer.entry, STEPS);
+        deputy = await measureOverhead(STEPS, 0);
+      }
+    } catch (error) {
+      notes.push(`pair ${pair + 1}: ${String(error).slice(0, 300)}`);
+      continue;
+    }
+    if (stagehand.failedSteps > 0) notes.push(`pair ${pair + 1}: Stagehand reported ${stagehand.failedSteps} failed act() steps`);
+    for (const kind of STEP_KINDS) add(kind, percentile(deputy.overheadByKind[kind] ?? [], 50) / percentile(stagehand.overheadByKind[kind] ?? [], 50));
+    const all = (byKind: Record<string, number[]>): number[] => Object.values(byKind).flat();
+    add('whole step', percentile(all(deputy.overheadByKind), 50) / percentile(all(stagehand.overheadByKind), 50));
+    add('cold start', deputy.coldStartMs / stagehand.coldStartMs);
+    add('peak memory', deputy.peakRssKb / stagehand.peakRssKb);
+    add('input over the task', deputy.inputChars / stagehand.inputChars);
+    process.stdout.write(
+      `pair ${pair + 1}: Deputy ${ms(percentile(all(deputy.overheadByKind), 50))}/step, cold ${ms(deputy.coldStartMs)}, ${Math.round(deputy.peakRssKb / 1024)} MB, ${Math.round(deputy.inputChars / 1000)} kB sent; ` +
+        `Stagehand ${ms(percentile(all(stagehand.overheadByKind), 50))}/step, cold ${ms(stagehand.coldStartMs)}, ${Math.round(stagehand.peakRssKb / 1024)} MB, ${Math.round(stagehand.inputChars / 1000)} kB sent in ${stagehand.modelCalls} model calls\n`,
+    );
+  }
+  const targets: Record<string, string> = { 'whole step': '<= 0.5x', 'cold start': '<= 0.8x', 'peak memory': '<= 1.0x' };
+  process.stdout.write(`\ndeputy vs Stagehand ${STAGEHAND_VERSION} act() (same shop, same ${STEPS}-step script, ${pairs} interleaved pairs; median of pair ratios; Deputy / Stagehand):\n`);
+  for (const key of [...STEP_KINDS, 'whole step', 'cold start', 'peak memory', 'input over the task']) {
+    const values = ratios[key] ?? [];
+    const figure = values.length > 0 ? `${percentile(values, 50).toFixed(2)}x` : 'not measured';
+    process.stdout.write(`  ${key.padEnd(26)} ${figure.padStart(12)}${targets[key] ? `   target ${targets[key]}` : ''}\n`);
+  }
+  process.stdout.write(
+    '  (Stagehand sends its model nothing for "go back": it is a page call there, a model step in Deputy. Deputy verifies every step and reads the page back; act() does not.)\n',
+  );
+  for (const note of notes) process.stdout.write(`  note: ${note}\n`);
 }

@@ -16,7 +16,11 @@ import { serveRoutes } from '../../tests/e2e/support/static-server';
  */
 const PRODUCTS = 6;
 
-function shop(): Record<string, string> {
+/** The kinds of step the scripted task takes, in turn: the peer (scripts/bench/stagehand-peer.mjs) names them alike. */
+export const STEP_KINDS = ['click a link (navigates)', 'click a button (in page)', 'go back'] as const;
+
+/** The local shop both Deputy and the peer work on. */
+export function shop(): Record<string, string> {
   const list = Array.from({ length: PRODUCTS }, (_, i) => `<li><a href="/p/${i}">Bottle ${i + 1}</a> stainless steel, 750 ml, ${20 + i} EUR</li>`).join('');
   const routes: Record<string, string> = {
     '/': `<!doctype html><title>Bottles</title><h1>Water bottles</h1><label>Search <input name="q"></label><ul>${list}</ul><p>${'Free delivery over 50 EUR. '.repeat(20)}</p>`,
@@ -49,7 +53,7 @@ function turn(n: number, steps: number, request: RecordedRequest): ScriptedMessa
 }
 
 /** Resident memory of a process and all its descendants, in kB, from /proc (Linux). */
-async function treeRssKb(root: number): Promise<number> {
+export async function treeRssKb(root: number): Promise<number> {
   const parents = new Map<number, number>();
   for (const name of await readdir('/proc').catch(() => [] as string[])) {
     if (!/^\d+$/.test(name)) continue;
@@ -77,6 +81,10 @@ export interface OverheadFigures {
   coldStartMs: number;
   /** Per step, from the model's reply to Deputy's next request. */
   overheadMs: number[];
+  /** The same, by the kind of step it carried out (STEP_KINDS). */
+  overheadByKind: Record<string, number[]>;
+  /** Characters of every request the model was sent over the task. */
+  inputChars: number;
   peakRssKb: number;
   /** Actions whose result came back verified (a result with evidence or a stated failure), of all actions. */
   verified: { results: number; actions: number };
@@ -131,11 +139,17 @@ export async function measureOverhead(steps = 30, modelMs = 0): Promise<Overhead
       .find((event) => event.type === 'end');
     const record = end?.runDir ? (JSON.parse(await readFile(join(end.runDir, 'task.json'), 'utf8')) as TaskFile) : undefined;
     const calls = record?.agent?.steps.flatMap((step) => step.calls).filter((c) => c.name !== 'done') ?? [];
+    const overheadMs = arrivals.slice(1).map((at, i) => at - (arrivals[i] ?? at) - modelMs);
+    const overheadByKind: Record<string, number[]> = {};
+    // The gap after request n is the time Deputy took to carry out turn n's action and look again.
+    overheadMs.forEach((ms, n) => (overheadByKind[STEP_KINDS[n % 3]!] ??= []).push(ms));
     return {
       exitCode,
       steps: record?.agent?.steps.length ?? 0,
       coldStartMs: (arrivals[0] ?? started) - started,
-      overheadMs: arrivals.slice(1).map((at, i) => at - (arrivals[i] ?? at) - modelMs),
+      overheadMs,
+      overheadByKind,
+      inputChars: fake.requests.reduce((sum, r) => sum + r.bytes.length, 0),
       peakRssKb,
       verified: { results: calls.filter((c) => c.result !== undefined && (!c.result.ok || (c.result.evidence?.length ?? 0) > 0 || c.result.changed !== undefined)).length, actions: calls.length },
       inputCharsPerStep: fake.requests.reduce((sum, r) => sum + r.bytes.length, 0) / Math.max(1, fake.requests.length),
