@@ -67,36 +67,65 @@ async function measure(): Promise<void> {
 
   // The loop with a model that answers at once: what remains is Deputy's own cost per step.
   const steps = RUNS;
-  let turn = 0;
-  const instant: Provider = {
-    label: 'instant',
-    model: 'instant-vision',
-    vision: true,
-    free: true,
-    complete: () => {
-      turn += 1;
-      const call = turn > steps ? { name: 'done', arguments: '{"success":true,"summary":"done"}' } : { name: 'move', arguments: JSON.stringify({ x: 100 + (turn % 2) * 200, y: 100 }) };
-      return Promise.resolve({ text: '', toolCalls: [{ id: `c${turn}`, ...call }], usage: null, model: 'instant-vision', stopReason: 'tool_use' });
-    },
+  /**
+   * A model that answers at once, counting the images it is sent: moving the pointer back and forth (the loop's own
+   * cost per step), or waiting for a screen that stays as it is (an idle screen).
+   */
+  const instantModel = (action: 'move' | 'wait'): Provider & { sent: { requests: number; images: number; imageBytes: number } } => {
+    let turn = 0;
+    const sent = { requests: 0, images: 0, imageBytes: 0 };
+    return {
+      label: 'instant',
+      model: 'instant-vision',
+      vision: true,
+      free: true,
+      sent,
+      complete: (request) => {
+        turn += 1;
+        sent.requests += 1;
+        const image = request.messages.flatMap((m) => ('image' in m && m.image ? [m.image] : []));
+        sent.images += image.length;
+        sent.imageBytes += image.reduce((sum, i) => sum + Math.floor((i.base64.length * 3) / 4), 0);
+        const call = turn > steps ? { name: 'done', arguments: '{"success":true,"summary":"done"}' } : action === 'wait'
+              ? { name: 'wait', arguments: JSON.stringify({ seconds: 0 }) }
+              : { name: 'move', arguments: JSON.stringify({ x: 100 + (turn % 2) * 200, y: 100 }) };
+        return Promise.resolve({ text: '', toolCalls: [{ id: `c${turn}`, ...call }], usage: null, model: 'instant-vision', stopReason: 'tool_use' });
+      },
+    };
   };
   const log = createLogger('bench', [streamSink(process.stderr)], 'warn');
   const desktop = createDesktopService({ entry: HOST, log });
   await desktop.status();
+  const loop = (provider: Provider, runDir: string, skipUnchanged: boolean): ReturnType<typeof runDesktopTask> =>
+    runDesktopTask({
+      task: 'Watch the screen',
+      provider,
+      desktop,
+      runDir,
+      mode: 'act',
+      approve: () => Promise.resolve({ approved: true }),
+      dryRun: false,
+      width: MODEL_WIDTH,
+      quality: QUALITY,
+      maxSteps: steps + 5,
+      log,
+      now: () => Date.now(),
+      skipUnchanged,
+    });
+  // An idle screen the model waits on (until the loop's stagnation check ends it), every screenshot sent, then with
+  // unchanged screens left out.
+  const everyShot = instantModel('wait');
+  await loop(everyShot, join(scratch, 'idle-every-shot'), false);
+  figures.idleRequests = everyShot.sent.requests;
+  figures.idleImagesAll = everyShot.sent.images;
+  figures.idleKbAll = everyShot.sent.imageBytes / 1024;
+  const waiting = instantModel('wait');
+  await loop(waiting, join(scratch, 'idle'), true);
+  figures.idleImages = waiting.sent.images;
+  figures.idleKb = waiting.sent.imageBytes / 1024;
+  const instant = instantModel('move');
   const started = performance.now();
-  const { state } = await runDesktopTask({
-    task: 'Move the pointer back and forth',
-    provider: instant,
-    desktop,
-    runDir: join(scratch, 'run'),
-    mode: 'act',
-    approve: () => Promise.resolve({ approved: true }),
-    dryRun: false,
-    width: MODEL_WIDTH,
-    quality: QUALITY,
-    maxSteps: steps + 5,
-    log,
-    now: () => Date.now(),
-  });
+  const { state } = await loop(instant, join(scratch, 'run'), true);
   figures.loopStep = (performance.now() - started) / state.steps.length;
   // Where a step's time goes, from the run folder's own timings.
   const lines = (await readFile(join(scratch, 'run', 'steps.jsonl'), 'utf8')).trim().split('\n');
@@ -156,6 +185,17 @@ async function main(): Promise<void> {
   out.push(`${''.padEnd(74)}${'1280x800'.padStart(14)}${'1920x1080'.padStart(14)}`);
   for (const [label, key, target] of rows) out.push(`${label.padEnd(74)}${cell(results[0]?.[key])}${cell(results[1]?.[key])}${target ? `   ${target}` : ''}`);
   out.push(`${'JPEG sent to the model'.padEnd(74)}${results.map((r) => `${(r.jpegKb ?? 0).toFixed(0)} KB`.padStart(14)).join('')}`);
+  // The idle screen: the same loop, every screenshot sent beside unchanged ones left out (a note instead).
+  const idle = (r: Figures): string => `${r.idleImages ?? 0}/${r.idleRequests ?? 0} img`.padStart(14);
+  // Both idle runs end when the loop's stagnation check stops a task whose screen never changes.
+  const idleAll = (r: Figures): string => `${r.idleImagesAll ?? 0}/${r.idleRequests ?? 0} img`.padStart(14);
+  out.push(`${'Idle screen, model requests with an image: every shot sent'.padEnd(74)}${results.map(idleAll).join('')}`);
+  out.push(`${'  unchanged screens left out (a note instead; sent again after 3 in a row)'.padEnd(74)}${results.map(idle).join('')}`);
+  out.push(
+    `${'  image bytes saved over the run'.padEnd(74)}${results.map((r) => `${((r.idleKbAll ?? 0) - (r.idleKb ?? 0)).toFixed(0)} KB`.padStart(14)).join('')}   (${results
+      .map((r) => `${Math.round((100 * ((r.idleKbAll ?? 0) - (r.idleKb ?? 0))) / Math.max(1, r.idleKbAll ?? 0))}%`)
+      .join(', ')} of the image bytes)`,
+  );
   process.stdout.write(`${out.join('\n')}\n`);
 }
 

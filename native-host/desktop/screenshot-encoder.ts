@@ -90,6 +90,38 @@ export function screenFingerprint(rgba: RawCapture): string {
   return cells.join('');
 }
 
+/**
+ * Draws a ring where a click landed, in place: a red ring with a white rim and a dot at its centre, so it shows on
+ * light and dark screens alike. `at` is in the capture's pixels; the ring's size follows the capture's width (about
+ * the size of a mouse pointer once the image is downscaled for the model). Points off the capture draw nothing.
+ */
+export function drawClickMarker(rgba: RawCapture, at: { x: number; y: number }): void {
+  const { width, height, data } = rgba;
+  const cx = Math.round(at.x);
+  const cy = Math.round(at.y);
+  if (cx < 0 || cy < 0 || cx >= width || cy >= height) return;
+  const scale = Math.max(1, width / 1280);
+  const radius = 11 * scale;
+  const ring = 2.5 * scale;
+  const rim = 1.5 * scale;
+  const dot = 2 * scale;
+  const reach = Math.ceil(radius + ring + rim);
+  for (let y = Math.max(0, cy - reach); y <= Math.min(height - 1, cy + reach); y += 1) {
+    for (let x = Math.max(0, cx - reach); x <= Math.min(width - 1, cx + reach); x += 1) {
+      const d = Math.hypot(x - cx, y - cy);
+      const off = Math.abs(d - radius);
+      let colour: [number, number, number] | undefined;
+      if (off <= ring / 2 || d <= dot) colour = [230, 30, 30];
+      else if (off <= ring / 2 + rim || d <= dot + rim) colour = [255, 255, 255];
+      if (!colour) continue;
+      const i = (y * width + x) * 4;
+      data[i] = colour[0];
+      data[i + 1] = colour[1];
+      data[i + 2] = colour[2];
+    }
+  }
+}
+
 /** Keeps the full-size capture as a PNG, written to a temporary name first so a reader never sees half a file. */
 export async function writeFullPng(sharp: Sharp, rgba: RawCapture, path: string): Promise<void> {
   // Light compression: these files are for the user to look at later, and the next step should not wait on them.

@@ -5,7 +5,7 @@ import type { DesktopDriver } from './desktop-driver';
 import { validatePolicy, type DesktopPolicy } from './desktop-policy';
 import { formatKeyChord, parseKeyChord, type KeyName } from './key-chord';
 import { performAction } from './perform-action';
-import { encodeForModel, screenFingerprint, toRgba, writeFullPng, type Sharp } from './screenshot-encoder';
+import { drawClickMarker, encodeForModel, screenFingerprint, toRgba, writeFullPng, type Sharp } from './screenshot-encoder';
 import type { DesktopWorkerMethods } from './worker-channel';
 
 export interface WorkerDeps {
@@ -87,8 +87,13 @@ export function workerHandlers(deps: WorkerDeps): Handlers<DesktopWorkerMethods>
       const started = deps.now();
       const rgba = toRgba(await deps.driver.capture(display));
       const captured = deps.now();
-      if (params.pngPath !== undefined) keepPng(rgba, params.pngPath);
+      // The fingerprint is the screen's own: taken before the click marker is drawn on the images.
       const fingerprint = screenFingerprint(rgba);
+      if (params.marker) {
+        const { x, y, frame } = params.marker;
+        drawClickMarker(rgba, { x: (x * rgba.width) / frame.width, y: (y * rgba.height) / frame.height });
+      }
+      if (params.pngPath !== undefined) keepPng(rgba, params.pngPath);
       const image = await encodeForModel(deps.sharp, rgba, { width: params.width, quality: params.quality, maxBytes: params.maxBytes });
       return {
         display,

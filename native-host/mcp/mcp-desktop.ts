@@ -62,6 +62,9 @@ export function createMcpDesktop(desktop: DesktopControl, now: () => number, win
   const environment: DesktopAgentEnvironment = {
     dryRun: false,
     shot: () => undefined,
+    // An MCP client takes its own screenshots (desktop_screenshot), each sent in full.
+    showNextImage: () => undefined,
+    skipped: { images: 0, bytes: 0 },
     observe: () => Promise.reject(new AppError('bad_request', 'Take a screenshot with desktop_screenshot.')),
     act: (action, options) => {
       const needsFrame = action.kind !== 'type' && action.kind !== 'key' && action.kind !== 'wait';

@@ -119,6 +119,12 @@ export const Observation = z.object({
   otherTabs: z.number().int().nonnegative().optional(),
   /** Taken only when the task asked for screenshots and the model accepts images. */
   screenshot: Screenshot.optional(),
+  /**
+   * What the stagnation check compares between steps, where the text carries notes that vary while the thing observed
+   * does not (the desktop: the screen's fingerprint, beside notes on a left-out image or a click marker). The text when
+   * absent.
+   */
+  changeKey: z.string().max(1000).optional(),
 });
 export type Observation = z.input<typeof Observation>;
 

@@ -25,7 +25,7 @@ export function observationRecord(raw: Observation, redactor: Redactor): StepRec
     ...(raw.chat ? { chat: { lastFromThem: raw.chat.lastFromThem === null ? null : redactor.redact(raw.chat.lastFromThem), choices: (raw.chat.choices ?? []).map((c) => redactor.redact(c)) } } : {}),
     url: redactor.redact(raw.url),
     title: redactor.redact(raw.title),
-    hash: textHash(`${raw.url}\n${text}`),
+    hash: textHash(`${raw.url}\n${raw.changeKey ?? text}`),
     chars: text.length,
     text,
     elements: redactor.redactDeep(raw.elements ?? []),

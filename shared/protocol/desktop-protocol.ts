@@ -49,6 +49,17 @@ export const DesktopScreenshotParams = z.object({
   quality: z.number().int().min(10).max(100).default(70),
   /** Where to keep the full-size PNG (a run folder's file); none is written when absent. */
   pngPath: z.string().min(1).max(4096).optional(),
+  /**
+   * Where the last click landed, in the pixels of the screenshot it was aimed at (`frame`): drawn as a ring on the
+   * model's image and the kept PNG, so both the model and the user see where it went. The fingerprint ignores it.
+   */
+  marker: z
+    .object({
+      x: z.number().min(0).max(100_000),
+      y: z.number().min(0).max(100_000),
+      frame: z.object({ width: z.number().int().positive().max(100_000), height: z.number().int().positive().max(100_000) }),
+    })
+    .optional(),
 });
 export type DesktopScreenshotParams = z.input<typeof DesktopScreenshotParams>;
 

@@ -25,6 +25,10 @@ export interface DesktopAgentEnvironment extends AgentEnvironment {
   readonly dryRun: boolean;
   /** The screenshot taken for a step, for the run folder. */
   shot(step: number): ShotRecord | undefined;
+  /** Sends the next observation's image even when the screen has not changed (the model asked to see it). */
+  showNextImage(): void;
+  /** How many observations left their image out because the screen was unchanged, and the bytes that saved. */
+  readonly skipped: { images: number; bytes: number };
 }
 
 export interface DesktopEnvironmentOptions {
@@ -37,7 +41,20 @@ export interface DesktopEnvironmentOptions {
   now: () => number;
   /** Each step's screenshot as the model gets it, for a live view (the side panel's thumbnails). */
   onShot?: (shot: ShotRecord & { jpegBase64: string }) => void;
+  /**
+   * While the model only waits for the screen to change, leave out an image identical to the last one it was sent
+   * (same fingerprint), with a note instead; default true. After any other step the image is sent, unchanged or not:
+   * the model keeps one screenshot in view, and it needs it to act.
+   */
+  skipUnchanged?: boolean;
+  /** Draw a ring where the last click landed on the next screenshot (the model's image and the PNG); default true. */
+  markClicks?: boolean;
 }
+
+/** Unchanged screens in a row after which the image is sent anyway, so the model never works long from memory. */
+export const RESEND_UNCHANGED_AFTER = 3;
+
+const CLICKS = new Set(['click', 'double_click', 'right_click']);
 
 /**
  * Observations are screenshots of one display, downscaled for the model, with the full-size PNG kept in the run folder
@@ -47,18 +64,33 @@ export interface DesktopEnvironmentOptions {
 export function createDesktopEnvironment(options: DesktopEnvironmentOptions): DesktopAgentEnvironment {
   const shots: ShotRecord[] = [];
   let frame: DesktopFrame | undefined;
+  /** The last image the model was sent: its screen's fingerprint and step. */
+  let lastSent: { fingerprint: string; step: number } | undefined;
+  let unchangedInRow = 0;
+  let forceImage = false;
+  /** What the model did since the last image it was sent: only waits (so it has seen this screen and is waiting). */
+  let since = { waited: false, other: false };
+  let lastClick: { x: number; y: number; frame: DesktopFrame } | undefined;
+  const skipped = { images: 0, bytes: 0 };
   return {
     dryRun: options.dryRun,
+    skipped,
     shot: (step) => shots.find((s) => s.step === step),
+    showNextImage: () => {
+      forceImage = true;
+    },
     observe: async (): Promise<Observation> => {
       const step = shots.length;
       const pngPath = join(options.runDir, `step-${String(step + 1).padStart(3, '0')}.png`);
       const started = options.now();
+      const click = options.markClicks === false ? undefined : lastClick;
+      lastClick = undefined;
       const shot = await options.desktop.screenshot({
         width: options.width,
         quality: options.quality,
         pngPath,
         ...(options.displayId === undefined ? {} : { displayId: options.displayId }),
+        ...(click ? { marker: { x: click.x, y: click.y, frame: { width: click.frame.width, height: click.frame.height } } } : {}),
       });
       frame = shot.frame;
       const { display } = shot;
@@ -72,22 +104,55 @@ export function createDesktopEnvironment(options: DesktopEnvironmentOptions): De
       };
       shots.push(record);
       options.onShot?.({ ...record, jpegBase64: shot.image.base64 });
+      // The model only waited, and the screen is the one it was last sent (in the same frame, so its coordinates still
+      // hold): a note instead of the same picture again, up to a few steps in a row, unless the model asked to see it.
+      const unchanged =
+        options.skipUnchanged !== false &&
+        !forceImage &&
+        since.waited &&
+        !since.other &&
+        lastSent !== undefined &&
+        lastSent.fingerprint === shot.fingerprint &&
+        unchangedInRow < RESEND_UNCHANGED_AFTER &&
+        shots.at(-2)?.frame.width === shot.frame.width &&
+        shots.at(-2)?.frame.height === shot.frame.height;
+      forceImage = false;
+      since = { waited: false, other: false };
+      if (unchanged) {
+        unchangedInRow += 1;
+        skipped.images += 1;
+        skipped.bytes += shot.image.bytes ?? Math.floor((shot.image.base64.length * 3) / 4);
+      } else {
+        unchangedInRow = 0;
+        lastSent = { fingerprint: shot.fingerprint, step };
+      }
       const text = [
         `Screenshot of display ${display.id} (${display.name}, ${display.width}x${display.height}), shown as a ${shot.frame.width}x${shot.frame.height} image.`,
         `Give every x and y in this image's pixels, from its top-left corner (x to the right, y down).`,
         `Screen fingerprint: ${shot.fingerprint}`,
+        ...(click && !unchanged ? [`A red ring marks where your last click landed, at (${Math.round(click.x)}, ${Math.round(click.y)}).`] : []),
+        ...(unchanged && lastSent
+          ? [
+              `The screen is unchanged since the screenshot of step ${lastSent.step + 1} (same fingerprint), so no new image is attached. Call show_screen to see it again.`,
+            ]
+          : []),
         ...(options.dryRun ? ['Dry run: actions are described, not performed, so the screen will not change.'] : []),
       ].join('\n');
       return {
         url: `desktop:display-${display.id}`,
         title: `Display ${display.id}`,
         text,
-        screenshot: { mediaType: shot.image.mediaType, base64: shot.image.base64 },
+        // The screen itself decides whether a step changed anything, not the notes around its image.
+        changeKey: `${shot.fingerprint}${options.dryRun ? ' dry run' : ''}`,
+        ...(unchanged ? {} : { screenshot: { mediaType: shot.image.mediaType, base64: shot.image.base64 } }),
       };
     },
     act: (action, actOptions) => {
       const needsFrame = action.kind !== 'type' && action.kind !== 'key' && action.kind !== 'wait';
       if (needsFrame && frame === undefined) return Promise.reject(new AppError('invalid_params', 'No screenshot yet: the next step takes one.'));
+      if (frame && CLICKS.has(action.kind) && 'x' in action && 'y' in action) lastClick = { x: action.x, y: action.y, frame };
+      if (action.kind === 'wait') since.waited = true;
+      else since.other = true;
       return options.desktop.act({ action, ...(frame ? { frame } : {}), dryRun: options.dryRun, approvedSensitive: actOptions.approvedSensitive });
     },
   };

@@ -103,6 +103,20 @@ export const waitTool = defineTool({
   handler: (args, context: DesktopContext) => perform({ kind: 'wait', seconds: args.seconds }, context),
 });
 
+export const showScreenTool = defineTool({
+  name: 'show_screen',
+  description:
+    'Get the screen\'s image with the next step even though it has not changed (when a step said the screen was unchanged and no image was attached, and you need to look at it again).',
+  input: z.object({}),
+  risk: 'read',
+  changesPage: true,
+  describe: () => 'Asked to see the screen again',
+  handler: (_args, context: DesktopContext) => {
+    context.environment.showNextImage();
+    return Promise.resolve({ ok: true, content: 'The next step attaches the screen\'s image.' });
+  },
+});
+
 export const callUserTool = defineTool({
   name: 'call_user',
   description:
@@ -131,6 +145,7 @@ export function desktopTools(): AnyTool<DesktopAgentEnvironment>[] {
     typeTool,
     pressTool,
     waitTool,
+    showScreenTool,
     callUserTool,
     ...control.filter((tool) => tool.name !== 'update_plan'),
   ] as AnyTool<DesktopAgentEnvironment>[];

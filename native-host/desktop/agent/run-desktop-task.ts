@@ -26,6 +26,10 @@ export interface DesktopTaskOptions {
   dryRun: boolean;
   width: number;
   quality: number;
+  /** Leave out an image identical to the last one sent, with a note instead (default true). */
+  skipUnchanged?: boolean;
+  /** Draw a ring where the last click landed on the next screenshot (default true). */
+  markClicks?: boolean;
   displayId?: string;
   maxSteps?: number;
   /** Stops the task from outside (Ctrl+C in the terminal, the side panel's stop). */
@@ -72,6 +76,8 @@ export async function runDesktopTask(options: DesktopTaskOptions): Promise<{ sta
     now: options.now,
     ...(options.displayId === undefined ? {} : { displayId: options.displayId }),
     ...(options.onScreenshot ? { onShot: options.onScreenshot } : {}),
+    ...(options.skipUnchanged === undefined ? {} : { skipUnchanged: options.skipUnchanged }),
+    ...(options.markClicks === undefined ? {} : { markClicks: options.markClicks }),
   });
   const runLog = await createRunLog(options.runDir, (step) => environment.shot(step));
   const deps: AgentDeps<typeof environment> = {

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
-import { encodeForModel, screenFingerprint, toRgba, writeFullPng } from '../../../../native-host/desktop/screenshot-encoder';
+import { drawClickMarker, encodeForModel, screenFingerprint, toRgba, writeFullPng } from '../../../../native-host/desktop/screenshot-encoder';
 import type { RawCapture } from '../../../../native-host/desktop/desktop-driver';
 
 /** A BGRA capture: left half pure red, right half pure blue (as the platform stores them: blue byte first). */
@@ -74,5 +74,35 @@ describe('screenFingerprint', () => {
     expect(a).toBe(b);
     expect(a).toHaveLength(160);
     expect(screenFingerprint(toRgba(changed))).not.toBe(a);
+  });
+});
+
+describe('drawClickMarker', () => {
+  const grey = (width: number, height: number): RawCapture => ({ width, height, data: Buffer.alloc(width * height * 4, 128), order: 'rgba' });
+  const at = (capture: RawCapture, x: number, y: number): number[] => [...capture.data.subarray((y * capture.width + x) * 4, (y * capture.width + x) * 4 + 3)];
+
+  it('draws a red ring with a white rim and a red dot where the click landed, and nothing far from it', () => {
+    const capture = grey(1280, 800);
+    drawClickMarker(capture, { x: 400, y: 300 });
+    expect(at(capture, 400, 300)).toEqual([230, 30, 30]);
+    expect(at(capture, 411, 300)).toEqual([230, 30, 30]);
+    expect(at(capture, 400, 289)).toEqual([230, 30, 30]);
+    expect(at(capture, 413, 300)).toEqual([255, 255, 255]);
+    expect(at(capture, 406, 300)).toEqual([128, 128, 128]);
+    expect(at(capture, 440, 300)).toEqual([128, 128, 128]);
+    const changed = [...capture.data].filter((v, i) => i % 4 !== 3 && v !== 128).length;
+    expect(changed).toBeGreaterThan(100);
+    expect(changed).toBeLessThan(3 * 40 * 40);
+  });
+
+  it('grows with the capture, so it stays visible once a large screen is scaled down for the model, and is clipped at edges', () => {
+    const big = grey(3840, 2160);
+    drawClickMarker(big, { x: 0, y: 0 });
+    expect(at(big, 0, 0)).toEqual([230, 30, 30]);
+    expect(at(big, 33, 0)).toEqual([230, 30, 30]);
+    const outside = grey(100, 100);
+    drawClickMarker(outside, { x: 150, y: 20 });
+    drawClickMarker(outside, { x: -1, y: 20 });
+    expect([...outside.data].every((v, i) => i % 4 === 3 || v === 128)).toBe(true);
   });
 });

@@ -38,20 +38,22 @@ function scriptedModel(turns: Call[][], vision = true): Provider & { requests: P
 }
 
 /** A screen that records what it was asked to do. */
-function fakeDesktop(options: { onAct?: (action: unknown) => Promise<void> } = {}) {
+function fakeDesktop(options: { onAct?: (action: unknown) => Promise<void>; fingerprint?: (shot: number) => string } = {}) {
   const acts: { action: unknown; frame: unknown; dryRun: boolean | undefined; approvedSensitive: boolean | undefined }[] = [];
+  const shotParams: Parameters<DesktopControl['screenshot']>[0][] = [];
   const stopListeners = new Set<() => void>();
   let shots = 0;
   let cancels = 0;
   const desktop: DesktopControl & { onStop(l: () => void): () => void; cancel(): Promise<number> } = {
     screenshot: (params): Promise<DesktopScreenshotResult> => {
       shots += 1;
+      shotParams.push(params);
       return Promise.resolve({
         display: { id: '0', name: 'screen', x: 0, y: 0, width: 1280, height: 800, scaleFactor: 1, primary: true },
         frame: { displayId: '0', width: params.width ?? 1280, height: 400 },
         image: { mediaType: 'image/jpeg', base64: Buffer.from(`jpeg ${shots}`).toString('base64'), bytes: 6 },
         captured: { width: 1280, height: 800 },
-        fingerprint: `fp-${shots}`,
+        fingerprint: options.fingerprint?.(shots) ?? `fp-${shots}`,
         ...(params.pngPath ? { pngPath: params.pngPath } : {}),
         timings: { captureMs: 1, encodeMs: 1 },
       });
@@ -70,7 +72,7 @@ function fakeDesktop(options: { onAct?: (action: unknown) => Promise<void> } = {
       return Promise.resolve(0);
     },
   };
-  return { desktop, acts, pressHotkey: () => stopListeners.forEach((l) => l()), cancels: () => cancels };
+  return { desktop, acts, shotParams, pressHotkey: () => stopListeners.forEach((l) => l()), cancels: () => cancels };
 }
 
 describe('runDesktopTask', () => {
@@ -181,5 +183,70 @@ describe('runDesktopTask', () => {
   it('refuses a model that cannot read images, saying why', async () => {
     const { desktop } = fakeDesktop();
     await expect(runDesktopTask(base(scriptedModel([], false), desktop))).rejects.toThrow(/need a model that reads images/);
+  });
+
+  /** Whether a request's last message (the current step) carried the screen's image. */
+  const imaged = (request: ProviderRequest | undefined): boolean => {
+    const last = request?.messages.at(-1);
+    return last !== undefined && 'image' in last && last.image !== undefined;
+  };
+
+  it('sends an unchanged screen once, with a note in its place, again after three in a row or when the model asks', async () => {
+    const wait = [{ name: 'wait', arguments: { seconds: 0 } }];
+    const done = [{ name: 'done', arguments: { success: true, summary: 'Idle.' } }];
+    const model = scriptedModel([wait, wait, wait, wait, done]);
+    const { desktop } = fakeDesktop({ fingerprint: () => 'same' });
+    const { state } = await runDesktopTask(base(model, desktop));
+    expect(state.status).toBe('completed');
+    // Sent, three left out, sent again (the fourth unchanged in a row).
+    expect(model.requests.map(imaged)).toEqual([true, false, false, false, true]);
+    expect(JSON.stringify(model.requests[1]?.messages)).toContain('unchanged since step 1');
+    // The model asks to look again: the next step has the image, the one after it is left out again.
+    const asking = scriptedModel([[{ name: 'show_screen', arguments: {} }], wait, done]);
+    await runDesktopTask(base(asking, fakeDesktop({ fingerprint: () => 'same' }).desktop));
+    expect(asking.requests.map(imaged)).toEqual([true, true, false]);
+    expect(asking.requests[0]?.tools.map((t) => t.name)).toContain('show_screen');
+    // Any step but a wait keeps the image coming, unchanged or not: a plan, then a click, then a look after it.
+    const acting = scriptedModel([
+      [{ name: 'update_plan', arguments: { explanation: 'simple', steps: [{ step: 'Click', status: 'in_progress' }] } }],
+      [{ name: 'click', arguments: { x: 5, y: 5 } }],
+      done,
+    ]);
+    await runDesktopTask(base(acting, fakeDesktop({ fingerprint: () => 'same' }).desktop));
+    expect(acting.requests.map(imaged)).toEqual([true, true, true]);
+    // A screen that changes is always sent.
+    const changing = scriptedModel([wait, wait, wait, wait, done]);
+    await runDesktopTask(base(changing, fakeDesktop().desktop));
+    expect(changing.requests.map(imaged).every(Boolean)).toBe(true);
+    // Turned off, every screenshot is sent.
+    const always = scriptedModel([wait, wait, done]);
+    await runDesktopTask(base(always, fakeDesktop({ fingerprint: () => 'same' }).desktop, { skipUnchanged: false }));
+    expect(always.requests.map(imaged)).toEqual([true, true, true]);
+  });
+
+  it('still stops a task whose actions change nothing on the screen, whatever notes its steps carry', async () => {
+    const click = [{ name: 'click', arguments: { x: 5, y: 5 } }];
+    const model = scriptedModel(Array.from({ length: 12 }, () => click));
+    const { state } = await runDesktopTask(base(model, fakeDesktop({ fingerprint: () => 'same' }).desktop, { maxSteps: 12 }));
+    expect(state.status).toBe('failed');
+    expect(model.requests.length).toBeLessThan(12);
+  });
+
+  it('marks where the last click landed on the next screenshot, in the pixels it was aimed at, and says so', async () => {
+    const model = scriptedModel([
+      [{ name: 'click', arguments: { x: 120, y: 60 } }],
+      [{ name: 'move', arguments: { x: 10, y: 10 } }],
+      [{ name: 'done', arguments: { success: true, summary: 'Clicked.' } }],
+    ]);
+    const { desktop, shotParams } = fakeDesktop();
+    await runDesktopTask(base(model, desktop));
+    expect(shotParams[0]?.marker).toBeUndefined();
+    expect(shotParams[1]?.marker).toEqual({ x: 120, y: 60, frame: { width: 640, height: 400 } });
+    // A move is not a click: the screenshot after it is clean.
+    expect(shotParams[2]?.marker).toBeUndefined();
+    expect(JSON.stringify(model.requests[1]?.messages)).toContain('A red ring marks where your last click landed, at (120, 60).');
+    const plain = fakeDesktop();
+    await runDesktopTask(base(scriptedModel([[{ name: 'click', arguments: { x: 1, y: 1 } }]]), plain.desktop, { markClicks: false }));
+    expect(plain.shotParams.every((p) => p.marker === undefined)).toBe(true);
   });
 });
