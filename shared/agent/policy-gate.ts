@@ -3,6 +3,7 @@ import { PAGE_INPUT_TEXT, fillsField } from './page-input-tools';
 import { destinationOf } from './gate-destination';
 import { fieldFits } from './placeholder-fit';
 import { inputRisks } from './input-gate';
+import { readableLabel } from './label-text';
 import type { Classification, Decision, GateInput, GateVerdict, PolicyConfig } from './gate-types';
 import { formatPlan, planStepsChanged, type Plan } from './plan';
 import { beyondPlan } from './plan-scope';
@@ -56,7 +57,8 @@ export function classifyToolCall(input: GateInput): Classification {
   const ref = typeof args.ref === 'number' ? args.ref : undefined;
   const element = ref === undefined ? undefined : page.element(ref);
   const effect = input.facts?.effect;
-  const label = element?.name ?? '';
+  // The label as the user sees it: a right-to-left override or an invisible character must not hide a risky word.
+  const label = readableLabel(element?.name ?? '');
   const isList = tool.name === 'tabs' && args.action === 'list';
   if (isList) findings.classes = new Set(['read']);
 
@@ -109,7 +111,7 @@ export function classifyToolCall(input: GateInput): Classification {
 
   if (tool.risk !== 'read' && !isList && ELEMENT_TOOLS.has(tool.name) && actsOn && matchesAny(actsOnUrl, config.deniedSites)) {
     result.forbidden = `${originLabel(actsOn)} is on the list of sites Deputy must not act on`;
-  } else if (tool.risk !== 'read' && ELEMENT_TOOLS.has(tool.name) && /^https?:/i.test(actsOnUrl) && !approved(actsOnUrl)) {
+  } else if (tool.risk !== 'read' && ELEMENT_TOOLS.has(tool.name) && originOf(actsOnUrl) !== null && !approved(actsOnUrl)) {
     // A frame of another site, or a page a link led to: acting there needs the user, like going there.
     result.leavesApprovedSites = true;
     const inFrame = actsOn !== originOf(page.url);
