@@ -106,7 +106,7 @@ function approvalRequest(call: CallRecord, services: CallServices<unknown>, verd
 
 export function pageLookup(step: StepRecord): PageLookup {
   const elements = new Map(step.observation.elements.map((e) => [e.ref, e]));
-  const { chat, dialog, downloads, ownTabs } = step.observation;
+  const { chat, dialog, downloads, ownTabs, frameOrigins } = step.observation;
   return {
     url: step.observation.url,
     element: (ref) => elements.get(ref),
@@ -114,6 +114,7 @@ export function pageLookup(step: StepRecord): PageLookup {
     ...(dialog ? { dialog } : {}),
     ...(downloads ? { downloads } : {}),
     ...(ownTabs ? { ownTabs } : {}),
+    ...(frameOrigins && frameOrigins.length > 0 ? { frameOrigins } : {}),
   };
 }
 

@@ -2,6 +2,7 @@ import { detectCommitments, findUnsharedPersonalData, personalKindText } from '.
 import { PAGE_INPUT_TEXT, fillsField } from './page-input-tools';
 import { destinationOf } from './gate-destination';
 import { fieldFits } from './placeholder-fit';
+import { borrowedAuthority } from './frame-authority';
 import { inputRisks } from './input-gate';
 import { readableLabel } from './label-text';
 import type { Classification, Decision, GateInput, GateVerdict, PolicyConfig } from './gate-types';
@@ -123,6 +124,10 @@ export function classifyToolCall(input: GateInput): Classification {
     if (args.action === 'close') addRisk(findings, 'irreversible', 'closing one of your own tabs loses what it shows');
   }
 
+  if (tool.risk !== 'read') {
+    const borrowed = borrowedAuthority({ pageUrl: page.url, frameOrigins: page.frameOrigins, element, effect, classes: findings.classes, fills: fillsField(tool.name) });
+    if (borrowed) mustAsk.push(borrowed);
+  }
   if (outgoing !== undefined) checkChatMessage(outgoing, input, findings, result);
   if (personalData) findings.reasons.push(`it uses personal data (${placeholders.map((p) => `{{${p}}}`).join(', ')})`);
 
