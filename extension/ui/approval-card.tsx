@@ -66,6 +66,11 @@ export function ApprovalCard(props: {
       <h3 id={titleId} class="approval__title">
         {risky ? 'Check this step before it happens' : 'Approve this step?'}
       </h3>
+      {approval.warning ? (
+        <p class="approval__warning" role="alert" data-testid="approval-warning">
+          {approval.warning}
+        </p>
+      ) : null}
       <p class="approval__intent" data-testid="approval-intent">
         {plainText(approval.intent)}
       </p>

@@ -1,20 +1,32 @@
+import { hostWithUnicode } from '../../shared/agent/host-display';
 import { ALWAYS_ASK_CLASSES, type RiskClass } from '../../shared/agent/risk-class';
 import type { PendingApproval } from '../../shared/protocol';
 import { plainText } from './step-wording';
+
+/** An internationalized host as the browser sends it (punycode), with its Unicode beside it: "xn--bcher-kva.example (bücher.example)". */
+function unicodeBeside(host: string): string {
+  const unicode = hostWithUnicode(host);
+  return unicode === host ? '' : ` (${unicode})`;
+}
 
 /** Where the action happens, short enough for the narrow panel: host and path, without the query. */
 export function placeOf(url: string): string {
   try {
     const parsed = new URL(url);
-    return `${parsed.host}${parsed.pathname === '/' ? '' : parsed.pathname}`;
+    return `${parsed.host}${parsed.pathname === '/' ? '' : parsed.pathname}${unicodeBeside(parsed.hostname)}`;
   } catch {
     return url;
   }
 }
 
-/** The host of an address or origin, for a button: "shop.example". */
+/** The host of an address or origin, for a button: "shop.example", "xn--shp-ted.test (shоp.test)". */
 export function hostLabel(url: string): string {
-  return placeOf(url).split('/')[0] ?? url;
+  try {
+    const parsed = new URL(url);
+    return `${parsed.host}${unicodeBeside(parsed.hostname)}`;
+  } catch {
+    return url.split('/')[0] ?? url;
+  }
 }
 
 /**

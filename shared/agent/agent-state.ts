@@ -77,6 +77,8 @@ export const ObservationRecord = z.object({
   downloads: z.array(ObservedDownload).optional(),
   /** The ids of the task's own tabs at this step, for the policy gate. */
   ownTabs: z.array(z.number().int()).optional(),
+  /** Origins of cross-origin frames whose words the step showed the model (see frame-authority). */
+  frameOrigins: z.array(z.string()).optional(),
   screenshot: Screenshot.optional(),
 });
 export type ObservationRecord = z.infer<typeof ObservationRecord>;

@@ -22,6 +22,8 @@ export interface ApprovalRequest {
   sends?: { method: string; fields: string[] } | null;
   /** The origin of the page or frame the step acts in. */
   actsOn?: string | null;
+  /** Shown first on the card: the destination is an internationalized name that would pass for a site the user knows. */
+  warning?: string;
   /** What the step does, in words ("It sends the fields card, name to evil.test (POST)."). */
   consequence?: string;
   /** The origin "Approve for site" approves for this task; null when the step is too risky to approve beyond once. */

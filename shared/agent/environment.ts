@@ -109,6 +109,8 @@ export const Observation = z.object({
   /** The numbered snapshot, e.g. `[12] button "Add to cart"`. */
   text: z.string(),
   elements: z.array(ObservedElement).default([]),
+  /** The origins of cross-origin frames whose words this observation shows (an ad, a widget): not the page's own. */
+  frameOrigins: z.array(z.string()).optional(),
   /** The task's own tabs. */
   tabs: z.array(ObservedTab).default([]),
   /** A JavaScript dialog open over the page: the page is frozen until the dialog tool answers it. */

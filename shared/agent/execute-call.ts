@@ -1,3 +1,4 @@
+import { forDisplay, knownHosts } from './approval-display';
 import { AppError } from '../errors';
 import type { AgentState, CallRecord, StepRecord, TaskOutcome } from './agent-state';
 import type { GateFacts } from './action-effect';
@@ -74,7 +75,9 @@ async function askApproval<E>(services: CallServices<E>, request: ApprovalReques
   await services.save();
   const askedAt = services.now();
   // Gate reasons quote the page (labels, form addresses): the request is redacted like anything else that is stored.
-  const answer = await services.approve(services.redactor.redactDeep(request), services.signal);
+  // What the card shows is what the page's labels look like, and a look-alike destination is said first.
+  const shown = forDisplay(request, knownHosts(state, services.policy.allowedSites));
+  const answer = await services.approve(services.redactor.redactDeep(shown), services.signal);
   state.status = previous === 'awaiting_approval' ? 'running' : previous;
   state.waitedMs += services.now() - askedAt;
   return answer;
@@ -103,7 +106,7 @@ function approvalRequest(call: CallRecord, services: CallServices<unknown>, verd
 
 export function pageLookup(step: StepRecord): PageLookup {
   const elements = new Map(step.observation.elements.map((e) => [e.ref, e]));
-  const { chat, dialog, downloads, ownTabs } = step.observation;
+  const { chat, dialog, downloads, ownTabs, frameOrigins } = step.observation;
   return {
     url: step.observation.url,
     element: (ref) => elements.get(ref),
@@ -111,6 +114,7 @@ export function pageLookup(step: StepRecord): PageLookup {
     ...(dialog ? { dialog } : {}),
     ...(downloads ? { downloads } : {}),
     ...(ownTabs ? { ownTabs } : {}),
+    ...(frameOrigins && frameOrigins.length > 0 ? { frameOrigins } : {}),
   };
 }
 

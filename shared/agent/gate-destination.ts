@@ -59,7 +59,8 @@ export function destinationOf(input: GateInput, context: DestinationContext, fin
     return;
   }
   const target = targetOf(input, effect);
-  if (!target || !/^https?:/i.test(target.url)) return;
+  // Read as the browser reads it: " https://evil.test" (leading space) and "HTTPS:evil.test" go to a web page too.
+  if (!target) return;
   const origin = originOf(target.url);
   if (origin === null) return;
   if (matchesAny(target.url, config.deniedSites)) {

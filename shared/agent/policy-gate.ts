@@ -2,7 +2,9 @@ import { detectCommitments, findUnsharedPersonalData, personalKindText } from '.
 import { PAGE_INPUT_TEXT, fillsField } from './page-input-tools';
 import { destinationOf } from './gate-destination';
 import { fieldFits } from './placeholder-fit';
+import { borrowedAuthority } from './frame-authority';
 import { inputRisks } from './input-gate';
+import { readableLabel } from './label-text';
 import type { Classification, Decision, GateInput, GateVerdict, PolicyConfig } from './gate-types';
 import { formatPlan, planStepsChanged, type Plan } from './plan';
 import { beyondPlan } from './plan-scope';
@@ -56,7 +58,8 @@ export function classifyToolCall(input: GateInput): Classification {
   const ref = typeof args.ref === 'number' ? args.ref : undefined;
   const element = ref === undefined ? undefined : page.element(ref);
   const effect = input.facts?.effect;
-  const label = element?.name ?? '';
+  // The label as the user sees it: a right-to-left override or an invisible character must not hide a risky word.
+  const label = readableLabel(element?.name ?? '');
   const isList = tool.name === 'tabs' && args.action === 'list';
   if (isList) findings.classes = new Set(['read']);
 
@@ -109,7 +112,7 @@ export function classifyToolCall(input: GateInput): Classification {
 
   if (tool.risk !== 'read' && !isList && ELEMENT_TOOLS.has(tool.name) && actsOn && matchesAny(actsOnUrl, config.deniedSites)) {
     result.forbidden = `${originLabel(actsOn)} is on the list of sites Deputy must not act on`;
-  } else if (tool.risk !== 'read' && ELEMENT_TOOLS.has(tool.name) && /^https?:/i.test(actsOnUrl) && !approved(actsOnUrl)) {
+  } else if (tool.risk !== 'read' && ELEMENT_TOOLS.has(tool.name) && originOf(actsOnUrl) !== null && !approved(actsOnUrl)) {
     // A frame of another site, or a page a link led to: acting there needs the user, like going there.
     result.leavesApprovedSites = true;
     const inFrame = actsOn !== originOf(page.url);
@@ -121,6 +124,10 @@ export function classifyToolCall(input: GateInput): Classification {
     if (args.action === 'close') addRisk(findings, 'irreversible', 'closing one of your own tabs loses what it shows');
   }
 
+  if (tool.risk !== 'read') {
+    const borrowed = borrowedAuthority({ pageUrl: page.url, frameOrigins: page.frameOrigins, element, effect, classes: findings.classes, fills: fillsField(tool.name) });
+    if (borrowed) mustAsk.push(borrowed);
+  }
   if (outgoing !== undefined) checkChatMessage(outgoing, input, findings, result);
   if (personalData) findings.reasons.push(`it uses personal data (${placeholders.map((p) => `{{${p}}}`).join(', ')})`);
 

@@ -1,5 +1,6 @@
 import type { ActionEffect, FieldFact, FormFact } from './action-effect';
 import type { RiskClass } from './risk-class';
+import { readableLabel } from './label-text';
 import {
   LOGIN_WORDS,
   PLAN_WORDS,
@@ -60,8 +61,10 @@ function isLoginForm(form: FormFact, label: string, pageUrl: string): boolean {
  * address), the page it is on, prices near it, and its wording in many languages as one signal among these. Enter in
  * a field and typing with submit arrive here as the submission they cause.
  */
-export function effectRisks(effect: ActionEffect, label: string, findings: RiskFindings): void {
-  const text = (label.includes(effect.element.text) ? label : effect.element.text.includes(label) ? effect.element.text : `${label} ${effect.element.text}`).trim();
+export function effectRisks(effect: ActionEffect, shownLabel: string, findings: RiskFindings): void {
+  const label = readableLabel(shownLabel);
+  const elementText = readableLabel(effect.element.text);
+  const text = (label.includes(elementText) ? label : elementText.includes(label) ? elementText : `${label} ${elementText}`).trim();
   const form = effect.form;
   const submits = effect.submits && form !== undefined;
   const pageKind = urlKind(effect.frameUrl);
@@ -111,7 +114,8 @@ export function effectRisks(effect: ActionEffect, label: string, findings: RiskF
  * The wording signal alone, for actions whose effect is unknown (the page did not answer) and on top of the
  * structure for those whose effect is known.
  */
-export function wordRisks(label: string, findings: RiskFindings): void {
+export function wordRisks(shownLabel: string, findings: RiskFindings): void {
+  const label = readableLabel(shownLabel);
   if (label.trim() === '') return;
   const own = short(label);
   if (saysMoney(label) && !saysCart(label)) addRisk(findings, 'money', `it looks like it spends money ("${own}")`);

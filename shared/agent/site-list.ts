@@ -4,15 +4,18 @@
  *
  * Users write site patterns in Settings: "example.com" (the site and its subdomains, at the scheme's default port),
  * "*.example.com" (subdomains only), "shop.example.com:8443" (that port), "https://example.com" (that scheme only).
- * Anything that is not an http(s) URL matches nothing.
+ * Anything that is not an http(s) URL matches nothing. Addresses are read by the WHATWG URL parser (`web-address`),
+ * patterns' hosts are turned into the ASCII form the browser sends, so both sides compare as the browser goes.
  */
 
-const URL_PARTS = /^(https?):\/\/(?:[^@/?#]*@)?(\[[^\]]+\]|[^:/?#]+)(?::(\d+))?(?=[/?#]|$)/i;
+import { hostWithUnicode } from './host-display';
+import { normalizeHost, parseWebAddress } from './web-address';
+
 const DEFAULT_PORT: Record<string, number> = { http: 80, https: 443 };
 
+/** The host the browser would go to (ASCII, punycode for internationalized names), or null. */
 export function hostOf(url: string): string | null {
-  const match = URL_PARTS.exec(url.trim());
-  return match?.[2] ? match[2].toLowerCase().replace(/\.$/, '') : null;
+  return parseWebAddress(url)?.host ?? null;
 }
 
 interface Parts {
@@ -22,18 +25,12 @@ interface Parts {
 }
 
 function partsOf(url: string): Parts | null {
-  const match = URL_PARTS.exec(url.trim());
-  if (!match?.[1] || !match[2]) return null;
-  const scheme = match[1].toLowerCase();
-  const port = match[3] === undefined ? (DEFAULT_PORT[scheme] ?? 0) : Number(match[3]);
-  return { scheme, host: match[2].toLowerCase().replace(/\.$/, ''), port };
+  return parseWebAddress(url);
 }
 
 /** `http://shop.test:8080`, `https://example.com` (a default port is left out, as browsers write origins), or null. */
 export function originOf(url: string): string | null {
-  const parts = partsOf(url);
-  if (!parts) return null;
-  return `${parts.scheme}://${parts.host}${parts.port === DEFAULT_PORT[parts.scheme] ? '' : `:${parts.port}`}`;
+  return parseWebAddress(url)?.origin ?? null;
 }
 
 /** Whether two addresses are on the same origin (scheme, host and port). */
@@ -44,7 +41,12 @@ export function sameOrigin(a: string, b: string): boolean {
 
 /** An origin for people: `shop.example` for https, the whole origin (`http://shop.test:8080`) for plain http. */
 export function originLabel(origin: string): string {
-  return origin.replace(/^https:\/\//, '');
+  const parsed = parseWebAddress(origin);
+  if (!parsed) return origin.replace(/^https:\/\//, '');
+  // An internationalized name is shown as the browser sends it (punycode), with its Unicode beside it.
+  const label = parsed.origin.replace(/^https:\/\//, '');
+  const unicode = hostWithUnicode(parsed.host);
+  return unicode === parsed.host ? label : `${label} (${unicode})`;
 }
 
 export interface SitePattern {
@@ -64,8 +66,9 @@ export function parseSitePattern(pattern: string): SitePattern | null {
   const rest = trimmed.replace(/^https?:\/\//, '').replace(/[/?#].*$/, '');
   const match = /^(\*\.)?(\[[^\]]+\]|[^:]+)(?::(\d+))?$/.exec(rest);
   if (!match?.[2]) return null;
-  const host = match[2].replace(/\.$/, '');
-  if (host === '' || host.includes('*')) return null;
+  if (match[2].includes('*')) return null;
+  const host = normalizeHost(match[2].replace(/\.$/, ''));
+  if (host === null || host === '') return null;
   return { scheme: scheme ?? null, host, subdomains: match[1] ? 'only' : 'also', port: match[3] === undefined ? null : Number(match[3]) };
 }
 

@@ -32,6 +32,7 @@ export function observationRecord(raw: Observation, redactor: Redactor): StepRec
     ...(raw.dialog ? { dialog: redactor.redactDeep({ ...raw.dialog, defaultPrompt: raw.dialog.defaultPrompt ?? '' }) } : {}),
     ...(raw.downloads && raw.downloads.length > 0 ? { downloads: redactor.redactDeep(raw.downloads.map((d) => ObservedDownload.parse(d))) } : {}),
     ...(raw.tabs && raw.tabs.length > 0 ? { ownTabs: raw.tabs.map((t) => t.id) } : {}),
+    ...(raw.frameOrigins && raw.frameOrigins.length > 0 ? { frameOrigins: raw.frameOrigins } : {}),
     ...(raw.screenshot ? { screenshot: raw.screenshot } : {}),
   };
 }

@@ -16,6 +16,8 @@ export interface PageLookup {
   dialog?: ObservedDialog;
   /** The task's downloads as the step observed them. */
   downloads?: ObservedDownload[];
+  /** The origins of cross-origin frames whose words the model was shown with this page. */
+  frameOrigins?: string[];
   /** The tabs this task works in (it started in or opened); switching to or closing any other one asks. */
   ownTabs?: number[];
 }

@@ -40,6 +40,8 @@ export const PendingApproval = z.object({
   actsOn: z.string().nullable().optional(),
   /** What the step does, in words. */
   consequence: z.string().optional(),
+  /** A look-alike destination (an internationalized name resembling a site the user knows), shown first. */
+  warning: z.string().optional(),
   /** The origin "Approve for site" approves for this task; null or absent when only a single approval is allowed. */
   siteApproval: z.string().nullable().optional(),
 });

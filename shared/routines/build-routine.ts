@@ -1,3 +1,4 @@
+import { parseWebAddress } from '../agent/web-address';
 import type { StepRecord } from '../agent/agent-state';
 import { AppError } from '../errors';
 import type { ParamKind, Routine, RoutineParam, RoutineStep, TargetIdentity } from './routine';
@@ -44,12 +45,7 @@ export function paramName(label: string | undefined, kind: ParamKind, taken: Set
 }
 
 function originOf(url: string): string | null {
-  try {
-    const parsed = new URL(url);
-    return /^https?:$/.test(parsed.protocol) ? parsed.origin : null;
-  } catch {
-    return null;
-  }
+  return parseWebAddress(url)?.origin ?? null;
 }
 
 function pageOf(url: string): string {

@@ -1,4 +1,5 @@
 import type { DnrRule } from '../../platform/egress-rules';
+import { defaultPort, parseWebAddress } from '../../../shared/agent/web-address';
 
 /**
  * The channels whose content Deputy cannot read, closed to unapproved origins for a task's tabs while a secret the
@@ -54,16 +55,11 @@ function escape(text: string): string {
 
 /** A regular expression for an origin and its subdomains, in its http and ws forms. */
 export function originRegex(origin: string): string | null {
-  let url: URL;
-  try {
-    url = new URL(origin);
-  } catch {
-    return null;
-  }
-  const scheme = url.protocol === 'https:' ? '(?:https|wss)' : url.protocol === 'http:' ? '(?:http|ws)' : null;
-  if (!scheme) return null;
-  const host = escape(url.hostname.replace(/^www\./, ''));
-  const port = url.port === '' ? '' : `:${url.port}`;
+  const url = parseWebAddress(origin);
+  if (!url) return null;
+  const scheme = url.scheme === 'https' ? '(?:https|wss)' : '(?:http|ws)';
+  const host = escape(url.host.replace(/^www\./, ''));
+  const port = url.port === defaultPort(url.scheme) ? '' : `:${url.port}`;
   return `^${scheme}://(?:[^/?#@]*\\.)?${host}${escape(port)}(?:[/?#]|$)`;
 }
 

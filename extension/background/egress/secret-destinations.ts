@@ -4,6 +4,8 @@
  * pay.shop.example), and origins the user approved for it. Compared as the WHATWG URL parser reads addresses.
  */
 
+import { parseWebAddress } from '../../../shared/agent/web-address';
+
 interface Parsed {
   scheme: string;
   host: string;
@@ -11,16 +13,10 @@ interface Parsed {
 }
 
 function parse(address: string): Parsed | null {
-  try {
-    const url = new URL(address);
-    if (url.protocol !== 'http:' && url.protocol !== 'https:' && url.protocol !== 'ws:' && url.protocol !== 'wss:') return null;
-    // ws: and wss: reach the same servers as http: and https:.
-    const scheme = url.protocol === 'ws:' ? 'http:' : url.protocol === 'wss:' ? 'https:' : url.protocol;
-    const port = url.port || (scheme === 'https:' ? '443' : '80');
-    return { scheme, host: url.hostname.replace(/\.$/, '').replace(/^www\./, ''), port };
-  } catch {
-    return null;
-  }
+  // ws: and wss: reach the same servers as http: and https:, and their hosts are read the same way.
+  const url = parseWebAddress(address.trim().replace(/^ws(s?):/i, 'http$1:'));
+  if (!url) return null;
+  return { scheme: `${url.scheme}:`, host: url.host.replace(/^www\./, ''), port: String(url.port) };
 }
 
 /** Hosts of one site as far as can be told without the public suffix list: one is the other or a subdomain of it. */

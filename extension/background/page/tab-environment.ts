@@ -165,6 +165,7 @@ export function createTabEnvironment(deps: TabEnvironmentDeps, startTabId: numbe
           ...(autocomplete === undefined ? {} : { autocomplete }),
           ...(origin === undefined ? {} : { origin }),
         })),
+        ...(snapshot.frameOrigins && snapshot.frameOrigins.length > 0 ? { frameOrigins: snapshot.frameOrigins } : {}),
         tabs,
         otherTabs: others.length,
         ...(await shoot()),

@@ -18,6 +18,8 @@ export interface TabSnapshot {
   url: string;
   title: string;
   elements: Array<{ ref: number; role: string; name: string; frameId: number; inputType?: string; autocomplete?: string; origin?: string }>;
+  /** Origins of cross-origin frames whose words the snapshot shows. */
+  frameOrigins?: string[];
   tokens: number;
 }
 
@@ -71,6 +73,7 @@ export async function snapshotTab(frames: FramePorts, tabId: number, memory: Tab
   // Parts from a frame of another origin are marked where they start and end: their text is that site's, not the
   // page's, and actions on them are judged by that origin.
   let openFrame: { frameId: number; origin: string } | null = null;
+  const frameOrigins = new Set<string>();
   for (const { frameId, token, url, item } of stitched.items) {
     const origin = originOf(url);
     const foreign = origin !== null && origin !== topOrigin ? origin : null;
@@ -78,6 +81,7 @@ export async function snapshotTab(frames: FramePorts, tabId: number, memory: Tab
       items.push({ k: 'mark', text: frameEnd(openFrame.origin) });
       openFrame = null;
     }
+    if (foreign) frameOrigins.add(foreign);
     if (foreign && !openFrame) {
       items.push({ k: 'mark', text: frameStart(foreign) });
       openFrame = { frameId, origin: foreign };
@@ -113,5 +117,5 @@ export async function snapshotTab(frames: FramePorts, tabId: number, memory: Tab
     maxTokens: options.maxTokens ?? DEFAULT_BUDGET[options.mode],
     omitted: results.flatMap((r) => r.snapshot.omitted ?? []),
   });
-  return { text: rendered.text, url: state.url, title: state.title, elements, tokens: rendered.tokens };
+  return { text: rendered.text, url: state.url, title: state.title, elements, frameOrigins: [...frameOrigins], tokens: rendered.tokens };
 }

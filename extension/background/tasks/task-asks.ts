@@ -77,8 +77,8 @@ export class TaskAsks {
     if (this.runs.get(taskId)?.signal.aborted) return { approved: false, stopped: true, note: 'The user stopped the task.' };
     return new Promise((resolve) => {
       this.approvals.set(id, resolve);
-      const { step, callId, tool, intent, classes, reason, url, kind, destination, sends, actsOn, consequence, siteApproval } = request;
-      const data = { kind, destination, sends, actsOn, consequence, siteApproval };
+      const { step, callId, tool, intent, classes, reason, url, kind, destination, sends, actsOn, consequence, siteApproval, warning } = request;
+      const data = { kind, destination, sends, actsOn, consequence, siteApproval, warning };
       const defined = Object.fromEntries(Object.entries(data).filter(([, value]) => value !== undefined));
       void this.core.change(taskId, (r) => ({
         ...r,

@@ -1,3 +1,4 @@
+import { readableLabel } from '../../../shared/agent/label-text';
 import { findSecrets } from '../../../shared/agent/secret-patterns';
 import { labelBeforeField } from './orphan-label';
 import { visibleText } from './visual-hiding';
@@ -5,8 +6,9 @@ import { visibleText } from './visual-hiding';
 /** Longest name shown; longer names are cut with an ellipsis so one control never floods the snapshot. */
 export const MAX_NAME = 80;
 
+/** Text in one line as the reader sees it: overridden runs in display order, no bidirectional or invisible characters. */
 export function collapse(text: string): string {
-  return text.replace(/\s+/g, ' ').trim();
+  return readableLabel(text).replace(/\s+/g, ' ').trim();
 }
 
 /** How far past the cut a secret may run and still be kept whole. */
