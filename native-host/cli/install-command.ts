@@ -1,7 +1,8 @@
-import { EXTENSION_ORIGIN, HOST_INSTALL_COMMAND, NATIVE_HOST_NAME } from '../../shared/constants';
+import { EXTENSION_ORIGIN, NATIVE_HOST_NAME } from '../../shared/constants';
 import { AppError } from '../../shared/errors';
 import { ALL_BROWSERS, browserLabel } from '../install/browsers';
 import { applyInstall } from '../install/install-apply';
+import { CHECKOUT_COMMANDS } from '../install/host-script';
 import { detectBrowsers, planInstall, type InstallPlan } from '../install/install-plan';
 import { regAddArgs } from '../install/registry';
 import { hostLogFile } from '../paths';
@@ -19,8 +20,14 @@ export interface InstallOptions extends TargetOptions {
  */
 export async function installCommand(options: InstallOptions, cli: CliEnv): Promise<number> {
   const chosen = chooseTargets(options, cli);
+  const commands = cli.commands ?? CHECKOUT_COMMANDS;
   if ((await cli.fs.probe(cli.hostScript)) === undefined) {
-    throw new AppError('not_found', `${cli.hostScript} is missing: run npm run build first (or ${HOST_INSTALL_COMMAND}, which builds it)`);
+    throw new AppError(
+      'not_found',
+      commands === CHECKOUT_COMMANDS
+        ? `${cli.hostScript} is missing: run npm run build first (or ${commands.install}, which builds it)`
+        : `${cli.hostScript} is missing: this deputy package is incomplete; install it again (npm install -g <the deputy package>)`,
+    );
   }
   const base = { os: cli.os, home: cli.home, env: cli.env };
   let browsers = chosen.browsers;
@@ -72,9 +79,9 @@ export async function installCommand(options: InstallOptions, cli: CliEnv): Prom
     cli.out('Note: on macOS Chrome reads native hosts from ~/Library/Application Support only, not from a --user-data-dir profile.');
   }
   if (/[\\/]\.nvm[\\/]|[\\/]fnm[\\/]/.test(plan.runs.nodePath)) {
-    cli.out(`Note: the launcher runs this exact Node (${plan.runs.nodePath}); if you remove that version, run ${HOST_INSTALL_COMMAND} again.`);
+    cli.out(`Note: the launcher runs this exact Node (${plan.runs.nodePath}); if you remove that version, run ${commands.install} again.`);
   }
-  cli.out('Next: reload Deputy in the browser (or press Retry in its side panel), then check with: npm run deputy -- doctor');
+  cli.out(`Next: reload Deputy in the browser (or press Retry in its side panel), then check with: ${commands.doctor}`);
   cli.out(`Host log: ${hostLogFile({ platform: cli.os, home: cli.home, env: cli.env })} (set DEPUTY_LOG_FILE to move it)`);
   return 0;
 }
