@@ -7,7 +7,7 @@ import { cycles } from './eslint.cycles.js';
 
 export default tseslint.config(
   // scripts/demo/site/ is the demo shop's own page script: plain browser JavaScript served as is, not product code.
-  { ignores: ['dist/**', 'dist-host/**', 'node_modules/**', 'test-artifacts/**', 'runs/**', 'coverage/**', 'scripts/demo/site/**'] },
+  { ignores: ['dist/**', 'dist-host/**', 'node_modules/**', 'test-artifacts/**', 'runs/**', 'coverage/**', 'scripts/demo/site/**', 'release/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {

@@ -4,7 +4,7 @@ import { LoopEvent } from '../../shared/protocol/loop-protocol';
 import { callPageFunction, readPageGlobals } from '../platform/main-world';
 import { connectNative } from '../platform/native';
 import { trackNavigationErrors } from '../platform/navigation-errors';
-import { extensionUrl, extensionVersion, isPrivilegedSender, onInstalled, onPortConnect, onStartup } from '../platform/runtime';
+import { extensionId, extensionUrl, extensionVersion, isPrivilegedSender, onInstalled, onPortConnect, onStartup } from '../platform/runtime';
 import { allowSessionStorageForPages, chromeStore } from '../platform/storage';
 import { allTabIds, onRequestBlocked, onTabClosed, onTabOpened } from '../platform/egress-rules';
 import { listScriptableFrames } from '../platform/tab-control';
@@ -57,6 +57,7 @@ const host = new HostConnection({
   setTimer: (callback, ms) => setTimeout(callback, ms),
   clearTimer: (handle) => clearTimeout(handle),
   clientVersion: extensionVersion(),
+  extensionId: extensionId(),
   onStatus: (status: HostStatus) => {
     ui.broadcast('host.status', status);
     void session.set('hostStatus', status);

@@ -8,6 +8,11 @@ export function extensionOrigin(): string {
   return new URL(browser.runtime.getURL('/')).origin;
 }
 
+/** This copy's extension id: the pinned one when loaded unpacked, another when installed from a store. */
+export function extensionId(): string {
+  return browser.runtime.id;
+}
+
 export function extensionVersion(): string {
   const version: unknown = browser.runtime.getManifest().version;
   return typeof version === 'string' ? version : '0.0.0';

@@ -1,7 +1,7 @@
 import { realpathSync } from 'node:fs';
 import { join } from 'node:path';
 import { spawnProbe, type HostProbe } from '../install/host-probe';
-import { HOST_SCRIPT, packageRoot } from '../install/host-script';
+import { HOST_SCRIPT, hostCommands, packageRoot, type HostCommands } from '../install/host-script';
 import { stableNodePath } from '../install/node-path';
 import { execRunner, nodeInstallFs, type CommandRunner, type InstallFs } from '../install/system';
 import { LoopConfig } from '../../shared/protocol/loop-protocol';
@@ -26,6 +26,8 @@ export interface CliEnv {
   probe: HostProbe;
   /** Writes one line of the command's report to stdout. */
   out: (line: string) => void;
+  /** The install and doctor commands as this copy's user types them (a checkout's npm scripts by default). */
+  commands?: HostCommands;
   /** Whether the Claude Code CLI the fix loop uses is installed and logged in (doctor reports it). */
   claudeStatus?: () => Promise<ClaudeStatus>;
 }
@@ -39,13 +41,15 @@ export function realCliEnv(moduleUrl: string): CliEnv {
       return undefined;
     }
   };
+  const root = packageRoot(moduleUrl);
   return {
     os,
     home,
     env,
     cwd: process.cwd(),
     nodePath: stableNodePath(process.execPath, env.PATH, os, realpath),
-    hostScript: join(packageRoot(moduleUrl), HOST_SCRIPT),
+    hostScript: join(root, HOST_SCRIPT),
+    commands: hostCommands(root),
     version: HOST_VERSION,
     fs: nodeInstallFs,
     run: execRunner,

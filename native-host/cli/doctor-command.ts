@@ -1,5 +1,6 @@
-import { EXTENSION_ORIGIN, HOST_INSTALL_COMMAND, NATIVE_HOST_NAME, PROTOCOL_VERSION } from '../../shared/constants';
+import { EXTENSION_ORIGIN, NATIVE_HOST_NAME, PROTOCOL_VERSION } from '../../shared/constants';
 import { ALL_BROWSERS } from '../install/browsers';
+import { CHECKOUT_COMMANDS, type HostCommands } from '../install/host-script';
 import { diagnose, SLOW_START_MS, type DoctorReport, type TargetReport } from '../install/doctor';
 
 const seconds = (ms: number): string => (ms / 1000).toFixed(1);
@@ -53,7 +54,7 @@ export async function doctorCommand(options: DoctorOptions, cli: CliEnv): Promis
     { fs: cli.fs, run: cli.run, probe: cli.probe },
   );
   const logFile = hostLogFile({ platform: cli.os, home: cli.home, env: cli.env });
-  const advice = adviceFor(report);
+  const advice = adviceFor(report, cli.commands);
   const claude = await cli.claudeStatus?.();
   if (claude?.problem) advice.push(`Fix loop: ${claude.problem}.`);
   const mailbox = await mailboxReport(options, cli);
@@ -126,8 +127,8 @@ function printTarget(target: TargetReport, cli: CliEnv): void {
   for (const note of target.notes) cli.out(row('note', note));
 }
 
-/** What to do next, in the words the README uses. */
-export function adviceFor(report: DoctorReport): string[] {
+/** What to do next, in the words the README uses, with the commands of this copy (a checkout, or the package). */
+export function adviceFor(report: DoctorReport, commands: HostCommands = CHECKOUT_COMMANDS): string[] {
   const names = (targets: TargetReport[]): string =>
     listNames(targets.map((target) => (target.id === 'profile' ? 'the profile' : target.label)));
   const broken = report.targets.filter((target) => target.state === 'broken');
@@ -135,20 +136,28 @@ export function adviceFor(report: DoctorReport): string[] {
     (target) => target.state === 'slow' || (target.state === 'ok' && (target.hello?.ms ?? 0) > SLOW_START_MS),
   );
   const working = report.targets.filter((target) => target.state === 'ok');
+  // A browser that is on this machine but has no registration cannot start the host, whatever the others do.
+  const unregistered = report.targets.filter((target) => target.state === 'not_installed' && target.browserFound && target.id !== 'profile');
   const lines: string[] = [];
   if (working.length > 0) lines.push(`Result: the host works for ${names(working)}.`);
   if (broken.length > 0) {
     const protocol = broken.some((target) => target.problems.some((problem) => problem.includes('speaks protocol')));
-    const fix = protocol ? `npm run build && ${HOST_INSTALL_COMMAND}` : HOST_INSTALL_COMMAND;
-    lines.push(`Problems for ${names(broken)}: run \`${fix}\` in the Deputy folder to rewrite the launcher and manifests, then run doctor again.`);
+    const fix = protocol ? commands.rebuildAndInstall : commands.install;
+    lines.push(`Problems for ${names(broken)}: run \`${fix}\`${commands.where} to rewrite the launcher and manifests, then run doctor again.`);
+  }
+  if (unregistered.length > 0 && (working.length > 0 || broken.length > 0 || slow.length > 0)) {
+    const ids = unregistered.map((target) => target.id).join(',');
+    lines.push(
+      `Not registered for ${names(unregistered)}, which ${unregistered.length === 1 ? 'is' : 'are'} on this machine: Deputy in ${unregistered.length === 1 ? 'that browser' : 'those browsers'} cannot start the host. Run \`${commands.installWith(`--browser ${ids}`)}\`${commands.where}.`,
+    );
   }
   if (slow.length > 0) {
     lines.push(
-      `Slow to start for ${names(slow)}: the machine is busy or the disk is slow. The extension waits for the host and shows "starting" meanwhile; run \`npm run bench:host\` to see the start beside a bare Node start, and doctor again when the machine is quieter.`,
+      `Slow to start for ${names(slow)}: the machine is busy or the disk is slow. The extension waits for the host and shows "starting" meanwhile; ${commands.benchHost ? `run \`${commands.benchHost}\` to see the start beside a bare Node start, and ` : ''}run doctor again when the machine is quieter.`,
     );
   }
   if (working.length === 0 && broken.length === 0 && slow.length === 0) {
-    lines.push(`Result: the Deputy native host is not installed. Run \`${HOST_INSTALL_COMMAND}\` in the Deputy folder, then reload the extension.`);
+    lines.push(`Result: the Deputy native host is not installed. Run \`${commands.install}\`${commands.where}, then reload the extension.`);
   }
   return lines;
 }

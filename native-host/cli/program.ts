@@ -60,7 +60,8 @@ export function buildProgram(setExitCode: (code: number) => void, cliEnv: () => 
     .addOption(browserOption('register'))
     .addOption(userDataDirOption('register in'))
     .option('--dry-run', 'print what would be written, write nothing')
-    .action(async (options: { browser?: string; userDataDir?: string; dryRun?: boolean }) =>
+    .option('--extension-id <ids>', "also allow these extension ids, comma-separated: a copy of Deputy from a store (its side panel shows the id)")
+    .action(async (options: { browser?: string; userDataDir?: string; dryRun?: boolean; extensionId?: string }) =>
       setExitCode(await installCommand(options, cliEnv())),
     );
 

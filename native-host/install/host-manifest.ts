@@ -13,14 +13,33 @@ export const HostManifest = z.object({
 });
 export type HostManifest = z.infer<typeof HostManifest>;
 
-export function hostManifest(launcherPath: string): HostManifest {
+/** An extension id as chrome://extensions shows it: 32 letters from a to p. */
+export const EXTENSION_ID_PATTERN = /^[a-p]{32}$/;
+
+export const extensionOrigin = (id: string): string => `chrome-extension://${id}/`;
+
+/**
+ * The host's manifest. It always allows Deputy's pinned id (a build loaded unpacked); `otherOrigins` adds copies
+ * with another id, such as one installed from a store, which assigns the id itself.
+ */
+export function hostManifest(launcherPath: string, otherOrigins: readonly string[] = []): HostManifest {
   return {
     name: NATIVE_HOST_NAME,
     description: 'Deputy native host: desktop control, the fix loop and shell commands for the Deputy extension',
     path: launcherPath,
     type: 'stdio',
-    allowed_origins: [EXTENSION_ORIGIN],
+    allowed_origins: [...new Set([EXTENSION_ORIGIN, ...otherOrigins])],
   };
+}
+
+/** The extension origins a manifest allows besides the pinned one: what a new install keeps. */
+export function otherAllowedOrigins(text: string | undefined, os: OsName): string[] {
+  if (text === undefined) return [];
+  const check = checkManifest(text, os);
+  if (!check.ok) return [];
+  return check.manifest.allowed_origins.filter(
+    (origin) => origin !== EXTENSION_ORIGIN && /^chrome-extension:\/\/([a-p]{32})\/$/.test(origin),
+  );
 }
 
 export function manifestText(manifest: HostManifest): string {

@@ -7,6 +7,8 @@ import { launcherScript, type LauncherTarget } from './launcher';
 export interface InstallInput extends LayoutInput, LauncherTarget {
   /** The host's version, written into the launcher's comment so a stale launcher can be told apart. */
   version: string;
+  /** Extension origins allowed besides Deputy's pinned id (a store copy's), in every manifest. */
+  otherOrigins?: readonly string[];
 }
 
 export interface PlannedFile {
@@ -41,7 +43,7 @@ export function planInstall(input: InstallInput): InstallPlan {
   }
   const layout = hostLayout(input);
   const runs = { nodePath: input.nodePath, hostScript: input.hostScript };
-  const manifest = manifestText(hostManifest(layout.launcherPath));
+  const manifest = manifestText(hostManifest(layout.launcherPath, input.otherOrigins));
   return {
     os: input.os,
     runs,

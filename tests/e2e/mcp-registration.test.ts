@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROOT, ensureBuiltHost } from './host-harness';
+import { docLine } from './support/doc-lines';
 import { waitUntil } from './support/wait-until';
 
 /**
@@ -20,13 +21,8 @@ beforeAll(() => {
 });
 afterAll(() => rmSync(home, { recursive: true, force: true }));
 
-function readmeLine(marker: string): string {
-  const line = readFileSync(join(ROOT, 'README.md'), 'utf8')
-    .split('\n')
-    .find((item) => item.trimEnd().endsWith(marker) || item.includes(`# ${marker}`));
-  if (!line) throw new Error(`README.md has no registration line marked "# ${marker}"`);
-  return line.replace(/\s+#[^"]*$/, '').trim();
-}
+/** The registration line marked `# <marker>` in the README or a docs page (docs/mcp.md), as a user copies it. */
+const readmeLine = (marker: string): string => docLine(ROOT, marker);
 
 const env = (): NodeJS.ProcessEnv => ({ ...process.env, HOME: home, PATH: `${join(ROOT, 'node_modules', '.bin')}:${process.env.PATH ?? ''}` });
 

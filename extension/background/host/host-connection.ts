@@ -1,4 +1,4 @@
-import { HOST_INSTALL_COMMAND, NATIVE_HOST_NAME, PROTOCOL_VERSION } from '../../../shared/constants';
+import { EXTENSION_ID, HOST_INSTALL_COMMAND, NATIVE_HOST_NAME, PROTOCOL_VERSION } from '../../../shared/constants';
 import { AppError } from '../../../shared/errors';
 import type { Logger } from '../../../shared/logger';
 import { MAX_MESSAGE_TO_BROWSER_BYTES } from '../../../shared/constants';
@@ -29,6 +29,8 @@ export interface HostConnectionDeps {
   setTimer: (callback: () => void, ms: number) => ReturnType<typeof setTimeout>;
   clearTimer: (handle: ReturnType<typeof setTimeout>) => void;
   clientVersion: string;
+  /** This copy's extension id, named when the installed host allows another one. */
+  extensionId?: string;
   onStatus: (status: HostStatus) => void;
   onEvent?: (event: string, data: unknown) => void;
   /** What the host may ask the extension (a connected agent's page tools, approvals); refused when absent. */
@@ -224,7 +226,7 @@ export class HostConnection {
       this.setStatus({
         state: 'not_installed',
         message: forbidden
-          ? `The host is registered for another extension id: run ${HOST_INSTALL_COMMAND}`
+          ? forbiddenMessage(this.deps.extensionId)
           : `host not installed: run \`${HOST_INSTALL_COMMAND}\``,
         retryInMs: NOT_INSTALLED_RETRY_MS,
       });
@@ -276,4 +278,13 @@ export class HostConnection {
     this.current = { ...status, updatedAt: this.deps.now() };
     this.deps.onStatus(this.current);
   }
+}
+
+/**
+ * Chrome refuses the connection when the host's manifest does not allow this extension's id: a copy installed from a
+ * store has an id of its own, not the pinned one a build loaded unpacked has. Installing again with this id fixes it.
+ */
+export function forbiddenMessage(id: string | undefined): string {
+  if (id === undefined || id === EXTENSION_ID) return `The host is registered for another extension id: run ${HOST_INSTALL_COMMAND}`;
+  return `The host is registered for another extension id, not this copy's (${id}): run \`deputy install --extension-id ${id}\` (from a Deputy checkout: \`${HOST_INSTALL_COMMAND} -- --extension-id ${id}\`), then Retry.`;
 }

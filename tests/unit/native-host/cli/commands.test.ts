@@ -1,7 +1,8 @@
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { EXTENSION_ORIGIN } from '../../../../shared/constants';
 import { AppError } from '../../../../shared/errors';
 import type { CliEnv } from '../../../../native-host/cli/cli-env';
 import { doctorCommand } from '../../../../native-host/cli/doctor-command';
@@ -51,6 +52,29 @@ function testCli(overrides: Partial<CliEnv> = {}): CliEnv & { lines: string[]; t
     ...overrides,
   };
 }
+
+describe('deputy install --extension-id', () => {
+  it('allows a copy with another id (from a store) beside the pinned one, and a later plain install keeps it', async () => {
+    const cli = testCli();
+    mkdirSync(join(cli.home, '.config', 'google-chrome'), { recursive: true });
+    const storeId = 'abcdefghijklmnopabcdefghijklmnop';
+    expect(await installCommand({ extensionId: storeId }, cli)).toBe(0);
+    const manifestPath = join(cli.home, '.config/google-chrome/NativeMessagingHosts/dev.deputy.host.json');
+    const origins = (): unknown => (JSON.parse(readFileSync(manifestPath, 'utf8')) as { allowed_origins: string[] }).allowed_origins;
+    expect(origins()).toEqual([EXTENSION_ORIGIN, `chrome-extension://${storeId}/`]);
+    expect(cli.text()).toContain(`allows    chrome-extension://${storeId}/`);
+    expect(await installCommand({}, cli)).toBe(0);
+    expect(origins()).toEqual([EXTENSION_ORIGIN, `chrome-extension://${storeId}/`]);
+  });
+
+  it('refuses what is not an extension id, saying what one looks like', async () => {
+    const cli = testCli();
+    const error = await installCommand({ extensionId: 'chrome-extension://abc/' }, cli).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(UsageError);
+    expect((error as UsageError).message).toBe('--extension-id takes extension ids (32 letters a to p, as chrome://extensions shows them), comma-separated; got "chrome-extension://abc/"');
+    expect(existsSync(join(cli.home, '.local'))).toBe(false);
+  });
+});
 
 describe('deputy install', () => {
   it('refuses, naming the command to run, when the host has not been built', async () => {

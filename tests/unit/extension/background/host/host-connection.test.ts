@@ -47,7 +47,7 @@ class FakePort implements NativePort {
   }
 }
 
-function setup(options: { random?: number; connect?: (name: string) => NativePort; onEvent?: HostConnectionDeps['onEvent']; helloTimeoutMs?: number | undefined } = {}) {
+function setup(options: { extensionId?: string; random?: number; connect?: (name: string) => NativePort; onEvent?: HostConnectionDeps['onEvent']; helloTimeoutMs?: number | undefined } = {}) {
   const ports: FakePort[] = [];
   const statuses: HostStatus[] = [];
   const timers: Array<{ callback: () => void; ms: number; cleared: boolean }> = [];
@@ -73,6 +73,7 @@ function setup(options: { random?: number; connect?: (name: string) => NativePor
       if (timer) timer.cleared = true;
     },
     clientVersion: '0.0.1',
+    ...(options.extensionId ? { extensionId: options.extensionId } : {}),
     onStatus: (status) => statuses.push(status),
     onEvent: options.onEvent,
     requestTimeoutMs: 5000,
@@ -136,6 +137,17 @@ describe('HostConnection', () => {
     connection.start();
     port().drop('Access to the specified native messaging host is forbidden.');
     expect(connection.status).toMatchObject({ state: 'not_installed', message: expect.stringMatching(/another extension id/) as unknown });
+  });
+
+  it('a copy with its own id (from a store) is told the install line that allows that id', () => {
+    const id = 'abcdefghijklmnopabcdefghijklmnop';
+    const { connection, port } = setup({ extensionId: id });
+    connection.start();
+    port().drop('Access to the specified native messaging host is forbidden.');
+    expect(connection.status).toMatchObject({
+      state: 'not_installed',
+      message: `The host is registered for another extension id, not this copy's (${id}): run \`deputy install --extension-id ${id}\` (from a Deputy checkout: \`${HOST_INSTALL_COMMAND} -- --extension-id ${id}\`), then Retry.`,
+    });
   });
 
   it('reconnects with exponential backoff that grows with jitter and stops growing at the cap', () => {
