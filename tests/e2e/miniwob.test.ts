@@ -1,5 +1,5 @@
 import type { DirectoryServer } from '../../scripts/bench/serve-directory';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { episodeResult, miniwobMissing, serveMiniwob, solved, startEpisode, taskUrl } from '../../scripts/lib/miniwob-harness';
 import type { RecordedRequest } from '../fixtures/fake-provider/fake-provider-server';
 import { doneSoFar, MINIWOB_MODELS } from '../fixtures/miniwob-models';
@@ -17,10 +17,9 @@ let server: DirectoryServer;
 describe.skipIf(missing !== null)(`MiniWoB++ through Deputy's tools${missing ? ` (skipped: ${missing})` : ''}`, () => {
   const browser = useTaskBrowser();
   beforeAll(async () => {
-    server = await serveMiniwob();
-  });
-  afterAll(async () => {
-    await server?.close();
+    const started = await serveMiniwob();
+    server = started;
+    browser.afterClose(() => started.close());
   });
   afterEach(() => browser.fake.drop());
 

@@ -3,7 +3,7 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ElementHandle } from 'puppeteer-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { RecordedRequest } from '../fixtures/fake-provider/fake-provider-server';
 import { REPORT_PDF, SETUP_EXE, startRealInputServer, type RealInputServer } from '../fixtures/real-input/real-input-server';
 import { collectFile } from '../../scripts/task/attached-file';
@@ -22,10 +22,9 @@ const browser = useTaskBrowser();
 let site: RealInputServer;
 
 beforeAll(async () => {
-  site = await startRealInputServer();
-});
-afterAll(async () => {
-  await site?.close();
+  const started = await startRealInputServer();
+  site = started;
+  browser.afterClose(() => started.close());
 });
 afterEach(() => {
   // A script longer than the task needed (or a test that failed) leaves no replies for the next test.

@@ -26,12 +26,13 @@ function stopLoad(): void {
 }
 
 beforeAll(async () => {
-  site = await startNavigationServer();
+  const started = await startNavigationServer();
+  site = started;
+  browser.afterClose(() => started.close());
   startLoad();
 }, 120_000);
-afterAll(async () => {
+afterAll(() => {
   stopLoad();
-  await site?.close();
 });
 
 const click = (role: string, name: RegExp): ScriptStep => (r: RecordedRequest) => call('click', { ref: refIn(r, role, name) });

@@ -15,6 +15,11 @@ export interface TaskBrowser {
   readonly downloads: string;
   /** A tab of its own at the address (its content script answering), in front, with its id. */
   newTab(url?: string): Promise<{ page: Page; tabId: number }>;
+  /**
+   * Runs `close` once the browser has closed, after the tests: for the file's own servers (closed before the browser,
+   * a server waits for the browser's idle keep-alive connections to end).
+   */
+  afterClose(close: () => Promise<unknown>): void;
 }
 
 export interface RunOptions {
@@ -52,6 +57,7 @@ export function useTaskBrowser(options: { stepBudget?: number } = {}): TaskBrows
       return e2e.downloads;
     },
     newTab: (url) => e2e.newTab(url),
+    afterClose: (close) => e2e.afterClose(close),
   };
 }
 
