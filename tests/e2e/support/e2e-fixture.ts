@@ -46,8 +46,11 @@ export interface E2eOptions {
   host?: boolean;
   /** Downloads go to a temp folder of the file's, e2e.downloads (the profile's own preferences say so, as a user's would). */
   downloads?: boolean;
-  /** The browser's environment, which the host it starts inherits (state folders, fake CLIs). */
-  env?: Record<string, string>;
+  /**
+   * The browser's environment, which the host it starts inherits (state folders, fake CLIs); a function is read when
+   * the browser starts, after the file's earlier beforeAll hooks (a virtual display started there, say).
+   */
+  env?: Record<string, string> | (() => Record<string, string>);
   /** Open the side panel for the shop's tab once everything has started (needs `demo`): e2e.panel, e2e.tabId. */
   panel?: boolean;
   /**
@@ -136,7 +139,8 @@ export function useE2e(options: E2eOptions = {}): E2e {
     if (fake) closers.push(() => fake.close());
     Object.assign(state, { site, fake });
     const extensionDir = options.extensionDir ?? process.env.DEPUTY_EXTENSION_DIR;
-    const ext = await launchTestBrowser({ userDataDir: profile, ...(options.env ? { env: options.env } : {}), ...(extensionDir ? { extensionDir } : {}) });
+    const env = typeof options.env === 'function' ? options.env() : options.env;
+    const ext = await launchTestBrowser({ userDataDir: profile, ...(env ? { env } : {}), ...(extensionDir ? { extensionDir } : {}) });
     closers.push(() => ext.close());
     state.ext = ext;
     await ext.worker();
