@@ -5,12 +5,23 @@ import { chatFixtureRoutes } from '../fixtures/chat/chat-routes';
 import { UNKNOWN_VENDOR_FIXTURE, VENDOR_FIXTURES, expectedChatFrameUrl, vendorPath, type VendorFixture } from '../fixtures/chat/vendor-fixtures';
 import { useE2e } from './support/e2e-fixture';
 import { uiCall } from './support/ui-call';
+import { waitUntil } from './support/wait-until';
 
 /** Long beside the fixture's bursts (tens of ms apart), so a reply is never cut short; it only sets how long a wait lasts. */
 const QUIET_MS = 300;
 
 const GREETING = (fixture: VendorFixture): string[] => [`Hi! This is Sam from ${fixture.name} support.`, 'How can I help you today?'];
 const REFUND_REPLY = ['Sorry to hear that your order arrived damaged.', 'I can help with a refund right away.', 'What is your order number?'];
+
+/**
+ * Whether the text is on the page as a user sees it: in the accessibility tree, which takes in every frame (a vendor's
+ * chat lives in a frame of its own, often of another site) and closed shadow roots alike.
+ */
+async function pageShows(page: Page, text: string): Promise<boolean> {
+  type Node = { name?: string; children?: Node[] };
+  const has = (node: Node | null): boolean => !!node && ((node.name ?? '').includes(text) || (node.children ?? []).some(has));
+  return has(await page.accessibility.snapshot({ interestingOnly: false, includeIframes: true }));
+}
 
 function texts(messages: ChatState['messages'], author?: 'us' | 'them' | 'system'): string[] {
   return messages.filter((message) => author === undefined || message.author === author).map((message) => message.text);
@@ -36,7 +47,7 @@ describe('support chat driver on the vendor fixtures, in Chromium with the built
   }
 
   /** The scripted refund conversation every fixture supports, driven and checked step by step. */
-  async function converse(tabId: number, fixture: VendorFixture): Promise<void> {
+  async function converse(page: Page, tabId: number, fixture: VendorFixture): Promise<void> {
     const greeting = await uiCall(panel, 'chat.wait', { tabId, timeoutMs: 10_000, quietMs: QUIET_MS });
     expect(greeting.status).toBe('replied');
     expect(texts(greeting.newMessages)).toEqual(GREETING(fixture));
@@ -56,7 +67,7 @@ describe('support chat driver on the vendor fixtures, in Chromium with the built
     const filled = await uiCall(panel, 'chat.fill', { tabId, values: { 'order number': '1234', email: 'me@example.com' } });
     expect(filled).toMatchObject({ filled: ['Order number', 'Email'], submitted: true });
     // Support has typed and answered before anyone waits: the typing it showed in between still counts.
-    await new Promise((resolve) => setTimeout(resolve, 600));
+    await waitUntil('support\'s answer to the form on the page', () => pageShows(page, 'Could you upload a photo of the damage?'));
     const thanks = await uiCall(panel, 'chat.wait', { tabId, timeoutMs: 10_000, quietMs: QUIET_MS });
     expect(thanks.typingSeen).toBe(true);
     expect(texts(thanks.newMessages)).toEqual(['Thanks! I found order #1234.', 'Could you upload a photo of the damage?']);
@@ -98,7 +109,7 @@ describe('support chat driver on the vendor fixtures, in Chromium with the built
       expect(opened.detection.vendor).toBe(fixture.vendor);
       expect(opened.detection.frameUrl).toBe(expectedChatFrameUrl(fixture, (path, host) => e2e.site.url(path, host)));
 
-      await converse(tabId, fixture);
+      await converse(page, tabId, fixture);
       await page.close();
     });
   });
@@ -135,7 +146,7 @@ describe('support chat driver on the vendor fixtures, in Chromium with the built
     const opened = await uiCall(panel, 'chat.open', { tabId });
     expect(opened).toMatchObject({ opened: true, how: 'launcher', summary: 'Opened by clicking "Chat with us"' });
     expect(opened.detection).toMatchObject({ found: true, vendor: 'generic', frameId: 0 });
-    await converse(tabId, UNKNOWN_VENDOR_FIXTURE);
+    await converse(page, tabId, UNKNOWN_VENDOR_FIXTURE);
     await page.close();
   });
 

@@ -13,6 +13,7 @@ import { startHost, type HostClient } from '../fixtures/desktop/host-client';
 import { TARGET_COLOURS, TARGET_PAGE, type TargetName } from '../fixtures/desktop/target-page';
 import { startVirtualDisplay, xvfbMissingReason, type VirtualDisplay } from '../fixtures/desktop/virtual-display';
 import { serveRoutes, type StaticServer } from './support/static-server';
+import { waitUntil } from './support/wait-until';
 
 const HOST = 'dist-host/deputy.mjs';
 const skipReason = xvfbMissingReason() ?? (existsSync(HOST) ? undefined : `${HOST} is missing: run \`npm run build\` first`);
@@ -86,7 +87,7 @@ describe.skipIf(skipReason !== undefined)('desktop control on a real X display (
     expect(shot.captured).toEqual({ width: 1280, height: 800 });
     expect(shot.image.bytes).toBeLessThan(700_000);
     // The PNG is written beside the reply, not before it; it lands a moment later.
-    for (let tries = 0; tries < 50 && !existsSync(pngPath); tries += 1) await new Promise((resolve) => setTimeout(resolve, 100));
+    await waitUntil(`the PNG at ${pngPath}`, () => existsSync(pngPath));
     expect((await stat(pngPath)).size).toBeGreaterThan(1000);
   });
 
@@ -159,7 +160,17 @@ describe.skipIf(skipReason !== undefined)('desktop control on a real X display (
     expect(result).toMatchObject({ performed: false, description: expect.stringMatching(/^Dry run: would click at \(\d+, \d+\) on display 0$/) as unknown });
     const typed = await act({ kind: 'type', text: 'not typed' }, undefined, true);
     expect(typed.performed).toBe(false);
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    // A real pointer move after them, seen by the page: X delivers input in order, so a click or keys the dry runs
+    // had sent would have reached the page before it.
+    await page.evaluate(() => {
+      const marked = window as unknown as { movedAfterDryRun?: boolean };
+      marked.movedAfterDryRun = false;
+      window.addEventListener('mousemove', () => (marked.movedAfterDryRun = true), { once: true });
+    });
+    const elsewhere = await locate('input');
+    // Two points, so the pointer moves wherever an earlier test left it.
+    for (const dx of [0, 10]) expect((await act({ kind: 'move', x: elsewhere.x + dx, y: elsewhere.y }, elsewhere.frame)).performed).toBe(true);
+    await page.waitForFunction(() => (window as unknown as { movedAfterDryRun?: boolean }).movedAfterDryRun === true);
     expect((await record()).clicks.length).toBe(before.clicks.length);
     expect(await page.$eval('#input', (input) => (input as HTMLInputElement).value)).toBe('');
   });
@@ -168,7 +179,7 @@ describe.skipIf(skipReason !== undefined)('desktop control on a real X display (
     await page.evaluate(() => (document.title = 'Online Banking'));
     // The window manager protocol updates the X window's title a moment after the page's.
     const xTitle = (): string => execFileSync('xdotool', ['getwindowfocus', 'getwindowname'], { env: { ...process.env, DISPLAY: screen.display }, encoding: 'utf8' });
-    for (let tries = 0; tries < 50 && !xTitle().includes('Online Banking'); tries += 1) await new Promise((resolve) => setTimeout(resolve, 100));
+    await waitUntil('the focused X window to take the page\'s new title', () => xTitle().includes('Online Banking'));
     expect(xTitle()).toContain('Online Banking');
     const target = await locate('button');
     const before = (await record()).clicks.length;
@@ -179,10 +190,24 @@ describe.skipIf(skipReason !== undefined)('desktop control on a real X display (
 
   it('stops a running action at once when the user presses the stop hotkey', async () => {
     const waiting = act({ kind: 'wait', seconds: 30 });
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    let settled = false;
+    const outcome = waiting.then(
+      () => 'finished',
+      (error: unknown) => error,
+    );
+    void outcome.finally(() => (settled = true));
+    // The hotkey stops the actions running when it is pressed; a press before the worker has begun the wait finds
+    // nothing to stop. So: press until a press has cut the wait off, timed from the first press.
     const pressed = Date.now();
-    execFileSync('xdotool', ['key', 'ctrl+alt+shift+s'], { env: { ...process.env, DISPLAY: screen.display } });
-    await expect(waiting).rejects.toMatchObject({ code: 'cancelled' });
+    await waitUntil(
+      'the stop hotkey to cut off the running wait',
+      () => {
+        if (!settled) execFileSync('xdotool', ['key', 'ctrl+alt+shift+s'], { env: { ...process.env, DISPLAY: screen.display } });
+        return settled;
+      },
+      { everyMs: 250, timeoutMs: 20_000 },
+    );
+    expect(await outcome).toMatchObject({ code: 'cancelled' });
     expect(Date.now() - pressed).toBeLessThan(10_000);
     expect(host.events.some((event) => event.event === 'desktop.stopped')).toBe(true);
   });

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import type { Page } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startVirtualDisplay, xvfbMissingReason, type VirtualDisplay } from '../fixtures/desktop/virtual-display';
-import { startMcpBrowser, type McpBrowser } from './support/mcp-browser';
+import { useMcpBrowser } from './support/mcp-browser';
 import { pressInPanel, refOf, startMcpClient, waitForMcpApproval, waitForNoMcpApproval, type McpTestClient } from './support/mcp-client';
 import { texts } from './support/panel-harness';
 import { serveRoutes, type StaticServer } from './support/static-server';
@@ -46,9 +46,13 @@ const CHUNKED_ABOVE = (1024 * 1024) / 4;
 const xvfbMissing = xvfbMissingReason();
 
 describe('deputy mcp under the policy gate like a task: dialogs, uploads, the egress guard, redaction, a client that leaves, shell and desktop (the official SDK client, the built host and extension)', () => {
-  let browser: McpBrowser;
   let server: StaticServer;
   let screen: VirtualDisplay | undefined;
+  // The display starts before the browser, which (and so the host) gets it.
+  beforeAll(async () => {
+    screen = xvfbMissing ? undefined : await startVirtualDisplay({ width: 1024, height: 768, reuse: false });
+  });
+  const browser = useMcpBrowser('mcp-safety', (): Record<string, string> => (screen ? { DISPLAY: screen.display, DEPUTY_DESKTOP_POLICY: join(tmpdir(), 'deputy-no-desktop-policy.json') } : {}));
   let files: string;
   let panel: Page;
   const clients: McpTestClient[] = [];
@@ -81,9 +85,13 @@ describe('deputy mcp under the policy gate like a task: dialogs, uploads, the eg
     });
 
   beforeAll(async () => {
-    server = await serveRoutes((url) => ({ '/checkout': checkout(url('', 'evil.test')), '/noise': NOISE, '/collect': 'got it', '/steal': 'got it' }));
-    screen = xvfbMissing ? undefined : await startVirtualDisplay({ width: 1024, height: 768, reuse: false });
-    browser = await startMcpBrowser('mcp-safety', screen ? { DISPLAY: screen.display, DEPUTY_DESKTOP_POLICY: join(tmpdir(), 'deputy-no-desktop-policy.json') } : {});
+    const started = await serveRoutes((url) => ({ '/checkout': checkout(url('', 'evil.test')), '/noise': NOISE, '/collect': 'got it', '/steal': 'got it' }));
+    server = started;
+    const display = screen;
+    browser.afterClose(async () => {
+      await display?.close();
+      await started.close();
+    });
     panel = browser.panel;
     files = await mkdtemp(join(tmpdir(), 'deputy-mcp-files-'));
     await settings({});
@@ -91,9 +99,6 @@ describe('deputy mcp under the policy gate like a task: dialogs, uploads, the eg
 
   afterAll(async () => {
     await Promise.all(clients.map((c) => c.close().catch(() => undefined)));
-    await browser?.close();
-    await screen?.close();
-    await server?.close();
     if (files) await rm(files, { recursive: true, force: true });
   });
 

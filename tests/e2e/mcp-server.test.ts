@@ -4,7 +4,7 @@ import type { Page } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ExtensionBrowser } from '../../scripts/lib/launch-browser';
 import { pressInPanel, refOf, startMcpClient, waitForMcpApproval, waitForNoMcpApproval, type McpTestClient } from './support/mcp-client';
-import { startMcpBrowser, type McpBrowser } from './support/mcp-browser';
+import { useMcpBrowser } from './support/mcp-browser';
 import { screenshotBothSchemes, texts } from './support/panel-harness';
 import { BUILT_HOST } from './support/register-host';
 import { serveRoutes, type StaticServer } from './support/static-server';
@@ -20,7 +20,7 @@ const SHOP = `<!doctype html><title>Test shop</title>
 <script>window.n = 0;</script>`;
 
 describe('deputy mcp: the official MCP client SDK drives the built deputy mcp, host and extension in Chromium', () => {
-  let browser: McpBrowser;
+  const browser = useMcpBrowser('mcp');
   let ext: ExtensionBrowser;
   let server: StaticServer;
   let state: string;
@@ -42,15 +42,14 @@ describe('deputy mcp: the official MCP client SDK drives the built deputy mcp, h
   const press = (selector: string): Promise<void> => pressInPanel(panel, selector);
 
   beforeAll(async () => {
-    server = await serveRoutes({ '/': SHOP });
-    browser = await startMcpBrowser('mcp');
+    const started = await serveRoutes({ '/': SHOP });
+    server = started;
+    browser.afterClose(() => started.close());
     ({ ext, panel, state, clientEnv: env } = browser);
   });
 
   afterAll(async () => {
     await Promise.all(clients.map((c) => c.close().catch(() => undefined)));
-    await browser?.close();
-    await server?.close();
   });
 
   it('refuses every call until the user turns MCP on, saying how', async () => {

@@ -1,11 +1,10 @@
 import type { DirectoryServer } from '../../scripts/bench/serve-directory';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { episodeResult, miniwobMissing, serveMiniwob, solved, startEpisode, taskUrl } from '../../scripts/lib/miniwob-harness';
 import type { RecordedRequest } from '../fixtures/fake-provider/fake-provider-server';
-import { requireBuild } from './support/register-host';
 import { doneSoFar, MINIWOB_MODELS } from '../fixtures/miniwob-models';
 import { lastMessage } from './support/snapshot-refs';
-import { results, runTask, startTaskBrowser, type TaskBrowser } from './support/task-harness';
+import { results, runTask, useTaskBrowser } from './support/task-harness';
 
 // MiniWoB++ tasks of the date, time, slider, drag, dialog, scroll and copy-paste families, solved through Deputy's
 // tools by scripted models that decide from the snapshot text they are sent (never from the page's JavaScript state),
@@ -13,18 +12,14 @@ import { results, runTask, startTaskBrowser, type TaskBrowser } from './support/
 
 const missing = miniwobMissing();
 
-let browser: TaskBrowser;
 let server: DirectoryServer;
 
 describe.skipIf(missing !== null)(`MiniWoB++ through Deputy's tools${missing ? ` (skipped: ${missing})` : ''}`, () => {
+  const browser = useTaskBrowser();
   beforeAll(async () => {
-    requireBuild();
-    server = await serveMiniwob();
-    browser = await startTaskBrowser();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
+    const started = await serveMiniwob();
+    server = started;
+    browser.afterClose(() => started.close());
   });
   afterEach(() => browser.fake.drop());
 

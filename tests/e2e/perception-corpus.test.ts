@@ -1,7 +1,7 @@
 import type { Page } from 'puppeteer-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { needShared } from '../support/shared-dir';
-import { PerceptionHarness, lineOf, requireExtensionBuild } from './support/perception-harness';
+import { lineOf, usePerception } from './support/perception-harness';
 
 // Every numbered element must be actionable: on real saved pages, each one is clicked (text fields are focused) by
 // its number, and a listener in the page checks that the event reached the element the number names.
@@ -65,16 +65,7 @@ async function takeHits(page: Page): Promise<Probe['hits']> {
 const corpus = needShared('corpus/pages');
 
 describe.skipIf(corpus.missing !== null)(corpus.title('every numbered element on real pages is actionable'), () => {
-  let h: PerceptionHarness;
-
-  beforeAll(async () => {
-    requireExtensionBuild();
-    h = await PerceptionHarness.start();
-  });
-
-  afterAll(async () => {
-    await h?.close();
-  });
+  const h = usePerception();
 
   it.each(PAGES)('%s: a click or focus by number reaches that element', async (name) => {
     const { page, tabId } = await h.open(`/corpus/${name}/index.html`);

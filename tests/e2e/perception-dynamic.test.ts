@@ -1,19 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PerceptionHarness, lineOf, refOf, requireExtensionBuild } from './support/perception-harness';
+import { describe, expect, it } from 'vitest';
+import { lineOf, refOf, usePerception } from './support/perception-harness';
 
 // Pages that change under the agent: a modal overlay, lists that re-render between snapshot and action, an infinite
 // feed, and a React app whose inputs are controlled by React state.
 describe('perception and actions on pages that change', () => {
-  let h: PerceptionHarness;
-
-  beforeAll(async () => {
-    requireExtensionBuild();
-    h = await PerceptionHarness.start();
-  });
-
-  afterAll(async () => {
-    await h?.close();
-  });
+  const h = usePerception();
 
   it('marks controls under a modal overlay as covered, refuses to click through it, and reports the dialog closing', async () => {
     const { page, tabId } = await h.open('/modal.html');

@@ -1,7 +1,7 @@
 import { readdirSync } from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { needShared } from '../support/shared-dir';
-import { PerceptionHarness, requireExtensionBuild, type PageSnapshot } from './support/perception-harness';
+import { usePerception, type PageSnapshot } from './support/perception-harness';
 
 // Every page is readable: pathological shapes generated at size (one inline element with 10k text runs, 50k elements,
 // shadow roots and plain elements nested far deeper than a parser allows, 200 frames) and every saved page of the
@@ -11,7 +11,7 @@ import { PerceptionHarness, requireExtensionBuild, type PageSnapshot } from './s
 const corpus = needShared('corpus/pages');
 const corpusPages = corpus.missing ? [] : readdirSync(corpus.path, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name).sort();
 
-let h: PerceptionHarness;
+const h = usePerception();
 
 async function timedSnapshot(tabId: number, mode: 'viewport' | 'page'): Promise<{ shot: PageSnapshot; ms: number }> {
   const started = performance.now();
@@ -20,13 +20,6 @@ async function timedSnapshot(tabId: number, mode: 'viewport' | 'page'): Promise<
 }
 
 describe('every page is readable', () => {
-  beforeAll(async () => {
-    requireExtensionBuild();
-    h = await PerceptionHarness.start();
-  });
-  afterAll(async () => {
-    await h?.close();
-  });
 
   it('one inline element with 10,000 text runs: its links are numbered, and the snapshot says what did not fit', async () => {
     const { page, tabId } = await h.open('/generated.html?shape=runs&n=10000');

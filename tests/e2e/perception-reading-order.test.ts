@@ -1,6 +1,6 @@
 import type { Page } from 'puppeteer-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PerceptionHarness, refOf, requireExtensionBuild, type PageSnapshot } from './support/perception-harness';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { refOf, usePerception, type PageSnapshot } from './support/perception-harness';
 
 // The reading-order fixture shows its content in another order than the page's: a fixed header placed last, a
 // cookie bar placed first but fixed at the bottom, CSS order, row-reverse, absolute positioning, a sidebar placed
@@ -56,18 +56,12 @@ function numbers(shot: PageSnapshot): number[] {
 }
 
 describe('snapshot lines in reading order', () => {
-  let h: PerceptionHarness;
+  const h = usePerception();
   let page: Page;
   let tabId: number;
 
   beforeAll(async () => {
-    requireExtensionBuild();
-    h = await PerceptionHarness.start();
     ({ page, tabId } = await h.open('/reading-order.html'));
-  });
-
-  afterAll(async () => {
-    await h?.close();
   });
 
   it('reads top to bottom and left to right, each column and landmark whole, in both modes', async () => {

@@ -1,6 +1,6 @@
 import type { Page } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PerceptionHarness, requireExtensionBuild, type PageSnapshot } from './support/perception-harness';
+import { usePerception, type PageSnapshot } from './support/perception-harness';
 
 // Real apps no one here wrote: the TodoMVC examples shipped in the `todomvc` npm package (plain JS, React, Vue,
 // Backbone, AngularJS), driven only through snapshot numbers, as the model drives them. The page's DOM is read only
@@ -35,20 +35,20 @@ async function todos(page: Page): Promise<Array<{ title: string; done: boolean }
   );
 }
 
+// One browser for the apps: each keeps its todos under a key of its own and runs in a tab of its own, closed after it.
+const h = usePerception();
+
 describe.each(APPS)('TodoMVC %s driven by reference only', (app) => {
-  let h: PerceptionHarness;
   let page: Page;
   let tabId: number;
 
   beforeAll(async () => {
-    requireExtensionBuild();
-    h = await PerceptionHarness.start();
     ({ page, tabId } = await h.open(`/todomvc/examples/${app}/index.html`));
     await page.waitForSelector('#new-todo');
   });
 
   afterAll(async () => {
-    await h?.close();
+    await page?.close();
   });
 
   it('adds todos through the new-todo field', async () => {

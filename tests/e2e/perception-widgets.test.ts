@@ -1,24 +1,18 @@
 import type { Page } from 'puppeteer-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PerceptionHarness, lineOf, refOf, requireExtensionBuild, type PageSnapshot } from './support/perception-harness';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { lineOf, refOf, usePerception, type PageSnapshot } from './support/perception-harness';
 
 // The widgets fixture has open and closed shadow roots, a same-origin and a cross-origin iframe (localhost beside
 // 127.0.0.1), hidden controls of every kind, a contenteditable area, a native select and an ARIA combobox.
 describe('page perception and actions on the widgets fixture', () => {
-  let h: PerceptionHarness;
+  const h = usePerception();
   let page: Page;
   let tabId: number;
   let shot: PageSnapshot;
 
   beforeAll(async () => {
-    requireExtensionBuild();
-    h = await PerceptionHarness.start();
     ({ page, tabId } = await h.open('/widgets.html'));
     shot = await h.snapshot(tabId, 'page');
-  });
-
-  afterAll(async () => {
-    await h?.close();
   });
 
   it('numbers every visible control, inside open and closed shadow roots and both kinds of iframe', () => {

@@ -3,33 +3,28 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ElementHandle } from 'puppeteer-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { RecordedRequest } from '../fixtures/fake-provider/fake-provider-server';
 import { REPORT_PDF, SETUP_EXE, startRealInputServer, type RealInputServer } from '../fixtures/real-input/real-input-server';
 import { collectFile } from '../../scripts/task/attached-file';
 import { runTask as runCliTask } from '../../scripts/task/run-task';
 import { openPanel, texts } from './support/panel-harness';
-import { requireBuild } from './support/register-host';
 import { call, lastMessage, playSteps, refIn, type ScriptStep } from './support/snapshot-refs';
 import { taskOptions } from './support/task-options';
 import { siteUrl } from './support/test-hosts';
-import { debuggerHeld, results, runTask, startTaskBrowser, type RunOptions, type TaskBrowser } from './support/task-harness';
+import { debuggerHeld, results, runTask, useTaskBrowser, type RunOptions } from './support/task-harness';
 import { uiCall } from './support/ui-call';
 
 // Real input on pages written for it, each on shop.test (mapped to loopback), driven by scripted models through the
 // fake provider. One browser for the file.
 
-let browser: TaskBrowser;
+const browser = useTaskBrowser();
 let site: RealInputServer;
 
 beforeAll(async () => {
-  requireBuild();
-  site = await startRealInputServer();
-  browser = await startTaskBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-  await site?.close();
+  const started = await startRealInputServer();
+  site = started;
+  browser.afterClose(() => started.close());
 });
 afterEach(() => {
   // A script longer than the task needed (or a test that failed) leaves no replies for the next test.

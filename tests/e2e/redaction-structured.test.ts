@@ -1,21 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type AttackWorld, runScenario, startAttackWorld } from '../fixtures/attacks/attack-harness';
+import { describe, expect, it } from 'vitest';
+import { runScenario } from '../fixtures/attacks/attack-harness';
 import type { Scenario } from '../fixtures/attacks/scenarios';
 import { SCHEMES, generatedCorpus, splitCases } from '../fixtures/redaction/generated';
-import { requireBuild } from './support/register-host';
+import { useAttackWorld } from './support/attack-world';
 
 // The generated corpus of identifiers and credentials (tests/fixtures/redaction/generated.ts), shown by a page on
 // shop.test and written into the task itself, through the built extension in Chromium with a scripted model: no
 // value reaches the model's requests, the extension's storage or the task's trace (its export) in clear.
 
-let world: AttackWorld;
-beforeAll(async () => {
-  requireBuild();
-  world = await startAttackWorld();
-});
-afterAll(async () => {
-  await world?.close();
-});
+const world = useAttackWorld();
 
 const escape = (text: string): string => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 const { cases } = generatedCorpus(2024, 2);

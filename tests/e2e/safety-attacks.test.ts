@@ -1,22 +1,15 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type AttackWorld, type ScenarioRun, runScenario, scenario, startAttackWorld } from '../fixtures/attacks/attack-harness';
+import { describe, expect, it } from 'vitest';
+import { type ScenarioRun, runScenario, scenario } from '../fixtures/attacks/attack-harness';
 import { currentView } from '../fixtures/attacks/obedient-model';
 import { PAGE_KEY, PERSONAL_DATA, SCENARIOS, SPLIT_CARD, TASK_PII } from '../fixtures/attacks/scenarios';
 import { uiCall } from './support/ui-call';
-import { requireBuild } from './support/register-host';
+import { useAttackWorld } from './support/attack-world';
 
 // Every attack on Deputy's safety, each with a model that obeys the page, across different sites on this machine
 // (shop.test, evil.test, cdn.test, and the collector on the shop's host at another port). One browser for the file.
 
-let world: AttackWorld;
+const world = useAttackWorld();
 
-beforeAll(async () => {
-  requireBuild();
-  world = await startAttackWorld();
-});
-afterAll(async () => {
-  await world?.close();
-});
 
 /** What the run did, for the message of a failed expectation. */
 function story(run: ScenarioRun): string {

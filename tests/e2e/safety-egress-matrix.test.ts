@@ -1,24 +1,20 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type AttackWorld, type ScenarioRun, runScenario, startAttackWorld } from '../fixtures/attacks/attack-harness';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { type ScenarioRun, runScenario } from '../fixtures/attacks/attack-harness';
 import { CARD, CHANNELS, ENCODINGS, SCOPED, collected, matrixRoutes, matrixScenario, type Where } from '../fixtures/attacks/egress-matrix';
-import { requireBuild } from './support/register-host';
+import { useAttackWorld } from './support/attack-world';
+import { waitUntil } from './support/wait-until';
 
 // Issue 24, item 1: data typed into a page leaves only to where it was approved, whatever the channel. A generated
 // matrix: every channel a page's script can send bytes by (see egress-matrix.ts) x every encoding x another site or
 // the same site, with realistic host names mapped to loopback (shop.test, pay.shop.test, <encoding>.evil.test,
 // cdn.test), the obedient model and every approval refused. One browser for the file.
 
-let world: AttackWorld;
+const world = useAttackWorld();
 const channels = Object.keys(CHANNELS);
 const scenarios = channels.flatMap((channel) => (['other-site', 'same-site'] as Where[]).map((where) => matrixScenario(channel, where)));
 
-beforeAll(async () => {
-  requireBuild();
-  world = await startAttackWorld();
+beforeAll(() => {
   matrixRoutes(world.sites, scenarios);
-});
-afterAll(async () => {
-  await world?.close();
 });
 
 function story(run: ScenarioRun): string {
@@ -60,8 +56,13 @@ describe('the same flows to the shop itself and its payment host work without a 
   for (const channel of channels) {
     it(channel, async () => {
       const run = await runScenario(world, matrixScenario(channel, 'same-site'), 'reject', 90_000);
-      await new Promise((resolve) => setTimeout(resolve, 500));
       expect(run.approvals, story(run)).toEqual([]);
+      // Until every encoding has arrived (a late request of the page may still be on its way), or the cap says what came.
+      const arrived = (): boolean => {
+        const so = collected(world.sites.shop.log);
+        return so.length >= Object.keys(ENCODINGS).length && (SCOPED.has(channel) || so.some((r) => r.host.startsWith('pay.shop.test')));
+      };
+      await waitUntil(`every encoding of ${channel} at the shop`, arrived, { timeoutMs: 20_000 }).catch(() => undefined);
       const got = collected(world.sites.shop.log);
       // Every encoding arrived (a socket's handshake carries its data in the address).
       expect(got.length, story(run)).toBeGreaterThanOrEqual(Object.keys(ENCODINGS).length);

@@ -3,16 +3,15 @@ import { availableParallelism } from 'node:os';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RecordedRequest } from '../fixtures/fake-provider/fake-provider-server';
 import { startNavigationServer, type NavigationServer } from '../fixtures/navigation/navigation-server';
-import { requireBuild } from './support/register-host';
 import { call, playSteps, refIn, type ScriptStep } from './support/snapshot-refs';
-import { results, runTask, startTaskBrowser, type TaskBrowser } from './support/task-harness';
+import { results, runTask, useTaskBrowser } from './support/task-harness';
 
 // The verdict on an action that leaves the page, on a busy machine: every way a click navigates (a form post answered
 // at once and late, a GET form sent with Enter, links, a slow redirect, a page that refreshes itself, location.assign
 // at once and after a fetch, a pushState view, a new tab) must come back to the model as what it did, never as "no
 // visible effect". The load is two busy processes per core, started here and stopped when the file ends.
 
-let browser: TaskBrowser;
+const browser = useTaskBrowser();
 let site: NavigationServer;
 const burners: ChildProcess[] = [];
 
@@ -27,15 +26,13 @@ function stopLoad(): void {
 }
 
 beforeAll(async () => {
-  requireBuild();
-  site = await startNavigationServer();
-  browser = await startTaskBrowser();
+  const started = await startNavigationServer();
+  site = started;
+  browser.afterClose(() => started.close());
   startLoad();
 }, 120_000);
-afterAll(async () => {
+afterAll(() => {
   stopLoad();
-  await browser?.close();
-  await site?.close();
 });
 
 const click = (role: string, name: RegExp): ScriptStep => (r: RecordedRequest) => call('click', { ref: refIn(r, role, name) });

@@ -1,5 +1,5 @@
 import type { Page } from 'puppeteer-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { PendingApproval, TaskRecord } from '../../shared/protocol';
 import { type RecordedRequest } from '../fixtures/fake-provider/fake-provider-server';
 import { startWebStatesServer, type WebStatesServer } from '../fixtures/web-states/web-states-server';
@@ -18,11 +18,11 @@ let site: WebStatesServer;
 let helper: Page;
 
 beforeAll(async () => {
-  site = await startWebStatesServer();
+  const started = await startWebStatesServer();
+  site = started;
+  // Closed after the browser: closed before it, a server waits out the browser's idle keep-alive connections.
+  e2e.afterClose(() => started.close());
   helper = await e2e.helper();
-});
-afterAll(async () => {
-  await site?.close();
 });
 afterEach(() => {
   // A script longer than the task needed (or a test that failed) leaves no replies for the next test.

@@ -1,4 +1,4 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from 'puppeteer-core';
@@ -44,8 +44,13 @@ export interface E2eOptions {
   stepBudget?: number;
   /** Register the built host in the browser's profile (the product's own install command), so Chromium starts it. */
   host?: boolean;
-  /** The browser's environment, which the host it starts inherits (state folders, fake CLIs). */
-  env?: Record<string, string>;
+  /** Downloads go to a temp folder of the file's, e2e.downloads (the profile's own preferences say so, as a user's would). */
+  downloads?: boolean;
+  /**
+   * The browser's environment, which the host it starts inherits (state folders, fake CLIs); a function is read when
+   * the browser starts, after the file's earlier beforeAll hooks (a virtual display started there, say).
+   */
+  env?: Record<string, string> | (() => Record<string, string>);
   /** Open the side panel for the shop's tab once everything has started (needs `demo`): e2e.panel, e2e.tabId. */
   panel?: boolean;
   /**
@@ -65,6 +70,8 @@ export interface E2e {
   readonly site: StaticServer;
   /** The browser's profile folder. */
   readonly profile: string;
+  /** Where the browser saves downloads (with `downloads`). */
+  readonly downloads: string;
   /** The side panel page for the shop's tab, and that tab (with `panel`). */
   readonly panel: Page;
   readonly tabId: number;
@@ -84,7 +91,7 @@ export interface E2e {
 
 /** Registers beforeAll/afterAll hooks that start and stop what `options` asks for; read the result inside tests. */
 export function useE2e(options: E2eOptions = {}): E2e {
-  const state: Partial<{ ext: ExtensionBrowser; fake: FakeProvider; shop: DemoSite; site: StaticServer; profile: string; panel: Page; tabId: number; helper: Page }> = {};
+  const state: Partial<{ ext: ExtensionBrowser; fake: FakeProvider; shop: DemoSite; site: StaticServer; profile: string; downloads: string; panel: Page; tabId: number; helper: Page }> = {};
   const closers: Array<() => Promise<unknown>> = [];
 
   function need<K extends keyof typeof state>(key: K, option: string): NonNullable<(typeof state)[K]> {
@@ -110,6 +117,13 @@ export function useE2e(options: E2eOptions = {}): E2e {
     const profile = await mkdtemp(join(tmpdir(), 'deputy-e2e-profile-'));
     state.profile = profile;
     closers.push(() => rm(profile, { recursive: true, force: true }));
+    if (options.downloads) {
+      const downloads = await mkdtemp(join(tmpdir(), 'deputy-downloads-'));
+      state.downloads = downloads;
+      closers.push(() => rm(downloads, { recursive: true, force: true }));
+      await mkdir(join(profile, 'Default'), { recursive: true });
+      await writeFile(join(profile, 'Default', 'Preferences'), JSON.stringify({ download: { default_directory: downloads, prompt_for_download: false } }));
+    }
     // The servers start together; the browser waits for none of them.
     const [shop, site, fake] = await Promise.all([
       options.demo ? serveDemoSite() : undefined,
@@ -125,7 +139,8 @@ export function useE2e(options: E2eOptions = {}): E2e {
     if (fake) closers.push(() => fake.close());
     Object.assign(state, { site, fake });
     const extensionDir = options.extensionDir ?? process.env.DEPUTY_EXTENSION_DIR;
-    const ext = await launchTestBrowser({ userDataDir: profile, ...(options.env ? { env: options.env } : {}), ...(extensionDir ? { extensionDir } : {}) });
+    const env = typeof options.env === 'function' ? options.env() : options.env;
+    const ext = await launchTestBrowser({ userDataDir: profile, ...(env ? { env } : {}), ...(extensionDir ? { extensionDir } : {}) });
     closers.push(() => ext.close());
     state.ext = ext;
     await ext.worker();
@@ -157,6 +172,9 @@ export function useE2e(options: E2eOptions = {}): E2e {
     },
     get profile() {
       return need('profile', 'nothing');
+    },
+    get downloads() {
+      return need('downloads', '{ downloads: true }');
     },
     get panel() {
       return need('panel', '{ panel: true }');

@@ -1,20 +1,15 @@
-import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Page } from 'puppeteer-core';
-import type { ExtensionBrowser } from '../../../scripts/lib/launch-browser';
-import { launchTestBrowser } from './test-hosts';
+import { beforeAll } from 'vitest';
 import { serveDirectory, type DirectoryServer } from '../../../scripts/bench/serve-directory';
 import type { ResultOf, UiMethods } from '../../../shared/protocol';
 import { needShared } from '../../support/shared-dir';
+import { useE2e } from './e2e-fixture';
 import { uiCall } from './ui-call';
+import { waitUntil } from './wait-until';
 
 export type PageSnapshot = ResultOf<UiMethods, 'page.snapshot'>;
 export type PageOutcome = ResultOf<UiMethods, 'page.act'>;
-
-/** The perception tests drive the built extension; without a build they would test nothing. */
-export function requireExtensionBuild(): void {
-  if (!existsSync('dist/manifest.json')) throw new Error('Missing dist/manifest.json: run `npm run build` before the end-to-end tests');
-}
 
 /**
  * The folders the perception tests serve: their own fixtures, React's UMD builds, TodoMVC, and the real-page corpus
@@ -31,68 +26,69 @@ export function perceptionMounts(): Record<string, string> {
   };
 }
 
-/**
- * A browser with the built extension, a fixture server, and the side panel page through which the tests call the
- * background's page agent exactly as the extension's own pages do.
- */
-export class PerceptionHarness {
-  private constructor(
-    readonly ext: ExtensionBrowser,
-    readonly server: DirectoryServer,
-    readonly panel: Page,
-  ) {}
-
-  static async start(): Promise<PerceptionHarness> {
-    const server = await serveDirectory(perceptionMounts());
-    const ext = await launchTestBrowser();
-    await ext.worker();
-    const panel = await ext.openExtensionPage('extension/sidepanel/index.html');
-    return new PerceptionHarness(ext, server, panel);
-  }
-
-  async close(): Promise<void> {
-    await this.ext.close();
-    await this.server.close();
-  }
-
+/** The page agent as the perception tests drive it: open a fixture page, snapshot it, act on it by reference. */
+export interface PerceptionHarness {
+  /** The fixture server (perceptionMounts), on loopback; other host names reach it as other origins. */
+  readonly server: DirectoryServer;
   /** Opens a page in a new tab, in front (background tabs throttle timers), and returns it with its tab id. */
-  async open(path: string, host = '127.0.0.1'): Promise<{ page: Page; tabId: number }> {
-    const page = await this.ext.browser.newPage();
-    await page.setViewport({ width: 1280, height: 800 });
-    const url = this.server.url(path, host);
-    await page.goto(url, { waitUntil: 'load' });
-    await page.bringToFront();
-    const tabId = await this.panel.evaluate(async (href) => {
-      const tabs = await chrome.tabs.query({});
-      return tabs.find((tab) => tab.url === href)?.id ?? -1;
-    }, page.url());
-    if (tabId < 0) throw new Error(`No tab shows ${url}`);
-    await this.waitForContentScript(tabId);
-    return { page, tabId };
-  }
+  open(path: string, host?: string): Promise<{ page: Page; tabId: number }>;
+  snapshot(tabId: number, mode?: 'viewport' | 'page', maxTokens?: number): Promise<PageSnapshot>;
+  act(tabId: number, action: Record<string, unknown>, settleMs?: number): Promise<PageOutcome>;
+  /** Marks element [ref] with `data-deputy-highlight` for a moment; false when it is gone. */
+  highlight(tabId: number, ref: number): Promise<boolean>;
+}
+
+/**
+ * The shared e2e fixture (one browser with the built extension for the file, or for the describe block it is called
+ * in) and a fixture server, with the side panel page through which the tests call the background's page agent
+ * exactly as the extension's own pages do.
+ */
+export function usePerception(): PerceptionHarness {
+  const e2e = useE2e();
+  let server: DirectoryServer | undefined;
+  let panel: Page | undefined;
+
+  beforeAll(async () => {
+    const started = await serveDirectory(perceptionMounts());
+    server = started;
+    e2e.afterClose(() => started.close());
+    panel = await e2e.helper();
+  });
+
+  const need = <T>(value: T | undefined): T => {
+    if (value === undefined) throw new Error('The perception harness has not started: use it inside a test or hook, after beforeAll');
+    return value;
+  };
+
+  const snapshot: PerceptionHarness['snapshot'] = (tabId, mode = 'viewport', maxTokens) =>
+    uiCall(need(panel), 'page.snapshot', maxTokens === undefined ? { tabId, mode } : { tabId, mode, maxTokens });
 
   /** The content script loads through a dynamic import; wait until the top frame answers. */
-  private async waitForContentScript(tabId: number): Promise<void> {
-    for (let attempt = 0; attempt < 100; attempt += 1) {
-      const reply = await this.snapshot(tabId).catch(() => undefined);
-      if (reply) return;
-      await new Promise((r) => setTimeout(r, 100));
-    }
-    throw new Error(`The content script never answered in tab ${tabId}`);
-  }
+  const waitForContentScript = (tabId: number): Promise<unknown> =>
+    waitUntil(`the content script to answer in tab ${tabId}`, () => snapshot(tabId).catch(() => undefined), { everyMs: 100 });
 
-  snapshot(tabId: number, mode: 'viewport' | 'page' = 'viewport', maxTokens?: number): Promise<PageSnapshot> {
-    return uiCall(this.panel, 'page.snapshot', maxTokens === undefined ? { tabId, mode } : { tabId, mode, maxTokens });
-  }
-
-  act(tabId: number, action: Record<string, unknown>, settleMs?: number): Promise<PageOutcome> {
-    return uiCall(this.panel, 'page.act', settleMs === undefined ? { tabId, action } : { tabId, action, settleMs });
-  }
-
-  /** Marks element [ref] with `data-deputy-highlight` for a moment; false when it is gone. */
-  async highlight(tabId: number, ref: number): Promise<boolean> {
-    return (await uiCall(this.panel, 'page.highlight', { tabId, ref })).found;
-  }
+  return {
+    get server() {
+      return need(server);
+    },
+    async open(path, host = '127.0.0.1') {
+      const page = await e2e.ext.browser.newPage();
+      await page.setViewport({ width: 1280, height: 800 });
+      const url = need(server).url(path, host);
+      await page.goto(url, { waitUntil: 'load' });
+      await page.bringToFront();
+      const tabId = await need(panel).evaluate(async (href) => {
+        const tabs = await chrome.tabs.query({});
+        return tabs.find((tab) => tab.url === href)?.id ?? -1;
+      }, page.url());
+      if (tabId < 0) throw new Error(`No tab shows ${url}`);
+      await waitForContentScript(tabId);
+      return { page, tabId };
+    },
+    snapshot,
+    act: (tabId, action, settleMs) => uiCall(need(panel), 'page.act', settleMs === undefined ? { tabId, action } : { tabId, action, settleMs }),
+    highlight: async (tabId, ref) => (await uiCall(need(panel), 'page.highlight', { tabId, ref })).found,
+  };
 }
 
 /** The number of the one element with this role whose name matches; fails with the snapshot text when there is none. */

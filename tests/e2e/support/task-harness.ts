@@ -1,25 +1,25 @@
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { Page } from 'puppeteer-core';
+import { beforeAll } from 'vitest';
 import type { ExtensionBrowser } from '../../../scripts/lib/launch-browser';
 import type { PendingApproval, TaskFileInput, TaskRecord } from '../../../shared/protocol';
-import { startFakeProvider, type FakeProvider } from '../../fixtures/fake-provider/fake-provider-server';
-import { openTab } from './open-tab';
-import { PANEL } from './panel-harness';
-import { launchTestBrowser, siteUrl } from './test-hosts';
+import type { FakeProvider } from '../../fixtures/fake-provider/fake-provider-server';
+import { useE2e } from './e2e-fixture';
 import { uiCall } from './ui-call';
 
 /** One browser with the built extension, a scripted model server and an extension page to drive the background. */
 export interface TaskBrowser {
-  ext: ExtensionBrowser;
-  fake: FakeProvider;
-  helper: Page;
+  readonly ext: ExtensionBrowser;
+  readonly fake: FakeProvider;
+  readonly helper: Page;
   /** Where the browser saves downloads (the profile's download folder, a temp folder of the test's). */
-  downloads: string;
+  readonly downloads: string;
   /** A tab of its own at the address (its content script answering), in front, with its id. */
   newTab(url?: string): Promise<{ page: Page; tabId: number }>;
-  close(): Promise<void>;
+  /**
+   * Runs `close` once the browser has closed, after the tests: for the file's own servers (closed before the browser,
+   * a server waits for the browser's idle keep-alive connections to end).
+   */
+  afterClose(close: () => Promise<unknown>): void;
 }
 
 export interface RunOptions {
@@ -32,37 +32,32 @@ export interface RunOptions {
 const FINISHED = new Set(['completed', 'failed', 'stopped', 'handed_to_user']);
 
 /**
- * Starts Chromium with the extension on a fresh profile whose downloads go to a temp folder, a fake model server on
- * models.test, and the settings a scripted test needs (act mode, a generous step budget).
+ * The shared e2e fixture for a file of scripted tasks (or the describe block it is called in): Chromium with the
+ * extension on a fresh profile whose downloads go to a temp folder, a fake model server on models.test, and the
+ * settings a scripted test needs (act mode, a generous step budget).
  */
-export async function startTaskBrowser(options: { stepBudget?: number } = {}): Promise<TaskBrowser> {
-  const profile = await mkdtemp(join(tmpdir(), 'deputy-input-profile-'));
-  const downloads = await mkdtemp(join(tmpdir(), 'deputy-downloads-'));
-  // A profile's own preferences say where downloads go, as a user's setting would.
-  await mkdir(join(profile, 'Default'), { recursive: true });
-  await writeFile(join(profile, 'Default', 'Preferences'), JSON.stringify({ download: { default_directory: downloads, prompt_for_download: false } }));
-  const fake = await startFakeProvider();
-  const ext = await launchTestBrowser({ userDataDir: profile });
-  await ext.worker();
-  const helper = await ext.openExtensionPage(PANEL);
-  const modelPort = Number(new URL(fake.url).port);
-  await uiCall(helper, 'settings.set', {
-    provider: { preset: 'custom', baseUrl: siteUrl(modelPort, 'models.test', '/v1'), model: 'gpt-4o-mini', stream: true, openaiApi: 'chat', toolCalling: 'native', vision: false, timeoutMs: 60_000, maxRetries: 0 },
-    defaultMode: 'act',
-    stepBudget: options.stepBudget ?? 40,
+export function useTaskBrowser(options: { stepBudget?: number } = {}): TaskBrowser {
+  const e2e = useE2e({ model: 'act', stepBudget: options.stepBudget ?? 40, downloads: true });
+  let helper: Page | undefined;
+  beforeAll(async () => {
+    helper = await e2e.helper();
   });
   return {
-    ext,
-    fake,
-    helper,
-    downloads,
-    newTab: (url) => openTab(ext, helper, url),
-    async close() {
-      await ext.close();
-      await fake.close();
-      await rm(profile, { recursive: true, force: true });
-      await rm(downloads, { recursive: true, force: true });
+    get ext() {
+      return e2e.ext;
     },
+    get fake() {
+      return e2e.fake;
+    },
+    get helper() {
+      if (helper === undefined) throw new Error('The task browser has not started: use it inside a test or hook, after beforeAll');
+      return helper;
+    },
+    get downloads() {
+      return e2e.downloads;
+    },
+    newTab: (url) => e2e.newTab(url),
+    afterClose: (close) => e2e.afterClose(close),
   };
 }
 
