@@ -1,17 +1,11 @@
-import type { Page } from 'puppeteer-core';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { TaskRecord } from '../../shared/protocol';
 import type { ExtensionBrowser } from '../../scripts/lib/launch-browser';
 import { runTask, type TaskIo } from '../../scripts/task/run-task';
 import type { TaskOptions } from '../../scripts/task/task-flags';
-import { chatFixtureRoutes } from '../fixtures/chat/chat-routes';
-import { vendorPath } from '../fixtures/chat/vendor-fixtures';
-import { startFakeProvider, type FakeProvider } from '../fixtures/fake-provider/fake-provider-server';
-import { call, playChat as playScript, type ChatStep } from './support/chat-script';
-import { requireBuild } from './support/register-host';
-import { serveRoutes, type StaticServer } from './support/static-server';
+import { call } from './support/chat-script';
+import { CASE_FACTS, CASE_GOAL, useChatCases } from './support/chat-cases-setup';
 import { uiCall } from './support/ui-call';
-import { taskOptions } from './support/task-options';
 
 // Deputy as the user's advocate in a support chat whose other side is a bot (issue 31): it notices the bot going round
 // in circles and asks for a person the way the chat offers one, says honestly when no person can be reached, and keeps
@@ -19,50 +13,19 @@ import { taskOptions } from './support/task-options';
 // there even when the chat closes mid-case. The built extension in Chromium, scripted support bots on the page, a
 // scripted model over the real SDK.
 
-const FACTS = { order_number: '1234', email: 'jane@example.org' };
-const GOAL = 'Get a refund for order 1234, which arrived damaged';
+const FACTS = CASE_FACTS;
+const GOAL = CASE_GOAL;
 
-let server: StaticServer;
-let fake: FakeProvider;
-let lines: string[];
+const c = useChatCases({ steps: 30 });
+const { playChat, received } = c;
+const options = (scenario: string, overrides: Partial<TaskOptions> = {}): TaskOptions => c.options(`scenario=${scenario}`, overrides);
 
-beforeAll(async () => {
-  requireBuild();
-  server = await serveRoutes(await chatFixtureRoutes());
-});
-afterAll(async () => {
-  await server?.close();
-});
-beforeEach(async () => {
-  fake = await startFakeProvider();
-  lines = [];
-});
-afterEach(async (context) => {
-  if (context.task.result?.state === 'fail') process.stderr.write(`${lines.join('\n')}\n`);
-  await fake.close();
-});
-
-function options(scenario: string, overrides: Partial<TaskOptions> = {}): TaskOptions {
-  return taskOptions({
-    url: `${server.url(vendorPath('crisp'))}?scenario=${scenario}`,
-    task: GOAL,
-    flow: 'chat',
-    facts: FACTS,
-    provider: { preset: 'custom', baseUrl: fake.openaiBaseUrl, model: 'gpt-4o-mini' },
-    steps: 30,
-    ...overrides,
-  });
-}
-
-const playChat = (steps: ChatStep[], turns = 30): void => playScript(fake, steps, turns);
-
-const io = (): TaskIo => ({ write: (line) => void lines.push(line) });
-const received = async (page: Page): Promise<string[]> => (await page.evaluate('window.deputySupportReceived || []')) as string[];
+const io = (): TaskIo => c.io();
 /** The chat the model was sent shows the bot's canned answer at least `n` times. */
 const canned = (n: number): RegExp => new RegExp(`(?:Help Center for refund policies[\\s\\S]*){${n}}`);
 
 /** Every model request's text: what Deputy told the model, all of it. */
-const allRequests = (): string => fake.requests.map((request) => request.text).join('\n');
+const allRequests = (): string => c.fake.requests.map((request) => request.text).join('\n');
 
 /** Only the facts the user gave, and nothing of theirs the user did not, went to support. */
 function expectOnlyGivenFacts(support: string[]): void {
