@@ -78,6 +78,6 @@ export function draftNote(draft: WrittenEscalation, replyTo: string | undefined)
   const where =
     draft.via === 'email'
       ? `It is for ${draft.to}: the user can open it in their mail program from the case in History. Tell the user, then end the case (chat_end).`
-      : `Open the site's contact page (${draft.to}), type the subject and message below exactly as drafted into its fields${replyTo ? `, and ${replyTo} as the address to reply to` : ''}, fill nothing else, then submit it: the user sees the draft and approves the sending first. If they decline, or the page has no contact form, end the case (chat_end) and say so.`;
+      : `${/^https?:\/\/[^/]+\/?$/.test(draft.to) ? `Find the site's contact page on ${draft.to} (its "Contact us" link or page), open it,` : `Open the site's contact page (${draft.to}),`} type the subject and message below exactly as drafted into its fields${replyTo ? `, and ${replyTo} as the address to reply to` : ''}, fill nothing else, then submit it: the user sees the draft and approves the sending first. If they decline, or the page has no contact form, end the case (chat_end) and say so.`;
   return `The chat cannot carry the case further (${draft.reason}). Deputy drafted a written escalation from the case file. ${where}\nSubject: ${draft.subject}\nMessage:\n${draft.body}`;
 }
