@@ -26,9 +26,17 @@ export function chatStalled(state: ChatState, options: { noHuman?: boolean } = {
   return null;
 }
 
-/** "2026-11-28 12:20 UTC": a time support can read whatever their zone. */
+const MONTH_NAMES = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+
+/**
+ * "28 Nov 2026, 12:20 UTC": a time support can read whatever their zone, written so that no run of digits in it looks
+ * like a phone number (the gate stops a message to support that holds one the user did not give).
+ */
 export function caseTime(at: number): string {
-  return `${new Date(at).toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+  const date = new Date(at);
+  const hh = String(date.getUTCHours()).padStart(2, '0');
+  const mm = String(date.getUTCMinutes()).padStart(2, '0');
+  return `${date.getUTCDate()} ${MONTH_NAMES[date.getUTCMonth()]} ${date.getUTCFullYear()}, ${hh}:${mm} UTC`;
 }
 
 export interface DraftInput {

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import type { TaskRecord } from '../../shared/protocol';
 import type { ExtensionBrowser } from '../../scripts/lib/launch-browser';
 import { runTask, type TaskIo } from '../../scripts/task/run-task';
@@ -173,7 +173,10 @@ describe('an advocate in a support chat: past the bot, honest about people, a ca
       { reply: (request) => call('click', { ref: refIn(request, 'button', /Send message/) }) },
       { reply: call('chat_end', { outcome: 'no_reply', summary: 'Support closed the chat; Deputy wrote to them through the contact form.' }) },
     ];
-    const sent = (): URL[] => c.server.requests.filter((request) => request.includes('/contact/sent')).map((request) => new URL(`http://${request}`));
+    /** The contact form's sendings since the test began (the server serves the whole file). */
+    let from = 0;
+    beforeEach(() => void (from = c.server.requests.length));
+    const sent = (): URL[] => c.server.requests.slice(from).filter((request) => request.includes('/contact/sent')).map((request) => new URL(`http://${request}`));
 
     it('approved: the form carries the draft, and the draft only the goal, the order number and what support said', async () => {
       playChat(writes);
@@ -193,7 +196,7 @@ describe('an advocate in a support chat: past the bot, honest about people, a ca
       expect(message.replace(/\r\n/g, '\n')).toBe(written?.body);
       expect(message).toContain('- Order number: 1234');
       // Nothing beyond the user's facts: the only number in it is the order number, besides times Deputy saw.
-      expect(new Set(message.replace(/\d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC/g, '').match(/\d+/g))).toEqual(new Set(['1234']));
+      expect(new Set(message.replace(/\d{1,2} [A-Z][a-z]{2} \d{4}, \d{2}:\d{2} UTC/g, '').match(/\d+/g))).toEqual(new Set(['1234']));
       expect(message).not.toContain(FACTS.email);
     });
 

@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { findUnsharedPersonalData } from '../../../../shared/agent/chat-gate';
+import { createSecretVault } from '../../../../shared/agent/secret-vault';
 import { caseTime, chatStalled, draftNote, draftWrittenEscalation } from '../../../../shared/agent/support-draft';
 import type { ChatMessage, ChatState } from '../../../../shared/protocol';
 
@@ -41,13 +43,15 @@ describe('a written escalation when the chat cannot carry the case', () => {
     expect(draft.body).toContain('I am writing about this: Get a refund for order 1234');
     expect(draft.body).toContain(`on ${caseTime(T0)}, but support closed the chat before it was resolved`);
     expect(draft.body).toContain('- Order number: 1234');
-    expect(draft.body).toContain(`- "Your refund will be processed within 5 business days." (2026-11-23 10:02 UTC)`);
+    expect(draft.body).toContain(`- "Your refund will be processed within 5 business days." (23 Nov 2026, 10:02 UTC)`);
     // Facts the user gave but that never went into the chat stay out; so does anything the user never gave.
     expect(draft.body).not.toContain(facts.email);
     expect(draft.body).not.toContain('555');
     // Every number in it is the user's order number or a time Deputy saw.
-    const numbers = draft.body.replace(/\d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC/g, '').match(/\d{3,}/g) ?? [];
-    expect(new Set(numbers)).toEqual(new Set(['1234']));
+    const numbers = draft.body.replace(/\d{1,2} [A-Z][a-z]{2} \d{4}, \d{2}:\d{2} UTC/g, '').match(/\d+/g) ?? [];
+    expect(new Set(numbers)).toEqual(new Set(['1234', '5']));
+    // The gate, which judges what is typed for support, finds nothing in it the user did not give.
+    expect(findUnsharedPersonalData(draft.body, facts, createSecretVault())).toEqual([]);
   });
 
   it('for a support address, makes a mailto: link that opens the same draft', () => {
