@@ -66,6 +66,11 @@ export function caseFileLines(chat: ChatCaseResult): string[] {
     lines.push('', '### Reaching a person', '');
     for (const step of chat.escalations) lines.push(`- ${step}`);
   }
+  if (chat.written) {
+    const where = chat.written.via === 'email' ? `to ${chat.written.to}${chat.written.mailto ? ` ([open in your mail program](${chat.written.mailto}))` : ''}` : `for the contact form at ${chat.written.to}`;
+    lines.push('', '### Written escalation', '', `Drafted ${stamp(chat.written.draftedAt)}${where}, because ${chat.written.reason}. Sent only if you approved it (see the steps).`, '');
+    lines.push(`> **Subject:** ${chat.written.subject}`, '>', ...chat.written.body.split('\n').map((line) => (line ? `> ${line}` : '>')));
+  }
   lines.push('', '### Transcript', '');
   if (chat.transcript.length === 0) lines.push('No messages were read.');
   for (const message of chat.transcript) {

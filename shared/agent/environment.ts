@@ -46,6 +46,11 @@ export type Screenshot = z.infer<typeof Screenshot>;
 export const ObservedChat = z.object({
   lastFromThem: z.string().nullable(),
   choices: z.array(z.string()).default([]),
+  /**
+   * The written escalation Deputy drafted once the chat closed or stalled: while it stands, submitting a form (the
+   * site's contact form) waits for the user, who reads the draft on the approval card.
+   */
+  draft: z.string().optional(),
 });
 export type ObservedChat = z.infer<typeof ObservedChat>;
 

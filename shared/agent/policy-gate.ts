@@ -129,6 +129,12 @@ export function classifyToolCall(input: GateInput): Classification {
     if (borrowed) mustAsk.push(borrowed);
   }
   if (outgoing !== undefined) checkChatMessage(outgoing, input, findings, result);
+  // A case's written escalation leaves through the site's own form: its sending always waits for the user, who reads
+  // the draft on the card (what was typed is judged above, field by field, like any message to support).
+  if (page.chat?.draft !== undefined && effect?.submits && effect.form) {
+    addRisk(findings, 'send-message', 'it sends a message');
+    mustAsk.push(`it sends support the written message Deputy drafted from the case file:\n${page.chat.draft.slice(0, 2500)}`);
+  }
   if (personalData) findings.reasons.push(`it uses personal data (${placeholders.map((p) => `{{${p}}}`).join(', ')})`);
 
   const classification: Classification = {

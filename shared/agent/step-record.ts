@@ -22,7 +22,7 @@ export function observationRecord(raw: Observation, redactor: Redactor): StepRec
   return {
     kind: raw.kind ?? 'page',
     ...(raw.status && raw.status !== 'ready' ? { status: raw.status } : {}),
-    ...(raw.chat ? { chat: { lastFromThem: raw.chat.lastFromThem === null ? null : redactor.redact(raw.chat.lastFromThem), choices: (raw.chat.choices ?? []).map((c) => redactor.redact(c)) } } : {}),
+    ...(raw.chat ? { chat: { lastFromThem: raw.chat.lastFromThem === null ? null : redactor.redact(raw.chat.lastFromThem), choices: (raw.chat.choices ?? []).map((c) => redactor.redact(c)), ...(raw.chat.draft !== undefined ? { draft: redactor.redact(raw.chat.draft) } : {}) } } : {}),
     url: redactor.redact(raw.url),
     title: redactor.redact(raw.title),
     hash: textHash(`${raw.url}\n${raw.changeKey ?? text}`),

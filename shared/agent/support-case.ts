@@ -1,6 +1,6 @@
 import type { ChatMessage } from '../protocol/chat-protocol';
-import type { CasePromise, ChatCaseResult } from '../protocol/task-protocol';
-import { extractPromises } from './support-promises';
+import type { CasePromise, ChatCaseResult, WrittenEscalation } from '../protocol/task-protocol';
+import { extractPromises, type SupportPromise } from './support-promises';
 
 /**
  * A support case's file, built from everything the case saw: the goal, which of the user's facts went into the chat,
@@ -19,10 +19,14 @@ export interface CaseInput {
   escalations: readonly string[];
   /** Screenshots kept of promise messages: message id -> the step whose screenshot shows it. */
   promiseShots?: ReadonlyMap<string, number>;
+  /** The promises already found in `messages` (extractPromises), so a save reads the transcript for them once. */
+  promises?: readonly SupportPromise[];
   redact: (text: string) => string;
   outcome: string;
   summary: string;
   open: boolean;
+  /** The written escalation drafted when the chat closed or stalled. */
+  written?: WrittenEscalation;
 }
 
 /** Folds case and spacing, so "1234" is found in "Order #1234" and "jane@example.org" in "JANE@example.org". */
@@ -39,9 +43,14 @@ export function factsShared(messages: readonly ChatMessage[], facts: Readonly<Re
 }
 
 /** The case's promises, oldest first, one per message sentence, with the step of the screenshot that shows each. */
-export function casePromises(messages: readonly ChatMessage[], redact: (text: string) => string, shots?: ReadonlyMap<string, number>): CasePromise[] {
+export function casePromises(
+  messages: readonly ChatMessage[],
+  redact: (text: string) => string,
+  shots?: ReadonlyMap<string, number>,
+  found: readonly SupportPromise[] = extractPromises(messages),
+): CasePromise[] {
   const byId = new Map(messages.map((message) => [message.id, message]));
-  return extractPromises(messages).map((promise) => {
+  return found.map((promise) => {
     const shot = shots?.get(promise.messageId);
     const made = byId.get(promise.messageId)?.seenAt;
     return {
@@ -54,6 +63,13 @@ export function casePromises(messages: readonly ChatMessage[], redact: (text: st
   });
 }
 
+/** The draft as the case file keeps it: redacted like the transcript (its mailto: link made again from what is kept). */
+function redactWritten(written: WrittenEscalation, redact: (text: string) => string): WrittenEscalation {
+  const subject = redact(written.subject);
+  const body = redact(written.body);
+  return { ...written, subject, body, ...(written.mailto !== undefined ? { mailto: `mailto:${written.to}?subject=${encodeURIComponent(subject)}&body=${encodeURIComponent(body)}` } : {}) };
+}
+
 export function buildCaseFile(input: CaseInput): ChatCaseResult {
   return {
     outcome: input.outcome,
@@ -62,9 +78,10 @@ export function buildCaseFile(input: CaseInput): ChatCaseResult {
     goal: input.goal,
     factsShared: factsShared(input.messages, input.facts),
     transcript: input.messages.map((message) => ({ author: message.author, text: input.redact(message.text), at: message.seenAt, time: message.time })),
-    promises: casePromises(input.messages, input.redact, input.promiseShots),
+    promises: casePromises(input.messages, input.redact, input.promiseShots, input.promises),
     escalations: [...input.escalations],
     open: input.open,
+    ...(input.written ? { written: redactWritten(input.written, input.redact) } : {}),
   };
 }
 

@@ -83,6 +83,25 @@ export const CasePromise = z.object({
 export type CasePromise = z.infer<typeof CasePromise>;
 
 /**
+ * A written escalation Deputy drafted when a case's chat closed or stalled (see shared/agent/support-draft): for the
+ * site's contact form, or a support address (then a mailto: link opens it in the user's mail program).
+ */
+export const WrittenEscalation = z.object({
+  via: z.enum(['contact_form', 'email']),
+  /** The contact page's address, or the support email address. */
+  to: z.string(),
+  subject: z.string(),
+  body: z.string(),
+  draftedAt: z.number(),
+  /** Why the chat could not finish the case. */
+  reason: z.string(),
+  /** The names of the user's facts the draft holds. */
+  factsUsed: z.array(z.string()),
+  mailto: z.string().optional(),
+});
+export type WrittenEscalation = z.infer<typeof WrittenEscalation>;
+
+/**
  * A support-chat case file: the goal, the facts shared, the transcript with times (redacted), what the other side
  * promised, quoted, and how the case ended. Saved at every step while the case runs (`open`), so it survives the chat
  * closing, the tab crashing or the worker restarting; the final save adds the outcome and summary.
@@ -110,6 +129,8 @@ export const ChatCaseResult = z.object({
   escalations: z.array(z.string()).optional(),
   /** True while the case still runs: this is the last saved state, not its end. */
   open: z.boolean().optional(),
+  /** The written escalation drafted when the chat closed or stalled. */
+  written: WrittenEscalation.optional(),
 });
 export type ChatCaseResult = z.infer<typeof ChatCaseResult>;
 

@@ -1,17 +1,14 @@
-import type { Page } from 'puppeteer-core';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import type { TaskRecord } from '../../shared/protocol';
 import type { ExtensionBrowser } from '../../scripts/lib/launch-browser';
 import { runTask, type TaskIo } from '../../scripts/task/run-task';
 import type { TaskOptions } from '../../scripts/task/task-flags';
-import { chatFixtureRoutes } from '../fixtures/chat/chat-routes';
-import { vendorPath } from '../fixtures/chat/vendor-fixtures';
-import { startFakeProvider, type FakeProvider } from '../fixtures/fake-provider/fake-provider-server';
-import { call, playChat as playScript, type ChatStep } from './support/chat-script';
-import { requireBuild } from './support/register-host';
-import { serveRoutes, type StaticServer } from './support/static-server';
+import type { RecordedRequest } from '../fixtures/fake-provider/fake-provider-server';
+import { currentView } from '../fixtures/fake-provider/prompt-view';
+import { call, type ChatStep } from './support/chat-script';
+import { refIn } from './support/snapshot-refs';
+import { CASE_FACTS, CASE_GOAL, useChatCases } from './support/chat-cases-setup';
 import { uiCall } from './support/ui-call';
-import { taskOptions } from './support/task-options';
 
 // Deputy as the user's advocate in a support chat whose other side is a bot (issue 31): it notices the bot going round
 // in circles and asks for a person the way the chat offers one, says honestly when no person can be reached, and keeps
@@ -19,50 +16,19 @@ import { taskOptions } from './support/task-options';
 // there even when the chat closes mid-case. The built extension in Chromium, scripted support bots on the page, a
 // scripted model over the real SDK.
 
-const FACTS = { order_number: '1234', email: 'jane@example.org' };
-const GOAL = 'Get a refund for order 1234, which arrived damaged';
+const FACTS = CASE_FACTS;
+const GOAL = CASE_GOAL;
 
-let server: StaticServer;
-let fake: FakeProvider;
-let lines: string[];
+const c = useChatCases({ steps: 30 });
+const { playChat, received } = c;
+const options = (scenario: string, overrides: Partial<TaskOptions> = {}): TaskOptions => c.options(`scenario=${scenario}`, overrides);
 
-beforeAll(async () => {
-  requireBuild();
-  server = await serveRoutes(await chatFixtureRoutes());
-});
-afterAll(async () => {
-  await server?.close();
-});
-beforeEach(async () => {
-  fake = await startFakeProvider();
-  lines = [];
-});
-afterEach(async (context) => {
-  if (context.task.result?.state === 'fail') process.stderr.write(`${lines.join('\n')}\n`);
-  await fake.close();
-});
-
-function options(scenario: string, overrides: Partial<TaskOptions> = {}): TaskOptions {
-  return taskOptions({
-    url: `${server.url(vendorPath('crisp'))}?scenario=${scenario}`,
-    task: GOAL,
-    flow: 'chat',
-    facts: FACTS,
-    provider: { preset: 'custom', baseUrl: fake.openaiBaseUrl, model: 'gpt-4o-mini' },
-    steps: 30,
-    ...overrides,
-  });
-}
-
-const playChat = (steps: ChatStep[], turns = 30): void => playScript(fake, steps, turns);
-
-const io = (): TaskIo => ({ write: (line) => void lines.push(line) });
-const received = async (page: Page): Promise<string[]> => (await page.evaluate('window.deputySupportReceived || []')) as string[];
+const io = (): TaskIo => c.io();
 /** The chat the model was sent shows the bot's canned answer at least `n` times. */
 const canned = (n: number): RegExp => new RegExp(`(?:Help Center for refund policies[\\s\\S]*){${n}}`);
 
 /** Every model request's text: what Deputy told the model, all of it. */
-const allRequests = (): string => fake.requests.map((request) => request.text).join('\n');
+const allRequests = (): string => c.fake.requests.map((request) => request.text).join('\n');
 
 /** Only the facts the user gave, and nothing of theirs the user did not, went to support. */
 function expectOnlyGivenFacts(support: string[]): void {
@@ -185,5 +151,63 @@ describe('an advocate in a support chat: past the bot, honest about people, a ca
     expect(chat.open).toBe(false);
     expect(chat.transcript.map((message) => message.text)).toEqual(expect.arrayContaining(['Thank you for contacting us. We are closing this chat now.', 'This conversation has ended.']));
     expect(chat.transcript.filter((message) => message.text.includes('Help Center for refund policies'))).toHaveLength(2);
+  });
+
+  describe('escalates in writing when support closes the chat: a draft of the user\'s facts, sent through the contact form only if approved', () => {
+    /** The draft as the model was sent it: the note's subject and message. */
+    const drafted = (request: RecordedRequest): { subject: string; body: string } => {
+      const view = currentView(request);
+      const subject = /\nSubject: (.*)\n/.exec(view)?.[1];
+      const body = /\nMessage:\n([\s\S]*?Thank you\.)\]/.exec(view)?.[1];
+      if (subject === undefined || body === undefined) throw new Error(`No draft in what the model was sent:\n${view.slice(0, 3000)}`);
+      return { subject, body };
+    };
+    const writes: ChatStep[] = [
+      { ready: /How can I help you today/, reply: call('chat_send', { text: 'Hi, my order 1234 arrived damaged. I would like a refund, please.' }) },
+      { ready: canned(1), reply: call('chat_send', { text: 'I would like a refund for order 1234, please.' }) },
+      { ready: canned(2), reply: call('chat_send', { text: 'Can I get a refund for order 1234?' }) },
+      { ready: /drafted a written escalation/, reply: () => call('navigate', { url: c.server.url('/contact/') }) },
+      { ready: /textbox "Your email"/, reply: (request) => call('type', { ref: refIn(request, 'textbox', /Your email/), text: FACTS.email }) },
+      { reply: (request) => call('type', { ref: refIn(request, 'textbox', /Subject/), text: drafted(request).subject }) },
+      { reply: (request) => call('type', { ref: refIn(request, 'textbox', /Message/), text: drafted(request).body }) },
+      { reply: (request) => call('click', { ref: refIn(request, 'button', /Send message/) }) },
+      { reply: call('chat_end', { outcome: 'no_reply', summary: 'Support closed the chat; Deputy wrote to them through the contact form.' }) },
+    ];
+    /** The contact form's sendings since the test began (the server serves the whole file). */
+    let from = 0;
+    beforeEach(() => void (from = c.server.requests.length));
+    const sent = (): URL[] => c.server.requests.slice(from).filter((request) => request.includes('/contact/sent')).map((request) => new URL(`http://${request}`));
+
+    it('approved: the form carries the draft, and the draft only the goal, the order number and what support said', async () => {
+      playChat(writes);
+      const run = await runTask(options('closes', { approve: 'all' }), io());
+      const written = run.record.chat?.written;
+      expect(written).toMatchObject({ via: 'contact_form', factsUsed: ['order_number'] });
+      expect(written?.reason).toMatch(/^support closed the chat/);
+      // The approval card showed the draft before anything went.
+      const approval = c.lines.find((line) => line.includes('approval needed'));
+      expect(approval).toContain('it sends support the written message Deputy drafted from the case file');
+      expect(approval).toContain('I am writing about this: Get a refund for order 1234');
+      const [form] = sent();
+      expect(sent()).toHaveLength(1);
+      expect(form?.searchParams.get('email')).toBe(FACTS.email);
+      expect(form?.searchParams.get('subject')).toBe(written?.subject);
+      const message = form?.searchParams.get('message') ?? '';
+      expect(message.replace(/\r\n/g, '\n')).toBe(written?.body);
+      expect(message).toContain('- Order number: 1234');
+      // Nothing beyond the user's facts: the only number in it is the order number, besides times Deputy saw.
+      expect(new Set(message.replace(/\d{1,2} [A-Z][a-z]{2} \d{4}, \d{2}:\d{2} UTC/g, '').match(/\d+/g))).toEqual(new Set(['1234']));
+      expect(message).not.toContain(FACTS.email);
+    });
+
+    it('declined: nothing is sent, and the case keeps the draft', async () => {
+      playChat(writes);
+      const run = await runTask(options('closes', { approve: 'none' }), io());
+      expect(sent()).toEqual([]);
+      expect(run.record.chat?.written?.body).toContain('I am writing about this: Get a refund for order 1234');
+      const click = (run.record.agent?.steps ?? []).flatMap((step) => step.calls).find((call) => call.name === 'click');
+      expect(click).toMatchObject({ decision: 'ask' });
+      expect(click?.status).not.toBe('finished');
+    });
   });
 });

@@ -1,65 +1,19 @@
-import type { Page } from 'puppeteer-core';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { TaskRecord } from '../../shared/protocol';
 import type { ExtensionBrowser } from '../../scripts/lib/launch-browser';
 import { serveDemoSite } from '../../scripts/demo/serve-demo-site';
-import { runTask, type TaskIo } from '../../scripts/task/run-task';
-import type { TaskOptions } from '../../scripts/task/task-flags';
-import { chatFixtureRoutes } from '../fixtures/chat/chat-routes';
-import { vendorPath } from '../fixtures/chat/vendor-fixtures';
+import { runTask } from '../../scripts/task/run-task';
 import { INJECTED_INSTRUCTION } from '../fixtures/chat/widget/support-script';
-import { startFakeProvider, type FakeProvider } from '../fixtures/fake-provider/fake-provider-server';
-import { call, playChat as playScript, type ChatStep } from './support/chat-script';
-import { requireBuild } from './support/register-host';
-import { serveRoutes, type StaticServer } from './support/static-server';
-import { uiCall } from './support/ui-call';
+import { call } from './support/chat-script';
+import { CASE_FACTS, useChatCases } from './support/chat-cases-setup';
 import { taskOptions } from './support/task-options';
+import { uiCall } from './support/ui-call';
 
 const CARD = '4111 1111 1111 1111';
-const FACTS = { order_number: '1234', email: 'jane@example.org' };
-const GOAL = 'Get a refund for order 1234, which arrived damaged';
+const FACTS = CASE_FACTS;
 
-let server: StaticServer;
-let fake: FakeProvider;
-let lines: string[];
-
-beforeAll(async () => {
-  requireBuild();
-  server = await serveRoutes(await chatFixtureRoutes());
-});
-afterAll(async () => {
-  await server?.close();
-});
-beforeEach(async () => {
-  fake = await startFakeProvider();
-  lines = [];
-});
-afterEach(async (context) => {
-  if (context.task.result?.state === 'fail') process.stderr.write(`${lines.join('\n')}\n`);
-  await fake.close();
-});
-
-function options(scenario: string, overrides: Partial<TaskOptions> = {}): TaskOptions {
-  return taskOptions({
-    url: `${server.url(vendorPath('crisp'))}?${scenario}`,
-    task: GOAL,
-    flow: 'chat',
-    facts: FACTS,
-    provider: { preset: 'custom', baseUrl: fake.openaiBaseUrl, model: 'gpt-4o-mini' },
-    steps: 24,
-    ...overrides,
-  });
-}
-
-const playChat = (steps: ChatStep[], turns = 24): void => playScript(fake, steps, turns);
-
-async function received(page: Page): Promise<string[]> {
-  return (await page.evaluate('window.deputySupportReceived || []')) as string[];
-}
-
-function io(answer?: string): TaskIo {
-  return { write: (line) => void lines.push(line), ...(answer === undefined ? {} : { ask: () => Promise.resolve(answer) }) };
-}
+const c = useChatCases({ steps: 24 });
+const { lines, options, playChat, io, received } = c;
 
 async function storeCard(browser: ExtensionBrowser): Promise<void> {
   const page = await browser.openExtensionPage('extension/sidepanel/index.html');
@@ -74,7 +28,7 @@ function calls(record: TaskRecord) {
 function expectCardNeverLeft(support: string[]): void {
   const digits = CARD.replace(/ /g, '');
   for (const text of support) expect(text.replace(/\D/g, '')).not.toContain(digits);
-  for (const request of fake.requests) {
+  for (const request of c.fake.requests) {
     expect(request.text).not.toContain(CARD);
     expect(request.text).not.toContain(digits);
   }
@@ -171,7 +125,7 @@ describe('support-chat cases end to end: the built extension in Chromium, a scri
     expect(lines.some((line) => /approval needed \(send-message, money, commitment\): Send to support: "ACCEPT"/.test(line))).toBe(true);
     // The injected text reached the model only inside the chat's untrusted wrapper, and the rules it was given stayed the same.
     const systems = new Set<string>();
-    for (const request of fake.requests) {
+    for (const request of c.fake.requests) {
       const body = request.json as { messages: { role: string; content?: unknown }[] };
       for (const message of body.messages) {
         const content = typeof message.content === 'string' ? message.content : '';
@@ -183,7 +137,7 @@ describe('support-chat cases end to end: the built extension in Chromium, a scri
       }
     }
     expect(systems.size).toBe(1);
-    expect(fake.requests.some((request) => request.text.includes(INJECTED_INSTRUCTION.slice(0, 60)))).toBe(true);
+    expect(c.fake.requests.some((request) => request.text.includes(INJECTED_INSTRUCTION.slice(0, 60)))).toBe(true);
     expect(record.status).toBe('handed_to_user');
   });
 
@@ -234,7 +188,7 @@ describe('support-chat cases end to end: the built extension in Chromium, a scri
           task: 'My order arrived broken. Get a full refund for it from support (not a store credit).',
           flow: 'chat',
           facts: { order_number: '48213' },
-          provider: { preset: 'custom', baseUrl: fake.openaiBaseUrl, model: 'gpt-4o-mini' },
+          provider: { preset: 'custom', baseUrl: c.fake.openaiBaseUrl, model: 'gpt-4o-mini' },
           approve: 'ask',
           steps: 24,
         }),

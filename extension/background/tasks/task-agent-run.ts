@@ -65,7 +65,8 @@ export async function runTaskAgent(core: TaskCore, record: TaskRecord, startUrl:
   /** The case file as it stands: new promises get a screenshot of the chat that shows them, once each. */
   const caseSoFar = async (chat: ChatCaseEnvironment, state: AgentState, options: { open: boolean }): Promise<ChatCaseResult> => {
     const seen = chat.caseSoFar();
-    for (const promise of extractPromises(seen.messages)) {
+    const promises = extractPromises(seen.messages);
+    for (const promise of promises) {
       if (promiseShots.has(promise.messageId)) continue;
       promiseShots.set(promise.messageId, state.steps.length);
       const shot = await chat.capture?.().catch(() => undefined);
@@ -74,7 +75,7 @@ export async function runTaskAgent(core: TaskCore, record: TaskRecord, startUrl:
     }
     const outcome = options.open ? 'in progress' : (state.outcome?.label ?? (state.status === 'completed' ? 'agreed' : state.status));
     const summary = options.open ? 'The case is still running.' : (state.outcome?.summary ?? state.endReason ?? 'The case ended without a summary.');
-    return buildCaseFile({ goal: record.text, messages: seen.messages, vendor: seen.vendor, facts: facts ?? {}, escalations: seen.escalations, promiseShots, redact: (text) => redactor.redact(text), outcome, summary, open: options.open });
+    return buildCaseFile({ goal: record.text, messages: seen.messages, vendor: seen.vendor, facts: facts ?? {}, escalations: seen.escalations, promiseShots, promises, redact: (text) => redactor.redact(text), outcome, summary, open: options.open, ...(seen.written ? { written: seen.written } : {}) });
   };
   const thinking = createThinkingFeed(taskId, (event) => deps.onThinking?.(event), deps.now);
   const agentDeps: AgentDeps<AgentEnvironment> = {

@@ -22,7 +22,7 @@ export interface TaskRunnerDeps {
    * its requests pass the task's egress guard. */
   environment: (tabId: number, task: Pick<TaskRecord, 'id' | 'files'>) => TabEnvironment;
   /** A support-chat case on the tab: the chat and the page around it. */
-  chatEnvironment?: (tabId: number, task: Pick<TaskRecord, 'id' | 'files' | 'text'>) => ChatCaseEnvironment;
+  chatEnvironment?: (tabId: number, task: Pick<TaskRecord, 'id' | 'files' | 'text' | 'facts'>) => ChatCaseEnvironment;
   /** Ends a task's egress guard (its browser rules) once the task stops running here; keeps only the listed tasks'. */
   egress?: { end(taskId: string): Promise<void>; retain(taskIds: readonly string[]): Promise<void> };
   provider: (settings: NonNullable<Settings['provider']>) => Provider;

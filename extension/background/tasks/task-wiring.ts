@@ -19,6 +19,7 @@ import { AttentionNotices, isAttentionNotice, tabOfNotice } from './attention-no
 import { allTabIds, reopenInTab, replaceSessionRules, resubmitForm, sessionRuleIds } from '../../platform/egress-rules';
 import { createChatCaseEnvironment } from '../chat/chat-case-environment';
 import { PromiseReminders, taskOfPromiseNotice } from '../chat/promise-reminders';
+import { createSupportSiteMemory } from '../chat/support-site-memory';
 import { alarmNames, onAlarm, setAlarm } from '../../platform/alarms';
 import { EgressGuard } from '../egress/egress-guard';
 import { SecretEgress } from '../egress/secret-egress';
@@ -65,6 +66,7 @@ export function createTaskServices(
   });
   const settings = new SettingsStore(local);
   const session = chromeStore('session');
+  const supportSites = createSupportSiteMemory(local, () => Date.now());
   const secretsKey = (taskId: string): string => `found-secrets:${taskId}`;
   const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
   let browserSession: Promise<string> | undefined;
@@ -122,7 +124,7 @@ export function createTaskServices(
     settings,
     tabUrl: async (tabId) => (await tabState(tabId))?.url,
     environment: (tabId, task) => tabEnvironment(tabId, task),
-    chatEnvironment: (tabId, task) => createChatCaseEnvironment(chat, tabEnvironment(tabId, task), { goal: task.text }),
+    chatEnvironment: (tabId, task) => createChatCaseEnvironment(chat, tabEnvironment(tabId, task), { goal: task.text, facts: task.facts, memory: supportSites }),
     keepFile: inputs.keepFile,
     egress: guard,
     provider: (provider) => createProvider(provider, { browser: true }),

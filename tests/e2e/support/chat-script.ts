@@ -9,7 +9,8 @@ export function call(name: string, args: Record<string, unknown>): ScriptedMessa
 export interface ChatStep {
   /** The step runs once the chat the model was sent shows this; until then the model waits for support. */
   ready?: RegExp;
-  reply: ScriptedMessage;
+  /** The call, or how to make it from the request (to find an element's number in the page the model was sent). */
+  reply: ScriptedMessage | ((request: RecordedRequest) => ScriptedMessage);
 }
 
 /** The tool calls the model has made so far in the conversation a request carries. */
@@ -28,7 +29,7 @@ export function playChat(fake: FakeProvider, steps: ChatStep[], turns = 24): voi
     const step = steps[Math.min(index, steps.length - 1)];
     if (!step) throw new Error('playChat needs steps');
     if (step.ready && !step.ready.test(currentView(request))) return call('chat_wait', { seconds: 5 });
-    return step.reply;
+    return typeof step.reply === 'function' ? step.reply(request) : step.reply;
   };
   for (let i = 0; i < turns; i += 1) fake.enqueue(script);
 }

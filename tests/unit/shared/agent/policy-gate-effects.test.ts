@@ -172,3 +172,15 @@ describe('every path into a support chat', () => {
     expect(typed.askUser).toMatch(/password/);
   });
 });
+
+describe('a case\'s written escalation', () => {
+  const contact = effect({ text: 'Send', submits: true, form: form(`${SHOP}/contact/sent`, [field({ name: 'message' }), field({ name: 'email' })], 'get') });
+  it('always asks before the form that carries it is sent, showing the draft; without a draft the same form does not ask', () => {
+    const verdict = gate({ element: { name: 'Send' }, effect: contact, page: { chat: { lastFromThem: null, choices: [], draft: 'Subject: Follow-up\n\nOrder number: 1234' } } });
+    expect(verdict.decision).toBe('ask');
+    expect(verdict.reason).toContain('it sends support the written message Deputy drafted from the case file:\nSubject: Follow-up\n\nOrder number: 1234');
+    expect(gate({ element: { name: 'Send' }, effect: contact, page: { chat: { lastFromThem: null, choices: [] } } }).decision).toBe('allow');
+    // Typing into a field of that form does not submit it: judged as a message, it goes out without asking.
+    expect(gate({ name: 'type', args: { ref: 1, text: 'Order number: 1234' }, element: { role: 'textbox', name: 'Message' }, effect: effect({ submits: false, form: contact.form }), page: { chat: { lastFromThem: null, choices: [], draft: 'x' } } }).decision).toBe('allow');
+  });
+});

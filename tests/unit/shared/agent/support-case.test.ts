@@ -65,4 +65,9 @@ describe('a support case file', () => {
     expect(ledger.get('3')!.text).toMatch(/Anything else\?$/);
     expect(ledger.get('3')!.seenAt).toBe(T0 + 120_000);
   });
+
+  it('takes the promises already found instead of reading the transcript for them again', () => {
+    const again = buildCaseFile({ goal: 'g', messages, vendor: null, facts: {}, escalations: [], promises: [], redact: (t) => t, outcome: 'x', summary: 'y', open: true });
+    expect(again.promises).toEqual([]);
+  });
 });
