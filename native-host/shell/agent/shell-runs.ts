@@ -68,13 +68,13 @@ export class ShellRuns {
 
   start(input: unknown): { sessionId: string; sessionDir: string } {
     const params = ShellRunParams.parse(input);
-    return this.launch({ target: params.target, objective: params.objective, mode: params.mode, settings: params.provider, ...(params.maxSteps ? { maxSteps: params.maxSteps } : {}), ...(params.waitSeconds ? { waitMs: params.waitSeconds * 1000 } : {}) });
+    return this.launch({ target: params.target, objective: params.objective, mode: params.mode, settings: params.provider, ...(params.maxSteps ? { maxSteps: params.maxSteps } : {}), ...(params.maxCostUsd ? { maxCostUsd: params.maxCostUsd } : {}), ...(params.waitSeconds ? { waitMs: params.waitSeconds * 1000 } : {}) });
   }
 
-  resume(params: { sessionId: string; provider: unknown }): { sessionId: string; sessionDir: string } {
+  resume(params: { sessionId: string; provider: unknown; maxCostUsd?: number | undefined }): { sessionId: string; sessionDir: string } {
     const id = checkedId(params.sessionId);
     if (this.open.has(id)) throw new AppError('bad_request', `Session ${id} is open in this host already; only a session interrupted by a restart can be resumed.`);
-    return this.launch({ resume: id, settings: params.provider });
+    return this.launch({ resume: id, settings: params.provider, ...(params.maxCostUsd ? { maxCostUsd: params.maxCostUsd } : {}) });
   }
 
   answer(params: { sessionId: string; id: string; approved?: boolean; text?: string; alwaysAllowPrefix?: string }): boolean {
@@ -140,7 +140,7 @@ export class ShellRuns {
     return session;
   }
 
-  private launch(start: { target?: TargetSpec; objective?: string; mode?: 'ask' | 'act'; settings: unknown; resume?: string; maxSteps?: number; waitMs?: number }): { sessionId: string; sessionDir: string } {
+  private launch(start: { target?: TargetSpec; objective?: string; mode?: 'ask' | 'act'; settings: unknown; resume?: string; maxSteps?: number; maxCostUsd?: number; waitMs?: number }): { sessionId: string; sessionDir: string } {
     if (this.running) throw new AppError('busy', `A shell task is already running (session ${this.running.sessionId}); stop it first with shell.stop.`);
     const provider = this.deps.createProvider(start.settings);
     const validator = this.deps.createValidator(start.settings);
@@ -155,7 +155,7 @@ export class ShellRuns {
     return { sessionId, sessionDir };
   }
 
-  private async execute(run: Running, start: { target?: TargetSpec; objective?: string; mode?: 'ask' | 'act'; resume?: string; maxSteps?: number; waitMs?: number }, provider: Provider, validator: Validator): Promise<void> {
+  private async execute(run: Running, start: { target?: TargetSpec; objective?: string; mode?: 'ask' | 'act'; resume?: string; maxSteps?: number; maxCostUsd?: number; waitMs?: number }, provider: Provider, validator: Validator): Promise<void> {
     const { sessionId } = run;
     const emit = (event: ShellTaskEvent): void => this.deps.emit(event);
     const wait = (describe: (id: string) => ShellTaskEvent, signal: AbortSignal = run.controller.signal): Promise<{ approved?: boolean; text?: string; alwaysAllowPrefix?: string }> => {
@@ -230,6 +230,7 @@ export class ShellRuns {
         validator,
         rulesFile: this.deps.rulesFile,
         ...(start.maxSteps ? { maxSteps: start.maxSteps } : {}),
+        ...(start.maxCostUsd ? { maxCostUsd: start.maxCostUsd } : {}),
         ...(start.waitMs ? { waitMs: start.waitMs } : {}),
         signal: run.controller.signal,
         onTrace: (record) => emit({ sessionId, kind: 'trace', record: { ...record } }),
