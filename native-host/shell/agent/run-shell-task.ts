@@ -10,7 +10,7 @@ import { addAlwaysAllow, loadShellRules, type ShellRules } from '../command-rule
 import { createCommandGate } from '../command-gate';
 import type { Validator } from '../command-validator';
 import { createShellEnvironment, type ShellAgentEnvironment } from './shell-environment';
-import { saveSessionFile } from './shell-session-file';
+import { saveSessionFile, type ShellSessionFile } from './shell-session-file';
 import type { ShellSession } from './shell-session';
 import { shellSystemPrompt } from './shell-system-prompt';
 import { shellTools } from './shell-tools';
@@ -43,6 +43,11 @@ export interface ShellTaskOptions {
   onTrace?: (record: TraceRecord) => void;
   logger?: Logger;
   now: () => number;
+  /**
+   * The session's saved file when it goes on in a session that is still open (after its cost cap, with the processes
+   * it left running); otherwise the one the session was opened with.
+   */
+  saved?: ShellSessionFile;
   /** Tools from elsewhere: Deputy's page tools through the browser, the user's MCP servers' tools. */
   extraTools?: AnyTool<ShellAgentEnvironment>[];
 }
@@ -59,7 +64,7 @@ export function targetKey(session: ShellSession): string {
  */
 export async function runShellTask(options: ShellTaskOptions): Promise<AgentState> {
   const { session } = options;
-  const saved = session.saved;
+  const saved = options.saved ?? session.saved;
   const objective = saved?.objective ?? options.objective;
   const mode = saved?.mode ?? options.mode;
   const maxSteps = saved?.maxSteps ?? options.maxSteps ?? SHELL_DEFAULTS.maxSteps;
