@@ -1,3 +1,4 @@
+import { isLoopbackHost } from '../../protocol/mail-protocol';
 import Anthropic, { type ClientOptions as AnthropicClientOptions } from '@anthropic-ai/sdk';
 import OpenAI, { type ClientOptions as OpenAiClientOptions } from 'openai';
 import { createAnthropicProvider } from './anthropic-provider';
@@ -25,6 +26,19 @@ export interface ProviderRuntime {
  * retries around it. Settings that cannot work (no key where one is needed, no base URL for azure or custom) fail
  * here with a message that says what to set, before any request is made.
  */
+/**
+ * A server on this machine (Ollama, LM Studio, llama.cpp, vLLM at a localhost address) has no price per token: its
+ * tasks show tokens only, never dollars, and no cost cap applies.
+ */
+export function runsOnThisMachine(baseURL: string | undefined): boolean {
+  if (!baseURL) return false;
+  try {
+    return isLoopbackHost(new URL(baseURL).hostname);
+  } catch {
+    return false;
+  }
+}
+
 export function createProvider(input: ProviderSettings, runtime: ProviderRuntime): Provider {
   const { settings, preset, baseURL, apiKey } = checkProviderSettings(input);
   // Local servers ignore the key, but both clients insist on one.
@@ -41,6 +55,6 @@ export function createProvider(input: ProviderSettings, runtime: ProviderRuntime
     provider = settings.openaiApi === 'responses' ? createOpenAiResponsesProvider({ ...options, client }) : createOpenAiChatProvider({ ...options, client });
   }
   if (settings.toolCalling === 'json') provider = withJsonToolFallback(provider);
-  const priced: Provider = preset.free ? { ...provider, free: true, complete: provider.complete.bind(provider) } : provider;
+  const priced: Provider = preset.free || runsOnThisMachine(baseURL) ? { ...provider, free: true, complete: provider.complete.bind(provider) } : provider;
   return withRetries(priced, { maxRetries: settings.maxRetries, ...runtime.retry });
 }
