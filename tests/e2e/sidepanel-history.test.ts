@@ -84,6 +84,9 @@ describe('history in the side panel', () => {
     expect(days).toEqual([`${today}$0.0051 · 1 task`]);
     expect(sites).toEqual([`${new URL(e2e.shop.url).host}$0.0051 · 1 task`]);
     expect(await screenshotBothSchemes(panel, 'panel-history-totals')).toEqual([]);
+    // The next tests work on the task opened again.
+    await panel.click(`[data-testid=history-item][data-task-id="${taskId}"]`);
+    await panel.waitForSelector('[data-testid=history-detail]');
   });
 
   it('exports the trace as JSONL and a readable report', async () => {

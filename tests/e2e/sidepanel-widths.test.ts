@@ -44,6 +44,23 @@ function clippedLabels(page: Page): Promise<string[]> {
   );
 }
 
+/** Drop-downs whose chosen option's words do not fit beside the arrow. */
+function clippedChoices(page: Page): Promise<string[]> {
+  return page.$$eval('select', (selects) => {
+    const context = document.createElement('canvas').getContext('2d');
+    return selects.flatMap((select) => {
+      const text = select.selectedOptions[0]?.text ?? '';
+      if (!context || select.getBoundingClientRect().width === 0 || text === '') return [];
+      const style = getComputedStyle(select);
+      context.font = style.font;
+      // The arrow takes about 20 px of the box beside the padding.
+      const room = select.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight) - 20;
+      const needs = context.measureText(text).width;
+      return needs > room ? [`choice "${text}" needs ${Math.round(needs)} px, has ${Math.round(room)}`] : [];
+    });
+  });
+}
+
 describe('the side panel at 320, 360 and 480 px in both themes', () => {
   it.each([320, 360, 480])('fits every main view at %i px: no sideways scroll, 16 px boxes, no clipped label', async (width) => {
     await panel.setViewport({ width, height: 900 });
@@ -55,7 +72,7 @@ describe('the side panel at 320, 360 and 480 px in both themes', () => {
         await panel.emulateMediaFeatures([{ name: 'prefers-color-scheme', value: scheme }]);
         const background = await panel.evaluate(() => getComputedStyle(document.body).backgroundColor);
         if ((background === 'rgb(17, 19, 24)') !== (scheme === 'dark')) problems.push(`${view} ${scheme}: body background is ${background}`);
-        const found = [...(await overflowing(panel)), ...(await smallBoxes(panel)), ...(await clippedLabels(panel))];
+        const found = [...(await overflowing(panel)), ...(await smallBoxes(panel)), ...(await clippedLabels(panel)), ...(await clippedChoices(panel))];
         problems.push(...found.map((problem) => `${view} ${width}px ${scheme}: ${problem}`));
         await panel.screenshot({ path: join(shots, `${view}-${width}-${scheme}.png`), fullPage: true });
       }

@@ -1,4 +1,3 @@
-import { isLoopbackHost } from '../../protocol/mail-protocol';
 import Anthropic, { type ClientOptions as AnthropicClientOptions } from '@anthropic-ai/sdk';
 import OpenAI, { type ClientOptions as OpenAiClientOptions } from 'openai';
 import { createAnthropicProvider } from './anthropic-provider';
@@ -27,13 +26,16 @@ export interface ProviderRuntime {
  * here with a message that says what to set, before any request is made.
  */
 /**
- * A server on this machine (Ollama, LM Studio, llama.cpp, vLLM at a localhost address) has no price per token: its
- * tasks show tokens only, never dollars, and no cost cap applies.
+ * A server named as this machine (Ollama, LM Studio, llama.cpp, vLLM at http://localhost:PORT, as the presets and the
+ * CLI's hints write it) has no price per token: its tasks show tokens only, never dollars, and no cost cap applies.
+ * An address written as an IP (127.0.0.1) is not taken as local: it is also how a tunnel or proxy to a paid service
+ * is usually reached, so its price stays the model's.
  */
 export function runsOnThisMachine(baseURL: string | undefined): boolean {
   if (!baseURL) return false;
   try {
-    return isLoopbackHost(new URL(baseURL).hostname);
+    const host = new URL(baseURL).hostname.toLowerCase();
+    return host === 'localhost' || host.endsWith('.localhost');
   } catch {
     return false;
   }

@@ -46,8 +46,8 @@ describe('History totals per day and per site', () => {
     expect(usageText(records[1]!)).toBe('4.0k in · 100 out · $0.50');
   });
 
-  it('counts a model server on this machine as local, and a remote one as priced', () => {
-    for (const url of ['http://localhost:11434/v1', 'http://127.0.0.1:1234/v1', 'http://[::1]:8000/v1']) expect(runsOnThisMachine(url)).toBe(true);
-    for (const url of ['https://api.openai.com/v1', 'http://models.test:8080/v1', 'https://openrouter.ai/api/v1', undefined, 'not a url']) expect(runsOnThisMachine(url)).toBe(false);
+  it('counts a model server named localhost as local, and any other (an IP, a tunnel, a remote one) as priced', () => {
+    for (const url of ['http://localhost:11434/v1', 'http://LOCALHOST:1234/v1', 'http://ollama.localhost:8000/v1']) expect(runsOnThisMachine(url)).toBe(true);
+    for (const url of ['https://api.openai.com/v1', 'http://models.test:8080/v1', 'http://127.0.0.1:8080/v1', 'https://openrouter.ai/api/v1', undefined, 'not a url']) expect(runsOnThisMachine(url)).toBe(false);
   });
 });
