@@ -5,6 +5,7 @@ import { downloadBytes, downloadText } from '../ui/download-text';
 import { textPdf } from '../ui/text-pdf';
 import { errorMessage } from '../ui/error-message';
 import { groupBySite, matchingTasks } from '../ui/history-groups';
+import { historyTotals, totalText, type UsageTotal } from '../ui/history-totals';
 import { elapsedMs, formatDuration, formatTaskCost, isActiveTask, statusLabel } from '../ui/task-format';
 import { caseFileLines, exportFileName, taskReport } from '../ui/task-report';
 import { TaskProgress } from '../ui/task-progress';
@@ -104,6 +105,7 @@ export function HistoryView(props: { client: BackgroundClient; onRerun: (record:
           {records.length === 0 ? 'No tasks yet. Tasks you run appear here, by site.' : `No task matches “${query}”.`}
         </p>
       ) : null}
+      {shown.length > 0 ? <HistoryTotals records={shown} filtered={query.trim() !== ''} /> : null}
       {groups.map((group) => (
         <section key={group.site} class="history__site" aria-label={group.site}>
           <h2 class="section-title">{group.site}</h2>
@@ -125,5 +127,33 @@ export function HistoryView(props: { client: BackgroundClient; onRerun: (record:
         </section>
       ))}
     </section>
+  );
+}
+
+function TotalRows(props: { title: string; rows: UsageTotal[]; testId: string }) {
+  return (
+    <section class="history-totals__group" aria-label={props.title}>
+      <h3 class="history-totals__title">{props.title}</h3>
+      <ul class="history-totals__list" data-testid={props.testId}>
+        {props.rows.map((row) => (
+          <li key={row.key} class="history-totals__row" data-testid="history-total">
+            <span class="history-totals__name">{row.label}</span>
+            <span class="history-totals__value">{totalText(row)}</span>
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}
+
+/** What the tasks shown cost, per day and per site: dollars where priced, tokens only for a local model. */
+function HistoryTotals(props: { records: TaskRecord[]; filtered: boolean }) {
+  const totals = historyTotals(props.records);
+  return (
+    <details class="history-totals card" data-testid="history-totals">
+      <summary>Totals{props.filtered ? ' of the tasks found' : ''}, per day and per site</summary>
+      <TotalRows title="Per day" rows={totals.days} testId="history-totals-days" />
+      <TotalRows title="Per site" rows={totals.sites} testId="history-totals-sites" />
+    </details>
   );
 }

@@ -15,7 +15,7 @@ const PROVIDERS: { value: ProviderChoice; label: string }[] = [
   { value: 'none', label: 'Choose a provider' },
   { value: 'openai', label: 'OpenAI' },
   { value: 'anthropic', label: 'Anthropic' },
-  { value: 'compatible', label: 'OpenAI-compatible server (base URL)' },
+  { value: 'compatible', label: 'OpenAI-compatible (base URL)' },
 ];
 
 const FIX_NOTICE = 'Some settings need fixing: see the marked fields.';

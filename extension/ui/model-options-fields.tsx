@@ -23,7 +23,7 @@ export function ModelOptionsFields(props: { provider: ProviderChoice; value: Mod
             API
           </label>
           <select id="openai-api" data-testid="openai-api" value={value.openaiApi} onChange={(e) => onChange({ openaiApi: e.currentTarget.value as ModelOptions['openaiApi'] })}>
-            <option value="chat">Chat completions (every compatible server)</option>
+            <option value="chat">Chat completions (any server)</option>
             <option value="responses">Responses API (OpenAI)</option>
           </select>
         </div>

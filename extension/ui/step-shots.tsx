@@ -36,17 +36,20 @@ export function StepThumbnail(props: { step: number; src: string; onOpen: (step:
 }
 
 /**
- * The full screenshot of one step in a modal dialog (Esc or Close returns focus to the thumbnail), with a link that
- * opens it in a tab of its own at its real size.
+ * The full screenshot of one step in a modal dialog (Esc or Close returns focus to the thumbnail): it opens fitted to
+ * the panel's width, a click on it shows it at its real size (scrolling inside the dialog) and back, and a button opens
+ * it in a tab of its own.
  */
 export function ScreenshotDialog(props: { client: BackgroundClient; taskId: string; step: number | undefined; onClose: () => void }) {
   const { client, taskId, step } = props;
   const dialog = useRef<HTMLDialogElement>(null);
   const [shot, setShot] = useState<StepScreenshot | null | undefined>(undefined);
   const [error, setError] = useState('');
+  const [full, setFull] = useState(false);
   useEffect(() => {
     setShot(undefined);
     setError('');
+    setFull(false);
     if (step === undefined) {
       dialog.current?.close();
       return;
@@ -84,7 +87,16 @@ export function ScreenshotDialog(props: { client: BackgroundClient; taskId: stri
         </button>
       </header>
       {shot ? (
-        <img class="shot-dialog__image" data-testid="screenshot-full" src={src(shot)} alt={`The page at step ${shot.step + 1}, as Deputy saw it`} />
+        <button
+          type="button"
+          class={`shot-dialog__zoom${full ? ' shot-dialog__zoom--full' : ''}`}
+          data-testid="screenshot-zoom"
+          aria-pressed={full}
+          title={full ? 'Fit to the panel' : 'Show at full size'}
+          onClick={() => setFull(!full)}
+        >
+          <img class="shot-dialog__image" data-testid="screenshot-full" src={src(shot)} alt={`The page at step ${shot.step + 1}, as Deputy saw it`} />
+        </button>
       ) : (
         <p class="muted" role="status">
           {error || (shot === null ? 'This screenshot is no longer kept.' : 'Loading…')}

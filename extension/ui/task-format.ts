@@ -216,11 +216,13 @@ export function formatCost(usd: number | null | undefined): string {
 
 /**
  * A task's cost for a list row: dollars where the model's price is known (prompt-cache reads and writes priced as
- * such), else the tokens it used with "cost unknown", so an unpriced model never reads as free.
+ * such), else the tokens it used with "cost unknown", so an unpriced model never reads as free. A local model (it
+ * costs nothing) shows its tokens only.
  */
 export function formatTaskCost(record: TaskRecord): string {
   const usage = record.agent?.usage;
   if (!usage) return 'no model calls';
+  if (usage.costUsd === 0) return `${formatTokens(usage.inputTokens + usage.outputTokens)} tokens`;
   if (usage.costUsd !== null) return formatCost(usage.costUsd);
   return `${formatTokens(usage.inputTokens + usage.outputTokens)} tokens · cost unknown`;
 }
@@ -240,14 +242,16 @@ export function stepTokens(step: StepRecord): string | null {
   const usage = step.usage;
   if (!usage) return null;
   const cached = usage.cachedInputTokens ? ` (${formatTokens(usage.cachedInputTokens)} cached)` : '';
-  const cost = step.costUsd === null ? '' : ` · ${formatCost(step.costUsd)}`;
+  // Nothing for an unknown price, and nothing for a local model (no dollars where nothing is paid).
+  const cost = step.costUsd === null || step.costUsd === 0 ? '' : ` · ${formatCost(step.costUsd)}`;
   return `${formatTokens(usage.inputTokens)} in${cached} · ${formatTokens(usage.outputTokens)} out${cost}`;
 }
 
 export function usageText(record: TaskRecord): string {
   const usage = record.agent?.usage;
   if (!usage) return '0 tokens';
-  return `${formatTokens(usage.inputTokens)} in · ${formatTokens(usage.outputTokens)} out · ${formatCost(usage.costUsd)}`;
+  const tokens = `${formatTokens(usage.inputTokens)} in · ${formatTokens(usage.outputTokens)} out`;
+  return usage.costUsd === 0 ? tokens : `${tokens} · ${formatCost(usage.costUsd)}`;
 }
 
 /** Why the task ended, in a sentence, or null while it runs. */

@@ -2,7 +2,9 @@ import { join } from 'node:path';
 import { type Command, Option } from 'commander';
 import { lazyProvider as createProvider } from '../agent/lazy-provider';
 import type { TraceRecord } from '../../shared/agent/trace';
+import { stoppedAtCostCap } from '../../shared/agent/cost-cap';
 import { AppError } from '../../shared/errors';
+import { loadCappedDesktopTask } from '../desktop/agent/saved-desktop-task';
 import { desktopSettings, type DesktopFlags } from '../desktop/agent/desktop-settings';
 import { runDesktopTask } from '../desktop/agent/run-desktop-task';
 import { terminalPrompts } from './terminal-prompts';
@@ -15,7 +17,7 @@ export function registerDesktopCommand(program: Command, setExitCode: (code: num
   program
     .command('desktop')
     .description('carry out a task on this screen with the mouse and keyboard (press Ctrl+Alt+Shift+S to stop it)')
-    .argument('<task...>', 'what to do, in words')
+    .argument('[task...]', 'what to do, in words')
     .addOption(new Option('--provider <name>', 'model provider').choices(['openai', 'anthropic', 'openai-compatible']))
     .option('--base-url <url>', 'address of an OpenAI-compatible server (Ollama, LM Studio, vLLM, OpenRouter, ...)')
     .option('--model <name>', 'model name (it must accept images)')
@@ -26,6 +28,8 @@ export function registerDesktopCommand(program: Command, setExitCode: (code: num
     .option('--width <px>', 'width of the screenshots sent to the model', '1280')
     .option('--quality <n>', 'JPEG quality of those screenshots (10-100)', '70')
     .option('--steps <n>', 'step budget')
+    .option('--max-cost <dollars>', 'stop when the model has cost this much (state saved in the run folder)')
+    .option('--resume <run-folder>', 'go on with a task that stopped at its cost cap, under a new --max-cost')
     .option('--runs-dir <dir>', 'where to write the run folder', 'runs')
     .action(async (words: string[], flags: DesktopFlags) => setExitCode(await desktopCommand(words, flags)));
 }
@@ -62,8 +66,9 @@ export async function desktopCommand(words: string[], flags: DesktopFlags): Prom
   try {
     const status = await desktop.status();
     if (!status.available) throw new AppError('unavailable', `Desktop control is unavailable: ${status.reason}`);
-    const runDir = join(settings.runsDir, `${new Date().toISOString().replace(/[:.]/g, '-')}-desktop`);
-    write(`deputy desktop: ${settings.task}`);
+    const continueFrom = settings.resume === undefined ? undefined : await loadCappedDesktopTask(settings.resume);
+    const runDir = settings.resume ?? join(settings.runsDir, `${new Date().toISOString().replace(/[:.]/g, '-')}-desktop`);
+    write(`deputy desktop: ${continueFrom ? `${continueFrom.task} (continued)` : settings.task}`);
     write(`  model ${provider.label}/${provider.model}, mode ${settings.mode}${settings.dryRun ? ', dry run' : ''}; press ${status.stopHotkey}${status.stopHotkeyActive ? '' : ' (inactive here: use Ctrl+C)'} to stop`);
     write(`  run folder: ${runDir}`);
     const { state, stoppedByHotkey } = await runDesktopTask({
@@ -79,6 +84,8 @@ export async function desktopCommand(words: string[], flags: DesktopFlags): Prom
       quality: settings.quality,
       ...(settings.displayId === undefined ? {} : { displayId: settings.displayId }),
       ...(settings.maxSteps === undefined ? {} : { maxSteps: settings.maxSteps }),
+      ...(settings.maxCostUsd === undefined ? {} : { maxCostUsd: settings.maxCostUsd }),
+      ...(continueFrom ? { continueFrom } : {}),
       signal: controller.signal,
       onTrace: printer(write),
       log,
@@ -87,6 +94,7 @@ export async function desktopCommand(words: string[], flags: DesktopFlags): Prom
     const summary = state.outcome?.summary ?? state.endReason ?? '';
     write(`${state.status}${stoppedByHotkey ? ' (stop hotkey)' : ''}: ${summary}`);
     write(`  ${state.steps.length} steps; run folder ${runDir}`);
+    if (stoppedAtCostCap(state)) write(`  continue with: deputy desktop --resume ${runDir} --max-cost DOLLARS`);
     return state.status === 'completed' ? 0 : 1;
   } finally {
     process.off('SIGINT', onSigint);

@@ -21,6 +21,14 @@ export function wholeFlag(value: string | undefined, name: string, min: number, 
   return n;
 }
 
+/** --max-cost: dollars above 0 and up to 1000 (a leading $ is fine), or undefined when it was not given. */
+export function dollarsFlag(value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value.trim().replace(/^\$/, ''));
+  if (value.trim() === '' || !Number.isFinite(n) || n <= 0 || n > 1000) throw usage(`--max-cost takes dollars above 0 and up to 1000 (for example --max-cost 0.50), not "${value}".`);
+  return n;
+}
+
 export function modeFlag(value: string | undefined, fallback: 'ask' | 'act'): 'ask' | 'act' {
   const mode = value ?? fallback;
   if (mode !== 'ask' && mode !== 'act') throw usage(`--mode must be ask or act, not "${mode}".`);

@@ -1,6 +1,7 @@
 import { userInfo } from 'node:os';
 import { type Command, Option } from 'commander';
 import { lazyProvider as createProvider } from '../agent/lazy-provider';
+import { stoppedAtCostCap } from '../../shared/agent/cost-cap';
 import { AppError } from '../../shared/errors';
 import { createLogger, streamSink } from '../log/logger';
 import { currentPathEnv } from '../paths';
@@ -31,6 +32,7 @@ export function registerShellCommand(program: Command, setExitCode: (code: numbe
     .option('--validator-model <name>', "act mode: the validator's model (default: the same model)")
     .addOption(new Option('--approve <which>', 'answer approvals automatically').choices(['all', 'none']))
     .option('--steps <n>', 'iteration budget (default 20)')
+    .option('--max-cost <dollars>', 'stop when the model has cost this much (state saved); --resume with a new --max-cost goes on')
     .option('--timeout <seconds>', 'how long a command runs in the foreground before it goes on in the background (default 10)')
     .option('--memory-chars <n>', 'summarize older steps once the history passes this many characters (default 24000)')
     .option('--cwd <dir>', 'on this machine: where commands start (default: the current folder)')
@@ -114,6 +116,7 @@ export async function shellCommand(words: string[], flags: ShellFlags & { sessio
         askUser: prompts.askUser,
         rulesFile: settings.rulesFile ?? paths.rulesFile,
         maxSteps: settings.maxSteps,
+        ...(settings.maxCostUsd === undefined ? {} : { maxCostUsd: settings.maxCostUsd }),
         waitMs: settings.waitMs,
         memoryChars: settings.memoryChars,
         signal: controller.signal,
@@ -127,7 +130,8 @@ export async function shellCommand(words: string[], flags: ShellFlags & { sessio
       await session.close();
     }
     write(`${state.status}: ${state.outcome?.summary ?? state.endReason ?? ''}`);
-    if (state.status === 'stopped') write(`  resume with: deputy shell --resume ${session.sessionId}`);
+    if (stoppedAtCostCap(state)) write(`  continue with: deputy shell --resume ${session.sessionId} --max-cost DOLLARS`);
+    else if (state.status === 'stopped') write(`  resume with: deputy shell --resume ${session.sessionId}`);
     return state.status === 'completed' ? 0 : state.status === 'stopped' ? 130 : 1;
   } finally {
     process.off('SIGINT', onSigint);

@@ -66,7 +66,7 @@ export function formatEvent(event: TaskEvent): string[] {
         lines.push(download.state === 'complete' ? `Downloaded ${download.name}${what ? ` (${what})` : ''}: ${download.path ?? ''}` : `Not downloaded: ${download.name} (${download.state}${download.note ? `: ${download.note}` : ''})`);
       }
       const usage = event.usage;
-      if (usage) lines.push(`Tokens: ${usage.inputTokens} in, ${usage.outputTokens} out; cost: ${usage.costUsd === null ? 'unknown' : `$${usage.costUsd.toFixed(4)}`}`);
+      if (usage) lines.push(`Tokens: ${usage.inputTokens} in, ${usage.outputTokens} out; cost: ${usage.costUsd === null ? 'unknown' : usage.costUsd === 0 ? 'none (a local model)' : `$${usage.costUsd.toFixed(4)}`}`);
       if (event.trace) lines.push(`Trace: ${event.trace} (${event.records} records${event.screenshots > 0 ? `, ${event.screenshots} screenshots beside it` : ''})`);
       return lines;
     }

@@ -9,6 +9,7 @@ import { executeCall, pageLookup } from './execute-call';
 import { PolicyConfig } from './policy-gate';
 import type { Provider } from './providers/provider';
 import { costOf } from './providers/pricing';
+import { FOLLOW_UP_TO_CONTINUE, costCapReason } from './cost-cap';
 import { DEFAULT_RECOVERY_LIMITS, type RecoveryLimits, detectTrouble } from './recovery';
 import { type RedactionOptions, createRedactor } from './redactor';
 import { settleResumedStep } from './resume-step';
@@ -77,6 +78,8 @@ export interface AgentDeps<E extends AgentEnvironment> {
   untilResumed?: () => Promise<void>;
   signal?: AbortSignal;
   limits?: Partial<Omit<AgentLimits, 'recovery'>> & { recovery?: Partial<RecoveryLimits> };
+  /** How the user goes on after the cost cap, for the reason the task records (default: a follow-up in the panel). */
+  costCapNext?: string;
   /** Send screenshots (when the environment takes them and the model accepts images). */
   screenshots?: boolean;
   /**
@@ -308,10 +311,7 @@ async function runLoop<E extends AgentEnvironment>(deps: AgentDeps<E>, state: Ag
       if (state.steps.length - turnStart(state) >= limits.maxSteps) return await end('failed', `Stopped: the step budget of ${limits.maxSteps} steps ran out before the task was done.`);
       const spent = turnCost(state);
       if (limits.maxCostUsd !== undefined && spent >= limits.maxCostUsd) {
-        return await end(
-          'stopped',
-          `Stopped at the cost cap: this turn spent $${spent.toFixed(4)}, and the cap is $${limits.maxCostUsd.toFixed(2)}. Everything so far is saved; raise the cap and write a follow-up to continue.`,
-        );
+        return await end('stopped', costCapReason(spent, limits.maxCostUsd, deps.costCapNext ?? FOLLOW_UP_TO_CONTINUE));
       }
       if (deps.now() - state.startedAt - state.waitedMs > limits.maxDurationMs) {
         return await end('failed', `Stopped: the time budget of ${Math.round(limits.maxDurationMs / 60_000)} minutes ran out before the task was done.`);

@@ -142,6 +142,8 @@ export const DesktopRunParams = z.object({
   width: z.number().int().min(320).max(3840).default(1280),
   quality: z.number().int().min(10).max(100).default(70),
   maxSteps: z.number().int().min(1).max(500).optional(),
+  /** The cost cap in dollars (the user's setting); absent: none. */
+  maxCostUsd: z.number().positive().max(1000).optional(),
 });
 export type DesktopRunParams = z.input<typeof DesktopRunParams>;
 

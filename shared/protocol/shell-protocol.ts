@@ -43,6 +43,8 @@ export const ShellRunParams = z.object({
   /** The provider settings (shared/agent ProviderSettings); checked by the host, which says what is missing. */
   provider: z.unknown(),
   maxSteps: z.number().int().min(1).max(500).optional(),
+  /** The cost cap per turn in dollars (the user's setting); absent: none. */
+  maxCostUsd: z.number().positive().max(1000).optional(),
   /** Seconds a command runs in the foreground before it goes on in the background. */
   waitSeconds: z.number().int().min(1).max(600).optional(),
 });
@@ -84,7 +86,7 @@ const Started = z.object({ sessionId: z.string(), sessionDir: z.string() });
 /** The shell methods of the host channel; host-channel.ts spreads them into its declaration. */
 export const shellMethods = {
   'shell.run': { params: ShellRunParams, result: Started },
-  'shell.resume': { params: SessionRef.extend({ provider: z.unknown() }), result: Started },
+  'shell.resume': { params: SessionRef.extend({ provider: z.unknown(), maxCostUsd: z.number().positive().max(1000).optional() }), result: Started },
   'shell.answer': { params: ShellAnswerParams, result: z.object({ accepted: z.boolean() }) },
   'shell.stop': { params: SessionRef, result: z.object({ stopped: z.boolean() }) },
   'shell.kill': { params: SessionRef.extend({ processId: z.string().min(1).max(32) }), result: z.object({ process: ShellProcess }) },

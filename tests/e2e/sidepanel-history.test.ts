@@ -72,6 +72,23 @@ describe('history in the side panel', () => {
     expect(await screenshotBothSchemes(panel, 'panel-history-detail')).toEqual([]);
   });
 
+  it('totals what the tasks cost per day and per site', async () => {
+    if (await panel.$('[data-testid=history-back]')) await panel.click('[data-testid=history-back]');
+    await panel.waitForSelector('[data-testid=history-totals]');
+    await panel.click('[data-testid=history-totals] summary');
+    const days = await texts(panel, '[data-testid=history-totals-days] [data-testid=history-total]');
+    const sites = await texts(panel, '[data-testid=history-totals-sites] [data-testid=history-total]');
+    // The day as the panel's own locale writes it, on the day the task ran.
+    const createdAt = (await uiCall(panel, 'task.get', { taskId }))?.createdAt ?? 0;
+    const today = await panel.evaluate((at) => new Date(at).toLocaleDateString(undefined, { weekday: 'short', day: 'numeric', month: 'short', year: 'numeric' }), createdAt);
+    expect(days).toEqual([`${today}$0.0051 · 1 task`]);
+    expect(sites).toEqual([`${new URL(e2e.shop.url).host}$0.0051 · 1 task`]);
+    expect(await screenshotBothSchemes(panel, 'panel-history-totals')).toEqual([]);
+    // The next tests work on the task opened again.
+    await panel.click(`[data-testid=history-item][data-task-id="${taskId}"]`);
+    await panel.waitForSelector('[data-testid=history-detail]');
+  });
+
   it('exports the trace as JSONL and a readable report', async () => {
     await panel.click('[data-testid=export-trace]');
     const jsonl = await downloaded('.jsonl');

@@ -107,6 +107,17 @@ describe('seeing what the agent sees', () => {
     expect(full.src).toBe(`data:image/jpeg;base64,${shots[1]?.base64 ?? ''}`);
     expect(await panel.$eval('#shot-dialog-title', (element) => element.textContent)).toBe('The page at step 2');
     expect(await seriousViolations(panel, 'screenshot dialog')).toEqual([]);
+    // It opens fitted to the panel's width (not at thumbnail size); a click shows its real pixels, another fits it again.
+    const shown = (): Promise<{ width: number; panel: number }> =>
+      panel.$eval('[data-testid=screenshot-full]', (img) => ({ width: Math.round(img.getBoundingClientRect().width), panel: document.documentElement.clientWidth }));
+    const fitted = await shown();
+    expect(fitted.width).toBeGreaterThan(fitted.panel * 0.8);
+    expect(fitted.width).toBeLessThanOrEqual(fitted.panel);
+    await panel.click('[data-testid=screenshot-zoom]');
+    await waitUntil('the screenshot at full size', async () => Math.abs((await shown()).width - full.width) <= 2);
+    expect(await panel.$eval('[data-testid=screenshot-zoom]', (button) => button.getAttribute('aria-pressed'))).toBe('true');
+    await panel.click('[data-testid=screenshot-zoom]');
+    await waitUntil('the screenshot fitted again', async () => (await shown()).width === fitted.width);
     // Esc closes the dialog and gives the focus back; the finished task is left as it was.
     await panel.keyboard.press('Escape');
     await panel.waitForSelector('[data-testid=screenshot-dialog]:not([open])');

@@ -1,6 +1,6 @@
 import type { DesktopRunLog } from './desktop-run-log';
 import type { HostConnection } from './host-connection';
-import { savedProvider } from '../stores/saved-provider';
+import { savedCostCap, savedProvider } from '../stores/saved-provider';
 import type { SettingsStore } from '../stores/settings-store';
 import type { UiHandlers } from '../ui/ui-server';
 
@@ -19,7 +19,7 @@ export function createDesktopUiHandlers(deps: { host: Pick<HostConnection, 'call
   return {
     'desktop.run': async (params) => {
       const provider = await savedProvider(deps.settings, 'desktop tasks (with a model that reads images)');
-      const started = await host.call('desktop.run', { ...params, provider }, { timeoutMs: RUN_TIMEOUT_MS });
+      const started = await host.call('desktop.run', { ...params, provider, ...(await savedCostCap(deps.settings)) }, { timeoutMs: RUN_TIMEOUT_MS });
       await log.begin({ runId: started.runId, runDir: started.runDir, task: params.task, mode: params.mode ?? 'ask' });
       return started;
     },

@@ -9,6 +9,7 @@ import {
   type ShellRunProcess,
   type ShellRunStep,
 } from '../../../shared/protocol';
+import { stoppedAtCostCap } from '../../../shared/agent/cost-cap';
 import type { Store } from '../../platform/storage';
 import { RunRecordStore } from '../stores/run-record-store';
 
@@ -111,7 +112,8 @@ export function applyShellEvent(current: ShellRunRecord | undefined, event: Shel
         }),
       };
     case 'finished':
-      return { ...next, status: finalStatus(event.status), summary: cut(event.summary, 4000), sessionDir: event.sessionDir || next.sessionDir, approval: null, question: null, secret: null, hostKey: null };
+      // A session stopped at its cost cap goes on under the cap then in Settings.
+      return { ...next, status: finalStatus(event.status), summary: cut(event.summary, 4000), sessionDir: event.sessionDir || next.sessionDir, approval: null, question: null, secret: null, hostKey: null, resumable: event.status === 'stopped' && stoppedAtCostCap({ status: 'stopped', endReason: event.summary }) };
   }
 }
 

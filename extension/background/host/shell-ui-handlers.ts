@@ -1,5 +1,5 @@
 import type { HostConnection } from './host-connection';
-import { savedProvider } from '../stores/saved-provider';
+import { savedCostCap, savedProvider } from '../stores/saved-provider';
 import type { SettingsStore } from '../stores/settings-store';
 import type { ShellRunLog } from './shell-run-log';
 import type { UiHandlers } from '../ui/ui-server';
@@ -19,13 +19,13 @@ export function createShellUiHandlers(deps: { host: Pick<HostConnection, 'call'>
   const provider = (): Promise<unknown> => savedProvider(deps.settings, 'shell tasks');
   return {
     'shell.run': async (params) => {
-      const started = await host.call('shell.run', { ...params, provider: await provider() }, { timeoutMs: RUN_TIMEOUT_MS });
+      const started = await host.call('shell.run', { ...params, provider: await provider(), ...(await savedCostCap(deps.settings)) }, { timeoutMs: RUN_TIMEOUT_MS });
       const target = params.target.kind === 'local' ? 'this machine' : params.target.destination;
       await log.begin({ sessionId: started.sessionId, sessionDir: started.sessionDir, objective: params.objective, target, mode: params.mode ?? 'ask' });
       return started;
     },
     'shell.resume': async (params) => {
-      const started = await host.call('shell.resume', { sessionId: params.sessionId, provider: await provider() }, { timeoutMs: RUN_TIMEOUT_MS });
+      const started = await host.call('shell.resume', { sessionId: params.sessionId, provider: await provider(), ...(await savedCostCap(deps.settings)) }, { timeoutMs: RUN_TIMEOUT_MS });
       await log.begin({ sessionId: started.sessionId, sessionDir: started.sessionDir, objective: '', target: '', mode: 'ask' });
       return started;
     },

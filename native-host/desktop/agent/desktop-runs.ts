@@ -63,6 +63,7 @@ export class DesktopRuns {
       quality: params.quality,
       ...(params.displayId === undefined ? {} : { displayId: params.displayId }),
       ...(params.maxSteps === undefined ? {} : { maxSteps: params.maxSteps }),
+      ...(params.maxCostUsd === undefined ? {} : { maxCostUsd: params.maxCostUsd }),
       signal: run.controller.signal,
       log: this.deps.log,
       now: this.deps.now,

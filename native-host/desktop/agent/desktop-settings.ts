@@ -1,5 +1,5 @@
 import type { ProviderSettings } from '../../../shared/agent/providers/create-provider';
-import { approveFlag, modeFlag, providerFromFlags, usage, wholeFlag, type ModelFlags } from '../../cli/model-flags';
+import { approveFlag, dollarsFlag, modeFlag, providerFromFlags, usage, wholeFlag, type ModelFlags } from '../../cli/model-flags';
 
 /** The `deputy desktop` flags as commander hands them over, before checking. */
 export interface DesktopFlags extends ModelFlags {
@@ -10,6 +10,8 @@ export interface DesktopFlags extends ModelFlags {
   width?: string;
   quality?: string;
   steps?: string;
+  maxCost?: string;
+  resume?: string;
   runsDir?: string;
 }
 
@@ -23,6 +25,9 @@ export interface DesktopSettings {
   width: number;
   quality: number;
   maxSteps?: number;
+  maxCostUsd?: number;
+  /** A run folder whose task stopped at its cost cap, to go on with (its task is the one it had). */
+  resume?: string;
   runsDir: string;
 }
 
@@ -33,7 +38,9 @@ export interface DesktopSettings {
  */
 export function desktopSettings(taskWords: string[], flags: DesktopFlags, env: Record<string, string | undefined>): DesktopSettings {
   const task = taskWords.join(' ').trim();
-  if (task === '') throw usage('Say what to do, e.g. deputy desktop "open the text editor and write a shopping list".');
+  if (task === '' && flags.resume === undefined) throw usage('Say what to do, e.g. deputy desktop "open the text editor and write a shopping list".');
+  if (task !== '' && flags.resume !== undefined) throw usage('--resume goes on with the task its run folder saved: leave the task out.');
+  const maxCostUsd = dollarsFlag(flags.maxCost);
   const mode = modeFlag(flags.mode, 'act');
   const approve = approveFlag(flags.approve);
   const provider = providerFromFlags(flags, env, { vision: true });
@@ -48,6 +55,8 @@ export function desktopSettings(taskWords: string[], flags: DesktopFlags, env: R
     width: wholeFlag(flags.width, '--width', 320, 3840) ?? 1280,
     quality: wholeFlag(flags.quality, '--quality', 10, 100) ?? 70,
     ...(maxSteps === undefined ? {} : { maxSteps }),
+    ...(maxCostUsd === undefined ? {} : { maxCostUsd }),
+    ...(flags.resume === undefined ? {} : { resume: flags.resume }),
     runsDir: flags.runsDir ?? 'runs',
   };
 }

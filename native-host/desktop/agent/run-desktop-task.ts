@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import type { AgentState } from '../../../shared/agent/agent-state';
 import type { Approver } from '../../../shared/agent/approval';
 import type { Provider } from '../../../shared/agent/providers/provider';
-import { startAgent, type AgentDeps } from '../../../shared/agent/run-agent';
+import { continueAfterCostCap } from '../../../shared/agent/cost-cap';
+import { resumeAgent, startAgent, type AgentDeps } from '../../../shared/agent/run-agent';
 import { createSecretVault } from '../../../shared/agent/secret-vault';
 import type { TraceRecord } from '../../../shared/agent/trace';
 import { AppError } from '../../../shared/errors';
@@ -32,6 +33,13 @@ export interface DesktopTaskOptions {
   markClicks?: boolean;
   displayId?: string;
   maxSteps?: number;
+  /** The most the task may spend on the model per turn, in dollars; at it the task stops with its state saved. */
+  maxCostUsd?: number;
+  /**
+   * A task this run folder saved when it stopped at its cost cap (its state.json): it goes on from there, under
+   * `maxCostUsd`, instead of a new task starting.
+   */
+  continueFrom?: AgentState;
   /** Stops the task from outside (Ctrl+C in the terminal, the side panel's stop). */
   signal?: AbortSignal;
   /** Each trace record as it happens, for a live view. */
@@ -99,10 +107,13 @@ export async function runDesktopTask(options: DesktopTaskOptions): Promise<{ sta
     screenshots: true,
     systemPrompt: desktopSystemPrompt,
     logger: options.log,
-    ...(options.maxSteps === undefined ? {} : { limits: { maxSteps: options.maxSteps } }),
+    costCapNext: `continue with deputy desktop --resume ${options.runDir} --max-cost DOLLARS`,
+    limits: { ...(options.maxSteps === undefined ? {} : { maxSteps: options.maxSteps }), ...(options.maxCostUsd === undefined ? {} : { maxCostUsd: options.maxCostUsd }) },
   };
   try {
-    const state = await startAgent(deps, { taskId: randomUUID(), task: options.task, startUrl: 'desktop:display' });
+    const state = options.continueFrom
+      ? await resumeAgent(deps, continueAfterCostCap(options.continueFrom, options.now()))
+      : await startAgent(deps, { taskId: randomUUID(), task: options.task, startUrl: 'desktop:display' });
     await runLog.flush();
     return { state, stoppedByHotkey };
   } finally {

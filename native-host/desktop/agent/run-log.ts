@@ -45,7 +45,8 @@ function planOf(args: unknown): StepLine['plan'] {
  * Writes a desktop run folder: steps.jsonl (one line per action), trace.jsonl (the loop's full trace, already
  * redacted), state.json (the task as last persisted, replaced atomically), beside the step-N.png screenshots the
  * environment keeps there. Everything is written in order through one queue that the loop does not wait on: desktop
- * tasks are not resumed from state.json (it is the user's record of the run), so the disk stays off each step's path,
+ * tasks are not resumed from state.json after a crash (it is the user's record of the run; only a task stopped at its
+ * cost cap goes on from it, after it was flushed), so the disk stays off each step's path,
  * a state saved while an earlier one is still being written replaces it, and `flush` waits for the rest. A crash
  * loses at most the lines still queued.
  */

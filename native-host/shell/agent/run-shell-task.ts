@@ -1,6 +1,7 @@
 import type { AgentState } from '../../../shared/agent/agent-state';
 import type { ApprovalAnswer, Approver } from '../../../shared/agent/approval';
 import type { Provider } from '../../../shared/agent/providers/provider';
+import { continueAfterCostCap } from '../../../shared/agent/cost-cap';
 import { resumeAgent, startAgent, type AgentDeps } from '../../../shared/agent/run-agent';
 import type { AnyTool } from '../../../shared/agent/tool';
 import type { TraceRecord } from '../../../shared/agent/trace';
@@ -9,7 +10,7 @@ import { addAlwaysAllow, loadShellRules, type ShellRules } from '../command-rule
 import { createCommandGate } from '../command-gate';
 import type { Validator } from '../command-validator';
 import { createShellEnvironment, type ShellAgentEnvironment } from './shell-environment';
-import { saveSessionFile } from './shell-session-file';
+import { saveSessionFile, type ShellSessionFile } from './shell-session-file';
 import type { ShellSession } from './shell-session';
 import { shellSystemPrompt } from './shell-system-prompt';
 import { shellTools } from './shell-tools';
@@ -30,6 +31,11 @@ export interface ShellTaskOptions {
   /** shell-rules.json: deny, ask and allow patterns, and the prefixes the user chose to always allow. */
   rulesFile: string;
   maxSteps?: number;
+  /**
+   * The most a turn may spend on the model, in dollars; at it the session stops, saved, and a resume goes on under the
+   * cap then given (the saved one when none is). Unset on a new session: no cap.
+   */
+  maxCostUsd?: number;
   /** Past this many characters of history, older steps are summarized into the working memory. */
   memoryChars?: number;
   waitMs?: number;
@@ -37,6 +43,11 @@ export interface ShellTaskOptions {
   onTrace?: (record: TraceRecord) => void;
   logger?: Logger;
   now: () => number;
+  /**
+   * The session's saved file when it goes on in a session that is still open (after its cost cap, with the processes
+   * it left running); otherwise the one the session was opened with.
+   */
+  saved?: ShellSessionFile;
   /** Tools from elsewhere: Deputy's page tools through the browser, the user's MCP servers' tools. */
   extraTools?: AnyTool<ShellAgentEnvironment>[];
 }
@@ -53,10 +64,11 @@ export function targetKey(session: ShellSession): string {
  */
 export async function runShellTask(options: ShellTaskOptions): Promise<AgentState> {
   const { session } = options;
-  const saved = session.saved;
+  const saved = options.saved ?? session.saved;
   const objective = saved?.objective ?? options.objective;
   const mode = saved?.mode ?? options.mode;
   const maxSteps = saved?.maxSteps ?? options.maxSteps ?? SHELL_DEFAULTS.maxSteps;
+  const maxCostUsd = options.maxCostUsd ?? saved?.maxCostUsd;
   let rules: ShellRules = await loadShellRules(options.rulesFile);
   const key = targetKey(session);
   const environment = createShellEnvironment({
@@ -105,6 +117,7 @@ export async function runShellTask(options: ShellTaskOptions): Promise<AgentStat
       updatedAt: options.now(),
       waitMs: environment.waitMs,
       maxSteps,
+      ...(maxCostUsd === undefined ? {} : { maxCostUsd }),
       agent: state,
       processes: session.service.snapshot(),
     });
@@ -160,8 +173,10 @@ export async function runShellTask(options: ShellTaskOptions): Promise<AgentStat
       focus: 'For a shell session, keep: process ids and whether each still runs, exit codes, file paths written or read, ports, versions, and error messages word for word.',
       recallHint: 'search_history finds their commands and full output',
     },
+    costCapNext: `continue with deputy shell --resume ${session.sessionId} --max-cost DOLLARS (or Resume in the side panel's Shell view)`,
     limits: {
       maxSteps,
+      ...(maxCostUsd === undefined ? {} : { maxCostUsd }),
       keepObservations: 1,
       // Two identical errors in a row get a warning. The shell's state text rarely changes, so "nothing changed" says
       // nothing about progress here; the commands' results do.
@@ -171,7 +186,7 @@ export async function runShellTask(options: ShellTaskOptions): Promise<AgentStat
   };
   let state: AgentState;
   try {
-    state = saved?.agent ? await resumeAgent(deps, saved.agent) : await startAgent(deps, { taskId: session.sessionId, task: objective, startUrl: session.target.url });
+    state = saved?.agent ? await resumeAgent(deps, continueAfterCostCap(saved.agent, options.now())) : await startAgent(deps, { taskId: session.sessionId, task: objective, startUrl: session.target.url });
   } finally {
     offProcess();
   }

@@ -17,7 +17,8 @@ import type { ShellEvent } from '../shell-service';
 import type { TargetSpec } from '../shell-target';
 import { runShellTask } from './run-shell-task';
 import { openShellSession, type ShellSession } from './shell-session';
-import { listSessions, newSessionId, sessionPaths } from './shell-session-file';
+import { listSessions, loadSessionFile, newSessionId, sessionPaths, type ShellSessionFile } from './shell-session-file';
+import { stoppedAtCostCap } from '../../../shared/agent/cost-cap';
 
 export interface ShellRunsDeps {
   sessionsRoot: string;
@@ -68,13 +69,21 @@ export class ShellRuns {
 
   start(input: unknown): { sessionId: string; sessionDir: string } {
     const params = ShellRunParams.parse(input);
-    return this.launch({ target: params.target, objective: params.objective, mode: params.mode, settings: params.provider, ...(params.maxSteps ? { maxSteps: params.maxSteps } : {}), ...(params.waitSeconds ? { waitMs: params.waitSeconds * 1000 } : {}) });
+    return this.launch({ target: params.target, objective: params.objective, mode: params.mode, settings: params.provider, ...(params.maxSteps ? { maxSteps: params.maxSteps } : {}), ...(params.maxCostUsd ? { maxCostUsd: params.maxCostUsd } : {}), ...(params.waitSeconds ? { waitMs: params.waitSeconds * 1000 } : {}) });
   }
 
-  resume(params: { sessionId: string; provider: unknown }): { sessionId: string; sessionDir: string } {
+  async resume(params: { sessionId: string; provider: unknown; maxCostUsd?: number | undefined }): Promise<{ sessionId: string; sessionDir: string }> {
     const id = checkedId(params.sessionId);
-    if (this.open.has(id)) throw new AppError('bad_request', `Session ${id} is open in this host already; only a session interrupted by a restart can be resumed.`);
-    return this.launch({ resume: id, settings: params.provider });
+    // A session still open here goes on only after its cost cap (in the same session, its processes kept).
+    if (this.open.has(id) && (this.running?.sessionId === id || !(await this.stoppedAtCap(id)))) {
+      throw new AppError('bad_request', `Session ${id} is open in this host already; only a session interrupted by a restart, or stopped at its cost cap, can be resumed.`);
+    }
+    return this.launch({ resume: id, settings: params.provider, ...(params.maxCostUsd ? { maxCostUsd: params.maxCostUsd } : {}) });
+  }
+
+  private async stoppedAtCap(sessionId: string): Promise<boolean> {
+    const file = await loadSessionFile(sessionPaths(this.deps.sessionsRoot, sessionId).state).catch(() => undefined);
+    return file?.agent ? stoppedAtCostCap(file.agent) : false;
   }
 
   answer(params: { sessionId: string; id: string; approved?: boolean; text?: string; alwaysAllowPrefix?: string }): boolean {
@@ -140,7 +149,7 @@ export class ShellRuns {
     return session;
   }
 
-  private launch(start: { target?: TargetSpec; objective?: string; mode?: 'ask' | 'act'; settings: unknown; resume?: string; maxSteps?: number; waitMs?: number }): { sessionId: string; sessionDir: string } {
+  private launch(start: { target?: TargetSpec; objective?: string; mode?: 'ask' | 'act'; settings: unknown; resume?: string; maxSteps?: number; maxCostUsd?: number; waitMs?: number }): { sessionId: string; sessionDir: string } {
     if (this.running) throw new AppError('busy', `A shell task is already running (session ${this.running.sessionId}); stop it first with shell.stop.`);
     const provider = this.deps.createProvider(start.settings);
     const validator = this.deps.createValidator(start.settings);
@@ -155,7 +164,7 @@ export class ShellRuns {
     return { sessionId, sessionDir };
   }
 
-  private async execute(run: Running, start: { target?: TargetSpec; objective?: string; mode?: 'ask' | 'act'; resume?: string; maxSteps?: number; waitMs?: number }, provider: Provider, validator: Validator): Promise<void> {
+  private async execute(run: Running, start: { target?: TargetSpec; objective?: string; mode?: 'ask' | 'act'; resume?: string; maxSteps?: number; maxCostUsd?: number; waitMs?: number }, provider: Provider, validator: Validator): Promise<void> {
     const { sessionId } = run;
     const emit = (event: ShellTaskEvent): void => this.deps.emit(event);
     const wait = (describe: (id: string) => ShellTaskEvent, signal: AbortSignal = run.controller.signal): Promise<{ approved?: boolean; text?: string; alwaysAllowPrefix?: string }> => {
@@ -179,8 +188,11 @@ export class ShellRuns {
     };
     const sessionDir = sessionPaths(this.deps.sessionsRoot, sessionId).dir;
     let session: ShellSession;
+    let reopened: ShellSessionFile | undefined;
+    const kept = start.resume ? this.open.get(sessionId) : undefined;
     try {
-      session = await openShellSession({
+      if (kept) reopened = await loadSessionFile(sessionPaths(this.deps.sessionsRoot, sessionId).state);
+      session = kept ?? await openShellSession({
         target: start.target ?? { kind: 'local' },
         sessionsRoot: this.deps.sessionsRoot,
         sessionId,
@@ -206,9 +218,10 @@ export class ShellRuns {
       return;
     }
     this.open.set(sessionId, session);
-    const objective = session.saved?.objective ?? start.objective ?? '';
-    const mode = session.saved?.mode ?? start.mode ?? 'ask';
-    emit({ sessionId, kind: 'started', sessionDir, objective, mode, target: session.target.label, resumed: session.saved !== undefined });
+    const saved = reopened ?? session.saved;
+    const objective = saved?.objective ?? start.objective ?? '';
+    const mode = saved?.mode ?? start.mode ?? 'ask';
+    emit({ sessionId, kind: 'started', sessionDir, objective, mode, target: session.target.label, resumed: saved !== undefined });
     emit({ sessionId, kind: 'connected', description: session.description });
     for (const process of session.service.list()) emit({ sessionId, kind: 'process', process });
     let end: { status: string; summary: string };
@@ -222,6 +235,7 @@ export class ShellRuns {
       });
       for (const note of extra.notes) session.log.append({ type: 'note', text: note });
       const state = await runShellTask({
+        ...(reopened ? { saved: reopened } : {}),
         extraTools: extra.tools,
         session,
         objective,
@@ -230,6 +244,7 @@ export class ShellRuns {
         validator,
         rulesFile: this.deps.rulesFile,
         ...(start.maxSteps ? { maxSteps: start.maxSteps } : {}),
+        ...(start.maxCostUsd ? { maxCostUsd: start.maxCostUsd } : {}),
         ...(start.waitMs ? { waitMs: start.waitMs } : {}),
         signal: run.controller.signal,
         onTrace: (record) => emit({ sessionId, kind: 'trace', record: { ...record } }),
@@ -252,6 +267,8 @@ export class ShellRuns {
       browser?.closed('The shell task ended.');
     }
     this.flushAll(sessionId);
+    // Not running any more once it says so: the panel may resume it (after its cost cap) on that very event.
+    if (this.running === run) this.running = undefined;
     emit({ sessionId, kind: 'finished', ...end, sessionDir });
   }
 

@@ -2,6 +2,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { AgentState } from '../../../shared/agent/agent-state';
+import { stoppedAtCostCap } from '../../../shared/agent/cost-cap';
 import { AppError, describeZodError } from '../../../shared/errors';
 import { ShellProcess } from '../../../shared/protocol/shell-protocol';
 import { writeFileAtomic } from '../../loop/state-store';
@@ -26,6 +27,8 @@ export const ShellSessionFile = z.object({
   updatedAt: z.number(),
   waitMs: z.number().int().positive(),
   maxSteps: z.number().int().positive(),
+  /** The cost cap per turn in dollars the session last ran under; absent: none. */
+  maxCostUsd: z.number().positive().optional(),
   agent: AgentState.nullable(),
   processes: z.array(ProcessRecordFile),
 });
@@ -98,7 +101,8 @@ export async function listSessions(root: string, limit = 20): Promise<SessionSum
         mode: file.mode,
         status,
         updatedAt: file.updatedAt,
-        resumable: !['completed', 'failed', 'stopped', 'handed_to_user'].includes(status),
+        // A session stopped at its cost cap goes on under a new one.
+        resumable: !['completed', 'failed', 'stopped', 'handed_to_user'].includes(status) || (file.agent !== null && stoppedAtCostCap(file.agent)),
       });
     } catch (error) {
       // A session that never connected has only its log (which says why): there is nothing to list or resume.

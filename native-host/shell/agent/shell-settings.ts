@@ -1,5 +1,5 @@
 import type { ProviderSettings } from '../../../shared/agent/providers/create-provider';
-import { approveFlag, modeFlag, providerFromFlags, usage, wholeFlag, type ModelFlags } from '../../cli/model-flags';
+import { approveFlag, dollarsFlag, modeFlag, providerFromFlags, usage, wholeFlag, type ModelFlags } from '../../cli/model-flags';
 import type { TargetSpec } from '../shell-target';
 import { parseDestination } from '../ssh/ssh-destination';
 import { SHELL_DEFAULTS } from './run-shell-task';
@@ -11,6 +11,7 @@ export interface ShellFlags extends ModelFlags {
   approve?: string;
   validatorModel?: string;
   steps?: string;
+  maxCost?: string;
   timeout?: string;
   memoryChars?: string;
   cwd?: string;
@@ -28,6 +29,8 @@ export interface ShellSettings {
   /** The validator's model for act mode: the same provider, another model when --validator-model is given. */
   validator: ProviderSettings;
   maxSteps: number;
+  /** Dollars per turn; undefined: none (or, on --resume, the cap the session last ran under). */
+  maxCostUsd: number | undefined;
   waitMs: number;
   memoryChars: number;
   cwd: string | undefined;
@@ -55,6 +58,7 @@ export function shellSettings(words: string[], flags: ShellFlags, env: Record<st
     provider,
     validator: flags.validatorModel === undefined ? provider : { ...provider, model: flags.validatorModel },
     maxSteps: wholeFlag(flags.steps, '--steps', 1, 500) ?? SHELL_DEFAULTS.maxSteps,
+    maxCostUsd: dollarsFlag(flags.maxCost),
     waitMs: (wholeFlag(flags.timeout, '--timeout', 1, 600) ?? SHELL_DEFAULTS.waitMs / 1000) * 1000,
     memoryChars: wholeFlag(flags.memoryChars, '--memory-chars', 1000, 1_000_000) ?? SHELL_DEFAULTS.memoryChars,
     cwd: flags.cwd,

@@ -25,6 +25,22 @@ export interface ProviderRuntime {
  * retries around it. Settings that cannot work (no key where one is needed, no base URL for azure or custom) fail
  * here with a message that says what to set, before any request is made.
  */
+/**
+ * A server named as this machine (Ollama, LM Studio, llama.cpp, vLLM at http://localhost:PORT, as the presets and the
+ * CLI's hints write it) has no price per token: its tasks show tokens only, never dollars, and no cost cap applies.
+ * An address written as an IP (127.0.0.1) is not taken as local: it is also how a tunnel or proxy to a paid service
+ * is usually reached, so its price stays the model's.
+ */
+export function runsOnThisMachine(baseURL: string | undefined): boolean {
+  if (!baseURL) return false;
+  try {
+    const host = new URL(baseURL).hostname.toLowerCase();
+    return host === 'localhost' || host.endsWith('.localhost');
+  } catch {
+    return false;
+  }
+}
+
 export function createProvider(input: ProviderSettings, runtime: ProviderRuntime): Provider {
   const { settings, preset, baseURL, apiKey } = checkProviderSettings(input);
   // Local servers ignore the key, but both clients insist on one.
@@ -41,6 +57,6 @@ export function createProvider(input: ProviderSettings, runtime: ProviderRuntime
     provider = settings.openaiApi === 'responses' ? createOpenAiResponsesProvider({ ...options, client }) : createOpenAiChatProvider({ ...options, client });
   }
   if (settings.toolCalling === 'json') provider = withJsonToolFallback(provider);
-  const priced: Provider = preset.free ? { ...provider, free: true, complete: provider.complete.bind(provider) } : provider;
+  const priced: Provider = preset.free || runsOnThisMachine(baseURL) ? { ...provider, free: true, complete: provider.complete.bind(provider) } : provider;
   return withRetries(priced, { maxRetries: settings.maxRetries, ...runtime.retry });
 }

@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ApprovalAnswer, ApprovalRequest } from '../../../../shared/agent/approval';
 import { createOpenAiChatProvider } from '../../../../shared/agent/providers/openai-chat-provider';
 import { openShellSession } from '../../../../native-host/shell/agent/shell-session';
-import { saveSessionFile, sessionPaths } from '../../../../native-host/shell/agent/shell-session-file';
+import { listSessions, saveSessionFile, sessionPaths } from '../../../../native-host/shell/agent/shell-session-file';
 import { runShellTask } from '../../../../native-host/shell/agent/run-shell-task';
 import { createValidator } from '../../../../native-host/shell/command-validator';
 import { groupAlive } from '../../../../native-host/shell/local-target';
@@ -168,6 +168,36 @@ describe('a shell task on this machine', () => {
     expect(fake.requests[2]?.text).toContain('The same error happened 2 times in a row');
     expect(fake.requests[2]?.text).toContain('No such file or directory');
     expect(state).toMatchObject({ status: 'failed', endReason: 'Stopped: the step budget of 3 steps ran out before the task was done.' });
+  });
+
+  it('stops at the cost cap with the session saved and resumable, then goes on under a new cap without repeating a command', async () => {
+    const provider = createOpenAiChatProvider({ client: openAiClient(fake), model: 'gpt-4o-mini' });
+    // gpt-4o-mini: 10k tokens in and 1k out cost $0.0021 a call, so a $0.004 cap stops the task after two calls.
+    const priced = { usage: { input: 10_000, output: 1_000 } };
+    fake.enqueue({ ...call('run', { command: 'echo first' }), ...priced }, { ...call('run', { command: 'echo second' }), ...priced }, call('run', { command: 'echo never' }));
+    const shell = await session();
+    const options = { mode: 'ask' as const, provider, approve: () => Promise.resolve({ approved: true } as ApprovalAnswer), rulesFile: join(dir, 'rules.json'), now: () => Date.now() };
+    const stopped = await runShellTask({ ...options, session: shell, objective: 'Echo two words.', maxCostUsd: 0.004 });
+    const id = shell.sessionId;
+    await shell.close();
+    expect(stopped.status).toBe('stopped');
+    expect(stopped.endReason).toMatch(/^Stopped at the cost cap: this turn spent \$0\.0042, and the cap is \$0\.0040\. Everything so far is saved; continue with deputy shell --resume /);
+    expect(fake.requests).toHaveLength(2);
+    const listed = (await listSessions(join(dir, 'sessions'))).find((s) => s.sessionId === id);
+    expect(listed).toMatchObject({ status: 'stopped', resumable: true });
+
+    fake.drop();
+    const before = fake.requests.length;
+    fake.enqueue(call('report', { success: true, summary: 'Echoed both.' }));
+    const again = await session(id);
+    const done = await runShellTask({ ...options, session: again, objective: '', maxCostUsd: 0.05 });
+    await again.close();
+    expect(done.status).toBe('completed');
+    expect(fake.requests[before]?.text).toContain('The cost cap was raised: go on with the task from where it stopped.');
+    const commands = (await logRecords(again.paths.log)).filter((r) => r.type === 'command').map((r) => r.command);
+    expect(commands).toEqual(['echo first', 'echo second']);
+    const saved = JSON.parse(await readFile(again.paths.state, 'utf8')) as { maxCostUsd: number; agent: { status: string } };
+    expect(saved).toMatchObject({ maxCostUsd: 0.05, agent: { status: 'completed' } });
   });
 
   it('resumes knowing a command that the log recorded but the saved state missed (the host died in between)', async () => {

@@ -61,7 +61,7 @@ describe('npm run task events', () => {
       'Done: Saved.',
       'Downloaded report.pdf (application/pdf, 1200 bytes): /home/u/Downloads/Deputy/report.pdf',
       'Not downloaded: setup.exe (held: a program, kept only with your approval)',
-      'Tokens: 10 in, 2 out; cost: $0.0000',
+      'Tokens: 10 in, 2 out; cost: none (a local model)',
       'Trace: runs/x/trace.jsonl (9 records, 3 screenshots beside it)',
     ]);
   });

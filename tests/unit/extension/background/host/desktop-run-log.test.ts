@@ -108,7 +108,7 @@ describe('the side panel\'s desktop methods in the background', () => {
     maxRetries: 0,
   };
 
-  function handlers(saved: Settings['provider']) {
+  function handlers(saved: Settings['provider'], maxCostUsd: number | null = null) {
     const { log } = setup();
     const calls: [string, unknown][] = [];
     const host = {
@@ -119,7 +119,7 @@ describe('the side panel\'s desktop methods in the background', () => {
         return Promise.resolve({ stopped: true });
       }) as never,
     };
-    const settings = { get: (): Promise<Settings> => Promise.resolve({ ...DEFAULT_SETTINGS, provider: saved }) };
+    const settings = { get: (): Promise<Settings> => Promise.resolve({ ...DEFAULT_SETTINGS, provider: saved, maxCostUsd }) };
     return { calls, log, ui: createDesktopUiHandlers({ host, settings, log }) };
   }
 
@@ -130,6 +130,15 @@ describe('the side panel\'s desktop methods in the background', () => {
     expect(calls[0]?.[0]).toBe('desktop.run');
     expect((calls[0]?.[1] as { provider: unknown }).provider).toMatchObject({ baseUrl: 'http://127.0.0.1:9/v1', model: 'vision-model', apiKey: 'sk-secret' });
     expect(await log.current()).toMatchObject({ runId: 'r9', task: 'Open the editor', mode: 'act', status: 'running' });
+  });
+
+  it('sends the cost cap of Settings with the run, and none when none is set', async () => {
+    const capped = handlers(provider, 0.5);
+    await capped.ui['desktop.run']({ task: 'Open the editor', mode: 'act', provider: null, dryRun: false, width: 1280, quality: 70 });
+    expect(capped.calls[0]?.[1]).toMatchObject({ maxCostUsd: 0.5 });
+    const free = handlers(provider);
+    await free.ui['desktop.run']({ task: 'Open the editor', mode: 'act', provider: null, dryRun: false, width: 1280, quality: 70 });
+    expect(free.calls[0]?.[1]).not.toHaveProperty('maxCostUsd');
   });
 
   it('says to choose a provider in Settings when none is saved, and starts nothing', async () => {

@@ -23,6 +23,14 @@ describe('desktopSettings', () => {
     expect(settings).toMatchObject({ mode: 'ask', approve: 'none', dryRun: true, displayId: '1', width: 1024, quality: 60, maxSteps: 12 });
   });
 
+  it('takes a cost cap in dollars, and --resume of a run folder instead of a task', () => {
+    expect(desktopSettings(['x'], { maxCost: '$0.50' }, { DEPUTY_API_KEY: 'k' }).maxCostUsd).toBe(0.5);
+    expect(desktopSettings([], { resume: 'runs/r1', maxCost: '2' }, { DEPUTY_API_KEY: 'k' })).toMatchObject({ resume: 'runs/r1', maxCostUsd: 2, task: '' });
+    expect(() => desktopSettings(['x'], { resume: 'runs/r1' }, { DEPUTY_API_KEY: 'k' })).toThrow(/leave the task out/);
+    for (const bad of ['0', '-1', 'ten', '1001', ''])
+      expect(() => desktopSettings(['x'], { maxCost: bad }, { DEPUTY_API_KEY: 'k' })).toThrow(`--max-cost takes dollars above 0 and up to 1000 (for example --max-cost 0.50), not "${bad}".`);
+  });
+
   it('says what to do about every bad input', () => {
     expect(() => desktopSettings([], {}, { OPENAI_API_KEY: 'k' })).toThrow(/Say what to do/);
     expect(() => desktopSettings(['x'], {}, {})).toThrow(/No API key for openai: set OPENAI_API_KEY \(or DEPUTY_API_KEY\)/);

@@ -6,6 +6,7 @@ import type { Provider, ProviderReply, ProviderRequest } from '../../../../../sh
 import type { DesktopActResult, DesktopScreenshotResult } from '../../../../../shared/protocol';
 import type { DesktopControl } from '../../../../../native-host/desktop/agent/desktop-environment';
 import { runDesktopTask, type DesktopTaskOptions } from '../../../../../native-host/desktop/agent/run-desktop-task';
+import { loadCappedDesktopTask } from '../../../../../native-host/desktop/agent/saved-desktop-task';
 import type { StepLine } from '../../../../../native-host/desktop/agent/run-log';
 import { silentLogger } from '../../../../../native-host/log/logger';
 import { AppError } from '../../../../../shared/errors';
@@ -13,14 +14,14 @@ import { AppError } from '../../../../../shared/errors';
 type Call = { name: string; arguments: Record<string, unknown> };
 
 /** A model that answers each turn with the next scripted tool calls, and keeps every request it was sent. */
-function scriptedModel(turns: Call[][], vision = true): Provider & { requests: ProviderRequest[] } {
+function scriptedModel(turns: Call[][], vision = true, priced?: { model: string; inputTokens: number; outputTokens: number }): Provider & { requests: ProviderRequest[] } {
   const requests: ProviderRequest[] = [];
   let n = 0;
   return {
     label: 'scripted',
-    model: 'scripted-vision',
+    model: priced?.model ?? 'scripted-vision',
     vision,
-    free: true,
+    ...(priced ? {} : { free: true }),
     requests,
     complete: (request): Promise<ProviderReply> => {
       requests.push(request);
@@ -29,8 +30,8 @@ function scriptedModel(turns: Call[][], vision = true): Provider & { requests: P
       return Promise.resolve({
         text: '',
         toolCalls: calls.map((c, i) => ({ id: `call-${n}-${i}`, name: c.name, arguments: JSON.stringify(c.arguments) })),
-        usage: { inputTokens: 10, outputTokens: 5 },
-        model: 'scripted-vision',
+        usage: priced ? { inputTokens: priced.inputTokens, outputTokens: priced.outputTokens } : { inputTokens: 10, outputTokens: 5 },
+        model: priced?.model ?? 'scripted-vision',
         stopReason: 'tool_use',
       });
     },
@@ -248,5 +249,40 @@ describe('runDesktopTask', () => {
     const plain = fakeDesktop();
     await runDesktopTask(base(scriptedModel([[{ name: 'click', arguments: { x: 1, y: 1 } }]]), plain.desktop, { markClicks: false }));
     expect(plain.shotParams.every((p) => p.marker === undefined)).toBe(true);
+  });
+
+  it('stops at the cost cap with the run folder saved, and goes on from it under a new cap without repeating an action', async () => {
+    // gpt-4o-mini: 10k tokens in and 1k out cost $0.0021 a call, so a $0.004 cap stops the task after two calls.
+    const price = { model: 'gpt-4o-mini', inputTokens: 10_000, outputTokens: 1_000 };
+    const first = scriptedModel([[{ name: 'click', arguments: { x: 10, y: 10 } }], [{ name: 'click', arguments: { x: 20, y: 20 } }], [{ name: 'click', arguments: { x: 30, y: 30 } }]], true, price);
+    const screen = fakeDesktop();
+    const { state } = await runDesktopTask(base(first, screen.desktop, { maxCostUsd: 0.004 }));
+    expect(state.status).toBe('stopped');
+    expect(state.endReason).toBe(`Stopped at the cost cap: this turn spent $0.0042, and the cap is $0.0040. Everything so far is saved; continue with deputy desktop --resume ${runDir} --max-cost DOLLARS.`);
+    expect(first.requests).toHaveLength(2);
+    expect(screen.acts.map((a) => a.action)).toEqual([
+      { kind: 'click', x: 10, y: 10 },
+      { kind: 'click', x: 20, y: 20 },
+    ]);
+
+    const saved = await loadCappedDesktopTask(runDir);
+    const next = scriptedModel([[{ name: 'click', arguments: { x: 30, y: 30 } }], [{ name: 'done', arguments: { success: true, summary: 'Three clicks.' } }]], true, price);
+    const again = await runDesktopTask(base(next, screen.desktop, { maxCostUsd: 0.05, continueFrom: saved }));
+    expect(again.state.status).toBe('completed');
+    expect(JSON.stringify(next.requests[0]?.messages)).toContain('The cost cap was raised: go on with the task from where it stopped.');
+    expect(screen.acts.map((a) => a.action)).toEqual([
+      { kind: 'click', x: 10, y: 10 },
+      { kind: 'click', x: 20, y: 20 },
+      { kind: 'click', x: 30, y: 30 },
+    ]);
+    const lines = (await readFile(join(runDir, 'steps.jsonl'), 'utf8')).trim().split('\n').map((l) => JSON.parse(l) as StepLine);
+    expect(lines.map((l) => [l.step, l.action])).toEqual([
+      [0, 'click'],
+      [1, 'click'],
+      [2, 'click'],
+      [3, 'done'],
+    ]);
+    // A task that did not stop at its cap is the record of a run: it does not go on.
+    await expect(loadCappedDesktopTask(runDir)).rejects.toThrow(/ended completed .*not at its cost cap/);
   });
 });

@@ -17,6 +17,9 @@ describe('deputy shell flags', () => {
     const settings = shellSettings(['x'], { ssh: 'deploy@web1:2222', mode: 'act', approve: 'none', validatorModel: 'gpt-4.1', steps: '40', timeout: '30', memoryChars: '5000' }, { OPENAI_API_KEY: 'k' });
     expect(settings).toMatchObject({ target: { kind: 'ssh', destination: 'deploy@web1:2222' }, mode: 'act', approve: 'none', maxSteps: 40, waitMs: 30_000, memoryChars: 5000 });
     expect(settings.validator.model).toBe('gpt-4.1');
+    expect(settings.maxCostUsd).toBeUndefined();
+    expect(shellSettings([], { resume: 'latest', maxCost: '0.25' }, { OPENAI_API_KEY: 'k' }).maxCostUsd).toBe(0.25);
+    expect(() => shellSettings(['x'], { maxCost: '0' }, { OPENAI_API_KEY: 'k' })).toThrow(/--max-cost takes dollars above 0/);
   });
 
   it('says what is wrong with bad flags', () => {
