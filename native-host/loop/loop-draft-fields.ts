@@ -1,14 +1,11 @@
+import type { LoopDraftField } from '../../shared/protocol/loop-protocol';
+
 /**
  * A drafted loop definition shown field by field, as the terminal and the side panel show it before the user
- * confirms: what each part of the loop will do, then the field and its value as the loop file writes them.
+ * confirms: what each part of the loop will do ("Starts the job"), then the field's path in the loop file
+ * ("trigger.command") and its value.
  */
-export interface DraftField {
-  /** What this part of the loop does: "Starts the job", "Takes the output". */
-  label: string;
-  /** The field's path in the loop file: "trigger.command". */
-  field: string;
-  value: string;
-}
+export type DraftField = LoopDraftField;
 
 const LABELS: Record<string, string> = {
   trigger: 'Starts the job',
