@@ -1,30 +1,38 @@
 import ExcelJS from 'exceljs';
-import JSZip from 'jszip';
 import { cpus, loadavg } from 'node:os';
 import { judgeDocument, judgeModel, learnRules, readDocument } from '../native-host/documents/judge-document';
-import { parseXmlRaw } from '../native-host/documents/xml-tree';
 import { buildDeck } from '../tests/fixtures/documents/deck-builder';
 import { companies } from '../tests/fixtures/documents/sample-companies';
 import { tempFiles } from '../tests/fixtures/documents/temp-files';
 import { buildWorkbook } from '../tests/fixtures/documents/workbook-builder';
-import { benchCorpus } from './lib/bench-compare-corpus';
+import { benchCorpus, DEFAULT_FILE_TIMEOUT_MS } from './lib/bench-compare-corpus';
 import { medianTime } from './lib/median-time';
+import { unzipAndParse } from './lib/unzip-and-parse';
 
 /**
  * `npm run bench:compare`: how long `deputy compare` takes on a 40-slide deck and a 10,000-row workbook, next to the
  * floor measured in the same run: unzipping the same file and parsing every XML part with the same parser, doing
  * nothing with the result. For the workbook, exceljs's own load (which the reader builds on) is shown too. Figures
  * are medians of 5 runs after one warm-up. Then the real-world corpus (the office corpus in the shared folder, when present): files
- * per second and the 90th percentile per file, beside the same floor, with the ratio.
+ * per second and the 90th percentile per file, beside the same floor, with the ratio; a file that takes longer than
+ * --file-timeout seconds (default 30) is ended and named, and the bench goes on.
  */
 const RUNS = 5;
 
 const median = (work: () => Promise<unknown>): Promise<number> => medianTime(work, RUNS, 1);
 
-async function unzipAndParse(data: Buffer): Promise<void> {
-  const zip = await JSZip.loadAsync(data);
-  for (const file of Object.values(zip.files)) if (!file.dir && /\.(xml|rels)$/.test(file.name)) parseXmlRaw(await file.async('string'));
+/** `--file-timeout <seconds>`: how long one corpus file may take before it is ended and named (default 30). */
+function fileTimeoutMs(argv: readonly string[]): number {
+  const at = argv.indexOf('--file-timeout');
+  if (at < 0) return DEFAULT_FILE_TIMEOUT_MS;
+  const seconds = Number(argv[at + 1]);
+  if (!Number.isFinite(seconds) || seconds <= 0) {
+    process.stderr.write(`bench:compare: --file-timeout needs a number of seconds above 0 (got ${argv[at + 1] ?? 'nothing'}), for example --file-timeout 30\n`);
+    process.exit(2);
+  }
+  return seconds * 1000;
 }
+const timeoutMs = fileTimeoutMs(process.argv.slice(2));
 
 const files = tempFiles('deputy-bench-compare-');
 try {
@@ -63,7 +71,7 @@ try {
   process.stdout.write('deputy read: the normalized model (PowerPoint styles resolved through layout, master and theme; exceljs for workbooks).\n');
   process.stdout.write('checks: structure, formatting and content checks on that model. deputy compare: both files read, rules learned, checks.\n');
   for (const row of rows) process.stdout.write(`${row.label}: ${row.findings} findings against its template.\n`);
-  process.stdout.write(`\n${await benchCorpus(unzipAndParse)}`);
+  process.stdout.write(`\n${await benchCorpus(timeoutMs)}`);
 } finally {
   files.cleanup();
 }

@@ -7,6 +7,7 @@ import type { BackgroundClient } from '../ui/background-client';
 import { errorMessage } from '../ui/error-message';
 import { HostStatusLine } from '../ui/host-status-line';
 import { LoopDefinitionForm } from '../ui/loop-definition-form';
+import { LoopDescribeBox } from '../ui/loop-describe-box';
 import { configFromForm, EMPTY_LOOP_FORM, errorsFromHost, LOOP_FORM_KEY, LoopForm, offersResume, resumableLoop, type LoopFormErrors } from '../ui/loop-form';
 import { IterationList, LoopStatus } from '../ui/loop-progress';
 import { mergeEvents, reduceLoop } from '../ui/loop-view-model';
@@ -186,6 +187,7 @@ export function LoopView(props: { client: BackgroundClient; hostStatus: HostStat
               <h2 class="section-title">New loop</h2>
             </>
           ) : null}
+          <LoopDescribeBox client={client} repo={form.repo} disabled={!connected || busy !== undefined} onStarted={show} />
           <LoopDefinitionForm form={form} errors={errors} disabled={busy !== undefined} onChange={(change) => setForm({ ...form, ...change })} onSubmit={() => start('new')}>
             <div class="button-row">
               <button type="submit" class="button" data-testid="loop-start" disabled={!connected || busy !== undefined}>

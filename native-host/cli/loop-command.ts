@@ -12,6 +12,7 @@ import { savedLoops } from '../loop/saved-loops';
 import type { ResumeChanges } from '../loop/prepare-loop';
 import { researchModelFromEnv } from '../loop/research-model';
 import { compareCommandLine, hookCommandLine, startLoop } from '../loop/start-loop';
+import { describeLoop } from './loop-describe';
 import { defaultLoopStateDir } from '../loop/state-store';
 import { UsageError } from './usage-error';
 
@@ -41,6 +42,7 @@ export function exitCodeFor(outcome: LoopOutcome | undefined): number {
 }
 
 interface LoopOptions extends LoopFlags {
+  describe?: string;
   resume?: boolean;
   approve?: boolean;
   status?: boolean;
@@ -69,8 +71,10 @@ function statusAction(options: LoopOptions): number {
   return 0;
 }
 
-async function loopAction(options: LoopOptions): Promise<number> {
-  if (options.status) return statusAction(options);
+async function loopAction(given: LoopOptions): Promise<number> {
+  if (given.status && given.describe === undefined) return statusAction(given);
+  const options = given.describe === undefined ? given : await withDescribedLoop({ ...given, describe: given.describe });
+  if (options === undefined) return 0;
   if (options.resume && options.restart) throw new UsageError('--resume and --restart cannot be used together: --resume continues the last loop, --restart discards it');
   if (options.approve && !options.resume) throw new UsageError('--approve goes with --resume: it pushes the fix that waits for your approval');
   // A resumed loop keeps the definition saved in its state; only budgets and fixer limits may change.
@@ -115,6 +119,21 @@ async function loopAction(options: LoopOptions): Promise<number> {
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
   }
+}
+
+/** --describe: the drafted loop file as --config once the user confirmed it, or undefined when it was not started. */
+async function withDescribedLoop(options: LoopOptions & { describe: string }): Promise<LoopOptions | undefined> {
+  if (options.resume || options.approve || options.status || options.config) {
+    throw new UsageError('--describe drafts a new loop from words: it cannot go with --resume, --approve, --status or --config');
+  }
+  const repo = realpathSync(resolveRepo(options.repo, process.cwd()));
+  const file = await describeLoop(options, repo, options.stateDir ?? defaultLoopStateDir(), {
+    terminal: { input: process.stdin, output: process.stdout },
+    stderr: process.stderr,
+    env: process.env,
+    now: () => new Date(),
+  });
+  return file === undefined ? undefined : { ...options, repo, config: file };
 }
 
 /** Flags that define a loop (not its limits): --resume keeps the saved definition, so these need --restart. */
@@ -178,6 +197,7 @@ export function registerLoopCommands(program: Command, setExitCode: (code: numbe
     .command('loop')
     .description('run a check, fix failures with Claude Code, validate, commit, push, wait for the deploy, repeat')
     .option('--repo <dir>', 'the git checkout to fix (default: the current folder)')
+    .option('--describe <words>', 'draft the loop from a description in words with the research model, show it field by field, and start it once you confirm')
     .option('--check <command>', 'the check: a shell command whose exit code says pass (0) or fail')
     .option('--config <file>', 'a loop definition file (default: deputy.loop.json in the repo)')
     .option('--max-iterations <n>', 'stop after this many fixer runs (default 10)', positiveInt)
@@ -253,6 +273,11 @@ export function registerLoopCommands(program: Command, setExitCode: (code: numbe
         'The fixer runs with --permission-mode acceptEdits: it may edit files, and run the check and the build; other',
         'commands need --allow-command. Tests, test configuration, protected paths and git history are never changed by a',
         'pushed fix. See the README for the details.',
+        '',
+        '--describe "the results are emailed to me, compare them with the template and fix the backend" asks the research',
+        'model (--research-provider, --research-model, --research-base-url; key from the environment) for a loop definition,',
+        'checks it like deputy.loop.json, saves it in the state folder and shows it field by field. On a terminal it asks',
+        'before starting; otherwise it prints the command that starts it and exits 0. Other flags override the draft.',
         '',
         'Exit codes: 0 the check passes; 1 stuck, needs a human, out of budget or a step failed; 130 stopped; 2 usage.',
         '',

@@ -1,10 +1,10 @@
-import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { AppError } from '../../shared/errors';
 import { writeFixerSettings } from './fixer-settings';
 import { runFixer, type FixerResult } from './fixer';
 import { buildFixerPrompt, fixerCheckCommand, type PromptInput } from './fixer-prompt';
 import { protectedList } from './guard-rules';
+import { readGuidance } from './guidance-files';
 import { killTree } from './kill-tree';
 import type { LoopContext, StepHandler } from './loop-context';
 import { currentRecord } from './loop-state';
@@ -59,13 +59,13 @@ export const fixStep: StepHandler = async (context) => {
       ...state.config.fixer.allowCommands,
     ],
   });
-  const guidancePath = join(state.repo, state.config.guidanceFile);
+  const guidance = readGuidance(state.repo, state.config.guidanceFile);
   const previous = state.history[state.history.length - 2];
   const prompt = buildFixerPrompt({
     failures: record.failures,
     history: state.history.slice(0, -1),
-    ...(existsSync(guidancePath) ? { guidance: readFileSync(guidancePath, 'utf8').slice(0, 8000) } : {}),
-    guidanceFile: state.config.guidanceFile,
+    ...(guidance ? { guidance: guidance.text } : {}),
+    guidanceFile: guidance?.files ?? state.config.guidanceFile,
     protectedPaths: protectedList(rules),
     allowedPaths: rules.allowedPaths,
     changeApproach: repeatCount(state.history) >= CHANGE_APPROACH_AFTER,

@@ -1,18 +1,19 @@
 import { isAbsolute, relative, sep } from 'node:path';
 import type { LoopStep } from '../../shared/protocol/loop-protocol';
 import { documentDefinitionFiles } from './check-definition';
+import { GUIDANCE_FILES } from './guidance-files';
 import type { LoopContext } from './loop-context';
 import { firstStep, type LoopState } from './loop-state';
 import { outputFolder, type ExternalDeps } from './trigger-output';
 
 /**
- * The guard rules of a loop: its configured paths plus the guidance file, which the fixer reads but may not edit, and
+ * The guard rules of a loop: its configured paths plus the guidance files (AGENTS.md, CLAUDE.md), which the fixer reads but may not edit, and
  * in document mode the template and rules it is judged by.
  */
 export function guardRules(state: LoopState) {
   const { config } = state;
   return {
-    protectedPaths: [...config.protectedPaths, config.guidanceFile, ...documentDefinitionFiles(state.repo, config.document)],
+    protectedPaths: [...new Set([...config.protectedPaths, config.guidanceFile, ...GUIDANCE_FILES, ...documentDefinitionFiles(state.repo, config.document)])],
     allowedPaths: config.allowedPaths,
     fabricationPatterns: config.fabricationPatterns,
   };

@@ -321,6 +321,10 @@ export const LoopSnapshot = z.object({
 });
 export type LoopSnapshot = z.infer<typeof LoopSnapshot>;
 
+/** One field of a drafted loop as shown before the user starts it: what it does, its path in the loop file, its value. */
+export const LoopDraftField = z.object({ label: z.string(), field: z.string(), value: z.string() });
+export type LoopDraftField = z.infer<typeof LoopDraftField>;
+
 export const LoopMethods = {
   'loop.start': {
     /** restart: set aside an unfinished loop of the same repository and start this definition instead. */
@@ -328,6 +332,14 @@ export const LoopMethods = {
     /** provider: the model for research when stuck (ProviderSettings, key included), held in memory only; the side panel's background fills it from the saved settings. */
     params: z.object({ config: z.unknown(), resume: z.boolean().default(false), restart: z.boolean().default(false), approve: z.boolean().optional(), provider: z.unknown().optional() }),
     result: LoopSnapshot,
+  },
+  /**
+   * A loop described in words, drafted by the model (provider: the saved model, filled in by the background) and
+   * validated like deputy.loop.json; nothing starts until the panel sends the definition with loop.start.
+   */
+  'loop.describe': {
+    params: z.object({ description: z.string().min(1).max(4000), repo: z.string().min(1), provider: z.unknown().optional() }),
+    result: z.object({ model: z.string(), definition: z.record(z.string(), z.unknown()), fields: z.array(LoopDraftField), costUsd: z.number().optional() }),
   },
   'loop.status': { params: z.object({ loopId: z.string().optional() }), result: z.object({ loops: z.array(LoopSnapshot) }) },
   'loop.stop': { params: z.object({ loopId: z.string() }), result: LoopSnapshot },

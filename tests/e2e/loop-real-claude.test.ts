@@ -183,6 +183,79 @@ describe.skipIf(!claude)('deputy loop with the real Claude Code CLI', () => {
     expect(repo.pushes()).toHaveLength(0);
   });
 
+  it('a command the CLI refused is named with what to allow (flag and settings line), never as "changed nothing"', async () => {
+    repo = buildFixRepo();
+    const before = server.toolResults().length;
+    const perl = "perl -pi -e 's/a - b/a + b/' src/math.mjs";
+    // Two runs that try perl -pi (not allowed under acceptEdits, unlike sed -i on a file here) and give up: the same failures three times is stuck.
+    server.enqueue({ tools: [bash(perl)] }, { text: 'I could not run perl.' }, { tools: [bash(perl)] }, { text: 'I could not run perl.' });
+    const result = await run(['--check', CHECK_COMMAND, '--no-research']);
+
+    // The real CLI refused the call itself (its permission mode), and said so to the model.
+    expect(resultsSince(before)[0]).toContain('requires approval');
+    const allow = `Claude Code refused Bash ${perl}: allow it with --allow-command "perl -pi" (settings line: "Bash(perl -pi:*)")`;
+    const fixed = result.events.filter((event) => event.type === 'step.finished' && event.step === 'validate');
+    expect(fixed.map((event) => event.type === 'step.finished' && event.detail)).toEqual([`refused: ${allow}`, `refused: ${allow}`]);
+    expect(finished(result)).toMatchObject({ outcome: 'stuck' });
+    expect(finished(result)?.reason).toContain(`The fixer runs in between: ${allow}; ${allow}`);
+    expect(result.stdout).not.toContain('changed nothing');
+    expect(readFileSync(join(repo.work, 'src/math.mjs'), 'utf8')).toBe(MATH_SOURCE);
+    // The second run was told its command was refused and what to use instead.
+    const second = server.requests.at(-2);
+    expect(JSON.stringify(second?.body.messages)).toContain('were REFUSED by the permission mode');
+  });
+
+  it("the repository's AGENTS.md and CLAUDE.md reach the model in the fixer's prompt", async () => {
+    const agents = 'Agents: numbers in src/math.mjs are plain arrow functions; keep them one line each.';
+    const claudeMd = 'Claude: run the check with node, never with a test framework.';
+    repo = buildFixRepo({ files: { 'AGENTS.md': `${agents}\n`, 'CLAUDE.md': `${claudeMd}\n` } });
+    const first = server.requests.length;
+    server.enqueue(
+      { tools: [read(repo, 'src/math.mjs')] },
+      { tools: [edit(repo, 'src/math.mjs', 'a - b', 'a + b'), edit(repo, 'src/math.mjs', 'multiply = (a, b) => a + b', 'multiply = (a, b) => a * b')] },
+      { text: 'Fixed add and multiply.' },
+    );
+    const result = await run(['--check', CHECK_COMMAND]);
+
+    expect(finished(result)).toMatchObject({ outcome: 'passed' });
+    const sent = JSON.stringify(server.requests[first]?.body.messages);
+    expect(sent).toContain(agents);
+    expect(sent).toContain(claudeMd);
+    expect(sent).toContain("The service's guidance (CLAUDE.md and AGENTS.md)");
+  });
+
+  it('stuck: the research step asks the model configured for it (not the fixer\'s server), says which, and its analysis reaches the next run', async () => {
+    repo = buildFixRepo();
+    const research = await startMessagesServer();
+    try {
+      const analysis = 'Root cause: add subtracts and multiply adds in src/math.mjs.';
+      research.enqueue({ text: analysis });
+      const before = server.requests.length;
+      server.enqueue(
+        { text: 'Nothing looks wrong.' },
+        { text: 'Still nothing looks wrong.' },
+        { tools: [read(repo, 'src/math.mjs')] },
+        { tools: [edit(repo, 'src/math.mjs', 'a - b', 'a + b'), edit(repo, 'src/math.mjs', 'multiply = (a, b) => a + b', 'multiply = (a, b) => a * b')] },
+        { text: 'Fixed add and multiply.' },
+      );
+      const result = await run(['--check', CHECK_COMMAND, '--research-provider', 'anthropic', '--research-base-url', research.url, '--research-model', 'claude-research-test']);
+
+      expect(finished(result)).toMatchObject({ outcome: 'passed' });
+      expect(research.requests).toHaveLength(1);
+      expect(research.requests[0]?.body.model).toBe('claude-research-test');
+      expect(JSON.stringify(research.requests[0]?.body.system)).toContain('automated fix loop that is stuck');
+      // The fixer's server never saw the research call.
+      expect(server.requests.slice(before).some((request) => request.body.model === 'claude-research-test')).toBe(false);
+      const notices = result.events.flatMap((event) => (event.type === 'notice' ? [event.message] : []));
+      expect(notices).toContain('Stuck on the same failures: asking anthropic/claude-research-test for a root-cause analysis');
+      expect(notices.some((message) => message.startsWith('Root-cause analysis by claude-research-test'))).toBe(true);
+      expect(JSON.stringify(server.requests.at(-3)?.body.messages)).toContain(analysis);
+      expect(research.unknown).toEqual([]);
+    } finally {
+      await research.close();
+    }
+  });
+
   it('asked the server for nothing but messages', () => {
     expect(server.unknown).toEqual([]);
   });

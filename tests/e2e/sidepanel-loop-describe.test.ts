@@ -1,0 +1,68 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { fakeClaudePath } from '../fixtures/fake-claude/build-fake-claude';
+import { buildFixRepo, CHECK_COMMAND, FIX_ADD, FIX_MULTIPLY, type FixRepo } from '../fixtures/repo/fix-repo';
+import { useE2e } from './support/e2e-fixture';
+import { openDevTool, PANEL, PANEL_WIDTH } from './support/panel-harness';
+import { uiCall } from './support/ui-call';
+import { waitUntil } from './support/wait-until';
+
+// "Describe a loop" in the Fix loop view: the model saved in Settings (the scripted model, reached by the host on
+// loopback) drafts the loop through the built host, the draft is shown field by field, and only Start starts it.
+const root = mkdtempSync(join(tmpdir(), 'deputy-panel-describe-'));
+const scenarioFile = join(root, 'scenario.json');
+const claudeLog = join(root, 'claude-runs.jsonl');
+const e2e = useE2e({ host: true, model: true, env: { DEPUTY_STATE_DIR: join(root, 'state'), DEPUTY_LOG_FILE: join(root, 'host.log'), FAKE_CLAUDE_SCENARIO: scenarioFile, FAKE_CLAUDE_LOG: claudeLog } });
+e2e.afterClose(async () => rmSync(root, { recursive: true, force: true }));
+
+let repo: FixRepo | undefined;
+afterEach(() => {
+  repo?.cleanup();
+  repo = undefined;
+});
+
+const DESCRIPTION = 'run the math test until it passes, at most 3 fixes';
+
+describe('describe a loop in the side panel', () => {
+  it('drafts with the saved model, shows each field, and starts the draft only on Start', async () => {
+    // The fixer and the deploy wait come from the repository's loop file, as for any loop the panel starts.
+    repo = buildFixRepo({ loopFile: { deploy: { waitSeconds: 0 }, fixer: { claudePath: fakeClaudePath() } } });
+    writeFileSync(scenarioFile, JSON.stringify({ runs: [{ steps: [FIX_ADD, FIX_MULTIPLY], result: 'Fixed add and multiply' }] }));
+    const helper = await e2e.helper();
+    // The host calls the model itself, so the saved address is the loopback one (models.test is the browser's name).
+    const settings = e2e.modelSettings();
+    await uiCall(helper, 'settings.set', { ...settings, provider: { ...settings.provider, baseUrl: e2e.fake.openaiBaseUrl } });
+    const before = e2e.fake.requests.length;
+    e2e.fake.enqueue({ toolCalls: [{ name: 'propose_loop', arguments: { check: CHECK_COMMAND, budgets: { maxIterations: 3 } } }] });
+
+    const panel = await e2e.ext.openExtensionPage(PANEL);
+    await panel.setViewport({ width: PANEL_WIDTH, height: 900 });
+    await openDevTool(panel, 'loop');
+    await panel.waitForFunction(() => document.querySelector('[data-testid=host-status]')?.textContent?.includes('host: connected') === true, { timeout: 30_000 });
+    await panel.type('[data-testid=loop-repo]', repo.work);
+    await panel.type('[data-testid=loop-describe-text]', DESCRIPTION);
+    await panel.click('[data-testid=loop-describe-draft]');
+    await panel.waitForSelector('[data-testid=loop-draft-field]', { timeout: 60_000 });
+
+    const rows = await panel.$$eval('[data-testid=loop-draft-field]', (items) => items.map((item) => [item.querySelector('dt')?.textContent ?? '', item.querySelector('dd')?.textContent ?? '']));
+    expect(rows).toEqual([
+      ['Checks with check', CHECK_COMMAND],
+      ['Stops after budgets.maxIterations', '3'],
+    ]);
+    expect(await panel.$eval('[data-testid=loop-draft-model]', (element) => element.textContent)).toBe('Drafted by custom/gpt-4o-mini. Check each field, then Start.');
+    const request = JSON.stringify(e2e.fake.requests[before]?.json);
+    expect(request).toContain(DESCRIPTION);
+    expect(request).toContain('propose_loop');
+    // Drafted, not started.
+    expect((await uiCall(helper, 'loop.status', {})).loops).toEqual([]);
+
+    await panel.click('[data-testid=loop-draft-start]');
+    await panel.waitForFunction(() => document.querySelector('[data-testid=loop-outcome]')?.getAttribute('data-outcome') === 'passed', { timeout: 120_000 });
+    const fixed = repo;
+    await waitUntil('the fix on the remote', () => fixed.remoteCommits().length === 1);
+    expect(e2e.fake.remaining()).toBe(0);
+    await panel.close();
+  });
+});
