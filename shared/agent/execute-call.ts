@@ -39,6 +39,8 @@ export interface CallServices<E> {
   classifier?: RiskClassifier;
   /** Tells the environment the origins the task may reach now (after an approval added one). */
   egressChanged?: () => Promise<void>;
+  /** Asks for a screenshot with the next page view (see ToolContext.requestScreenshot). */
+  requestScreenshot?: () => boolean;
 }
 
 /**
@@ -221,6 +223,7 @@ export async function executeCall<E>(call: CallRecord, services: CallServices<E>
       state.plan = plan;
     },
     askUser: (question) => services.askUser(question),
+    ...(services.requestScreenshot ? { requestScreenshot: services.requestScreenshot } : {}),
     finish: (success, summary, extra) => services.finish(success, summary, extra),
     approveEgress: async (blocked) => {
       const answer = await askApproval(services, approvalForEgress(call, services.state, services.step, tool.name, blocked));

@@ -16,8 +16,9 @@ export { PolicyConfig } from './gate-types';
 export type { Classification, Decision, GateInput, GateVerdict } from './gate-types';
 
 /** The tools that act on an element of the page (and so in the frame that element is in). */
-const ELEMENT_TOOLS = new Set(['click', 'type', 'select', 'set_value', 'check', 'hover', 'press', 'scroll']);
-const COMMITTING = new Set(['click', 'check', 'press', 'type', 'select']);
+const ELEMENT_TOOLS = new Set(['click', 'type', 'select', 'set_value', 'check', 'hover', 'press', 'scroll', 'click_at', 'hover_at', 'drag_at']);
+/** A click at a position commits as a click on the element under it does: it is judged by that element's effect. */
+const COMMITTING = new Set(['click', 'check', 'press', 'type', 'select', 'click_at']);
 
 function chatOutgoing(input: GateInput, elementName: string | undefined): string | undefined {
   const { tool, args, page } = input;

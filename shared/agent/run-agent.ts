@@ -221,7 +221,14 @@ async function runLoop<E extends AgentEnvironment>(deps: AgentDeps<E>, state: Ag
     await deps.environment.setEgressScope?.(egressScopeOf(state, policy.allowedSites));
   };
   const classifier = deps.riskClassifier;
+  // A screenshot the model asked for (the screenshot tool) comes with the next page view only.
+  let screenshotAsked = false;
   const services = (step: StepRecord) => ({
+    requestScreenshot: (): boolean => {
+      if (!deps.provider.vision) return false;
+      screenshotAsked = true;
+      return true;
+    },
     state,
     step,
     tools,
@@ -318,7 +325,8 @@ async function runLoop<E extends AgentEnvironment>(deps: AgentDeps<E>, state: Ag
       }
 
       const observedAt = deps.now();
-      const forModel = deps.screenshots === true && deps.provider.vision;
+      const forModel = (deps.screenshots === true || screenshotAsked) && deps.provider.vision;
+      screenshotAsked = false;
       // A screenshot only kept with the trace is taken beside the model's turn when the environment can (see capture).
       const keepLater = !forModel && deps.keepScreenshot !== undefined && deps.environment.capture !== undefined;
       const raw = await deps.environment.observe({ screenshot: forModel || (deps.keepScreenshot !== undefined && !keepLater), ...(deps.signal ? { signal: deps.signal } : {}) });
@@ -364,7 +372,7 @@ async function runLoop<E extends AgentEnvironment>(deps: AgentDeps<E>, state: Ag
       const prompt = buildPrompt(state, system, schemas, {
         keepObservations: limits.keepObservations,
         maxPromptChars: limits.maxPromptChars,
-        attachScreenshot: deps.screenshots === true && deps.provider.vision,
+        attachScreenshot: forModel,
         ...(deps.memory?.recallHint ? { recallHint: deps.memory.recallHint } : {}),
       });
       emit({ type: 'prompt', at: deps.now(), step: step.index, chars: prompt.chars, messages: prompt.request.messages.length, maskedObservations: prompt.maskedObservations, trimmed: prompt.trimmed });

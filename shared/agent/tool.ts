@@ -42,6 +42,11 @@ export interface ToolContext<E> {
   /** The user's answer, or null when nobody can answer during this run (a headless run without a terminal). */
   askUser(question: string): Promise<string | null>;
   finish(success: boolean, summary: string, extra?: Pick<TaskOutcome, 'label' | 'handedToUser'>): void;
+  /**
+   * Asks for a screenshot of the page with the next page view, for a model that reads images; false when this model
+   * cannot be sent one.
+   */
+  requestScreenshot?(): boolean;
   /** Asks the user about a request the egress guard held during this call; approved, its origin is allowed. */
   approveEgress?(blocked: BlockedEgress): Promise<ApprovalAnswer>;
 }

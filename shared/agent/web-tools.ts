@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { type AnyTool, defineTool, describeRef, quote } from './tool';
 import { controlTools } from './control-tools';
 import { inputTools } from './input-tools';
+import { pointTools } from './point-tools';
 import type { WebEnvironment } from './web-environment';
 import { perform, ref, type WebContext } from './web-perform';
 
@@ -174,6 +175,7 @@ export const webTools: AnyTool<WebEnvironment>[] = [
   pressTool,
   scrollTool,
   ...inputTools,
+  ...pointTools,
   navigateTool,
   backTool,
   findTool,

@@ -42,6 +42,19 @@ export const ElementAction = z.discriminatedUnion('kind', [
     dy: z.number().finite().min(-10_000).max(10_000).default(0),
     position: z.enum(['center', 'before', 'after']).default('center'),
   }),
+  /**
+   * Pointer input at a point of the top frame's viewport, in CSS pixels (what a screenshot of the tab shows, divided
+   * by its device pixel ratio), for surfaces with no element to number (a canvas, a map, a drawing): a click, a double
+   * click, a hover, or a drag from the point to (toX, toY).
+   */
+  z.object({
+    kind: z.literal('point'),
+    op: z.enum(['click', 'double', 'hover', 'drag']),
+    x: z.number().finite().min(0).max(20_000),
+    y: z.number().finite().min(0).max(20_000),
+    toX: z.number().finite().min(0).max(20_000).optional(),
+    toY: z.number().finite().min(0).max(20_000).optional(),
+  }),
   /** Puts files the user attached into a file field, the synthetic way (where the debugger cannot set them). */
   z.object({
     kind: z.literal('set_files'),

@@ -41,6 +41,14 @@ export function elementActionFor(tool: string, args: Record<string, unknown>): E
     case 'set_value':
       // Judged as typing is: the form the field is in, and where it sends what it holds.
       return { kind: 'type', text: '', clear: true, submit: false };
+    case 'click_at':
+    case 'hover_at':
+    case 'drag_at': {
+      // Judged by the element under the point, as a click on it would be (its link, its form, its frame's site).
+      if (typeof args.x !== 'number' || typeof args.y !== 'number') return null;
+      const op = tool === 'hover_at' ? 'hover' : tool === 'drag_at' ? 'drag' : args.double === true ? 'double' : 'click';
+      return { kind: 'point', op, x: args.x, y: args.y };
+    }
     case 'select':
       return Array.isArray(args.values) && args.values.length > 0 ? { kind: 'select', values: args.values.map(String) } : null;
     default:
@@ -57,7 +65,7 @@ export async function gateFactsFor(
   const action = elementActionFor(call.tool, call.args);
   if (!action) return {};
   const ref = typeof call.args.ref === 'number' ? call.args.ref : undefined;
-  if (ref === undefined && call.tool !== 'press') return {};
+  if (ref === undefined && call.tool !== 'press' && action.kind !== 'point') return {};
   const found = await effect(tabId, ref, action);
   return found ? { effect: found } : {};
 }

@@ -173,6 +173,9 @@ export class PageAgent {
         return onElement(this.core, tabId, action.ref, { kind: 'set_value', value: action.value }, options);
       case 'drag':
         return drag(this.core, tabId, action, options);
+      case 'point':
+        // A position of the screenshot is a position of the top frame's viewport: its content script sends the input.
+        return onElement(this.core, tabId, undefined, action, options);
       case 'upload':
         return upload(this.core, tabId, action.ref, action.files, options);
       case 'dialog':

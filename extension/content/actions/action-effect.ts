@@ -2,6 +2,7 @@ import type { ActionEffect, FieldFact, FormFact } from '../../../shared/agent/ac
 import type { ElementAction } from '../../../shared/perception/element-action';
 import { accessibleName, clip, collapse } from '../perception/accessible-name';
 import { deepActiveElement, type DomAccess } from '../perception/dom-access';
+import { deepElementAt } from './pointer-events';
 import { isTextField } from './type-text';
 
 const DANGER = /\b(?:danger|destructive|delete|remove|warning-btn|btn-warning)\b/i;
@@ -103,10 +104,12 @@ function selectedLabels(el: Element, values: string[]): string[] {
  */
 export function describeEffect(doc: Document, el: Element | null, action: ElementAction, access: DomAccess): ActionEffect {
   const win = doc.defaultView;
-  const frameUrl = win?.location.href ?? doc.URL;
-  const target = el ?? (action.kind === 'press' ? deepActiveElement(doc, access) : null) ?? doc.body;
+  const atPoint = action.kind === 'point' ? deepElementAt(doc, action.x, action.y, access) : null;
+  // Input at a point over a child frame lands in that frame: the gate judges it by the frame's site.
+  const frameUrl = atPoint instanceof HTMLIFrameElement && atPoint.src ? atPoint.src : (win?.location.href ?? doc.URL);
+  const target = el ?? atPoint ?? (action.kind === 'press' ? deepActiveElement(doc, access) : null) ?? doc.body;
   const key = action.kind === 'press' ? action.key : action.kind === 'type' && action.submit ? 'Enter' : '';
-  const activates = action.kind === 'click' || action.kind === 'check' || key === 'Enter' || (key === ' ' && !isTextField(target));
+  const activates = action.kind === 'click' || (action.kind === 'point' && (action.op === 'click' || action.op === 'double')) || action.kind === 'check' || key === 'Enter' || (key === ' ' && !isTextField(target));
   const effect: ActionEffect = {
     frameUrl: clip(frameUrl, 2000),
     element: {

@@ -6,6 +6,7 @@ import { dragElement, type DragWatch } from './drag-action';
 import type { InputDriver } from './input-types';
 import { aimAt, describeElement, scrollIntoViewIfNeeded } from './pointer-events';
 import { parseChord } from './chord';
+import { pointAt } from './point-action';
 import { scrollableOf, scrollWithInput } from './scroll-by';
 import { ariaOptionNames, findAriaOption, listboxOf, selectNative } from './select-option';
 import { setFiles } from './set-files';
@@ -256,6 +257,12 @@ async function act(doc: Document, win: Window, el: Element | null, action: Eleme
       if (action.to && !drop) throw new AppError('not_found', 'the element to drop [@] onto is no longer on the page: take a new snapshot');
       dragged = (await dragElement(target, drop, { x: action.dx, y: action.dy }, action.position, access, driver)).watch;
       message = drop ? `dragged [@] onto its target${action.position === 'center' ? '' : ` (${action.position} it)`}` : `dragged [@] by ${action.dx}, ${action.dy} px`;
+      break;
+    }
+    case 'point': {
+      const done = await pointAt(doc, action, access, driver);
+      message = done.message;
+      evidence.push(...done.evidence);
       break;
     }
     case 'set_files': {

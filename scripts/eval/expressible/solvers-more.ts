@@ -1,0 +1,116 @@
+import { exactly, find, findAll, said, type SolverKit, Unsolvable } from './solver-kit';
+import { submit, type Solver } from './solvers-forms';
+
+/** More families, each read off the snapshot the model is sent and done through Deputy's tools. */
+
+const click = (k: SolverKit, ref: number) => k.act({ kind: 'click', ref });
+const type = (k: SolverKit, ref: number, text: string) => k.act({ kind: 'type', ref, text, clear: true, submit: false });
+
+/** The numbered element right after a line of text (an unlabelled field under its caption). */
+function after(text: string, caption: string, role: RegExp): number {
+  const at = text.search(new RegExp(`(^|\\s)${caption.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\s*\\n`, 'm'));
+  if (at < 0) throw new Unsolvable(`no caption "${caption}" on the page`);
+  const hit = findAll(text.slice(at), role)[0];
+  if (!hit) throw new Unsolvable(`no field after "${caption}"`);
+  return hit.ref;
+}
+
+export const MORE_SOLVERS: Record<string, Solver> = {
+  'ascending-numbers': async (k) => {
+    // The numbers hide once 1 is clicked, as they do for a person: where each stood is remembered, in the order the
+    // snapshot listed them, and the covered boxes that replace them are listed in that same order.
+    const shown = findAll(k.text, 'clickable', /^\d+$/).map((line) => Number(line.name));
+    if (shown.length === 0) throw new Unsolvable('no numbers are numbered');
+    await click(k, find(k.text, 'clickable', /^1$/).ref);
+    const rest = shown.filter((n) => n !== 1);
+    const boxes = findAll((await k.look()).text, 'clickable');
+    if (boxes.length !== rest.length) throw new Unsolvable(`${rest.length} numbers were hidden, but ${boxes.length} boxes are numbered`);
+    for (let n = 2; n <= shown.length; n += 1) await click(k, boxes[rest.indexOf(n)]?.ref ?? 0);
+  },
+  'find-greatest': async (k) => {
+    const cards = findAll(k.text, 'clickable', /^\d+$/);
+    const best = cards.reduce((a, b) => (Number(b.name) > Number(a.name) ? b : a), cards[0] ?? { ref: 0, name: '', role: '', rest: '' });
+    if (!best.name) throw new Unsolvable('the cards show no numbers');
+    await click(k, best.ref);
+    await submit(k);
+  },
+  'generate-number': async (k) => {
+    const [rule = ''] = said(k.text, /Generate (?:an? )?(.+?), then press submit/i);
+    const fits = (n: number): boolean => {
+      if (/^odd number/.test(rule)) return n % 2 === 1;
+      if (/^even number/.test(rule)) return n % 2 === 0;
+      const bound = /number (greater|less|bigger|smaller|larger) than (\d+)/.exec(rule);
+      if (bound) return /greater|bigger|larger/.test(bound[1] ?? '') ? n > Number(bound[2]) : n < Number(bound[2]);
+      throw new Unsolvable(`a rule the script does not know: "${rule}"`);
+    };
+    for (let turn = 0; turn < 30; turn += 1) {
+      await click(k, find((await k.look()).text, 'button', /^Generate$/).ref);
+      const shown = /press submit\.\s*(-?\d+)/i.exec((await k.look()).text);
+      if (shown && fits(Number(shown[1]))) return submit(k);
+    }
+    throw new Unsolvable('no fitting number in 30 tries');
+  },
+  'form-sequence': async (k) => {
+    const [value = '', nth = ''] = said(k.text, /Select (-?\d+) with the slider, click the (\d+)\w\w checkbox/);
+    const handle = find(k.text, /^(slider|focusable)$/).ref;
+    const set = await k.tryAct({ kind: 'set_value', ref: handle, value });
+    if (!set.ok) {
+      const now = Number(said(k.text, new RegExp(`\\[${handle}\\][^\\n]*\\n(-?\\d+)`))[0]);
+      const wanted = Number(value);
+      if (now !== wanted) await k.act({ kind: 'press', ref: handle, key: wanted > now ? 'ArrowRight' : 'ArrowLeft', times: Math.min(100, Math.abs(wanted - now)) });
+    }
+    const box = findAll((await k.look()).text, 'checkbox')[Number(nth) - 1];
+    if (!box) throw new Unsolvable(`no checkbox ${nth}`);
+    await k.act({ kind: 'check', ref: box.ref, checked: true });
+    await submit(k);
+  },
+  'multi-layouts': async (k) => {
+    const query = said(k.text, /Search for (.+?)\.\s/)[0] ?? '';
+    const m = /^(\w[\w ]*?) movies directed by (.+?) from year (\d{4})$/.exec(query);
+    if (!m) throw new Unsolvable(`a search the script cannot read: "${query}"`);
+    const fields: Record<string, string> = { Genre: m[1] ?? '', Director: m[2] ?? '', Year: m[3] ?? '' };
+    for (const [caption, value] of Object.entries(fields)) {
+      const named = findAll(k.text, /^(textbox|searchbox)$/, new RegExp(`^${caption}`, 'i'))[0];
+      await type(k, named?.ref ?? after(k.text, caption, /^(textbox|searchbox)$/), value);
+    }
+    await click(k, find((await k.look()).text, /^(button|clickable)$/, /^Submit$/i).ref);
+  },
+  'order-food': async (k) => {
+    const items = (said(k.text, /Order one of each item: (.+)\n/)[0] ?? '').split(/,\s*/).map((s) => s.trim()).filter(Boolean);
+    for (const item of items) {
+      const text = (await k.look()).text;
+      const at = text.indexOf(`\n${item}\n`);
+      if (at < 0) throw new Unsolvable(`no item "${item}" on the menu`);
+      await click(k, find(text.slice(at), 'clickable', /^\+$/).ref);
+    }
+    await click(k, find((await k.look()).text, /^(button|clickable)$/, /^Order!?$/i).ref);
+  },
+  'read-table-2': async (k) => {
+    const table = said(k.text, /submit when done\.\n(.+)\n/)[0] ?? '';
+    for (const box of findAll(k.text, 'textbox')) {
+      const label = box.name.replace(/:$/, '');
+      const value = new RegExp(`(?:^|\\s)${label} (\\S+)`).exec(table)?.[1];
+      if (!value) throw new Unsolvable(`the table has no ${label}`);
+      await type(k, box.ref, value);
+    }
+    await submit(k);
+  },
+  'sign-agreement': async (k) => {
+    const [name = '', button = ''] = said(k.text, /enter the name "(.+?)" then press "(.+?)"/);
+    for (let turn = 0; turn < 6 && /\] textbox "Name"[^\n]*disabled/.test(k.text); turn += 1) {
+      await k.act({ kind: 'scroll', ref: find(k.text, 'textbox').ref, direction: 'down', pages: 10 });
+      await k.look();
+    }
+    await type(k, find((await k.look()).text, 'textbox', /^Name$/).ref, name);
+    await click(k, find((await k.look()).text, 'button', exactly(button)).ref);
+  },
+  terminal: async (k) => {
+    const [ext = ''] = said(k.text, /delete a file ending with the extension (\.\w+)/);
+    const prompt = find(k.text, 'textbox').ref;
+    await k.act({ kind: 'type', ref: prompt, text: 'ls', clear: true, submit: true });
+    const listed = (await k.look()).text;
+    const file = new RegExp(`(\\S+${ext.replace('.', '\\.')})(?:\\s|$)`).exec(listed.slice(listed.indexOf('user$ ls')))?.[1];
+    if (!file) throw new Unsolvable(`ls showed no file ending in ${ext}`);
+    await k.act({ kind: 'type', ref: find(listed, 'textbox').ref, text: `rm ${file}`, clear: true, submit: true });
+  },
+};
