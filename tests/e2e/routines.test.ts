@@ -1,4 +1,6 @@
-import type { Page } from 'puppeteer-core';
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { ElementHandle, Page } from 'puppeteer-core';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { PendingApproval, TaskRecord } from '../../shared/protocol';
 import type { StoredRoutine } from '../../shared/routines/routine';
@@ -205,5 +207,55 @@ describe('routines', () => {
     expect(record.status).not.toBe('completed');
     expect(approvals.some((a) => (a.destination ?? `${a.intent} ${a.reason}`).includes('evil.test'))).toBe(true);
     expect(page.url()).not.toContain('evil.test');
+  });
+  it('in the side panel: Save as routine after a task, a parameter form that checks its values and runs, an edited file marked as edited', async () => {
+    const { panel, tabId } = await e2e.panelOn(shopUrl('/store'));
+    e2e.fake.enqueue(
+      (r: RecordedRequest) => call('type', { ref: refIn(r, 'textbox', /^Item$/), text: 'red mug' }),
+      (r: RecordedRequest) => call('click', { ref: refIn(r, 'button', /^Search$/) }),
+      () => call('done', { success: true, summary: 'Searched.' }),
+    );
+    const started = await uiCall(panel, 'task.start', { tabId, text: 'Search the store for red mug', mode: 'act', flow: 'task' });
+    expect((await finish(started.id)).status).toBe('completed');
+    await panel.waitForSelector('[data-testid=routine-name]');
+    await panel.type('[data-testid=routine-name]', 'Mug search');
+    await panel.click('[data-testid=save-routine-button]');
+    await panel.waitForFunction(() => document.querySelector('[data-testid=routine-said]')?.textContent?.includes('asks for item'), { timeout: 20_000, polling: 100 });
+
+    // A tab with no task shows the routines, each with a form for its parameters.
+    const other = await e2e.panelOn(shopUrl('/store?tab=2'));
+    await other.panel.waitForFunction(() => [...document.querySelectorAll('[data-testid=routine-title]')].some((e) => e.textContent === 'Mug search'), { timeout: 20_000, polling: 100 });
+    const mine = await other.panel.$$('[data-testid=routine]');
+    let form: (typeof mine)[number] | undefined;
+    for (const element of mine) if ((await element.$eval('[data-testid=routine-title]', (e) => e.textContent)) === 'Mug search') form = element;
+    expect(form).toBeDefined();
+    const field = await form!.$('[data-testid=routine-param][data-param=item]');
+    await field!.click({ count: 3 });
+    await field!.press('Backspace');
+    await (await form!.$('[data-testid=run-routine]'))!.click();
+    await other.panel.waitForFunction(() => [...document.querySelectorAll('[data-testid=routine-error]')].some((e) => e.textContent?.includes('needs a value for item')), { timeout: 20_000, polling: 100 });
+    await field!.type('green mug');
+    const before = e2e.fake.requests.length;
+    await (await form!.$('[data-testid=run-routine]'))!.click();
+    const run = await waitUntil('the routine to run on the tab', async () => {
+      const tasks = await uiCall(other.panel, 'task.list', {});
+      const found = tasks.find((t) => t.tabId === other.tabId && t.routine !== undefined);
+      return found && FINISHED.includes(found.status) ? found : null;
+    }, { timeoutMs: 60_000, everyMs: 200 });
+    expect(run.status).toBe('completed');
+    expect(run.routine).toMatchObject({ done: 2, modelCalls: 0 });
+    expect(e2e.fake.requests.length).toBe(before);
+    expect(await other.target.$eval('#item', (e) => (e as HTMLInputElement).value)).toBe('green mug');
+
+    // An exported file changed by hand is imported, and shown as edited.
+    const id = await form!.evaluate((e) => e.getAttribute('data-routine-id'));
+    const exported = await uiCall(panel, 'routine.export', { id: id! });
+    const path = join(e2e.profile, 'mug-search.routine.json');
+    await writeFile(path, exported.text.replace('"Mug search"', '"Mug search (changed)"'));
+    const third = await e2e.panelOn(shopUrl('/store?tab=3'));
+    const input = await third.panel.waitForSelector('[data-testid=import-routine]');
+    await (input as ElementHandle<HTMLInputElement>).uploadFile(path);
+    await third.panel.waitForFunction(() => document.querySelector('[data-testid=import-note]')?.textContent?.includes('changed after it was exported'), { timeout: 20_000, polling: 100 });
+    await third.panel.waitForSelector('[data-testid=routine][data-edited=true] [data-testid=routine-edited]');
   });
 });
