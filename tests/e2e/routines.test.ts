@@ -258,4 +258,31 @@ describe('routines', () => {
     await third.panel.waitForFunction(() => document.querySelector('[data-testid=import-note]')?.textContent?.includes('changed after it was exported'), { timeout: 20_000, polling: 100 });
     await third.panel.waitForSelector('[data-testid=routine][data-edited=true] [data-testid=routine-edited]');
   });
+  it('on a schedule: the alarm starts the routine in a tab of its own, and a step that needs approval waits for the user', async () => {
+    await expect(uiCall(helper, 'routine.schedule', { routineId: routine.id, every: 'weekly', time: '07:30' })).rejects.toThrow(/weekday/);
+    // The routine was updated to the relabelled button above: on this page that one step is repaired by the model.
+    e2e.fake.enqueue((r: RecordedRequest) => call('click', { ref: addUnder(r, 'Blue mug', 'Add to cart') }));
+    const schedule = await uiCall(helper, 'routine.schedule', {
+      routineId: routine.id,
+      params: { item: 'blue mug', delivery_date: '2027-04-01' },
+      every: 'once',
+      at: Date.now() + 1500,
+      costCapUsd: 0.05,
+      runsPerDay: 1,
+    });
+    const waiting = await waitUntil('the scheduled run to wait for an approval', async () => {
+      const found = (await uiCall(helper, 'task.list', {})).find((t) => t.schedule?.id === schedule.id);
+      return found?.status === 'awaiting_approval' ? found : null;
+    }, { timeoutMs: 60_000, everyMs: 200 });
+    expect(waiting.approval?.intent).toContain('Place order');
+    expect(waiting.schedule).toEqual({ id: schedule.id, costCapUsd: 0.05 });
+    // Being scheduled approves nothing: it is still waiting a moment later, its order not placed.
+    const again = await waitUntil('the run to be read again', async () => uiCall(helper, 'task.get', { taskId: waiting.id }));
+    expect(again.status).toBe('awaiting_approval');
+    const [done] = await uiCall(helper, 'routine.schedules', {});
+    expect(done).toMatchObject({ id: schedule.id, nextAt: null, runs: { count: 1 }, lastTaskId: waiting.id });
+    const ended = await finish(waiting.id, [], 'reject');
+    expect(ended.status).not.toBe('completed');
+    expect((await uiCall(helper, 'routine.unschedule', { id: schedule.id })).deleted).toBe(true);
+  });
 });
