@@ -67,6 +67,7 @@ const host = new HostConnection({
   requests: {
     'mcp.status': (params) => mcp.hostRequests['mcp.status'](params),
     'mcp.page': (params) => mcp.hostRequests['mcp.page'](params),
+    'mcp.routine': (params) => mcp.hostRequests['mcp.routine'](params),
     'mcp.approve': (params) => mcp.hostRequests['mcp.approve'](params),
     'mcp.redact': (params) => mcp.hostRequests['mcp.redact'](params),
     'mcp.reveal': (params) => mcp.hostRequests['mcp.reveal'](params),
@@ -126,6 +127,12 @@ const mcp: McpServices = createMcpServices({
   host,
   broadcast: (view) => ui.broadcast('mcp.updated', view),
   approvalsChanged: () => tasks.showPending(),
+  routines: {
+    list: () => tasks.routineHandlers['routine.list']({}),
+    run: (id, tabId, params) => tasks.routineHandlers['routine.run']({ id, tabId, params }),
+    task: async (taskId) => (await tasks.handlers['task.get']({ taskId })) ?? undefined,
+    stop: async (taskId) => void (await tasks.handlers['task.stop']({ taskId })),
+  },
 });
 
 const ui: UiServer = new UiServer(

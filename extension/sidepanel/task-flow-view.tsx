@@ -3,6 +3,8 @@ import type { TaskRecord } from '../../shared/protocol';
 import type { BackgroundClient } from '../ui/background-client';
 import { exampleTasks } from '../ui/model-presets';
 import { ModelNeeded } from '../ui/model-needed';
+import { SaveRoutineCard } from '../ui/routine-cards';
+import { RoutinesList } from '../ui/routines-list';
 import { TaskComposer } from '../ui/task-composer';
 import { isActiveTask } from '../ui/task-format';
 import { TaskProgress } from '../ui/task-progress';
@@ -32,7 +34,10 @@ export function TaskFlowView(props: {
     <section class="flow" data-testid="task-flow" aria-label="Task">
       <ModelNeeded client={client} />
       {shown ? (
-        <TaskProgress client={client} record={shown} onChange={props.onRecord} escapeStops onOpenSettings={props.onOpenSettings} />
+        <>
+          <TaskProgress client={client} record={shown} onChange={props.onRecord} escapeStops onOpenSettings={props.onOpenSettings} />
+          <SaveRoutineCard key={shown.id} client={client} record={shown} />
+        </>
       ) : (
         <div class="examples" data-testid="examples">
           <p class="section-title" id="examples-title">
@@ -48,6 +53,7 @@ export function TaskFlowView(props: {
             ))}
           </ul>
           <p class="hint">Deputy reads the page, acts on it step by step and checks each step. Risky steps wait for you.</p>
+          <RoutinesList client={client} tabId={props.tabId} onStarted={props.onRecord} />
         </div>
       )}
       <TaskComposer

@@ -21,7 +21,7 @@ import type { McpDesktop } from './mcp-desktop';
 import { redactForAgent } from './agent-redaction';
 import { panelApprover, revealer } from './mcp-approvals';
 import type { McpShell } from './mcp-shell';
-import { BROWSER_PREFIX, DESKTOP_PREFIX, SHELL_PREFIX, mcpToolList } from './mcp-tool-list';
+import { BROWSER_PREFIX, DESKTOP_PREFIX, ROUTINE_TOOL_NAMES, SHELL_PREFIX, mcpToolList } from './mcp-tool-list';
 import type { McpServerPool } from './server-pool';
 import { uploadRequest } from './upload-files';
 
@@ -143,6 +143,7 @@ export class McpBroker implements BridgeBackend {
     if (session.closed) throw new AppError('forbidden', 'This agent was stopped in Deputy\'s side panel.');
     const { name, callId } = params;
     if (name.startsWith(BROWSER_PREFIX)) return this.page(session, params, signal);
+    if (ROUTINE_TOOL_NAMES.has(name)) return this.routine(session, params, signal);
     const status = await this.status(session);
     if (!status) return text('Deputy\'s browser extension did not answer, so nothing was done: check that the browser is open and the side panel says "host: connected".');
     if (!status.enabled) return text(MCP_DISABLED_MESSAGE);
@@ -213,6 +214,23 @@ export class McpBroker implements BridgeBackend {
         },
         { timeoutMs: PAGE_CALL_TIMEOUT_MS },
       );
+    } catch (error) {
+      const shape = toErrorShape(error);
+      if (shape.code === 'unavailable' || shape.code === 'disconnected') return text(`Deputy's browser extension cannot be reached (${shape.message}). Check that the browser is open; nothing was done.`);
+      return text(`The call failed: ${shape.message}`);
+    } finally {
+      signal.removeEventListener('abort', onAbort);
+    }
+  }
+
+  /** list_routines and run_routine: the extension holds the routines and runs a replay as a task, through its gate. */
+  private async routine(session: Session, params: ParamsOf<BridgeMethods, 'bridge.call'>, signal: AbortSignal): Promise<McpCallResult> {
+    const onAbort = (): void =>
+      void this.deps.link.call('mcp.cancel', { sessionId: session.ref.id, callId: params.callId, reason: 'The agent cancelled the call.' }).catch(() => undefined);
+    signal.addEventListener('abort', onAbort, { once: true });
+    try {
+      const tool = params.name === 'run_routine' ? 'run_routine' : 'list_routines';
+      return await this.deps.link.call('mcp.routine', { session: session.ref, callId: params.callId, tool, arguments: params.arguments }, { timeoutMs: PAGE_CALL_TIMEOUT_MS });
     } catch (error) {
       const shape = toErrorShape(error);
       if (shape.code === 'unavailable' || shape.code === 'disconnected') return text(`Deputy's browser extension cannot be reached (${shape.message}). Check that the browser is open; nothing was done.`);

@@ -81,6 +81,33 @@ export const BROWSER_READ_TOOLS: McpToolDescriptor[] = [
   },
 ];
 
+/** The user's saved routines (see shared/routines): listed, and run as replays on a tab of their own. */
+export const ROUTINE_TOOLS: McpToolDescriptor[] = [
+  {
+    name: 'list_routines',
+    description:
+      "List the routines the user saved in Deputy (tasks done once and replayed without a model): each one's name, the sites it acts on, its parameters (name and kind) and its steps in words. Run one with run_routine.",
+    inputSchema: EMPTY_INPUT,
+    annotations: { readOnlyHint: true, openWorldHint: false },
+  },
+  {
+    name: 'run_routine',
+    description:
+      "Run one of the user's saved routines in their browser, in a tab of its own, and wait for its result. Its steps are replayed without a model, through Deputy's policy gate: a step that needs the user's approval waits for it in Deputy's side panel. Give every parameter list_routines shows (a date as YYYY-MM-DD).",
+    inputSchema: {
+      type: 'object',
+      properties: {
+        name: { type: 'string', minLength: 1, maxLength: 80, description: 'The routine\'s name, as list_routines shows it.' },
+        params: { type: 'object', additionalProperties: { type: 'string' }, description: 'Values for the routine\'s parameters, by name, e.g. {"item": "Blue mug"}.' },
+      },
+      required: ['name'],
+      additionalProperties: false,
+    },
+    annotations: { readOnlyHint: false, destructiveHint: true, openWorldHint: true },
+  },
+];
+export const ROUTINE_TOOL_NAMES: ReadonlySet<string> = new Set(ROUTINE_TOOLS.map((tool) => tool.name));
+
 export const DESKTOP_SCREENSHOT_TOOL: McpToolDescriptor = {
   name: `${DESKTOP_PREFIX}screenshot`,
   description: "Take a screenshot of the user's screen (the primary display, scaled to at most 1280 pixels wide). Give the x and y of desktop_ input tools in this image's pixels.",
@@ -108,5 +135,5 @@ export function mcpToolList(status: Pick<McpStatus, 'shell' | 'desktop'> | null)
           .map((tool) => describe(tool as AnyTool<never>, `${DESKTOP_PREFIX}${tool.name}`, DESKTOP_NOTE)),
       ]
     : [];
-  return [BROWSER_READ_TOOLS[0] as McpToolDescriptor, ...browser, BROWSER_READ_TOOLS[1] as McpToolDescriptor, ...shell, ...desktop];
+  return [BROWSER_READ_TOOLS[0] as McpToolDescriptor, ...browser, BROWSER_READ_TOOLS[1] as McpToolDescriptor, ...ROUTINE_TOOLS, ...shell, ...desktop];
 }

@@ -239,6 +239,11 @@ export const HostRequestChannel = defineChannel(
       }),
       result: McpCallResult,
     },
+    /** list_routines and run_routine: the user's saved routines, run as replays through the same gate as a task. */
+    'mcp.routine': {
+      params: z.object({ session: McpSessionRef, callId: CallId, tool: z.enum(['list_routines', 'run_routine']), arguments: ToolArguments }),
+      result: McpCallResult,
+    },
     /** A host-side step (a shell command, desktop input) that needs the user: shown in the side panel. */
     'mcp.approve': { params: McpApprovalParams, result: McpApprovalAnswer },
     /** Host-side text for a connected agent, redacted with the user's personal data. */

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { StoredRoutine } from '../routines/routine';
+import { RoutineSchedule, ScheduleInput } from '../routines/routine-schedule';
 import { TaskRecord } from './task-protocol';
 
 const RoutineRef = z.object({ id: z.string().min(1) });
@@ -25,6 +26,10 @@ export const routineUiMethods = {
     params: z.object({ id: z.string().min(1), tabId: z.number().int().nonnegative(), params: z.record(z.string(), z.string()).default({}) }),
     result: TaskRecord,
   },
+  /** Runs a routine (or a task in words) once at a time, daily or weekly, with a cost cap and a runs-per-day cap. */
+  'routine.schedule': { params: ScheduleInput, result: RoutineSchedule },
+  'routine.schedules': { params: z.object({}), result: z.array(RoutineSchedule) },
+  'routine.unschedule': { params: RoutineRef, result: z.object({ deleted: z.boolean() }) },
   /** Takes the steps the model repaired in a replay into the routine. */
   'routine.update': { params: z.object({ taskId: z.string().min(1) }), result: StoredRoutine },
 } as const;

@@ -218,6 +218,8 @@ export const TaskRecord = z.object({
   routine: RoutineRun.optional(),
   /** A replay's plain parameter values (never its secrets): repaired steps turn them back into parameters. */
   routineParams: z.record(z.string(), z.string()).optional(),
+  /** Started by a schedule: which, and what this run may spend on the model. */
+  schedule: z.object({ id: z.string(), costCapUsd: z.number() }).optional(),
 });
 export type TaskRecord = z.infer<typeof TaskRecord>;
 

@@ -7,7 +7,9 @@ import { pressInPanel, refOf, startMcpClient, waitForMcpApproval, waitForNoMcpAp
 import { useMcpBrowser } from './support/mcp-browser';
 import { screenshotBothSchemes, texts } from './support/panel-harness';
 import { BUILT_HOST } from './support/register-host';
+import { exportRoutine } from '../../shared/routines/routine-file';
 import { serveRoutes, type StaticServer } from './support/static-server';
+import { closedPort, siteUrl } from './support/test-hosts';
 import { uiCall } from './support/ui-call';
 import { waitUntil } from './support/wait-until';
 
@@ -119,6 +121,45 @@ describe('deputy mcp: the official MCP client SDK drives the built deputy mcp, h
     const invalid = await agent.call('browser_click', { ref: 'the button' });
     expect(invalid.isError).toBe(true);
     expect(invalid.text).toMatch(/Invalid arguments for click: ref: /);
+    await agent.close();
+  });
+
+  it('list_routines and run_routine: a saved routine is replayed with no model in a tab of its own, its parameters checked', async () => {
+    // No model server at all: a replay that fits the page needs none.
+    const down = await closedPort();
+    await uiCall(panel, 'settings.set', {
+      provider: { preset: 'custom', baseUrl: siteUrl(down, 'models.test', '/v1'), model: 'gpt-4o-mini', stream: true, openaiApi: 'chat', toolCalling: 'native', vision: false, timeoutMs: 10_000, maxRetries: 0 },
+      defaultMode: 'act',
+      mcp: { enabled: true, mode: 'act', shell: false, desktop: false },
+    });
+    const shop = server.url('/', 'shop.test');
+    const file = await exportRoutine({
+      format: 'deputy-routine',
+      version: 1,
+      name: 'Add one',
+      sites: [new URL(shop).origin],
+      task: 'Add one to the cart',
+      startUrl: shop,
+      params: [],
+      steps: [{ tool: 'click', args: {}, target: { role: 'button', name: 'Add to cart', nth: 0, of: 1 }, url: shop, text: 'Clicked button "Add to cart"' }],
+      createdAt: 1,
+    });
+    expect((await uiCall(panel, 'routine.import', { text: file })).routine.edited).toBe(false);
+    const agent = await client('routine-agent');
+    expect((await agent.client.listTools()).tools.map((t) => t.name)).toEqual(expect.arrayContaining(['list_routines', 'run_routine']));
+    const listed = await agent.call('list_routines');
+    expect(listed.text).toContain('"Add one"');
+    expect(listed.text).toContain(`sites: ${new URL(shop).origin}`);
+    const wrong = await agent.call('run_routine', { name: 'Add one', params: { colour: 'red' } });
+    expect(wrong.isError).toBe(true);
+    expect(wrong.text).toContain('has no parameter "colour"');
+    const ran = await agent.call('run_routine', { name: 'Add one' });
+    expect(ran.text).toMatch(/ended completed: .*Steps done: 1 of 1; model calls: 0/);
+    expect(ran.isError).toBe(false);
+    const tab = (await ext.browser.pages()).filter((page) => page.url() === shop).at(-1);
+    expect(await tab?.$eval('#cart', (e) => e.textContent)).toBe('Cart: 1');
+    const log = (await uiCall(panel, 'mcp.current', {})).sessions.flatMap((session) => session.activity);
+    expect(log.some((step) => step.tool === 'run_routine' && step.state === 'done')).toBe(true);
     await agent.close();
   });
 

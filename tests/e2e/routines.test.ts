@@ -1,4 +1,6 @@
-import type { Page } from 'puppeteer-core';
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { ElementHandle, Page } from 'puppeteer-core';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { PendingApproval, TaskRecord } from '../../shared/protocol';
 import type { StoredRoutine } from '../../shared/routines/routine';
@@ -205,5 +207,82 @@ describe('routines', () => {
     expect(record.status).not.toBe('completed');
     expect(approvals.some((a) => (a.destination ?? `${a.intent} ${a.reason}`).includes('evil.test'))).toBe(true);
     expect(page.url()).not.toContain('evil.test');
+  });
+  it('in the side panel: Save as routine after a task, a parameter form that checks its values and runs, an edited file marked as edited', async () => {
+    const { panel, tabId } = await e2e.panelOn(shopUrl('/store'));
+    e2e.fake.enqueue(
+      (r: RecordedRequest) => call('type', { ref: refIn(r, 'textbox', /^Item$/), text: 'red mug' }),
+      (r: RecordedRequest) => call('click', { ref: refIn(r, 'button', /^Search$/) }),
+      () => call('done', { success: true, summary: 'Searched.' }),
+    );
+    const started = await uiCall(panel, 'task.start', { tabId, text: 'Search the store for red mug', mode: 'act', flow: 'task' });
+    expect((await finish(started.id)).status).toBe('completed');
+    await panel.waitForSelector('[data-testid=routine-name]');
+    await panel.type('[data-testid=routine-name]', 'Mug search');
+    await panel.click('[data-testid=save-routine-button]');
+    await panel.waitForFunction(() => document.querySelector('[data-testid=routine-said]')?.textContent?.includes('asks for item'), { timeout: 20_000, polling: 100 });
+
+    // A tab with no task shows the routines, each with a form for its parameters.
+    const other = await e2e.panelOn(shopUrl('/store?tab=2'));
+    await other.panel.waitForFunction(() => [...document.querySelectorAll('[data-testid=routine-title]')].some((e) => e.textContent === 'Mug search'), { timeout: 20_000, polling: 100 });
+    const mine = await other.panel.$$('[data-testid=routine]');
+    let form: (typeof mine)[number] | undefined;
+    for (const element of mine) if ((await element.$eval('[data-testid=routine-title]', (e) => e.textContent)) === 'Mug search') form = element;
+    expect(form).toBeDefined();
+    const field = await form!.$('[data-testid=routine-param][data-param=item]');
+    await field!.click({ count: 3 });
+    await field!.press('Backspace');
+    await (await form!.$('[data-testid=run-routine]'))!.click();
+    await other.panel.waitForFunction(() => [...document.querySelectorAll('[data-testid=routine-error]')].some((e) => e.textContent?.includes('needs a value for item')), { timeout: 20_000, polling: 100 });
+    await field!.type('green mug');
+    const before = e2e.fake.requests.length;
+    await (await form!.$('[data-testid=run-routine]'))!.click();
+    const run = await waitUntil('the routine to run on the tab', async () => {
+      const tasks = await uiCall(other.panel, 'task.list', {});
+      const found = tasks.find((t) => t.tabId === other.tabId && t.routine !== undefined);
+      return found && FINISHED.includes(found.status) ? found : null;
+    }, { timeoutMs: 60_000, everyMs: 200 });
+    expect(run.status).toBe('completed');
+    expect(run.routine).toMatchObject({ done: 2, modelCalls: 0 });
+    expect(e2e.fake.requests.length).toBe(before);
+    expect(await other.target.$eval('#item', (e) => (e as HTMLInputElement).value)).toBe('green mug');
+
+    // An exported file changed by hand is imported, and shown as edited.
+    const id = await form!.evaluate((e) => e.getAttribute('data-routine-id'));
+    const exported = await uiCall(panel, 'routine.export', { id: id! });
+    const path = join(e2e.profile, 'mug-search.routine.json');
+    await writeFile(path, exported.text.replace('"Mug search"', '"Mug search (changed)"'));
+    const third = await e2e.panelOn(shopUrl('/store?tab=3'));
+    const input = await third.panel.waitForSelector('[data-testid=import-routine]');
+    await (input as ElementHandle<HTMLInputElement>).uploadFile(path);
+    await third.panel.waitForFunction(() => document.querySelector('[data-testid=import-note]')?.textContent?.includes('changed after it was exported'), { timeout: 20_000, polling: 100 });
+    await third.panel.waitForSelector('[data-testid=routine][data-edited=true] [data-testid=routine-edited]');
+  });
+  it('on a schedule: the alarm starts the routine in a tab of its own, and a step that needs approval waits for the user', async () => {
+    await expect(uiCall(helper, 'routine.schedule', { routineId: routine.id, every: 'weekly', time: '07:30' })).rejects.toThrow(/weekday/);
+    // The routine was updated to the relabelled button above: on this page that one step is repaired by the model.
+    e2e.fake.enqueue((r: RecordedRequest) => call('click', { ref: addUnder(r, 'Blue mug', 'Add to cart') }));
+    const schedule = await uiCall(helper, 'routine.schedule', {
+      routineId: routine.id,
+      params: { item: 'blue mug', delivery_date: '2027-04-01' },
+      every: 'once',
+      at: Date.now() + 1500,
+      costCapUsd: 0.05,
+      runsPerDay: 1,
+    });
+    const waiting = await waitUntil('the scheduled run to wait for an approval', async () => {
+      const found = (await uiCall(helper, 'task.list', {})).find((t) => t.schedule?.id === schedule.id);
+      return found?.status === 'awaiting_approval' ? found : null;
+    }, { timeoutMs: 60_000, everyMs: 200 });
+    expect(waiting.approval?.intent).toContain('Place order');
+    expect(waiting.schedule).toEqual({ id: schedule.id, costCapUsd: 0.05 });
+    // Being scheduled approves nothing: it is still waiting a moment later, its order not placed.
+    const again = await waitUntil('the run to be read again', async () => uiCall(helper, 'task.get', { taskId: waiting.id }));
+    expect(again.status).toBe('awaiting_approval');
+    const [done] = await uiCall(helper, 'routine.schedules', {});
+    expect(done).toMatchObject({ id: schedule.id, nextAt: null, runs: { count: 1 }, lastTaskId: waiting.id });
+    const ended = await finish(waiting.id, [], 'reject');
+    expect(ended.status).not.toBe('completed');
+    expect((await uiCall(helper, 'routine.unschedule', { id: schedule.id })).deleted).toBe(true);
   });
 });

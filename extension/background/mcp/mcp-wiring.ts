@@ -12,6 +12,7 @@ import type { HostConnection } from '../host/host-connection';
 import { McpActivityLog } from './mcp-activity-log';
 import { hostApprovalRequest, McpApprovalQueue } from './mcp-approval-queue';
 import { McpPageCalls, type McpPageDeps } from './mcp-page-calls';
+import { McpRoutines, type McpRoutineDeps } from './mcp-routines';
 import type { TabEnvironment } from '../page/tab-environment';
 import type { UiHandlers } from '../ui/ui-server';
 
@@ -40,6 +41,8 @@ export function createMcpServices(deps: {
   host: Pick<HostConnection, 'call'>;
   broadcast: (view: McpView) => void;
   approvalsChanged: () => void;
+  /** The user's routines and their replays, for list_routines and run_routine. */
+  routines: Pick<McpRoutineDeps, 'list' | 'run' | 'task' | 'stop'>;
 }): McpServices {
   const now = (): number => Date.now();
   let announce: () => void = () => undefined;
@@ -71,9 +74,19 @@ export function createMcpServices(deps: {
     approvals,
     now,
   });
+  const routines = new McpRoutines({
+    ...deps.routines,
+    settings: deps.settings,
+    openTab: async () => (await createTab('about:blank', undefined)).id,
+    log,
+    approvals,
+    sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+    now,
+  });
   return {
     hostRequests: {
       'mcp.status': () => page.status(),
+      'mcp.routine': (params) => routines.call(params),
       'mcp.page': (params) => page.call(params),
       'mcp.approve': async (params) => {
         const answer = await approvals.ask(params.session, {
@@ -86,6 +99,7 @@ export function createMcpServices(deps: {
       'mcp.reveal': (params) => page.reveal(params),
       'mcp.cancel': (params) => {
         page.cancel(params.sessionId, params.callId, params.reason);
+        routines.cancel(params.sessionId, params.callId, params.reason);
         return Promise.resolve({});
       },
     },
@@ -100,6 +114,7 @@ export function createMcpServices(deps: {
         if (state === 'connected') void log.connected(session);
         else {
           page.cancel(session.id, undefined, reason ?? 'The agent disconnected.');
+          routines.cancel(session.id, undefined, reason ?? 'The agent disconnected.');
           void log.ended(session, reason === 'Stopped by the user.' ? 'stopped' : 'disconnected', reason);
         }
       }

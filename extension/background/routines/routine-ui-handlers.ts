@@ -8,7 +8,10 @@ import { checkParams, fillSteps, fillTask } from '../../../shared/routines/routi
 import type { UiHandlers } from '../ui/ui-server';
 import type { RoutineStore } from './routine-store';
 
-type RoutineHandlers = Pick<UiHandlers, keyof typeof routineUiMethods>;
+type RoutineHandlers = Pick<UiHandlers, Exclude<keyof typeof routineUiMethods, ScheduleMethod>>;
+export type ScheduleMethod = 'routine.schedule' | 'routine.schedules' | 'routine.unschedule';
+/** Every routine method of the panel: these, and the schedules' (routine-scheduler). */
+export type RoutineUiHandlers = Pick<UiHandlers, keyof typeof routineUiMethods>;
 
 /** A replay as the task runner starts it: the routine's task in words, its filled steps and its secret values. */
 export interface StartReplay {
@@ -21,6 +24,8 @@ export interface StartReplay {
   secrets: Record<string, string>;
   /** The plain values, kept on the task so repaired steps can turn them back into parameters. */
   params: Record<string, string>;
+  /** Started by a schedule: its id and the cost cap of one run. */
+  schedule?: { id: string; costCapUsd: number };
 }
 
 export interface RoutineHandlerDeps {
@@ -32,22 +37,68 @@ export interface RoutineHandlerDeps {
 }
 
 function fileName(name: string): string {
-  return `${name.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '') || 'routine'}.routine.json`;
+  return `${
+    name
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, '-')
+      .replace(/^-|-$/g, '') || 'routine'
+  }.routine.json`;
 }
 
 /** The panel's routine methods: save a finished task, list, export, import, run and take a replay's repairs. */
-export function createRoutineUiHandlers(deps: RoutineHandlerDeps): RoutineHandlers {
+export function createRoutineUiHandlers(
+  deps: RoutineHandlerDeps,
+): RoutineHandlers & {
+  start(
+    id: string,
+    tabId: number,
+    params: Record<string, string>,
+    schedule?: StartReplay['schedule'],
+  ): Promise<TaskRecord>;
+} {
   const need = async (id: string): Promise<StoredRoutine> => {
     const saved = await deps.store.get(id);
     if (!saved) throw new AppError('not_found', 'That routine is gone (it was deleted): save or import it again.');
     return saved;
   };
+  const start = async (
+    id: string,
+    tabId: number,
+    params: Record<string, string>,
+    schedule?: StartReplay['schedule'],
+  ): Promise<TaskRecord> => {
+    const saved = await need(id);
+    const filled = checkParams(saved.routine, params);
+    const routine = saved.routine;
+    return deps.start({
+      tabId,
+      text: `Routine "${routine.name}": ${fillTask(routine, filled.values)}`,
+      flow: 'task',
+      ...(/^https?:/i.test(routine.startUrl) ? { url: routine.startUrl } : {}),
+      routine: {
+        routineId: id,
+        name: routine.name,
+        steps: fillSteps(routine.steps, filled.values),
+        ...(/^https?:/i.test(routine.startUrl) ? { open: routine.startUrl } : {}),
+        opened: false,
+        done: 0,
+        modelCalls: 0,
+        repairs: [],
+      },
+      secrets: filled.secrets,
+      params: filled.values,
+      ...(schedule ? { schedule } : {}),
+    });
+  };
   return {
     'routine.save': async ({ taskId, name }) => {
       const record = await deps.task(taskId);
-      if (!record?.agent) throw new AppError('not_found', 'That task is gone or never looked at a page: run it, then save it.');
-      if (record.flow !== 'task') throw new AppError('bad_request', 'Only a web task can be saved as a routine, not a support chat.');
-      if (!['completed', 'stopped', 'failed'].includes(record.status)) throw new AppError('busy', 'The task is still working: save it once it has finished.');
+      if (!record?.agent)
+        throw new AppError('not_found', 'That task is gone or never looked at a page: run it, then save it.');
+      if (record.flow !== 'task')
+        throw new AppError('bad_request', 'Only a web task can be saved as a routine, not a support chat.');
+      if (!['completed', 'stopped', 'failed'].includes(record.status))
+        throw new AppError('busy', 'The task is still working: save it once it has finished.');
       const routine = buildRoutine({
         name,
         task: record.text,
@@ -66,32 +117,16 @@ export function createRoutineUiHandlers(deps: RoutineHandlerDeps): RoutineHandle
     },
     'routine.import': async ({ text }) => {
       const imported = await importRoutine(text);
-      const routine = await deps.store.put({ id: deps.newId(), routine: imported.routine, edited: imported.edited, savedAt: deps.now() });
+      const routine = await deps.store.put({
+        id: deps.newId(),
+        routine: imported.routine,
+        edited: imported.edited,
+        savedAt: deps.now(),
+      });
       return { routine, note: imported.note };
     },
-    'routine.run': async ({ id, tabId, params }) => {
-      const saved = await need(id);
-      const filled = checkParams(saved.routine, params);
-      const routine = saved.routine;
-      return deps.start({
-        tabId,
-        text: `Routine "${routine.name}": ${fillTask(routine, filled.values)}`,
-        flow: 'task',
-        ...(/^https?:/i.test(routine.startUrl) ? { url: routine.startUrl } : {}),
-        routine: {
-          routineId: id,
-          name: routine.name,
-          steps: fillSteps(routine.steps, filled.values),
-          ...(/^https?:/i.test(routine.startUrl) ? { open: routine.startUrl } : {}),
-          opened: false,
-          done: 0,
-          modelCalls: 0,
-          repairs: [],
-        },
-        secrets: filled.secrets,
-        params: filled.values,
-      });
-    },
+    'routine.run': ({ id, tabId, params }) => start(id, tabId, params),
+    start,
     'routine.update': async ({ taskId }) => {
       const record = await deps.task(taskId);
       const run = record?.routine;

@@ -114,7 +114,8 @@ export async function runTaskAgent(core: TaskCore, record: TaskRecord, startUrl:
     shouldStop: () => hooks.signal.aborted,
     untilResumed: () => hooks.untilResumed(),
     signal: hooks.signal,
-    limits: { maxSteps: settings.stepBudget, ...(settings.maxCostUsd === null ? {} : { maxCostUsd: settings.maxCostUsd }) },
+    // A scheduled run has its own cap: the lower of it and the user's cap for every task holds.
+    limits: { maxSteps: settings.stepBudget, ...costCap(settings.maxCostUsd, record.schedule?.costCapUsd) },
     screenshots: settings.screenshots,
     ...(settings.stepScreenshots && !chatCase
       ? {
@@ -139,4 +140,9 @@ export async function runTaskAgent(core: TaskCore, record: TaskRecord, startUrl:
   if (chatCase) await chatCase.finalState().catch(() => null);
   const chat = chatCase ? await caseSoFar(chatCase, final, { open: false }) : null;
   await core.change(taskId, (r) => ({ ...r, ...routineOf(), agent: final, status: final.status, approval: null, question: null, ...(chat ? { chat: carryReminders(r.chat, chat) } : {}) }));
+}
+
+function costCap(everyTask: number | null, scheduled: number | undefined): { maxCostUsd?: number } {
+  const caps = [everyTask ?? undefined, scheduled].filter((cap): cap is number => cap !== undefined);
+  return caps.length === 0 ? {} : { maxCostUsd: Math.min(...caps) };
 }

@@ -61,6 +61,8 @@ export interface StartTask {
   /** The replay's plain parameter values, and its secret ones (these go to the task's vault only). */
   params?: Record<string, string> | undefined;
   secrets?: Record<string, string> | undefined;
+  /** Started by a schedule: its id and the cost cap of one run. */
+  schedule?: { id: string; costCapUsd: number } | undefined;
 }
 
 /** What the runner's parts share: its deps, and the one way they change a task (saved, stamped, sent to the panel). */

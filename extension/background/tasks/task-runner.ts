@@ -80,6 +80,7 @@ export class TaskRunner {
       // A replay opens its address as its first step (see RoutineRun.open), with its site approved from the start.
       ...(input.url === undefined ? {} : input.routine ? { site: siteOf(input.url) } : { startUrl: input.url, site: siteOf(input.url), pageUrl: input.url }),
       ...(input.routine ? { routine: input.routine, routineParams: input.params ?? {} } : {}),
+      ...(input.schedule ? { schedule: input.schedule } : {}),
     };
     // A replay's secret values are the task's from the start, like those its text held: in session memory only.
     if (input.secrets && Object.keys(input.secrets).length > 0) await this.deps.secrets.save(id, { ...(await this.deps.secrets.load(id)), ...input.secrets });

@@ -20,7 +20,7 @@ import { allTabIds, reopenInTab, replaceSessionRules, resubmitForm, sessionRuleI
 import { createChatCaseEnvironment } from '../chat/chat-case-environment';
 import { PromiseReminders, taskOfPromiseNotice } from '../chat/promise-reminders';
 import { createSupportSiteMemory } from '../chat/support-site-memory';
-import { alarmNames, onAlarm, setAlarm } from '../../platform/alarms';
+import { alarmNames, clearAlarm, onAlarm, setAlarm } from '../../platform/alarms';
 import { EgressGuard } from '../egress/egress-guard';
 import { SecretEgress } from '../egress/secret-egress';
 import type { ChatDriver } from '../chat/chat-driver';
@@ -33,7 +33,8 @@ import { TaskRunner, isActive } from './task-runner';
 import { TabMarkers } from './tab-markers';
 import { TaskStore } from './task-store';
 import { createTaskUiHandlers } from './task-ui-handlers';
-import { createRoutineUiHandlers } from '../routines/routine-ui-handlers';
+import { createRoutineUiHandlers, type RoutineUiHandlers } from '../routines/routine-ui-handlers';
+import { RoutineScheduler } from '../routines/routine-scheduler';
 import { RoutineStore } from '../routines/routine-store';
 
 /** Builds the task runner and its stores over chrome.storage.local and the page agent. */
@@ -151,6 +152,7 @@ export function createTaskServices(
       markers.update(record);
       marks.update(record);
       notices.update(record).catch((error: unknown) => log.warn('notification failed', { error: String(error) }));
+      scheduler.taskUpdated(record);
       if (record.chat?.promises?.length) reminders.update(record).catch((error: unknown) => log.warn('promise reminder not set', { error: String(error) }));
     },
   });
@@ -173,7 +175,25 @@ export function createTaskServices(
     now: () => Date.now(),
     log,
   });
+  const routines = new RoutineStore(local);
+  const routineHandlers = createRoutineUiHandlers({ store: routines, task: (taskId) => tasks.get(taskId), start: (input) => runner.start(input), now: () => Date.now(), newId: () => crypto.randomUUID() });
+  const scheduler: RoutineScheduler = new RoutineScheduler({
+    store: local,
+    routines,
+    runRoutine: ({ id, tabId, params, schedule }) => routineHandlers.start(id, tabId, params, schedule),
+    runTask: ({ tabId, text, url, schedule }) => runner.start({ tabId, text, url, flow: 'task', schedule }),
+    openTab: async () => (await createTab(undefined, undefined, false)).id,
+    setAlarm,
+    clearAlarm,
+    alarmNames,
+    notify: showNotification,
+    now: () => Date.now(),
+    newId: () => crypto.randomUUID(),
+  });
+  const allRoutineHandlers: RoutineUiHandlers = { ...routineHandlers, ...scheduler.handlers() };
   onAlarm((name) => void reminders.ring(name).catch((error: unknown) => log.warn('promise reminder failed', { error: String(error) })));
+  onAlarm((name) => void scheduler.ring(name).catch((error: unknown) => log.warn('scheduled run failed', { error: String(error) })));
+  void scheduler.reconcile().catch((error: unknown) => log.warn('schedules not restored', { error: String(error) }));
   void reminders.reconcile().catch((error: unknown) => log.warn('promise reminders not restored', { error: String(error) }));
   // A click on a notice opens the side panel on its tab, synchronously: the click is the gesture the panel needs.
   const openNotice = (id: string): Promise<void> => {
@@ -186,7 +206,7 @@ export function createTaskServices(
   };
   onNotificationClicked((id) => void openNotice(id));
   return { runner, tasks, settings, notices, openNotice, guard, showPending, markers, environment: (tabId: number, owner?: { id: string; files: TaskFile[] }) => tabEnvironment(tabId, owner), handlers: createTaskUiHandlers(runner, tasks, settings),
-    routineHandlers: createRoutineUiHandlers({ store: new RoutineStore(local), task: (taskId) => tasks.get(taskId), start: (input) => runner.start(input), now: () => Date.now(), newId: () => crypto.randomUUID() }),
+    routineHandlers: allRoutineHandlers,
   };
 }
 

@@ -14,7 +14,7 @@ import type { PageAgent } from '../page/page-agent';
 import { createPageUiHandlers } from '../page/page-ui-handlers';
 import type { createShellUiHandlers } from '../host/shell-ui-handlers';
 import type { createTaskUiHandlers } from '../tasks/task-ui-handlers';
-import type { createRoutineUiHandlers } from '../routines/routine-ui-handlers';
+import type { RoutineUiHandlers } from '../routines/routine-ui-handlers';
 import { pingFrames, type FramePorts } from '../frames/content-frames';
 import type { UiHandlers } from './ui-server';
 
@@ -28,7 +28,7 @@ export interface UiHandlerDeps {
   chat: ChatDriver;
   page: PageAgent;
   tasks: ReturnType<typeof createTaskUiHandlers>;
-  routines: ReturnType<typeof createRoutineUiHandlers>;
+  routines: RoutineUiHandlers;
   desktop: ReturnType<typeof createDesktopUiHandlers>;
   shell: ReturnType<typeof createShellUiHandlers>;
   mcp: McpServices['ui'];

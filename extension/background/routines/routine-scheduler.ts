@@ -1,0 +1,145 @@
+import { z } from 'zod';
+import { AppError } from '../../../shared/errors';
+import type { TaskRecord } from '../../../shared/protocol';
+import { RoutineSchedule, ScheduleInput, nextRunAt, takeRun } from '../../../shared/routines/routine-schedule';
+import type { Store } from '../../platform/storage';
+import type { UiHandlers } from '../ui/ui-server';
+import type { RoutineStore } from './routine-store';
+import type { ScheduleMethod } from './routine-ui-handlers';
+
+const KEY = 'routineSchedules';
+const Saved = z.array(RoutineSchedule);
+export const SCHEDULE_ALARM = 'routine-schedule:';
+const ENDED = new Set(['completed', 'failed', 'stopped', 'handed_to_user']);
+
+export interface SchedulerDeps {
+  store: Store;
+  routines: RoutineStore;
+  /** Starts a routine's replay (its parameters checked) on a tab, as the panel's Run does. */
+  runRoutine(input: { id: string; tabId: number; params: Record<string, string>; schedule: { id: string; costCapUsd: number } }): Promise<TaskRecord>;
+  /** Starts a task in words on a tab, with the model. */
+  runTask(input: { tabId: number; text: string; url: string; schedule: { id: string; costCapUsd: number } }): Promise<TaskRecord>;
+  /** A tab of its own for a run, in the background (the user may be working in another). */
+  openTab(): Promise<number>;
+  setAlarm(name: string, when: number): Promise<void>;
+  clearAlarm(name: string): Promise<void>;
+  alarmNames(prefix: string): Promise<string[]>;
+  notify(notice: { id: string; title: string; message: string }): Promise<void>;
+  now(): number;
+  newId(): string;
+}
+
+/**
+ * Schedules of routines (and tasks in words), run by the browser's alarms while it is open. A run is an ordinary task
+ * in a tab of its own: History keeps it, its steps pass the policy gate, and a step that needs approval waits for the
+ * user (the notice for a waiting approval comes from the task's own notices). Each run is capped in cost; a schedule
+ * starts at most its runs-per-day. Its end arrives as a notification.
+ */
+export class RoutineScheduler {
+  constructor(private readonly deps: SchedulerDeps) {}
+
+  async list(): Promise<RoutineSchedule[]> {
+    return (await this.deps.store.get(KEY, Saved)) ?? [];
+  }
+
+  private async put(schedule: RoutineSchedule): Promise<void> {
+    await this.deps.store.set(KEY, [...(await this.list()).filter((s) => s.id !== schedule.id), schedule]);
+  }
+
+  async add(raw: ScheduleInput): Promise<RoutineSchedule> {
+    const parsed = ScheduleInput.safeParse(raw);
+    if (!parsed.success) throw new AppError('bad_request', parsed.error.issues.map((i) => i.message).join(' '));
+    const input = parsed.data;
+    let label = input.task ?? '';
+    if (input.routineId !== undefined) {
+      const saved = await this.deps.routines.get(input.routineId);
+      if (!saved) throw new AppError('not_found', 'That routine is gone: save or import it again, then schedule it.');
+      label = `Routine "${saved.routine.name}"`;
+    }
+    const now = this.deps.now();
+    const nextAt = nextRunAt(input, now);
+    if (nextAt === null) throw new AppError('bad_request', 'That time has passed: pick a time in the future.');
+    const schedule: RoutineSchedule = {
+      id: this.deps.newId(),
+      ...(input.routineId !== undefined ? { routineId: input.routineId } : {}),
+      ...(input.task !== undefined ? { task: input.task } : {}),
+      ...(input.url !== undefined ? { url: input.url } : {}),
+      ...(input.time !== undefined ? { time: input.time } : {}),
+      ...(input.weekday !== undefined ? { weekday: input.weekday } : {}),
+      ...(input.at !== undefined ? { at: input.at } : {}),
+      label,
+      params: input.params,
+      every: input.every,
+      costCapUsd: input.costCapUsd,
+      runsPerDay: input.runsPerDay,
+      nextAt,
+      runs: { day: '', count: 0 },
+      createdAt: now,
+    };
+    await this.put(schedule);
+    await this.deps.setAlarm(`${SCHEDULE_ALARM}${schedule.id}`, nextAt);
+    return schedule;
+  }
+
+  async remove(id: string): Promise<boolean> {
+    const all = await this.list();
+    await this.deps.clearAlarm(`${SCHEDULE_ALARM}${id}`);
+    if (!all.some((s) => s.id === id)) return false;
+    await this.deps.store.set(KEY, all.filter((s) => s.id !== id));
+    return true;
+  }
+
+  /** Alarms may not survive a browser restart: every schedule with a next run gets its alarm again (a missed one now). */
+  async reconcile(): Promise<void> {
+    const set = new Set(await this.deps.alarmNames(SCHEDULE_ALARM));
+    for (const s of await this.list()) {
+      if (s.nextAt !== null && !set.has(`${SCHEDULE_ALARM}${s.id}`)) await this.deps.setAlarm(`${SCHEDULE_ALARM}${s.id}`, Math.max(s.nextAt, this.deps.now() + 1000));
+    }
+  }
+
+  /** An alarm rang: the schedule's run starts (within its caps), and its next one is set. */
+  async ring(name: string): Promise<TaskRecord | null> {
+    if (!name.startsWith(SCHEDULE_ALARM)) return null;
+    const schedule = (await this.list()).find((s) => s.id === name.slice(SCHEDULE_ALARM.length));
+    if (!schedule) return null;
+    const now = this.deps.now();
+    const nextAt = nextRunAt(schedule, now + 1000);
+    const taken = takeRun(schedule, now);
+    await this.put({ ...schedule, nextAt, runs: taken.runs });
+    if (nextAt !== null) await this.deps.setAlarm(name, nextAt);
+    if (!taken.allowed) {
+      await this.deps.notify({ id: `schedule-skipped:${schedule.id}`, title: 'Deputy: scheduled run skipped', message: `${schedule.label} already ran ${schedule.runsPerDay} time(s) today, its cap.` });
+      return null;
+    }
+    const mark = { id: schedule.id, costCapUsd: schedule.costCapUsd };
+    try {
+      const tabId = await this.deps.openTab();
+      const record =
+        schedule.routineId !== undefined
+          ? await this.deps.runRoutine({ id: schedule.routineId, tabId, params: schedule.params, schedule: mark })
+          : await this.deps.runTask({ tabId, text: schedule.task ?? '', url: schedule.url ?? 'about:blank', schedule: mark });
+      await this.put({ ...schedule, nextAt, runs: taken.runs, lastTaskId: record.id });
+      return record;
+    } catch (error) {
+      await this.deps.notify({ id: `schedule-failed:${schedule.id}`, title: 'Deputy: scheduled run did not start', message: `${schedule.label}: ${error instanceof Error ? error.message : String(error)}` });
+      return null;
+    }
+  }
+
+  /** Every task change passes here: a scheduled run that ended gets its notification (once: the id is the task's). */
+  taskUpdated(record: TaskRecord): void {
+    if (!record.schedule || !ENDED.has(record.status)) return;
+    const said = record.agent?.outcome?.summary ?? record.agent?.endReason ?? record.error?.message ?? '';
+    void this.deps
+      .notify({ id: `schedule-run:${record.id}`, title: `Deputy: scheduled run ${record.status.replaceAll('_', ' ')}`, message: `${record.text.slice(0, 120)}${said ? ` — ${said.slice(0, 200)}` : ''}` })
+      .catch(() => undefined);
+  }
+
+  handlers(): Pick<UiHandlers, ScheduleMethod> {
+    return {
+      'routine.schedule': (params) => this.add(params),
+      'routine.schedules': () => this.list(),
+      'routine.unschedule': async ({ id }) => ({ deleted: await this.remove(id) }),
+    };
+  }
+}
