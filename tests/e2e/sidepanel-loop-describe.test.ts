@@ -33,7 +33,8 @@ describe('describe a loop in the side panel', () => {
     const helper = await e2e.helper();
     // The host calls the model itself, so the saved address is the loopback one (models.test is the browser's name).
     const settings = e2e.modelSettings();
-    await uiCall(helper, 'settings.set', { ...settings, provider: { ...settings.provider, baseUrl: e2e.fake.openaiBaseUrl } });
+    if (!settings.provider) throw new Error('the fixture gave no model settings');
+    await uiCall(helper, 'settings.set', { ...settings, provider: { ...settings.provider, preset: settings.provider.preset ?? 'custom', baseUrl: e2e.fake.openaiBaseUrl } });
     const before = e2e.fake.requests.length;
     e2e.fake.enqueue({ toolCalls: [{ name: 'propose_loop', arguments: { check: CHECK_COMMAND, budgets: { maxIterations: 3 } } }] });
 
