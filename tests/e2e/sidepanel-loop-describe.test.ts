@@ -15,7 +15,7 @@ const root = mkdtempSync(join(tmpdir(), 'deputy-panel-describe-'));
 const scenarioFile = join(root, 'scenario.json');
 const claudeLog = join(root, 'claude-runs.jsonl');
 const e2e = useE2e({ host: true, model: true, env: { DEPUTY_STATE_DIR: join(root, 'state'), DEPUTY_LOG_FILE: join(root, 'host.log'), FAKE_CLAUDE_SCENARIO: scenarioFile, FAKE_CLAUDE_LOG: claudeLog } });
-e2e.afterClose(async () => rmSync(root, { recursive: true, force: true }));
+e2e.afterClose(() => Promise.resolve(rmSync(root, { recursive: true, force: true })));
 
 let repo: FixRepo | undefined;
 afterEach(() => {
