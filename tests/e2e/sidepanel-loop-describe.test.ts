@@ -15,7 +15,7 @@ const root = mkdtempSync(join(tmpdir(), 'deputy-panel-describe-'));
 const scenarioFile = join(root, 'scenario.json');
 const claudeLog = join(root, 'claude-runs.jsonl');
 const e2e = useE2e({ host: true, model: true, env: { DEPUTY_STATE_DIR: join(root, 'state'), DEPUTY_LOG_FILE: join(root, 'host.log'), FAKE_CLAUDE_SCENARIO: scenarioFile, FAKE_CLAUDE_LOG: claudeLog } });
-e2e.afterClose(async () => rmSync(root, { recursive: true, force: true }));
+e2e.afterClose(() => Promise.resolve(rmSync(root, { recursive: true, force: true })));
 
 let repo: FixRepo | undefined;
 afterEach(() => {
@@ -33,7 +33,7 @@ describe('describe a loop in the side panel', () => {
     const helper = await e2e.helper();
     // The host calls the model itself, so the saved address is the loopback one (models.test is the browser's name).
     const settings = e2e.modelSettings();
-    await uiCall(helper, 'settings.set', { ...settings, provider: { ...settings.provider, baseUrl: e2e.fake.openaiBaseUrl } });
+    await uiCall(helper, 'settings.set', { ...settings, provider: { preset: 'custom', model: 'gpt-4o-mini', baseUrl: e2e.fake.openaiBaseUrl, stream: true, openaiApi: 'chat', toolCalling: 'native', vision: false, timeoutMs: 60_000, maxRetries: 0 } });
     const before = e2e.fake.requests.length;
     e2e.fake.enqueue({ toolCalls: [{ name: 'propose_loop', arguments: { check: CHECK_COMMAND, budgets: { maxIterations: 3 } } }] });
 
