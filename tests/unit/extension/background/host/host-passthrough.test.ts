@@ -17,6 +17,7 @@ describe('host passthrough', () => {
       'desktop.run',
       'desktop.status',
       'desktop.stop',
+      'loop.describe',
       'loop.start',
       'loop.status',
       'loop.stop',
