@@ -74,6 +74,24 @@ export async function treeRssKb(root: number): Promise<number> {
   return total;
 }
 
+/** Samples a process tree's resident memory every 250 ms until stopped; `stop` gives the peak, in kB. */
+export function samplePeakRss(pid: number | undefined): { stop(): Promise<number> } {
+  let peak = 0;
+  let sampling = Promise.resolve();
+  const sampler = setInterval(() => {
+    sampling = sampling.then(async () => {
+      if (pid) peak = Math.max(peak, await treeRssKb(pid));
+    });
+  }, 250);
+  return {
+    async stop() {
+      clearInterval(sampler);
+      await sampling;
+      return peak;
+    },
+  };
+}
+
 export interface OverheadFigures {
   exitCode: number | null;
   steps: number;
@@ -118,19 +136,12 @@ export async function measureOverhead(steps = 30, modelMs = 0): Promise<Overhead
   const args = ['scripts/task.mjs', '--json', '--steps', String(steps + 5), '--runs-dir', runs, '--url', site.url('/', 'shop.test'), '--base-url', modelUrl, '--model', 'gpt-4o-mini', 'Look at each bottle'];
   const started = performance.now();
   const child = spawn(process.execPath, args, { env: { ...process.env, [HOST_RULES_ENV]: rules, DEPUTY_API_KEY: 'bench' }, stdio: ['ignore', 'pipe', 'pipe'] });
-  let peakRssKb = 0;
-  let sampling = Promise.resolve();
-  const sampler = setInterval(() => {
-    sampling = sampling.then(async () => {
-      if (child.pid) peakRssKb = Math.max(peakRssKb, await treeRssKb(child.pid));
-    });
-  }, 250);
+  const memory = samplePeakRss(child.pid);
   let stdout = '';
   child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
   child.stderr.resume();
   const exitCode = await new Promise<number | null>((resolve) => child.on('close', resolve));
-  clearInterval(sampler);
-  await sampling;
+  const peakRssKb = await memory.stop();
   try {
     const end = stdout
       .trim()

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { build } from 'esbuild';
 import { findBrowser } from '../lib/find-browser';
 import { serveRoutes } from '../../tests/e2e/support/static-server';
-import { shop, treeRssKb } from './agent-overhead';
+import { samplePeakRss, shop } from './agent-overhead';
 
 /** The peer's version, pinned so figures from different days compare. */
 export const STAGEHAND_VERSION = '4.4.0';
@@ -60,20 +60,13 @@ export async function measureStagehand(entry: string, steps: number): Promise<Pe
   const spawnedAt = Date.now();
   // Asynchronous on purpose: the shop is served from this process.
   const child = spawn(process.execPath, [...flags, script, entry, findBrowser(), site.url('/', 'shop.test'), String(steps)], { stdio: ['ignore', 'pipe', 'pipe'] });
-  let peakRssKb = 0;
-  let sampling = Promise.resolve();
-  const sampler = setInterval(() => {
-    sampling = sampling.then(async () => {
-      if (child.pid) peakRssKb = Math.max(peakRssKb, await treeRssKb(child.pid));
-    });
-  }, 250);
+  const memory = samplePeakRss(child.pid);
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
   child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   const exitCode = await new Promise<number | null>((resolve) => child.on('close', resolve));
-  clearInterval(sampler);
-  await sampling;
+  const peakRssKb = await memory.stop();
   await site.close();
   await rm(out, { recursive: true, force: true });
   const line = stdout.trim().split('\n').pop() ?? '';
