@@ -214,7 +214,9 @@ describe.skipIf(dovecotMissing)('bad input at the loop level: each said clearly,
     setup.service.mode.noAttachment = false;
     const resumed = startLoopCli(setup.repo, ['--resume'], { env: env(), onEvent: (event) => void (event.type === 'output.waiting' && event.waitedSeconds === 0 && fetch(setup.service.runUrl, { method: 'POST', body: new URLSearchParams({ client: 'acme' }) })) });
     const second = await resumed.done;
-    expect(second.code).toBe(0);
+    // On failure, say how the resumed loop ended and what it saw of the mailbox.
+    const seen = ofType(second, 'output.mail').map((event) => event.mail.type).join(', ');
+    expect(second.code, `${finished(second)?.reason ?? ''}\nmail events: ${seen}\n${second.stderr.slice(-1500)}`).toBe(0);
     expect(finished(second)?.outcome).toBe('passed');
     expect(ofType(second, 'output.received').map((event) => event.subject)).toEqual(['Market map report #2 for acme']);
   }, LOOP_TIMEOUT);
