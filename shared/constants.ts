@@ -28,3 +28,5 @@ export const MAX_MESSAGE_FROM_BROWSER_BYTES = 64 * 1024 * 1024;
 
 /** The command that registers the host, shown wherever the host is missing. */
 export const HOST_INSTALL_COMMAND = 'npm run host:install';
+/** The same for Deputy installed as a package (`npm install -g`): its `deputy` command is on the PATH. */
+export const GLOBAL_HOST_INSTALL_COMMAND = 'deputy install';

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'preact/hooks';
-import { HOST_INSTALL_COMMAND } from '../../shared/constants';
+import { GLOBAL_HOST_INSTALL_COMMAND, HOST_INSTALL_COMMAND } from '../../shared/constants';
 import type { HostStatus } from '../../shared/protocol';
 
 function clock(at: number): string {
@@ -65,8 +65,10 @@ export function HostStatusLine(props: { status: HostStatus | undefined; onRetry:
 export function HostInstallHint(props: { feature: string }) {
   return (
     <p class="host-status__install" data-testid="host-install">
-      {props.feature} run in Deputy&apos;s helper on this computer (the native host). Install it once from the Deputy folder with{' '}
-      <code data-testid="install-command">{HOST_INSTALL_COMMAND}</code>, then click Check again.
+      {props.feature} run in Deputy&apos;s helper on this computer (the native host). Install it once from the Deputy
+      folder with <code data-testid="install-command">{HOST_INSTALL_COMMAND}</code> (or{' '}
+      <code data-testid="global-install-command">{GLOBAL_HOST_INSTALL_COMMAND}</code> where Deputy was installed with
+      npm install -g), then click Check again.
     </p>
   );
 }

@@ -380,7 +380,7 @@ describe('the fix loop view without the host', () => {
       await openDevTool(panel, 'loop');
       await panel.waitForFunction(() => document.querySelector('[data-testid=host-status]')?.textContent?.includes('host not installed') === true, { timeout: 30_000 });
       expect(await text(panel, '[data-testid=host-install]')).toBe(
-        "Fix loops run in Deputy's helper on this computer (the native host). Install it once from the Deputy folder with npm run host:install, then click Check again.",
+        "Fix loops run in Deputy's helper on this computer (the native host). Install it once from the Deputy folder with npm run host:install (or deputy install where Deputy was installed with npm install -g), then click Check again.",
       );
       expect(await panel.$eval('[data-testid=loop-start]', (button) => (button as HTMLButtonElement).disabled)).toBe(true);
       expect(await screenshotBothSchemes(panel, 'panel-loop-no-host')).toEqual([]);
