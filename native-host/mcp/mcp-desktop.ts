@@ -64,7 +64,6 @@ export function createMcpDesktop(desktop: DesktopControl, now: () => number, win
     shot: () => undefined,
     // An MCP client takes its own screenshots (desktop_screenshot), each sent in full.
     showNextImage: () => undefined,
-    skipped: { images: 0, bytes: 0 },
     observe: () => Promise.reject(new AppError('bad_request', 'Take a screenshot with desktop_screenshot.')),
     act: (action, options) => {
       const needsFrame = action.kind !== 'type' && action.kind !== 'key' && action.kind !== 'wait';

@@ -27,8 +27,6 @@ export interface DesktopAgentEnvironment extends AgentEnvironment {
   shot(step: number): ShotRecord | undefined;
   /** Sends the next observation's image even when the screen has not changed (the model asked to see it). */
   showNextImage(): void;
-  /** How many observations left their image out because the screen was unchanged, and the bytes that saved. */
-  readonly skipped: { images: number; bytes: number };
 }
 
 export interface DesktopEnvironmentOptions {
@@ -64,17 +62,15 @@ const CLICKS = new Set(['click', 'double_click', 'right_click']);
 export function createDesktopEnvironment(options: DesktopEnvironmentOptions): DesktopAgentEnvironment {
   const shots: ShotRecord[] = [];
   let frame: DesktopFrame | undefined;
-  /** The last image the model was sent: its screen's fingerprint and step. */
-  let lastSent: { fingerprint: string; step: number } | undefined;
+  /** The last image the model was sent: its screen's fingerprint, its step and the frame its coordinates are in. */
+  let lastSent: { fingerprint: string; step: number; frame: DesktopFrame } | undefined;
   let unchangedInRow = 0;
   let forceImage = false;
   /** What the model did since the last image it was sent: only waits (so it has seen this screen and is waiting). */
   let since = { waited: false, other: false };
   let lastClick: { x: number; y: number; frame: DesktopFrame } | undefined;
-  const skipped = { images: 0, bytes: 0 };
   return {
     dryRun: options.dryRun,
-    skipped,
     shot: (step) => shots.find((s) => s.step === step),
     showNextImage: () => {
       forceImage = true;
@@ -114,17 +110,15 @@ export function createDesktopEnvironment(options: DesktopEnvironmentOptions): De
         lastSent !== undefined &&
         lastSent.fingerprint === shot.fingerprint &&
         unchangedInRow < RESEND_UNCHANGED_AFTER &&
-        shots.at(-2)?.frame.width === shot.frame.width &&
-        shots.at(-2)?.frame.height === shot.frame.height;
+        lastSent.frame.width === shot.frame.width &&
+        lastSent.frame.height === shot.frame.height;
       forceImage = false;
       since = { waited: false, other: false };
       if (unchanged) {
         unchangedInRow += 1;
-        skipped.images += 1;
-        skipped.bytes += shot.image.bytes ?? Math.floor((shot.image.base64.length * 3) / 4);
       } else {
         unchangedInRow = 0;
-        lastSent = { fingerprint: shot.fingerprint, step };
+        lastSent = { fingerprint: shot.fingerprint, step, frame: shot.frame };
       }
       const text = [
         `Screenshot of display ${display.id} (${display.name}, ${display.width}x${display.height}), shown as a ${shot.frame.width}x${shot.frame.height} image.`,
@@ -143,7 +137,7 @@ export function createDesktopEnvironment(options: DesktopEnvironmentOptions): De
         title: `Display ${display.id}`,
         text,
         // The screen itself decides whether a step changed anything, not the notes around its image.
-        changeKey: `${shot.fingerprint}${options.dryRun ? ' dry run' : ''}`,
+        changeKey: shot.fingerprint,
         ...(unchanged ? {} : { screenshot: { mediaType: shot.image.mediaType, base64: shot.image.base64 } }),
       };
     },
