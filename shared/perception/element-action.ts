@@ -1,5 +1,19 @@
 import { z } from 'zod';
 
+/**
+ * Pointer input at a point of the top frame's viewport, in CSS pixels (what a screenshot of the tab shows, divided by
+ * its device pixel ratio), for surfaces with no element to number (a canvas, a map, a drawing): a click, a double
+ * click, a hover, or a drag from the point to (toX, toY). The same as a page action and as the frame's action.
+ */
+export const PointAction = z.object({
+  kind: z.literal('point'),
+  op: z.enum(['click', 'double', 'hover', 'drag']),
+  x: z.number().finite().min(0).max(20_000),
+  y: z.number().finite().min(0).max(20_000),
+  toX: z.number().finite().min(0).max(20_000).optional(),
+  toY: z.number().finite().min(0).max(20_000).optional(),
+});
+
 /** The element an action targets, with what the background last saw of it, so a stale number can be re-found. */
 export const ActTarget = z.object({
   ref: z.number().int().positive(),
@@ -42,19 +56,7 @@ export const ElementAction = z.discriminatedUnion('kind', [
     dy: z.number().finite().min(-10_000).max(10_000).default(0),
     position: z.enum(['center', 'before', 'after']).default('center'),
   }),
-  /**
-   * Pointer input at a point of the top frame's viewport, in CSS pixels (what a screenshot of the tab shows, divided
-   * by its device pixel ratio), for surfaces with no element to number (a canvas, a map, a drawing): a click, a double
-   * click, a hover, or a drag from the point to (toX, toY).
-   */
-  z.object({
-    kind: z.literal('point'),
-    op: z.enum(['click', 'double', 'hover', 'drag']),
-    x: z.number().finite().min(0).max(20_000),
-    y: z.number().finite().min(0).max(20_000),
-    toX: z.number().finite().min(0).max(20_000).optional(),
-    toY: z.number().finite().min(0).max(20_000).optional(),
-  }),
+  PointAction,
   /** Puts files the user attached into a file field, the synthetic way (where the debugger cannot set them). */
   z.object({
     kind: z.literal('set_files'),

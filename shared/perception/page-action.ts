@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { PointAction } from './element-action';
 
 const Ref = z.number().int().nonnegative().describe('The number in brackets before the element in the snapshot.');
 
@@ -24,15 +25,8 @@ export const PageAction = z.discriminatedUnion('kind', [
     dy: z.number().finite().min(-10_000).max(10_000).default(0),
     position: z.enum(['center', 'before', 'after']).default('center'),
   }),
-  /** Pointer input at a point of the viewport (canvas and other surfaces without elements); see ElementAction. */
-  z.object({
-    kind: z.literal('point'),
-    op: z.enum(['click', 'double', 'hover', 'drag']),
-    x: z.number().finite().min(0).max(20_000),
-    y: z.number().finite().min(0).max(20_000),
-    toX: z.number().finite().min(0).max(20_000).optional(),
-    toY: z.number().finite().min(0).max(20_000).optional(),
-  }),
+  /** Pointer input at a point of the viewport (canvas and other surfaces without elements). */
+  PointAction,
   /** Files the task's user attached, by name (never a path): the background looks them up. */
   z.object({ kind: z.literal('upload'), ref: Ref, files: z.array(z.string().min(1).max(255)).min(1).max(20) }),
   z.object({ kind: z.literal('dialog'), action: z.enum(['accept', 'dismiss']), text: z.string().max(5000).optional() }),
