@@ -13,34 +13,52 @@ const ENDED = new Set(['completed', 'failed', 'stopped']);
 export function SaveRoutineCard(props: { client: BackgroundClient; record: TaskRecord }) {
   const { client, record } = props;
   const [name, setName] = useState('');
+  const [busy, setBusy] = useState(false);
   const [said, setSaid] = useState<{ ok: boolean; text: string } | null>(null);
   if (record.flow !== 'task' || !ENDED.has(record.status) || !record.agent) return null;
   const repairs = record.routine?.repairs.filter((r) => r.replacement !== null).length ?? 0;
+  // Every press says what happened: "Saving…" at once, then what was saved or why not (a lost reply times out into an
+  // error); the name stays in the box until it is saved, so nothing typed is lost to a failure.
   const save = async (event: Event): Promise<void> => {
     event.preventDefault();
+    if (busy) return;
+    setBusy(true);
+    setSaid({ ok: true, text: 'Saving…' });
     try {
       const saved = await client.call('routine.save', { taskId: record.id, name });
       const params = saved.routine.params.map((p) => p.name);
       setSaid({ ok: true, text: `Saved the routine “${saved.routine.name}”: ${saved.routine.steps.length} steps${params.length > 0 ? `, asks for ${params.join(', ')}` : ''}.` });
+      setName('');
     } catch (error) {
-      setSaid({ ok: false, text: errorMessage(error) });
+      setSaid({ ok: false, text: `Not saved: ${errorMessage(error)}` });
+    } finally {
+      setBusy(false);
     }
   };
   const update = async (): Promise<void> => {
+    if (busy) return;
+    setBusy(true);
+    setSaid({ ok: true, text: 'Updating…' });
     try {
       const saved = await client.call('routine.update', { taskId: record.id });
       setSaid({ ok: true, text: `Updated the routine “${saved.routine.name}” with the repaired step${repairs === 1 ? '' : 's'}.` });
     } catch (error) {
-      setSaid({ ok: false, text: errorMessage(error) });
+      setSaid({ ok: false, text: `Not updated: ${errorMessage(error)}` });
+    } finally {
+      setBusy(false);
     }
   };
+  // The card sits just above the docked input: while the user is in it, all of it (the button too) is kept in view.
+  const intoView = (event: FocusEvent): void => {
+    (event.currentTarget as Element).scrollIntoView({ block: 'nearest' });
+  };
   return (
-    <section class="card" data-testid="save-routine" aria-label="Routine">
+    <section class="card" data-testid="save-routine" aria-label="Routine" onFocusCapture={intoView}>
       {record.routine ? (
         repairs > 0 ? (
           <div class="button-row">
             <span>The model repaired {repairs === 1 ? 'a step' : `${repairs} steps`} of this routine.</span>
-            <button type="button" class="button" data-testid="update-routine" onClick={() => void update()}>
+            <button type="button" class="button" data-testid="update-routine" disabled={busy} onClick={() => void update()}>
               Update the routine
             </button>
           </div>
@@ -51,7 +69,7 @@ export function SaveRoutineCard(props: { client: BackgroundClient; record: TaskR
             <span class="field__label">Save as routine (runs again without the model)</span>
             <input data-testid="routine-name" value={name} maxLength={80} placeholder="Name, e.g. Weekly groceries" onInput={(event) => setName(event.currentTarget.value)} />
           </label>
-          <button type="submit" class="button" data-testid="save-routine-button" disabled={name.trim() === ''}>
+          <button type="submit" class="button" data-testid="save-routine-button" disabled={busy || name.trim() === ''}>
             Save as routine
           </button>
         </form>

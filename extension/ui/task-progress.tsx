@@ -74,11 +74,15 @@ export function TaskProgress(props: {
   useEffect(() => {
     if (element !== null && isActiveTask(record)) highlight(element);
   }, [record.approval?.id]);
-  // Followed to the card waiting for the user; once the task has ended, to its outcome (the answer comes before the
-  // offers under it, such as saving it as a routine).
-  useFollowScroll(props.escapeStops === true, record.id, `${record.status}:${steps.length}:${steps.at(-1)?.calls.length ?? 0}:${record.approval?.id ?? ''}:${record.question?.id ?? ''}:${writing?.text.length ?? 0}`, () =>
-    document.querySelector(`[data-task-id="${record.id}"] :is([data-testid=approval-card], [data-testid=plan-approval-card], [data-testid=question-card])`) ??
-    (active ? null : document.querySelector(`[data-task-id="${record.id}"] [data-testid=task-outcome]`)),
+  // Followed to the card waiting for the user; once the task has ended, to the end of the page as far as keeps its
+  // outcome's top in view (the answer first, then the offers under it, such as saving it as a routine, out from under
+  // the docked input).
+  useFollowScroll(
+    props.escapeStops === true,
+    record.id,
+    `${record.status}:${steps.length}:${steps.at(-1)?.calls.length ?? 0}:${record.approval?.id ?? ''}:${record.question?.id ?? ''}:${writing?.text.length ?? 0}`,
+    () => document.querySelector(`[data-task-id="${record.id}"] :is([data-testid=approval-card], [data-testid=plan-approval-card], [data-testid=question-card])`),
+    () => (active ? null : document.querySelector(`[data-task-id="${record.id}"] [data-testid=task-outcome]`)),
   );
   useEscapeToStop(active && !record.stopRequested && props.escapeStops === true, stop);
   // Pause holds the task before its next action; the same button then resumes it, so the keyboard focus stays put.

@@ -219,6 +219,18 @@ describe('routines', () => {
     expect((await finish(started.id)).status).toBe('completed');
     await panel.waitForSelector('[data-testid=routine-name]');
     await panel.type('[data-testid=routine-name]', 'Mug search');
+    // The state the click needs: the name taken and the button enabled, and the button itself (not the docked input
+    // over the page's end) under its middle, as the user sees it.
+    await panel.waitForFunction(
+      () => {
+        const button = document.querySelector<HTMLButtonElement>('[data-testid=save-routine-button]');
+        const name = document.querySelector<HTMLInputElement>('[data-testid=routine-name]');
+        if (!button || button.disabled || name?.value !== 'Mug search') return false;
+        const box = button.getBoundingClientRect();
+        return document.elementFromPoint(box.x + box.width / 2, box.y + box.height / 2) === button;
+      },
+      { timeout: 20_000, polling: 100 },
+    );
     await panel.click('[data-testid=save-routine-button]');
     await panel.waitForFunction(() => document.querySelector('[data-testid=routine-said]')?.textContent?.includes('asks for item'), { timeout: 20_000, polling: 100 });
 
