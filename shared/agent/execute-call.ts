@@ -106,9 +106,14 @@ function approvalRequest(call: CallRecord, services: CallServices<unknown>, verd
   };
 }
 
-export function pageLookup(step: StepRecord): PageLookup {
+/**
+ * The page as the gate and step texts look it up. With the task's earlier steps, it also carries the frames of other
+ * sites whose words the model was shown before this step: those words stay in its context for the rest of the task.
+ */
+export function pageLookup(step: StepRecord, earlier: readonly StepRecord[] = []): PageLookup {
   const elements = new Map(step.observation.elements.map((e) => [e.ref, e]));
   const { chat, dialog, downloads, ownTabs, frameOrigins } = step.observation;
+  const before = [...new Set(earlier.filter((s) => s !== step).flatMap((s) => s.observation.frameOrigins ?? []))];
   return {
     url: step.observation.url,
     element: (ref) => elements.get(ref),
@@ -117,6 +122,7 @@ export function pageLookup(step: StepRecord): PageLookup {
     ...(downloads ? { downloads } : {}),
     ...(ownTabs ? { ownTabs } : {}),
     ...(frameOrigins && frameOrigins.length > 0 ? { frameOrigins } : {}),
+    ...(before.length > 0 ? { earlierFrameOrigins: before } : {}),
   };
 }
 
@@ -144,7 +150,7 @@ export async function executeCall<E>(call: CallRecord, services: CallServices<E>
     settle(call, 'finished', { ok: false, content: parsed.message }, services.now());
     return { tool, result: null, changesPage: false };
   }
-  const page = pageLookup(step);
+  const page = pageLookup(step, state.steps);
   call.stepText = redactor.redact(tool.describe(parsed.args, page));
 
   if (call.status === 'proposed' || call.status === 'awaiting_approval') {

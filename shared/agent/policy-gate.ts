@@ -126,7 +126,17 @@ export function classifyToolCall(input: GateInput): Classification {
   }
 
   if (tool.risk !== 'read') {
-    const borrowed = borrowedAuthority({ pageUrl: page.url, frameOrigins: page.frameOrigins, element, effect, classes: findings.classes, fills: fillsField(tool.name) });
+    const borrowed = borrowedAuthority({
+      tool: tool.name,
+      pageUrl: page.url,
+      frameOrigins: page.frameOrigins,
+      earlierFrameOrigins: page.earlierFrameOrigins,
+      element,
+      effect,
+      classes: findings.classes,
+      fills: fillsField(tool.name),
+      url: tool.name === 'navigate' && typeof args.url === 'string' ? args.url : undefined,
+    });
     if (borrowed) mustAsk.push(borrowed);
   }
   if (outgoing !== undefined) checkChatMessage(outgoing, input, findings, result);

