@@ -4,7 +4,7 @@ import { endianness, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { EXTENSION_ORIGIN } from '../shared/constants';
+import { EXTENSION_ORIGIN, PROTOCOL_VERSION } from '../shared/constants';
 import { percentile } from './bench/timings';
 
 /**
@@ -54,7 +54,7 @@ function helloRoundTrip(): Promise<number> {
     });
     child.on('error', reject);
     child.on('exit', () => (elapsed === undefined ? reject(new Error('the host exited without answering hello')) : resolveTime(elapsed)));
-    child.stdin.write(frame({ kind: 'request', id: 'bench', method: 'hello', params: { protocolVersion: 1, client: 'bench', clientVersion: '0' } }));
+    child.stdin.write(frame({ kind: 'request', id: 'bench', method: 'hello', params: { protocolVersion: PROTOCOL_VERSION, client: 'extension', clientVersion: '0' } }));
   });
 }
 

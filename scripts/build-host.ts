@@ -1,6 +1,7 @@
-import { build, type Metafile } from 'esbuild';
+import { build, type Metafile, type Plugin } from 'esbuild';
 import { chmod, writeFile } from 'node:fs/promises';
 import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { NODE_BUNDLE, NODE_REQUIRE, NODE_SHEBANG, zodEnglishOnly } from './lib/node-bundle';
 
 /**
@@ -16,6 +17,32 @@ function externalPackages(): string[] {
     .filter((name) => !INLINE.includes(name))
     .flatMap((name) => [name, `${name}/*`]);
 }
+
+/**
+ * The MCP SDK and ajv-formats (which the SDK loads) each install their own copy of ajv, of the same version: bundled
+ * as they are, `deputy mcp` parsed ajv twice before it could answer `initialize`. ajv-formats gets the SDK's copy,
+ * and only while the versions match.
+ */
+const oneAjv: Plugin = {
+  name: 'one-ajv',
+  setup(context) {
+    const sdkAjv = 'node_modules/@modelcontextprotocol/sdk/node_modules/ajv/package.json';
+    const formatsAjv = 'node_modules/ajv-formats/node_modules/ajv/package.json';
+    const version = (file: string): string | undefined => {
+      try {
+        return (JSON.parse(readFileSync(file, 'utf8')) as { version?: string }).version;
+      } catch {
+        return undefined;
+      }
+    };
+    const same = version(sdkAjv) !== undefined && version(sdkAjv) === version(formatsAjv);
+    context.onResolve({ filter: /^ajv(\/.*)?$/ }, (args) =>
+      same && /[\\/]node_modules[\\/]ajv-formats[\\/]/.test(args.importer)
+        ? context.resolve(args.path, { kind: args.kind, resolveDir: resolve('node_modules/@modelcontextprotocol/sdk') })
+        : undefined,
+    );
+  },
+};
 
 /** One Node bundle for Node 20; npm packages stay external (load from node_modules) unless `inline` is set. */
 function bundle(entry: string, outfile: string, options: { inline?: boolean; banner?: string } = {}): Promise<unknown> {
@@ -45,7 +72,7 @@ const host = await build({
   external: externalPackages(),
   sourcemap: 'linked',
   metafile: true,
-  plugins: [zodEnglishOnly],
+  plugins: [zodEnglishOnly, oneAjv],
   banner: { js: `${NODE_SHEBANG}\n${NODE_REQUIRE}` },
 });
 await writeFile('dist-host/deputy.meta.json', JSON.stringify(host.metafile satisfies Metafile));

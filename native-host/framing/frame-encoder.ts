@@ -1,6 +1,8 @@
 import { endianness } from 'node:os';
 import { randomUUID } from 'node:crypto';
-import { splitIntoChunks } from '../../shared/protocol';
+// The chunk splitter by its own module, not the protocol's index: the host's first reply is sent before the rest of
+// its protocol is loaded.
+import { splitIntoChunks } from '../../shared/protocol/chunks';
 
 const LITTLE_ENDIAN = endianness() === 'LE';
 

@@ -1,4 +1,3 @@
-import { PROTOCOL_VERSION } from '../../shared/constants';
 import type { HostMethods } from '../../shared/protocol';
 import { desktopMethods } from '../../shared/protocol/desktop-protocol';
 import { shellMethods } from '../../shared/protocol/shell-protocol';
@@ -8,6 +7,7 @@ import type { LoopManager } from '../loop/loop-manager';
 import { mcpHandlers } from '../mcp/mcp-handlers';
 import type { McpBroker } from '../mcp/mcp-broker';
 import type { ShellHostOptions } from '../shell/shell-handlers';
+import { helloResult } from './hello-result';
 import { lazyHandlers } from './lazy-handlers';
 import type { Handlers } from './router';
 
@@ -33,14 +33,7 @@ export function hostHandlers(info: HostInfo): Handlers<HostMethods> {
   return {
     hello: (params) => {
       info.onHello?.(params.client);
-      return {
-        hostVersion: info.version,
-        protocolVersion: PROTOCOL_VERSION,
-        compatible: params.protocolVersion === PROTOCOL_VERSION,
-        platform: info.platform,
-        pid: info.pid,
-        capabilities: ['ping', ...(info.desktop ? ['desktop'] : []), ...(info.shell ? ['shell'] : []), ...(info.mcp ? ['mcp'] : [])],
-      };
+      return helloResult({ version: info.version, platform: info.platform, pid: info.pid, desktop: info.desktop !== undefined, shell: info.shell !== undefined, mcp: info.mcp !== undefined }, params);
     },
     ping: (params) => (params.echo === undefined ? { time: info.now() } : { time: info.now(), echo: params.echo }),
     // Desktop and shell code (the agents, the SSH client, the screenshot encoder) loads on the first such call.

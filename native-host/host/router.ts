@@ -10,6 +10,9 @@ import {
   type ResultOf,
 } from '../../shared/protocol';
 import type { Logger } from '../log/logger';
+import { parseBody } from './parse-body';
+
+export { parseBody };
 
 export interface HandlerContext {
   log: Logger;
@@ -20,8 +23,6 @@ export interface HandlerContext {
 export type Handlers<M extends MethodMap> = {
   [K in keyof M & string]: (params: ParamsOf<M, K>, context: HandlerContext) => Promise<ResultOf<M, K>> | ResultOf<M, K>;
 };
-
-const utf8 = new TextDecoder('utf-8', { fatal: true });
 
 /**
  * Turns one frame body into exactly one reply: a result, or a typed error that names what was wrong. It never throws:
@@ -44,15 +45,6 @@ export function createRouter<M extends MethodMap, E extends EventMap>(
     }
     return route(message.value);
   };
-}
-
-/** A frame body as JSON, or why it is not. */
-export function parseBody(body: Buffer): { ok: true; value: unknown } | { ok: false; error: string } {
-  try {
-    return { ok: true, value: JSON.parse(utf8.decode(body)) as unknown };
-  } catch (error) {
-    return { ok: false, error: String(error) };
-  }
 }
 
 /** Like createRouter, for a message already parsed from JSON (the host reads responses and chunks on the same stream). */

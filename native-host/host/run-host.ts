@@ -1,9 +1,10 @@
 import { MAX_MESSAGE_FROM_BROWSER_BYTES, MAX_MESSAGE_TO_BROWSER_BYTES } from '../../shared/constants';
 import { AppError, toErrorShape } from '../../shared/errors';
 import { Chunk, ChunkJoiner, HostChannel, HostRequestChannel, Response, RpcClient, errorResponse } from '../../shared/protocol';
-import { FrameDecoder } from '../framing/frame-decoder';
+import { FrameDecoder, type DecodedItem } from '../framing/frame-decoder';
 import { encodeMessage } from '../framing/frame-encoder';
 import type { Logger } from '../log/logger';
+import type { EarlyHello, EarlyInput } from './early-hello';
 import type { ExtensionLink } from './extension-link';
 import { hostHandlers, type HostInfo } from './host-handlers';
 import type { ProcessRegistry } from './process-registry';
@@ -28,6 +29,8 @@ export interface RunHostOptions {
   link?: LateBrowserLink;
   /** Requests the host sends to the extension (a web form to fill), answered on stdin. */
   extension?: ExtensionLink;
+  /** What was read (and the hello answered) while the host's code loaded: runHost takes over from it. */
+  early?: EarlyHello;
 }
 
 export type StopReason = 'stdin-end' | 'corrupt-length' | 'signal' | 'stdout-closed';
@@ -46,7 +49,9 @@ export function runHost(options: RunHostOptions): RunningHost {
   const { io, log, processes } = options;
   const graceMs = options.graceMs ?? 3000;
   const maxOutbound = options.maxOutboundBytes ?? MAX_MESSAGE_TO_BROWSER_BYTES;
-  const decoder = new FrameDecoder(options.maxInboundBytes ?? MAX_MESSAGE_FROM_BROWSER_BYTES);
+  // Taken over here, before any listener below, so that no chunk of stdin falls between the two readers.
+  const early: EarlyInput | undefined = options.early?.handOver();
+  const decoder = early?.decoder ?? new FrameDecoder(options.maxInboundBytes ?? MAX_MESSAGE_FROM_BROWSER_BYTES);
   const inFlight = new Set<Promise<void>>();
   let stopping = false;
   let outputOpen = true;
@@ -106,8 +111,8 @@ export function runHost(options: RunHostOptions): RunningHost {
     void task.finally(() => inFlight.delete(task));
   };
 
-  const onData = (chunk: Buffer | string): void => {
-    const items = decoder.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk);
+  const onData = (chunk: Buffer | string): void => onItems(decoder.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk));
+  const onItems = (items: DecodedItem[]): void => {
     for (const item of items) {
       if (item.type === 'corrupt') {
         log.error(`closing connection: ${item.reason}`);
@@ -135,12 +140,21 @@ export function runHost(options: RunHostOptions): RunningHost {
   io.stdin.on('data', onData);
   io.stdin.on('end', onEnd);
   io.stdin.on('error', onInputError);
-  io.stdout.on('error', (error: NodeJS.ErrnoException) => {
+  const onOutputError = (error: NodeJS.ErrnoException): void => {
     // EPIPE: the browser is gone. Nothing more can be said, so stop quietly.
     outputOpen = false;
     log.warn('stdout closed', { code: error.code });
     stop('stdout-closed');
-  });
+  };
+  io.stdout.on('error', onOutputError);
+  // What came in while the host's code loaded is handled as if it came now, in the order it came.
+  if (early) {
+    if (early.client) options.extension?.setClient(early.client);
+    if (early.outputError) onOutputError(early.outputError);
+    else onItems(early.items);
+    if (early.inputError) onInputError(early.inputError);
+    else if (early.ended) onEnd();
+  }
 
   function stop(reason: StopReason): void {
     if (stopping) return;

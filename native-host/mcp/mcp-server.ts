@@ -8,8 +8,8 @@ import type { McpToolDescriptor } from '../../shared/protocol';
 import type { Logger } from '../log/logger';
 import { HOST_VERSION } from '../version';
 import type { BridgePaths } from './bridge-paths';
-import { connectBridge, type BridgeConnection } from './bridge-client';
-import { mcpToolList } from './mcp-tool-list';
+import type { BridgeConnection } from './bridge-client';
+import type * as ToolListModule from './mcp-tool-list';
 
 const INSTRUCTIONS = [
   "Deputy gives you the user's own browser (where they are logged in), and, when they allow it, commands on their machine and their desktop.",
@@ -17,8 +17,18 @@ const INSTRUCTIONS = [
   "some steps wait for their approval in Deputy's side panel (the call returns when they answer), some are refused, and personal data comes back as {{placeholders}}.",
 ].join(' ');
 
+/**
+ * The tool list and the bridge client are loaded by the first request that needs them: `initialize` is answered
+ * before their schemas (every browser, shell and desktop tool's) are built, as a client gives up on a slow start.
+ */
+const toolList = (): Promise<typeof ToolListModule> => import('./mcp-tool-list');
+let allNames: Set<string> | undefined;
+
 /** Every tool Deputy can offer, to tell an unknown name from one the user has not switched on. */
-const ALL_NAMES = new Set(mcpToolList({ shell: true, desktop: true }).map((tool) => tool.name));
+async function allToolNames(): Promise<Set<string>> {
+  const { mcpToolList } = await toolList();
+  return (allNames ??= new Set(mcpToolList({ shell: true, desktop: true }).map((tool) => tool.name)));
+}
 
 /** browser_upload's paths as the client meant them: relative to the folder it started `deputy mcp` in, not the host's. */
 function withAbsolutePaths(name: string, args: Record<string, unknown>): Record<string, unknown> {
@@ -46,15 +56,17 @@ export function createDeputyMcpServer(options: { paths: BridgePaths; log: Logger
     if (stopped !== undefined) return Promise.reject(new Error(stopped));
     if (!bridge) {
       const client = server.getClientVersion();
-      const attempt = connectBridge({
-        paths,
-        client: { name: client?.title ?? client?.name ?? 'an MCP client', version: client?.version ?? '' },
-        kind: 'mcp',
-        onEvent: (event, data) => {
-          if (event === 'bridge.tools_changed') announceTools();
-          if (event === 'bridge.stopped') stopped = (data as { reason: string }).reason;
-        },
-      });
+      const attempt = import('./bridge-client').then(({ connectBridge }) =>
+        connectBridge({
+          paths,
+          client: { name: client?.title ?? client?.name ?? 'an MCP client', version: client?.version ?? '' },
+          kind: 'mcp',
+          onEvent: (event, data) => {
+            if (event === 'bridge.tools_changed') announceTools();
+            if (event === 'bridge.stopped') stopped = (data as { reason: string }).reason;
+          },
+        }),
+      );
       bridge = attempt;
       attempt.then(
         (connected) => {
@@ -78,7 +90,7 @@ export function createDeputyMcpServer(options: { paths: BridgePaths; log: Logger
       tools = (await (await connection()).call('bridge.tools', {}, { timeoutMs: 15_000 })).tools;
     } catch (error) {
       log.info('listing the browser tools only', { why: toErrorShape(error).message });
-      tools = mcpToolList(null);
+      tools = (await toolList()).mcpToolList(null);
     }
     listed = tools.map((tool) => tool.name).join(',');
     return { tools };
@@ -86,14 +98,14 @@ export function createDeputyMcpServer(options: { paths: BridgePaths; log: Logger
 
   server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
     const { name } = request.params;
-    if (!ALL_NAMES.has(name)) throw new McpError(ErrorCode.InvalidParams, `Unknown tool "${name}". Deputy's tools are listed by tools/list (browser_snapshot, browser_click, ...).`);
+    if (!(await allToolNames()).has(name)) throw new McpError(ErrorCode.InvalidParams, `Unknown tool "${name}". Deputy's tools are listed by tools/list (browser_snapshot, browser_click, ...).`);
     if (stopped !== undefined) return { content: [{ type: 'text', text: stopped }], isError: true };
     let bridgeNow: BridgeConnection;
     try {
       const before = listed;
       bridgeNow = await connection();
       // The first connection after the browser came up may offer more (shell, desktop): tell the client to list again.
-      if (before !== undefined && before === mcpToolList(null).map((tool) => tool.name).join(',')) announceTools();
+      if (before !== undefined && before === (await toolList()).mcpToolList(null).map((tool) => tool.name).join(',')) announceTools();
     } catch (error) {
       return { content: [{ type: 'text', text: toErrorShape(error).message }], isError: true };
     }

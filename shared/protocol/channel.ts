@@ -90,23 +90,48 @@ function unionOn(key: string, options: z.ZodObject[]): z.ZodType {
   return z.discriminatedUnion(key, options as NonEmpty<z.ZodObject>);
 }
 
+/**
+ * The unions are built on first use, not when the channel is defined: a process that only routes by method (the host,
+ * `deputy mcp`) does not pay at its start for wrapping every method and event of every channel in a second schema.
+ */
 export function defineChannel<M extends MethodMap, E extends EventMap>(
   name: string,
   methods: M,
   events: E,
 ): Channel<M, E> {
-  const requests = Object.entries(methods).map(([method, spec]) =>
-    z.object({ kind: z.literal('request'), id: RequestId, method: z.literal(method), params: spec.params }),
-  );
-  const eventObjects = Object.entries(events).map(([event, data]) =>
-    z.object({ kind: z.literal('event'), event: z.literal(event), data }),
-  );
-  // The schemas are built from the declaration above, so their inferred types are exactly RequestOf/EventOf; the
-  // assertions only restate what TypeScript cannot follow through Object.entries.
-  const Request = unionOn('method', requests) as z.ZodType<RequestOf<M>>;
-  const Event = unionOn('event', eventObjects) as z.ZodType<EventOf<E>>;
-  const Message = z.union([Request, Event, Response, Chunk]);
-  return { name, methods, events, Request, Event, Message };
+  const request = once(() => {
+    const requests = Object.entries(methods).map(([method, spec]) =>
+      z.object({ kind: z.literal('request'), id: RequestId, method: z.literal(method), params: spec.params }),
+    );
+    return unionOn('method', requests) as z.ZodType<RequestOf<M>>;
+  });
+  const event = once(() => {
+    const eventObjects = Object.entries(events).map(([eventName, data]) =>
+      z.object({ kind: z.literal('event'), event: z.literal(eventName), data }),
+    );
+    return unionOn('event', eventObjects) as z.ZodType<EventOf<E>>;
+  });
+  const message = once(() => z.union([request(), event(), Response, Chunk]));
+  return {
+    name,
+    methods,
+    events,
+    get Request() {
+      return request();
+    },
+    get Event() {
+      return event();
+    },
+    get Message() {
+      return message();
+    },
+  };
+}
+
+/** `build`'s value, built by the first call and kept. */
+function once<T>(build: () => T): () => T {
+  let built: { value: T } | undefined;
+  return () => (built ??= { value: build() }).value;
 }
 
 export type ParsedRequest<M extends MethodMap> =

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineChannel } from './channel';
+import { HelloMethod } from './hello-protocol';
 import { desktopEvents, desktopMethods } from './desktop-protocol';
 import { LoopEvents, LoopMethods } from './loop-protocol';
 import { mcpHostEvents, mcpHostMethods } from './mcp-protocol';
@@ -9,25 +10,14 @@ import { shellEvents, shellMethods } from './shell-protocol';
 export const HostChannel = defineChannel(
   'host',
   {
-    hello: {
-      params: z.object({
-        protocolVersion: z.number().int().positive(),
-        client: z.enum(['extension', 'cli', 'test']),
-        clientVersion: z.string().max(64),
-      }),
-      result: z.object({
-        hostVersion: z.string(),
-        protocolVersion: z.number().int().positive(),
-        compatible: z.boolean(),
-        platform: z.string(),
-        pid: z.number().int(),
-        capabilities: z.array(z.string()),
-      }),
-    },
+    hello: HelloMethod,
     ping: {
       params: z.object({
         /** Echoed back unchanged: a diagnostic for round trips of a given size. */
-        echo: z.string().max(60 * 1024 * 1024).optional(),
+        echo: z
+          .string()
+          .max(60 * 1024 * 1024)
+          .optional(),
       }),
       result: z.object({ time: z.number(), echo: z.string().optional() }),
     },

@@ -1,6 +1,7 @@
 export * from './channel';
 export * from './serve-request';
 export * from './host-channel';
+export * from './hello-protocol';
 export * from './desktop-protocol';
 export * from './desktop-ui-protocol';
 export * from './shell-protocol';
