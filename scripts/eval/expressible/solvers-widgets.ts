@@ -36,28 +36,53 @@ async function chooseDate(k: SolverKit): Promise<void> {
   throw new Unsolvable('the calendar never reached the month');
 }
 
+/** What a mail task asks, read from its instruction in any of the families' wordings (templated or written by people). */
+export function readMailTask(instruction: string, senders: string[]): { sender: string; action: 'reply' | 'forward' | 'delete' | 'important'; dest: string; reply: string } {
+  const named = senders.filter((name) => new RegExp(`${escape(name)}(?![a-z])`).test(instruction));
+  // Where both the sender and the one to forward to have mail in the box, the sender is the one the mail is "by" or "from".
+  const cue = (name: string) => new RegExp(`(?:by|from|[Ff]ind|[Gg]et|the|[Aa]nswer) ${escape(name)}\\b|${escape(name)}(?:'s| sent| email| wants his)`).test(instruction);
+  const sender = named.length === 1 ? (named[0] as string) : (named.find(cue) ?? named.find((name) => !new RegExp(`to ${escape(name)}\\b`).test(instruction)) ?? '');
+  const reply = /"([^"]*)"/.exec(instruction)?.[1];
+  if (reply !== undefined) return { sender, action: 'reply', dest: '', reply };
+  if (/\b(delete|trash|bin|remove|discard|erase|get rid)/i.test(instruction)) return { sender, action: 'delete', dest: '', reply: '' };
+  if (/\b(star|important|flag|mark|priority)/i.test(instruction)) return { sender, action: 'important', dest: '', reply: '' };
+  const starts = new Set([...instruction.matchAll(/(?:^|[.!?,]\s+)([A-Z]\w*)/g)].map((m) => m[1]));
+  const capitalised = [...instruction.matchAll(/\b([A-Z][a-z]+)\b/g)].map((m) => m[1] as string).filter((word) => word !== sender);
+  const dest = /\bto ([A-Z][a-z]+)\b/.exec(instruction.replaceAll(`to ${sender} `, ''))?.[1] ?? capitalised.find((word) => !starts.has(word)) ?? capitalised.find((word) => !/^(Find|Forward|Send|Please|Can|Could|Go|Get|Give|Locate|Look|Navigate|Search|Copy|Automatically|Ask|Email|I|The|Open|Pass|Share|Take)$/i.test(word)) ?? '';
+  return { sender, action: 'forward', dest, reply: '' };
+}
+
 async function email(k: SolverKit): Promise<void> {
   const text = k.text;
-  const sender = (/email by (\w+)|the (\w+) email|email by (\w+)|flag (\w+)'s email|forward to \w+ the email by (\w+)|(\w+)'s email/.exec(text)?.slice(1).find(Boolean)) ?? '';
-  if (!sender) throw new Unsolvable('the instruction names no sender the script can read');
-  const row = find(text, /^(clickable|link|button|listitem|row)$/, new RegExp(`^${escape(sender)}\\b`));
-  const forward = /forward/i.exec(text) ? (/forward (?:that email |it )?to (\w+)|forward to (\w+)/.exec(text)?.slice(1).find(Boolean) ?? '') : '';
-  const reply = /reply to them with the text "([^"]*)"/.exec(text)?.[1];
-  if (/trash icon|delete/i.test(text)) return click(k, find(text, /^(button|clickable)$/, /trash|delete/i).ref).then(() => undefined);
-  if (/star icon|important/i.test(text)) return click(k, find(text, /^(button|clickable)$/, /star|important/i).ref).then(() => undefined);
+  const instruction = said(text, /\nPage: [^\n]*\n([^\n]*)/)[0] ?? '';
+  const rows = findAll(text, /^(clickable|link|button|listitem|row)$/).filter((line) => /^\w+ \S/.test(line.name));
+  const task = readMailTask(instruction, rows.map((line) => line.name.split(' ')[0] as string));
+  if (!task.sender) throw new Unsolvable('the instruction names no sender the script can read');
+  const row = find(text, /^(clickable|link|button|listitem|row)$/, new RegExp(`^${escape(task.sender)}\\b`));
   await click(k, row.ref);
   const open = (await k.look()).text;
-  if (forward) {
+  // The opened mail's bin, star and send are icons without words: the snapshot says which picture each shows.
+  const icon = (view: string, pattern: RegExp, what: string) => {
+    const hit = findAll(view, /^(button|clickable)$/).find((line) => pattern.test(line.name) || pattern.test(/icon "([^"]*)"/.exec(line.rest)?.[1] ?? ''));
+    if (!hit) throw new Unsolvable(`no ${what} control where the mail is open`);
+    return hit.ref;
+  };
+  if (task.action === 'delete') return click(k, icon(open, /trash|delete|bin/i, 'bin')).then(() => undefined);
+  if (task.action === 'important' || /star/i.test(instruction)) {
+    await click(k, icon(open, /star|important/i, 'star'));
+    if (task.action === 'important') return;
+  }
+  if (task.action === 'forward') {
     await click(k, find(open, /^(button|clickable|link)$/, /^forward$/i).ref);
     const form = (await k.look()).text;
-    await k.act({ kind: 'type', ref: find(form, 'textbox').ref, text: forward, clear: true, submit: false });
-  } else if (reply !== undefined) {
+    await k.act({ kind: 'type', ref: find(form, 'textbox').ref, text: task.dest, clear: true, submit: false });
+  } else {
     await click(k, find(open, /^(button|clickable|link)$/, /^reply$/i).ref);
     const form = (await k.look()).text;
     const boxes = findAll(form, 'textbox');
-    await k.act({ kind: 'type', ref: boxes.at(-1)?.ref ?? 0, text: reply, clear: true, submit: false });
-  } else throw new Unsolvable('no action the script knows in the instruction');
-  await click(k, find((await k.look()).text, /^(button|clickable)$/, /^send$/i).ref);
+    await k.act({ kind: 'type', ref: boxes.at(-1)?.ref ?? 0, text: task.reply, clear: true, submit: false });
+  }
+  await click(k, icon((await k.look()).text, /^send$/i, 'send'));
 }
 
 export const WIDGET_SOLVERS: Record<string, Solver> = {
