@@ -45,7 +45,8 @@ const PAGE = `<!doctype html><html><head><title>Listeners</title>
  * what holds them). Each icon listens itself; the holder is either an area that only has a pointer cursor (a mail's
  * Reply/Forward bar) or a row that listens itself (a mail row with star and bin). Each icon gets its own number with
  * the icon it shows; the cursor-only area gives way, the listening row keeps its number. Dialogs and title bars are
- * named by their own words, never after the button they hold.
+ * named by their own words, never after the button they hold. The rows sit in a box that scrolls on its own, 80 pixels
+ * high: a click on a control scrolled out of it scrolls the box first (it would land on the box and do nothing).
  */
 const DRAWN = ['content', 'background', 'img', 'sprite', 'font'] as const;
 const HOLDERS = ['bar', 'row'] as const;
@@ -66,6 +67,7 @@ function iconHtml(drawn: (typeof DRAWN)[number], name: string): string {
   }
 }
 const ICON_PAGE = `<!doctype html><html><head><title>Icons</title></head><body>
+<div id="scroller" style="height:80px;overflow:auto;border:1px solid">
 <svg style="display:none">${iconCases.flatMap((c) => [`<symbol id="${c.id}-reply" viewBox="0 0 4 4"><rect width="4" height="4"/></symbol>`, `<symbol id="${c.id}-trash" viewBox="0 0 4 4"><rect width="4" height="4"/></symbol>`]).join('')}</svg>
 ${iconCases
   .map((c) =>
@@ -74,6 +76,7 @@ ${iconCases
       : `<div class="row" id="row-${c.id}" style="cursor:pointer;padding:2px">Mail ${c.id} ${iconHtml(c.drawn, `${c.id}-reply`)} ${iconHtml(c.drawn, `${c.id}-trash`)}</div>`,
   )
   .join('\n')}
+</div>
 <div role="dialog" style="border:1px solid">
   <div class="titlebar" style="cursor:move">Preferences <button title="Close">Close</button></div>
   <div class="titlebar" style="cursor:move"><button title="Close">Close</button></div>

@@ -54,13 +54,16 @@ export function readMailTask(instruction: string, senders: string[]): { sender: 
 
 async function email(k: SolverKit): Promise<void> {
   const text = k.text;
-  const instruction = said(text, /\nPage: [^\n]*\n([^\n]*)/)[0] ?? '';
+  // The instruction runs to the first heading or control; a quoted reply may hold a line break of its own.
+  const instruction = said(text, /\nPage: [^\n]*\n([\s\S]*?)\n(?:#|\*?\[\d+\])/)[0] ?? '';
   const rows = findAll(text, /^(clickable|link|button|listitem|row)$/).filter((line) => /^\w+ \S/.test(line.name));
   const task = readMailTask(instruction, rows.map((line) => line.name.split(' ')[0] as string));
+  if (process.env.EXPRESSIBLE_DEBUG) process.stderr.write(`mail task: ${instruction} => ${JSON.stringify(task)}\n`);
   if (!task.sender) throw new Unsolvable('the instruction names no sender the script can read');
   const row = find(text, /^(clickable|link|button|listitem|row)$/, new RegExp(`^${escape(task.sender)}\\b`));
   await click(k, row.ref);
   const open = (await k.look()).text;
+  if (process.env.EXPRESSIBLE_DEBUG) process.stderr.write(`first view:\n${text}\nopened:\n${open}\n`);
   // The opened mail's bin, star and send are icons without words: the snapshot says which picture each shows.
   const icon = (view: string, pattern: RegExp, what: string) => {
     const hit = findAll(view, /^(button|clickable)$/).find((line) => pattern.test(line.name) || pattern.test(/icon "([^"]*)"/.exec(line.rest)?.[1] ?? ''));
