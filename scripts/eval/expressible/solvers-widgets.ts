@@ -38,18 +38,33 @@ async function chooseDate(k: SolverKit): Promise<void> {
 
 /** What a mail task asks, read from its instruction in any of the families' wordings (templated or written by people). */
 export function readMailTask(instruction: string, senders: string[]): { sender: string; action: 'reply' | 'forward' | 'delete' | 'important'; dest: string; reply: string } {
-  const named = senders.filter((name) => new RegExp(`${escape(name)}(?![a-z])`).test(instruction));
-  // Where both the sender and the one to forward to have mail in the box, the sender is the one the mail is "by" or "from".
-  const cue = (name: string) => new RegExp(`(?:by|from|[Ff]ind|[Gg]et|the|[Aa]nswer) ${escape(name)}\\b|${escape(name)}(?:'s| sent| email| wants his)`).test(instruction);
-  const sender = named.length === 1 ? (named[0] as string) : (named.find(cue) ?? named.find((name) => !new RegExp(`to ${escape(name)}\\b`).test(instruction)) ?? '');
-  const reply = /"([^"]*)"/.exec(instruction)?.[1];
-  if (reply !== undefined) return { sender, action: 'reply', dest: '', reply };
-  if (/\b(delete|trash|bin|remove|discard|erase|get rid)/i.test(instruction)) return { sender, action: 'delete', dest: '', reply: '' };
+  // A name may be written possessive without its apostrophe ("Jocelins last email").
+  const at = (name: string) => instruction.search(new RegExp(`${escape(name)}(?:s)?(?![a-z])`));
+  const named = senders.filter((name) => at(name) >= 0).sort((a, b) => at(a) - at(b));
+  // Where both the sender and the one to forward to have mail in the box, the sender is the one the mail is "from"
+  // or "by", else the one whose mail it is ("X's email", "X sent"), else the one named first and not sent "to".
+  const score = (name: string) => {
+    const n = escape(name);
+    if (new RegExp(`(?:by|from) ${n}\\b`).test(instruction)) return 3;
+    if (new RegExp(`${n}(?:'s|s\\b| sent| wants his)`).test(instruction)) return 2;
+    if (new RegExp(`(?:[Ff]ind|[Gg]et|the|[Aa]nswer) ${n}\\b|${n} email`).test(instruction)) return 1;
+    return new RegExp(`to ${n}\\b`).test(instruction) ? -1 : 0;
+  };
+  const sender = named.reduce((best, name) => (score(name) > score(best) ? name : best), named[0] ?? '');
+  // The reply is the longest run between two quote marks (people wrote some templates with doubled quotes).
+  const parts = instruction.split('"');
+  const quoted = parts.length < 3 ? undefined : parts.slice(1, -1).sort((a, b) => b.trim().length - a.trim().length)[0];
+  if (quoted !== undefined) return { sender, action: 'reply', dest: '', reply: quoted };
+  if (/\b(delete|trash|bin|remove|discard|erase|get rid|throw|don't want|out of my inbox)/i.test(instruction)) return { sender, action: 'delete', dest: '', reply: '' };
   if (/\b(star|important|flag|mark|priority)/i.test(instruction)) return { sender, action: 'important', dest: '', reply: '' };
   const starts = new Set([...instruction.matchAll(/(?:^|[.!?,]\s+)([A-Z]\w*)/g)].map((m) => m[1]));
   const capitalised = [...instruction.matchAll(/\b([A-Z][a-z]+)\b/g)].map((m) => m[1] as string).filter((word) => word !== sender);
-  const dest = /\bto ([A-Z][a-z]+)\b/.exec(instruction.replaceAll(`to ${sender} `, ''))?.[1] ?? capitalised.find((word) => !starts.has(word)) ?? capitalised.find((word) => !/^(Find|Forward|Send|Please|Can|Could|Go|Get|Give|Locate|Look|Navigate|Search|Copy|Automatically|Ask|Email|I|The|Open|Pass|Share|Take)$/i.test(word)) ?? '';
-  return { sender, action: 'forward', dest, reply: '' };
+  const dest =
+    /\bto ([A-Z][a-z]+)\b/.exec(instruction.replaceAll(`to ${sender} `, ''))?.[1] ??
+    capitalised.find((word) => !starts.has(word)) ??
+    capitalised.find((word) => !/^(Find|Forward|Send|Please|Can|Could|Go|Get|Give|Locate|Look|Navigate|Search|Copy|Automatically|Ask|Email|I|The|Open|Pass|Share|Take)$/i.test(word)) ??
+    '';
+  return { sender, action: 'forward', dest: dest === sender ? '' : dest, reply: '' };
 }
 
 async function email(k: SolverKit): Promise<void> {
