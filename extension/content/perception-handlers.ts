@@ -35,6 +35,7 @@ export function createPerceptionHandlers(deps: PerceptionDeps): {
     shadowRootOf: deps.shadowRootOf,
     frameKeyOf: (frame) => keys.keyOf(frame),
     listens: (el) => marks.has(el),
+    delegates: (el) => marks.delegates(el),
     holdsListener: (el) => marks.holdsAny(el),
   };
   const session = new PageSession({ win: deps.win, access, frameKey: () => keys.ownKey, token: deps.randomId(), ask: deps.ask, randomId: deps.randomId });

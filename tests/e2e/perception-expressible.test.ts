@@ -40,7 +40,56 @@ const PAGE = `<!doctype html><html><head><title>Listeners</title>
   document.getElementById('dot').addEventListener('click', () => log('dot'));
 </script></body></html>`;
 
-const e2e = useE2e({ model: 'act', stepBudget: 40, routes: { '/listeners': PAGE } });
+/**
+ * Issue 26 item 1, the rule for controls a person tells apart: a matrix of icon-only controls (how the icon is drawn x
+ * what holds them). Each icon listens itself; the holder is either an area that only has a pointer cursor (a mail's
+ * Reply/Forward bar) or a row that listens itself (a mail row with star and bin). Each icon gets its own number with
+ * the icon it shows; the cursor-only area gives way, the listening row keeps its number. Dialogs and title bars are
+ * named by their own words, never after the button they hold. The rows sit in a box that scrolls on its own, 80 pixels
+ * high: a click on a control scrolled out of it scrolls the box first (it would land on the box and do nothing).
+ */
+const DRAWN = ['content', 'background', 'img', 'sprite', 'font'] as const;
+const HOLDERS = ['bar', 'row'] as const;
+const iconCases = DRAWN.flatMap((drawn) => HOLDERS.map((holder) => ({ drawn, holder, id: `${drawn}-${holder}` })));
+function iconHtml(drawn: (typeof DRAWN)[number], name: string): string {
+  const box = 'display:inline-block;width:16px;height:16px;cursor:pointer';
+  switch (drawn) {
+    case 'content':
+      return `<span class="ic" data-icon="${name}" style="${box};content:url(/img/${name}.png)"></span>`;
+    case 'background':
+      return `<span class="ic" data-icon="${name}" style="${box};background-image:url('/img/${name}.png?v=2')"></span>`;
+    case 'img':
+      return `<span class="ic" data-icon="${name}" style="${box}"><img src="/img/${name}.png" width="16" height="16"></span>`;
+    case 'sprite':
+      return `<span class="ic" data-icon="${name}" style="${box}"><svg width="16" height="16"><use href="#${name}"></use></svg></span>`;
+    case 'font':
+      return `<span class="ic" data-icon="${name}" style="${box}"><i class="fa fa-fw fa-${name}" style="display:inline-block;width:16px;height:16px"></i></span>`;
+  }
+}
+const ICON_PAGE = `<!doctype html><html><head><title>Icons</title></head><body>
+<div id="scroller" style="height:80px;overflow:auto;border:1px solid">
+<svg style="display:none">${iconCases.flatMap((c) => [`<symbol id="${c.id}-reply" viewBox="0 0 4 4"><rect width="4" height="4"/></symbol>`, `<symbol id="${c.id}-trash" viewBox="0 0 4 4"><rect width="4" height="4"/></symbol>`]).join('')}</svg>
+${iconCases
+  .map((c) =>
+    c.holder === 'bar'
+      ? `<div class="bar" style="cursor:pointer;padding:2px">${iconHtml(c.drawn, `${c.id}-reply`)} ${iconHtml(c.drawn, `${c.id}-trash`)}</div>`
+      : `<div class="row" id="row-${c.id}" style="cursor:pointer;padding:2px">Mail ${c.id} ${iconHtml(c.drawn, `${c.id}-reply`)} ${iconHtml(c.drawn, `${c.id}-trash`)}</div>`,
+  )
+  .join('\n')}
+</div>
+<div role="dialog" style="border:1px solid">
+  <div class="titlebar" style="cursor:move">Preferences <button title="Close">Close</button></div>
+  <div class="titlebar" style="cursor:move"><button title="Close">Close</button></div>
+  <h2>Settings</h2><p>Dialog body.</p>
+</div>
+<p id="log"></p>
+<script>
+  const log = (what) => { document.getElementById('log').textContent += what + ';'; };
+  document.querySelectorAll('.ic').forEach((el) => el.addEventListener('click', (event) => { event.stopPropagation(); log(el.dataset.icon); }));
+  document.querySelectorAll('.row').forEach((el) => el.addEventListener('click', () => log(el.id)));
+</script></body></html>`;
+
+const e2e = useE2e({ model: 'act', stepBudget: 40, routes: { '/listeners': PAGE, '/icons': ICON_PAGE } });
 
 function refOf(view: string, role: string, name: string): number {
   const match = new RegExp(`\\[(\\d+)\\] ${role} "${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}"`).exec(view);
@@ -104,5 +153,53 @@ it('numbers script-listened elements and SVG targets, leaves delegation out, and
   expect(first).not.toContain('fox number 12');
   // find reads the paragraph whole.
   expect(views.at(-1)).toContain('fox number 12 jumps over the lazy dog near the riverbank at dawn.');
+  await page.close();
+});
+
+it('tells icon-only controls apart under a shared pointer cursor or a listening row, and names no container after its button', async () => {
+  const helper = await e2e.helper();
+  const { page, tabId } = await openTab(e2e.ext, helper, e2e.site.url('/icons', 'shop.test'));
+  const views: string[] = [];
+  const iconRef = (view: string, icon: string): number => {
+    const match = new RegExp(`\\[(\\d+)\\] clickable unnamed, icon "${icon}"`).exec(view);
+    if (!match) throw new Error(`No icon "${icon}" in what the model was sent:\n${view}`);
+    return Number(match[1]);
+  };
+  let plan: number[] = [];
+  e2e.fake.enqueue((request) => {
+    const view = lastMessage(request);
+    views.push(view);
+    plan = [
+      ...iconCases.flatMap((c) => [iconRef(view, `${c.id}-reply`), iconRef(view, `${c.id}-trash`)]),
+      ...iconCases.filter((c) => c.holder === 'row').map((c) => refOf(view, 'clickable', `Mail ${c.id}`)),
+    ];
+    return call('click', { ref: plan.shift() });
+  });
+  const clicks = iconCases.length * 2 + iconCases.filter((c) => c.holder === 'row').length;
+  for (let i = 1; i < clicks; i += 1) e2e.fake.enqueue(() => call('click', { ref: plan.shift() }));
+  e2e.fake.enqueue(() => call('done', { success: true, summary: 'Clicked every icon.' }));
+  const started = await uiCall(helper, 'task.start', { tabId, text: 'Click every icon on this page.', mode: 'act', flow: 'task' });
+  await waitUntil(
+    'the task to end',
+    async () => {
+      const record = await uiCall(helper, 'task.get', { taskId: started.id });
+      return record !== null && ['completed', 'failed', 'stopped', 'handed_to_user'].includes(record.status);
+    },
+    { timeoutMs: 90_000 },
+  );
+  const first = views[0] ?? '';
+  // The cursor-only bars are not a control of their own: no clickable line is left for them besides their icons.
+  const unnamedPlain = [...first.matchAll(/\[\d+\] clickable unnamed(?!, icon)/g)];
+  expect(unnamedPlain).toHaveLength(0);
+  // Dialogs and title bars are named by their own words.
+  expect(first).toContain('dialog "Settings":');
+  expect(first).toMatch(/\[\d+\] draggable "Preferences"/);
+  expect(first).not.toMatch(/draggable "Close"/);
+  const log = await page.$eval('#log', (el) => el.textContent ?? '');
+  for (const c of iconCases) {
+    expect(log).toContain(`${c.id}-reply;`);
+    expect(log).toContain(`${c.id}-trash;`);
+    if (c.holder === 'row') expect(log).toContain(`row-${c.id};`);
+  }
   await page.close();
 });

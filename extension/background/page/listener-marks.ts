@@ -36,7 +36,11 @@ const HAND_OVER = `function (...found) {
   let marked = 0;
   for (const el of found) {
     if (!(el instanceof Element) || el === document.documentElement || el === document.body) continue;
-    if (containers.has(el) || el.querySelector(CONTROLS)) continue;
+    if (containers.has(el)) {
+      el.dispatchEvent(new CustomEvent('deputy-listens-container', { bubbles: true, composed: true }));
+      continue;
+    }
+    if (el.querySelector(CONTROLS)) continue;
     // A list that handles its items' events itself (a sortable list, a menu): two or more children with their own
     // words are the things to press, not the list; the snapshot numbers them by their own signs.
     if ([...el.children].filter((child) => (child.textContent || '').trim() !== '').length >= 2) continue;

@@ -65,12 +65,34 @@ function labelsOf(el: Element): string {
   return Array.from(labels, (label) => labelText(label)).filter(Boolean).join(' ');
 }
 
+/** Controls of their own inside an element, whose words are not that element's name. */
+const INNER_CONTROLS = 'button, a[href], input, select, textarea, [role=button], [role=link], [role=checkbox], [role=menuitem], [role=tab]';
+
+/** Roles a control has by markup, which take their name from all of their content as the accessibility tree does. */
+const WIDGET_NAMED_BY_CONTENT = new Set(['button', 'link', 'tab', 'menuitem', 'menuitemcheckbox', 'menuitemradio', 'option', 'treeitem', 'checkbox', 'radio', 'switch']);
+
+/** An element's words outside the descendants `skip` keeps. */
+function textOutside(el: Element, skip: (child: Element) => boolean): string {
+  const walker = el.ownerDocument.createTreeWalker(el, NodeFilter.SHOW_ELEMENT | NodeFilter.SHOW_TEXT, {
+    acceptNode: (node) => (node.nodeType === 1 && skip(node as Element) ? NodeFilter.FILTER_REJECT : NodeFilter.FILTER_ACCEPT),
+  });
+  let text = '';
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) if (node.nodeType === 3) text += node.nodeValue ?? '';
+  return collapse(text);
+}
+
 /**
  * Text of a control's content, with image alternatives, for roles that take their name from content. Parts a person
  * cannot see (an instruction in a zero-size span inside a button) are left out; a control whose only words are for
  * screen readers keeps them, as its name.
  */
-function contentName(el: Element): string {
+function contentName(el: Element, role: string): string {
+  // A control found by its behaviour (a draggable title bar, a clickable row) is not named after a control it holds:
+  // a dialog's title bar is not "Close" because its close button is inside it.
+  if (!WIDGET_NAMED_BY_CONTENT.has(role) && el.firstElementChild !== null && el.querySelector(INNER_CONTROLS)) {
+    const own = (child: Element) => child.matches(INNER_CONTROLS);
+    return visibleText(el, false, own) || textOutside(el, own);
+  }
   const text = el.firstElementChild === null ? textOf(el) : visibleText(el, false) || textOf(el);
   if (text) return text;
   const img = el.querySelector('img[alt], [aria-label], svg title');
@@ -102,7 +124,7 @@ export function accessibleName(el: Element, tag: string, role: string): string {
     } else if (tag === 'IMG') {
       name = collapse(el.getAttribute('alt') ?? '');
     } else if (role !== 'textbox' && role !== 'combobox' && role !== 'listbox' && role !== 'searchbox') {
-      name = contentName(el);
+      name = contentName(el, role);
     }
   }
   if (!name) name = collapse(el.getAttribute('title') ?? '');
@@ -121,4 +143,14 @@ export function landmarkName(el: Element): string {
   const root = el.getRootNode() as Document | ShadowRoot;
   const first = root.getElementById?.(ids.split(/\s+/)[0] ?? '');
   return first ? collapse(first.textContent ?? '') : '';
+}
+
+/**
+ * A dialog's title as a person reads it, for a dialog its author did not name: its first heading, or else the part
+ * its markup calls its title (`.modal-title`, `.dialog-title`). The words are the page's own, never a class name.
+ */
+export function dialogTitle(el: Element): string {
+  const heading = el.querySelector('h1, h2, h3, h4, h5, h6, [role=heading]');
+  const title = heading ?? el.querySelector('[class*="title" i]:not(button, a, input)');
+  return title ? clip(textOutside(title, (child) => child.matches(INNER_CONTROLS)), 40) : '';
 }

@@ -1,6 +1,7 @@
 // Over 400 lines for a reason: one walk of the DOM that decides what each node contributes to the snapshot; its helpers already live in the modules it imports.
 import type { SnapshotMode } from '../../../shared/perception/frame-snapshot';
-import { accessibleName, clip, collapse, landmarkName } from './accessible-name';
+import { accessibleName, clip, collapse, dialogTitle, landmarkName } from './accessible-name';
+import { iconHint } from './icon-hint';
 import { deepActiveElement, type DomAccess } from './dom-access';
 import { cutText } from './text-cut';
 import { annotations } from './element-states';
@@ -267,9 +268,14 @@ export function collectSnapshot(doc: Document, registry: RefRegistry, access: Do
     const editableRoot =
       !scope.editable && (tag === 'HTML' || tag === 'BODY' || el.hasAttribute('contenteditable')) && (el as HTMLElement).isContentEditable === true;
     let kind = interactiveKind(el, tag, editableRoot);
+    // An element the page listens to inside an area numbered for its pointer cursor or its own listener (a mail's
+    // Reply and Forward under one pointer-cursor bar, the star and bin icons on a clickable row) is a control of its
+    // own, as it is for a person who sees two icons; the area gives way to it unless it listens itself.
+    const listenedInside = kind?.kind !== 'strong' && scope.owner?.weakByCursor === true && access.listens?.(el) === true;
+    if (listenedInside) kind = { kind: 'weak', role: 'clickable' };
     // Inside a numbered element only other controls matter, and each checks its own visibility: reading the style of
     // every span and icon in a link is most of the cost on large pages, so it is skipped.
-    if (scope.owner !== null && kind?.kind !== 'strong') {
+    if (scope.owner !== null && kind?.kind !== 'strong' && !listenedInside) {
       return LEAF.has(tag) ? null : visitInside(el, tag, scope);
     }
     const style = scope.win.getComputedStyle(el);
@@ -323,7 +329,7 @@ export function collectSnapshot(doc: Document, registry: RefRegistry, access: Do
     }
 
     let owner = scope.owner;
-    if (kind && visible && (kind.kind === 'strong' || owner === null)) {
+    if (kind && visible && (kind.kind === 'strong' || owner === null || listenedInside)) {
       rect ??= el.getBoundingClientRect();
       // checkVisibility sees what the computed style of the element alone does not: content skipped by a closed
       // <details> or an ancestor with content-visibility: hidden.
@@ -335,11 +341,15 @@ export function collectSnapshot(doc: Document, registry: RefRegistry, access: Do
           const name = accessibleName(el, tag, kind.role);
           const ann = annotations(el, tag, kind.role, name, origin, path);
           // A control with no name says so: a name made up from a class or an id would read as the page's words.
-          if (!name) ann.unshift('unnamed');
+          if (!name) {
+            // What a person sees on it instead of words: the icon's picture (its file's name) or symbol.
+            const icon = iconHint(el, style);
+            ann.unshift(icon ? `unnamed, icon ${JSON.stringify(icon)}` : 'unnamed');
+          }
           if (el === focused) ann.push('focused');
           if (rect.bottom + scope.dy > 0 && rect.top + scope.dy < vh) candidates.push({ el, rect, dx: scope.dx, dy: scope.dy, ann });
-          const item: Pending = { el, role: kind.role, name, ann, weakByCursor, dropped: false };
-          if (owner?.weakByCursor && kind.kind === 'strong') owner.dropped = true;
+          const item: Pending = { el, role: kind.role, name, ann, weakByCursor: weakByCursor || listenedInside, dropped: false };
+          if (owner?.weakByCursor && (kind.kind === 'strong' || (listenedInside && access.delegates?.(owner.el) !== true))) owner.dropped = true;
           entries.push(item);
           box = boxOf(rect, childScope);
           owner = item;
@@ -369,8 +379,9 @@ export function collectSnapshot(doc: Document, registry: RefRegistry, access: Do
             return boxOf(rect, childScope);
           }
           if (level > 0) return visitChildren(el, el, { ...childScope, parentPointer: pointer }, childScope.showText, style);
-          const name = landmarkName(el);
-          if (landmark === 'dialog' || landmark === 'alertdialog') {
+          const dialog = landmark === 'dialog' || landmark === 'alertdialog';
+          const name = landmarkName(el) || (dialog ? dialogTitle(el) : '');
+          if (dialog) {
             if (tag !== 'DIALOG' || (el as HTMLDialogElement).open) dialogs.push(name || landmark);
           }
           const label = landmark === 'region' || landmark === 'form' || !name ? landmark : `${landmark} ${JSON.stringify(clip(name, 40))}`;

@@ -9,6 +9,11 @@ export interface DomAccess {
   frameKeyOf(frame: Element): string | null;
   /** Whether the page gave the element script listeners for clicks, pointer or keys (see listener-marks.ts). */
   listens?(el: Element): boolean;
+  /**
+   * Whether the page listens on `el` itself while it also holds listened-to elements (an email row that opens on a
+   * click and holds star and bin icons): such a container keeps its own number beside theirs.
+   */
+  delegates?(el: Element): boolean;
   /** Whether such an element is inside `el`. */
   holdsListener?(el: Element): boolean;
 }

@@ -10,9 +10,12 @@
  */
 export const LISTENS_EVENT = 'deputy-listens';
 export const BEGIN_EVENT = 'deputy-listeners-begin';
+/** Handed over for a listened-to element that holds other listened-to elements (not numbered for that alone). */
+export const CONTAINER_EVENT = 'deputy-listens-container';
 
 export class ListenerMarks {
   private marked = new Set<Element>();
+  private containers = new Set<Element>();
 
   /** Starts catching the hand-over in this window. */
   listen(win: Window): void {
@@ -21,6 +24,7 @@ export class ListenerMarks {
       (event) => {
         event.stopImmediatePropagation();
         this.marked = new Set();
+        this.containers = new Set();
       },
       { capture: true },
     );
@@ -34,6 +38,19 @@ export class ListenerMarks {
       },
       { capture: true },
     );
+    win.addEventListener(
+      CONTAINER_EVENT,
+      (event) => {
+        event.stopImmediatePropagation();
+        const target = event.composedPath()[0];
+        if (target instanceof Element) this.containers.add(target);
+      },
+      { capture: true },
+    );
+  }
+
+  delegates(el: Element): boolean {
+    return this.containers.has(el);
   }
 
   has(el: Element): boolean {

@@ -105,9 +105,10 @@ export function backgroundBehind(el: Element, win: Window): Rgb | null {
 /**
  * The text of an element as a person sees it: the words of its descendants that are not hidden by the rules above.
  * Empty when none is visible (an icon button whose name is for screen readers only). The background is looked up
- * only when `againstBackground` is set: it costs a style read of every ancestor.
+ * only when `againstBackground` is set: it costs a style read of every ancestor. Descendants `skip` keeps are left out
+ * with their words.
  */
-export function visibleText(el: Element, againstBackground = true): string {
+export function visibleText(el: Element, againstBackground = true, skip?: (child: Element) => boolean): string {
   const win = el.ownerDocument.defaultView;
   if (!win) return el.textContent ?? '';
   const out: string[] = [];
@@ -124,7 +125,7 @@ export function visibleText(el: Element, againstBackground = true): string {
         if (tag === 'IMG') {
           const alt = (child as Element).getAttribute('alt')?.trim();
           if (alt && !ownHidden) out.push(` ${alt} `);
-        } else if (tag !== 'SCRIPT' && tag !== 'STYLE' && tag !== 'TEMPLATE') walk(child as Element, inner);
+        } else if (tag !== 'SCRIPT' && tag !== 'STYLE' && tag !== 'TEMPLATE' && !skip?.(child as Element)) walk(child as Element, inner);
       }
     }
   };

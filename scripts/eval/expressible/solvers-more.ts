@@ -76,12 +76,27 @@ export const MORE_SOLVERS: Record<string, Solver> = {
     await click(k, find((await k.look()).text, /^(button|clickable)$/, /^Submit$/i).ref);
   },
   'order-food': async (k) => {
-    const items = (said(k.text, /Order one of each item: (.+)\n/)[0] ?? '').split(/,\s*/).map((s) => s.trim()).filter(Boolean);
+    // Either items by name ("Order one of each item: A, B") or a count of a kind ("Order 3 items that are vegan").
+    const byName = /Order one of each item: (.+)\n/.exec(k.text)?.[1];
+    const byKind = /Order (\d+) items that are (\S+)\n/.exec(k.text);
+    if (!byName && !byKind) throw new Unsolvable('the instruction asks for neither named items nor a count of a kind');
+    const items = byName
+      ? byName.split(/,\s*/).map((s) => s.trim()).filter(Boolean)
+      : // Each dish's line is followed by its kinds' pictures (img "vegan"); the first dish of the kind takes the whole count.
+        Array.from({ length: Number(byKind?.[1]) }, () => {
+          const lines = k.text.split('\n');
+          const at = lines.findIndex((line, i) => i > 0 && line.includes(`img "${byKind?.[2]}"`));
+          const dish = lines.slice(0, at).reverse().find((line) => !line.startsWith('[') && line.trim() !== '');
+          if (at < 0 || !dish) throw new Unsolvable(`no dish shows the ${byKind?.[2]} picture`);
+          return dish.trim();
+        });
     for (const item of items) {
       const text = (await k.look()).text;
       const at = text.indexOf(`\n${item}\n`);
       if (at < 0) throw new Unsolvable(`no item "${item}" on the menu`);
-      await click(k, find(text.slice(at), 'clickable', /^\+$/).ref);
+      const plus = await k.act({ kind: 'click', ref: find(text.slice(at), 'clickable', /^\+$/).ref });
+      // The step says what the + changed (the count that appeared); "no visible effect" means the press was lost.
+      if (/no visible effect/.test(plus.message)) throw new Unsolvable(`the + of "${item}" changed nothing: ${plus.message}`);
     }
     await click(k, find((await k.look()).text, /^(button|clickable)$/, /^Order!?$/i).ref);
   },

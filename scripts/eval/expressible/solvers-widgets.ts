@@ -36,28 +36,71 @@ async function chooseDate(k: SolverKit): Promise<void> {
   throw new Unsolvable('the calendar never reached the month');
 }
 
+/** What a mail task asks, read from its instruction in any of the families' wordings (templated or written by people). */
+export function readMailTask(instruction: string, senders: string[]): { sender: string; action: 'reply' | 'forward' | 'delete' | 'important'; dest: string; reply: string } {
+  // A name may be written possessive without its apostrophe ("Jocelins last email").
+  const at = (name: string) => instruction.search(new RegExp(`${escape(name)}(?:s)?(?![a-z])`));
+  const named = senders.filter((name) => at(name) >= 0).sort((a, b) => at(a) - at(b));
+  // Where both the sender and the one to forward to have mail in the box, the sender is the one the mail is "from"
+  // or "by", else the one whose mail it is ("X's email", "X sent"), else the one named first and not sent "to".
+  const score = (name: string) => {
+    const n = escape(name);
+    if (new RegExp(`(?:by|from) ${n}\\b`).test(instruction)) return 3;
+    if (new RegExp(`${n}(?:'s|s\\b| sent| wants his)`).test(instruction)) return 2;
+    if (new RegExp(`(?:[Ff]ind|[Gg]et|the|[Aa]nswer) ${n}\\b|${n} email`).test(instruction)) return 1;
+    return new RegExp(`to ${n}\\b`).test(instruction) ? -1 : 0;
+  };
+  const sender = named.reduce((best, name) => (score(name) > score(best) ? name : best), named[0] ?? '');
+  // The reply is the longest run between two quote marks (people wrote some templates with doubled quotes).
+  const parts = instruction.split('"');
+  const quoted = parts.length < 3 ? undefined : parts.slice(1, -1).sort((a, b) => b.trim().length - a.trim().length)[0];
+  if (quoted !== undefined) return { sender, action: 'reply', dest: '', reply: quoted };
+  if (/\b(delete|trash|bin|remove|discard|erase|get rid|throw|don't want|out of my inbox)/i.test(instruction)) return { sender, action: 'delete', dest: '', reply: '' };
+  if (/\b(star|important|flag|mark|priority)/i.test(instruction)) return { sender, action: 'important', dest: '', reply: '' };
+  const starts = new Set([...instruction.matchAll(/(?:^|[.!?,]\s+)([A-Z]\w*)/g)].map((m) => m[1]));
+  const capitalised = [...instruction.matchAll(/\b([A-Z][a-z]+)\b/g)].map((m) => m[1] as string).filter((word) => word !== sender);
+  const dest =
+    /\bto ([A-Z][a-z]+)\b/.exec(instruction.replaceAll(`to ${sender} `, ''))?.[1] ??
+    capitalised.find((word) => !starts.has(word)) ??
+    capitalised.find((word) => !/^(Find|Forward|Send|Please|Can|Could|Go|Get|Give|Locate|Look|Navigate|Search|Copy|Automatically|Ask|Email|I|The|Open|Pass|Share|Take)$/i.test(word)) ??
+    '';
+  return { sender, action: 'forward', dest: dest === sender ? '' : dest, reply: '' };
+}
+
 async function email(k: SolverKit): Promise<void> {
   const text = k.text;
-  const sender = (/email by (\w+)|the (\w+) email|email by (\w+)|flag (\w+)'s email|forward to \w+ the email by (\w+)|(\w+)'s email/.exec(text)?.slice(1).find(Boolean)) ?? '';
-  if (!sender) throw new Unsolvable('the instruction names no sender the script can read');
-  const row = find(text, /^(clickable|link|button|listitem|row)$/, new RegExp(`^${escape(sender)}\\b`));
-  const forward = /forward/i.exec(text) ? (/forward (?:that email |it )?to (\w+)|forward to (\w+)/.exec(text)?.slice(1).find(Boolean) ?? '') : '';
-  const reply = /reply to them with the text "([^"]*)"/.exec(text)?.[1];
-  if (/trash icon|delete/i.test(text)) return click(k, find(text, /^(button|clickable)$/, /trash|delete/i).ref).then(() => undefined);
-  if (/star icon|important/i.test(text)) return click(k, find(text, /^(button|clickable)$/, /star|important/i).ref).then(() => undefined);
+  // The instruction runs to the first heading or control; a quoted reply may hold a line break of its own.
+  const instruction = said(text, /\nPage: [^\n]*\n([\s\S]*?)\n(?:#|\*?\[\d+\])/)[0] ?? '';
+  const rows = findAll(text, /^(clickable|link|button|listitem|row)$/).filter((line) => /^\w+ \S/.test(line.name));
+  const task = readMailTask(instruction, rows.map((line) => line.name.split(' ')[0] as string));
+  if (process.env.EXPRESSIBLE_DEBUG) process.stderr.write(`mail task: ${instruction} => ${JSON.stringify(task)}\n`);
+  if (!task.sender) throw new Unsolvable('the instruction names no sender the script can read');
+  const row = find(text, /^(clickable|link|button|listitem|row)$/, new RegExp(`^${escape(task.sender)}\\b`));
   await click(k, row.ref);
   const open = (await k.look()).text;
-  if (forward) {
+  if (process.env.EXPRESSIBLE_DEBUG) process.stderr.write(`first view:\n${text}\nopened:\n${open}\n`);
+  // The opened mail's bin, star and send are icons without words: the snapshot says which picture each shows.
+  const icon = (view: string, pattern: RegExp, what: string) => {
+    const hit = findAll(view, /^(button|clickable)$/).find((line) => pattern.test(line.name) || pattern.test(/icon "([^"]*)"/.exec(line.rest)?.[1] ?? ''));
+    if (!hit) throw new Unsolvable(`no ${what} control where the mail is open`);
+    return hit.ref;
+  };
+  if (task.action === 'delete') return click(k, icon(open, /trash|delete|bin/i, 'bin')).then(() => undefined);
+  if (task.action === 'important' || /star/i.test(instruction)) {
+    await click(k, icon(open, /star|important/i, 'star'));
+    if (task.action === 'important') return;
+  }
+  if (task.action === 'forward') {
     await click(k, find(open, /^(button|clickable|link)$/, /^forward$/i).ref);
     const form = (await k.look()).text;
-    await k.act({ kind: 'type', ref: find(form, 'textbox').ref, text: forward, clear: true, submit: false });
-  } else if (reply !== undefined) {
+    await k.act({ kind: 'type', ref: find(form, 'textbox').ref, text: task.dest, clear: true, submit: false });
+  } else {
     await click(k, find(open, /^(button|clickable|link)$/, /^reply$/i).ref);
     const form = (await k.look()).text;
     const boxes = findAll(form, 'textbox');
-    await k.act({ kind: 'type', ref: boxes.at(-1)?.ref ?? 0, text: reply, clear: true, submit: false });
-  } else throw new Unsolvable('no action the script knows in the instruction');
-  await click(k, find((await k.look()).text, /^(button|clickable)$/, /^send$/i).ref);
+    await k.act({ kind: 'type', ref: boxes.at(-1)?.ref ?? 0, text: task.reply, clear: true, submit: false });
+  }
+  await click(k, icon((await k.look()).text, /^send$/i, 'send'));
 }
 
 export const WIDGET_SOLVERS: Record<string, Solver> = {
