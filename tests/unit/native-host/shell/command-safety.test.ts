@@ -187,6 +187,7 @@ describe('the command gate', () => {
   it('asks about a command in its own words: never "acts on the page" (there is no page), no site to approve', async () => {
     for (const mode of ['ask', 'act'] as const) {
       const asked = await gateWith(mode, { verdict: 'failed' }).decide(runTool, { command: 'rm -rf build' });
+      if (!asked) throw new Error('the gate gave no verdict');
       expect(asked.decision).toBe('ask');
       expect(asked.consequence).toBe('');
       expect(asked.siteApproval).toBeNull();
