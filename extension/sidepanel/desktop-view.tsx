@@ -2,6 +2,7 @@ import { useState } from 'preact/hooks';
 import type { HostStatus } from '../../shared/protocol';
 import type { BackgroundClient } from '../ui/background-client';
 import { ComposerText } from '../ui/composer-text';
+import { ContinueAfterCap, stoppedAtCap } from '../ui/continue-after-cap';
 import { DesktopProgress } from '../ui/desktop-progress';
 import { CallErrorLine, useCallError } from '../ui/call-error';
 import { HostStatusLine } from '../ui/host-status-line';
@@ -9,6 +10,7 @@ import { ModeSwitch } from '../ui/mode-switch';
 import { ModelNeeded } from '../ui/model-needed';
 import { useDesktopRun } from '../ui/use-desktop-run';
 import { useDesktopStatus } from '../ui/use-desktop-status';
+import { useSavedSettings } from '../ui/use-saved-settings';
 import { useTaskMode } from '../ui/use-task-mode';
 
 /**
@@ -24,7 +26,15 @@ export function DesktopView(props: { client: BackgroundClient; hostStatus: HostS
   const error = useCallError();
   const [starting, setStarting] = useState(false);
 
+  const [saved] = useSavedSettings(client);
   const busy = record?.status === 'running';
+  // The same task goes on from its run folder under the new cap; the run's view follows the new run.
+  const continueTask = async (cap: number): Promise<void> => {
+    if (!record) return;
+    await client.call('desktop.run', { task: record.task, mode: record.mode, provider: null, dryRun: false, width: 1280, quality: 70, resumeRunDir: record.runDir, maxCostUsd: cap });
+    const found = await client.call('desktop.current', {});
+    if (found) acceptRecord(found);
+  };
   const submit = (): void => {
     if (starting || busy) return;
     if (availability.state !== 'available') {
@@ -95,7 +105,12 @@ export function DesktopView(props: { client: BackgroundClient; hostStatus: HostS
         <CallErrorLine error={error} testId="desktop-composer-error" onOpenSettings={props.onOpenSettings} />
       </form>
       {record ? (
-        <DesktopProgress client={client} record={record} onChange={acceptRecord} />
+        <DesktopProgress
+          client={client}
+          record={record}
+          onChange={acceptRecord}
+          afterOutcome={stoppedAtCap(record.status, record.summary) ? <ContinueAfterCap key={record.runId} savedCap={saved?.maxCostUsd ?? null} testId="desktop-continue" onContinue={continueTask} /> : null}
+        />
       ) : (
         <p class="muted">Deputy looks at the screen, moves the mouse and types, one checked step at a time. Ask first shows you the plan before the first action.</p>
       )}

@@ -61,10 +61,11 @@ export class BackgroundClient {
     for (const listener of this.connectListeners) listener();
   }
 
-  call<K extends keyof UiMethods & string>(method: K, params: ParamsOf<UiMethods, K>): Promise<ResultOf<UiMethods, K>> {
+  /** `timeoutMs` is for a call that has its own, longer bound further on (drafting a loop with a slow model). */
+  call<K extends keyof UiMethods & string>(method: K, params: ParamsOf<UiMethods, K>, options: { timeoutMs?: number } = {}): Promise<ResultOf<UiMethods, K>> {
     if (!this.rpc) this.start();
     if (!this.rpc) return Promise.reject(new AppError('disconnected', 'No connection to the background'));
-    return this.rpc.call(method, params);
+    return this.rpc.call(method, params, options);
   }
 
   onEvent(listener: EventListener): () => void {

@@ -1,3 +1,4 @@
+import type { ComponentChildren } from 'preact';
 import { useState } from 'preact/hooks';
 import type { DesktopRunRecord, DesktopRunStep } from '../../shared/protocol';
 import { ApprovalCard, hostRunApproval } from './approval-card';
@@ -40,7 +41,7 @@ const MARKS = { ok: '✓', failed: '✗', skipped: '–' } as const;
  * for the user (the same cards as web tasks), each action with its arguments and result beside a small image of the
  * screen the model saw, and the outcome with the run folder where the full screenshots and steps.jsonl are.
  */
-export function DesktopProgress(props: { client: BackgroundClient; record: DesktopRunRecord; onChange: (record: DesktopRunRecord) => void }) {
+export function DesktopProgress(props: { client: BackgroundClient; record: DesktopRunRecord; onChange: (record: DesktopRunRecord) => void; afterOutcome?: ComponentChildren }) {
   const { client, record } = props;
   const [error, setError] = useState('');
   const running = record.status === 'running';
@@ -157,6 +158,7 @@ export function DesktopProgress(props: { client: BackgroundClient; record: Deskt
               Run folder: <code data-testid="desktop-run-dir">{record.runDir}</code>
             </p>
           ) : null}
+          {props.afterOutcome}
         </div>
       )}
     </section>

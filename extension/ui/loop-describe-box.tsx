@@ -1,7 +1,16 @@
-import { useState } from 'preact/hooks';
+import { useRef, useState } from 'preact/hooks';
 import type { LoopDraftField, LoopSnapshot } from '../../shared/protocol/loop-protocol';
 import type { BackgroundClient } from './background-client';
 import { errorMessage } from './error-message';
+import { useNow } from './use-now';
+
+/**
+ * Drafting waits for the model, twice at worst (one retry after an invalid draft), so it is not bounded by the panel's
+ * generic 30 s call timeout: the host gives each draft its own deadline (150 s, naming the model when it passes), the
+ * background waits 180 s for the host, and the panel waits a little longer than that, so the error the user sees is
+ * the host's and says what to do. Until then the panel shows the time spent and offers Cancel.
+ */
+export const DESCRIBE_PANEL_TIMEOUT_MS = 190_000;
 
 interface Draft {
   model: string;
@@ -19,24 +28,47 @@ export function LoopDescribeBox(props: { client: BackgroundClient; repo: string;
   const [busy, setBusy] = useState<'drafting' | 'starting' | undefined>(undefined);
   const [draft, setDraft] = useState<Draft | undefined>(undefined);
   const [error, setError] = useState<string | undefined>(undefined);
+  const [notice, setNotice] = useState<string | undefined>(undefined);
+  const [startedAt, setStartedAt] = useState(0);
+  // The draft the panel is waiting for; a draft cancelled (or replaced) no longer owns the view when it answers late.
+  const current = useRef<string | undefined>(undefined);
+  const now = useNow(busy === 'drafting');
   const repo = props.repo.trim();
 
   const draftIt = (): void => {
     if (!text.trim()) return setError('Describe the loop first, e.g. "the results are emailed to me, compare them with the template and fix the backend".');
     if (!repo) return setError('Enter the repository folder in the form below first: the draft is made for that checkout.');
     setError(undefined);
+    setNotice(undefined);
     setDraft(undefined);
     setBusy('drafting');
-    props.client.call('loop.describe', { description: text.trim(), repo }).then(
+    setStartedAt(Date.now());
+    const draftId = `draft-${crypto.randomUUID()}`;
+    current.current = draftId;
+    props.client.call('loop.describe', { description: text.trim(), repo, draftId }, { timeoutMs: DESCRIBE_PANEL_TIMEOUT_MS }).then(
       (drafted) => {
+        if (current.current !== draftId) return;
+        current.current = undefined;
         setBusy(undefined);
         setDraft(drafted);
       },
       (failure: unknown) => {
+        if (current.current !== draftId) return;
+        current.current = undefined;
         setBusy(undefined);
         setError(errorMessage(failure));
       },
     );
+  };
+
+  const cancel = (): void => {
+    const draftId = current.current;
+    if (!draftId) return;
+    current.current = undefined;
+    setBusy(undefined);
+    setNotice('Drafting cancelled; nothing was started.');
+    // The host stops the model request; if the host is gone there is nothing left to stop.
+    props.client.call('loop.describeCancel', { draftId }).catch(() => undefined);
   };
 
   const start = (): void => {
@@ -69,7 +101,22 @@ export function LoopDescribeBox(props: { client: BackgroundClient; repo: string;
         <button type="button" class="button button--quiet" data-testid="loop-describe-draft" disabled={off} onClick={draftIt}>
           {busy === 'drafting' ? 'Drafting…' : 'Draft'}
         </button>
+        {busy === 'drafting' ? (
+          <button type="button" class="button button--quiet" data-testid="loop-describe-cancel" onClick={cancel}>
+            Cancel
+          </button>
+        ) : null}
       </div>
+      {busy === 'drafting' ? (
+        <p class="hint" role="status" data-testid="loop-describe-progress">
+          Waiting for your model to draft the loop… {Math.max(0, Math.floor((now - startedAt) / 1000))} s
+        </p>
+      ) : null}
+      {notice && busy === undefined && !draft ? (
+        <p class="hint" role="status" data-testid="loop-describe-notice">
+          {notice}
+        </p>
+      ) : null}
       {error ? (
         <p class="form-error" role="alert" data-testid="loop-describe-error">
           {error}

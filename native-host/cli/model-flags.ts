@@ -60,7 +60,9 @@ export function providerFromFlags(flags: ModelFlags, env: Record<string, string 
   if (kind === 'openai-compatible') {
     if (!flags.baseUrl) throw usage('--provider openai-compatible needs --base-url (for Ollama: --base-url http://localhost:11434/v1)');
     if (!flags.model) throw usage('--provider openai-compatible needs --model (the name your server knows the model by)');
-    const apiKey = env.DEPUTY_API_KEY;
+    // As npm run task: DEPUTY_API_KEY when set, else OPENAI_API_KEY, as the OpenAI SDK and most tools read it with a
+    // base URL (OpenRouter, vLLM, LiteLLM take their key there). A local server ignores it.
+    const apiKey = env.DEPUTY_API_KEY ?? env.OPENAI_API_KEY;
     return { preset: 'custom', baseUrl: httpUrl(flags.baseUrl), model: flags.model, vision: options.vision, ...(apiKey ? { apiKey } : {}) };
   }
   if (kind === 'openai' || kind === 'anthropic') {

@@ -144,6 +144,11 @@ export const DesktopRunParams = z.object({
   maxSteps: z.number().int().min(1).max(500).optional(),
   /** The cost cap in dollars (the user's setting); absent: none. */
   maxCostUsd: z.number().positive().max(1000).optional(),
+  /**
+   * The run folder of a task that stopped at its cost cap: it goes on from there under `maxCostUsd` (the new cap, which
+   * counts from here), in the same folder, instead of `task` starting afresh. Only a folder of this host's runs.
+   */
+  resumeRunDir: z.string().min(1).max(1000).optional(),
 });
 export type DesktopRunParams = z.input<typeof DesktopRunParams>;
 

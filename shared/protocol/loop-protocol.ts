@@ -338,9 +338,12 @@ export const LoopMethods = {
    * validated like deputy.loop.json; nothing starts until the panel sends the definition with loop.start.
    */
   'loop.describe': {
-    params: z.object({ description: z.string().min(1).max(4000), repo: z.string().min(1), provider: z.unknown().optional() }),
+    /** draftId: the panel's name for this draft, so loop.describeCancel can stop it while the model is still writing. */
+    params: z.object({ description: z.string().min(1).max(4000), repo: z.string().min(1), provider: z.unknown().optional(), draftId: z.string().min(1).max(100).optional() }),
     result: z.object({ model: z.string(), definition: z.record(z.string(), z.unknown()), fields: z.array(LoopDraftField), costUsd: z.number().optional() }),
   },
+  /** Stops a draft still waiting for the model (its loop.describe call then fails with `cancelled`); false when none was running. */
+  'loop.describeCancel': { params: z.object({ draftId: z.string().min(1).max(100) }), result: z.object({ cancelled: z.boolean() }) },
   'loop.status': { params: z.object({ loopId: z.string().optional() }), result: z.object({ loops: z.array(LoopSnapshot) }) },
   'loop.stop': { params: z.object({ loopId: z.string() }), result: LoopSnapshot },
 } as const;

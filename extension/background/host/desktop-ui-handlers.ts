@@ -19,7 +19,10 @@ export function createDesktopUiHandlers(deps: { host: Pick<HostConnection, 'call
   return {
     'desktop.run': async (params) => {
       const provider = await savedProvider(deps.settings, 'desktop tasks (with a model that reads images)');
-      const started = await host.call('desktop.run', { ...params, provider, ...(await savedCostCap(deps.settings)) }, { timeoutMs: RUN_TIMEOUT_MS });
+      // A task going on after its cap runs under the new cap the user set beside it; any other under the saved cap.
+      const cap = params.resumeRunDir !== undefined && params.maxCostUsd !== undefined ? { maxCostUsd: params.maxCostUsd } : await savedCostCap(deps.settings);
+      const { maxCostUsd: _fromPanel, ...rest } = params;
+      const started = await host.call('desktop.run', { ...rest, provider, ...cap }, { timeoutMs: RUN_TIMEOUT_MS });
       await log.begin({ runId: started.runId, runDir: started.runDir, task: params.task, mode: params.mode ?? 'ask' });
       return started;
     },

@@ -1,3 +1,4 @@
+import { stoppedAtCostCap } from '../../../shared/agent/cost-cap';
 import { AppError, toErrorShape } from '../../../shared/errors';
 import { MCP_DISABLED_MESSAGE, type HostRequestMethods, type McpActivity, type McpCallResult, type ParamsOf, type Settings, type TaskRecord } from '../../../shared/protocol';
 import type { StoredRoutine } from '../../../shared/routines/routine';
@@ -53,7 +54,11 @@ function resultOf(name: string, record: TaskRecord): McpCallResult {
   const run = record.routine;
   const said = record.agent?.outcome?.summary ?? record.agent?.endReason ?? record.error?.message ?? '';
   const counts = run ? ` Steps done: ${run.done} of ${run.steps.length}; model calls: ${run.modelCalls}.` : '';
-  return text(`The routine ${JSON.stringify(name)} ended ${record.status.replaceAll('_', ' ')}: ${said}${counts} (Deputy's History keeps it as task ${record.id}.)`, record.status !== 'completed');
+  // The cap is the user's: the agent cannot raise it, and a new run_routine would start again under the same cap.
+  const atCap = record.agent && stoppedAtCostCap(record.agent)
+    ? ` The cost cap is set by the user, not by you: tell the user that the run stopped at Deputy's cost cap; they continue task ${record.id} in Deputy's side panel (History) under a new cap. Do not call run_routine again for it.`
+    : '';
+  return text(`The routine ${JSON.stringify(name)} ended ${record.status.replaceAll('_', ' ')}: ${said}${counts} (Deputy's History keeps it as task ${record.id}.)${atCap}`, record.status !== 'completed');
 }
 
 /**

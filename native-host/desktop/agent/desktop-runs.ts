@@ -1,11 +1,16 @@
 import { randomUUID } from 'node:crypto';
-import { join } from 'node:path';
+import { join, relative, resolve, isAbsolute } from 'node:path';
+import type { AgentState } from '../../../shared/agent/agent-state';
 import type { ApprovalAnswer } from '../../../shared/agent/approval';
 import type { Provider } from '../../../shared/agent/providers/provider';
 import { AppError } from '../../../shared/errors';
 import { DESKTOP_THUMBNAIL_MAX_BASE64, DesktopRunParams, type DesktopTaskEvent, type DesktopThumbnail } from '../../../shared/protocol';
 import type { Logger } from '../../log/logger';
 import { runDesktopTask, type DesktopTaskOptions } from './run-desktop-task';
+import { loadCappedDesktopTask } from './saved-desktop-task';
+
+/** What a panel task stopped at its cap says to do: the panel's own control, not the CLI's --resume. */
+export const PANEL_CAP_NEXT = 'set a new cap under the task in the side panel and press Continue';
 
 export interface DesktopRunsDeps {
   desktop: DesktopTaskOptions['desktop'];
@@ -35,12 +40,15 @@ export class DesktopRuns {
 
   constructor(private readonly deps: DesktopRunsDeps) {}
 
-  start(input: DesktopRunParams): { runId: string; runDir: string } {
-    if (this.current) throw new AppError('bad_request', `A desktop task is already running (${this.current.runId}); stop it first with desktop.stop.`);
+  async start(input: DesktopRunParams): Promise<{ runId: string; runDir: string }> {
+    this.refuseWhileRunning();
     const params = DesktopRunParams.parse(input);
     const provider = this.deps.createProvider(params.provider);
+    const continueFrom = params.resumeRunDir === undefined ? undefined : await this.cappedTask(params.resumeRunDir);
+    // Reading the saved task took a moment: another start may have come first.
+    this.refuseWhileRunning();
     const runId = randomUUID();
-    const runDir = join(this.deps.runsRoot, `${new Date(this.deps.now()).toISOString().replace(/[:.]/g, '-')}-desktop`);
+    const runDir = continueFrom ? resolve(params.resumeRunDir ?? '') : join(this.deps.runsRoot, `${new Date(this.deps.now()).toISOString().replace(/[:.]/g, '-')}-desktop`);
     const thumbnail = this.deps.thumbnail;
     const run = { runId, controller: new AbortController(), pending: new Map<string, Pending>() };
     this.current = run;
@@ -64,6 +72,8 @@ export class DesktopRuns {
       ...(params.displayId === undefined ? {} : { displayId: params.displayId }),
       ...(params.maxSteps === undefined ? {} : { maxSteps: params.maxSteps }),
       ...(params.maxCostUsd === undefined ? {} : { maxCostUsd: params.maxCostUsd }),
+      ...(continueFrom ? { continueFrom } : {}),
+      costCapNext: PANEL_CAP_NEXT,
       signal: run.controller.signal,
       log: this.deps.log,
       now: this.deps.now,
@@ -91,6 +101,19 @@ export class DesktopRuns {
         this.deps.emit({ runId, kind: 'finished', runDir, ...end });
       });
     return { runId, runDir };
+  }
+
+  private refuseWhileRunning(): void {
+    if (this.current) throw new AppError('bad_request', `A desktop task is already running (${this.current.runId}); stop it first with desktop.stop.`);
+  }
+
+  /** The task a run folder of this host saved at its cost cap; a folder elsewhere is refused (the panel names only its own runs). */
+  private async cappedTask(runDir: string): Promise<AgentState> {
+    const inside = relative(resolve(this.deps.runsRoot), resolve(runDir));
+    if (inside === '' || inside.startsWith('..') || isAbsolute(inside)) {
+      throw new AppError('bad_request', `${runDir} is not a desktop run folder of this host (they are under ${this.deps.runsRoot}); continue a task from the side panel's desktop view.`);
+    }
+    return loadCappedDesktopTask(runDir);
   }
 
   /**

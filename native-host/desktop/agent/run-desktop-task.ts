@@ -40,6 +40,8 @@ export interface DesktopTaskOptions {
    * `maxCostUsd`, instead of a new task starting.
    */
   continueFrom?: AgentState;
+  /** What the cap's stop says to do next; the CLI's --resume line by default. */
+  costCapNext?: string;
   /** Stops the task from outside (Ctrl+C in the terminal, the side panel's stop). */
   signal?: AbortSignal;
   /** Each trace record as it happens, for a live view. */
@@ -107,7 +109,7 @@ export async function runDesktopTask(options: DesktopTaskOptions): Promise<{ sta
     screenshots: true,
     systemPrompt: desktopSystemPrompt,
     logger: options.log,
-    costCapNext: `continue with deputy desktop --resume ${options.runDir} --max-cost DOLLARS`,
+    costCapNext: options.costCapNext ?? `continue with deputy desktop --resume ${options.runDir} --max-cost DOLLARS`,
     limits: { ...(options.maxSteps === undefined ? {} : { maxSteps: options.maxSteps }), ...(options.maxCostUsd === undefined ? {} : { maxCostUsd: options.maxCostUsd }) },
   };
   try {

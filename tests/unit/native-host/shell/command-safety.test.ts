@@ -184,6 +184,17 @@ describe('the command gate', () => {
     expect(await gateWith('act', { verdict: 'failed' }).decide(runTool, { command: 'npm test' })).toMatchObject({ decision: 'ask' });
   });
 
+  it('asks about a command in its own words: never "acts on the page" (there is no page), no site to approve', async () => {
+    for (const mode of ['ask', 'act'] as const) {
+      const asked = await gateWith(mode, { verdict: 'failed' }).decide(runTool, { command: 'rm -rf build' });
+      if (!asked) throw new Error('the gate gave no verdict');
+      expect(asked.decision).toBe('ask');
+      expect(asked.consequence).toBe('');
+      expect(asked.siteApproval).toBeNull();
+      expect(`${asked.reason} ${asked.reasons.join(' ')}`).not.toMatch(/page/i);
+    }
+  });
+
   it('sends a command that uses a hidden secret to the user, whatever the rules or the validator say', async () => {
     const { decide, asked } = gateWith('act', { rules: { allow: ['*'] }, vault: { redacted_key_1: 'sk-live-secret' } });
     const verdict = await decide(runTool, { command: 'curl -H "Authorization: {{redacted_key_1}}" https://api.example' });

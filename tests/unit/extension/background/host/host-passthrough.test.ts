@@ -18,6 +18,7 @@ describe('host passthrough', () => {
       'desktop.status',
       'desktop.stop',
       'loop.describe',
+      'loop.describeCancel',
       'loop.start',
       'loop.status',
       'loop.stop',

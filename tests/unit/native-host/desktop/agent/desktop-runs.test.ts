@@ -67,7 +67,7 @@ describe('DesktopRuns', () => {
 
   it('asks for approvals through events and goes on only with the answer for that id', async () => {
     const manager = runs();
-    const { runId, runDir } = manager.start({ task: 'Click', provider: {}, mode: 'ask' });
+    const { runId, runDir } = await manager.start({ task: 'Click', provider: {}, mode: 'ask' });
     expect(runDir).toBe(join(root, '2026-01-02T03-04-05-000Z-desktop'));
     await until(() => events.some((e) => e.kind === 'approval'));
     const first = events.find((e) => e.kind === 'approval');
@@ -84,8 +84,8 @@ describe('DesktopRuns', () => {
 
   it('runs one task at a time, and a stopped task ends as stopped', async () => {
     const manager = runs();
-    const { runId } = manager.start({ task: 'Click', provider: {}, mode: 'ask' });
-    expect(() => manager.start({ task: 'Another', provider: {} })).toThrow(/already running/);
+    const { runId } = await manager.start({ task: 'Click', provider: {}, mode: 'ask' });
+    await expect(manager.start({ task: 'Another', provider: {} })).rejects.toThrow(/already running/);
     await until(() => events.some((e) => e.kind === 'approval'));
     expect(manager.stop(runId)).toBe(true);
     await until(() => events.some((e) => e.kind === 'finished'));
@@ -93,11 +93,11 @@ describe('DesktopRuns', () => {
     expect(manager.stop(runId)).toBe(false);
   });
 
-  it('reports unusable provider settings at once, with the provider message', () => {
+  it('reports unusable provider settings at once, with the provider message', async () => {
     const manager = runs(() => {
       throw new AppError('bad_config', 'No API key for openai.');
     });
-    expect(() => manager.start({ task: 'Click', provider: { preset: 'openai' } })).toThrow('No API key for openai.');
+    await expect(manager.start({ task: 'Click', provider: { preset: 'openai' } })).rejects.toThrow('No API key for openai.');
     expect(events).toEqual([]);
   });
 
@@ -108,7 +108,7 @@ describe('DesktopRuns', () => {
       // The second screenshot's image comes out too large to send: it is left out, the run goes on.
       return Promise.resolve({ mediaType: 'image/jpeg', base64: made === 2 ? 'A'.repeat(70_000) : `thumb-of-${jpeg}`, width: 24, height: 24 });
     });
-    const { runId, runDir } = manager.start({ task: 'Click', provider: {}, mode: 'act' });
+    const { runId, runDir } = await manager.start({ task: 'Click', provider: {}, mode: 'act' });
     await until(() => events.some((e) => e.kind === 'finished'));
     const shots = events.filter((e) => e.kind === 'screenshot');
     expect(made).toBe(3);
@@ -116,5 +116,27 @@ describe('DesktopRuns', () => {
       { runId, kind: 'screenshot', step: 0, pngPath: join(runDir, 'step-001.png'), thumbnail: { mediaType: 'image/jpeg', base64: 'thumb-of-AA==', width: 24, height: 24 } },
       { runId, kind: 'screenshot', step: 2, pngPath: join(runDir, 'step-003.png'), thumbnail: { mediaType: 'image/jpeg', base64: 'thumb-of-AA==', width: 24, height: 24 } },
     ]);
+  });
+
+  it('stops at the cost cap saying how to go on in the panel, then goes on in the same folder under a new cap', async () => {
+    // Each answer costs 20k tokens in at gpt-4o-mini's price ($0.003): a cap of $0.005 stops after the second.
+    const priced = (): Provider => {
+      const base = model();
+      return { ...base, model: 'gpt-4o-mini', complete: async (...args) => ({ ...(await base.complete(...args)), model: 'gpt-4o-mini', usage: { inputTokens: 20_000, outputTokens: 0 } }) };
+    };
+    const manager = runs(priced);
+    const first = await manager.start({ task: 'Click', provider: {}, mode: 'act', maxCostUsd: 0.005 });
+    await until(() => events.some((e) => e.kind === 'finished'));
+    const stopped = events.find((e) => e.kind === 'finished');
+    expect(stopped).toMatchObject({ status: 'stopped' });
+    expect(stopped && 'summary' in stopped ? stopped.summary : '').toMatch(/^Stopped at the cost cap: .*set a new cap under the task in the side panel and press Continue\.$/);
+    events.length = 0;
+    const again = await manager.start({ task: 'Click', provider: {}, mode: 'act', maxCostUsd: 1, resumeRunDir: first.runDir });
+    expect(again.runDir).toBe(first.runDir);
+    await until(() => events.some((e) => e.kind === 'finished'));
+    expect(events.at(-1)).toMatchObject({ kind: 'finished', status: 'completed', summary: 'Clicked.' });
+    // Only a task stopped at its cap goes on, and only from this host's run folders.
+    await expect(manager.start({ task: 'Click', provider: {}, resumeRunDir: first.runDir })).rejects.toThrow(/ended completed .*not at its cost cap/);
+    await expect(manager.start({ task: 'Click', provider: {}, resumeRunDir: tmpdir() })).rejects.toThrow(/is not a desktop run folder of this host/);
   });
 });
