@@ -1,18 +1,15 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdtemp, rm, stat } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import puppeteer, { type Browser, type Page } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { testBrowserArgs } from './support/test-hosts';
-import { findBrowser } from '../../scripts/lib/find-browser';
 import { DesktopAction, type DesktopActionInput, type DesktopFrame, type DesktopScreenshotResult } from '../../shared/protocol';
 import { findColour } from '../fixtures/desktop/find-colour';
 import { startHost, type HostClient } from '../fixtures/desktop/host-client';
-import { TARGET_COLOURS, TARGET_PAGE, type TargetName } from '../fixtures/desktop/target-page';
-import { startVirtualDisplay, xvfbMissingReason, type VirtualDisplay } from '../fixtures/desktop/virtual-display';
-import { serveRoutes, type StaticServer } from './support/static-server';
+import { TARGET_COLOURS, type TargetName } from '../fixtures/desktop/target-page';
+import { xvfbMissingReason } from '../fixtures/desktop/virtual-display';
+import { useDesktopTarget } from './support/desktop-target';
+import { useE2e } from './support/e2e-fixture';
 import { waitUntil } from './support/wait-until';
 
 const HOST = 'dist-host/deputy.mjs';
@@ -27,44 +24,18 @@ interface PageRecord {
 }
 
 describe.skipIf(skipReason !== undefined)('desktop control on a real X display (Xvfb, Chromium, the built host)', () => {
-  let screen: VirtualDisplay;
-  let server: StaticServer;
-  let browser: Browser;
-  let page: Page;
+  const desk = useDesktopTarget();
+  const e2e = useE2e({ browser: false, work: true });
   let host: HostClient;
-  let profile: string;
-  let runDir: string;
 
-  beforeAll(async () => {
-    screen = await startVirtualDisplay({ width: 1280, height: 800, reuse: false });
-    server = await serveRoutes({ '/': TARGET_PAGE });
-    profile = await mkdtemp(join(tmpdir(), 'deputy-desktop-profile-'));
-    runDir = await mkdtemp(join(tmpdir(), 'deputy-desktop-run-'));
-    browser = await puppeteer.launch({
-      executablePath: findBrowser(),
-      headless: false,
-      userDataDir: profile,
-      pipe: true,
-      defaultViewport: null,
-      env: { ...process.env, DISPLAY: screen.display },
-      args: [...testBrowserArgs(), '--kiosk', '--window-position=0,0', '--window-size=1280,800', '--test-type'],
-    });
-    page = (await browser.pages())[0] ?? (await browser.newPage());
-    await page.goto(server.url('/'));
-    await page.bringToFront();
-    host = startHost({ ...process.env, DISPLAY: screen.display, DEPUTY_LOG_FILE: join(runDir, 'host.log'), DEPUTY_DESKTOP_POLICY: join(runDir, 'none.json') });
+  beforeAll(() => {
+    host = startHost({ ...desk.displayEnv(), DEPUTY_LOG_FILE: join(e2e.work, 'host.log'), DEPUTY_DESKTOP_POLICY: join(e2e.work, 'none.json') });
   });
-
   afterAll(async () => {
     await host?.close();
-    await browser?.close();
-    await server?.close();
-    await screen?.close();
-    await rm(profile, { recursive: true, force: true });
-    await rm(runDir, { recursive: true, force: true });
   });
 
-  const record = (): Promise<PageRecord> => page.evaluate(() => (window as unknown as { record: PageRecord }).record);
+  const record = (): Promise<PageRecord> => desk.page.evaluate(() => (window as unknown as { record: PageRecord }).record);
   const shoot = (width = 640): Promise<DesktopScreenshotResult> => host.rpc.call('desktop.screenshot', { width, quality: 80 });
   const act = (action: DesktopActionInput, frame?: DesktopFrame, dryRun = false) =>
     host.rpc.call('desktop.act', { action: DesktopAction.parse(action), ...(frame ? { frame } : {}), dryRun, approvedSensitive: false });
@@ -81,7 +52,7 @@ describe.skipIf(skipReason !== undefined)('desktop control on a real X display (
   });
 
   it('sends a downscaled JPEG and keeps the full-size PNG', async () => {
-    const pngPath = join(runDir, 'step-1.png');
+    const pngPath = join(e2e.work, 'step-1.png');
     const shot = await host.rpc.call('desktop.screenshot', { width: 640, quality: 70, pngPath });
     expect(shot.frame).toEqual({ displayId: '0', width: 640, height: 400 });
     expect(shot.captured).toEqual({ width: 1280, height: 800 });
@@ -95,7 +66,7 @@ describe.skipIf(skipReason !== undefined)('desktop control on a real X display (
     const target = await locate('button', 640);
     const result = await act({ kind: 'click', x: target.x, y: target.y }, target.frame);
     expect(result.performed).toBe(true);
-    await page.waitForFunction(() => (window as unknown as { record: PageRecord }).record.clicks.length > 0);
+    await desk.page.waitForFunction(() => (window as unknown as { record: PageRecord }).record.clicks.length > 0);
     expect((await record()).clicks.at(-1)?.id).toBe('button');
   });
 
@@ -104,7 +75,7 @@ describe.skipIf(skipReason !== undefined)('desktop control on a real X display (
     const target = await locate('button', 1000);
     expect(target.frame.width).toBe(1000);
     await act({ kind: 'click', x: target.x, y: target.y }, target.frame);
-    await page.waitForFunction((n: number) => (window as unknown as { record: PageRecord }).record.clicks.length > n, {}, before);
+    await desk.page.waitForFunction((n: number) => (window as unknown as { record: PageRecord }).record.clicks.length > n, {}, before);
     expect((await record()).clicks.at(-1)?.id).toBe('button');
   });
 
@@ -112,45 +83,45 @@ describe.skipIf(skipReason !== undefined)('desktop control on a real X display (
     const target = await locate('button');
     await act({ kind: 'double_click', x: target.x, y: target.y }, target.frame);
     await act({ kind: 'right_click', x: target.x, y: target.y }, target.frame);
-    await page.waitForFunction(() => (window as unknown as { record: PageRecord }).record.contextMenus > 0);
+    await desk.page.waitForFunction(() => (window as unknown as { record: PageRecord }).record.contextMenus > 0);
     const seen = await record();
     expect(seen.doubleClicks).toBe(1);
     expect(seen.contextMenus).toBe(1);
   });
 
   it('types into the clicked field: short text key by key, long and accented text by paste, restoring the clipboard', async () => {
-    execFileSync('xsel', ['--clipboard', '--input'], { input: 'what the user copied', env: { ...process.env, DISPLAY: screen.display } });
+    execFileSync('xsel', ['--clipboard', '--input'], { input: 'what the user copied', env: desk.displayEnv() });
     const field = await locate('input');
     await act({ kind: 'click', x: field.x, y: field.y }, field.frame);
     const typed = await act({ kind: 'type', text: 'hello world 42' });
     expect(typed.typedBy).toBe('keys');
     const pasted = await act({ kind: 'type', text: ' — Grüße aus Köln, 東京 ✓ and a sentence long enough to be pasted' });
     expect(pasted.typedBy).toBe('paste');
-    const value = await page.$eval('#input', (input) => (input as HTMLInputElement).value);
+    const value = await desk.page.$eval('#input', (input) => (input as HTMLInputElement).value);
     expect(value).toBe('hello world 42 — Grüße aus Köln, 東京 ✓ and a sentence long enough to be pasted');
-    const clipboard = execFileSync('xsel', ['--clipboard', '--output'], { env: { ...process.env, DISPLAY: screen.display }, encoding: 'utf8' });
+    const clipboard = execFileSync('xsel', ['--clipboard', '--output'], { env: desk.displayEnv(), encoding: 'utf8' });
     expect(clipboard).toBe('what the user copied');
   });
 
   it('presses key chords: select all, then delete', async () => {
     await act({ kind: 'key', keys: 'ctrl+a' });
     await act({ kind: 'key', keys: 'backspace' });
-    expect(await page.$eval('#input', (input) => (input as HTMLInputElement).value)).toBe('');
+    expect(await desk.page.$eval('#input', (input) => (input as HTMLInputElement).value)).toBe('');
   });
 
   it('drags the handle into the drop zone', async () => {
     const handle = await locate('handle');
     const zone = await locate('dropZone');
     await act({ kind: 'drag', from: { x: handle.x, y: handle.y }, to: { x: zone.x, y: zone.y } }, handle.frame);
-    await page.waitForFunction(() => (window as unknown as { record: PageRecord }).record.drop !== null);
+    await desk.page.waitForFunction(() => (window as unknown as { record: PageRecord }).record.drop !== null);
     expect((await record()).drop?.inZone).toBe(true);
   });
 
   it('scrolls the box under the pointer', async () => {
     const box = await locate('scroller');
     await act({ kind: 'scroll', x: box.x, y: box.y, direction: 'down', amount: 5 }, box.frame);
-    await page.waitForFunction(() => (document.getElementById('scroller')?.scrollTop ?? 0) > 0);
-    expect(await page.$eval('#scroller', (element) => element.scrollTop)).toBeGreaterThan(0);
+    await desk.page.waitForFunction(() => (document.getElementById('scroller')?.scrollTop ?? 0) > 0);
+    expect(await desk.page.$eval('#scroller', (element) => element.scrollTop)).toBeGreaterThan(0);
   });
 
   it('in a dry run says what it would do and does nothing', async () => {
@@ -162,7 +133,7 @@ describe.skipIf(skipReason !== undefined)('desktop control on a real X display (
     expect(typed.performed).toBe(false);
     // A real pointer move after them, seen by the page: X delivers input in order, so a click or keys the dry runs
     // had sent would have reached the page before it.
-    await page.evaluate(() => {
+    await desk.page.evaluate(() => {
       const marked = window as unknown as { movedAfterDryRun?: boolean };
       marked.movedAfterDryRun = false;
       window.addEventListener('mousemove', () => (marked.movedAfterDryRun = true), { once: true });
@@ -170,21 +141,21 @@ describe.skipIf(skipReason !== undefined)('desktop control on a real X display (
     const elsewhere = await locate('input');
     // Two points, so the pointer moves wherever an earlier test left it.
     for (const dx of [0, 10]) expect((await act({ kind: 'move', x: elsewhere.x + dx, y: elsewhere.y }, elsewhere.frame)).performed).toBe(true);
-    await page.waitForFunction(() => (window as unknown as { movedAfterDryRun?: boolean }).movedAfterDryRun === true);
+    await desk.page.waitForFunction(() => (window as unknown as { movedAfterDryRun?: boolean }).movedAfterDryRun === true);
     expect((await record()).clicks.length).toBe(before.clicks.length);
-    expect(await page.$eval('#input', (input) => (input as HTMLInputElement).value)).toBe('');
+    expect(await desk.page.$eval('#input', (input) => (input as HTMLInputElement).value)).toBe('');
   });
 
   it('refuses to act while a blocked application has the focus', async () => {
-    await page.evaluate(() => (document.title = 'Online Banking'));
+    await desk.page.evaluate(() => (document.title = 'Online Banking'));
     // The window manager protocol updates the X window's title a moment after the page's.
-    const xTitle = (): string => execFileSync('xdotool', ['getwindowfocus', 'getwindowname'], { env: { ...process.env, DISPLAY: screen.display }, encoding: 'utf8' });
+    const xTitle = (): string => execFileSync('xdotool', ['getwindowfocus', 'getwindowname'], { env: desk.displayEnv(), encoding: 'utf8' });
     await waitUntil('the focused X window to take the page\'s new title', () => xTitle().includes('Online Banking'));
     expect(xTitle()).toContain('Online Banking');
     const target = await locate('button');
     const before = (await record()).clicks.length;
     await expect(act({ kind: 'click', x: target.x, y: target.y }, target.frame)).rejects.toMatchObject({ code: 'policy_denied' });
-    await page.evaluate(() => (document.title = 'Desktop target'));
+    await desk.page.evaluate(() => (document.title = 'Desktop target'));
     expect((await record()).clicks.length).toBe(before);
   });
 
@@ -202,7 +173,7 @@ describe.skipIf(skipReason !== undefined)('desktop control on a real X display (
     await waitUntil(
       'the stop hotkey to cut off the running wait',
       () => {
-        if (!settled) execFileSync('xdotool', ['key', 'ctrl+alt+shift+s'], { env: { ...process.env, DISPLAY: screen.display } });
+        if (!settled) execFileSync('xdotool', ['key', 'ctrl+alt+shift+s'], { env: desk.displayEnv() });
         return settled;
       },
       { everyMs: 250, timeoutMs: 20_000 },

@@ -1,95 +1,35 @@
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, readdir, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import puppeteer, { type Browser, type Page } from 'puppeteer-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { testBrowserArgs } from './support/test-hosts';
-import { findBrowser } from '../../scripts/lib/find-browser';
+import { describe, expect, it } from 'vitest';
 import { findColourSync } from '../fixtures/desktop/find-colour';
 import { startHost } from '../fixtures/desktop/host-client';
-import { TARGET_COLOURS, TARGET_PAGE } from '../fixtures/desktop/target-page';
-import { startVirtualDisplay, xvfbMissingReason, type VirtualDisplay } from '../fixtures/desktop/virtual-display';
-import { startFakeProvider, type FakeProvider, type RecordedRequest } from '../fixtures/fake-provider/fake-provider-server';
-import { serveRoutes, type StaticServer } from './support/static-server';
+import { TARGET_COLOURS } from '../fixtures/desktop/target-page';
+import { xvfbMissingReason } from '../fixtures/desktop/virtual-display';
+import { startFakeProvider } from '../fixtures/fake-provider/fake-provider-server';
+import { lastImage, useDesktopTarget } from './support/desktop-target';
+import { useE2e } from './support/e2e-fixture';
+import { cliEnv, runCli as run, type Finished } from './support/run-cli';
+import { waitUntil } from './support/wait-until';
 
 const HOST = 'dist-host/deputy.mjs';
 const skipReason = xvfbMissingReason() ?? (existsSync(HOST) ? undefined : `${HOST} is missing: run \`npm run build\` first`);
 if (skipReason) console.warn(`desktop-task tests skipped: ${skipReason}`);
 
-/** The last screenshot the loop sent to the model, as base64 JPEG. */
-function lastImage(request: RecordedRequest): string {
-  const images = request.text.match(/data:image\/jpeg;base64,([A-Za-z0-9+/=]+)/g) ?? [];
-  const last = images.at(-1);
-  if (!last) throw new Error('The model was sent no screenshot');
-  return last.replace('data:image/jpeg;base64,', '');
-}
-
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
 describe.skipIf(skipReason !== undefined)('deputy desktop "task" with the fake provider (Xvfb, Chromium, the built CLI)', () => {
-  let screen: VirtualDisplay;
-  let server: StaticServer;
-  let browser: Browser;
-  let page: Page;
-  let provider: FakeProvider;
-  let profile: string;
-  let runsDir: string;
+  const target = useDesktopTarget();
+  const e2e = useE2e({ browser: false, model: true, work: true });
+  const page = () => target.page;
 
-  beforeAll(async () => {
-    screen = await startVirtualDisplay({ width: 1280, height: 800, reuse: false });
-    server = await serveRoutes({ '/': TARGET_PAGE });
-    provider = await startFakeProvider();
-    profile = await mkdtemp(join(tmpdir(), 'deputy-desktop-task-profile-'));
-    runsDir = await mkdtemp(join(tmpdir(), 'deputy-desktop-runs-'));
-    browser = await puppeteer.launch({
-      executablePath: findBrowser(),
-      headless: false,
-      userDataDir: profile,
-      pipe: true,
-      defaultViewport: null,
-      env: { ...process.env, DISPLAY: screen.display },
-      args: [...testBrowserArgs(), '--kiosk', '--window-position=0,0', '--window-size=1280,800', '--test-type'],
-    });
-    page = (await browser.pages())[0] ?? (await browser.newPage());
-    await page.goto(server.url('/'));
-  });
-
-  afterAll(async () => {
-    await browser?.close();
-    await provider?.close();
-    await server?.close();
-    await screen?.close();
-    await rm(profile, { recursive: true, force: true });
-    await rm(runsDir, { recursive: true, force: true });
-  });
-
-  function runCli(task: string, extra: string[] = [], onStdout?: (text: string) => void): Promise<Run> {
-    const env: NodeJS.ProcessEnv = { ...process.env, DISPLAY: screen.display, DEPUTY_API_KEY: 'test-key' };
-    delete env.OPENAI_API_KEY;
-    delete env.ANTHROPIC_API_KEY;
-    const child = spawn(
-      process.execPath,
-      [HOST, 'desktop', task, '--provider', 'openai-compatible', '--base-url', provider.openaiBaseUrl, '--model', 'fake-vision', '--runs-dir', runsDir, '--width', '640', ...extra],
-      { env, stdio: ['ignore', 'pipe', 'pipe'] },
-    );
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (data: Buffer) => {
-      stdout += data.toString('utf8');
-      onStdout?.(stdout);
-    });
-    child.stderr.on('data', (data: Buffer) => (stderr += data.toString('utf8')));
-    return new Promise((resolve) => child.once('exit', (code) => resolve({ code, stdout, stderr })));
+  function runCli(task: string, extra: string[] = [], onStdout?: (text: string) => void): Promise<Finished> {
+    const args = [HOST, 'desktop', task, '--provider', 'openai-compatible', '--base-url', e2e.fake.openaiBaseUrl, '--model', 'fake-vision', '--runs-dir', e2e.work, '--width', '640', ...extra];
+    return run(process.execPath, args, { env: cliEnv({ DISPLAY: target.screen.display, DEPUTY_API_KEY: 'test-key' }), ...(onStdout ? { onStdout } : {}) });
   }
 
   it('sees the screen, clicks the target it found in the screenshot, finishes, and leaves a complete run folder', async () => {
-    provider.enqueue(
+    e2e.fake.enqueue(
       { toolCalls: [{ name: 'update_plan', arguments: { explanation: 'One click.', steps: [{ step: 'Click the red button', status: 'in_progress' }] } }] },
       (request) => {
         const spot = findColourSync(lastImage(request), TARGET_COLOURS.button);
@@ -100,11 +40,11 @@ describe.skipIf(skipReason !== undefined)('deputy desktop "task" with the fake p
     const run = await runCli('Click the red button');
     expect(run.code, `${run.stdout}\n${run.stderr}`).toBe(0);
     expect(run.stdout).toMatch(/completed: Clicked the red button\./);
-    const clicks = await page.evaluate(() => (window as unknown as { record: { clicks: { id: string }[] } }).record.clicks);
+    const clicks = await page().evaluate(() => (window as unknown as { record: { clicks: { id: string }[] } }).record.clicks);
     expect(clicks.map((c) => c.id)).toEqual(['button']);
 
-    const [folder] = await readdir(runsDir);
-    const dir = join(runsDir, folder ?? '');
+    const [folder] = await readdir(e2e.work);
+    const dir = join(e2e.work, folder ?? '');
     const files = await readdir(dir);
     expect(files.filter((f) => f.endsWith('.png')).sort()).toEqual(['step-001.png', 'step-002.png', 'step-003.png']);
     expect(files).toEqual(expect.arrayContaining(['steps.jsonl', 'trace.jsonl', 'state.json']));
@@ -120,24 +60,27 @@ describe.skipIf(skipReason !== undefined)('deputy desktop "task" with the fake p
   });
 
   it('stops a running task at once when the user presses the stop hotkey', async () => {
-    provider.enqueue(
+    e2e.fake.enqueue(
       { toolCalls: [{ name: 'update_plan', arguments: { explanation: 'Wait.', steps: [{ step: 'Wait for the app', status: 'in_progress' }] } }] },
       { toolCalls: [{ name: 'wait', arguments: { seconds: 30 } }] },
       { toolCalls: [{ name: 'click', arguments: { x: 10, y: 10 } }] },
     );
     let pressed = 0;
     const run = await runCli('Wait for the app, then click', [], (stdout) => {
-      // Press once the plan is through, while the wait is running.
+      // Press once the plan is through and the model has asked for the wait, while the wait is running.
       if (pressed === 0 && stdout.includes('update_plan')) {
         pressed = Date.now();
-        setTimeout(() => execFileSync('xdotool', ['key', 'ctrl+alt+shift+s'], { env: { ...process.env, DISPLAY: screen.display } }), 700);
+        void waitUntil('the model to have been asked for the wait', () => e2e.fake.remaining() === 1).then(() => {
+          pressed = Date.now();
+          execFileSync('xdotool', ['key', 'ctrl+alt+shift+s'], { env: target.displayEnv() });
+        });
       }
     });
     expect(run.code).toBe(1);
     expect(run.stdout).toMatch(/stopped \(stop hotkey\)/);
     expect(Date.now() - pressed).toBeLessThan(15_000);
     // The click after the wait never reached the model's turn.
-    expect(provider.remaining()).toBe(1);
+    expect(e2e.fake.remaining()).toBe(1);
   });
 
   it('refuses bad flags with a message that says what to do', async () => {
@@ -147,7 +90,7 @@ describe.skipIf(skipReason !== undefined)('deputy desktop "task" with the fake p
   });
 
   it('runs a task started over native messaging (the side panel\'s desktop mode), with approvals answered on the channel', async () => {
-    await page.reload();
+    await page().reload();
     // A model of its own: the stop test above left a reply it never asked for in the shared one.
     const model = await startFakeProvider();
     model.enqueue(
@@ -159,7 +102,7 @@ describe.skipIf(skipReason !== undefined)('deputy desktop "task" with the fake p
       { toolCalls: [{ name: 'done', arguments: { success: true, summary: 'Clicked the red button.' } }] },
     );
     const state = await mkdtemp(join(tmpdir(), 'deputy-desktop-state-'));
-    const host = startHost({ ...process.env, DISPLAY: screen.display, XDG_STATE_HOME: state, DEPUTY_LOG_FILE: join(state, 'host.log') });
+    const host = startHost({ ...target.displayEnv(), XDG_STATE_HOME: state, DEPUTY_LOG_FILE: join(state, 'host.log') });
     try {
       const started = await host.rpc.call('desktop.run', {
         task: 'Click the red button',
@@ -172,8 +115,8 @@ describe.skipIf(skipReason !== undefined)('deputy desktop "task" with the fake p
       expect(started.runDir.startsWith(join(state, 'deputy', 'runs'))).toBe(true);
       const asked: string[] = [];
       let finished: { status: string; summary: string } | undefined;
-      const deadline = Date.now() + 60_000;
-      while (!finished && Date.now() < deadline) {
+      // Each approval is answered as it arrives, until the run says it has finished.
+      await waitUntil('the desktop run to finish', async () => {
         for (const { event, data } of host.events.splice(0)) {
           if (event !== 'desktop.task') continue;
           const task = data as { kind: string; id?: string; intent?: string; status?: string; summary?: string };
@@ -183,13 +126,13 @@ describe.skipIf(skipReason !== undefined)('deputy desktop "task" with the fake p
           }
           if (task.kind === 'finished') finished = { status: task.status ?? '', summary: task.summary ?? '' };
         }
-        await new Promise((resolve) => setTimeout(resolve, 50));
-      }
+        return finished;
+      });
       expect(finished).toEqual({ status: 'completed', summary: 'Clicked the red button.' });
       // Ask mode: the plan first, then the click, each approved on the channel before it happened.
       expect(asked).toHaveLength(2);
       expect(asked[1]).toMatch(/^Click at \(\d+, \d+\)$/);
-      const clicks = await page.evaluate(() => (window as unknown as { record: { clicks: { id: string }[] } }).record.clicks);
+      const clicks = await page().evaluate(() => (window as unknown as { record: { clicks: { id: string }[] } }).record.clicks);
       expect(clicks.map((c) => c.id)).toEqual(['button']);
       expect((await readdir(started.runDir)).filter((f) => f.endsWith('.png'))).toHaveLength(3);
       // An answer nobody is waiting for is refused, not applied to anything.

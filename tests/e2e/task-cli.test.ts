@@ -1,62 +1,30 @@
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { startFakeProvider, type FakeProvider, type RecordedRequest } from '../fixtures/fake-provider/fake-provider-server';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { RecordedRequest } from '../fixtures/fake-provider/fake-provider-server';
 import { startWebStatesServer, type WebStatesServer } from '../fixtures/web-states/web-states-server';
-import { requireBuild } from './support/register-host';
+import { useE2e } from './support/e2e-fixture';
+import { cliEnv, runCli, type Finished } from './support/run-cli';
 import { call, lastMessage, refIn } from './support/snapshot-refs';
-import { closedPort, launchTestBrowser, siteUrl, testHostEnv } from './support/test-hosts';
+import { closedPort, launchTestBrowser, siteUrl } from './support/test-hosts';
 
 // `npm run task` as a user runs it, in a child process: help, a model server that is not there, a site and a model
 // server reached by their names (not 127.0.0.1) with a kept profile and JSON events, and Ctrl-C at an approval prompt.
 
-let fake: FakeProvider;
+const e2e = useE2e({ browser: false, model: true, work: true, dropModelAfterEach: true });
 let site: WebStatesServer;
-let work: string;
 
 beforeAll(async () => {
-  requireBuild();
-  fake = await startFakeProvider();
   site = await startWebStatesServer();
-  work = await mkdtemp(join(tmpdir(), 'deputy-task-cli-'));
 });
 afterAll(async () => {
-  await fake?.close();
   await site?.close();
-  if (work) await rm(work, { recursive: true, force: true });
 });
-afterEach(() => fake.drop());
-
-interface Finished {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-const modelUrl = (): string => siteUrl(Number(new URL(fake.url).port), 'models.test', '/v1');
-
-/** The CLI's environment: the tests' host mapping (DEPUTY_HOST_RULES, test-only) and no keys from the machine. */
-function cliEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = { ...process.env, ...testHostEnv(), ...extra };
-  for (const name of ['OPENAI_API_KEY', 'ANTHROPIC_API_KEY', 'CHROME_PATH']) if (!(name in extra)) delete env[name];
-  return env;
-}
 
 /** Runs `npm run task -- args` to its end. */
-function npmTask(args: string[], extra: NodeJS.ProcessEnv = {}): Promise<Finished> {
-  return new Promise((resolve) => {
-    const child = spawn('npm', ['run', '--silent', 'task', '--', ...args], { env: cliEnv(extra), stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
-
+const npmTask = (args: string[], extra: NodeJS.ProcessEnv = {}): Promise<Finished> => runCli('npm', ['run', '--silent', 'task', '--', ...args], { env: cliEnv(extra) });
 
 describe('npm run task', () => {
   it('prints its help, options and exit codes for --help, and exits 0', async () => {
@@ -71,27 +39,27 @@ describe('npm run task', () => {
     expect(result.code).toBe(3);
     expect(result.stderr).toContain(`task: Cannot reach the model server at ${new URL(down).origin} (nothing is listening there). Is the server running, and is --base-url right?`);
     expect(result.stdout).toBe('');
-    const noBrowser = await npmTask(['--browser', join(work, 'no-such-browser'), '--base-url', modelUrl(), '--model', 'm', 'Look']);
+    const noBrowser = await npmTask(['--browser', join(e2e.work, 'no-such-browser'), '--base-url', e2e.modelBaseUrl, '--model', 'm', 'Look']);
     expect(noBrowser.code).toBe(4);
     expect(noBrowser.stderr).toMatch(/^task: No Chromium, Chrome, Brave or Edge found\.\nSet CHROME_PATH \(or pass --browser\)/);
   });
 
   it('reaches a site and a model server by their names with a kept profile whose login works, printing JSON events', async () => {
     // A profile the user signed in with earlier (a cookie of shop.test), made in a browser of its own.
-    const profile = join(work, 'profile');
+    const profile = join(e2e.work, 'profile');
     const before = await launchTestBrowser({ userDataDir: profile });
     const login = await before.browser.newPage();
     await login.goto(site.url('/login'));
     await before.close();
 
-    fake.enqueue((r: RecordedRequest) =>
+    e2e.fake.enqueue((r: RecordedRequest) =>
       lastMessage(r).includes('Signed in as Ada Lovelace')
         ? call('done', { success: true, summary: 'Ada Lovelace is signed in.' })
         : call('done', { success: false, summary: 'Nobody is signed in.' }),
     );
-    const runs = join(work, 'runs');
+    const runs = join(e2e.work, 'runs');
     const result = await npmTask(
-      ['--profile', profile, '--json', '--runs-dir', runs, '--url', site.url('/account'), '--base-url', modelUrl(), '--model', 'gpt-4o-mini', 'Who is signed in?'],
+      ['--profile', profile, '--json', '--runs-dir', runs, '--url', site.url('/account'), '--base-url', e2e.modelBaseUrl, '--model', 'gpt-4o-mini', 'Who is signed in?'],
       { DEPUTY_API_KEY: 'key-for-this-run' },
     );
     expect(result.code, `${result.stdout}\n${result.stderr}`).toBe(0);
@@ -103,10 +71,10 @@ describe('npm run task', () => {
     expect(end).toMatchObject({ exitCode: 0, success: true, summary: 'Ada Lovelace is signed in.', screenshots: 1 });
     expect((await readdir(end?.runDir ?? '')).sort()).toEqual(['step-001.jpg', 'task.json', 'trace.jsonl']);
     // The model was called by its name from inside the browser, and checked by the same name from Node first.
-    const port = new URL(fake.url).port;
-    expect(fake.probes.map((probe) => probe.headers.host)).toEqual([`models.test:${port}`]);
-    expect(fake.requests.map((request) => request.headers.host)).toEqual([`models.test:${port}`]);
-    expect(fake.requests[0]?.headers.authorization).toBe('Bearer key-for-this-run');
+    const port = new URL(e2e.fake.url).port;
+    expect(e2e.fake.probes.map((probe) => probe.headers.host)).toEqual([`models.test:${port}`]);
+    expect(e2e.fake.requests.map((request) => request.headers.host)).toEqual([`models.test:${port}`]);
+    expect(e2e.fake.requests[0]?.headers.authorization).toBe('Bearer key-for-this-run');
 
     // The profile keeps its login, and not the key of this run.
     const after = await launchTestBrowser({ userDataDir: profile });
@@ -119,32 +87,32 @@ describe('npm run task', () => {
   });
 
   it('sends what the provider flags choose: the Responses API with reasoning effort and a screenshot, or tools as JSON', async () => {
-    fake.enqueue({ toolCalls: [{ name: 'done', arguments: { success: true, summary: 'Looked.' } }] });
-    const model = ['--url', site.url('/account'), '--base-url', modelUrl(), '--model', 'gpt-5-mini', '--runs-dir', join(work, 'runs-options')];
+    e2e.fake.enqueue({ toolCalls: [{ name: 'done', arguments: { success: true, summary: 'Looked.' } }] });
+    const model = ['--url', site.url('/account'), '--base-url', e2e.modelBaseUrl, '--model', 'gpt-5-mini', '--runs-dir', join(e2e.work, 'runs-options')];
     const responses = await npmTask([...model, '--api', 'responses', '--reasoning-effort', 'high', '--screenshots', 'Look'], { DEPUTY_API_KEY: 'k' });
     expect(responses.code, `${responses.stdout}\n${responses.stderr}`).toBe(0);
-    const sent = fake.requests.at(-1);
+    const sent = e2e.fake.requests.at(-1);
     expect(sent?.path).toBe('/v1/responses');
     const body = sent?.json as { reasoning?: { effort?: string }; input?: { content?: unknown }[] };
     expect(body.reasoning).toEqual({ effort: 'high' });
     const parts = (body.input ?? []).flatMap((item) => (Array.isArray(item.content) ? (item.content as { type?: string; image_url?: string }[]) : []));
     expect(parts.find((part) => part.type === 'input_image')?.image_url).toMatch(/^data:image\/(jpeg|png);base64,.{100}/);
 
-    const before = fake.requests.length;
-    fake.enqueue({ text: '{"tool": "done", "arguments": {"success": true, "summary": "Looked as JSON."}}' });
+    const before = e2e.fake.requests.length;
+    e2e.fake.enqueue({ text: '{"tool": "done", "arguments": {"success": true, "summary": "Looked as JSON."}}' });
     const json = await npmTask([...model, '--json-tools', 'Look'], { DEPUTY_API_KEY: 'k' });
     expect(json.code, `${json.stdout}\n${json.stderr}`).toBe(0);
     expect(json.stdout).toContain('Looked as JSON.');
-    const chat = fake.requests[before];
+    const chat = e2e.fake.requests[before];
     expect(chat?.path).toBe('/v1/chat/completions');
     expect(chat?.json).not.toHaveProperty('tools');
     expect(chat?.text).toContain('you call tools by writing JSON');
   });
 
   it.skipIf(!existsSync('/usr/bin/script'))('stops cleanly on Ctrl-C at an approval prompt: exit 130, no stack trace, the trace saved', async () => {
-    fake.enqueue((r: RecordedRequest) => call('click', { ref: refIn(r, 'button', /^Place order$/) }));
-    const runs = join(work, 'runs-ctrl-c');
-    const command = [process.execPath, '--import', 'tsx', 'scripts/run-task.ts', '--runs-dir', runs, '--url', site.url('/account'), '--base-url', modelUrl(), '--model', 'gpt-4o-mini', 'Place my order']
+    e2e.fake.enqueue((r: RecordedRequest) => call('click', { ref: refIn(r, 'button', /^Place order$/) }));
+    const runs = join(e2e.work, 'runs-ctrl-c');
+    const command = [process.execPath, '--import', 'tsx', 'scripts/run-task.ts', '--runs-dir', runs, '--url', site.url('/account'), '--base-url', e2e.modelBaseUrl, '--model', 'gpt-4o-mini', 'Place my order']
       .map((part) => `'${part.replace(/'/g, `'\\''`)}'`)
       .join(' ');
     // `script` gives the CLI a terminal, so it asks for the approval as it would a person; Ctrl-C is typed into it.

@@ -2,7 +2,7 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from 'puppeteer-core';
-import { afterAll, beforeAll } from 'vitest';
+import { afterAll, afterEach, beforeAll } from 'vitest';
 import { serveDemoSite, type DemoSite } from '../../../scripts/demo/serve-demo-site';
 import type { ExtensionBrowser } from '../../../scripts/lib/launch-browser';
 import type { ParamsOf, UiMethods } from '../../../shared/protocol';
@@ -58,6 +58,15 @@ export interface E2eOptions {
    * another build of the extension).
    */
   extensionDir?: string;
+  /**
+   * Start Chromium with the extension (the default). `false` for a file that drives the product another way (a CLI
+   * in a child process, the host over stdio): it gets the servers and folders it asks for, and no browser or profile.
+   */
+  browser?: boolean;
+  /** A temp folder of the file's, e2e.work, removed after its tests (run folders, state folders, reports). */
+  work?: boolean;
+  /** Drop whatever the scripted model still has queued after each test, so one test's leftovers never answer the next. */
+  dropModelAfterEach?: boolean;
 }
 
 export interface E2e {
@@ -72,6 +81,8 @@ export interface E2e {
   readonly profile: string;
   /** Where the browser saves downloads (with `downloads`). */
   readonly downloads: string;
+  /** The file's temp folder (with `work`). */
+  readonly work: string;
   /** The side panel page for the shop's tab, and that tab (with `panel`). */
   readonly panel: Page;
   readonly tabId: number;
@@ -91,7 +102,8 @@ export interface E2e {
 
 /** Registers beforeAll/afterAll hooks that start and stop what `options` asks for; read the result inside tests. */
 export function useE2e(options: E2eOptions = {}): E2e {
-  const state: Partial<{ ext: ExtensionBrowser; fake: FakeProvider; shop: DemoSite; site: StaticServer; profile: string; downloads: string; panel: Page; tabId: number; helper: Page }> = {};
+  const state: Partial<{ ext: ExtensionBrowser; fake: FakeProvider; shop: DemoSite; site: StaticServer; profile: string; downloads: string; work: string; panel: Page; tabId: number; helper: Page }> = {};
+  const browser = options.browser !== false;
   const closers: Array<() => Promise<unknown>> = [];
 
   function need<K extends keyof typeof state>(key: K, option: string): NonNullable<(typeof state)[K]> {
@@ -114,10 +126,18 @@ export function useE2e(options: E2eOptions = {}): E2e {
 
   beforeAll(async () => {
     requireBuild();
-    const profile = await mkdtemp(join(tmpdir(), 'deputy-e2e-profile-'));
-    state.profile = profile;
-    closers.push(() => rm(profile, { recursive: true, force: true }));
-    if (options.downloads) {
+    if (options.work) {
+      const work = await mkdtemp(join(tmpdir(), 'deputy-e2e-work-'));
+      state.work = work;
+      closers.push(() => rm(work, { recursive: true, force: true }));
+    }
+    if (!browser && (options.host || options.downloads || options.panel)) throw new Error('The e2e fixture: { host, downloads, panel } need the browser; leave out { browser: false }');
+    const profile = browser ? await mkdtemp(join(tmpdir(), 'deputy-e2e-profile-')) : undefined;
+    if (profile !== undefined) {
+      state.profile = profile;
+      closers.push(() => rm(profile, { recursive: true, force: true }));
+    }
+    if (options.downloads && profile !== undefined) {
       const downloads = await mkdtemp(join(tmpdir(), 'deputy-downloads-'));
       state.downloads = downloads;
       closers.push(() => rm(downloads, { recursive: true, force: true }));
@@ -129,7 +149,7 @@ export function useE2e(options: E2eOptions = {}): E2e {
       options.demo ? serveDemoSite() : undefined,
       options.routes ? serveRoutes(options.routes) : options.loadRoutes ? options.loadRoutes().then(serveRoutes) : undefined,
       options.model ? startFakeProvider() : undefined,
-      options.host ? registerHostInProfile(profile) : undefined,
+      options.host && profile !== undefined ? registerHostInProfile(profile) : undefined,
     ]);
     if (shop) {
       closers.push(() => shop.close());
@@ -138,6 +158,7 @@ export function useE2e(options: E2eOptions = {}): E2e {
     if (site) closers.push(() => site.close());
     if (fake) closers.push(() => fake.close());
     Object.assign(state, { site, fake });
+    if (profile === undefined) return;
     const extensionDir = options.extensionDir ?? process.env.DEPUTY_EXTENSION_DIR;
     const env = typeof options.env === 'function' ? options.env() : options.env;
     const ext = await launchTestBrowser({ userDataDir: profile, ...(env ? { env } : {}), ...(extensionDir ? { extensionDir } : {}) });
@@ -151,6 +172,8 @@ export function useE2e(options: E2eOptions = {}): E2e {
       await uiCall(await helper(), 'settings.set', modelSettings(mode));
     }
   });
+
+  if (options.dropModelAfterEach) afterEach(() => state.fake?.drop());
 
   afterAll(async () => {
     // Browser first (it holds the host and the pages), then the servers, then the profile.
@@ -175,6 +198,9 @@ export function useE2e(options: E2eOptions = {}): E2e {
     },
     get downloads() {
       return need('downloads', '{ downloads: true }');
+    },
+    get work() {
+      return need('work', '{ work: true }');
     },
     get panel() {
       return need('panel', '{ panel: true }');
