@@ -126,7 +126,9 @@ export function classifyToolCall(input: GateInput): Classification {
     if (args.action === 'close') addRisk(findings, 'irreversible', 'closing one of your own tabs loses what it shows');
   }
 
-  if (tool.risk !== 'read') {
+  // A chat tool writes into the chat itself, in whichever frame holds it (a vendor's widget is often another site's
+  // frame): the chat's words are what it answers, and what it sends is judged as a message to support below.
+  if (tool.risk !== 'read' && !tool.outgoingMessage) {
     const borrowed = borrowedAuthority({ pageUrl: page.url, frameOrigins: page.frameOrigins, element, effect, classes: findings.classes, fills: fillsField(tool.name) });
     if (borrowed) mustAsk.push(borrowed);
   }
