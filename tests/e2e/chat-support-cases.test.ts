@@ -1,3 +1,5 @@
+import { readdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { CallRecord } from '../../shared/agent/agent-state';
 import type { PendingApproval, TaskRecord } from '../../shared/protocol';
@@ -29,6 +31,7 @@ const STEPS = 30;
 const e2e = useE2e({
   model: 'act',
   stepBudget: STEPS,
+  downloads: true,
   loadRoutes: async () => {
     const chat = await chatFixtureRoutes();
     return (url) => {
@@ -383,6 +386,22 @@ describe("History shows a case's written escalation and whether it went", () => 
         expect(shown.subject).toBe(`Subject: ${written.subject}`);
         expect(shown.body).toBe(written.body);
         expect(shown.text).toContain(`because ${written.reason}`);
+        if (status !== 'sent') continue;
+        // The case file the user exports (Markdown and PDF) says the same.
+        await panel.click('[data-testid=export-report]');
+        await panel.click('[data-testid=export-case-pdf]');
+        const file = async (extension: string): Promise<string> => {
+          const name = await waitUntil(`the ${extension} export`, async () => (await readdir(e2e.downloads)).find((entry) => entry.endsWith(extension)));
+          return readFile(join(e2e.downloads, name), 'latin1');
+        };
+        const markdown = await file('.md');
+        expect(markdown).toContain('### Written escalation');
+        expect(markdown).toMatch(/\*\*Sent with your approval \(\d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC\)\*\*/);
+        expect(markdown).toContain(`> **Subject:** ${written.subject}`);
+        const pdf = await file('.pdf');
+        expect(pdf.startsWith('%PDF-')).toBe(true);
+        expect(pdf).toContain('Written escalation');
+        expect(pdf).toContain('Sent with your approval');
       }
     } finally {
       await panel.close();
