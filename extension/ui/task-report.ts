@@ -1,4 +1,5 @@
 import { formatClosedPlan } from '../../shared/agent/plan';
+import { draftSendingText } from '../../shared/agent/support-draft-sending';
 import type { ChatCaseResult, TaskRecord } from '../../shared/protocol';
 import { elapsedMs, formatDuration, outcomeText, planOutcome, statusLabel, threadEntries, usageText } from './task-format';
 
@@ -68,7 +69,7 @@ export function caseFileLines(chat: ChatCaseResult): string[] {
   }
   if (chat.written) {
     const where = chat.written.via === 'email' ? `to ${chat.written.to}${chat.written.mailto ? ` ([open in your mail program](${chat.written.mailto}))` : ''}` : `for the contact form at ${chat.written.to}`;
-    lines.push('', '### Written escalation', '', `Drafted ${stamp(chat.written.draftedAt)}${where}, because ${chat.written.reason}. Sent only if you approved it (see the steps).`, '');
+    lines.push('', '### Written escalation', '', `Drafted ${stamp(chat.written.draftedAt)}${where}, because ${chat.written.reason}.`, '', `**${draftSendingText(chat.written)}**`, '');
     lines.push(`> **Subject:** ${chat.written.subject}`, '>', ...chat.written.body.split('\n').map((line) => (line ? `> ${line}` : '>')));
   }
   lines.push('', '### Transcript', '');

@@ -35,7 +35,8 @@ export function createElementBans(): ElementBans {
       const text = observation.text
         .split('\n')
         .filter((line) => {
-          const ref = /^\s*(?:-\s*)?\[(\d+)\]/.exec(line)?.[1];
+          // A line may mark its element as new since the last look (`*[12] link …`, see render-snapshot).
+          const ref = /^\s*(?:-\s*)?\*?\[(\d+)\]/.exec(line)?.[1];
           return ref === undefined || !hidden.has(Number(ref));
         })
         .join('\n');

@@ -8,6 +8,7 @@ import { readableLabel } from './label-text';
 import type { Classification, Decision, GateInput, GateVerdict, PolicyConfig } from './gate-types';
 import { formatPlan, planStepsChanged, type Plan } from './plan';
 import { beyondPlan } from './plan-scope';
+import { DRAFT_SENDING } from './support-draft-sending';
 import { ALWAYS_ASK_CLASSES, type RiskClass } from './risk-class';
 import { type RiskFindings, addRisk, effectRisks, isPaymentField, wordRisks } from './risk-signals';
 import { type ApprovedScope, inScope, matchesAny, originLabel, originOf, scopeText } from './site-list';
@@ -125,7 +126,9 @@ export function classifyToolCall(input: GateInput): Classification {
     if (args.action === 'close') addRisk(findings, 'irreversible', 'closing one of your own tabs loses what it shows');
   }
 
-  if (tool.risk !== 'read') {
+  // A chat tool writes into the chat itself, in whichever frame holds it (a vendor's widget is often another site's
+  // frame): the chat's words are what it answers, and what it sends is judged as a message to support below.
+  if (tool.risk !== 'read' && !tool.outgoingMessage) {
     const borrowed = borrowedAuthority({
       tool: tool.name,
       pageUrl: page.url,
@@ -144,7 +147,7 @@ export function classifyToolCall(input: GateInput): Classification {
   // the draft on the card (what was typed is judged above, field by field, like any message to support).
   if (page.chat?.draft !== undefined && effect?.submits && effect.form) {
     addRisk(findings, 'send-message', 'it sends a message');
-    mustAsk.push(`it sends support the written message Deputy drafted from the case file:\n${page.chat.draft.slice(0, 2500)}`);
+    mustAsk.push(`${DRAFT_SENDING}:\n${page.chat.draft.slice(0, 2500)}`);
   }
   if (personalData) findings.reasons.push(`it uses personal data (${placeholders.map((p) => `{{${p}}}`).join(', ')})`);
 

@@ -98,8 +98,19 @@ export const WrittenEscalation = z.object({
   /** The names of the user's facts the draft holds. */
   factsUsed: z.array(z.string()),
   mailto: z.string().optional(),
+  /**
+   * Whether it went, read from the case's steps: the contact form's sending waits for the user's approval, so it is
+   * not sent yet, waiting for that approval, declined, approved (but the sending did not finish), or sent, with when.
+   */
+  sending: z
+    .object({
+      status: z.enum(['not_sent', 'awaiting_approval', 'declined', 'approved', 'sent']),
+      at: z.number().optional(),
+    })
+    .optional(),
 });
 export type WrittenEscalation = z.infer<typeof WrittenEscalation>;
+export type DraftSending = NonNullable<WrittenEscalation['sending']>;
 
 /**
  * A support-chat case file: the goal, the facts shared, the transcript with times (redacted), what the other side

@@ -29,6 +29,8 @@ export interface ChatCaseOptions {
 }
 
 const CLICKS = new Set(['click']);
+/** Actions that take the tab to another page (or another tab): where no chat was found, the next look tries again. */
+const PAGE_MOVES = new Set(['click', 'navigate', 'back', 'forward', 'reload', 'press', 'tab_new', 'tab_switch', 'tab_close']);
 
 /**
  * A support-chat case on one tab: the chat driver talks to the widget (opened on the first look), and the tab
@@ -110,6 +112,9 @@ export function createChatCaseEnvironment(
       const target = 'ref' in action && CLICKS.has(action.kind) ? shown.find((element) => element.ref === action.ref) : undefined;
       const from = shownUrl;
       const outcome = await tab.act(action, actOptions);
+      // Going to the page an earlier case found the chat on (or any other page) is how a case leaves a page without
+      // one: the chat is looked for again there, not given up on for the rest of the case.
+      if (!target && chatMissing && outcome.ok && PAGE_MOVES.has(action.kind)) opened = null;
       if (target && outcome.ok) {
         // A click that changed nothing, or (while no chat could be opened) one after which still none opens, led
         // nowhere: it is not offered again in this case.

@@ -6,6 +6,7 @@ import { controlTools } from '../../../shared/agent/control-tools';
 import type { AgentEnvironment, Screenshot } from '../../../shared/agent/environment';
 import { createRedactor } from '../../../shared/agent/redactor';
 import { buildCaseFile, carryReminders } from '../../../shared/agent/support-case';
+import { draftSending } from '../../../shared/agent/support-draft-sending';
 import { extractPromises } from '../../../shared/agent/support-promises';
 import { createRiskClassifier } from '../../../shared/agent/risk-classifier';
 import { resumeAgent, startAgent, type AgentDeps } from '../../../shared/agent/run-agent';
@@ -76,7 +77,7 @@ export async function runTaskAgent(core: TaskCore, record: TaskRecord, startUrl:
     }
     const outcome = options.open ? 'in progress' : (state.outcome?.label ?? (state.status === 'completed' ? 'agreed' : state.status));
     const summary = options.open ? 'The case is still running.' : (state.outcome?.summary ?? state.endReason ?? 'The case ended without a summary.');
-    return buildCaseFile({ goal: record.text, messages: seen.messages, vendor: seen.vendor, facts: facts ?? {}, escalations: seen.escalations, promiseShots, promises, redact: (text) => redactor.redact(text), outcome, summary, open: options.open, ...(seen.written ? { written: seen.written } : {}) });
+    return buildCaseFile({ goal: record.text, messages: seen.messages, vendor: seen.vendor, facts: facts ?? {}, escalations: seen.escalations, promiseShots, promises, redact: (text) => redactor.redact(text), outcome, summary, open: options.open, ...(seen.written ? { written: { ...seen.written, sending: draftSending(state.steps.flatMap((step) => step.calls)) } } : {}) });
   };
   const thinking = createThinkingFeed(taskId, (event) => deps.onThinking?.(event), deps.now);
   const agentDeps: AgentDeps<AgentEnvironment> = {

@@ -38,4 +38,14 @@ describe('elements that led nowhere in a case', () => {
     // Spacing and case do not make another element.
     expect(bans.apply(page([{ ...chatNow, name: 'CHAT  now' }])).elements).toEqual([]);
   });
+
+  it('are taken out of the text however the snapshot writes their line: new since the last look, in a frame, in a list', () => {
+    const bans = createElementBans();
+    bans.ban(chatNow, 'clicked, nothing changed');
+    for (const line of ['*[7] button "Chat now"', '  *[7] button "Chat now"', '- [7] button "Chat now"', '  [7] button "Chat now" (disabled)']) {
+      const shown = bans.apply({ url: 'https://shop.example/', title: 'Shop', text: `navigation:\n${line}\n*[5] link "Help"`, elements: [{ ...chatNow, ref: 7 }, help] });
+      expect(shown.text, line).not.toContain('[7]');
+      expect(shown.text, line).toContain('*[5] link "Help"');
+    }
+  });
 });

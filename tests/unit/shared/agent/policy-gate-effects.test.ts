@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ActionEffect, FieldFact } from '../../../../shared/agent/action-effect';
+import { chatTools } from '../../../../shared/agent/chat-tools';
 import { controlTools } from '../../../../shared/agent/control-tools';
 import type { ObservedElement } from '../../../../shared/agent/environment';
 import { PolicyConfig, gateToolCall } from '../../../../shared/agent/policy-gate';
@@ -7,7 +8,7 @@ import { createSecretVault } from '../../../../shared/agent/secret-vault';
 import type { AnyTool, PageLookup } from '../../../../shared/agent/tool';
 import { webTools } from '../../../../shared/agent/web-tools';
 
-const tools = [...webTools, ...controlTools()] as AnyTool<never>[];
+const tools = [...webTools, ...controlTools(), ...chatTools] as AnyTool<never>[];
 const tool = (name: string): AnyTool<never> => tools.find((t) => t.name === name) as AnyTool<never>;
 const SHOP = 'http://shop.test:8080';
 
@@ -182,5 +183,19 @@ describe('a case\'s written escalation', () => {
     expect(gate({ element: { name: 'Send' }, effect: contact, page: { chat: { lastFromThem: null, choices: [] } } }).decision).toBe('allow');
     // Typing into a field of that form does not submit it: judged as a message, it goes out without asking.
     expect(gate({ name: 'type', args: { ref: 1, text: 'Order number: 1234' }, element: { role: 'textbox', name: 'Message' }, effect: effect({ submits: false, form: contact.form }), page: { chat: { lastFromThem: null, choices: [], draft: 'x' } } }).decision).toBe('allow');
+  });
+});
+
+describe("a support chat in another site's frame (a vendor's widget)", () => {
+  const widget = { frameOrigins: ['http://widget.test:8080'], chat: { lastFromThem: 'How can I help you today?', choices: ['Accept store credit', 'No thanks'] } };
+  it('writes to the chat without borrowing the page: a plain message goes, a commitment still asks', () => {
+    expect(gate({ name: 'chat_send', args: { text: 'Hi, my order 1234 arrived damaged. I would like a refund.' }, page: widget }).decision).toBe('allow');
+    const accept = gate({ name: 'chat_send', args: { text: 'OK, I accept the store credit instead.' }, page: widget });
+    expect(accept.decision).toBe('ask');
+    expect(accept.reason).not.toContain("a frame's words must not act for the page");
+    expect(gate({ name: 'chat_choose', args: { choice: 'Accept store credit' }, page: widget }).decision).toBe('ask');
+    // A page tool that changes the page itself after the frame's words still asks, naming the frame's site.
+    const post = gate({ element: { name: 'Save' }, effect: effect({ submits: true, form: form(`${SHOP}/account`) }), page: { frameOrigins: widget.frameOrigins } });
+    expect(post.reason).toContain("a frame's words must not act for the page");
   });
 });

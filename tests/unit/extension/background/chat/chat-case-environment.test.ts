@@ -100,4 +100,39 @@ describe('a support case that knows where to go, drops dead ends and writes when
     await env.act({ kind: 'click', ref: 3, double: false }, {});
     expect(learned.at(-1)).toEqual({ url: 'https://www.amazon.com/gp/help', what: { contactUrl: 'https://www.amazon.com/contact' } });
   });
+
+  it('looks for the chat again on the page a case goes to, after a page without one (where an earlier case found it)', async () => {
+    let url = 'https://shop.example/';
+    const opens: string[] = [];
+    const tab = {
+      currentTabId: () => 5,
+      restoreRefs: () => 0,
+      observe: () => Promise.resolve({ url, title: 't', text: '[1] link "Orders"', elements: [{ ref: 1, role: 'link', name: 'Orders' }] }),
+      act: (action: { kind: string; url?: string }) => {
+        if (action.url) url = action.url;
+        return Promise.resolve({ ok: true, message: 'ok', changed: true });
+      },
+    } satisfies TabEnvironment;
+    const driver = {
+      open: () => {
+        opens.push(url);
+        return Promise.resolve(url.endsWith('/help') ? { opened: true } : { opened: false, summary: 'no chat widget found' });
+      },
+      read: () => Promise.resolve(chatState([message('1', 'them', 'How can I help?')])),
+    } as unknown as Pick<ChatDriver, 'open' | 'read' | 'send' | 'wait' | 'choose' | 'end'>;
+    const memory = { get: () => Promise.resolve({ chatUrl: 'https://shop.example/help', vendor: 'crisp', at: 1 }), learn: () => Promise.resolve() };
+    const env = createChatCaseEnvironment(driver, tab, { goal: 'Refund order 1234', memory });
+
+    const first = await env.observe({ screenshot: false });
+    expect(first.text).toContain('No support chat could be opened on this page: no chat widget found');
+    expect(first.text).toContain('the support chat (crisp) was found at https://shop.example/help');
+    // Looking again at the same page does not search it again; going where the chat was found does.
+    await env.observe({ screenshot: false });
+    expect(opens).toEqual(['https://shop.example/']);
+    await env.act({ kind: 'navigate', url: 'https://shop.example/help' }, {});
+    const there = await env.observe({ screenshot: false });
+    expect(opens).toEqual(['https://shop.example/', 'https://shop.example/help']);
+    expect(there.text).toContain('How can I help?');
+    expect(there.chat?.lastFromThem).toBe('How can I help?');
+  });
 });
