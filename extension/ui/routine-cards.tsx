@@ -3,6 +3,7 @@ import type { TaskRecord } from '../../shared/protocol';
 import type { StoredRoutine } from '../../shared/routines/routine';
 import type { BackgroundClient } from './background-client';
 import { errorMessage } from './error-message';
+import { RoutineScheduleForm } from './routine-schedule-form';
 
 const ENDED = new Set(['completed', 'failed', 'stopped']);
 
@@ -159,6 +160,7 @@ export function RoutineCard(props: { client: BackgroundClient; saved: StoredRout
       <p class="form-error" role="alert" data-testid="routine-error">
         {error}
       </p>
+      <RoutineScheduleForm client={client} routineId={saved.id} params={values} />
     </li>
   );
 }

@@ -54,6 +54,8 @@ export const RoutineSchedule = z.object({
   /** Runs started, by local day (YYYY-MM-DD): only the current day is kept. */
   runs: z.object({ day: z.string(), count: z.number().int() }).default({ day: '', count: 0 }),
   lastTaskId: z.string().optional(),
+  /** Why the last run did not start (its routine gone, its values no longer valid), until a run starts. */
+  lastError: z.string().optional(),
   createdAt: z.number(),
 });
 export type RoutineSchedule = z.infer<typeof RoutineSchedule>;

@@ -297,4 +297,44 @@ describe('routines', () => {
     expect(ended.status).not.toBe('completed');
     expect((await uiCall(helper, 'routine.unschedule', { id: schedule.id })).deleted).toBe(true);
   });
+
+  it('in the side panel: a schedule form that says what is wrong with bad input, sets a weekly run with its next time, and clears it', async () => {
+    const { panel } = await e2e.panelOn(shopUrl('/store?tab=schedule'));
+    const card = await panel.waitForSelector(`[data-testid=routine][data-routine-id="${routine.id}"]`, { timeout: 20_000 });
+    await (await card!.$('[data-testid=routine-schedule] summary'))!.click();
+    const errorSays = (text: string) => panel.waitForFunction((id, want) => document.querySelector(`[data-routine-id="${id}"] [data-testid=schedule-error]`)?.textContent?.includes(want), { timeout: 20_000, polling: 100 }, routine.id, text);
+    const submit = async (): Promise<void> => (await card!.$('[data-testid=schedule-routine]'))!.click();
+    // Bad input: each says what to do.
+    const cost = (await card!.$('[data-testid=schedule-cost]'))!;
+    await cost.click({ count: 3 });
+    await cost.type('lots');
+    await submit();
+    await errorSays('cost cap is an amount in US dollars');
+    await cost.click({ count: 3 });
+    await cost.type('0.20');
+    await card!.$eval('[data-testid=schedule-every]', (e) => e.scrollIntoView());
+    await (await card!.$('[data-testid=schedule-every]'))!.select('once');
+    await submit();
+    await errorSays('Pick the date and time it runs');
+    // A value the routine cannot use is said when the schedule is set, not when it runs.
+    const date = (await card!.$('[data-testid=routine-param][data-param=delivery_date]'))!;
+    await date.click({ count: 3 });
+    await date.type('next week');
+    await (await card!.$('[data-testid=schedule-every]'))!.select('weekly');
+    await (await card!.$('[data-testid=schedule-weekday]'))!.select('3');
+    await submit();
+    await errorSays('delivery_date');
+    await date.click({ count: 3 });
+    await date.type('2027-05-05');
+    await submit();
+    const item = await panel.waitForSelector(`[data-routine-id="${routine.id}"] [data-testid=schedule-item]`, { timeout: 20_000 });
+    expect(await item!.$eval('[data-testid=schedule-when]', (e) => e.textContent)).toMatch(/^Every Wednesday at 08:00 · next /);
+    expect(await item!.$eval('[data-testid=schedule-last]', (e) => e.textContent)).toBe('Last run: none yet');
+    const [set] = (await uiCall(panel, 'routine.schedules', {})).filter((s) => s.routineId === routine.id);
+    expect(set).toMatchObject({ every: 'weekly', weekday: 3, time: '08:00', costCapUsd: 0.2, runsPerDay: 1, params: { delivery_date: '2027-05-05' } });
+    expect(new Date(set!.nextAt!).getDay()).toBe(3);
+    await (await item!.$('[data-testid=clear-schedule]'))!.click();
+    await panel.waitForFunction((id) => document.querySelector(`[data-routine-id="${id}"] [data-testid=schedule-said]`)?.textContent === 'Schedule cleared.' && !document.querySelector(`[data-routine-id="${id}"] [data-testid=schedule-item]`), { timeout: 20_000, polling: 100 }, routine.id);
+    expect((await uiCall(panel, 'routine.schedules', {})).filter((s) => s.routineId === routine.id)).toEqual([]);
+  });
 });

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { AppError } from '../../../shared/errors';
 import type { TaskRecord } from '../../../shared/protocol';
+import { checkParams } from '../../../shared/routines/routine-params';
 import { RoutineSchedule, ScheduleInput, nextRunAt, takeRun } from '../../../shared/routines/routine-schedule';
 import type { Store } from '../../platform/storage';
 import type { UiHandlers } from '../ui/ui-server';
@@ -55,6 +56,8 @@ export class RoutineScheduler {
       const saved = await this.deps.routines.get(input.routineId);
       if (!saved) throw new AppError('not_found', 'That routine is gone: save or import it again, then schedule it.');
       label = `Routine "${saved.routine.name}"`;
+      // Its values are checked now, so a value the routine cannot use is said at once, not at 3 a.m.
+      checkParams(saved.routine, input.params);
     }
     const now = this.deps.now();
     const nextAt = nextRunAt(input, now);
@@ -118,9 +121,12 @@ export class RoutineScheduler {
         schedule.routineId !== undefined
           ? await this.deps.runRoutine({ id: schedule.routineId, tabId, params: schedule.params, schedule: mark })
           : await this.deps.runTask({ tabId, text: schedule.task ?? '', url: schedule.url ?? 'about:blank', schedule: mark });
-      await this.put({ ...schedule, nextAt, runs: taken.runs, lastTaskId: record.id });
+      const started: RoutineSchedule = { ...schedule, nextAt, runs: taken.runs, lastTaskId: record.id };
+      delete started.lastError;
+      await this.put(started);
       return record;
     } catch (error) {
+      await this.put({ ...schedule, nextAt, runs: taken.runs, lastError: error instanceof Error ? error.message : String(error) });
       await this.deps.notify({ id: `schedule-failed:${schedule.id}`, title: 'Deputy: scheduled run did not start', message: `${schedule.label}: ${error instanceof Error ? error.message : String(error)}` });
       return null;
     }
