@@ -9,6 +9,7 @@ import { call, type ChatStep } from './support/chat-script';
 import { refIn } from './support/snapshot-refs';
 import { CASE_FACTS, CASE_GOAL, useChatCases } from './support/chat-cases-setup';
 import { uiCall } from './support/ui-call';
+import { waitUntil } from './support/wait-until';
 
 // Deputy as the user's advocate in a support chat whose other side is a bot (issue 31): it notices the bot going round
 // in circles and asks for a person the way the chat offers one, says honestly when no person can be reached, and keeps
@@ -127,11 +128,16 @@ describe('an advocate in a support chat: past the bot, honest about people, a ca
     const watch = (browser: ExtensionBrowser): void => {
       watcher = (async () => {
         const panel = await browser.openExtensionPage('extension/sidepanel/index.html');
-        while (watching) {
-          const records = await uiCall(panel, 'task.list', { limit: 5 }).catch(() => [] as TaskRecord[]);
-          for (const record of records) if (record.chat?.open) seenOpen.push(record);
-          await new Promise((resolve) => setTimeout(resolve, 150));
-        }
+        // Every look at History until the case is closing: the last open record must already show our message.
+        await waitUntil(
+          'the case to close',
+          async () => {
+            const records = await uiCall(panel, 'task.list', { limit: 5 }).catch(() => [] as TaskRecord[]);
+            for (const record of records) if (record.chat?.open) seenOpen.push(record);
+            return !watching;
+          },
+          { everyMs: 150, timeoutMs: 300_000 },
+        );
       })();
     };
     const run = await runTask(options('closes'), io(), {

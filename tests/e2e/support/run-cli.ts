@@ -6,6 +6,8 @@ export interface Finished {
   code: number | null;
   stdout: string;
   stderr: string;
+  /** stdout and stderr together, in the order they arrived, as a terminal would show them. */
+  output: string;
 }
 
 /** Keys and browser paths of the machine the tests run on, which no command under test may pick up by accident. */
@@ -35,13 +37,18 @@ export function runCli(
     const child = spawn(command, args, { env: options.env ?? cliEnv(), ...(options.cwd ? { cwd: options.cwd } : {}), stdio: ['pipe', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
+    let output = '';
     child.stdout.on('data', (chunk: Buffer) => {
       stdout += chunk.toString('utf8');
+      output += chunk.toString('utf8');
       options.onStdout?.(stdout);
     });
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+    child.stderr.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString('utf8');
+      output += chunk.toString('utf8');
+    });
     child.once('error', reject);
-    child.once('close', (code) => resolve({ code, stdout, stderr }));
+    child.once('close', (code) => resolve({ code, stdout, stderr, output }));
     child.stdin.end(options.stdin ?? '');
   });
 }
