@@ -1,5 +1,4 @@
 import { browser, type Tabs } from './browser';
-import { watchTabChanges } from './tab-changes';
 
 /** Tab-level navigation for the page agent: the chrome.tabs calls, each narrow, each returning plain data. */
 export interface TabState {
@@ -68,21 +67,15 @@ export function closeTab(tabId: number): Promise<void> {
   return browser.tabs.remove(tabId);
 }
 
-/** Waits, on the tab's events, until it has finished loading; undefined when still loading after `timeoutMs` or closed. */
+/** Polls until the tab has finished loading; undefined when it is still loading after `timeoutMs` or was closed. */
 export async function waitForTabLoad(tabId: number, timeoutMs: number): Promise<TabState | undefined> {
   const deadline = Date.now() + timeoutMs;
-  const changes = watchTabChanges(tabId);
-  try {
-    for (;;) {
-      const seen = changes.version();
-      const state = await tabState(tabId);
-      if (!state) return undefined;
-      if (state.status === 'complete') return state;
-      if (Date.now() >= deadline) return undefined;
-      await changes.next(seen, Math.min(1000, deadline - Date.now()));
-    }
-  } finally {
-    changes.stop();
+  for (;;) {
+    const state = await tabState(tabId);
+    if (!state) return undefined;
+    if (state.status === 'complete') return state;
+    if (Date.now() >= deadline) return undefined;
+    await new Promise((resolve) => setTimeout(resolve, 100));
   }
 }
 
