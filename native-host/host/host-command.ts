@@ -17,6 +17,18 @@ export async function hostCommand(): Promise<number> {
     { version: HOST_VERSION, platform: process.platform, pid: process.pid, desktop: true, shell: true, mcp: true },
     { maxInboundBytes: MAX_MESSAGE_FROM_BROWSER_BYTES, maxOutboundBytes: MAX_MESSAGE_TO_BROWSER_BYTES },
   );
+  // A stop asked for while the services load (the browser closing, Ctrl-C) is kept, not left to Node's default (which
+  // ends the process by the signal, without a clean stop): the wired host acts on it once its own handlers are in.
+  let signalled: NodeJS.Signals | undefined;
+  const onEarlySignal = (signal: NodeJS.Signals): void => void (signalled ??= signal);
+  process.on('SIGINT', onEarlySignal);
+  process.on('SIGTERM', onEarlySignal);
   const { runWiredHost } = await import('./wired-host');
-  return runWiredHost(early);
+  return runWiredHost(early, {
+    takeSignal: () => {
+      process.off('SIGINT', onEarlySignal);
+      process.off('SIGTERM', onEarlySignal);
+      return signalled;
+    },
+  });
 }

@@ -19,7 +19,13 @@ const LINGER_MS = 2000;
  * The host's services wired to the real stdio, log file and signals, taking over from the early reader (see
  * host-command.ts); makes sure the process ends: cleanly when the loop stops, forcibly if shutdown hangs.
  */
-export async function runWiredHost(early: EarlyHello): Promise<number> {
+export async function runWiredHost(
+  early: EarlyHello,
+  options: {
+    /** The signal that came while the services loaded, if any; stops the early handlers (this host's are in by then). */
+    takeSignal?: () => NodeJS.Signals | undefined;
+  } = {},
+): Promise<number> {
   const logFile = hostLogFile(currentPathEnv());
   const file = fileSink(logFile);
   const level = process.env.DEPUTY_LOG_LEVEL === 'debug' ? 'debug' : 'info';
@@ -62,6 +68,8 @@ export async function runWiredHost(early: EarlyHello): Promise<number> {
   };
   process.once('SIGINT', onSignal);
   process.once('SIGTERM', onSignal);
+  const signalledEarly = options.takeSignal?.();
+  if (signalledEarly !== undefined) onSignal(signalledEarly);
 
   const reason = await host.stopped;
   log.info('stopped', { reason });

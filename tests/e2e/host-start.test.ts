@@ -103,4 +103,14 @@ describe('host start loads no heavy library before it answers', () => {
     expect(Object.keys(metafile.inputs)).toContain('native-host/index.ts');
     expect(heavy).toEqual({});
   });
+
+  it("the host's services, loaded once the hello is answered, reach no heavy package before a command needs it", () => {
+    // The hello is answered before wired-host.ts loads, so the checks above no longer see what it imports; a heavy
+    // library there would still slow every native-host start's first real request (and each MCP bridge's).
+    const metafile = JSON.parse(readFileSync(join(ROOT, 'dist-host', 'deputy.meta.json'), 'utf8')) as Metafile;
+    expect(Object.keys(metafile.inputs)).toContain('native-host/host/wired-host.ts');
+    const reached = staticPackages(metafile, 'native-host/host/wired-host.ts');
+    const heavy = Object.fromEntries([...reached].filter(([name]) => (HEAVY_PACKAGES as readonly string[]).includes(name)).map(([name, chain]) => [name, chain.join(' -> ')]));
+    expect(heavy).toEqual({});
+  });
 });
