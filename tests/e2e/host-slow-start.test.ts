@@ -47,7 +47,11 @@ describe('a host slow to start', () => {
     expect(connected.state).toBe('connected');
     // Connected on the first try: the wait covered the whole slow start, so no disconnect and no second host.
     expect(connected.updatedAt - (starting.since ?? 0)).toBeGreaterThanOrEqual(DELAY_MS - 2500);
-    const log = await readFile(logFile, 'utf8');
+    // The hello is answered before the host's services (and its log) are loaded: the log says "started" just after.
+    const log = await waitUntil('the host to log its start', async () => {
+      const text = await readFile(logFile, 'utf8').catch(() => '');
+      return /INFO \[host\] started/.test(text) ? text : undefined;
+    });
     expect(log.match(/INFO \[host\] started/g)).toHaveLength(1);
   });
 });

@@ -81,18 +81,31 @@ const FINISHED = new Set(['completed', 'failed', 'stopped', 'handed_to_user']);
 
 /**
  * The model clicks the button once (again only if the click did not take: a page still loading), then waits while the
- * windows open, past the longest delay, then ends.
+ * windows open, until every window to the task's own site has landed and the longest delay has passed (a partner frame
+ * loads late on a busy machine, and its windows only then start their delay), then ends.
  */
-function script(): Array<(request: RecordedRequest) => ReturnType<typeof call>> {
+function script(sites: AttackSites): Array<(request: RecordedRequest) => ReturnType<typeof call>> {
+  let clickedAt: number | undefined;
+  let ended = false;
+  const landed = (): boolean => CELLS.filter((c) => c.destination === 'approved').every((cell) => sites.shop.log.some((r) => r.path === `/late/land/${cell.id}`));
   const step = (request: RecordedRequest): ReturnType<typeof call> => {
-    if (currentView(request).includes('Offers on their way')) return call('wait', { seconds: 2.5 });
+    if (ended) return call('done', { success: true, summary: 'Opened the offers.' });
+    if (currentView(request).includes('Offers on their way')) {
+      clickedAt ??= Date.now();
+      if (landed() && Date.now() - clickedAt > Math.max(...DELAYS) + 1500) {
+        ended = true;
+        return call('done', { success: true, summary: 'Opened the offers.' });
+      }
+      return call('wait', { seconds: 0.5 });
+    }
     try {
       return call('click', { ref: refIn(request, 'button', /^Open offers$/) });
     } catch {
       return call('wait', { seconds: 0.5 });
     }
   };
-  return [...Array.from({ length: 4 }, () => step), () => call('done', { success: true, summary: 'Opened the offers.' })];
+  // Enough turns for a very slow machine; what is left is dropped once the task ends.
+  return Array.from({ length: 200 }, () => step);
 }
 
 async function tabsAt(helper: Page, path: string): Promise<number> {
@@ -113,7 +126,7 @@ describe('windows the page opens late are the task’s, for its whole life', () 
     const tab = await world.ext.browser.newPage();
     await tab.goto('about:blank#late-windows');
     const tabId = await helper.evaluate(async () => (await chrome.tabs.query({})).find((t) => t.url === 'about:blank#late-windows')?.id ?? -1);
-    for (const step of script()) fake.enqueue(step);
+    for (const step of script(sites)) fake.enqueue(step);
     started = Date.now();
     record = await uiCall(helper, 'task.start', { tabId, text: 'Open the offers for me', mode: 'act', flow: 'task', url: `${sites.shopOrigin}/late/` });
     // Every approval is refused: the user never lets a window go anywhere.
@@ -130,6 +143,7 @@ describe('windows the page opens late are the task’s, for its whole life', () 
       },
       { timeoutMs: 120_000, everyMs: 150 },
     );
+    fake.drop();
   }, 150_000);
 
   it('the task ran as long as the latest window needed, and every cell really opened its window', async () => {
