@@ -28,81 +28,66 @@ const WORKER_READY = 'deputy:ts-worker-ready';
 /** How long a new worker may take to load its module: generous, as loading through tsx is slow on a busy machine. */
 const WORKER_START_MS = 120_000;
 
+/** What a worker did next: answered (a message `accept` took), ran out of time, failed, or exited. */
+type Heard<T> = { answer: T } | { timedOut: true } | { error: Error } | { exitCode: number };
+
+/** Waits at most `ms` for the worker's next answer that `accept` takes, its error or its exit; leaves no listener. */
+function hear<T>(worker: Worker, ms: number, accept: (message: unknown) => T | undefined): Promise<Heard<T>> {
+  return new Promise((resolve) => {
+    const settle = (heard: Heard<T>): void => {
+      clearTimeout(timer);
+      worker.off('message', onMessage).off('error', onError).off('exit', onExit);
+      resolve(heard);
+    };
+    const onMessage = (message: unknown): void => {
+      const answer = accept(message);
+      if (answer !== undefined) settle({ answer });
+    };
+    const onError = (error: Error): void => settle({ error });
+    const onExit = (exitCode: number): void => settle({ exitCode });
+    const timer = setTimeout(() => settle({ timedOut: true }), ms);
+    worker.on('message', onMessage).on('error', onError).on('exit', onExit);
+  });
+}
+
+/** A new worker once its module has loaded, so the per-file limit never counts the load; else why it did not load. */
+async function startWorker(module: URL): Promise<Worker | { crashed: string }> {
+  const worker = new Worker(new URL('../ts-worker.mjs', import.meta.url), { argv: [module.href] });
+  const heard = await hear(worker, WORKER_START_MS, (message) => (message === WORKER_READY ? true : undefined));
+  if ('answer' in heard) return worker;
+  if ('exitCode' in heard) return { crashed: `the worker exited with code ${heard.exitCode} while loading` };
+  await worker.terminate();
+  return { crashed: 'error' in heard ? `the worker failed to load: ${heard.error.message}` : `the worker did not load within ${Math.round(WORKER_START_MS / 1000)} s` };
+}
+
 export async function runFilesTimed(paths: readonly string[], options: TimedRunOptions): Promise<FileOutcome[]> {
   const outcomes: FileOutcome[] = [];
   let worker: Worker | undefined;
-  // A new worker is sent its first file only once its module has loaded, so the per-file limit never counts the load.
-  const start = (): Promise<Worker | { crashed: string }> =>
-    new Promise((resolve) => {
-      const created = new Worker(new URL('../ts-worker.mjs', import.meta.url), { argv: [options.worker.href] });
-      const timer = setTimeout(() => {
-        cleanup();
-        void created.terminate();
-        resolve({ crashed: `the worker did not load within ${Math.round(WORKER_START_MS / 1000)} s` });
-      }, WORKER_START_MS);
-      const onMessage = (message: unknown): void => {
-        if (message !== WORKER_READY) return;
-        cleanup();
-        resolve(created);
-      };
-      const onError = (error: Error): void => {
-        cleanup();
-        void created.terminate();
-        resolve({ crashed: `the worker failed to load: ${error.message}` });
-      };
-      const onExit = (code: number): void => {
-        cleanup();
-        resolve({ crashed: `the worker exited with code ${code} while loading` });
-      };
-      const cleanup = (): void => {
-        clearTimeout(timer);
-        created.off('message', onMessage).off('error', onError).off('exit', onExit);
-      };
-      created.on('message', onMessage).on('error', onError).on('exit', onExit);
-    });
+  const record = (index: number, outcome: FileOutcome): void => {
+    outcomes.push(outcome);
+    options.onFile?.(index, outcome);
+  };
   try {
     for (const [index, path] of paths.entries()) {
       if (worker === undefined) {
-        const started = await start();
+        const started = await startWorker(options.worker);
         if (!(started instanceof Worker)) {
-          const outcome: FileOutcome = { path, crashed: started.crashed };
-          outcomes.push(outcome);
-          options.onFile?.(index, outcome);
+          record(index, { path, crashed: started.crashed });
           continue;
         }
         worker = started;
       }
-      const current = worker;
-      const outcome = await new Promise<FileOutcome>((resolve) => {
-        const timer = setTimeout(() => {
-          cleanup();
-          resolve({ path, timedOutMs: options.timeoutMs });
-        }, options.timeoutMs);
-        const onMessage = (timing: FileTiming): void => {
-          cleanup();
-          resolve(timing);
-        };
-        const onError = (error: Error): void => {
-          cleanup();
-          resolve({ path, crashed: error.message });
-        };
-        const onExit = (code: number): void => {
-          cleanup();
-          resolve({ path, crashed: `the worker exited with code ${code}` });
-        };
-        const cleanup = (): void => {
-          clearTimeout(timer);
-          current.off('message', onMessage).off('error', onError).off('exit', onExit);
-        };
-        current.on('message', onMessage).on('error', onError).on('exit', onExit);
-        current.postMessage(path);
-      });
-      if ('timedOutMs' in outcome || 'crashed' in outcome) {
-        await current.terminate();
-        worker = undefined;
+      const heard = hear(worker, options.timeoutMs, (message) => message as FileTiming);
+      worker.postMessage(path);
+      const result = await heard;
+      if ('answer' in result) {
+        record(index, result.answer);
+        continue;
       }
-      outcomes.push(outcome);
-      options.onFile?.(index, outcome);
+      await worker.terminate();
+      worker = undefined;
+      if ('timedOut' in result) record(index, { path, timedOutMs: options.timeoutMs });
+      else record(index, { path, crashed: 'error' in result ? result.error.message : `the worker exited with code ${result.exitCode}` });
     }
   } finally {
     await worker?.terminate();
