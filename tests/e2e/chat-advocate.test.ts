@@ -3,9 +3,7 @@ import type { TaskRecord } from '../../shared/protocol';
 import type { ExtensionBrowser } from '../../scripts/lib/launch-browser';
 import { runTask, type TaskIo } from '../../scripts/task/run-task';
 import type { TaskOptions } from '../../scripts/task/task-flags';
-import type { RecordedRequest } from '../fixtures/fake-provider/fake-provider-server';
-import { currentView } from '../fixtures/fake-provider/prompt-view';
-import { call, type ChatStep } from './support/chat-script';
+import { call, type ChatStep, draftInView } from './support/chat-script';
 import { refIn } from './support/snapshot-refs';
 import { CASE_FACTS, CASE_GOAL, useChatCases } from './support/chat-cases-setup';
 import { uiCall } from './support/ui-call';
@@ -160,22 +158,14 @@ describe('an advocate in a support chat: past the bot, honest about people, a ca
   });
 
   describe('escalates in writing when support closes the chat: a draft of the user\'s facts, sent through the contact form only if approved', () => {
-    /** The draft as the model was sent it: the note's subject and message. */
-    const drafted = (request: RecordedRequest): { subject: string; body: string } => {
-      const view = currentView(request);
-      const subject = /\nSubject: (.*)\n/.exec(view)?.[1];
-      const body = /\nMessage:\n([\s\S]*?Thank you\.)\]/.exec(view)?.[1];
-      if (subject === undefined || body === undefined) throw new Error(`No draft in what the model was sent:\n${view.slice(0, 3000)}`);
-      return { subject, body };
-    };
     const writes: ChatStep[] = [
       { ready: /How can I help you today/, reply: call('chat_send', { text: 'Hi, my order 1234 arrived damaged. I would like a refund, please.' }) },
       { ready: canned(1), reply: call('chat_send', { text: 'I would like a refund for order 1234, please.' }) },
       { ready: canned(2), reply: call('chat_send', { text: 'Can I get a refund for order 1234?' }) },
       { ready: /drafted a written escalation/, reply: () => call('navigate', { url: c.server.url('/contact/') }) },
       { ready: /textbox "Your email"/, reply: (request) => call('type', { ref: refIn(request, 'textbox', /Your email/), text: FACTS.email }) },
-      { reply: (request) => call('type', { ref: refIn(request, 'textbox', /Subject/), text: drafted(request).subject }) },
-      { reply: (request) => call('type', { ref: refIn(request, 'textbox', /Message/), text: drafted(request).body }) },
+      { reply: (request) => call('type', { ref: refIn(request, 'textbox', /Subject/), text: draftInView(request).subject }) },
+      { reply: (request) => call('type', { ref: refIn(request, 'textbox', /Message/), text: draftInView(request).body }) },
       { reply: (request) => call('click', { ref: refIn(request, 'button', /Send message/) }) },
       { reply: call('chat_end', { outcome: 'no_reply', summary: 'Support closed the chat; Deputy wrote to them through the contact form.' }) },
     ];

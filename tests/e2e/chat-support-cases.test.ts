@@ -8,7 +8,7 @@ import { UNKNOWN_VENDOR_FIXTURE, VENDOR_FIXTURES, type VendorFixture, vendorFram
 import type { RecordedRequest } from '../fixtures/fake-provider/fake-provider-server';
 import { currentView } from '../fixtures/fake-provider/prompt-view';
 import { CASE_FACTS, CASE_GOAL } from './support/chat-cases-setup';
-import { call, callsSoFar, type ChatStep, playChat } from './support/chat-script';
+import { call, callsSoFar, type ChatStep, draftInView, playChat } from './support/chat-script';
 import { useE2e } from './support/e2e-fixture';
 import { PANEL } from './support/panel-harness';
 import { refIn } from './support/snapshot-refs';
@@ -191,13 +191,6 @@ const BOTS: Bot[] = [
     scenario: 'closes',
     what: 'closes the chat mid-case, so Deputy writes through the contact form',
     steps: () => {
-      const drafted = (request: RecordedRequest): { subject: string; body: string } => {
-        const view = currentView(request);
-        const subject = /\nSubject: (.*)\n/.exec(view)?.[1];
-        const body = /\nMessage:\n([\s\S]*?Thank you\.)\]/.exec(view)?.[1];
-        if (subject === undefined || body === undefined) throw new Error(`No draft in what the model was sent:\n${view.slice(0, 3000)}`);
-        return { subject, body };
-      };
       return [
         { ready: /How can I help you today/, reply: call('chat_send', { text: OPENING }) },
         { ready: canned(1), reply: call('chat_send', { text: 'I would like a refund for order 1234, please.' }) },
@@ -205,8 +198,8 @@ const BOTS: Bot[] = [
         { ready: canned(2), reply: call('chat_send', { text: 'Can I get a refund for order 1234?' }) },
         { ready: /drafted a written escalation/, reply: () => call('navigate', { url: e2e.site.url('/contact/', 'shop.test') }) },
         { ready: /textbox "Your email"/, reply: (request) => call('type', { ref: refIn(request, 'textbox', /Your email/), text: FACTS.email }) },
-        { reply: (request) => call('type', { ref: refIn(request, 'textbox', /Subject/), text: drafted(request).subject }) },
-        { reply: (request) => call('type', { ref: refIn(request, 'textbox', /Message/), text: drafted(request).body }) },
+        { reply: (request) => call('type', { ref: refIn(request, 'textbox', /Subject/), text: draftInView(request).subject }) },
+        { reply: (request) => call('type', { ref: refIn(request, 'textbox', /Message/), text: draftInView(request).body }) },
         { reply: (request) => call('click', { ref: refIn(request, 'button', /Send message/) }) },
         { reply: call('chat_end', { outcome: 'no_reply', summary: 'Support closed the chat; Deputy wrote to them through the contact form.' }) },
       ];

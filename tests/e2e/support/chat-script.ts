@@ -13,6 +13,15 @@ export interface ChatStep {
   reply: ScriptedMessage | ((request: RecordedRequest) => ScriptedMessage);
 }
 
+/** The written escalation Deputy drafted, as the model was sent it: the note's subject and message. */
+export function draftInView(request: RecordedRequest): { subject: string; body: string } {
+  const view = currentView(request);
+  const subject = /\nSubject: (.*)\n/.exec(view)?.[1];
+  const body = /\nMessage:\n([\s\S]*?Thank you\.)\]/.exec(view)?.[1];
+  if (subject === undefined || body === undefined) throw new Error(`No draft in what the model was sent:\n${view.slice(0, 3000)}`);
+  return { subject, body };
+}
+
 /** The tool calls the model has made so far in the conversation a request carries. */
 export function callsSoFar(request: RecordedRequest): string[] {
   const body = request.json as { messages?: { role: string; tool_calls?: { function?: { name?: string } }[] }[] } | undefined;
