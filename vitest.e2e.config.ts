@@ -11,6 +11,8 @@ export default defineConfig({
     environment: 'node',
     fileParallelism: false,
     testTimeout: 120_000,
+    // expect.poll waits for a state; its default of 1 s decided tests by timing on a busy machine.
+    expect: { poll: { timeout: 60_000, interval: 100 } },
     hookTimeout: 120_000,
     reporters: ['default'],
   },

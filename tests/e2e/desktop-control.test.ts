@@ -176,7 +176,7 @@ describe.skipIf(skipReason !== undefined)('desktop control on a real X display (
         if (!settled) execFileSync('xdotool', ['key', 'ctrl+alt+shift+s'], { env: desk.displayEnv() });
         return settled;
       },
-      { everyMs: 250, timeoutMs: 20_000 },
+      { everyMs: 250, timeoutMs: 60_000 },
     );
     expect(await outcome).toMatchObject({ code: 'cancelled' });
     expect(Date.now() - pressed).toBeLessThan(10_000);

@@ -67,7 +67,7 @@ async function waitForStatus(panel: Page, expected: string): Promise<void> {
   }
   await panel.waitForFunction(
     (text) => document.querySelector('[data-testid=host-status]')?.textContent?.includes(text) === true,
-    { timeout: 20_000 },
+    { timeout: 60_000 },
     expected,
   );
 }
@@ -141,7 +141,7 @@ describe('the extension in Chromium with the built host registered', () => {
     worker = await ext.worker();
     await panel.waitForFunction(
       (previous) => Number(document.querySelector('[data-testid=host-status]')?.getAttribute('data-updated-at')) > previous,
-      { timeout: 20_000 },
+      { timeout: 60_000 },
       before,
     );
     await waitForStatus(panel, 'host: connected');
@@ -169,7 +169,7 @@ describe('the extension in Chromium with the built host registered', () => {
     );
     const panel = await (await opened).page();
     if (!panel) throw new Error('The panel tab has no page');
-    await panel.waitForSelector('[data-testid=chat-flow]', { timeout: 20_000 });
+    await panel.waitForSelector('[data-testid=chat-flow]', { timeout: 60_000 });
     expect(await panel.$eval('main', (main) => main.getAttribute('data-flow'))).toBe('chat');
     expect(await panel.$eval('main', (main) => main.getAttribute('data-tab-id'))).toBe(String(tabId));
     expect(await panel.$eval('[data-testid=chat-site]', (element) => element.textContent)).toBe(new URL(server.url('/')).host);

@@ -232,11 +232,11 @@ describe('routines', () => {
       { timeout: 20_000, polling: 100 },
     );
     await panel.click('[data-testid=save-routine-button]');
-    await panel.waitForFunction(() => document.querySelector('[data-testid=routine-said]')?.textContent?.includes('asks for item'), { timeout: 20_000, polling: 100 });
+    await panel.waitForFunction(() => document.querySelector('[data-testid=routine-said]')?.textContent?.includes('asks for item'), { timeout: 60_000, polling: 100 });
 
     // A tab with no task shows the routines, each with a form for its parameters.
     const other = await e2e.panelOn(shopUrl('/store?tab=2'));
-    await other.panel.waitForFunction(() => [...document.querySelectorAll('[data-testid=routine-title]')].some((e) => e.textContent === 'Mug search'), { timeout: 20_000, polling: 100 });
+    await other.panel.waitForFunction(() => [...document.querySelectorAll('[data-testid=routine-title]')].some((e) => e.textContent === 'Mug search'), { timeout: 60_000, polling: 100 });
     const mine = await other.panel.$$('[data-testid=routine]');
     let form: (typeof mine)[number] | undefined;
     for (const element of mine) if ((await element.$eval('[data-testid=routine-title]', (e) => e.textContent)) === 'Mug search') form = element;
@@ -245,7 +245,7 @@ describe('routines', () => {
     await field!.click({ count: 3 });
     await field!.press('Backspace');
     await (await form!.$('[data-testid=run-routine]'))!.click();
-    await other.panel.waitForFunction(() => [...document.querySelectorAll('[data-testid=routine-error]')].some((e) => e.textContent?.includes('needs a value for item')), { timeout: 20_000, polling: 100 });
+    await other.panel.waitForFunction(() => [...document.querySelectorAll('[data-testid=routine-error]')].some((e) => e.textContent?.includes('needs a value for item')), { timeout: 60_000, polling: 100 });
     await field!.type('green mug');
     const before = e2e.fake.requests.length;
     await (await form!.$('[data-testid=run-routine]'))!.click();
@@ -267,7 +267,7 @@ describe('routines', () => {
     const third = await e2e.panelOn(shopUrl('/store?tab=3'));
     const input = await third.panel.waitForSelector('[data-testid=import-routine]');
     await (input as ElementHandle<HTMLInputElement>).uploadFile(path);
-    await third.panel.waitForFunction(() => document.querySelector('[data-testid=import-note]')?.textContent?.includes('changed after it was exported'), { timeout: 20_000, polling: 100 });
+    await third.panel.waitForFunction(() => document.querySelector('[data-testid=import-note]')?.textContent?.includes('changed after it was exported'), { timeout: 60_000, polling: 100 });
     await third.panel.waitForSelector('[data-testid=routine][data-edited=true] [data-testid=routine-edited]');
   });
   it('on a schedule: the alarm starts the routine in a tab of its own, and a step that needs approval waits for the user', async () => {
@@ -300,9 +300,9 @@ describe('routines', () => {
 
   it('in the side panel: a schedule form that says what is wrong with bad input, sets a weekly run with its next time, and clears it', async () => {
     const { panel } = await e2e.panelOn(shopUrl('/store?tab=schedule'));
-    const card = await panel.waitForSelector(`[data-testid=routine][data-routine-id="${routine.id}"]`, { timeout: 20_000 });
+    const card = await panel.waitForSelector(`[data-testid=routine][data-routine-id="${routine.id}"]`, { timeout: 60_000 });
     await (await card!.$('[data-testid=routine-schedule] summary'))!.click();
-    const errorSays = (text: string) => panel.waitForFunction((id, want) => document.querySelector(`[data-routine-id="${id}"] [data-testid=schedule-error]`)?.textContent?.includes(want), { timeout: 20_000, polling: 100 }, routine.id, text);
+    const errorSays = (text: string) => panel.waitForFunction((id, want) => document.querySelector(`[data-routine-id="${id}"] [data-testid=schedule-error]`)?.textContent?.includes(want), { timeout: 60_000, polling: 100 }, routine.id, text);
     const submit = async (): Promise<void> => (await card!.$('[data-testid=schedule-routine]'))!.click();
     // Bad input: each says what to do.
     const cost = (await card!.$('[data-testid=schedule-cost]'))!;
@@ -327,14 +327,14 @@ describe('routines', () => {
     await date.click({ count: 3 });
     await date.type('2027-05-05');
     await submit();
-    const item = await panel.waitForSelector(`[data-routine-id="${routine.id}"] [data-testid=schedule-item]`, { timeout: 20_000 });
+    const item = await panel.waitForSelector(`[data-routine-id="${routine.id}"] [data-testid=schedule-item]`, { timeout: 60_000 });
     expect(await item!.$eval('[data-testid=schedule-when]', (e) => e.textContent)).toMatch(/^Every Wednesday at 08:00 · next /);
     expect(await item!.$eval('[data-testid=schedule-last]', (e) => e.textContent)).toBe('Last run: none yet');
     const [set] = (await uiCall(panel, 'routine.schedules', {})).filter((s) => s.routineId === routine.id);
     expect(set).toMatchObject({ every: 'weekly', weekday: 3, time: '08:00', costCapUsd: 0.2, runsPerDay: 1, params: { delivery_date: '2027-05-05' } });
     expect(new Date(set!.nextAt!).getDay()).toBe(3);
     await (await item!.$('[data-testid=clear-schedule]'))!.click();
-    await panel.waitForFunction((id) => document.querySelector(`[data-routine-id="${id}"] [data-testid=schedule-said]`)?.textContent === 'Schedule cleared.' && !document.querySelector(`[data-routine-id="${id}"] [data-testid=schedule-item]`), { timeout: 20_000, polling: 100 }, routine.id);
+    await panel.waitForFunction((id) => document.querySelector(`[data-routine-id="${id}"] [data-testid=schedule-said]`)?.textContent === 'Schedule cleared.' && !document.querySelector(`[data-routine-id="${id}"] [data-testid=schedule-item]`), { timeout: 60_000, polling: 100 }, routine.id);
     expect((await uiCall(panel, 'routine.schedules', {})).filter((s) => s.routineId === routine.id)).toEqual([]);
   });
 });

@@ -62,7 +62,7 @@ describe('the same flows to the shop itself and its payment host work without a 
         const so = collected(world.sites.shop.log);
         return so.length >= Object.keys(ENCODINGS).length && (SCOPED.has(channel) || so.some((r) => r.host.startsWith('pay.shop.test')));
       };
-      await waitUntil(`every encoding of ${channel} at the shop`, arrived, { timeoutMs: 20_000 }).catch(() => undefined);
+      await waitUntil(`every encoding of ${channel} at the shop`, arrived, { timeoutMs: 60_000 }).catch(() => undefined);
       const got = collected(world.sites.shop.log);
       // Every encoding arrived (a socket's handshake carries its data in the address).
       expect(got.length, story(run)).toBeGreaterThanOrEqual(Object.keys(ENCODINGS).length);

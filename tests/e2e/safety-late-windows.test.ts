@@ -96,7 +96,9 @@ function script(sites: AttackSites): Array<(request: RecordedRequest) => ReturnT
         ended = true;
         return call('done', { success: true, summary: 'Opened the offers.' });
       }
-      return call('wait', { seconds: 0.5 });
+      // Long enough that the loop's stop for a page that no longer changes (6 steps) is not reached before a late
+      // window lands on a busy machine: its steps then take longer, and the page itself is still between windows.
+      return call('wait', { seconds: 2 });
     }
     try {
       return call('click', { ref: refIn(request, 'button', /^Open offers$/) });
@@ -147,7 +149,7 @@ describe('windows the page opens late are the task’s, for its whole life', () 
   }, 150_000);
 
   it('the task ran as long as the latest window needed, and every cell really opened its window', async () => {
-    expect(record.status, JSON.stringify(record.agent?.steps.flatMap((s) => s.calls.map((c) => `${c.name} ${c.status}`)))).toBe('completed');
+    expect(record.status, JSON.stringify({ error: record.error, steps: record.agent?.steps.flatMap((s) => s.calls.map((c) => `${c.name} ${c.status}`)) })).toBe('completed');
     expect(Date.now() - started).toBeGreaterThan(Math.max(...DELAYS));
     for (const cell of CELLS.filter((c) => c.destination === 'unapproved')) {
       // The window was made, so the attack was tried and stopped: it is still open, held on its first request, or it

@@ -136,7 +136,7 @@ describe('ask first', () => {
     expect(await panel.$eval('[data-testid=approve-each-step]', (box) => (box as HTMLInputElement).checked)).toBe(true);
     await panel.click('[data-testid=approve-each-step]');
     await panel.click('[data-testid=save-settings]');
-    await expect.poll(async () => (await uiCall(panel, 'settings.get', {})).approveEachStep, { timeout: 10_000 }).toBe(false);
+    await expect.poll(async () => (await uiCall(panel, 'settings.get', {})).approveEachStep, { timeout: 60_000 }).toBe(false);
   });
 });
 
@@ -158,7 +158,7 @@ async function waitNoMarks(page: Page, frames: 0 | 1): Promise<void> {
     .waitForFunction(
       (wanted) =>
         document.querySelectorAll('[data-deputy-highlight], [data-deputy-outline-was]').length === 0 && document.querySelectorAll('deputy-tab-marker').length === wanted,
-      { timeout: 6_000 },
+      { timeout: 60_000 },
       frames,
     )
     .catch(() => undefined);
@@ -168,7 +168,7 @@ async function waitNoMarks(page: Page, frames: 0 | 1): Promise<void> {
 /** Shows the card's element outlined on the page (twice, as a user pressing "Show it on the page" again would). */
 async function cardOutlines(): Promise<void> {
   await panel.waitForSelector('[data-testid=approval-card]', { timeout: 60_000 });
-  await target.waitForSelector('[data-deputy-highlight]', { timeout: 20_000 });
+  await target.waitForSelector('[data-deputy-highlight]', { timeout: 60_000 });
   await panel.$eval('[data-testid=approval-show]', (button) => (button as HTMLButtonElement).click());
   await panel.$eval('[data-testid=approval-show]', (button) => (button as HTMLButtonElement).click());
   await target.waitForFunction(() => getComputedStyle(document.querySelector('[data-deputy-highlight]') ?? document.body).outlineColor === 'rgb(245, 158, 11)');

@@ -89,7 +89,7 @@ describe('describe a loop in the side panel', () => {
     const panel = await describeIn();
     await panel.click('[data-testid=loop-describe-draft]');
     // The seconds count up while the model is silent, with Cancel beside the button.
-    await panel.waitForFunction(() => /draft the loop… [1-9]\d* s$/.test(document.querySelector('[data-testid=loop-describe-progress]')?.textContent ?? ''), { timeout: 10_000 });
+    await panel.waitForFunction(() => /draft the loop… [1-9]\d* s$/.test(document.querySelector('[data-testid=loop-describe-progress]')?.textContent ?? ''), { timeout: 60_000 });
     await panel.click('[data-testid=loop-describe-cancel]');
     await panel.waitForSelector('[data-testid=loop-describe-notice]');
     expect(await panel.$eval('[data-testid=loop-describe-notice]', (element) => element.textContent)).toBe('Drafting cancelled; nothing was started.');

@@ -166,7 +166,7 @@ describe('the fix loop in the side panel, over native messaging to the built hos
     expect(await again.$eval('[data-testid=loop-protected-paths]', (input) => (input as HTMLTextAreaElement).value)).toBe('.env');
     expect(await again.$eval('[data-testid=loop-max-iterations]', (input) => (input as HTMLInputElement).value)).toBe('5');
     // The outcome comes with loop.status and the iterations with the background's log a moment later.
-    await again.waitForFunction(() => document.querySelectorAll('[data-testid=loop-iteration]').length === 3, { timeout: 15_000 });
+    await again.waitForFunction(() => document.querySelectorAll('[data-testid=loop-iteration]').length === 3, { timeout: 60_000 });
     await again.close();
   });
 
@@ -319,7 +319,7 @@ describe.skipIf(dovecotMissing)('the fix loop with its output by mail, from the 
     await panel.waitForSelector('[data-testid=loop-job-waiting]', LOOP_WAIT);
     const waiting = await text(panel, '[data-testid=loop-job-waiting]');
     expect(waiting).toMatch(new RegExp(`^Waiting for mail in alice@127\\.0\\.0\\.1:${dovecot.port}/INBOX from \\*@service\\.test with "report" in the subject: 0:0\\d of 1:00$`));
-    await panel.waitForFunction((first) => { const now = document.querySelector('[data-testid=loop-job-waiting]')?.textContent; return now !== first && now !== undefined; }, { timeout: 10_000 }, waiting);
+    await panel.waitForFunction((first) => { const now = document.querySelector('[data-testid=loop-job-waiting]')?.textContent; return now !== first && now !== undefined; }, { timeout: 60_000 }, waiting);
     expect(await texts(panel, '[data-testid=loop-job-trigger]')).toEqual([`Triggered: the form on ${site.formUrl} (4 fields): form accepted: "${FORM_CONFIRMATION}"`]);
     expect(await screenshotBothSchemes(panel, 'panel-loop-mail-waiting')).toEqual([]);
     await waitForOutcome(panel, 'passed');

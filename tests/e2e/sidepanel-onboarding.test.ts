@@ -13,7 +13,7 @@ const focusedId = (page: Page): Promise<string | undefined> => page.evaluate(() 
 
 describe('the first run leads to a working first task', () => {
   it('shows the connect card first, and nothing about the host, which web tasks do not need', async () => {
-    await e2e.panel.waitForSelector('[data-testid=connect-model]', { timeout: 20_000 });
+    await e2e.panel.waitForSelector('[data-testid=connect-model]', { timeout: 60_000 });
     expect(await e2e.panel.$('[data-testid=host-status]')).toBeNull();
     expect(await e2e.panel.$eval('[data-testid=connect-preset-openai]', (input) => (input as HTMLInputElement).checked)).toBe(true);
     expect(await e2e.panel.$eval('[data-testid=connect-model-name]', (input) => (input as HTMLInputElement).value)).toBe('gpt-4o-mini');

@@ -34,7 +34,7 @@ describe('rough edges of the side panel', () => {
     await panel.click('[data-testid=mcp-enabled]');
     await panel.click('[data-testid=save-settings]');
     // No reload: the tab is there once the settings are saved.
-    await panel.waitForSelector('[data-testid=flow-agents]', { timeout: 5_000 });
+    await panel.waitForSelector('[data-testid=flow-agents]', { timeout: 60_000 });
     await panel.click('[data-testid=flow-agents]');
     await panel.waitForSelector('[data-testid=agents-empty]');
     const empty = await panel.$eval('[data-testid=agents-empty]', (element) => element.textContent ?? '');
@@ -67,7 +67,7 @@ describe('rough edges of the side panel', () => {
     await panel.type('[data-testid=connect-api-key]', 'sk-wrong');
     e2e.fake.enqueue({ error: { status: 401, message: 'Incorrect API key provided', type: 'invalid_request_error', code: 'invalid_api_key' } });
     await panel.click('[data-testid=connect-test]');
-    await panel.waitForFunction(() => /key/i.test(document.querySelector('[data-testid=connect-result]')?.textContent ?? ''), { timeout: 20_000 });
+    await panel.waitForFunction(() => /key/i.test(document.querySelector('[data-testid=connect-result]')?.textContent ?? ''), { timeout: 60_000 });
     const text = await panel.$eval('[data-testid=connect-result]', (element) => element.textContent ?? '');
     expect(text).toMatch(/above/);
     expect(text).not.toMatch(/Settings/);

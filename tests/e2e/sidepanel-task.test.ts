@@ -245,7 +245,7 @@ describe('the side panel runs a task given in it', () => {
     expect(await texts(panel, '[data-testid=approval-card] .button-row button')).toEqual(['Reject', `Pay on ${host}`]);
     expect(await target.$eval('#s', (element) => element.textContent)).toBe('Nothing done yet');
     // The button the approval is about is outlined on the page while the card waits.
-    await target.waitForSelector('button[data-deputy-highlight]', { timeout: 20_000 });
+    await target.waitForSelector('button[data-deputy-highlight]', { timeout: 60_000 });
     expect(await target.$eval('button[data-deputy-highlight]', (element) => element.textContent)).toBe('Place order');
     expect(await panel.$('[data-testid=approval-show]')).not.toBeNull();
     expect(await screenshotBothSchemes(panel, 'panel-approval')).toEqual([]);
@@ -449,7 +449,7 @@ describe('the side panel runs a task given in it', () => {
     await panel.close();
 
     panel = await openPanel(e2e.ext, tabId);
-    await panel.waitForSelector('[data-testid=approval-card]', { timeout: 20_000 });
+    await panel.waitForSelector('[data-testid=approval-card]', { timeout: 60_000 });
     expect(await texts(panel, '[data-testid=step-text]')).toEqual(before.steps);
     expect(await panel.$eval('[data-testid=approval-intent]', (element) => element.textContent)).toBe(before.intent);
     expect(await panel.$eval('[data-testid=approval-card]', (element) => element.getAttribute('data-approval-id'))).toBe(before.id);
