@@ -183,3 +183,58 @@ describe('waiting for mail', () => {
     await expect(result).rejects.toMatchObject({ code: 'cancelled' });
   });
 });
+
+describe('starting from the output (the newest mail already there, else the next)', () => {
+  /** A mailbox of uids: the mark is what it holds now; `onLook` runs after each look, as a mail landing just then. */
+  function mailbox(initial: MailSummary[], onLook: (box: MailSummary[]) => void) {
+    const box = [...initial];
+    let clock = 0;
+    const source: MailSource = {
+      label: 'alice@127.0.0.1:143/INBOX',
+      connect: () => Promise.resolve({ security: 'none', push: true }),
+      mark: () =>
+        Promise.resolve({
+          at: clock,
+          imap: { uidValidity: '1', uidNext: Math.max(0, ...box.map((m) => m.uid ?? 0)) + 1 },
+          seen: box.map((m) => m.messageId ?? ''),
+        }),
+      list: (window) => {
+        const found =
+          window.kind === 'mark' && window.mark.imap ? box.filter((m) => (m.uid ?? 0) >= (window.mark.imap?.uidNext ?? 0)) : [...box];
+        onLook(box);
+        return Promise.resolve(found);
+      },
+      structure: () =>
+        Promise.resolve({ ref: '1', contentType: 'multipart/mixed', children: [{ ref: '2', contentType: 'text/csv', filename: 'data.csv', size: csv.length }] }),
+      download: () => Promise.resolve(Readable.from([csv])),
+      changed: (ms) => {
+        clock += ms;
+        return Promise.resolve();
+      },
+      secrets: () => [PASSWORD],
+      close: () => Promise.resolve(),
+    };
+    return { createSource: () => source, now: () => clock, sleep: (ms: number) => ((clock += ms), Promise.resolve()) };
+  }
+
+  it('takes a mail that lands right after its first look (the resumed loop whose job mails at once)', async () => {
+    let landed = false;
+    const deps = mailbox([mail('1', { uid: 1 })], (box) => {
+      if (landed) return;
+      landed = true;
+      box.push(mail('2', { uid: 2 }));
+    });
+    const runFolder = mkdtempSync(join(tmpdir(), 'deputy-wait-'));
+    dirs.push(runFolder);
+    const done = await waitForMailAttachment(config, { runFolder, timeoutMs: 60_000, newest: true, exclude: ['<1@service.test>'], onEvent: () => undefined }, deps);
+    expect(done.message.id).toBe('2');
+  });
+
+  it('takes the newest matching mail already there, not one taken before', async () => {
+    const deps = mailbox([mail('1', { uid: 1 }), mail('2', { uid: 2 }), mail('3', { uid: 3 })], () => undefined);
+    const runFolder = mkdtempSync(join(tmpdir(), 'deputy-wait-'));
+    dirs.push(runFolder);
+    const done = await waitForMailAttachment(config, { runFolder, timeoutMs: 60_000, newest: true, exclude: ['<3@service.test>'], onEvent: () => undefined }, deps);
+    expect(done.message.id).toBe('2');
+  });
+});
