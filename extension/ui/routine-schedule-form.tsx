@@ -193,7 +193,8 @@ export function RoutineScheduleForm(props: {
         </label>
         <p class="hint">
           It runs with the values above, in a tab of its own, while the browser is open; a step that needs approval
-          waits for you.
+          waits for you. A schedule never keeps a secret: for a secret value write the placeholder of an entry in
+          Settings → Personal data, such as {'{{card_number}}'}.
         </p>
         <button type="submit" class="button" data-testid="schedule-routine">
           Schedule

@@ -59,6 +59,7 @@ export function parseEvalFlags(argv: string[], env: NodeJS.ProcessEnv, now = new
     .option('--label <name>', 'the run\'s name in reports and comparisons (default: the model)')
     .option('--rerun-failures <report.json>', 'run again only the tasks an earlier report did not count as solved, with their seeds')
     .option('--expressible', 'no model: solve each MiniWoB++ page with a scripted solution that reads only what the model is sent, through Deputy\'s snapshot and tools (with --suite miniwob)')
+    .option('--as-routines', 'run each task live once, save it as a routine, replay that routine in a fresh browser and report which replays succeed with no model call, which with repairs (support chats cannot be routines and run live only)')
     .option('--compare <reports...>', 'no run: compare earlier reports (report.json files) in a table and compare.html')
     .allowUnknownOption()
     .allowExcessArguments()
@@ -76,6 +77,7 @@ export function parseEvalFlags(argv: string[], env: NodeJS.ProcessEnv, now = new
     rerunFailures?: string;
     compare?: string[];
     expressible?: boolean;
+    asRoutines?: boolean;
   }>();
   const stamp = now.toISOString().replace(/[:.]/g, '-');
   if (flags.compare) {
@@ -110,6 +112,7 @@ export function parseEvalFlags(argv: string[], env: NodeJS.ProcessEnv, now = new
     suites = missing ? ['deputy'] : ['deputy', 'miniwob'];
     if (missing) notes.push(`MiniWoB++ left out: ${missing}. Give --suite-dir to run it.`);
   }
+  if (flags.asRoutines && base.routine !== undefined) throw new TaskUsageError('--as-routines saves and replays each task of the suites: leave out --routine.');
   if (flags.rerunFailures && (flags.suite || flags.tasks)) throw new TaskUsageError('--rerun-failures runs the failed tasks of its report: leave out --suite and --tasks.');
   return {
     kind: 'run',
@@ -125,6 +128,7 @@ export function parseEvalFlags(argv: string[], env: NodeJS.ProcessEnv, now = new
       timeoutMs: flags.timeout * 1000,
       outDir: flags.out ?? `eval-runs/${stamp}`,
       label: flags.label ?? null,
+      asRoutines: flags.asRoutines ?? false,
     },
   };
 }

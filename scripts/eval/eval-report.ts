@@ -32,6 +32,28 @@ export const EvalTaskResult = z.object({
   deputyMs: z.number().nonnegative().nullable(),
   /** The task's trace, task record and step screenshots. */
   runDir: z.string().nullable(),
+  /** With --as-routines: the live run saved as a routine, and that routine replayed in a fresh browser. */
+  routine: z
+    .object({
+      /** The routine file, or null when the task could not be saved as one (the note says why). */
+      file: z.string().nullable(),
+      note: z.string(),
+      replay: z
+        .object({
+          status: EvalStatus,
+          reason: z.string(),
+          /** Model calls the replay made: 0 when every step was found again; one per repaired step otherwise. */
+          modelCalls: z.number().int().nonnegative(),
+          repairs: z.number().int().nonnegative(),
+          stepsDone: z.number().int().nonnegative(),
+          inputTokens: z.number().nonnegative(),
+          outputTokens: z.number().nonnegative(),
+          costUsd: z.number().nonnegative().nullable(),
+          wallMs: z.number().nonnegative(),
+        })
+        .nullable(),
+    })
+    .optional(),
 });
 export type EvalTaskResult = z.infer<typeof EvalTaskResult>;
 

@@ -61,6 +61,33 @@ export function formatTable(report: EvalReport): string[] {
       ? Object.entries(report.bySuite).map(([suite, totals]) => `  ${suite}: ${totals.solved}/${totals.tasks} solved (${percent(totals.successRate)}), cost ${dollars(totals.costUsd)}`)
       : []),
     "wall: the task's time from start to end; deputy: wall time minus the time waiting for the model.",
+    ...formatRoutines(report),
+  ];
+}
+
+/** With --as-routines: each task's replay beside its live run, and how many replays needed no model at all. */
+export function formatRoutines(report: EvalReport): string[] {
+  const tasks = report.tasks.filter((task) => task.routine !== undefined);
+  if (tasks.length === 0) return [];
+  const head = ['task', 'live', 'replay', 'model calls', 'repaired', 'cost live', 'cost replay', 'wall live', 'wall replay'];
+  const rows = tasks.map((task) => {
+    const replay = task.routine?.replay;
+    return replay
+      ? [task.id, task.status, replay.status, String(replay.modelCalls), String(replay.repairs), dollars(task.costUsd), dollars(replay.costUsd), seconds(task.wallMs), seconds(replay.wallMs)]
+      : [task.id, task.status, 'not run', '-', '-', dollars(task.costUsd), '-', seconds(task.wallMs), '-'];
+  });
+  const replays = tasks.flatMap((task) => (task.routine?.replay ? [task.routine.replay] : []));
+  const solved = replays.filter((replay) => replay.status === 'solved');
+  const sum = (values: (number | null)[]): number | null => (values.some((v) => v === null) ? null : values.reduce<number>((a, b) => a + (b ?? 0), 0));
+  const liveCost = sum(tasks.filter((task) => task.routine?.replay).map((task) => task.costUsd));
+  const replayCost = sum(replays.map((replay) => replay.costUsd));
+  return [
+    '',
+    'As routines (each task saved after its live run, then replayed in a fresh browser):',
+    ...align([head, ...rows]),
+    `${solved.filter((r) => r.modelCalls === 0).length} replay(s) solved with no model call, ${solved.filter((r) => r.modelCalls > 0).length} solved with repairs, ${replays.length - solved.length} not solved; ${tasks.length - replays.length} task(s) not replayed` +
+      ` (${tasks.filter((task) => !task.routine?.replay).map((task) => `${task.id}: ${task.routine?.note ?? ''}`).join('; ') || 'none'}).`,
+    `cost of the replayed tasks: live ${dollars(liveCost)}, replay ${dollars(replayCost)}${liveCost !== null && replayCost !== null && liveCost > 0 ? ` (${(replayCost / liveCost).toFixed(3)} of live)` : ''}.`,
   ];
 }
 

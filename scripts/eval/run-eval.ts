@@ -14,6 +14,7 @@ import { formatTaskLine, formatTable } from './eval-table';
 import { openDeputySuite } from './deputy-suite';
 import { openMiniwobSuite } from './miniwob-suite';
 import { runEvalTask } from './run-eval-task';
+import { runEvalTaskAsRoutine } from './run-eval-routine';
 
 export const SUITES = ['deputy', 'miniwob'] as const;
 export type SuiteName = (typeof SUITES)[number];
@@ -38,6 +39,8 @@ export interface EvalOptions {
   /** Where report.json, report.html and each task's trace go. */
   outDir: string;
   label: string | null;
+  /** Each task run live, saved as a routine and replayed (run-eval-routine.ts). */
+  asRoutines?: boolean;
   /** A report whose failures are run again (with the seeds they had), instead of the suites' tasks. */
   rerun: { path: string; report: EvalReport } | null;
 }
@@ -101,7 +104,7 @@ export async function runEval(options: EvalOptions, write: (line: string) => voi
     const queue = [...chosen];
     const worker = async (): Promise<void> => {
       for (let next = queue.shift(); next && !signal.aborted; next = queue.shift()) {
-        const result = await runEvalTask({
+        const result = await (options.asRoutines ? runEvalTaskAsRoutine : runEvalTask)({
           task: next.task,
           seed: next.seed,
           base: { ...options.base, hostRules: options.base.hostRules ?? LOCAL_SUITE_HOST_RULES },

@@ -175,6 +175,26 @@ describe('npm run eval on the demo shop, with scripted models', () => {
     const html = await readFile(join(work, 'compare', 'compare.html'), 'utf8');
     for (const chart of ['compare', 'run-0', 'run-1']) expect(html).toContain(`data-chart="${chart}"`);
   }, 240_000);
+
+  it('--as-routines: each task runs live once, is saved as a routine and replayed in a fresh browser with no model call', async () => {
+    serve((r) => SOLUTIONS[taskOf(r)]?.(r) ?? { hang: true });
+    const before = fake.requests.length;
+    const lines: string[] = [];
+    const { report } = await runEval(options({ tasks: ['deputy/shop-cheapest-headphones', 'deputy/account-form'], asRoutines: true, outDir: join(work, 'routines') }), (line) => lines.push(line));
+    const output = lines.join('\n');
+    const asked = fake.requests.length - before;
+    for (const task of report.tasks) {
+      expect(task, output).toMatchObject({ status: 'solved', routine: { replay: { status: 'solved', modelCalls: 0, repairs: 0 } } });
+      expect(task.routine?.file).toMatch(/\.routine\.json$/);
+      expect(task.routine?.replay?.stepsDone).toBeGreaterThan(0);
+      expect(task.routine?.replay?.costUsd ?? 0).toBe(0);
+    }
+    // The model was asked only by the live runs: one request a step.
+    expect(asked).toBe(report.tasks.reduce((sum, task) => sum + task.steps, 0));
+    expect(EvalReport.parse(JSON.parse(await readFile(join(work, 'routines', 'report.json'), 'utf8')))).toEqual(report);
+    expect(output).toContain('As routines (each task saved after its live run, then replayed in a fresh browser):');
+    expect(output).toContain('2 replay(s) solved with no model call, 0 solved with repairs, 0 not solved; 0 task(s) not replayed');
+  }, 180_000);
 });
 
 const missing = miniwobMissing();

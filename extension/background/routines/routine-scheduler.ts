@@ -1,8 +1,10 @@
 import { z } from 'zod';
 import { AppError } from '../../../shared/errors';
-import type { TaskRecord } from '../../../shared/protocol';
+import type { Settings, TaskRecord } from '../../../shared/protocol';
 import { checkParams } from '../../../shared/routines/routine-params';
 import { RoutineSchedule, ScheduleInput, nextRunAt, takeRun } from '../../../shared/routines/routine-schedule';
+import { dropClearSecrets, keepableScheduleParams, resolveScheduleParams } from '../../../shared/routines/schedule-secrets';
+import { taskWithoutClearSecrets } from './schedule-task-text';
 import type { Store } from '../../platform/storage';
 import type { UiHandlers } from '../ui/ui-server';
 import type { RoutineStore } from './routine-store';
@@ -16,6 +18,8 @@ const ENDED = new Set(['completed', 'failed', 'stopped', 'handed_to_user']);
 export interface SchedulerDeps {
   store: Store;
   routines: RoutineStore;
+  /** The user's settings: their personal data is where a schedule's secrets live (the schedule keeps placeholders). */
+  settings(): Promise<Pick<Settings, 'personalData' | 'redactEmails' | 'redactPhones'>>;
   /** Starts a routine's replay (its parameters checked) on a tab, as the panel's Run does. */
   runRoutine(input: { id: string; tabId: number; params: Record<string, string>; schedule: { id: string; costCapUsd: number } }): Promise<TaskRecord>;
   /** Starts a task in words on a tab, with the model. */
@@ -51,13 +55,19 @@ export class RoutineScheduler {
     const parsed = ScheduleInput.safeParse(raw);
     if (!parsed.success) throw new AppError('bad_request', parsed.error.issues.map((i) => i.message).join(' '));
     const input = parsed.data;
-    let label = input.task ?? '';
+    const settings = await this.deps.settings();
+    // A secret is never kept in clear: a task's words keep placeholders for personal data, and a routine's secret
+    // parameters keep only a placeholder naming an entry of the user's personal data.
+    const task = input.task === undefined ? undefined : taskWithoutClearSecrets(input.task, settings);
+    let label = task ?? '';
+    let params = input.params;
     if (input.routineId !== undefined) {
       const saved = await this.deps.routines.get(input.routineId);
       if (!saved) throw new AppError('not_found', 'That routine is gone: save or import it again, then schedule it.');
       label = `Routine "${saved.routine.name}"`;
+      params = keepableScheduleParams(saved.routine, input.params, settings.personalData);
       // Its values are checked now, so a value the routine cannot use is said at once, not at 3 a.m.
-      checkParams(saved.routine, input.params);
+      checkParams(saved.routine, resolveScheduleParams(saved.routine, params, settings.personalData));
     }
     const now = this.deps.now();
     const nextAt = nextRunAt(input, now);
@@ -65,13 +75,13 @@ export class RoutineScheduler {
     const schedule: RoutineSchedule = {
       id: this.deps.newId(),
       ...(input.routineId !== undefined ? { routineId: input.routineId } : {}),
-      ...(input.task !== undefined ? { task: input.task } : {}),
+      ...(task !== undefined ? { task } : {}),
       ...(input.url !== undefined ? { url: input.url } : {}),
       ...(input.time !== undefined ? { time: input.time } : {}),
       ...(input.weekday !== undefined ? { weekday: input.weekday } : {}),
       ...(input.at !== undefined ? { at: input.at } : {}),
       label,
-      params: input.params,
+      params,
       every: input.every,
       costCapUsd: input.costCapUsd,
       runsPerDay: input.runsPerDay,
@@ -94,9 +104,21 @@ export class RoutineScheduler {
 
   /** Alarms may not survive a browser restart: every schedule with a next run gets its alarm again (a missed one now). */
   async reconcile(): Promise<void> {
+    await this.dropClearSecrets();
     const set = new Set(await this.deps.alarmNames(SCHEDULE_ALARM));
     for (const s of await this.list()) {
       if (s.nextAt !== null && !set.has(`${SCHEDULE_ALARM}${s.id}`)) await this.deps.setAlarm(`${SCHEDULE_ALARM}${s.id}`, Math.max(s.nextAt, this.deps.now() + 1000));
+    }
+  }
+
+  /** Secrets an older version kept in clear in a schedule are removed from storage; the schedule says to set them again. */
+  private async dropClearSecrets(): Promise<void> {
+    for (const s of await this.list()) {
+      const saved = s.routineId === undefined ? undefined : await this.deps.routines.get(s.routineId);
+      if (!saved) continue;
+      const { params, dropped } = dropClearSecrets(saved.routine, s.params);
+      if (dropped.length === 0) continue;
+      await this.put({ ...s, params, lastError: `${dropped.join(', ')} had been kept in clear and was removed: set the schedule again, giving a personal-data placeholder for it.` });
     }
   }
 
@@ -116,10 +138,11 @@ export class RoutineScheduler {
     }
     const mark = { id: schedule.id, costCapUsd: schedule.costCapUsd };
     try {
+      const params = schedule.routineId !== undefined ? await this.resolved(schedule) : {};
       const tabId = await this.deps.openTab();
       const record =
         schedule.routineId !== undefined
-          ? await this.deps.runRoutine({ id: schedule.routineId, tabId, params: schedule.params, schedule: mark })
+          ? await this.deps.runRoutine({ id: schedule.routineId, tabId, params, schedule: mark })
           : await this.deps.runTask({ tabId, text: schedule.task ?? '', url: schedule.url ?? 'about:blank', schedule: mark });
       const started: RoutineSchedule = { ...schedule, nextAt, runs: taken.runs, lastTaskId: record.id };
       delete started.lastError;
@@ -130,6 +153,13 @@ export class RoutineScheduler {
       await this.deps.notify({ id: `schedule-failed:${schedule.id}`, title: 'Deputy: scheduled run did not start', message: `${schedule.label}: ${error instanceof Error ? error.message : String(error)}` });
       return null;
     }
+  }
+
+  /** A schedule's values with its secrets' placeholders resolved from the user's personal data, as the run starts. */
+  private async resolved(schedule: RoutineSchedule): Promise<Record<string, string>> {
+    const saved = await this.deps.routines.get(schedule.routineId ?? '');
+    if (!saved) throw new AppError('not_found', 'That routine is gone: save or import it again, then schedule it.');
+    return resolveScheduleParams(saved.routine, schedule.params, (await this.deps.settings()).personalData);
   }
 
   /** Every task change passes here: a scheduled run that ended gets its notification (once: the id is the task's). */

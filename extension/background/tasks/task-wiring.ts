@@ -180,6 +180,7 @@ export function createTaskServices(
   const scheduler: RoutineScheduler = new RoutineScheduler({
     store: local,
     routines,
+    settings: () => settings.get(),
     runRoutine: ({ id, tabId, params, schedule }) => routineHandlers.start(id, tabId, params, schedule),
     runTask: ({ tabId, text, url, schedule }) => runner.start({ tabId, text, url, flow: 'task', schedule }),
     openTab: async () => (await createTab(undefined, undefined, false)).id,

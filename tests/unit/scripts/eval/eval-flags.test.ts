@@ -44,6 +44,11 @@ describe('npm run eval flags', () => {
     expect(() => run(['--suite', 'deputy'], {})).toThrow(/^No API key for openai/);
   });
 
+  it('--as-routines runs each task live, then as a routine; off unless given', () => {
+    expect(run(['--suite', 'deputy', '--as-routines']).options.asRoutines).toBe(true);
+    expect(run(['--suite', 'deputy']).options.asRoutines).toBe(false);
+  });
+
   it('compares reports without needing a key or a model', () => {
     expect(parseEvalFlags(['--compare', 'a.json', 'b.json'], {}, now)).toEqual({ kind: 'compare', files: ['a.json', 'b.json'], out: 'eval-runs/compare-2026-01-02T03-04-05-678Z' });
     expect(() => parseEvalFlags(['--compare', 'a.json'], {}, now)).toThrow('--compare needs two or more report.json files.');
