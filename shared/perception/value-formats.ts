@@ -220,3 +220,15 @@ export function sameValue(kind: ValueKind, stored: string, wanted: string): bool
   if (kind === 'color') return stored.toLowerCase() === wanted.toLowerCase();
   return false;
 }
+
+/**
+ * Whether a text field holds what was written into it: the same text, or the same once a mask's spacing and
+ * punctuation are set aside ("(555) 123-4567" for "5551234567"), or the same number ("3" for "3.0"). Anything else is
+ * a value the page did not take, and the tool says so.
+ */
+export function heldAsWritten(held: string, written: string): boolean {
+  if (held.trim() === written.trim()) return true;
+  const bare = (text: string): string => text.replace(/[\s\p{P}\p{S}]+/gu, '').toLowerCase();
+  if (bare(written) !== '' && bare(held) === bare(written)) return true;
+  return /^-?\d+(\.\d+)?$/.test(held.trim()) && /^-?\d+(\.\d+)?$/.test(written.trim()) && Number(held) === Number(written);
+}
