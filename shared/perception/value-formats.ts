@@ -228,7 +228,10 @@ export function sameValue(kind: ValueKind, stored: string, wanted: string): bool
  */
 export function heldAsWritten(held: string, written: string): boolean {
   if (held.trim() === written.trim()) return true;
+  // A number is its value: its sign is no mask's punctuation.
+  const number = /^[-+]?\d+(\.\d+)?$/;
+  if (number.test(written.trim()) && number.test(held.trim())) return Number(held) === Number(written);
+  if (/^[-+]/.test(written.trim())) return false;
   const bare = (text: string): string => text.replace(/[\s\p{P}\p{S}]+/gu, '').toLowerCase();
-  if (bare(written) !== '' && bare(held) === bare(written)) return true;
-  return /^-?\d+(\.\d+)?$/.test(held.trim()) && /^-?\d+(\.\d+)?$/.test(written.trim()) && Number(held) === Number(written);
+  return bare(written) !== '' && bare(held) === bare(written);
 }

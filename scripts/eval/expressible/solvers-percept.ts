@@ -10,50 +10,54 @@ const click = (k: SolverKit, ref: number) => k.act({ kind: 'click', ref });
 
 /** What a control says it is: its name, else the icon it shows (`unnamed, icon "reply"`). */
 function says(line: { name: string; rest: string }): string {
-  return line.name || (/icon "([^"]*)"/.exec(line.rest)?.[1] ?? '');
+  // The icon a control shows under the pointer is its own with "-hover" added.
+  return line.name || (/icon "([^"]*)"/.exec(line.rest)?.[1] ?? '').replace(/-hover$/, '');
 }
 
 /** Each post's author and the numbered controls that follow its "@user 3h ago" line, in page order. */
-function posts(text: string): { user: string; controls: { ref: number; says: string }[] }[] {
-  const out: { user: string; controls: { ref: number; says: string }[] }[] = [];
+function posts(text: string): { user: string; head: string; controls: { ref: number; says: string }[] }[] {
+  const out: { user: string; head: string; controls: { ref: number; says: string }[] }[] = [];
   for (const row of text.split('\n')) {
     const numbered = lines(row)[0];
     if (numbered) {
       out.at(-1)?.controls.push({ ref: numbered.ref, says: says(numbered) });
       continue;
     }
-    const user = [...row.matchAll(/@(\w+) \d+\w ago/g)].at(-1)?.[1];
-    if (user) out.push({ user, controls: [] });
+    // The page's instruction names the user too, and may share the first post's line: it is no post.
+    const rest = row.replace(/(For the user|Click the)\b.*?(button\.|Submit\.)/, '');
+    const user = [...rest.matchAll(/@(\w+)/g)].at(-1)?.[1];
+    if (user) out.push({ user, head: rest.trim(), controls: [] });
   }
   return out;
 }
 
 async function social(k: SolverKit): Promise<void> {
   const [action = ''] = said(k.text, /click (?:on )?the "(.+?)" button/i);
-  const [user = ''] = said(k.text, /(?:user|by) @(\w+)/);
+  const [user = ''] = said(k.text, /(?:user|by) @?(\w+)/);
   const some = /on (\d+) posts?/.exec(k.text);
   let wanted = /on all posts/.test(k.text) ? Infinity : some ? Number(some[1]) : 1;
-  const direct = /^(reply|retweet|like)$/i.test(action);
-  const done = new Set<number>();
+  const direct = /^(reply|retweet|like|share)$/i.test(action);
+  // Posts are told apart by what they say, not by their numbers, which may change as the list scrolls.
+  const done = new Set<string>();
   for (let screen = 0; screen < 12 && wanted > 0; screen += 1) {
     for (const post of posts(k.text).filter((p) => p.user === user)) {
-      const first = post.controls[0]?.ref;
-      if (first === undefined || done.has(first) || wanted <= 0) continue;
-      done.add(first);
-      wanted -= 1;
+      if (post.controls.length === 0 || done.has(post.head) || wanted <= 0) continue;
       if (direct) {
+        // A post cut off at the edge of the list may show only some of its controls: it is done once its own shows.
         const control = post.controls.find((c) => c.says.toLowerCase() === action.toLowerCase());
-        if (!control) throw new Unsolvable(`the "${action}" control of @${user}'s post is not named or drawn as such`);
+        if (!control) continue;
+        done.add(post.head);
+        wanted -= 1;
         await click(k, control.ref);
       } else {
+        done.add(post.head);
+        wanted -= 1;
         await click(k, (post.controls.find((c) => /more/i.test(c.says)) ?? post.controls.at(-1))?.ref ?? 0);
         const menu = (await k.look()).text;
         await click(k, find(menu, /^(clickable|listitem|menuitem|link|button|focusable)$/, exactly(action, 'i')).ref);
       }
     }
-    if (wanted <= 0 || Number.isFinite(wanted) === false) {
-      if (wanted <= 0) break;
-    }
+    if (wanted <= 0) break;
     const before = k.text;
     await k.act({ kind: 'scroll', direction: 'down', pages: 1 });
     if ((await k.look()).text.replace(/\(step \d+\)/g, '') === before.replace(/\(step \d+\)/g, '')) break;
