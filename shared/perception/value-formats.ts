@@ -220,3 +220,18 @@ export function sameValue(kind: ValueKind, stored: string, wanted: string): bool
   if (kind === 'color') return stored.toLowerCase() === wanted.toLowerCase();
   return false;
 }
+
+/**
+ * Whether a text field holds what was written into it: the same text, or the same once a mask's spacing and
+ * punctuation are set aside ("(555) 123-4567" for "5551234567"), or the same number ("3" for "3.0"). Anything else is
+ * a value the page did not take, and the tool says so.
+ */
+export function heldAsWritten(held: string, written: string): boolean {
+  if (held.trim() === written.trim()) return true;
+  // A number is its value: its sign is no mask's punctuation.
+  const number = /^[-+]?\d+(\.\d+)?$/;
+  if (number.test(written.trim()) && number.test(held.trim())) return Number(held) === Number(written);
+  if (/^[-+]/.test(written.trim())) return false;
+  const bare = (text: string): string => text.replace(/[\s\p{P}\p{S}]+/gu, '').toLowerCase();
+  return bare(written) !== '' && bare(held) === bare(written);
+}

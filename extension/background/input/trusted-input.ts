@@ -136,8 +136,9 @@ export async function drag(deps: TrustedInputDeps, from: Point, to: Point): Prom
     for (let step = 1; step <= DRAG_STEPS; step += 1) {
       const at = { x: from.x + ((to.x - from.x) * step) / DRAG_STEPS, y: from.y + ((to.y - from.y) * step) / DRAG_STEPS };
       await mouse(send, 'mouseMoved', at, { button: 'left', buttons: 1 });
-      // The browser reports a native drag a moment after the move that started it.
-      if (step <= 2) await deps.sleep(30);
+      // The browser reports a native drag a moment after the move that started it; later moves get a frame each, so
+      // the browser does not merge them and a script that follows the pointer (a sortable list) sees every one.
+      await deps.sleep(step <= 2 ? 30 : 16);
       data = deps.interceptedDrag();
       if (data) break;
     }

@@ -7,16 +7,26 @@ import { aimAt, describeElement, scrollIntoViewIfNeeded } from './pointer-events
 export type DropPosition = 'center' | 'before' | 'after';
 
 /**
- * Where on the target a drop lands: its centre, or a quarter of the way in from its start or its end along its longer
- * side. In a sortable list that is past the middle of the item, which is where lists decide before or after.
+ * Where on the target a drop lands: its centre, or a quarter of the way in from its start or its end along the axis the
+ * drag travels (down a list, across a row). In a sortable list that is past the middle of the item, which is where
+ * lists decide before or after.
  */
-function dropPoint(el: Element, position: DropPosition): Point | null {
-  const rect = el.getBoundingClientRect();
-  const point = visiblePoint(el, rect);
-  if (!point || position === 'center') return point;
-  const vertical = rect.height >= rect.width;
+export function dropPoint(rect: DOMRect, point: Point, from: Point, position: DropPosition): Point {
+  if (position === 'center') return point;
+  const vertical = Math.abs(point.y - from.y) >= Math.abs(point.x - from.x);
   const share = position === 'before' ? 0.25 : 0.75;
   return vertical ? { x: point.x, y: rect.top + rect.height * share } : { x: rect.left + rect.width * share, y: point.y };
+}
+
+/**
+ * A drop onto an item of the same list means taking its place: a list moves an item past another only once the pointer
+ * is beyond the other's middle, so a drop at the centre would land one place short. Moving forward (down, right) it
+ * goes after the target, moving back before it; a drop zone (not a sibling) keeps its centre.
+ */
+export function placeFor(el: Element, target: Element, point: Point, from: Point, position: DropPosition): DropPosition {
+  if (position !== 'center' || el.parentElement === null || el.parentElement !== target.parentElement) return position;
+  const forward = Math.abs(point.y - from.y) >= Math.abs(point.x - from.x) ? point.y > from.y : point.x > from.x;
+  return forward ? 'after' : 'before';
 }
 
 function place(el: Element): string {
@@ -72,7 +82,9 @@ export async function dragElement(
   let to: Point | null;
   if (target) {
     if (target === el) throw new AppError('invalid_params', '[@] cannot be dropped onto itself: name another element, or an offset');
-    to = dropPoint(target, position);
+    const rect = target.getBoundingClientRect();
+    const centre = visiblePoint(target, rect);
+    to = centre && dropPoint(rect, centre, from, placeFor(el, target, centre, from, position));
     if (!to) throw new AppError('forbidden', 'the drop target is not in view together with [@]: scroll so that both show, or drag by an offset');
   } else {
     if (offset.x === 0 && offset.y === 0) throw new AppError('invalid_params', 'a drag needs a target element or an offset (dx, dy)');

@@ -10,7 +10,8 @@ import { pointAt } from './point-action';
 import { scrollableOf, scrollWithInput } from './scroll-by';
 import { ariaOptionNames, findAriaOption, listboxOf, selectNative } from './select-option';
 import { setFiles } from './set-files';
-import { setValue, takesValue } from './set-value';
+import { keyAriaValue, setValue, takesValue } from './set-value';
+import { heldAsWritten } from '../../../shared/perception/value-formats';
 import { isTextField, readBack, typeWithInput } from './type-text';
 import { watchNavigation } from './watch-navigation';
 import { FRAME_MS, type ShownWatch, watchSettle, watchShown } from './watch-settle';
@@ -183,6 +184,12 @@ async function act(doc: Document, win: Window, el: Element | null, action: Eleme
       if (!takesValue(target) && !numeric && (isTextField(target) || (target as HTMLElement).isContentEditable)) {
         await typeWithInput(target, action.value, true, driver, () => clickLike(target, access, 1, driver));
         message = 'typed into';
+        // A text field that is a spin button (jQuery UI's spinner) may refuse typing: its arrow keys still move it.
+        const number = Number(action.value.trim());
+        if (target.getAttribute('role') === 'spinbutton' && action.value.trim() !== '' && Number.isFinite(number) && !heldAsWritten(readBack(target), action.value)) {
+          await keyAriaValue(target as HTMLElement, number, driver);
+          message = 'stepped with the arrow keys';
+        }
       } else if (target.tagName === 'SELECT') {
         message = `selected ${selectNative(target as HTMLSelectElement, [action.value]).map((c) => JSON.stringify(c)).join(', ')} in`;
       } else {
@@ -285,6 +292,10 @@ async function act(doc: Document, win: Window, el: Element | null, action: Eleme
     if (!submitted && (action.kind === 'type' || action.kind === 'set_value') && isTextField(el) && value === '' && (action.kind === 'type' ? action.text : action.value) !== '') {
       ok = false;
       message = `${message} [@], but the field is still empty: the page did not take what was typed`;
+    } else if (action.kind === 'set_value' && ok && isTextField(el) && (el as HTMLInputElement).type !== 'password' && !heldAsWritten(value, action.value)) {
+      // set_value promises the value: one the page changed or refused is a failure that says what the field holds.
+      ok = false;
+      message = `${message} [@], but it holds ${JSON.stringify(value)}, not ${JSON.stringify(action.value)}: the page did not take the value`;
     }
   }
   if (el && action.kind === 'check') {

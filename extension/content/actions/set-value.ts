@@ -76,15 +76,21 @@ async function keyToValue(input: HTMLInputElement, wanted: number, driver: Input
   await driver.press(input, parseChord(presses > 0 ? 'ArrowRight' : 'ArrowLeft'), Math.min(Math.abs(presses), 100));
 }
 
-/** Nudges an ARIA slider or spin button with keys until its aria-valuenow reads the wanted number. */
-async function keyAriaValue(el: HTMLElement, wanted: number, driver: InputDriver): Promise<void> {
-  const now = (): number => Number(el.getAttribute('aria-valuenow'));
+/**
+ * Nudges an ARIA slider or spin button with keys until it reads the wanted number: a spin button with Up and Down (a
+ * text field that is one, such as jQuery UI's spinner, reads its value), a slider with Right and Left.
+ */
+export async function keyAriaValue(el: HTMLElement, wanted: number, driver: InputDriver): Promise<void> {
+  const field = el.tagName === 'INPUT';
+  const now = (): number => Number(field ? (el as HTMLInputElement).value : el.getAttribute('aria-valuenow'));
+  const spin = el.getAttribute('role') === 'spinbutton';
   el.focus({ preventScroll: true });
   let stuck = 0;
   for (let n = 0; n < 300 && now() !== wanted && stuck < 3; n += 1) {
     const before = now();
     const up = wanted > before;
     if (String(wanted) === el.getAttribute(up ? 'aria-valuemax' : 'aria-valuemin')) await driver.press(el, parseChord(up ? 'End' : 'Home'), 1);
+    else if (spin) await driver.press(el, parseChord(up ? 'ArrowUp' : 'ArrowDown'), 1);
     else await driver.press(el, parseChord(up ? 'ArrowRight' : 'ArrowLeft'), 1);
     stuck = now() === before ? stuck + 1 : 0;
     // Overshooting means the widget moves in larger steps than it can be set to.

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { normalizeValue, sameValue } from '../../../../shared/perception/value-formats';
+import { heldAsWritten, normalizeValue, sameValue } from '../../../../shared/perception/value-formats';
 
 const value = (kind: Parameters<typeof normalizeValue>[0], text: string, locale?: string): string => {
   const result = normalizeValue(kind, text, locale ? { locale } : {});
@@ -60,5 +60,23 @@ describe('sameValue', () => {
     expect(sameValue('number', '5.0', '5')).toBe(true);
     expect(sameValue('range', '50', '45')).toBe(false);
     expect(sameValue('date', '', '2012-10-16')).toBe(false);
+  });
+});
+
+describe('heldAsWritten', () => {
+  it('accepts the same text, a mask of it, or the same number', () => {
+    expect(heldAsWritten('Alba', 'Alba')).toBe(true);
+    expect(heldAsWritten(' Alba ', 'Alba')).toBe(true);
+    expect(heldAsWritten('(555) 123-4567', '5551234567')).toBe(true);
+    expect(heldAsWritten('3', '3.0')).toBe(true);
+    expect(heldAsWritten('-4', '-4')).toBe(true);
+  });
+
+  it('refuses a value the page changed or did not take', () => {
+    expect(heldAsWritten('0', '-4')).toBe(false);
+    expect(heldAsWritten('4', '-4')).toBe(false);
+    expect(heldAsWritten('Alb', 'Alba')).toBe(false);
+    expect(heldAsWritten('', 'x')).toBe(false);
+    expect(heldAsWritten('12/01/2020', '12/02/2020')).toBe(false);
   });
 });
