@@ -7,9 +7,10 @@ import { FORM_SOLVERS, type Solver } from './solvers-forms';
 import { WIDGET_SOLVERS } from './solvers-widgets';
 import { MORE_SOLVERS } from './solvers-more';
 import { SIGHT_SOLVERS } from './solvers-sight';
+import { FAMILY_SOLVERS } from './solvers-families';
 
 /** Every family's scripted solution, by page name. */
-export const SOLVERS: Record<string, Solver> = { ...FORM_SOLVERS, ...WIDGET_SOLVERS, ...MORE_SOLVERS, ...SIGHT_SOLVERS };
+export const SOLVERS: Record<string, Solver> = { ...FORM_SOLVERS, ...WIDGET_SOLVERS, ...MORE_SOLVERS, ...SIGHT_SOLVERS, ...FAMILY_SOLVERS };
 
 export interface PageVerdict {
   page: string;

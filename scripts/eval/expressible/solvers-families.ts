@@ -1,0 +1,117 @@
+import { exactly, find, findAll, said, type SolverKit, SUBMIT, Unsolvable } from './solver-kit';
+import { submit, type Solver } from './solvers-forms';
+import { MORE_SOLVERS } from './solvers-more';
+
+/**
+ * Families whose controls the snapshot already numbers and names: each read off the text the model is sent (the
+ * instruction, the numbered lines and the text between them) and done through Deputy's tools.
+ */
+
+const click = (k: SolverKit, ref: number) => k.act({ kind: 'click', ref });
+
+/** "17h 5m" as minutes. */
+export function durationMinutes(text: string): number {
+  const m = /(?:(\d+)h)?\s*(?:(\d+)m)?/.exec(text.trim());
+  return Number(m?.[1] ?? 0) * 60 + Number(m?.[2] ?? 0);
+}
+
+/** Each "Book for $N" button with the duration written above it. */
+export function tickets(text: string): { ref: number; price: number; minutes: number }[] {
+  const out: { ref: number; price: number; minutes: number }[] = [];
+  const rows = text.split('\n');
+  rows.forEach((row, i) => {
+    const button = /^\*?\[(\d+)\] button "Book for \$(\d+(?:\.\d+)?)"/.exec(row);
+    if (!button) return;
+    const duration = rows
+      .slice(0, i)
+      .reverse()
+      .find((line) => /^\d+h|^\d+m/.test(line.trim()));
+    if (!duration) throw new Unsolvable(`no duration written above "${row}"`);
+    out.push({ ref: Number(button[1]), price: Number(button[2]), minutes: durationMinutes(duration) });
+  });
+  return out;
+}
+
+/** The index (0-based) in a 3×3 grid a drag-items-grid instruction asks for, from the item's own index. */
+export function gridTarget(from: number, where: string): number {
+  const places: Record<string, number> = {
+    'top left': 0, 'top center': 1, 'top right': 2, 'center left': 3, center: 4, 'center right': 5, 'bottom left': 6, 'bottom center': 7, 'bottom right': 8,
+  };
+  const place = /^to the (.+)$/.exec(where)?.[1];
+  if (place !== undefined && places[place] !== undefined) return places[place];
+  const moves: Record<string, number> = { up: -3, down: 3, left: -1, right: 1 };
+  const move = /^(up|down|left|right) by one$/.exec(where)?.[1];
+  if (move) return from + (moves[move] ?? 0);
+  throw new Unsolvable(`a place in the grid the script cannot read: "${where}"`);
+}
+
+export const FAMILY_SOLVERS: Record<string, Solver> = {
+  'buy-ticket': async (k) => {
+    const [wish = ''] = said(k.text, /Buy the ticket with the (cheapest cost|shortest duration|longest duration|most expensive cost)/);
+    const all = tickets(k.text);
+    if (all.length === 0) throw new Unsolvable('no ticket is numbered');
+    const key = (t: { price: number; minutes: number }) => (wish === 'cheapest cost' ? t.price : wish === 'most expensive cost' ? -t.price : wish === 'shortest duration' ? t.minutes : -t.minutes);
+    const best = all.reduce((a, b) => (key(b) < key(a) ? b : a));
+    await click(k, best.ref);
+  },
+  'form-sequence-3': async (k) => {
+    const [choice = '', label = ''] = said(k.text, /Choose (.+?) from the dropdown, then click the button labeled "(.+?)"/);
+    await k.act({ kind: 'select', ref: find(k.text, 'combobox').ref, values: [choice] });
+    // This dropdown's own list opens over the buttons: the choice in it is clicked, as a person would close it.
+    const listed = findAll(k.text, 'clickable', exactly(choice))[0];
+    if (listed) await click(k, listed.ref);
+    await click(k, find((await k.look()).text, 'button', exactly(label)).ref);
+  },
+  'multi-orderings': (k) => (MORE_SOLVERS['multi-layouts'] as Solver)(k),
+  'stock-market': async (k) => {
+    const [symbol = '', bound = ''] = said(k.text, /Buy (\S+) stock when the price is less than \$(\d+(?:\.\d+)?)/);
+    // The price moves by itself: watched as a person would watch it, step by step, and bought once it is low enough.
+    for (let turn = 0; turn < 120; turn += 1) {
+      const shown = /Stock price:"\n\$(\d+(?:\.\d+)?)/.exec(k.text);
+      if (shown && Number(shown[1]) < Number(bound)) return click(k, find(k.text, 'button', /^Buy$/).ref);
+      await k.act({ kind: 'wait', seconds: 0.5 });
+    }
+    throw new Unsolvable(`${symbol} never fell below $${bound}`);
+  },
+  'use-slider-2': async (k) => {
+    const wanted = (said(k.text, /Set the sliders to the combination \[([-\d,\s]+)\]/)[0] ?? '').split(',').map((n) => Number(n.trim()));
+    const handles = findAll(k.text, /^(slider|focusable)$/);
+    if (handles.length !== wanted.length) throw new Unsolvable(`${wanted.length} values for ${handles.length} sliders`);
+    for (const [i, handle] of handles.entries()) {
+      const value = wanted[i] ?? 0;
+      const set = await k.tryAct({ kind: 'set_value', ref: handle.ref, value: String(value) });
+      if (set.ok) continue;
+      // A slider without a value to set moves with its arrow keys; the value it shows is written under it.
+      const now = Number(said(k.text, new RegExp(`\\[${handle.ref}\\][^\\n]*\\n(-?\\d+)`))[0]);
+      if (now !== value) await k.act({ kind: 'press', ref: handle.ref, key: value > now ? 'ArrowRight' : 'ArrowLeft', times: Math.min(100, Math.abs(value - now)) });
+      const after = Number(said((await k.look()).text, new RegExp(`\\[${handle.ref}\\][^\\n]*\\n(-?\\d+)`))[0]);
+      if (after !== value) throw new Unsolvable(`slider ${i + 1} shows ${after} after the keys, not ${value}`);
+    }
+    await submit(k);
+  },
+  'drag-sort-numbers': async (k) => {
+    // A selection sort by drags: the smallest of the unsorted rest is dragged before the first unsorted item.
+    for (let place = 0; place < 12; place += 1) {
+      const items = findAll((await k.look()).text, 'draggable', /^-?\d+$/);
+      if (place >= items.length - 1) break;
+      const rest = items.slice(place);
+      const least = rest.reduce((a, b) => (Number(b.name) < Number(a.name) ? b : a));
+      const first = rest[0];
+      if (!first || least.ref === first.ref) continue;
+      await k.act({ kind: 'drag', ref: least.ref, toRef: first.ref, position: 'before' });
+    }
+    const order = findAll((await k.look()).text, 'draggable', /^-?\d+$/).map((item) => Number(item.name));
+    if (order.some((n, i) => i > 0 && n < (order[i - 1] ?? n))) throw new Unsolvable(`the list is ${order.join(', ')} after the drags`);
+    await submit(k, SUBMIT);
+  },
+  'drag-items-grid': async (k) => {
+    const [name = '', where = ''] = said(k.text, /Drag (\S+) (.+?)\.\n/);
+    const items = findAll(k.text, 'draggable');
+    const from = items.findIndex((item) => item.name === name);
+    if (from < 0) throw new Unsolvable(`no item named ${name}`);
+    const to = gridTarget(from, where);
+    const target = items[to];
+    if (!target) throw new Unsolvable(`no item at place ${to + 1}`);
+    await k.act({ kind: 'drag', ref: items[from]?.ref ?? 0, toRef: target.ref, position: to < from ? 'before' : 'after' });
+  },
+};
