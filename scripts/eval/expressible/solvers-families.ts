@@ -66,10 +66,17 @@ export const FAMILY_SOLVERS: Record<string, Solver> = {
   'stock-market': async (k) => {
     const [symbol = '', bound = ''] = said(k.text, /Buy (\S+) stock when the price is less than \$(\d+(?:\.\d+)?)/);
     // The price moves by itself: watched as a person would watch it, step by step, and bought once it is low enough.
-    for (let turn = 0; turn < 120; turn += 1) {
+    // The price moves every tenth of a second by up to $1.50, and a step takes time: a price read now may have risen
+    // by the time the click lands, so it is bought with a margin of about two spreads of the moves a step takes.
+    let stepMs = 300;
+    for (let turn = 0; turn < 200; turn += 1) {
       const shown = /Stock price:"\n\$(\d+(?:\.\d+)?)/.exec(k.text);
-      if (shown && Number(shown[1]) < Number(bound)) return click(k, find(k.text, 'button', /^Buy$/).ref);
-      await k.act({ kind: 'wait', seconds: 0.5 });
+      const margin = 1.8 * Math.sqrt(Math.ceil(stepMs / 100));
+      if (process.env.EXPRESSIBLE_DEBUG) process.stderr.write(`stock: ${shown?.[1]} bound ${bound} margin ${margin}\n`);
+      if (shown && Number(shown[1]) <= Number(bound) - margin) return click(k, find(k.text, 'button', /^Buy$/).ref);
+      const began = Date.now();
+      await k.act({ kind: 'wait', seconds: 0.1 });
+      stepMs = Date.now() - began;
     }
     throw new Unsolvable(`${symbol} never fell below $${bound}`);
   },
@@ -104,6 +111,40 @@ export const FAMILY_SOLVERS: Record<string, Solver> = {
     if (order.some((n, i) => i > 0 && n < (order[i - 1] ?? n))) throw new Unsolvable(`the list is ${order.join(', ')} after the drags`);
     await submit(k, SUBMIT);
   },
+  'drag-single-shape': async (k) => {
+    const [direction = ''] = said(k.text, /Drag the item (up|down|left|right) then press Submit/);
+    const step = 25;
+    const [dx, dy] = { up: [0, -step], down: [0, step], left: [-step, 0], right: [step, 0] }[direction] ?? [0, 0];
+    // The item is the one numbered thing besides the Submit button.
+    const item = findAll(k.text, /^(clickable|draggable|img|graphics-symbol)$/)[0];
+    if (!item) throw new Unsolvable('the item to drag has no number');
+    await k.act({ kind: 'drag', ref: item.ref, dx, dy });
+    await submit(k);
+  },
+  'click-pie': pie,
+  'click-pie-nodelay': pie,
+  'grid-coordinate': async (k) => {
+    const [x = '', y = ''] = said(k.text, /Click on the grid coordinate \((-?\d+),\s*(-?\d+)\)/);
+    // The axes are written under the grid ("x -2 -1 1 2", "y 2 1 -1 -2"): x grows to the right, y upwards, and the
+    // cells are numbered row by row from the top left, as they are read.
+    const cells = findAll(k.text, /^(clickable|button|gridcell)$/);
+    const side = Math.round(Math.sqrt(cells.length));
+    if (side * side !== cells.length || side % 2 === 0) throw new Unsolvable(`${cells.length} cells do not make a square grid around (0,0)`);
+    const half = (side - 1) / 2;
+    const cell = cells[(half - Number(y)) * side + (Number(x) + half)];
+    if (!cell) throw new Unsolvable(`no cell at (${x},${y})`);
+    await click(k, cell.ref);
+  },
+  'click-shape': async (k) => {
+    const [wanted = ''] = said(k.text, /Click on an? (.+)\n/);
+    // A letter or digit has its character as its name; a shape of a colour or size has no words, only a picture.
+    const symbol = /^(?:(?:large|small) )?(?:(?:red|green|blue|aqua|black|magenta|yellow) )?(?:(?:item|letter|digit) )?(\w)$/.exec(wanted.trim())?.[1];
+    if (!symbol) throw new Unsolvable(`"${wanted}" is a shape known only by its look: a solution needs sight (not scripted)`);
+    const hits = findAll(k.text, /^(clickable|button|img|graphics-symbol)$/, exactly(symbol));
+    if (hits.length === 0) throw new Unsolvable(`no "${symbol}" is numbered`);
+    if (hits.length > 1 && wanted.trim() !== symbol) throw new Unsolvable(`${hits.length} "${symbol}"s, told apart only by colour or size: a solution needs sight (not scripted)`);
+    await click(k, hits[0]?.ref ?? 0);
+  },
   'drag-items-grid': async (k) => {
     const [name = '', where = ''] = said(k.text, /Drag (\S+) (.+?)\.\n/);
     const items = findAll(k.text, 'draggable');
@@ -112,6 +153,17 @@ export const FAMILY_SOLVERS: Record<string, Solver> = {
     const to = gridTarget(from, where);
     const target = items[to];
     if (!target) throw new Unsolvable(`no item at place ${to + 1}`);
-    await k.act({ kind: 'drag', ref: items[from]?.ref ?? 0, toRef: target.ref, position: to < from ? 'before' : 'after' });
+    const moved = await k.act({ kind: 'drag', ref: items[from]?.ref ?? 0, toRef: target.ref, position: Math.floor(to / 3) === Math.floor(from / 3) ? 'center' : to < from ? 'before' : 'after' });
+    if (process.env.EXPRESSIBLE_DEBUG) process.stderr.write(`grid: ${name} ${where} ${from}->${to}: ${moved.message}\n${k.text}\n`);
   },
 };
+
+async function pie(k: SolverKit): Promise<void> {
+  const [label = ''] = said(k.text, /click on the item labeled "(.+?)"/);
+  // The menu opens from its centre button (the "+"), and its items are then named by their labels.
+  const centre = findAll(k.text, /^(clickable|button)$/, /^\+$/)[0];
+  if (centre) await click(k, centre.ref);
+  const item = findAll((await k.look()).text, /^(clickable|button|menuitem)$/, exactly(label)).at(-1);
+  if (!item) throw new Unsolvable(`no item labeled "${label}" after opening the menu`);
+  await click(k, item.ref);
+}
