@@ -1,4 +1,4 @@
-import { exactly, find, findAll, said, type SolverKit, SUBMIT, Unsolvable } from './solver-kit';
+import { exactly, find, findAll, lines, said, type SolverKit, SUBMIT, Unsolvable } from './solver-kit';
 import { submit, type Solver } from './solvers-forms';
 import { MORE_SOLVERS } from './solvers-more';
 
@@ -15,12 +15,12 @@ export function durationMinutes(text: string): number {
   return Number(m?.[1] ?? 0) * 60 + Number(m?.[2] ?? 0);
 }
 
-/** Each "Book for $N" button with the duration written above it. */
+/** Each "Book for $N" (or "Book flight for $N") button with the duration written above it. */
 export function tickets(text: string): { ref: number; price: number; minutes: number }[] {
   const out: { ref: number; price: number; minutes: number }[] = [];
   const rows = text.split('\n');
   rows.forEach((row, i) => {
-    const button = /^\*?\[(\d+)\] button "Book for \$(\d+(?:\.\d+)?)"/.exec(row);
+    const button = /^\*?\[(\d+)\] button "Book (?:flight )?for \$(\d+(?:\.\d+)?)"/.exec(row);
     if (!button) return;
     const duration = rows
       .slice(0, i)
@@ -121,6 +121,8 @@ export const FAMILY_SOLVERS: Record<string, Solver> = {
     await k.act({ kind: 'drag', ref: item.ref, dx, dy });
     await submit(k);
   },
+  'book-flight': bookFlight,
+  'book-flight-nodelay': bookFlight,
   'click-pie': pie,
   'click-pie-nodelay': pie,
   'grid-coordinate': async (k) => {
@@ -166,4 +168,68 @@ async function pie(k: SolverKit): Promise<void> {
   const item = findAll((await k.look()).text, /^(clickable|button|menuitem)$/, exactly(label)).at(-1);
   if (!item) throw new Unsolvable(`no item labeled "${label}" after opening the menu`);
   await click(k, item.ref);
+}
+
+/** Types a place into an autocompleting field and picks the suggestion that is that place. */
+async function place(k: SolverKit, field: number, name: string): Promise<void> {
+  await k.act({ kind: 'type', ref: field, text: name, clear: true, submit: false });
+  // A place is written by its name ("Erie, PA") or its airport's code ("RAP"); the suggestion shows both.
+  const suggestions = findAll(k.text, /^(option|menuitem|clickable|listitem|link|focusable)$/);
+  if (process.env.EXPRESSIBLE_DEBUG) process.stderr.write(`place ${name}: ${suggestions.map((line) => line.name).join(' | ')}\n`);
+  // One suggestion is one place and code; a number whose name holds several (merged suggestions) is not clicked.
+  const single = (text: string) => (text.match(/\(\w+\)/g) ?? []).length <= 1;
+  const hit = suggestions.filter((line) => single(line.name)).find((line) => line.name === name || line.name.startsWith(`${name} (`) || line.name.endsWith(`(${name})`));
+  if (hit) {
+    await click(k, hit.ref);
+    return;
+  }
+  // Suggestions that share one number are walked with the arrow keys, which write each into the field in turn.
+  // (Past the last suggestion the field shows what was typed again, which is not a suggestion.)
+  const fits = (value: string) => value.startsWith(`${name} (`) || value.endsWith(`(${name})`);
+  for (let turn = 0; turn < 12; turn += 1) {
+    await k.act({ kind: 'press', ref: field, key: 'ArrowDown' });
+    const value = /value="([^"]*)"/.exec(lines(k.text).find((line) => line.ref === field)?.rest ?? '')?.[1] ?? '';
+    if (process.env.EXPRESSIBLE_DEBUG) process.stderr.write(`arrow ${turn}: ${value}\n`);
+    if (fits(value)) {
+      await k.act({ kind: 'press', ref: field, key: 'Enter' });
+      return;
+    }
+  }
+  throw new Unsolvable(`no suggestion for "${name}"`);
+}
+
+async function bookFlight(k: SolverKit): Promise<void> {
+  const [wish = '', from = '', to = '', date = ''] = said(k.text, /Book the (\w+) one-way flight from:\s+([\s\S]+?)\s+to:\s+([\s\S]+?)\s+on\s+(\d\d\/\d\d\/\d{4})/);
+  await place(k, find(k.text, 'textbox', /^From/).ref, from);
+  await place(k, find(k.text, 'textbox', /^To/).ref, to);
+  const dateField = findAll(k.text, /^(textbox|date)$/).find((line) => !/^(From|To)/.test(line.name));
+  if (!dateField) throw new Unsolvable('no date field');
+  const set = await k.tryAct({ kind: 'set_value', ref: dateField.ref, value: date });
+  if (!set.ok) await pickDate(k, dateField.ref, date);
+  await click(k, find(k.text, 'button', /^Search$/).ref);
+  const flights = tickets((await k.look()).text);
+  if (flights.length === 0) throw new Unsolvable('the search shows no flight to book');
+  if (process.env.EXPRESSIBLE_DEBUG) process.stderr.write(`flights (${wish}): ${JSON.stringify(flights)}\n${k.text}\n`);
+  const key = (t: { price: number; minutes: number }) => (wish === 'cheapest' ? t.price : wish === 'shortest' ? t.minutes : NaN);
+  if (Number.isNaN(key({ price: 0, minutes: 0 }))) throw new Unsolvable(`a wish the script does not know: "${wish}"`);
+  await click(k, flights.reduce((a, b) => (key(b) < key(a) ? b : a)).ref);
+}
+
+const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
+
+/** Picks mm/dd/yyyy in the calendar a read-only date field opens: its month arrows, then the day. */
+async function pickDate(k: SolverKit, field: number, date: string): Promise<void> {
+  const [mm = 0, dd = 0, yyyy = 0] = date.split('/').map(Number);
+  await click(k, field);
+  for (let turn = 0; turn < 30; turn += 1) {
+    const shown = new RegExp(`(${MONTHS.join('|')})\\s+(\\d{4})`).exec(k.text);
+    if (!shown) throw new Unsolvable('the calendar does not show its month');
+    const months = yyyy * 12 + mm - 1 - (Number(shown[2]) * 12 + MONTHS.indexOf(shown[1] ?? ''));
+    if (months === 0) {
+      await click(k, find(k.text, /^(link|clickable|button|gridcell)$/, exactly(String(dd))).ref);
+      return;
+    }
+    await click(k, find(k.text, /^(link|clickable|button)$/, months < 0 ? /^(Prev|Previous|<)/i : /^(Next|>)/i).ref);
+  }
+  throw new Unsolvable('the calendar never reached the month');
 }
