@@ -45,6 +45,13 @@ export function gridTarget(from: number, where: string): number {
   throw new Unsolvable(`a place in the grid the script cannot read: "${where}"`);
 }
 
+/** CSS's named colours (the basic keywords and the few extended ones pages use), as hex: what a person knows by name. */
+const CSS_COLOURS: Record<string, string> = {
+  black: '000000', white: 'FFFFFF', aqua: '00FFFF', cyan: '00FFFF', blue: '0000FF', gray: '808080', grey: '808080', green: '008000', lime: '00FF00',
+  maroon: '800000', navy: '000080', olive: '808000', purple: '800080', red: 'FF0000', silver: 'C0C0C0', teal: '008080', yellow: 'FFFF00',
+  pink: 'FFC0CB', magenta: 'FF00FF', fuchsia: 'FF00FF', gold: 'FFD700', orange: 'FFA500',
+};
+
 export const FAMILY_SOLVERS: Record<string, Solver> = {
   'buy-ticket': async (k) => {
     const [wish = ''] = said(k.text, /Buy the ticket with the (cheapest cost|shortest duration|longest duration|most expensive cost)/);
@@ -112,7 +119,7 @@ export const FAMILY_SOLVERS: Record<string, Solver> = {
     await submit(k, SUBMIT);
   },
   'drag-single-shape': async (k) => {
-    const [direction = ''] = said(k.text, /Drag the item (up|down|left|right) then press Submit/);
+    const [direction = ''] = said(k.text, /Drag the (?:item|circle) (up|down|left|right) then press Submit/);
     const step = 25;
     const [dx, dy] = { up: [0, -step], down: [0, step], left: [-step, 0], right: [step, 0] }[direction] ?? [0, 0];
     // The item is the one numbered thing besides the Submit button.
@@ -146,6 +153,19 @@ export const FAMILY_SOLVERS: Record<string, Solver> = {
     if (hits.length === 0) throw new Unsolvable(`no "${symbol}" is numbered`);
     if (hits.length > 1 && wanted.trim() !== symbol) throw new Unsolvable(`${hits.length} "${symbol}"s, told apart only by colour or size: a solution needs sight (not scripted)`);
     await click(k, hits[0]?.ref ?? 0);
+  },
+  'drag-circle': async (k) => (FAMILY_SOLVERS['drag-single-shape'] as Solver)(k),
+  'use-colorwheel': async (k) => {
+    const [name = ''] = said(k.text, /Select (\w+) with the color picker/);
+    const hex = CSS_COLOURS[name.toLowerCase()];
+    if (!hex) throw new Unsolvable(`a colour name the script does not know: ${name}`);
+    // The picker's field takes the colour written as hex, as a person may type it.
+    const field = find(k.text, 'textbox').ref;
+    await k.act({ kind: 'type', ref: field, text: hex, clear: true, submit: false });
+    // The picker it opened covers the Submit button; it has no number and no close control, and neither Tab,
+    // Enter nor Escape closes it (a person clicks beside it): the click on Submit is refused, and says why.
+    await k.act({ kind: 'press', ref: field, key: 'Escape' });
+    await submit(k);
   },
   'drag-items-grid': async (k) => {
     const [name = '', where = ''] = said(k.text, /Drag (\S+) (.+?)\.\n/);
