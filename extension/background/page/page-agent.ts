@@ -128,19 +128,25 @@ export class PageAgent {
    * Waits for the tab to settle: loaded (up to `limits.loadCapMs`), then its answers in and its DOM quiet (up to
    * `limits.quietCapMs`). With a watch of its requests, an action's fetches are waited for too.
    */
-  settle(tabId: number, limits: SettleLimits, watch?: RequestWatch, pending?: () => boolean): Promise<Settled> {
-    return settleTab(
-      {
-        tabState: (id) => this.deps.tabs.state(id),
-        ...(watch ? { inFlight: () => watch.inFlight(), documentRequested: () => watch.documentRequested() } : {}),
-        ...(pending ? { navigationPending: pending } : {}),
-        domQuiet: (id, options) => callFrame(this.deps.frames, id, 0, 'settle', options, options.capMs + 3000).catch(() => undefined),
-        sleep: this.deps.sleep,
-        now: this.deps.now ?? Date.now,
-      },
-      tabId,
-      limits,
-    );
+  async settle(tabId: number, limits: SettleLimits, watch?: RequestWatch, pending?: () => boolean): Promise<Settled> {
+    const changes = this.deps.watchChanges?.(tabId);
+    try {
+      return await settleTab(
+        {
+          tabState: (id) => this.deps.tabs.state(id),
+          ...(watch ? { inFlight: () => watch.inFlight(), documentRequested: () => watch.documentRequested() } : {}),
+          ...(pending ? { navigationPending: pending } : {}),
+          ...(changes ? { changes } : {}),
+          domQuiet: (id, options) => callFrame(this.deps.frames, id, 0, 'settle', options, options.capMs + 3000).catch(() => undefined),
+          sleep: this.deps.sleep,
+          now: this.deps.now ?? Date.now,
+        },
+        tabId,
+        limits,
+      );
+    } finally {
+      changes?.stop();
+    }
   }
 
   private async perform(tabId: number, action: PageAction, options: ActOptions & { settleMs: number }): Promise<PageOutcome> {
@@ -199,6 +205,7 @@ export class PageAgent {
           {
             tabs: this.deps.tabs,
             sleep: this.deps.sleep,
+            ...(this.deps.watchChanges ? { watchChanges: this.deps.watchChanges } : {}),
             settle: (id) => this.settle(id, { loadCapMs: NAVIGATION_CAP_MS, quietCapMs: settleMs }, id === tabId ? watch : undefined),
             loadFailure: async (id) => (await this.deps.loadFailure?.(id))?.error,
           },
