@@ -97,6 +97,10 @@ export class PageAgent {
     // browser restart) may not have its content script yet: the gate waits for it rather than judging without the
     // form the action submits.
     const frameId = entry?.frameId ?? 0;
+    // The facts are those of the document the action will meet: the content script answers from document_start, so a
+    // page still loading (reopened after a browser restart, or mid-navigation) is waited for until it has loaded, or
+    // its form would not be there yet and the gate would judge without it.
+    await this.settle(tabId, { loadCapMs: NAVIGATION_CAP_MS, quietCapMs: 0 });
     const ask = () => callFrame(this.deps.frames, tabId, frameId, 'effect', { target, action }, 15_000);
     return untilContentAnswers({ deps: this.deps }, ask).catch(() => undefined);
   }
