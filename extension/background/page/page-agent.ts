@@ -99,8 +99,10 @@ export class PageAgent {
     const frameId = entry?.frameId ?? 0;
     // The facts are those of the document the action will meet: the content script answers from document_start, so a
     // page still loading (reopened after a browser restart, or mid-navigation) is waited for until it has loaded, or
-    // its form would not be there yet and the gate would judge without it.
-    await this.settle(tabId, { loadCapMs: NAVIGATION_CAP_MS, quietCapMs: 0 });
+    // its form would not be there yet and the gate would judge without it. The wait is bounded by the step's own
+    // settle, never the page's full load: a page that never finishes loading (streaming, long-poll, an endless image)
+    // must not stall a step, and past the bound the facts are read from the document as it stands.
+    await this.settle(tabId, { loadCapMs: this.deps.settleMs ?? 3000, quietCapMs: 0 });
     const ask = () => callFrame(this.deps.frames, tabId, frameId, 'effect', { target, action }, 15_000);
     return untilContentAnswers({ deps: this.deps }, ask).catch(() => undefined);
   }
