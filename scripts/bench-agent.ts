@@ -10,7 +10,8 @@ import { startAgent } from '../shared/agent/run-agent';
 import { createSecretVault } from '../shared/agent/secret-vault';
 import type { TraceRecord } from '../shared/agent/trace';
 import type { WebEnvironment } from '../shared/agent/web-environment';
-import { webTools } from '../shared/agent/web-tools';
+import { fullPageTool, webTools } from '../shared/agent/web-tools';
+import type { PageView } from '../shared/agent/build-prompt';
 import { STEP_KINDS, measureOverhead, percentile } from './bench/agent-overhead';
 import { STAGEHAND_VERSION, ensureStagehand, measureStagehand } from './bench/stagehand-peer-run';
 import { startFakeProvider } from '../tests/fixtures/fake-provider/fake-provider-server';
@@ -20,7 +21,7 @@ import { type FakePage, createFakeWeb } from '../tests/unit/shared/agent/support
 
 /**
  * `npm run bench:agent`, part one (tokens): one scripted 30-step shopping task through the real agent loop and the
- * official SDKs against the local wire-format server, per API. It prints the prompt's size at step 5 and step 30, what the
+ * official SDKs against the local wire-format server, per API and per page view (whole pages, or what changed). It prints the prompt's size at step 5 and step 30, what the
  * whole task sent, and the share of input tokens a provider's prompt cache could serve, emulated on the exact bytes
  * each request carried (tests/fixtures/fake-provider/prompt-cache.ts); Deputy's own count of cached tokens, read from
  * the usage the server reported, is shown beside it. Part two (scripts/bench/agent-overhead.ts): Deputy's own time per
@@ -89,6 +90,7 @@ type Api = 'openai-chat' | 'openai-responses' | 'anthropic';
 
 interface Figures {
   api: Api;
+  pageView: PageView;
   status: string;
   steps: number;
   step5: number;
@@ -100,7 +102,7 @@ interface Figures {
   deputyCached: number | null;
 }
 
-async function run(api: Api): Promise<Figures> {
+async function run(api: Api, pageView: PageView): Promise<Figures> {
   const fake = await startFakeProvider();
   const cache = createPromptCache();
   const totals = { input: 0, cached: 0, written: 0 };
@@ -126,7 +128,7 @@ async function run(api: Api): Promise<Figures> {
     const state = await startAgent<WebEnvironment>(
       {
         environment: createFakeWeb(pages, `${SITE}/search`),
-        tools: [...webTools, ...controlTools<WebEnvironment>()],
+        tools: [...webTools, ...(pageView === 'diff' ? [fullPageTool] : []), ...controlTools<WebEnvironment>()],
         provider,
         policy: { mode: 'act' },
         vault: createSecretVault({ entries: {} }),
@@ -134,6 +136,7 @@ async function run(api: Api): Promise<Figures> {
         persist: () => Promise.resolve(),
         trace: (record) => trace.push(record),
         now: () => (tick += 10),
+        pageView,
       },
       { taskId: `bench-${api}`, task: 'Compare the water bottles in this shop and tell me which is best.', startUrl: `${SITE}/search` },
     );
@@ -142,6 +145,7 @@ async function run(api: Api): Promise<Figures> {
     const counted = replies.some((r) => r.cachedInputTokens !== undefined);
     return {
       api,
+      pageView,
       status: state.status,
       steps: state.steps.length,
       step5: prompts[4]?.chars ?? 0,
@@ -156,11 +160,14 @@ async function run(api: Api): Promise<Figures> {
 }
 
 const results: Figures[] = [];
-for (const api of ['openai-chat', 'openai-responses', 'anthropic'] as const) results.push(await run(api));
+for (const pageView of ['full', 'diff'] as const) {
+  for (const api of ['openai-chat', 'openai-responses', 'anthropic'] as const) results.push(await run(api, pageView));
+}
 
-const header = ['API', 'result', 'prompt step 5', 'prompt step 30', 'step 30 / step 5', 'bytes sent', 'input tokens', 'cache-eligible', 'share', "Deputy's cached count"];
+const header = ['API', 'page view', 'result', 'prompt step 5', 'prompt step 30', 'step 30 / step 5', 'bytes sent', 'input tokens', 'cache-eligible', 'share', "Deputy's cached count"];
 const rows = results.map((r) => [
   r.api,
+  r.pageView,
   `${r.status} in ${r.steps} steps`,
   `${r.step5} ch`,
   `${r.step30} ch`,
@@ -172,7 +179,7 @@ const rows = results.map((r) => [
   r.deputyCached === null ? 'not read' : `${r.deputyCached}`,
 ]);
 const widths = header.map((title, column) => Math.max(title.length, ...rows.map((row) => row[column]!.length)));
-const line = (cells: string[]): string => cells.map((cell, column) => (column < 2 ? cell.padEnd(widths[column]!) : cell.padStart(widths[column]!))).join('  ');
+const line = (cells: string[]): string => cells.map((cell, column) => (column < 3 ? cell.padEnd(widths[column]!) : cell.padStart(widths[column]!))).join('  ');
 process.stdout.write(`deputy agent benchmark (tokens): one scripted ${STEPS}-step task per API; Node ${process.version}, ${cpus().length} cores, load ${loadavg()[0]!.toFixed(2)}\n\n`);
 process.stdout.write(`${line(header)}\n${rows.map(line).join('\n')}\n\n`);
 process.stdout.write('targets: step 30 <= 1.3x step 5; >= 70% of input tokens cache-eligible (Anthropic counts cache reads only; writes are not eligible).\n');

@@ -1,4 +1,5 @@
 import { browser, type Tabs } from './browser';
+import { watchTabChanges } from './tab-changes';
 
 /** Tab-level navigation for the page agent: the chrome.tabs calls, each narrow, each returning plain data. */
 export interface TabState {
@@ -67,15 +68,21 @@ export function closeTab(tabId: number): Promise<void> {
   return browser.tabs.remove(tabId);
 }
 
-/** Polls until the tab has finished loading; undefined when it is still loading after `timeoutMs` or was closed. */
+/** Waits, on the tab's events, until it has finished loading; undefined when still loading after `timeoutMs` or closed. */
 export async function waitForTabLoad(tabId: number, timeoutMs: number): Promise<TabState | undefined> {
   const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const state = await tabState(tabId);
-    if (!state) return undefined;
-    if (state.status === 'complete') return state;
-    if (Date.now() >= deadline) return undefined;
-    await new Promise((resolve) => setTimeout(resolve, 100));
+  const changes = watchTabChanges(tabId);
+  try {
+    for (;;) {
+      const seen = changes.version();
+      const state = await tabState(tabId);
+      if (!state) return undefined;
+      if (state.status === 'complete') return state;
+      if (Date.now() >= deadline) return undefined;
+      await changes.next(seen, Math.min(1000, deadline - Date.now()));
+    }
+  } finally {
+    changes.stop();
   }
 }
 

@@ -189,6 +189,10 @@ export function SettingsView(props: { client: BackgroundClient; hostStatus: Host
           <input type="checkbox" data-testid="risk-classifier" checked={form.riskClassifier} onChange={(e) => edit({ riskClassifier: e.currentTarget.checked })} />
           Ask the model for a second opinion on steps the rules let through (one small extra request each; it can only add approvals, never remove one)
         </label>
+        <label class="check">
+          <input type="checkbox" data-testid="page-diff" checked={form.pageDiff} onChange={(e) => edit({ pageDiff: e.currentTarget.checked })} />
+          After an action, send the model only what changed on the page (fewer tokens; the whole page again every five steps and when the model asks)
+        </label>
       </fieldset>
 
       <fieldset class="card">

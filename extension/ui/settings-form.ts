@@ -42,6 +42,8 @@ export interface SettingsForm {
   stepScreenshots: boolean;
   trustedInput: boolean;
   riskClassifier: boolean;
+  /** After an action, send what changed on the page (the `diff` page view) instead of the whole page. */
+  pageDiff: boolean;
   historyMaxTasks: string;
   historyMaxDays: string;
   /** Connected agents (MCP): saved as they are, nothing to validate. */
@@ -88,6 +90,7 @@ export function formFromSettings(settings: SavedSettings): SettingsForm {
     stepScreenshots: settings.stepScreenshots,
     trustedInput: settings.trustedInput,
     riskClassifier: settings.riskClassifier,
+    pageDiff: settings.pageView === 'diff',
     historyMaxTasks: String(settings.historyMaxTasks),
     historyMaxDays: String(settings.historyMaxDays),
     mcp: settings.mcp,
@@ -218,6 +221,7 @@ export function validateForm(form: SettingsForm, saved: SavedSettings): { ok: tr
       screenshots: provider !== null && form.modelOptions.screenshots,
       trustedInput: form.trustedInput,
       riskClassifier: form.riskClassifier,
+      pageView: form.pageDiff ? 'diff' : 'full',
       historyMaxTasks: maxTasks ?? 200,
       historyMaxDays: maxDays ?? 30,
       mcp: form.mcp,

@@ -71,18 +71,18 @@ export async function runTask(options: TaskOptions, io: TaskIo, hooks: TaskHooks
     throw new ExitError(`The browser could not be started: ${error instanceof Error ? error.message : String(error)}`, EXIT.browser);
   }
   try {
-    await ext.worker();
+    const worker = await ext.worker();
     await hooks.onLaunched?.(ext);
     if (signal?.aborted) throw new ExitError('Interrupted before the task started.', EXIT.interrupted);
     // A tab of the task's own, told apart by a fragment nobody else uses (a kept profile may restore other tabs).
     const target = await ext.browser.newPage();
     const blank = `about:blank#deputy-${randomUUID()}`;
     await target.goto(blank);
-    const panel = await ext.openExtensionPage('extension/sidepanel/index.html');
-    const tabs = await panel.evaluate(() => chrome.tabs.query({}));
+    // The tab is looked up from the service worker, so the side panel page is loaded once, already for that tab.
+    const tabs = await worker.evaluate(() => chrome.tabs.query({}));
     const tabId = tabs.find((tab) => tab.url === blank)?.id;
     if (tabId === undefined) throw new Error('The task tab could not be found in the browser');
-    await panel.goto(panel.url().replace(/\?.*$/, '') + `?tab=${tabId}`);
+    const panel = await ext.openExtensionPage(`extension/sidepanel/index.html?tab=${tabId}`);
     const control = await ControlPage.open(panel);
     await hooks.beforeStart?.(target);
     await target.bringToFront();
@@ -112,6 +112,7 @@ async function drive(context: DriveContext): Promise<TaskRun> {
     provider: options.provider,
     defaultMode: options.mode,
     screenshots: options.screenshots,
+    pageView: options.pageView ?? 'full',
     ...(options.steps === undefined ? {} : { stepBudget: options.steps }),
     maxCostUsd: options.maxCost ?? null,
   });

@@ -20,6 +20,8 @@ export interface TaskOptions {
   /** --max-cost: dollars per task; undefined: none. */
   maxCost?: number | undefined;
   screenshots: boolean;
+  /** How pages after an action reach the model: whole (the default), or what changed since the last full page. */
+  pageView?: 'full' | 'diff';
   headful: boolean;
   runsDir: string;
   /** A browser profile folder to use and keep (its logins, cookies and Deputy's own settings); a fresh one by default. */
@@ -83,6 +85,7 @@ export function parseTaskFlags(argv: string[], env: NodeJS.ProcessEnv): TaskOpti
     .option('--steps <n>', 'step budget', parsePositive)
     .option('--max-cost <dollars>', 'stop the task when it has spent this much on the model (state saved)', parseDollars)
     .option('--screenshots', 'send a screenshot with each page (for models that accept images)')
+    .addOption(new Option('--page-view <view>', 'after an action send the whole page, or what changed since the last full page (fewer tokens)').choices(['full', 'diff']).default('full'))
     .option('--headful', 'show the browser window')
     .option('--profile <dir>', 'use this browser profile and keep it: its logins work (never the profile of a running browser)')
     .option('--browser <path>', 'the browser to run: Chrome, Chromium, Brave or Edge (default: CHROME_PATH, then the usual paths)')
@@ -118,6 +121,7 @@ export function parseTaskFlags(argv: string[], env: NodeJS.ProcessEnv): TaskOpti
     steps?: number;
     maxCost?: number;
     screenshots?: boolean;
+    pageView: 'full' | 'diff';
     headful?: boolean;
     runsDir: string;
     profile?: string;
@@ -142,6 +146,7 @@ export function parseTaskFlags(argv: string[], env: NodeJS.ProcessEnv): TaskOpti
     steps: flags.steps,
     maxCost: flags.maxCost,
     screenshots: flags.screenshots ?? false,
+    pageView: flags.pageView,
     headful: flags.headful ?? false,
     runsDir: flags.runsDir,
     profile: flags.profile,

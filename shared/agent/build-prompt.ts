@@ -1,4 +1,5 @@
 import type { AgentState, CallRecord, StepRecord } from './agent-state';
+import { pageDiff } from './page-diff';
 import { formatPlan } from './plan';
 import type { ConversationMessage, ProviderRequest } from './providers/provider';
 import type { ToolSchema } from './tool';
@@ -14,7 +15,15 @@ export interface PromptOptions {
   attachScreenshot: boolean;
   /** How the model can get summarized steps back, said beside the working memory ("search_history finds them"). */
   recallHint?: string;
+  /**
+   * How a page after an action is sent: `full`, the whole snapshot every step; `diff`, what changed since the latest
+   * full snapshot in the prompt (the whole page again at every mask block's first step, and whenever the change is not
+   * smaller than the page).
+   */
+  pageView?: PageView;
 }
+
+export type PageView = 'full' | 'diff';
 
 export interface BuiltPrompt {
   request: ProviderRequest;
@@ -83,20 +92,45 @@ export function verbatimFrom(current: number, keep: number, block = MASK_BLOCK):
   return Math.max(0, Math.floor((current - (keep - 1)) / block) * block);
 }
 
-function stepMessage(step: StepRecord, previous: StepRecord | undefined, verbatim: boolean, previousVerbatim: boolean, currentChars: number): string {
+/** The full snapshot a page step's diff is made against: the latest page in the prompt in full, of the same kind. */
+type Anchor = StepRecord | undefined;
+
+/**
+ * A page's message: in full, as a pointer to the same page before, as one summary line once masked, or (in the diff
+ * view) as what changed since `anchor`, whose full text is earlier in the same prompt. Returns whether it went in full.
+ */
+function stepMessage(step: StepRecord, previous: StepRecord | undefined, verbatim: boolean, previousVerbatim: boolean, currentChars: number, anchor: Anchor): { text: string; full: boolean } {
   // A page that did not change since the step before (a plan update, a failed click) is not repeated in full, as long
   // as the one before is in the prompt in full.
   const unchanged = previous !== undefined && previousVerbatim && previous.observation.hash === step.observation.hash;
   const text = step.observation.text ?? '';
   const cut =
     text.length > currentChars ? `${text.slice(0, currentChars)}\n[… the rest of the page was cut to fit the prompt budget; scroll or use find to see more]` : text;
-  const page = unchanged
-    ? `[Step ${step.index + 1} ${step.observation.kind === 'shell' ? 'shell state' : 'page'}: unchanged since step ${step.index}]`
-    : verbatim
-      ? wrapObservation(step.observation, cut)
-      : observationSummary(step, previous);
   const notices = step.notices.length > 0 ? `Notice: ${step.notices.join(' ')}\n` : '';
-  return `${notices}${page}`;
+  if (unchanged) return { text: `${notices}[Step ${step.index + 1} ${step.observation.kind === 'shell' ? 'shell state' : 'page'}: unchanged since step ${step.index}]`, full: false };
+  if (!verbatim) return { text: `${notices}${observationSummary(step, previous)}`, full: false };
+  const diff = anchor && cut === text ? changesSince(anchor, step) : null;
+  if (diff !== null) return { text: `${notices}${diff}`, full: false };
+  return { text: `${notices}${wrapObservation(step.observation, cut)}`, full: true };
+}
+
+/** What changed on the page since `anchor`'s full snapshot, when that is shorter than the page itself. */
+function changesSince(anchor: StepRecord, step: StepRecord): string | null {
+  const before = anchor.observation.text;
+  const after = step.observation.text;
+  if (before === null || after === null || anchor.observation.kind !== step.observation.kind || step.observation.kind === 'shell') return null;
+  const hunks = pageDiff(before, after);
+  if (hunks.length >= after.length) return null;
+  return (
+    `[Step ${step.index + 1} page: what changed since the full page of step ${anchor.index + 1}. Lines starting with "-" were removed, "+" added, " " are unchanged ` +
+    `context; "@@ -a,b +c,d @@" gives line numbers in step ${anchor.index + 1}'s page; every other line is as it was there. Call full_page for the whole page.]\n` +
+    wrapObservation(step.observation, hunks)
+  );
+}
+
+/** Whether the model asked for the whole page in that step (the full_page tool). */
+function fullAsked(step: StepRecord | undefined): boolean {
+  return step?.calls.some((call) => call.name === 'full_page' && call.result?.ok === true) === true;
 }
 
 function build(state: AgentState, limits: Limits, options: PromptOptions): { messages: ConversationMessage[]; masked: number } {
@@ -121,6 +155,7 @@ function build(state: AgentState, limits: Limits, options: PromptOptions): { mes
   const from = verbatimFrom(current.index, limits.keep, limits.block);
   const shown = (step: StepRecord | undefined): boolean => step !== undefined && step.observation.text !== null && step.index >= from;
   let masked = 0;
+  let anchor: Anchor;
   steps.forEach((step, i) => {
     addFollowUps(step.index);
     const isCurrent = step === current;
@@ -128,8 +163,15 @@ function build(state: AgentState, limits: Limits, options: PromptOptions): { mes
     if (!verbatim) masked += 1;
     // Each step's page goes into the prompt the same way whether it is the current step or an earlier one, so a turn
     // is sent unchanged in every later turn; what only the current turn needs follows it in a message of its own.
-    const text = stepMessage(step, steps[i - 1], verbatim, shown(steps[i - 1]), isCurrent ? limits.currentChars : Infinity);
-    messages.push({ role: 'user', content: text, ...(isCurrent ? { cacheBreakpoint: true } : {}) });
+    // In the diff view a page is sent whole at each mask block's first step (so the diff's base stays in the prompt as
+    // long as the diff does, and earlier turns stay byte-identical), after a full_page call, and as the first page shown.
+    const asked = fullAsked(steps[i - 1]);
+    const fullDue = options.pageView !== 'diff' || !verbatim || step.index % limits.block === 0 || asked;
+    // Asked for, the whole page is sent even when it did not change (instead of a pointer to the step before).
+    const message = stepMessage(step, steps[i - 1], verbatim, shown(steps[i - 1]) && !asked, isCurrent ? limits.currentChars : Infinity, fullDue ? undefined : anchor);
+    if (!verbatim) anchor = undefined;
+    else if (message.full) anchor = step;
+    messages.push({ role: 'user', content: message.text, ...(isCurrent ? { cacheBreakpoint: true } : {}) });
     if (isCurrent || !step.reply) return;
     messages.push({ role: 'assistant', content: step.reply.text, toolCalls: step.reply.toolCalls });
     for (const toolCall of step.reply.toolCalls) {

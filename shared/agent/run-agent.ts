@@ -3,7 +3,7 @@ import { AppError, describeZodError } from '../errors';
 import type { Logger } from '../logger';
 import { AgentState, type CallRecord, type StepRecord, type TaskOutcome, isFinished, turnStart } from './agent-state';
 import type { Approver } from './approval';
-import { buildPrompt } from './build-prompt';
+import { type PageView, buildPrompt } from './build-prompt';
 import type { AgentEnvironment, Screenshot } from './environment';
 import { executeCall, pageLookup } from './execute-call';
 import { PolicyConfig } from './policy-gate';
@@ -73,15 +73,17 @@ export interface AgentDeps<E extends AgentEnvironment> {
   /**
    * Awaited at the same points as shouldStop: while the user has paused the task it does not settle, so a pause takes
    * effect before the next action and the task goes on from that very point when it settles. Settles at once when the
-   * task is not paused.
+   * task is not paused. `beforeHold` is called before it holds, so what the task holds is saved (and shown) first.
    */
-  untilResumed?: () => Promise<void>;
+  untilResumed?: (beforeHold: () => Promise<void>) => Promise<void>;
   signal?: AbortSignal;
   limits?: Partial<Omit<AgentLimits, 'recovery'>> & { recovery?: Partial<RecoveryLimits> };
   /** How the user goes on after the cost cap, for the reason the task records (default: a follow-up in the panel). */
   costCapNext?: string;
   /** Send screenshots (when the environment takes them and the model accepts images). */
   screenshots?: boolean;
+  /** How pages after an action are sent: whole (default) or as what changed since the last full page (see buildPrompt). */
+  pageView?: PageView;
   /**
    * Keeps a screenshot of each step with the task's trace (the user sees them in the history). When set, every
    * observation asks for one; the model still gets it only when `screenshots` is set and it accepts images.
@@ -179,7 +181,7 @@ async function runLoop<E extends AgentEnvironment>(deps: AgentDeps<E>, state: Ag
   const holdWhilePaused = async (): Promise<void> => {
     if (!deps.untilResumed) return;
     const from = deps.now();
-    await deps.untilResumed();
+    await deps.untilResumed(save);
     state.waitedMs += Math.max(0, deps.now() - from);
   };
 
@@ -373,6 +375,7 @@ async function runLoop<E extends AgentEnvironment>(deps: AgentDeps<E>, state: Ag
         keepObservations: limits.keepObservations,
         maxPromptChars: limits.maxPromptChars,
         attachScreenshot: forModel,
+        ...(deps.pageView ? { pageView: deps.pageView } : {}),
         ...(deps.memory?.recallHint ? { recallHint: deps.memory.recallHint } : {}),
       });
       emit({ type: 'prompt', at: deps.now(), step: step.index, chars: prompt.chars, messages: prompt.request.messages.length, maskedObservations: prompt.maskedObservations, trimmed: prompt.trimmed });
@@ -404,7 +407,9 @@ async function runLoop<E extends AgentEnvironment>(deps: AgentDeps<E>, state: Ag
         costUsd: cost,
         model: reply.model,
       });
-      await save();
+      // The reply is saved with the first call's mark just before it acts (or before a pause, an approval or a
+      // question holds it); a reply without calls has no such mark.
+      if (step.calls.length === 0) await save();
       // The kept screenshot shows the page the model was shown: it is in before anything acts on the page.
       await kept;
       if ((await runCalls(step)) === 'stop') return await end('stopped', 'Stopped by the user.');

@@ -165,6 +165,20 @@ export const tabsTool = defineTool({
   },
 });
 
+/**
+ * Offered when pages after an action are sent as what changed (the diff page view): the next message is the whole
+ * page. It touches nothing, so its result says only what comes next.
+ */
+export const fullPageTool = defineTool({
+  name: 'full_page',
+  description: 'Show the whole current page in the next message, instead of what changed since the last full page.',
+  input: z.object({}),
+  risk: 'read',
+  changesPage: false,
+  describe: () => 'Asked for the whole page',
+  handler: () => Promise.resolve({ ok: true, content: 'The next message shows the whole current page.' }),
+});
+
 /** The web tools, in the order the model sees them. */
 export const webTools: AnyTool<WebEnvironment>[] = [
   clickTool,

@@ -258,6 +258,11 @@ export const Settings = z.object({
   redactPhones: z.boolean(),
   /** Send a screenshot with each page to models that accept images (more tokens, better on visual pages). */
   screenshots: z.boolean().default(false),
+  /**
+   * How the page is sent to the model after an action: `full`, the whole snapshot each step; `diff`, what changed since
+   * the last full snapshot (sent again every few steps and when the model asks with full_page), fewer tokens.
+   */
+  pageView: z.enum(['full', 'diff']).default('full'),
   /** Personal values the model may use only as `{{name}}` placeholders, typed into pages by Deputy itself. */
   personalData: z.record(z.string().regex(/^[a-z][a-z0-9_]{0,63}$/), z.string()),
   /** Keep a screenshot of each step of a web task with its trace (shown in the history). */
@@ -299,6 +304,7 @@ export const DEFAULT_SETTINGS: Settings = {
   redactEmails: false,
   redactPhones: false,
   screenshots: false,
+  pageView: 'full',
   personalData: {},
   stepScreenshots: true,
   historyMaxTasks: 200,

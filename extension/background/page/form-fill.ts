@@ -12,6 +12,8 @@ export interface FormFillDeps {
   openTab(): Promise<number>;
   closeTab(tabId: number): Promise<void>;
   snapshot(tabId: number): Promise<TabSnapshot>;
+  /** The tab has finished loading its page (its document and what it loads, as the browser reports it). */
+  loaded(tabId: number): Promise<boolean>;
   act(tabId: number, action: PageActionInput): Promise<PageOutcome>;
   find(tabId: number, text: string): Promise<PageOutcome>;
   now(): number;
@@ -158,9 +160,33 @@ function excerpt(snapshot: TabSnapshot | undefined): string | undefined {
   return text.length > 400 ? `${text.slice(0, 399)}…` : text || undefined;
 }
 
-/** A snapshot of a page that just loaded, once its content script answers. */
-async function snapshotWhenReady(deps: FormFillDeps, tabId: number): Promise<TabSnapshot> {
+/**
+ * The form's page once its form is there: every field named is found, or the page has loaded and some still are not
+ * (then filling says which). The content script answers from the document's start, so a snapshot of a page still
+ * parsing may not hold the form yet, and one of the blank tab (no web page yet) never does.
+ */
+async function formWhenReady(deps: FormFillDeps, tabId: number, request: FormFill): Promise<TabSnapshot> {
   const until = deps.now() + ANSWER_WAIT_MS;
+  for (;;) {
+    // Read before the snapshot: a page that had loaded before it was read shows all it will show without script.
+    const loaded = await deps.loaded(tabId).catch(() => true);
+    const snapshot = await snapshotWhenReady(deps, tabId, until);
+    const webPage = /^https?:/i.test(snapshot.url);
+    const found = Object.entries(request.fields).every(([field, value]) => {
+      try {
+        findField(snapshot.elements, field, value);
+        return true;
+      } catch {
+        return false;
+      }
+    });
+    if ((webPage && (found || loaded)) || deps.now() >= until) return snapshot;
+    await deps.sleep(200);
+  }
+}
+
+/** A snapshot of a page that just loaded, once its content script answers. */
+async function snapshotWhenReady(deps: FormFillDeps, tabId: number, until = deps.now() + ANSWER_WAIT_MS): Promise<TabSnapshot> {
   for (;;) {
     try {
       return await deps.snapshot(tabId);
@@ -201,7 +227,7 @@ export async function fillForm(deps: FormFillDeps, request: FormFill): Promise<F
     tabId = await deps.openTab();
     const opened = await deps.act(tabId, { kind: 'navigate', url: request.url });
     if (!opened.ok) throw new FillFailed(`The form's page ${request.url} could not be opened: ${opened.message}`, 'load');
-    last = await snapshotWhenReady(deps, tabId);
+    last = await formWhenReady(deps, tabId, request);
     url = last.url;
     for (const [field, value] of Object.entries(request.fields)) {
       filled.push(await fillField(deps, tabId, field, value, findField(last.elements, field, value)));

@@ -1,5 +1,5 @@
 import type { ChannelHandlers, FormChannel } from '../../../shared/protocol';
-import { closeTab, createTab } from '../../platform/tab-control';
+import { closeTab, createTab, tabState } from '../../platform/tab-control';
 import { fillForm } from './form-fill';
 import type { PageAgent } from './page-agent';
 
@@ -21,6 +21,7 @@ export function createFormHandlers(page: PageAgent): ChannelHandlers<FormChannel
             await closeTab(tabId);
           },
           snapshot: (tabId) => page.snapshot(tabId, { mode: 'page', maxTokens: FORM_SNAPSHOT_TOKENS }),
+          loaded: async (tabId) => (await tabState(tabId))?.status === 'complete',
           act: (tabId, action) => page.act(tabId, action),
           find: (tabId, text) => page.find(tabId, text),
           now: () => Date.now(),

@@ -3,6 +3,7 @@ import type { RefEntry } from '../../../shared/perception/ref-table';
 import type { TaskFile } from '../../../shared/protocol';
 import type { RequestWatch } from '../../platform/network-activity';
 import type { TabActivityWatch } from '../../platform/tab-activity';
+import type { TabChanges } from '../../platform/tab-changes';
 import type { FramePorts } from '../frames/content-frames';
 import type { PageInput } from '../input/page-input';
 import type { SettleLimits, Settled } from './page-settle';
@@ -22,6 +23,8 @@ export interface PageAgentDeps {
   watchRequests?: (tabId: number) => RequestWatch;
   /** Watches a tab's navigations and the tabs it opens during an action, for the verdict; none in unit tests. */
   watchActivity?: (tabId: number) => TabActivityWatch;
+  /** Reports a tab's loads, navigations and answered requests, so settling waits on them instead of polling. */
+  watchChanges?: (tabId: number) => TabChanges;
   /** Why the tab's page failed to load, when it shows the browser's error page. */
   loadFailure?: (tabId: number) => Promise<{ url: string; error: string } | undefined>;
   /** Trusted input, dialogs, file pickers and downloads through the debugger; none in unit tests (synthetic input). */

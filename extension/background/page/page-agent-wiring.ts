@@ -1,6 +1,7 @@
 import { loadFailure } from '../../platform/navigation-errors';
 import { watchTabRequests } from '../../platform/network-activity';
 import { watchTabActivity } from '../../platform/tab-activity';
+import { watchTabChanges } from '../../platform/tab-changes';
 import { sendToFrame } from '../../platform/tabs';
 import {
   activateTab,
@@ -42,6 +43,7 @@ export function createPageAgent(input: PageInput): PageAgent {
     now: () => Date.now(),
     watchRequests: (tabId) => watchTabRequests(tabId),
     watchActivity: (tabId) => watchTabActivity(tabId),
+    watchChanges: (tabId) => watchTabChanges(tabId),
     loadFailure,
   });
 }

@@ -97,6 +97,12 @@ export class PageAgent {
     // browser restart) may not have its content script yet: the gate waits for it rather than judging without the
     // form the action submits.
     const frameId = entry?.frameId ?? 0;
+    // The facts are those of the document the action will meet: the content script answers from document_start, so a
+    // page still loading (reopened after a browser restart, or mid-navigation) is waited for until it has loaded, or
+    // its form would not be there yet and the gate would judge without it. The wait is bounded by the step's own
+    // settle, never the page's full load: a page that never finishes loading (streaming, long-poll, an endless image)
+    // must not stall a step, and past the bound the facts are read from the document as it stands.
+    await this.settle(tabId, { loadCapMs: this.deps.settleMs ?? 3000, quietCapMs: 0 });
     const ask = () => callFrame(this.deps.frames, tabId, frameId, 'effect', { target, action }, 15_000);
     return untilContentAnswers({ deps: this.deps }, ask).catch(() => undefined);
   }
@@ -128,19 +134,25 @@ export class PageAgent {
    * Waits for the tab to settle: loaded (up to `limits.loadCapMs`), then its answers in and its DOM quiet (up to
    * `limits.quietCapMs`). With a watch of its requests, an action's fetches are waited for too.
    */
-  settle(tabId: number, limits: SettleLimits, watch?: RequestWatch, pending?: () => boolean): Promise<Settled> {
-    return settleTab(
-      {
-        tabState: (id) => this.deps.tabs.state(id),
-        ...(watch ? { inFlight: () => watch.inFlight(), documentRequested: () => watch.documentRequested() } : {}),
-        ...(pending ? { navigationPending: pending } : {}),
-        domQuiet: (id, options) => callFrame(this.deps.frames, id, 0, 'settle', options, options.capMs + 3000).catch(() => undefined),
-        sleep: this.deps.sleep,
-        now: this.deps.now ?? Date.now,
-      },
-      tabId,
-      limits,
-    );
+  async settle(tabId: number, limits: SettleLimits, watch?: RequestWatch, pending?: () => boolean): Promise<Settled> {
+    const changes = this.deps.watchChanges?.(tabId);
+    try {
+      return await settleTab(
+        {
+          tabState: (id) => this.deps.tabs.state(id),
+          ...(watch ? { inFlight: () => watch.inFlight(), documentRequested: () => watch.documentRequested() } : {}),
+          ...(pending ? { navigationPending: pending } : {}),
+          ...(changes ? { changes } : {}),
+          domQuiet: (id, options) => callFrame(this.deps.frames, id, 0, 'settle', options, options.capMs + 3000).catch(() => undefined),
+          sleep: this.deps.sleep,
+          now: this.deps.now ?? Date.now,
+        },
+        tabId,
+        limits,
+      );
+    } finally {
+      changes?.stop();
+    }
   }
 
   private async perform(tabId: number, action: PageAction, options: ActOptions & { settleMs: number }): Promise<PageOutcome> {
@@ -199,6 +211,7 @@ export class PageAgent {
           {
             tabs: this.deps.tabs,
             sleep: this.deps.sleep,
+            ...(this.deps.watchChanges ? { watchChanges: this.deps.watchChanges } : {}),
             settle: (id) => this.settle(id, { loadCapMs: NAVIGATION_CAP_MS, quietCapMs: settleMs }, id === tabId ? watch : undefined),
             loadFailure: async (id) => (await this.deps.loadFailure?.(id))?.error,
           },

@@ -1,3 +1,4 @@
+import type { TabChanges } from '../../platform/tab-changes';
 import type { TabState } from '../../platform/tab-control';
 
 /** What settling a tab needs: its state, the requests its page waits for, and its top frame's DOM. */
@@ -11,6 +12,11 @@ export interface SettlePorts {
   navigationPending?: () => boolean;
   /** Waits until the top frame's DOM stops changing; undefined when the frame does not answer (still loading). */
   domQuiet(tabId: number, options: { capMs: number; graceFrames: number }): Promise<{ mutations: number; timedOut: boolean } | undefined>;
+  /**
+   * The tab's events (loads, navigations, answered requests): waits end on the next one instead of a poll. Without
+   * them (unit tests, a runtime without the events) the tab is looked at every POLL_MS.
+   */
+  changes?: Pick<TabChanges, 'version' | 'next'>;
   sleep(ms: number): Promise<void>;
   now(): number;
 }
@@ -41,6 +47,11 @@ export interface Settled {
 
 const POLL_MS = 50;
 /**
+ * With events, the longest a wait goes without looking at the tab again: only a change no event reports (a request
+ * passing the long-lived mark) waits this long.
+ */
+const BACKSTOP_MS = 1000;
+/**
  * After an answer arrives, the page's own code needs to run and render it: the first change is waited for until the
  * page has rendered this many frames (no fixed tail: a page that shows nothing new settles two frames later).
  */
@@ -54,6 +65,14 @@ const AFTER_ANSWER_FRAMES = 2;
  */
 export async function settleTab(ports: SettlePorts, tabId: number, limits: SettleLimits): Promise<Settled> {
   const started = ports.now();
+  const changes = ports.changes;
+  // The version is read before each look at the tab, so an event after the look ends the wait that follows it.
+  let seen = changes?.version() ?? 0;
+  const nextChange = async (deadline: number): Promise<void> => {
+    if (changes) await changes.next(seen, Math.min(BACKSTOP_MS, Math.max(0, deadline - ports.now())));
+    else await ports.sleep(POLL_MS);
+    seen = changes?.version() ?? 0;
+  };
   let tab = await ports.tabState(tabId);
   const loadDeadline = started + limits.loadCapMs;
   const loading = (state: TabState | undefined): boolean =>
@@ -61,7 +80,7 @@ export async function settleTab(ports: SettlePorts, tabId: number, limits: Settl
     ((state.status === 'loading' && limits.alreadyLoading !== true) || ports.documentRequested?.() === true || ports.navigationPending?.() === true);
   const sawLoading = loading(tab);
   while (loading(tab) && ports.now() < loadDeadline) {
-    await ports.sleep(POLL_MS);
+    await nextChange(loadDeadline);
     tab = await ports.tabState(tabId);
   }
   const loaded = tab !== undefined && !loading(tab);
@@ -73,7 +92,7 @@ export async function settleTab(ports: SettlePorts, tabId: number, limits: Settl
   while (ports.now() < quietDeadline) {
     if ((ports.inFlight?.() ?? 0) > 0) {
       waitedForNetwork = true;
-      await ports.sleep(POLL_MS);
+      await nextChange(quietDeadline);
       continue;
     }
     if (!waitedForNetwork) {

@@ -1,6 +1,7 @@
 import { AppError } from '../../../shared/errors';
 import type { PageAction, PageOutcome } from '../../../shared/perception/page-action';
 import type { TabState } from '../../platform/tab-control';
+import type { TabChanges } from '../../platform/tab-changes';
 import type { Settled } from './page-settle';
 
 /** The chrome.tabs calls the page agent needs, passed in so tests can drive it with fakes. */
@@ -62,11 +63,19 @@ async function settled(settle: SettleTab, tabId: number, before: TabState | unde
  * Waits, briefly, until a history navigation shows on the tab: a page restored from the back/forward cache makes no
  * request to watch, and the tab may still show the old address when goBack has returned.
  */
-async function historyMoved(tabs: TabPorts, sleep: (ms: number) => Promise<void>, tabId: number, before: TabState | undefined): Promise<void> {
-  for (let waited = 0; waited < 1000; waited += 25) {
-    const now = await tabs.state(tabId);
-    if (!now || !before || now.url !== before.url || now.status === 'loading') return;
-    await sleep(25);
+async function historyMoved(deps: TabActionDeps, tabId: number, before: TabState | undefined): Promise<void> {
+  // On the tab's events when there are (the next one is a sign to look again), every 25 ms otherwise.
+  const changes = deps.watchChanges?.(tabId);
+  const deadline = Date.now() + 1000;
+  try {
+    for (let waited = 0; waited < 1000 && Date.now() < deadline; waited += 25) {
+      const seen = changes?.version() ?? 0;
+      const now = await deps.tabs.state(tabId);
+      if (!now || !before || now.url !== before.url || now.status === 'loading') return;
+      await (changes ? changes.next(seen, deadline - Date.now()) : deps.sleep(25));
+    }
+  } finally {
+    changes?.stop();
   }
 }
 
@@ -74,13 +83,15 @@ async function historyMoved(tabs: TabPorts, sleep: (ms: number) => Promise<void>
 export interface TabActionDeps {
   tabs: TabPorts;
   sleep: (ms: number) => Promise<void>;
+  /** The tab's events, so waits for a history move end on them; polled without. */
+  watchChanges?: (tabId: number) => TabChanges;
   settle: SettleTab;
   loadFailure: (tabId: number) => Promise<string | undefined>;
 }
 
 /** Navigation and tab management, with the resulting URL and title as evidence. */
 export async function runTabAction(deps: TabActionDeps, tabId: number, action: TabAction): Promise<PageOutcome> {
-  const { tabs, sleep, settle, loadFailure } = deps;
+  const { tabs, settle, loadFailure } = deps;
   const before = await tabs.state(tabId);
   switch (action.kind) {
     case 'navigate': {
@@ -98,14 +109,14 @@ export async function runTabAction(deps: TabActionDeps, tabId: number, action: T
         const hint = action.kind === 'back' ? ' (the task opened this tab here, or the page replaced its history entries by script); open the page you want with navigate' : '';
         throw new AppError('not_found', `cannot go ${action.kind}: ${why}${hint}`);
       }
-      if (action.kind !== 'reload') await historyMoved(tabs, sleep, tabId, before);
+      if (action.kind !== 'reload') await historyMoved(deps, tabId, before);
       if (action.kind === 'back' && before && isWebPage(before.url)) {
         const landed = await tabs.state(tabId);
         // The entry before the first page of a task is the blank tab it started in (or a browser page): going there
         // leaves the web, so the tab is put back where it was and the model is told why.
         if (landed && !isWebPage(landed.url)) {
           await tabs.forward(tabId);
-          await historyMoved(tabs, sleep, tabId, landed);
+          await historyMoved(deps, tabId, landed);
           await settle(tabId);
           return {
             ok: false,

@@ -11,7 +11,7 @@ import { extractPromises } from '../../../shared/agent/support-promises';
 import { createRiskClassifier } from '../../../shared/agent/risk-classifier';
 import { resumeAgent, startAgent, type AgentDeps } from '../../../shared/agent/run-agent';
 import type { TraceRecord } from '../../../shared/agent/trace';
-import { webTools } from '../../../shared/agent/web-tools';
+import { fullPageTool, webTools } from '../../../shared/agent/web-tools';
 import { AppError } from '../../../shared/errors';
 import type { ChatCaseResult, TaskRecord } from '../../../shared/protocol';
 import type { ChatCaseEnvironment } from '../chat/chat-case-environment';
@@ -27,7 +27,8 @@ export interface RunHooks {
   signal: AbortSignal;
   approve(request: ApprovalRequest): Promise<ApprovalAnswer>;
   askUser(question: string): Promise<string>;
-  untilResumed(): Promise<void>;
+  /** Holds while the user has paused the task; `beforeHold` saves what the task holds first. */
+  untilResumed(beforeHold: () => Promise<void>): Promise<void>;
   note(text: string): Promise<void>;
 }
 
@@ -81,7 +82,7 @@ export async function runTaskAgent(core: TaskCore, record: TaskRecord, startUrl:
   const thinking = createThinkingFeed(taskId, (event) => deps.onThinking?.(event), deps.now);
   const agentDeps: AgentDeps<AgentEnvironment> = {
     environment,
-    tools: chatCase ? chatAgentTools() : [...webTools, ...controlTools<TabEnvironment>(), ...((await deps.externalTools?.()) ?? [])],
+    tools: chatCase ? chatAgentTools() : [...webTools, ...(settings.pageView === 'diff' ? [fullPageTool] : []), ...controlTools<TabEnvironment>(), ...((await deps.externalTools?.()) ?? [])],
     ...(settings.riskClassifier ? { riskClassifier: createRiskClassifier(deps.provider(settings.provider)) } : {}),
     ...(chatCase ? { systemPrompt: (input) => chatSystemPrompt({ ...input, facts }) } : {}),
     provider: watch?.provider ?? deps.provider(settings.provider),
@@ -113,11 +114,12 @@ export async function runTaskAgent(core: TaskCore, record: TaskRecord, startUrl:
     onReplyText: (delta) => thinking.text(delta),
     now: deps.now,
     shouldStop: () => hooks.signal.aborted,
-    untilResumed: () => hooks.untilResumed(),
+    untilResumed: (beforeHold) => hooks.untilResumed(beforeHold),
     signal: hooks.signal,
     // A scheduled run has its own cap: the lower of it and the user's cap for every task holds.
     limits: { maxSteps: settings.stepBudget, ...costCap(settings.maxCostUsd, record.schedule?.costCapUsd) },
     screenshots: settings.screenshots,
+    pageView: settings.pageView,
     ...(settings.stepScreenshots && !chatCase
       ? {
           keepScreenshot: (step: number, shot: Screenshot) => {

@@ -225,7 +225,7 @@ export class TaskRunner {
         signal: controller.signal,
         approve: (request) => this.asks.waitForApproval(taskId, request),
         askUser: (question) => this.asks.waitForAnswer(taskId, question),
-        untilResumed: () => this.untilResumed(taskId),
+        untilResumed: (beforeHold) => this.untilResumed(taskId, beforeHold),
         note: (text) => this.note(taskId, text),
       });
     } catch (error) {
@@ -263,9 +263,10 @@ export class TaskRunner {
   }
 
   /** Holds the loop while the user has paused the task; settles at once when they have not. */
-  private async untilResumed(taskId: string): Promise<void> {
+  private async untilResumed(taskId: string, beforeHold: () => Promise<void>): Promise<void> {
     const record = await this.deps.tasks.get(taskId);
     if (!record?.pauseRequested || record.stopRequested) return;
+    await beforeHold();
     await new Promise<void>((resolve) => {
       this.held.set(taskId, resolve);
       // A resume that came in between the read above and this change has cleared the request: go on at once.

@@ -83,6 +83,7 @@ describe('the settings form', () => {
         screenshots: false,
         trustedInput: true,
         riskClassifier: false,
+        pageView: 'full',
         historyMaxTasks: 200,
         historyMaxDays: 30,
         // Connected agents stay off until the user turns them on; shell and desktop each need their own yes.
@@ -94,6 +95,10 @@ describe('the settings form', () => {
     });
     const synthetic = validateForm({ ...formFromSettings(empty), trustedInput: false }, empty);
     expect(synthetic.ok && synthetic.change.trustedInput).toBe(false);
+    // The page view after an action: the whole page by default, what changed when the box is ticked, and back.
+    const diff = validateForm({ ...formFromSettings(empty), pageDiff: true }, empty);
+    expect(diff.ok && diff.change.pageView).toBe('diff');
+    expect(formFromSettings({ ...empty, pageView: 'diff' }).pageDiff).toBe(true);
   });
 
   it("saves the model's options: the Responses API, JSON tool calls, screenshots and reasoning effort", () => {

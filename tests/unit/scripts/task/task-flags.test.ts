@@ -42,6 +42,12 @@ describe('npm run task flags', () => {
     expect(parseTaskFlags(['go'], { OPENAI_API_KEY: 'k' }).provider).not.toHaveProperty('reasoningEffort');
   });
 
+  it('sends whole pages by default, and what changed with --page-view diff', () => {
+    expect(parseTaskFlags(['go'], { OPENAI_API_KEY: 'k' }).pageView).toBe('full');
+    expect(parseTaskFlags(['--page-view', 'diff', 'go'], { OPENAI_API_KEY: 'k' }).pageView).toBe('diff');
+    expect(() => parseTaskFlags(['--page-view', 'some', 'go'], { OPENAI_API_KEY: 'k' })).toThrow(/full, diff/);
+  });
+
   it('refuses provider options that cannot apply, saying why', () => {
     expect(() => parseTaskFlags(['--api', 'responses', 'go'], { ANTHROPIC_API_KEY: 'k' })).toThrow(/Anthropic models always use the Messages API/);
     expect(() => parseTaskFlags(['--api', 'soap', 'go'], { OPENAI_API_KEY: 'k' })).toThrow(/--api.*chat, responses/);

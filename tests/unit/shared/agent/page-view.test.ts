@@ -1,0 +1,160 @@
+import { describe, expect, it } from 'vitest';
+import { AgentState, StepRecord } from '../../../../shared/agent/agent-state';
+import { type PageView, buildPrompt } from '../../../../shared/agent/build-prompt';
+import { applyPageDiff, pageDiff } from '../../../../shared/agent/page-diff';
+import { currentView } from '../../../fixtures/fake-provider/prompt-view';
+import type { RecordedRequest } from '../../../fixtures/fake-provider/scripted-reply';
+
+/** A shop page of 60 lines with refs; `n` changes the cart line and the status line, as an action would. */
+function page(n: number, url = 'https://shop.example/'): string {
+  const lines = [`- heading "Shop" [ref=e1]`, `- text "Cart: ${n} items" [ref=e2]`];
+  for (let i = 0; i < 56; i += 1) lines.push(`- link "Product ${i}, $${i + 3}.99" [ref=e${i + 3}]`);
+  lines.push(`- status "${n === 0 ? 'Welcome' : `Added item ${n}`}" [ref=e60]`, `- button "Checkout" [ref=e61]`);
+  return url === 'https://shop.example/' ? lines.join('\n') : lines.map((line) => `${line} (${url})`).join('\n');
+}
+
+function stateOf(pages: { text: string; url?: string; calls?: string[] }[]): AgentState {
+  const steps = pages.map((p, index) =>
+    StepRecord.parse({
+      index,
+      startedAt: index,
+      observation: {
+        url: p.url ?? 'https://shop.example/',
+        title: 'Shop',
+        hash: `h${p.text.length}-${index}`,
+        chars: p.text.length,
+        text: p.text,
+      },
+      reply:
+        index === pages.length - 1
+          ? null
+          : {
+              text: '',
+              toolCalls: (p.calls ?? ['click']).map((name, k) => ({ id: `c${index}-${k}`, name, arguments: '{}' })),
+            },
+      calls: (p.calls ?? ['click']).map((name, k) => ({
+        id: `c${index}-${k}`,
+        name,
+        arguments: '{}',
+        status: 'finished',
+        result: { ok: true, content: 'done' },
+      })),
+    }),
+  );
+  return AgentState.parse({
+    version: 1,
+    taskId: 't',
+    task: 'Add items',
+    startUrl: 'https://shop.example/',
+    status: 'running',
+    startedAt: 0,
+    plan: null,
+    steps,
+    outcome: null,
+    endReason: null,
+    usage: { inputTokens: 0, outputTokens: 0, costUsd: null },
+  });
+}
+
+const build = (state: AgentState, pageView: PageView) =>
+  buildPrompt(state, 'system', [], {
+    keepObservations: 100,
+    maxPromptChars: 1_000_000,
+    attachScreenshot: false,
+    pageView,
+  });
+const pageMessages = (state: AgentState, pageView: PageView) =>
+  build(state, pageView)
+    .request.messages.filter((m) => m.role === 'user' && m.content.includes('<untrusted_page'))
+    .map((m) => m.content);
+/** The request as the wire carries it, for the scripted models' reading of the current page. */
+const asWire = (state: AgentState, pageView: PageView): RecordedRequest =>
+  ({
+    json: { messages: build(state, pageView).request.messages.map((m) => ({ role: m.role, content: m.content })) },
+  }) as unknown as RecordedRequest;
+
+describe('pageDiff', () => {
+  it('is empty for the same page and rebuilds the later page from the earlier one', () => {
+    expect(pageDiff(page(1), page(1))).toBe('');
+    const diff = pageDiff(page(1), page(2));
+    expect(diff).toContain('-- text "Cart: 1 items" [ref=e2]');
+    expect(diff).toContain('+- text "Cart: 2 items" [ref=e2]');
+    expect(diff.length).toBeLessThan(page(2).length / 4);
+    expect(applyPageDiff(page(1), diff)).toBe(page(2));
+  });
+
+  it('round-trips added, removed and moved lines at the start, middle and end', () => {
+    let seed = 7;
+    const random = (n: number): number => {
+      seed = (seed * 1103515245 + 12345) % 2 ** 31;
+      return seed % n;
+    };
+    for (let round = 0; round < 200; round += 1) {
+      const before = Array.from({ length: random(30) }, () => `line ${random(8)}`);
+      const after = [...before];
+      for (let edits = random(6); edits > 0; edits -= 1) {
+        const at = random(after.length + 1);
+        if (random(2) === 0) after.splice(at, 1);
+        else after.splice(at, 0, `new ${random(8)}`);
+      }
+      const a = before.join('\n');
+      const b = after.join('\n');
+      expect(applyPageDiff(a, pageDiff(a, b))).toBe(b);
+    }
+  });
+
+  it('refuses hunks that do not fit the page', () => {
+    expect(() => applyPageDiff('a\nb', pageDiff('a\nx', 'a\ny'))).toThrow(/does not fit/);
+  });
+});
+
+describe('the diff page view', () => {
+  const pages = Array.from({ length: 9 }, (_, i) => ({ text: page(i) }));
+
+  it('sends what changed since the last full page, the whole page at each mask block, and never loses a line', () => {
+    const messages = pageMessages(stateOf(pages), 'diff');
+    expect(messages).toHaveLength(9);
+    // Steps 1 and 6 (indexes 0 and 5) open mask blocks: whole pages; the others are diffs against them.
+    messages.forEach((message, i) => {
+      const full = i % 5 === 0;
+      expect(message.includes('what changed since the full page of step'), `step ${i + 1}`).toBe(!full);
+      if (!full) {
+        expect(message).toContain(`since the full page of step ${i < 5 ? 1 : 6}`);
+        expect(message.length).toBeLessThan(page(i).length / 2);
+      }
+    });
+    // The scripted models' reading of the current page rebuilds it exactly.
+    for (let n = 1; n <= pages.length; n += 1)
+      expect(currentView(asWire(stateOf(pages.slice(0, n)), 'diff'))).toContain(page(n - 1));
+  });
+
+  it('keeps every message sent before byte-identical in the next step', () => {
+    for (let n = 2; n <= pages.length; n += 1) {
+      const sent = (state: AgentState) => build(state, 'diff').request.messages.map((m) => m.content);
+      const before = sent(stateOf(pages.slice(0, n - 1)));
+      const after = sent(stateOf(pages.slice(0, n)));
+      // All but the last message (this turn's verification and plan) are sent again unchanged (the cache marker moves).
+      expect(after.slice(0, before.length - 1)).toEqual(before.slice(0, -1));
+    }
+  });
+
+  it('sends the whole page when the change is not smaller than it, and after a full_page call', () => {
+    const other = stateOf([
+      { text: page(0) },
+      { text: page(1, 'https://elsewhere.example/'), url: 'https://elsewhere.example/' },
+    ]);
+    expect(pageMessages(other, 'diff')[1]).not.toContain('what changed');
+    const asked = stateOf([{ text: page(0) }, { text: page(1), calls: ['full_page'] }, { text: page(2) }]);
+    const messages = pageMessages(asked, 'diff');
+    expect(messages[1]).toContain('what changed since the full page of step 1');
+    expect(messages[2]).not.toContain('what changed');
+    // Asked for on a page that did not change: the whole page, not a pointer to the diff before it.
+    const same = stateOf([{ text: page(0) }, { text: page(1), calls: ['full_page'] }, { text: page(1) }]);
+    same.steps[2]!.observation.hash = same.steps[1]!.observation.hash;
+    expect(pageMessages(same, 'diff')[2]).toContain(page(1));
+  });
+
+  it('is off in the full page view: every page whole', () => {
+    for (const message of pageMessages(stateOf(pages), 'full')) expect(message).not.toContain('what changed');
+  });
+});
