@@ -1,7 +1,7 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { fixedWaits } from '../support/fixed-wait-scan';
+import { fixedWaits, scriptFiles } from '../support/fixed-wait-scan';
 
 const ROOT = resolve(import.meta.dirname, '..', '..');
 const E2E = join(ROOT, 'tests', 'e2e');
@@ -35,13 +35,6 @@ const ALLOWED: Record<string, { count: number; reason: string }> = {
   'support/task-harness.ts': { count: 2, reason: 'the poll interval of the wait for a task record to change; to move onto waitUntil (issue 32)' },
 };
 
-function files(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) return files(path);
-    return /\.[cm]?[jt]s$/.test(entry.name) ? [path] : [];
-  });
-}
 
 describe('the scan for fixed-time waits', () => {
   it('finds a timer that waits, in each of its forms, and not a comment or a cleared cap', () => {
@@ -58,7 +51,7 @@ describe('the scan for fixed-time waits', () => {
 });
 
 describe('the e2e suite', () => {
-  const found = files(E2E).map((file) => ({ file: relative(E2E, file), waits: fixedWaits(readFileSync(file, 'utf8')) }));
+  const found = scriptFiles(E2E).map((file) => ({ file: relative(E2E, file), waits: fixedWaits(readFileSync(file, 'utf8')) }));
 
   it('waits for states, not for time, outside the written exceptions', () => {
     expect(found.length).toBeGreaterThan(50);

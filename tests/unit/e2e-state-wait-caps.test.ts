@@ -1,6 +1,7 @@
-import { readdirSync, readFileSync } from 'node:fs';
-import { join, relative, resolve } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { scriptFiles } from '../support/fixed-wait-scan';
 
 const E2E = resolve(import.meta.dirname, '..', 'e2e');
 
@@ -29,13 +30,6 @@ function shortCaps(text: string): string[] {
   return found;
 }
 
-function files(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) return files(path);
-    return /\.[cm]?[jt]s$/.test(entry.name) ? [path] : [];
-  });
-}
 
 describe('caps on the e2e suite\'s waits for states', () => {
   it('finds a short cap in each form, on one line or several, and passes long ones and other calls\' timeouts', () => {
@@ -48,7 +42,7 @@ describe('caps on the e2e suite\'s waits for states', () => {
   });
 
   it('gives every wait for a state in tests/e2e a cap a busy machine does not reach', () => {
-    const all = files(E2E);
+    const all = scriptFiles(E2E);
     expect(all.length).toBeGreaterThan(50);
     const short = all.flatMap((file) => shortCaps(readFileSync(file, 'utf8')).map((hit) => `${relative(E2E, file)}:${hit}`));
     expect(short, `raise the cap to at least ${MIN_CAP_MS} ms: it only ends a broken test, the wait itself ends when the state is there`).toEqual([]);

@@ -38,6 +38,21 @@ const mail = (id: string, extra: Partial<MailSummary> = {}): MailSummary => ({
 });
 const csv = Buffer.from('a,b\n1,2\n');
 
+/** What every mail of these sources holds (one CSV attachment), and the source's secrets and close. */
+function csvMailParts(): Pick<MailSource, 'structure' | 'download' | 'secrets' | 'close'> {
+  return {
+    structure: () =>
+      Promise.resolve({
+        ref: '1',
+        contentType: 'multipart/mixed',
+        children: [{ ref: '2', contentType: 'text/csv', filename: 'data.csv', size: csv.length }],
+      }),
+    download: () => Promise.resolve(Readable.from([csv])),
+    secrets: () => [PASSWORD],
+    close: () => Promise.resolve(),
+  };
+}
+
 /** A mailbox whose contents and failures follow a script, one step per look. */
 function scripted(looks: Array<MailSummary[] | AppError>, connects: Array<AppError | undefined> = [], latest: MailSummary[] = []) {
   const calls: string[] = [];
@@ -59,19 +74,11 @@ function scripted(looks: Array<MailSummary[] | AppError>, connects: Array<AppErr
       look += 1;
       return step instanceof AppError ? Promise.reject(step) : Promise.resolve(step ?? []);
     },
-    structure: () =>
-      Promise.resolve({
-        ref: '1',
-        contentType: 'multipart/mixed',
-        children: [{ ref: '2', contentType: 'text/csv', filename: 'data.csv', size: csv.length }],
-      }),
-    download: () => Promise.resolve(Readable.from([csv])),
+    ...csvMailParts(),
     changed: (ms) => {
       clock += ms;
       return Promise.resolve();
     },
-    secrets: () => [PASSWORD],
-    close: () => Promise.resolve(),
   };
   const deps = {
     createSource: () => source,
@@ -204,15 +211,11 @@ describe('starting from the output (the newest mail already there, else the next
         onLook(box);
         return Promise.resolve(found);
       },
-      structure: () =>
-        Promise.resolve({ ref: '1', contentType: 'multipart/mixed', children: [{ ref: '2', contentType: 'text/csv', filename: 'data.csv', size: csv.length }] }),
-      download: () => Promise.resolve(Readable.from([csv])),
+      ...csvMailParts(),
       changed: (ms) => {
         clock += ms;
         return Promise.resolve();
       },
-      secrets: () => [PASSWORD],
-      close: () => Promise.resolve(),
     };
     return { createSource: () => source, now: () => clock, sleep: (ms: number) => ((clock += ms), Promise.resolve()) };
   }
