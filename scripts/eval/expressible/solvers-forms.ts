@@ -1,4 +1,4 @@
-import { escape, exactly, find, findAll, lines, said, type SolverKit, SUBMIT, Unsolvable } from './solver-kit';
+import { exactly, find, findAll, lines, said, type SolverKit, SUBMIT, Unsolvable } from './solver-kit';
 
 /** A scripted solution of one task family: reads what the model is sent, acts through Deputy's tools. */
 export type Solver = (k: SolverKit) => Promise<unknown>;
@@ -116,8 +116,6 @@ export const FORM_SOLVERS: Record<string, Solver> = {
     await type(k, textboxes(k.text)[0]?.ref ?? 0, String(x));
     await submit(k);
   },
-  'use-autocomplete': autocomplete,
-  'use-autocomplete-nodelay': autocomplete,
   'guess-number': async (k) => {
     let low = 0;
     let high = 9;
@@ -191,16 +189,4 @@ async function login(k: SolverKit): Promise<void> {
   await type(k, textboxes(k.text)[1]?.ref ?? 0, password);
   await clearPopup();
   await submit(k, /^(login|log in)$/i);
-}
-
-async function autocomplete(k: SolverKit): Promise<void> {
-  const [start = '', end = ''] = said(k.text, /starts with "(.+?)"(?: and ends with "(.+?)")?\./);
-  const box = textboxes(k.text)[0]?.ref ?? 0;
-  await k.act({ kind: 'type', ref: box, text: start, clear: true, submit: false });
-  const text = (await k.look()).text;
-  const options = findAll(text, /^(option|menuitem|clickable|listitem)$/, new RegExp(`^${escape(start)}.*${escape(end)}$`, 'i'));
-  const choice = options[0];
-  if (!choice) throw new Unsolvable('no suggestion that fits is numbered');
-  await click(k, choice.ref);
-  await submit(k);
 }

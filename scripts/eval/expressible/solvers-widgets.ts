@@ -164,19 +164,6 @@ export const WIDGET_SOLVERS: Record<string, Solver> = {
     }
     await submit(k);
   },
-  'use-spinner': async (k) => {
-    const wanted = said(k.text, /Select (-?\d+) with the spinner/)[0] ?? '';
-    await k.act({ kind: 'set_value', ref: find(k.text, /^(spinbutton|textbox)$/).ref, value: wanted });
-    await submit(k);
-  },
-  'drag-items': async (k) => {
-    const [name = '', where = ''] = said(k.text, /Drag (\S+) (.+?)\.\n/);
-    const items = findAll(k.text, 'draggable');
-    const from = items.findIndex((item) => item.name === name);
-    const ordinal = /to the (\d+)\w+ position/.exec(where);
-    const to = where === 'to the top' ? 0 : where === 'to the bottom' ? items.length - 1 : where === 'up by one position' ? from - 1 : where === 'down by one position' ? from + 1 : Number(ordinal?.[1]) - 1;
-    await k.act({ kind: 'drag', ref: items[from]?.ref ?? 0, toRef: items[to]?.ref ?? 0, position: to < from ? 'before' : 'after' });
-  },
   'drag-box': async (k) => {
     await k.act({ kind: 'drag', ref: find(k.text, 'draggable', /^s$/).ref, toRef: find(k.text, 'draggable', /^L$/).ref });
     await submit(k);
@@ -240,9 +227,6 @@ export const WIDGET_SOLVERS: Record<string, Solver> = {
   'email-inbox-forward': email,
   'email-inbox-forward-nl': email,
   'email-inbox-forward-nl-turk': email,
-  'social-media': social,
-  'social-media-all': social,
-  'social-media-some': social,
   'click-shades': () => Promise.reject(new Unsolvable('the shades are only colours: a solution needs sight (not scripted)')),
   'tic-tac-toe': (k) => {
     const cells = findAll(k.text, /^(clickable|button|gridcell)$/);
@@ -253,53 +237,4 @@ export const WIDGET_SOLVERS: Record<string, Solver> = {
 async function collapsible(k: SolverKit): Promise<void> {
   await click(k, find(k.text, 'tab').ref);
   await submit(k, SUBMIT);
-}
-
-/** The numbered controls that follow each post's "@user" line, in page order. */
-function posts(text: string): { user: string; controls: { ref: number; name: string }[] }[] {
-  const out: { user: string; controls: { ref: number; name: string }[] }[] = [];
-  for (const line of text.split('\n')) {
-    const numbered = /^\*?\[(\d+)\] [\w-]+ "([^"]*)"/.exec(line);
-    if (numbered) {
-      out.at(-1)?.controls.push({ ref: Number(numbered[1]), name: numbered[2] ?? '' });
-      continue;
-    }
-    const users = [...line.matchAll(/@(\w+) \d+\w ago/g)];
-    const user = users.at(-1)?.[1];
-    if (user) out.push({ user, controls: [] });
-  }
-  return out;
-}
-
-async function social(k: SolverKit): Promise<unknown> {
-  const [action = ''] = said(k.text, /click (?:on )?the "(.+?)" button/i);
-  const [user = ''] = said(k.text, /(?:user|by) @(\w+)/);
-  const all = /on all posts/.test(k.text);
-  const some = /on (\d+) posts?/.exec(k.text);
-  let wanted = all ? Infinity : some ? Number(some[1]) : 1;
-  const direct = { reply: /reply/i, retweet: /retweet/i, like: /like/i }[action.toLowerCase()];
-  const done = new Set<string>();
-  for (let screen = 0; screen < 12 && wanted > 0; screen += 1) {
-    for (const post of posts(k.text).filter((p) => p.user === user)) {
-      const key = post.controls.map((c) => c.ref).join(',');
-      if (done.has(key) || wanted <= 0 || post.controls.length === 0) continue;
-      done.add(key);
-      wanted -= 1;
-      if (direct) {
-        const control = post.controls.find((c) => direct.test(c.name));
-        if (!control) throw new Unsolvable(`the "${action}" control of @${user}'s post has no name that says so`);
-        await click(k, control.ref);
-      } else {
-        const more = post.controls.find((c) => /more/i.test(c.name)) ?? post.controls.at(-1);
-        await click(k, more?.ref ?? 0);
-        await click(k, find(k.text, /^(clickable|listitem|menuitem|link|button)$/, exactly(action)).ref);
-      }
-    }
-    if (wanted <= 0) break;
-    const before = k.text;
-    await k.act({ kind: 'scroll', direction: 'down', pages: 1 });
-    if (k.text.replace(/^.*step \d+.*$/gm, '') === before.replace(/^.*step \d+.*$/gm, '')) break;
-  }
-  if (findAll(k.text, 'button', SUBMIT).length > 0) await submit(k);
-  return undefined;
 }
