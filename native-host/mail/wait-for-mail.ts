@@ -202,7 +202,7 @@ export async function waitForMailAttachment(
     // Starting from the output, the mark is taken before the first look: a mail that lands between that look and the
     // wait after it is newer than the mark, so the wait takes it (a mark taken after the look passed it over).
     const markBeforeLook = options.newest ? await source.mark() : undefined;
-    let window: MailWindow = options.newest
+    let window: MailWindow = markBeforeLook
       ? { kind: 'latest' }
       : options.since instanceof Date
         ? { kind: 'since', since: options.since.getTime() }
@@ -236,7 +236,7 @@ export async function waitForMailAttachment(
           }
         }
         // Starting from the output with no matching mail there yet: wait for one like after a trigger.
-        if (window.kind === 'latest') window = { kind: 'mark', mark: markBeforeLook ?? (await source.mark()) };
+        if (window.kind === 'latest' && markBeforeLook) window = { kind: 'mark', mark: markBeforeLook };
         const left = deadline - now();
         if (left <= 0)
           nothingCame(`No mail ${describeRules(config)} arrived in ${source.label} within ${seconds(timeoutMs)} s`);
