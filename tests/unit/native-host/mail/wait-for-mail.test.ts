@@ -220,18 +220,21 @@ describe('starting from the output (the newest mail already there, else the next
     return { createSource: () => source, now: () => clock, sleep: (ms: number) => ((clock += ms), Promise.resolve()) };
   }
 
-  it('takes a mail that lands right after its first look (the resumed loop whose job mails at once)', async () => {
-    let landed = false;
-    const deps = mailbox([mail('1', { uid: 1 })], (box) => {
-      if (landed) return;
-      landed = true;
-      box.push(mail('2', { uid: 2 }));
+  // The job's mail may land at any moment of the wait: after the first look (the resumed loop whose job mails at once),
+  // or after any later one. Each moment, the wait takes it.
+  for (const afterLook of [1, 2, 3, 5]) {
+    it(`takes a mail that lands right after look ${afterLook}`, async () => {
+      let looks = 0;
+      const deps = mailbox([mail('1', { uid: 1 })], (box) => {
+        looks += 1;
+        if (looks === afterLook) box.push(mail('2', { uid: 2 }));
+      });
+      const runFolder = mkdtempSync(join(tmpdir(), 'deputy-wait-'));
+      dirs.push(runFolder);
+      const done = await waitForMailAttachment(config, { runFolder, timeoutMs: 60_000, newest: true, exclude: ['<1@service.test>'], onEvent: () => undefined }, deps);
+      expect(done.message.id).toBe('2');
     });
-    const runFolder = mkdtempSync(join(tmpdir(), 'deputy-wait-'));
-    dirs.push(runFolder);
-    const done = await waitForMailAttachment(config, { runFolder, timeoutMs: 60_000, newest: true, exclude: ['<1@service.test>'], onEvent: () => undefined }, deps);
-    expect(done.message.id).toBe('2');
-  });
+  }
 
   it('takes the newest matching mail already there, not one taken before', async () => {
     const deps = mailbox([mail('1', { uid: 1 }), mail('2', { uid: 2 }), mail('3', { uid: 3 })], () => undefined);
