@@ -88,7 +88,10 @@ export async function settleTab(ports: SettlePorts, tabId: number, limits: Settl
 
   const quietDeadline = ports.now() + limits.quietCapMs;
   let quiet = false;
-  let waitedForNetwork = false;
+  // A page that loaded during this settle is looked at once before it is called quiet: the requests its load handlers
+  // start (a single-page app fetching its data) reach the background only after the tab reports it has loaded, later
+  // still on a busy machine. The look (two rendered frames of the page) lets them arrive; then they are waited for.
+  let waitedForNetwork = sawLoading;
   while (ports.now() < quietDeadline) {
     if ((ports.inFlight?.() ?? 0) > 0) {
       waitedForNetwork = true;

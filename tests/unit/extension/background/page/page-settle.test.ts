@@ -72,4 +72,26 @@ describe('settleTab', () => {
     ports.documentRequested = () => ports.now() < 800;
     expect(await settleTab(ports, 1, { ...LIMITS, alreadyLoading: true })).toMatchObject({ loaded: true, sawLoading: true, waitedMs: 800 });
   });
+  it('looks at a page that loaded during the settle before calling it quiet: the fetch its load handler started is seen late', async () => {
+    // The tab reports it has loaded before the request its load handler sent reaches the background (a busy machine):
+    // the request becomes visible only once the page has been looked at, and is then waited for.
+    const { ports, calls } = fakePorts({ loadedAt: 1000 });
+    let looked = false;
+    const domQuiet = ports.domQuiet.bind(ports);
+    ports.domQuiet = async (tabId, options) => {
+      looked = true;
+      return domQuiet(tabId, options);
+    };
+    ports.inFlight = () => (looked && ports.now() < 2500 ? 1 : 0);
+    const settled = await settleTab(ports, 1, LIMITS);
+    expect(settled).toMatchObject({ loaded: true, quiet: true, sawLoading: true });
+    expect(settled.waitedMs).toBeGreaterThanOrEqual(2500);
+    expect(calls.domQuiet.length).toBe(2);
+  });
+
+  it('does not look again at a page that was already loaded when the action began (a click that changed nothing)', async () => {
+    const { ports, calls } = fakePorts();
+    expect(await settleTab(ports, 1, LIMITS)).toMatchObject({ loaded: true, quiet: true, sawLoading: false, waitedMs: 0 });
+    expect(calls.domQuiet).toEqual([]);
+  });
 });
