@@ -88,9 +88,10 @@ export async function settleTab(ports: SettlePorts, tabId: number, limits: Settl
 
   const quietDeadline = ports.now() + limits.quietCapMs;
   let quiet = false;
-  // A page that loaded during this settle is looked at once before it is called quiet: the requests its load handlers
-  // start (a single-page app fetching its data) reach the background only after the tab reports it has loaded, later
-  // still on a busy machine. The look (two rendered frames of the page) lets them arrive; then they are waited for.
+  // A page that loaded during this settle is looked at before it is called quiet: the requests its load handlers start
+  // (a single-page app fetching its data) reach the background only after the tab reports it has loaded, later still
+  // on a busy machine, where the page's script may not even answer yet. The look (once the page answers, two rendered
+  // frames of it) lets them arrive; then they are waited for.
   let waitedForNetwork = sawLoading;
   while (ports.now() < quietDeadline) {
     if ((ports.inFlight?.() ?? 0) > 0) {
@@ -102,11 +103,19 @@ export async function settleTab(ports: SettlePorts, tabId: number, limits: Settl
       quiet = true;
       break;
     }
-    // Answers came in: let the page render them, then look again (rendering may ask for more).
+    // Answers came in (or a new page loaded): let the page render them, then look again (rendering may ask for more).
     const dom = await ports.domQuiet(tabId, { capMs: Math.max(0, quietDeadline - ports.now()), graceFrames: AFTER_ANSWER_FRAMES });
+    // Requests seen by now (some only reach the background late) are waited for, then the page is looked at again.
+    if ((ports.inFlight?.() ?? 0) > 0) continue;
+    if (!dom) {
+      // The page's script does not answer yet: a new document on a busy machine, whose own load handlers (and the
+      // requests they send) may not have run either. It is asked again until it answers, within the cap.
+      await ports.sleep(POLL_MS);
+      continue;
+    }
     waitedForNetwork = false;
-    if (!dom || (!dom.timedOut && (ports.inFlight?.() ?? 0) === 0)) {
-      quiet = dom !== undefined;
+    if (!dom.timedOut) {
+      quiet = true;
       break;
     }
   }

@@ -94,4 +94,21 @@ describe('settleTab', () => {
     expect(await settleTab(ports, 1, LIMITS)).toMatchObject({ loaded: true, quiet: true, sawLoading: false, waitedMs: 0 });
     expect(calls.domQuiet).toEqual([]);
   });
+  it("asks a new page again until its script answers, then waits for the requests its load handler sent", async () => {
+    // On a busy machine the tab reports 'complete' before the content script of the new document answers and before
+    // the request its load handler sent is seen: neither the first look's silence nor the empty request list is quiet.
+    const { ports, calls } = fakePorts({ loadedAt: 1000 });
+    const domQuiet = ports.domQuiet.bind(ports);
+    ports.domQuiet = async (tabId, options) => (ports.now() < 1400 ? (calls.domQuiet.push(options), undefined) : domQuiet(tabId, options));
+    ports.inFlight = () => (ports.now() >= 1400 && ports.now() < 2600 ? 1 : 0);
+    const settled = await settleTab(ports, 1, LIMITS);
+    expect(settled).toMatchObject({ loaded: true, quiet: true, sawLoading: true });
+    expect(settled.waitedMs).toBeGreaterThanOrEqual(2600);
+  });
+
+  it('gives up asking a page whose script never answers at the quiet cap, and says it is not quiet', async () => {
+    const { ports } = fakePorts({ loadedAt: 500 });
+    ports.domQuiet = () => Promise.resolve(undefined);
+    expect(await settleTab(ports, 1, LIMITS)).toMatchObject({ loaded: true, quiet: false, waitedMs: 3500 });
+  });
 });
