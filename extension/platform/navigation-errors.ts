@@ -10,7 +10,12 @@ const lastErrors = new Map<number, { url: string; error: string }>();
 export function trackNavigationErrors(): void {
   if (typeof chrome.webNavigation?.onErrorOccurred === 'undefined') return;
   chrome.webNavigation.onErrorOccurred.addListener((details) => {
-    if (details.frameId === 0) lastErrors.set(details.tabId, { url: details.url, error: details.error });
+    if (details.frameId !== 0) return;
+    // A retry of the same failed address that was cancelled (the error page's own reload) says nothing new: the cause
+    // the user needs is still the first one (net::ERR_CONNECTION_REFUSED, not net::ERR_ABORTED).
+    const known = lastErrors.get(details.tabId);
+    if (details.error === 'net::ERR_ABORTED' && known?.url === details.url) return;
+    lastErrors.set(details.tabId, { url: details.url, error: details.error });
   });
   chrome.webNavigation.onCommitted.addListener((details) => {
     if (details.frameId === 0) lastErrors.delete(details.tabId);

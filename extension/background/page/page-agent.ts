@@ -142,6 +142,7 @@ export class PageAgent {
           tabState: (id) => this.deps.tabs.state(id),
           ...(watch ? { inFlight: () => watch.inFlight(), documentRequested: () => watch.documentRequested() } : {}),
           ...(pending ? { navigationPending: pending } : {}),
+          ...(this.deps.loadFailure ? { showsError: async () => (await this.deps.loadFailure?.(tabId)) !== undefined } : {}),
           ...(changes ? { changes } : {}),
           domQuiet: (id, options) => callFrame(this.deps.frames, id, 0, 'settle', options, options.capMs + 3000).catch(() => undefined),
           sleep: this.deps.sleep,

@@ -10,6 +10,11 @@ export interface SettlePorts {
   documentRequested?: () => boolean;
   /** A navigation of the tab was begun (as the browser or the page reported it) and has not committed or failed yet. */
   navigationPending?: () => boolean;
+  /**
+   * The tab shows the browser's error page (its page could not be loaded): no script of the page will answer or send
+   * anything, so it is not asked again.
+   */
+  showsError?: () => Promise<boolean>;
   /** Waits until the top frame's DOM stops changing; undefined when the frame does not answer (still loading). */
   domQuiet(tabId: number, options: { capMs: number; graceFrames: number }): Promise<{ mutations: number; timedOut: boolean } | undefined>;
   /**
@@ -109,7 +114,12 @@ export async function settleTab(ports: SettlePorts, tabId: number, limits: Settl
     if ((ports.inFlight?.() ?? 0) > 0) continue;
     if (!dom) {
       // The page's script does not answer yet: a new document on a busy machine, whose own load handlers (and the
-      // requests they send) may not have run either. It is asked again until it answers, within the cap.
+      // requests they send) may not have run either. It is asked again until it answers, within the cap; the browser's
+      // error page never answers, and is settled as it is.
+      if ((await ports.showsError?.()) === true) {
+        quiet = true;
+        break;
+      }
       await ports.sleep(POLL_MS);
       continue;
     }

@@ -111,4 +111,10 @@ describe('settleTab', () => {
     ports.domQuiet = () => Promise.resolve(undefined);
     expect(await settleTab(ports, 1, LIMITS)).toMatchObject({ loaded: true, quiet: false, waitedMs: 3500 });
   });
+  it("settles the browser's error page at once: it never answers, and is not asked again", async () => {
+    const { ports } = fakePorts({ loadedAt: 500 });
+    ports.domQuiet = () => Promise.resolve(undefined);
+    ports.showsError = () => Promise.resolve(true);
+    expect(await settleTab(ports, 1, LIMITS)).toMatchObject({ loaded: true, quiet: true, waitedMs: 500 });
+  });
 });
