@@ -12,7 +12,7 @@ import type { TraceRecord } from '../shared/agent/trace';
 import type { WebEnvironment } from '../shared/agent/web-environment';
 import { fullPageTool, webTools } from '../shared/agent/web-tools';
 import type { PageView } from '../shared/agent/build-prompt';
-import { STEP_KINDS, measureOverhead, percentile } from './bench/agent-overhead';
+import { PHASES, STEP_KINDS, measureOverhead, percentile } from './bench/agent-overhead';
 import { STAGEHAND_VERSION, ensureStagehand, measureStagehand } from './bench/stagehand-peer-run';
 import { startFakeProvider } from '../tests/fixtures/fake-provider/fake-provider-server';
 import { createPromptCache } from '../tests/fixtures/fake-provider/prompt-cache';
@@ -211,6 +211,15 @@ const columns = runs.map(rowsOf);
 const labelWidth = Math.max(...labels.map((label) => label.length));
 process.stdout.write(`${''.padEnd(labelWidth)}  ${'model answers at once'.padEnd(24)}  model takes 1 s\n`);
 process.stdout.write(`${labels.map((label, i) => `${label.padEnd(labelWidth)}  ${(columns[0]?.[i] ?? '').padEnd(24)}  ${columns[1]?.[i] ?? ''}`).join('\n')}\n\n`);
+// Where a step's time goes (the task's trace: the mark before and after each part), with the model answering at once.
+const phaseWidth = Math.max(...PHASES.map((phase) => phase.length));
+process.stdout.write(`where a step's time goes (model answers at once; median, p90 over the task's steps):\n`);
+for (const phase of PHASES) {
+  const values = runs[0]?.phasesMs[phase] ?? [];
+  process.stdout.write(`  ${phase.padEnd(phaseWidth)}  ${ms(percentile(values, 50)).padStart(8)}  ${ms(percentile(values, 90)).padStart(8)}\n`);
+}
+const misreported = (o: (typeof runs)[number]): string => `${o.navigatingClicks.reportedNoEffect} of ${o.navigatingClicks.total}`;
+process.stdout.write(`navigating clicks reported as "no visible effect": ${runs.map(misreported).join(', ')} (target 0; load ${loadavg()[0]!.toFixed(2)} on ${cpus().length} cores)\n\n`);
 // Part three: the peer, Stagehand's act() (npm), on the same shop and script, interleaved with Deputy run by run; the
 // ratios are medians of each pair's ratio, so a machine that slows down between runs weighs on both sides alike.
 await peerPairs();
@@ -227,6 +236,7 @@ async function peerPairs(): Promise<void> {
     if (Number.isFinite(value) && value > 0) (ratios[key] ??= []).push(value);
   };
   const notes: string[] = [];
+  const misreports = { clicks: 0, noEffect: 0 };
   for (let pair = 0; pair < pairs; pair += 1) {
     // Alternate which side goes first, so neither always runs on a machine the other just warmed or loaded.
     let deputy: Awaited<ReturnType<typeof measureOverhead>> | undefined;
@@ -247,6 +257,9 @@ async function peerPairs(): Promise<void> {
     for (const kind of STEP_KINDS) add(kind, percentile(deputy.overheadByKind[kind] ?? [], 50) / percentile(stagehand.overheadByKind[kind] ?? [], 50));
     const all = (byKind: Record<string, number[]>): number[] => Object.values(byKind).flat();
     add('whole step', percentile(all(deputy.overheadByKind), 50) / percentile(all(stagehand.overheadByKind), 50));
+    add('whole step, p90', percentile(all(deputy.overheadByKind), 90) / percentile(all(stagehand.overheadByKind), 90));
+    misreports.clicks += deputy.navigatingClicks.total;
+    misreports.noEffect += deputy.navigatingClicks.reportedNoEffect;
     add('cold start', deputy.coldStartMs / stagehand.coldStartMs);
     add('peak memory', deputy.peakRssKb / stagehand.peakRssKb);
     add('input over the task', deputy.inputChars / stagehand.inputChars);
@@ -255,9 +268,9 @@ async function peerPairs(): Promise<void> {
         `Stagehand ${ms(percentile(all(stagehand.overheadByKind), 50))}/step, cold ${ms(stagehand.coldStartMs)}, ${Math.round(stagehand.peakRssKb / 1024)} MB, ${Math.round(stagehand.inputChars / 1000)} kB sent in ${stagehand.modelCalls} model calls\n`,
     );
   }
-  const targets: Record<string, string> = { 'whole step': '<= 0.5x', 'cold start': '<= 0.8x', 'peak memory': '<= 1.0x' };
+  const targets: Record<string, string> = { 'whole step': '<= 0.5x', 'whole step, p90': '<= 0.5x', 'cold start': '<= 0.8x', 'peak memory': '<= 1.0x' };
   process.stdout.write(`\ndeputy vs Stagehand ${STAGEHAND_VERSION} act() (same shop, same ${STEPS}-step script, ${pairs} interleaved pairs; median of pair ratios; Deputy / Stagehand):\n`);
-  for (const key of [...STEP_KINDS, 'whole step', 'cold start', 'peak memory', 'input over the task']) {
+  for (const key of [...STEP_KINDS, 'whole step', 'whole step, p90', 'cold start', 'peak memory', 'input over the task']) {
     const values = ratios[key] ?? [];
     const figure = values.length > 0 ? `${percentile(values, 50).toFixed(2)}x` : 'not measured';
     process.stdout.write(`  ${key.padEnd(26)} ${figure.padStart(12)}${targets[key] ? `   target ${targets[key]}` : ''}\n`);
@@ -265,5 +278,6 @@ async function peerPairs(): Promise<void> {
   process.stdout.write(
     '  (Stagehand sends its model nothing for "go back": it is a page call there, a model step in Deputy. Deputy verifies every step and reads the page back; act() does not.)\n',
   );
+  process.stdout.write(`  Deputy's navigating clicks reported as "no visible effect" over the pairs: ${misreports.noEffect} of ${misreports.clicks} (target 0; load ${loadavg()[0]!.toFixed(2)})\n`);
   for (const note of notes) process.stdout.write(`  note: ${note}\n`);
 }

@@ -107,6 +107,60 @@ export interface OverheadFigures {
   /** Actions whose result came back verified (a result with evidence or a stated failure), of all actions. */
   verified: { results: number; actions: number };
   inputCharsPerStep: number;
+  /** Where each step's time went, from the task's trace (see stepPhases). */
+  phasesMs: Record<string, number[]>;
+  /** Clicks after which the tab was on another page, and how many of them were reported as having no visible effect. */
+  navigatingClicks: { total: number; reportedNoEffect: number };
+}
+
+/** The phases of a step as the task's trace shows them, in order. */
+export const PHASES = ['history screenshot (before acting)', 'action (gate, act, settle, verdict)', 'save, checks (after acting)', 'snapshot (observe)', 'prompt'] as const;
+
+interface TraceLine {
+  type: string;
+  at: number;
+  step?: number;
+  durationMs?: number;
+  name?: string;
+  url?: string;
+  content?: string;
+}
+
+/**
+ * Splits each step's time by the trace's marks: from the model's reply to the call's start (the kept screenshot the
+ * call waits for), the call itself, from its end to the next look, the look, and building the next prompt. Also counts
+ * the clicks after which the next look was at another address, and those of them reported as "no visible effect".
+ */
+export function stepPhases(lines: TraceLine[]): Pick<OverheadFigures, 'phasesMs' | 'navigatingClicks'> {
+  const phasesMs: Record<string, number[]> = Object.fromEntries(PHASES.map((p) => [p, []]));
+  const push = (phase: (typeof PHASES)[number], ms: number): void => void phasesMs[phase]!.push(Math.max(0, ms));
+  const observations = new Map(lines.filter((l) => l.type === 'observation').map((l) => [l.step, l]));
+  const navigatingClicks = { total: 0, reportedNoEffect: 0 };
+  let reply: TraceLine | undefined;
+  let tool: TraceLine | undefined;
+  for (const line of lines) {
+    if (line.type === 'reply') reply = line;
+    if (line.type === 'tool' && line.durationMs !== undefined) {
+      tool = line;
+      if (reply) push(PHASES[0], line.at - line.durationMs - reply.at);
+      push(PHASES[1], line.durationMs);
+      const before = observations.get(line.step);
+      const after = observations.get((line.step ?? 0) + 1);
+      if (line.name === 'click' && before?.url && after?.url && before.url !== after.url) {
+        navigatingClicks.total += 1;
+        if (/no visible effect/i.test(line.content ?? '')) navigatingClicks.reportedNoEffect += 1;
+      }
+    }
+    if (line.type === 'observation' && tool && line.durationMs !== undefined) {
+      push(PHASES[2], line.at - line.durationMs - tool.at);
+      push(PHASES[3], line.durationMs);
+    }
+    if (line.type === 'prompt' && (line.step ?? 0) > 0) {
+      const look = observations.get(line.step);
+      if (look) push(PHASES[4], line.at - look.at);
+    }
+  }
+  return { phasesMs, navigatingClicks };
 }
 
 export function percentile(values: number[], p: number): number {
@@ -149,6 +203,12 @@ export async function measureOverhead(steps = 30, modelMs = 0): Promise<Overhead
       .map((line) => JSON.parse(line) as { type: string; runDir?: string })
       .find((event) => event.type === 'end');
     const record = end?.runDir ? (JSON.parse(await readFile(join(end.runDir, 'task.json'), 'utf8')) as TaskFile) : undefined;
+    const trace = end?.runDir
+      ? (await readFile(join(end.runDir, 'trace.jsonl'), 'utf8').catch(() => ''))
+          .split('\n')
+          .filter((l) => l.trim() !== '')
+          .map((l) => JSON.parse(l) as TraceLine)
+      : [];
     const calls = record?.agent?.steps.flatMap((step) => step.calls).filter((c) => c.name !== 'done') ?? [];
     const overheadMs = arrivals.slice(1).map((at, i) => at - (arrivals[i] ?? at) - modelMs);
     const overheadByKind: Record<string, number[]> = {};
@@ -164,6 +224,7 @@ export async function measureOverhead(steps = 30, modelMs = 0): Promise<Overhead
       peakRssKb,
       verified: { results: calls.filter((c) => c.result !== undefined && (!c.result.ok || (c.result.evidence?.length ?? 0) > 0 || c.result.changed !== undefined)).length, actions: calls.length },
       inputCharsPerStep: fake.requests.reduce((sum, r) => sum + r.bytes.length, 0) / Math.max(1, fake.requests.length),
+      ...stepPhases(trace),
     };
   } finally {
     await fake.close();

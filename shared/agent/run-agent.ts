@@ -170,11 +170,35 @@ async function runLoop<E extends AgentEnvironment>(deps: AgentDeps<E>, state: Ag
   );
   const stepOf = (): number => state.steps.length - 1;
   const emit = (record: TraceRecord): void => deps.trace?.(redactor.redactDeep(record));
-  const save = (): Promise<void> => {
+  // Saves are written one after another, in the order they were made: a save the step does not wait for (the one
+  // after a call finished) is still in before any later save, and every awaited save waits for those before it.
+  let writing: Promise<void> = Promise.resolve();
+  const write = (): Promise<void> => {
     state.updatedAt = deps.now();
     // The copy leaves the screenshot out: a resumed task takes a new one before it asks the model again, and copying
     // (then storing) a few hundred kilobytes of base64 at every save was a large share of a desktop step's cost.
-    return deps.persist(JSON.parse(JSON.stringify(state, withoutScreenshots)) as AgentState);
+    const copy = JSON.parse(JSON.stringify(state, withoutScreenshots)) as AgentState;
+    const written = writing.then(() => deps.persist(copy));
+    writing = written.catch(() => undefined);
+    return written;
+  };
+  const save = (): Promise<void> => write();
+  /**
+   * A save the step goes on without: the record of a finished call, written while the page is looked at again. The
+   * model is not asked again before it is in (see writtenBehind), and one that failed fails the task as it did when
+   * awaited.
+   */
+  let behindFailure: { error: unknown } | null = null;
+  const saveBehind = (): void => {
+    write().catch((error: unknown) => {
+      behindFailure ??= { error };
+    });
+  };
+  const writtenBehind = async (): Promise<void> => {
+    await writing;
+    const failure = behindFailure;
+    behindFailure = null;
+    if (failure) throw failure.error;
   };
   const stopRequested = (): boolean => (deps.shouldStop?.() ?? false) || (deps.signal?.aborted ?? false);
   // Time paused, like time waiting for an answer, does not count against the time budget.
@@ -287,7 +311,8 @@ async function runLoop<E extends AgentEnvironment>(deps: AgentDeps<E>, state: Ag
       // executeCall returns without acting when the user stopped the task while an approval was pending.
       if (!settled(call) && stopRequested()) return 'stop';
       emit(toolRecord(call, stepOf(), deps.now() - started, deps.now()));
-      await save();
+      // Not waited for: the next look at the page runs while it is written (the next save comes after it).
+      saveBehind();
       if (changesPage) pageMayHaveChanged = true;
     }
     return 'continue';
@@ -371,6 +396,8 @@ async function runLoop<E extends AgentEnvironment>(deps: AgentDeps<E>, state: Ag
         }
       }
 
+      // The last step's results are stored before the model is asked about them.
+      await writtenBehind();
       const prompt = buildPrompt(state, system, schemas, {
         keepObservations: limits.keepObservations,
         maxPromptChars: limits.maxPromptChars,

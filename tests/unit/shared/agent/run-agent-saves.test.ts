@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type FakeProvider, startFakeProvider } from '../../../fixtures/fake-provider/fake-provider-server';
+import type { AgentState } from '../../../../shared/agent/agent-state';
 import { startAgent } from '../../../../shared/agent/run-agent';
 import { call, harness } from './support/agent-harness';
 import { createFakeWeb } from './support/fake-web';
@@ -43,6 +44,61 @@ describe('saving the task state', () => {
     // The mark holds the reply: what was about to run is on disk before it runs.
     const marks = h.saved.filter((s) => s.steps.at(-1)?.calls[0]?.status === 'started');
     expect(marks.map((s) => s.steps.at(-1)?.reply?.toolCalls[0]?.name)).toEqual(['type', 'click', 'done']);
+  });
+
+  it("writes a call's result while the page is looked at again, and asks the model again only once it is in", async () => {
+    const web = createFakeWeb(PAGES, 'https://shop.example/');
+    const events: string[] = [];
+    let release: (() => void) | null = null;
+    const observe = web.observe.bind(web);
+    // The write of the click's result is held until the next look at the page has begun: a loop that waited for the
+    // write before looking would never get there (and the test would time out).
+    web.observe = (options) => {
+      events.push('observe');
+      const done = observe(options);
+      if (release) {
+        events.push(`model asked ${fake.requests.length} times when the result is written`);
+        release();
+        release = null;
+      }
+      return done;
+    };
+    const saved: AgentState[] = [];
+    const h = harness(web, providerFor('openai-stream', fake), {
+      persist: (state) => {
+        const first = state.steps.at(-1)?.calls[0];
+        if (first?.name === 'click' && first.status === 'finished' && !saved.some((s) => s.steps.at(-1)?.calls[0]?.status === 'finished')) {
+          saved.push(state);
+          events.push('result write begun');
+          return new Promise<void>((resolve) => (release = resolve));
+        }
+        saved.push(state);
+        return Promise.resolve();
+      },
+    });
+    fake.enqueue(call('click', { ref: 2 }), call('done', { success: true, summary: 'Found it.' }));
+    const state = await startAgent(h.deps, { taskId: 't', task: 'Find a bottle', startUrl: 'https://shop.example/' });
+    expect(state.status).toBe('completed');
+    expect(events).toEqual(['observe', 'result write begun', 'observe', 'model asked 1 times when the result is written']);
+    // Written in the order made: the click's result before the done step's mark.
+    const statuses = saved.map((s) => `${s.steps.at(-1)?.calls[0]?.name}:${s.steps.at(-1)?.calls[0]?.status}`);
+    expect(statuses.indexOf('click:finished')).toBeLessThan(statuses.indexOf('done:started'));
+  });
+
+  it('fails the task when the write it did not wait for failed, before asking the model again', async () => {
+    const web = createFakeWeb(PAGES, 'https://shop.example/');
+    const h = harness(web, providerFor('openai-stream', fake), {
+      persist: (state) => {
+        const first = state.steps.at(-1)?.calls[0];
+        if (first?.name === 'click' && first.status === 'finished') return Promise.reject(new Error('storage is full'));
+        return Promise.resolve();
+      },
+    });
+    fake.enqueue(call('click', { ref: 2 }), call('done', { success: true, summary: 'Found it.' }));
+    const state = await startAgent(h.deps, { taskId: 't', task: 'Find a bottle', startUrl: 'https://shop.example/' });
+    expect(state.status).toBe('failed');
+    expect(state.endReason).toContain('storage is full');
+    expect(fake.requests).toHaveLength(1);
   });
 
   it('saves what a paused task holds before it holds', async () => {
