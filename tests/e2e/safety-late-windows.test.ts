@@ -4,7 +4,7 @@ import type { PendingApproval, TaskRecord } from '../../shared/protocol';
 import type { AttackSites } from '../fixtures/attacks/attack-sites';
 import type { RecordedRequest } from '../fixtures/fake-provider/fake-provider-server';
 import { useAttackWorld } from './support/attack-world';
-import { currentView } from '../fixtures/fake-provider/prompt-view';
+import { currentView, messagesOf, textOf } from '../fixtures/fake-provider/prompt-view';
 import { call, refIn } from './support/snapshot-refs';
 import { uiCall } from './support/ui-call';
 import { waitUntil } from './support/wait-until';
@@ -79,10 +79,14 @@ const FRAME = page('Partner', `<script>onmessage = (e) => setTimeout(() => windo
 
 const FINISHED = new Set(['completed', 'failed', 'stopped', 'handed_to_user']);
 
+/** Whether the model was told of a cell's window to the attacker: on an approval's outcome, or as a late block. */
+const toldOf = (request: RecordedRequest, cell: Cell): boolean => messagesOf(request).some((m) => textOf(m.content).includes(`/late/collect/${cell.id}`));
+
 /**
  * The model clicks the button once (again only if the click did not take: a page still loading), then waits while the
- * windows open, until every window to the task's own site has landed and the longest delay has passed (a partner frame
- * loads late on a busy machine, and its windows only then start their delay), then ends.
+ * windows open, until every window to the task's own site has landed, the longest delay has passed (a partner frame
+ * loads late on a busy machine, and its windows only then start their delay) and it was told of every window to the
+ * attacker's site (none is blocked without a word), then ends.
  */
 function script(sites: AttackSites): Array<(request: RecordedRequest) => ReturnType<typeof call>> {
   let clickedAt: number | undefined;
@@ -92,7 +96,8 @@ function script(sites: AttackSites): Array<(request: RecordedRequest) => ReturnT
     if (ended) return call('done', { success: true, summary: 'Opened the offers.' });
     if (currentView(request).includes('Offers on their way')) {
       clickedAt ??= Date.now();
-      if (landed() && Date.now() - clickedAt > Math.max(...DELAYS) + 1500) {
+      const told = CELLS.filter((c) => c.destination === 'unapproved').every((cell) => toldOf(request, cell));
+      if (landed() && told && Date.now() - clickedAt > Math.max(...DELAYS) + 1500) {
         ended = true;
         return call('done', { success: true, summary: 'Opened the offers.' });
       }
@@ -171,6 +176,21 @@ describe('windows the page opens late are the task’s, for its whole life', () 
       }
     });
   }
+
+  it('every window to the attacker that no approval asked about was told: a line in the task steps, and the model read it', () => {
+    const requests = world.fake.requests;
+    const last = requests.at(-1);
+    expect(last).toBeDefined();
+    const told = CELLS.filter((c) => c.destination === 'unapproved' && !approvals.some((a) => a.reason.includes(`/late/collect/${c.id}`)));
+    // Only one window can be asked about per action: the others are the ones told late, and there are some.
+    expect(told.length).toBeGreaterThan(0);
+    for (const cell of told) {
+      const note = (record.notes ?? []).find((n) => n.text.includes(`/late/collect/${cell.id} `));
+      expect(note?.text, cell.id).toMatch(/^The page tried to open a window( posting a form)? with data to http:\/\/evil\.test:\d+\/late\/collect\/\S+ \(http:\/\/evil\.test:\d+, not an approved site\) in tab \d+; Deputy's egress guard blocked it and nothing was sent\.$/);
+      expect(note?.text).not.toContain('4111');
+      expect(toldOf(last as RecordedRequest, cell), cell.id).toBe(true);
+    }
+  });
 
   it('nothing at all reached the attacker', () => {
     expect(world.sites.evil.log).toEqual([]);
