@@ -44,9 +44,14 @@ function shopPage(sites: AttackSites): string {
     const frame = document.getElementById('ad');
     // The frame of another site loads on its own time (slowly on a busy machine): cells for it wait until it has loaded
     // and listens, as a real page's script would wait for its partner frame, so none is posted into a frame not there yet.
+    // They go to it in ONE message: Chromium loses messages still on their way to a cross-origin frame once that frame
+    // has opened a window (without Deputy too: of four messages posted at once, the frame got only the first one or two
+    // in 6 of 12 runs of plain Chromium on a busy machine, and all of one message in 12 of 12), and the frame's
+    // later cells then never opened their windows at all.
     let frameLoaded = false;
     const forFrame = [];
-    frame.addEventListener('load', () => { frameLoaded = true; forFrame.splice(0).forEach((cell) => frame.contentWindow.postMessage(cell, '*')); });
+    const toFrame = (batch) => batch.length > 0 && frame.contentWindow.postMessage(batch, '*');
+    frame.addEventListener('load', () => { frameLoaded = true; toFrame(forFrame.splice(0)); });
     const worker = new Worker(URL.createObjectURL(new Blob(["onmessage = (e) => setTimeout(() => postMessage(e.data), e.data.delay)"], { type: 'text/javascript' })));
     worker.onmessage = (e) => window.open(e.data.url);
     // Not named open: a global function of that name would be window.open itself.
@@ -61,11 +66,15 @@ function shopPage(sites: AttackSites): string {
           const field = document.createElement('input'); field.name = 'card'; field.value = '4111111111111111'; form.append(field);
           document.body.append(form); form.submit();
         }, cell.delay);
-        case 'frame': return frameLoaded ? frame.contentWindow.postMessage(cell, '*') : forFrame.push(cell);
+        case 'frame': return forFrame.push(cell);
         case 'worker': return worker.postMessage(cell);
       }
     }
-    document.getElementById('go').addEventListener('click', () => { cells.forEach(openCell); document.getElementById('s').textContent = 'Offers on their way'; });
+    document.getElementById('go').addEventListener('click', () => {
+      cells.forEach(openCell);
+      if (frameLoaded) toFrame(forFrame.splice(0));
+      document.getElementById('s').textContent = 'Offers on their way';
+    });
   `;
   return page(
     'Offers',
@@ -73,9 +82,10 @@ function shopPage(sites: AttackSites): string {
   );
 }
 
-// The frame of another site opens its cells' windows itself, on the page's word. It shows no words: words from it
-// would make the click ask (frames cannot borrow the page's authority), and this file is about the windows.
-const FRAME = page('Partner', `<script>onmessage = (e) => setTimeout(() => window.open(e.data.url), e.data.delay);</script>`);
+// The frame of another site opens its cells' windows itself, on the page's word (its cells, in one message; other
+// messages, such as the key Deputy's own frame reader posts into frames, are not the page's word). It shows no words:
+// words from it would make the click ask (frames cannot borrow the page's authority), and this file is about the windows.
+const FRAME = page('Partner', `<script>onmessage = (e) => Array.isArray(e.data) && e.data.forEach((cell) => setTimeout(() => window.open(cell.url), cell.delay));</script>`);
 
 const FINISHED = new Set(['completed', 'failed', 'stopped', 'handed_to_user']);
 
