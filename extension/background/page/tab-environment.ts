@@ -9,6 +9,7 @@ import type { PageInput } from '../input/page-input';
 import { NOTICES, blockedReason, downloadsText, noticeText } from './page-notices';
 import { answerCookieBanner, type CookieConsentDeps } from './cookie-consent';
 import { type TaskEgress, gateFactsFor, heldDuring, publicView, resolveHeld, setGuardScope } from '../egress/task-egress';
+import { tellLateHeld } from '../egress/late-held';
 
 export interface TabEnvironmentDeps {
   page: Pick<PageAgent, 'snapshot' | 'act' | 'restoreRefs' | 'effect' | 'settle'>;
@@ -102,6 +103,8 @@ export function createTabEnvironment(deps: TabEnvironmentDeps, startTabId: numbe
       if (!tab) throw new AppError('not_found', 'The tab the task worked in was closed.');
       const { own, others } = await windowTabs(tab.windowId);
       const tabs: ObservedTab[] = own;
+      // What the guard held since the last look with no approval asked (a window the page opened late): told here.
+      const late = egress ? await tellLateHeld(egress, tabId) : '';
       // Taken only when asked for (the loop decides: for the model, or kept with the trace).
       const shoot = async (): Promise<{ screenshot?: Screenshot }> => {
         const screenshot = options.screenshot ? await deps.capture(tabId) : undefined;
@@ -112,7 +115,7 @@ export function createTabEnvironment(deps: TabEnvironmentDeps, startTabId: numbe
         status,
         url: tab.url,
         title: tab.title,
-        text: noticeText(tab.title, tab.url, text),
+        text: noticeText(tab.title, tab.url, text) + late,
         elements: [],
         tabs,
         otherTabs: others.length,
@@ -129,7 +132,7 @@ export function createTabEnvironment(deps: TabEnvironmentDeps, startTabId: numbe
       if (dialog) {
         const { openedAt: _openedAt, ...shown } = dialog;
         // No screenshot: the page under a dialog draws no new frames, and a capture would wait for one.
-        return { status: 'ready', url: tab.url, title: tab.title, text: noticeText(tab.title, tab.url, NOTICES.dialog(dialog)) + downloadsText(downloads), elements: [], tabs, dialog: shown, ...extras };
+        return { status: 'ready', url: tab.url, title: tab.title, text: noticeText(tab.title, tab.url, NOTICES.dialog(dialog)) + downloadsText(downloads) + late, elements: [], tabs, dialog: shown, ...extras };
       }
       const failed = await deps.loadFailure?.(tabId);
       if (failed) return notice('unreachable', NOTICES.unreachable(failed.url, failed.error));
@@ -154,7 +157,7 @@ export function createTabEnvironment(deps: TabEnvironmentDeps, startTabId: numbe
         ...(loading ? { status: 'loading' as const } : {}),
         url: snapshot.url,
         title: snapshot.title,
-        text: text + downloadsText(downloads),
+        text: text + downloadsText(downloads) + late,
         ...extras,
         elements: snapshot.elements.map(({ ref, role, name, inputType, autocomplete, frameId, origin }) => ({
           ref,

@@ -104,7 +104,7 @@ export function createTaskServices(
         loadFailure,
         input: inputs.input,
         // A task, or an agent connected over MCP (owner `mcp:<session>`): its debugger attachment and its egress guard.
-        ...(task === undefined ? {} : { task: { owner: task.id, files: task.files ?? [] }, egress: { taskId: task.id, guard, resubmit: resubmitForm, now: () => Date.now(), sleep, secrets: secretEgress } }),
+        ...(task === undefined ? {} : { task: { owner: task.id, files: task.files ?? [] }, egress: { taskId: task.id, guard, resubmit: resubmitForm, now: () => Date.now(), sleep, secrets: secretEgress, note: (text: string) => runner.addNote(task.id, text) } }),
         ...(task === undefined ? {} : { consent: { choice: async () => (await settings.get()).cookieBanners, apply: applyConsentInTab, note: (text: string) => runner.addNote(task.id, text) } }),
       },
       tabId,

@@ -149,6 +149,34 @@ describe('the egress guard', () => {
     expect(guard.heldSince('t', 0, 1)).toBeUndefined();
   });
 
+  it('tells each held request once: the one an action asked about, then every other as untold, late windows included', async () => {
+    const b = browser([1]);
+    const guard = new EgressGuard(b.ports);
+    await guard.setScope('t', 1, scope);
+    await guard.requestBlocked(blocked({ requestId: 'a', tabId: 1, url: 'http://evil.test:9/a?card=1' }));
+    await guard.requestBlocked(blocked({ requestId: 'p', tabId: 1, type: 'ping', method: 'POST' }));
+    // A window the page opened long after the action: held before its tab was known, then adopted.
+    await guard.requestBlocked(blocked({ requestId: 'late', tabId: 6, url: 'http://evil.test:9/late?card=1' }));
+    b.tabs.push(6);
+    await guard.tabOpened(6, 1);
+    expect(guard.heldSince('t', 0, 1)?.id).toBe('a');
+    expect(guard.heldSince('t', 0, 1)?.id).toBe('late');
+    const b2 = browser([1]);
+    const guard2 = new EgressGuard(b2.ports);
+    await guard2.setScope('t', 1, scope);
+    await guard2.requestBlocked(blocked({ requestId: 'a', tabId: 1 }));
+    await guard2.requestBlocked(blocked({ requestId: 'late', tabId: 6, url: 'http://evil.test:9/late?card=1' }));
+    b2.tabs.push(6);
+    await guard2.tabOpened(6, 1);
+    expect(guard2.heldSince('t', 0, 1)?.id).toBe('a');
+    expect(guard2.unreported('t', 1).map((h) => [h.id, h.newTab, h.address])).toEqual([['late', true, 'http://evil.test:9/late']]);
+    expect(guard2.unreported('t', 1)).toEqual([]);
+    expect(guard2.heldSince('t', 0, 1)).toBeUndefined();
+    // Another task's holds and the user's tabs are not this task's to tell.
+    await guard2.requestBlocked(blocked({ requestId: 'user', tabId: 8 }));
+    expect(guard2.unreported('t', 1)).toEqual([]);
+  });
+
   it("loads again a tab of the user's that was caught in the moment before it was known", async () => {
     const b = browser([1]);
     const guard = new EgressGuard(b.ports);

@@ -114,6 +114,7 @@ describe("the task's tabs and what the egress guard held", () => {
           },
           tabsOf: () => [7, 9],
           heldSince: () => request,
+          unreported: () => [],
           release: (id) => void released.push(id),
           watchNewTabs: () => Promise.resolve(() => Promise.resolve()),
         },
