@@ -1,7 +1,7 @@
 import { build, type Metafile, type Plugin } from 'esbuild';
 import { chmod, mkdir, writeFile } from 'node:fs/promises';
 import { readFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { join, relative, resolve } from 'node:path';
 import { NODE_BUNDLE, NODE_REQUIRE, NODE_SHEBANG, zodEnglishOnly } from './lib/node-bundle';
 import { publishBuild, removeStaleStaging } from './lib/publish-build';
 
@@ -10,14 +10,21 @@ import { publishBuild, removeStaleStaging } from './lib/publish-build';
  * scripts/lib/publish-build.ts): an interrupted build, or one made while a host runs, never leaves dist-host/chunks/
  * empty or half-written.
  */
-const TARGET = 'dist-host';
-/** Beside dist-host (same depth, so the source maps' relative paths hold once moved; same file system for rename). */
-const STAGING_PREFIX = '.dist-host-staging-';
-const STAGING = `${STAGING_PREFIX}${process.pid}`;
+/** DEPUTY_BUILD_HOST_ROOT: the folder that holds dist-host/ (default: here); tests build into a folder of their own. */
+const ROOT_DIR = process.env.DEPUTY_BUILD_HOST_ROOT ?? '.';
+const TARGET = relative('.', join(ROOT_DIR, 'dist-host')).replaceAll('\\', '/');
+/**
+ * Beside dist-host (same depth, so the source maps' relative paths hold once moved; same file system for rename), and
+ * always the same folder: esbuild's content hash of a chunk covers where it is written, so a folder named per build
+ * (by pid) gave every chunk a new name each build and dist-host/chunks/ grew by a whole set of chunks every time.
+ * Folders of the old per-pid form, left by an interrupted build, are removed with it.
+ */
+const STAGING_PREFIX = '.dist-host-staging';
+const STAGING = relative('.', join(ROOT_DIR, STAGING_PREFIX)).replaceAll('\\', '/');
 /** A host started from an earlier build loads its chunks lazily: they are kept this long after they stop being used. */
 const KEEP_UNUSED_CHUNKS_MS = 7 * 24 * 3600_000;
 await mkdir(TARGET, { recursive: true });
-await removeStaleStaging('.', STAGING_PREFIX);
+await removeStaleStaging(ROOT_DIR, STAGING_PREFIX);
 
 /**
  * The libraries the starts that are waited on use (the host's protocol schemas, the command line, the MCP server) are
@@ -77,7 +84,7 @@ function bundle(entry: string, outfile: string, options: { inline?: boolean; ban
  * metafile (dist-host/deputy.meta.json) is what tests/unit/scripts/host-start-graph.test.ts checks that by.
  */
 const outfile = 'dist-host/deputy.mjs';
-const staged = (file: string): string => join(STAGING, file.slice(`${TARGET}/`.length));
+const staged = (file: string): string => join(STAGING, file.slice('dist-host/'.length));
 const host = await build({
   ...NODE_BUNDLE,
   entryPoints: { deputy: 'native-host/index.ts' },
