@@ -1,8 +1,30 @@
 import { build, type Metafile, type Plugin } from 'esbuild';
-import { chmod, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, writeFile } from 'node:fs/promises';
 import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { join, relative, resolve } from 'node:path';
 import { NODE_BUNDLE, NODE_REQUIRE, NODE_SHEBANG, zodEnglishOnly } from './lib/node-bundle';
+import { publishBuild, removeStaleStaging } from './lib/publish-build';
+
+/**
+ * Everything is built into a staging folder beside dist-host/, then moved in with rename() (see
+ * scripts/lib/publish-build.ts): an interrupted build, or one made while a host runs, never leaves dist-host/chunks/
+ * empty or half-written.
+ */
+/** DEPUTY_BUILD_HOST_ROOT: the folder that holds dist-host/ (default: here); tests build into a folder of their own. */
+const ROOT_DIR = process.env.DEPUTY_BUILD_HOST_ROOT ?? '.';
+const TARGET = relative('.', join(ROOT_DIR, 'dist-host')).replaceAll('\\', '/');
+/**
+ * Beside dist-host (same depth, so the source maps' relative paths hold once moved; same file system for rename), and
+ * always the same folder: esbuild's content hash of a chunk covers where it is written, so a folder named per build
+ * (by pid) gave every chunk a new name each build and dist-host/chunks/ grew by a whole set of chunks every time.
+ * Folders of the old per-pid form, left by an interrupted build, are removed with it.
+ */
+const STAGING_PREFIX = '.dist-host-staging';
+const STAGING = relative('.', join(ROOT_DIR, STAGING_PREFIX)).replaceAll('\\', '/');
+/** A host started from an earlier build loads its chunks lazily: they are kept this long after they stop being used. */
+const KEEP_UNUSED_CHUNKS_MS = 7 * 24 * 3600_000;
+await mkdir(TARGET, { recursive: true });
+await removeStaleStaging(ROOT_DIR, STAGING_PREFIX);
 
 /**
  * The libraries the starts that are waited on use (the host's protocol schemas, the command line, the MCP server) are
@@ -62,10 +84,11 @@ function bundle(entry: string, outfile: string, options: { inline?: boolean; ban
  * metafile (dist-host/deputy.meta.json) is what tests/unit/scripts/host-start-graph.test.ts checks that by.
  */
 const outfile = 'dist-host/deputy.mjs';
+const staged = (file: string): string => join(STAGING, file.slice('dist-host/'.length));
 const host = await build({
   ...NODE_BUNDLE,
   entryPoints: { deputy: 'native-host/index.ts' },
-  outdir: 'dist-host',
+  outdir: STAGING,
   outExtension: { '.js': '.mjs' },
   splitting: true,
   chunkNames: 'chunks/[name]-[hash]',
@@ -75,20 +98,23 @@ const host = await build({
   plugins: [zodEnglishOnly, oneAjv],
   banner: { js: `${NODE_SHEBANG}\n${NODE_REQUIRE}` },
 });
-await writeFile('dist-host/deputy.meta.json', JSON.stringify(host.metafile satisfies Metafile));
-await chmod(outfile, 0o755);
+/** The metafile names the files where they end up, not where they were staged. */
+const metafile = JSON.stringify(host.metafile satisfies Metafile).replaceAll(`${STAGING}/`, `${TARGET}/`);
+await writeFile(staged('dist-host/deputy.meta.json'), metafile);
+await chmod(staged(outfile), 0o755);
 
 /**
  * The fix loop's guard hook, which Claude Code starts for every writing tool call: one self-contained file with its
  * few dependencies inlined, so each call costs a Node start and nothing more.
  */
 const hookfile = 'dist-host/loop-hook.mjs';
-await bundle('native-host/loop-hook.ts', hookfile, { inline: true });
+await bundle('native-host/loop-hook.ts', staged(hookfile), { inline: true });
 
 /**
  * `npm run task`, prebuilt: the CLI starts without compiling TypeScript (scripts/task.mjs runs it, and falls back to
  * the sources through tsx when it has not been built).
  */
 const taskfile = 'dist-host/run-task.mjs';
-await bundle('scripts/run-task.ts', taskfile);
+await bundle('scripts/run-task.ts', staged(taskfile));
+await publishBuild({ staging: STAGING, target: TARGET, chunksDir: 'chunks', keepUnusedMs: KEEP_UNUSED_CHUNKS_MS });
 process.stderr.write(`built ${outfile} (and its chunks), ${hookfile} and ${taskfile}\n`);

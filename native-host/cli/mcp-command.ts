@@ -1,9 +1,5 @@
 import type { Command } from 'commander';
-import { createLogger, streamSink } from '../log/logger';
-import { bridgePaths } from '../mcp/bridge-paths';
-import { createDeputyMcpServer } from '../mcp/mcp-server';
-import { LineStdioServerTransport } from '../mcp/stdio-server-transport';
-import { currentPathEnv } from '../paths';
+import { readMcpEarly } from '../mcp/early-initialize';
 
 /** Registers `deputy mcp`, the MCP server other agents start (e.g. `claude mcp add deputy -- deputy mcp`). */
 export function registerMcpCommand(program: Command, setExitCode: (code: number) => void): void {
@@ -14,10 +10,23 @@ export function registerMcpCommand(program: Command, setExitCode: (code: number)
 }
 
 /** Runs until the client closes stdin. stdout carries MCP messages only; the log goes to stderr. */
+/**
+ * `initialize` is answered from stdin before the MCP SDK is loaded (early-initialize.ts); the server is loaded at the
+ * first input and goes on from everything read.
+ */
 export async function mcpCommand(): Promise<number> {
+  const early = readMcpEarly({ stdin: process.stdin, stdout: process.stdout });
+  await early.firstInput;
+  const [{ createLogger, streamSink }, { bridgePaths }, { createDeputyMcpServer }, { LineStdioServerTransport }, { currentPathEnv }] = await Promise.all([
+    import('../log/logger'),
+    import('../mcp/bridge-paths'),
+    import('../mcp/mcp-server'),
+    import('../mcp/stdio-server-transport'),
+    import('../paths'),
+  ]);
   const log = createLogger('mcp', [streamSink(process.stderr)], process.env.DEPUTY_LOG_LEVEL === 'debug' ? 'debug' : 'warn');
   const server = createDeputyMcpServer({ paths: bridgePaths(currentPathEnv()), log });
-  const transport = new LineStdioServerTransport(process.stdin, process.stdout);
+  const transport = new LineStdioServerTransport(process.stdin, process.stdout, early);
   const closed = new Promise<void>((resolve) => {
     transport.onclose = () => resolve();
   });

@@ -1,19 +1,10 @@
-import { endianness } from 'node:os';
 import { randomUUID } from 'node:crypto';
 // The chunk splitter by its own module, not the protocol's index: the host's first reply is sent before the rest of
 // its protocol is loaded.
 import { splitIntoChunks } from '../../shared/protocol/chunks';
+import { encodeFrame } from './frame-single';
 
-const LITTLE_ENDIAN = endianness() === 'LE';
-
-export function encodeFrame(json: string): Buffer {
-  const body = Buffer.from(json, 'utf8');
-  const frame = Buffer.allocUnsafe(4 + body.length);
-  if (LITTLE_ENDIAN) frame.writeUInt32LE(body.length, 0);
-  else frame.writeUInt32BE(body.length, 0);
-  body.copy(frame, 4);
-  return frame;
-}
+export { encodeFrame };
 
 /**
  * Serializes one outgoing message into frames the browser accepts: a single frame when it fits under `maxBytes`,

@@ -1,7 +1,6 @@
-import { RequestEnvelope, okResponse } from '../../shared/protocol/channel';
-import { HelloMethod } from '../../shared/protocol/hello-protocol';
 import { FrameDecoder, type DecodedItem } from '../framing/frame-decoder';
-import { encodeMessage } from '../framing/frame-encoder';
+import { encodeFrame } from '../framing/frame-single';
+import { readHello } from './hello-check';
 import { helloResult, type HelloFacts } from './hello-result';
 import { parseBody } from './parse-body';
 
@@ -27,8 +26,8 @@ export interface EarlyHello {
 /**
  * The browser gives a starting host a few seconds to answer its first message, and a busy machine can take longer than
  * that to load the host's code (the desktop, fix-loop, shell and MCP services and their protocols). So the host starts
- * reading stdin before it loads them, and answers hello itself: the same checks as the full router (the request
- * envelope, then hello's params), the same answer. Anything else, and everything after it, waits in order for runHost;
+ * reading stdin before it loads them, and answers hello itself: checks by hand that accept no more than the full
+ * router's schemas (hello-check.ts; no zod is loaded before the answer), the same answer. Anything else, and everything after it, waits in order for runHost;
  * a hello that does not parse waits too, so the full router gives its usual error.
  */
 export function greetEarly(
@@ -49,16 +48,13 @@ export function greetEarly(
     if (items.length > 0 || item.type !== 'frame' || state.outputError) return false;
     const body = parseBody(item.body);
     if (!body.ok) return false;
-    const envelope = RequestEnvelope.safeParse(body.value);
-    if (!envelope.success || envelope.data.method !== 'hello') return false;
-    const params = HelloMethod.params.safeParse(envelope.data.params);
-    if (!params.success) return false;
-    state.client = params.data.client;
-    for (const frame of encodeMessage(
-      okResponse(envelope.data.id, helloResult(facts, params.data)),
-      options.maxOutboundBytes,
-    ))
-      io.stdout.write(frame);
+    const hello = readHello(body.value);
+    if (!hello) return false;
+    const json = JSON.stringify({ kind: 'response', id: hello.id, ok: true, result: helloResult(facts, hello.params) });
+    // The answer is a few hundred bytes; one too large for a frame is left to the router, which splits it into chunks.
+    if (Buffer.byteLength(json, 'utf8') > options.maxOutboundBytes) return false;
+    state.client = hello.params.client;
+    io.stdout.write(encodeFrame(json));
     return true;
   };
   const onData = (chunk: Buffer | string): void => {

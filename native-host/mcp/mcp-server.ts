@@ -6,16 +6,11 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { toErrorShape } from '../../shared/errors';
 import type { McpToolDescriptor } from '../../shared/protocol';
 import type { Logger } from '../log/logger';
-import { HOST_VERSION } from '../version';
 import type { BridgePaths } from './bridge-paths';
+import { MCP_INSTRUCTIONS, MCP_SERVER_CAPABILITIES, MCP_SERVER_INFO } from './mcp-identity';
 import type { BridgeConnection } from './bridge-client';
 import type * as ToolListModule from './mcp-tool-list';
 
-const INSTRUCTIONS = [
-  "Deputy gives you the user's own browser (where they are logged in), and, when they allow it, commands on their machine and their desktop.",
-  'Read a page with browser_snapshot, then act on its numbered elements with the other browser_ tools. The user stays in charge:',
-  "some steps wait for their approval in Deputy's side panel (the call returns when they answer), some are refused, and personal data comes back as {{placeholders}}.",
-].join(' ');
 
 /**
  * The tool list and the bridge client are loaded by the first request that needs them: `initialize` is answered
@@ -44,7 +39,7 @@ function withAbsolutePaths(name: string, args: Record<string, unknown>): Record<
  */
 export function createDeputyMcpServer(options: { paths: BridgePaths; log: Logger }): { connect(transport: Transport): Promise<void>; close(): Promise<void> } {
   const { paths, log } = options;
-  const server = new Server({ name: 'deputy', title: 'Deputy', version: HOST_VERSION }, { capabilities: { tools: { listChanged: true } }, instructions: INSTRUCTIONS });
+  const server = new Server({ ...MCP_SERVER_INFO }, { capabilities: structuredClone(MCP_SERVER_CAPABILITIES), instructions: MCP_INSTRUCTIONS });
   let bridge: Promise<BridgeConnection> | undefined;
   let stopped: string | undefined;
   let listed: string | undefined;

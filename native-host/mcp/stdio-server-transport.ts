@@ -1,5 +1,6 @@
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { JSONRPCMessageSchema, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import type { EarlyMcpReader } from './early-initialize';
 
 /** A line longer than this is refused: no MCP message is that large, and the buffer must not grow without bound. */
 const MAX_LINE_BYTES = 16 * 1024 * 1024;
@@ -16,20 +17,36 @@ export class LineStdioServerTransport implements Transport {
   onmessage?: (message: JSONRPCMessage) => void;
   private buffer = Buffer.alloc(0);
   private closed = false;
+  /** The `initialize` the early reader answered: the server's answer to it is not sent again. */
+  private answeredId: string | number | undefined;
 
+  /** `early`: the reader that took stdin before the server was loaded (early-initialize.ts); this goes on from it. */
   constructor(
     private readonly input: NodeJS.ReadableStream,
     private readonly output: NodeJS.WritableStream,
+    private readonly early?: EarlyMcpReader,
   ) {}
 
   start(): Promise<void> {
+    const early = this.early?.handOver();
     this.input.on('data', this.onData);
     this.input.on('end', this.onEnd);
     this.input.on('error', this.onEnd);
+    if (early) {
+      this.answeredId = early.answeredId;
+      if (early.bytes.length > 0) this.onData(early.bytes);
+      if (early.ended) void this.close();
+    }
     return Promise.resolve();
   }
 
   send(message: JSONRPCMessage): Promise<void> {
+    if (this.answeredId !== undefined && 'id' in message && message.id === this.answeredId && !('method' in message)) {
+      this.answeredId = undefined;
+      // The early answer said yes; an SDK that says otherwise means the early check is wider than the SDK's schema.
+      if ('error' in message) this.onerror?.(new Error(`the early answer to initialize was sent, but the MCP server refused it: ${message.error.message}`));
+      return Promise.resolve();
+    }
     return this.write(message);
   }
 

@@ -56,3 +56,22 @@ export function staticPackages(metafile: Metafile, entry: string): Map<string, s
   }
   return packages;
 }
+
+/**
+ * Every source file (npm packages bundled in included, as `node_modules/...` paths) that `entry` reaches through static
+ * imports, with the chain that reaches each: what its bundle chunk loads before its first `await import()`.
+ */
+export function staticInputs(metafile: Metafile, entry: string): Map<string, string[]> {
+  const chains = new Map<string, string[]>([[entry, [entry]]]);
+  const queue = [entry];
+  for (let file = queue.shift(); file !== undefined; file = queue.shift()) {
+    const chain = chains.get(file) ?? [file];
+    for (const imported of metafile.inputs[file]?.imports ?? []) {
+      if (imported.external || (imported.kind !== 'import-statement' && imported.kind !== 'require-call')) continue;
+      if (chains.has(imported.path)) continue;
+      chains.set(imported.path, [...chain, imported.path]);
+      queue.push(imported.path);
+    }
+  }
+  return chains;
+}

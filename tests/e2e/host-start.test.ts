@@ -4,7 +4,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Metafile } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { HEAVY_PACKAGES, staticPackages } from '../../scripts/lib/host-start-graph';
+import { HEAVY_PACKAGES, staticInputs, staticPackages } from '../../scripts/lib/host-start-graph';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { EXTENSION_ORIGIN } from '../../shared/constants';
 import { BUILT_HOST, ROOT, ensureBuiltHost, helloFrame } from './host-harness';
 import { waitUntil } from './support/wait-until';
@@ -112,5 +114,50 @@ describe('host start loads no heavy library before it answers', () => {
     const reached = staticPackages(metafile, 'native-host/host/wired-host.ts');
     const heavy = Object.fromEntries([...reached].filter(([name]) => (HEAVY_PACKAGES as readonly string[]).includes(name)).map(([name, chain]) => [name, chain.join(' -> ')]));
     expect(heavy).toEqual({});
+  });
+
+  it('the hello and mcp answers reach neither zod nor the MCP SDK, though both are bundled in (with the chain that would)', () => {
+    // Bundled libraries are no node_modules file the recorder could see: the metafile says what each start's chunk
+    // loads before its first `await import()`.
+    const metafile = JSON.parse(readFileSync(join(ROOT, 'dist-host', 'deputy.meta.json'), 'utf8')) as Metafile;
+    for (const entry of ['native-host/host/host-command.ts', 'native-host/cli/mcp-command.ts']) {
+      expect(Object.keys(metafile.inputs)).toContain(entry);
+      const reached = [...staticInputs(metafile, entry)].filter(([file]) => /node_modules\/(zod|@modelcontextprotocol\/sdk)\//.test(file));
+      expect({ entry, chains: reached.slice(0, 1).map(([, chain]) => chain.join(' -> ')) }).toEqual({ entry, chains: [] });
+    }
+    // The control: the server the mcp start hands over to does reach both.
+    const server = [...staticInputs(metafile, 'native-host/mcp/mcp-server.ts').keys()];
+    expect(server.some((file) => file.includes('node_modules/zod/'))).toBe(true);
+    expect(server.some((file) => file.includes('node_modules/@modelcontextprotocol/sdk/'))).toBe(true);
+  });
+
+  it('deputy mcp answers initialize once, then serves the official SDK client as before', async () => {
+    const child = spawn(process.execPath, [BUILT_HOST, 'mcp'], { env: environment(join(home, 'unused.log')), stdio: ['pipe', 'pipe', 'pipe'] });
+    let out = '';
+    child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString('utf8')));
+    const init = { jsonrpc: '2.0', id: 7, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: { roots: { listChanged: true } }, clientInfo: { name: 'host-start-test', version: '0' } } };
+    child.stdin.write(`${JSON.stringify(init)}\n${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' })}\n${JSON.stringify({ jsonrpc: '2.0', id: 8, method: 'tools/list' })}\n`);
+    const lines = await waitUntil('the answer to tools/list', () => {
+      const parsed = out.split('\n').filter(Boolean).map((line) => JSON.parse(line) as { id?: number; result?: { tools?: Array<{ name: string }>; protocolVersion?: string } });
+      return parsed.some((line) => line.id === 8) ? parsed : undefined;
+    });
+    child.stdin.end();
+    await new Promise((resolve) => child.on('exit', resolve));
+    expect(lines.filter((line) => line.id === 7)).toHaveLength(1);
+    expect(lines.find((line) => line.id === 7)?.result?.protocolVersion).toBe('2025-06-18');
+    expect(lines.find((line) => line.id === 8)?.result?.tools?.map((tool) => tool.name)).toContain('browser_snapshot');
+
+    const client = new Client({ name: 'host-start-sdk', version: '0' });
+    await client.connect(new StdioClientTransport({ command: process.execPath, args: [BUILT_HOST, 'mcp'], env: environment(join(home, 'unused.log')) as Record<string, string>, stderr: 'ignore' }));
+    try {
+      expect(client.getServerVersion()?.name).toBe('deputy');
+      expect(client.getInstructions()).toContain('browser_snapshot');
+      expect((await client.listTools()).tools.map((tool) => tool.name)).toContain('browser_snapshot');
+      const call = await client.callTool({ name: 'browser_snapshot', arguments: {} });
+      expect(call.isError).toBe(true);
+      expect(JSON.stringify(call.content)).toMatch(/browser is not running/);
+    } finally {
+      await client.close();
+    }
   });
 });
