@@ -14,6 +14,9 @@ import { call, lastMessage, playSteps, refIn } from './support/snapshot-refs';
 import { taskOptions } from './support/task-options';
 import { siteUrl, testHostEnv } from './support/test-hosts';
 
+// Not on the shared fixture (tests/e2e/support/e2e-fixture.ts): `npm run eval` is what is tested, and it starts its own
+// browsers (two at a time, one killed mid-task) and its own demo shop; the file only adds the scripted model.
+
 // `npm run eval` with scripted models (not AI) over the real SDK: the built extension in Chromium, two browsers at a
 // time, the demo shop's tasks judged by the state they leave. One run holds a solved task, a task the model claims
 // but did not do, a model that never answers (timeout) and a browser killed mid-task; the CLI then re-runs only the
