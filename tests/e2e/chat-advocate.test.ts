@@ -9,6 +9,9 @@ import { CASE_FACTS, CASE_GOAL, useChatCases } from './support/chat-cases-setup'
 import { uiCall } from './support/ui-call';
 import { waitUntil } from './support/wait-until';
 
+// Not on the shared fixture (tests/e2e/support/e2e-fixture.ts): each case is a run of `npm run task`, which starts a
+// browser of its own (the CLI is what is tested); the chat pages and the model come from useChatCases.
+
 // Deputy as the user's advocate in a support chat whose other side is a bot (issue 31): it notices the bot going round
 // in circles and asks for a person the way the chat offers one, says honestly when no person can be reached, and keeps
 // a case file (timed transcript, the facts that went out, support's dated promises) saved at every step, so it is

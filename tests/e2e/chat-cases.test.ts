@@ -9,6 +9,9 @@ import { CASE_FACTS, useChatCases } from './support/chat-cases-setup';
 import { taskOptions } from './support/task-options';
 import { uiCall } from './support/ui-call';
 
+// Not on the shared fixture (tests/e2e/support/e2e-fixture.ts): each case is a run of `npm run task`, which starts a
+// browser of its own (the CLI is what is tested); the chat pages and the model come from useChatCases.
+
 const CARD = '4111 1111 1111 1111';
 const FACTS = CASE_FACTS;
 

@@ -1,41 +1,31 @@
 import { spawn } from 'node:child_process';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { EvalReport } from '../../scripts/eval/eval-report';
 import { runEval, type EvalOptions } from '../../scripts/eval/run-eval';
 import { miniwobMissing, MINIWOB_DIR } from '../../scripts/lib/miniwob-harness';
 import type { ExtensionBrowser } from '../../scripts/lib/launch-browser';
-import { startFakeProvider, type FakeProvider, type RecordedRequest, type ScriptedReply } from '../fixtures/fake-provider/fake-provider-server';
+import type { RecordedRequest, ScriptedReply } from '../fixtures/fake-provider/fake-provider-server';
 import { doneSoFar, MINIWOB_MODELS } from '../fixtures/miniwob-models';
-import { requireBuild } from './support/register-host';
+import { useE2e } from './support/e2e-fixture';
 import { call, lastMessage, playSteps, refIn } from './support/snapshot-refs';
 import { taskOptions } from './support/task-options';
-import { siteUrl, testHostEnv } from './support/test-hosts';
+import { testHostEnv } from './support/test-hosts';
+
+// The scripted model and the temp folder come from the shared fixture; the browsers (two at a time, one killed
+// mid-task) and the demo shop stay `npm run eval`'s own: the CLI is what is tested.
 
 // `npm run eval` with scripted models (not AI) over the real SDK: the built extension in Chromium, two browsers at a
 // time, the demo shop's tasks judged by the state they leave. One run holds a solved task, a task the model claims
 // but did not do, a model that never answers (timeout) and a browser killed mid-task; the CLI then re-runs only the
 // failures with a model that solves them, and compares the two reports.
 
-let fake: FakeProvider;
-let work: string;
+const e2e = useE2e({ browser: false, model: true, work: true, dropModelAfterEach: true });
 /** Each task's browser, by task id, as the runner started it. */
 const browsers = new Map<string, ExtensionBrowser>();
 
-beforeAll(async () => {
-  requireBuild();
-  fake = await startFakeProvider();
-  work = await mkdtemp(join(tmpdir(), 'deputy-eval-'));
-});
-afterAll(async () => {
-  await fake?.close();
-  if (work) await rm(work, { recursive: true, force: true });
-});
-afterEach(() => fake.drop());
-
-const modelUrl = (): string => siteUrl(Number(new URL(fake.url).port), 'models.test', '/v1');
+const modelUrl = (): string => e2e.modelBaseUrl;
 
 function options(fields: Partial<EvalOptions>): EvalOptions {
   return {
@@ -46,7 +36,7 @@ function options(fields: Partial<EvalOptions>): EvalOptions {
     parallel: 2,
     seed: 'e2e',
     timeoutMs: 60_000,
-    outDir: join(work, 'run'),
+    outDir: join(e2e.work, 'run'),
     label: null,
     rerun: null,
     ...fields,
@@ -98,7 +88,7 @@ function taskOf(r: RecordedRequest): string {
 
 /** Enough replies for every turn of every task; each decides by the task it is asked about. */
 function serve(model: (r: RecordedRequest) => ScriptedReply): void {
-  for (let turn = 0; turn < 200; turn += 1) fake.enqueue(model);
+  for (let turn = 0; turn < 200; turn += 1) e2e.fake.enqueue(model);
 }
 
 function npmEval(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
@@ -115,7 +105,7 @@ function npmEval(args: string[]): Promise<{ code: number | null; stdout: string;
 }
 
 describe('npm run eval on the demo shop, with scripted models', () => {
-  const first = (): string => join(work, 'run', 'report.json');
+  const first = (): string => join(e2e.work, 'run', 'report.json');
 
   it('reports a solved task, a claimed but undone one, a timeout and a killed browser, and still writes every report', async () => {
     serve((r) => {
@@ -149,7 +139,7 @@ describe('npm run eval on the demo shop, with scripted models', () => {
     expect(json).toEqual(report);
     expect(json.settings).toMatchObject({ seed: 'e2e', parallel: 2, timeoutMs: 40_000, suites: ['deputy'] });
     expect(json.tasks.map((task) => task.seed)).toEqual(json.tasks.map((task) => `e2e/${task.id}`));
-    expect(await readFile(join(work, 'run', 'report.html'), 'utf8')).toBe(html);
+    expect(await readFile(join(e2e.work, 'run', 'report.html'), 'utf8')).toBe(html);
     expect(html).toContain('<svg class="chart" data-chart="run-0"');
     expect(html).not.toMatch(/<script|src="http|href="http/);
     expect(output).toMatch(/^total\s+1\/4 solved/m);
@@ -158,7 +148,7 @@ describe('npm run eval on the demo shop, with scripted models', () => {
 
   it('--rerun-failures runs only the tasks the report did not count as solved, with their seeds, and --compare puts both runs side by side', async () => {
     serve((r) => SOLUTIONS[taskOf(r)]?.(r) ?? { hang: true });
-    const second = join(work, 'rerun');
+    const second = join(e2e.work, 'rerun');
     const rerun = await npmEval(['--rerun-failures', first(), '--base-url', modelUrl(), '--model', 'gpt-4o-mini', '--parallel', '2', '--timeout', '90', '--out', second, '--label', 'rerun']);
     expect(rerun.code, `${rerun.stdout}\n${rerun.stderr}`).toBe(0);
     const report = EvalReport.parse(JSON.parse(await readFile(join(second, 'report.json'), 'utf8')));
@@ -168,21 +158,21 @@ describe('npm run eval on the demo shop, with scripted models', () => {
     expect(report.rerunOf).toBe(first());
     expect(rerun.stdout).toContain(`Running again the 3 task(s) ${first()} did not count as solved.`);
 
-    const compare = await npmEval(['--compare', first(), join(second, 'report.json'), '--out', join(work, 'compare')]);
+    const compare = await npmEval(['--compare', first(), join(second, 'report.json'), '--out', join(e2e.work, 'compare')]);
     expect(compare.code, compare.stderr).toBe(0);
     expect(compare.stdout).toMatch(/^gpt-4o-mini\s+1\/4 \(25%\)/m);
     expect(compare.stdout).toMatch(/^rerun\s+3\/3 \(100%\)/m);
-    const html = await readFile(join(work, 'compare', 'compare.html'), 'utf8');
+    const html = await readFile(join(e2e.work, 'compare', 'compare.html'), 'utf8');
     for (const chart of ['compare', 'run-0', 'run-1']) expect(html).toContain(`data-chart="${chart}"`);
   }, 240_000);
 
   it('--as-routines: each task runs live once, is saved as a routine and replayed in a fresh browser with no model call', async () => {
     serve((r) => SOLUTIONS[taskOf(r)]?.(r) ?? { hang: true });
-    const before = fake.requests.length;
+    const before = e2e.fake.requests.length;
     const lines: string[] = [];
-    const { report } = await runEval(options({ tasks: ['deputy/shop-cheapest-headphones', 'deputy/account-form'], asRoutines: true, outDir: join(work, 'routines') }), (line) => lines.push(line));
+    const { report } = await runEval(options({ tasks: ['deputy/shop-cheapest-headphones', 'deputy/account-form'], asRoutines: true, outDir: join(e2e.work, 'routines') }), (line) => lines.push(line));
     const output = lines.join('\n');
-    const asked = fake.requests.length - before;
+    const asked = e2e.fake.requests.length - before;
     for (const task of report.tasks) {
       expect(task, output).toMatchObject({ status: 'solved', routine: { replay: { status: 'solved', modelCalls: 0, repairs: 0 } } });
       expect(task.routine?.file).toMatch(/\.routine\.json$/);
@@ -191,7 +181,7 @@ describe('npm run eval on the demo shop, with scripted models', () => {
     }
     // The model was asked only by the live runs: one request a step.
     expect(asked).toBe(report.tasks.reduce((sum, task) => sum + task.steps, 0));
-    expect(EvalReport.parse(JSON.parse(await readFile(join(work, 'routines', 'report.json'), 'utf8')))).toEqual(report);
+    expect(EvalReport.parse(JSON.parse(await readFile(join(e2e.work, 'routines', 'report.json'), 'utf8')))).toEqual(report);
     expect(output).toContain('As routines (each task saved after its live run, then replayed in a fresh browser):');
     expect(output).toContain('2 replay(s) solved with no model call, 0 solved with repairs, 0 not solved; 0 task(s) not replayed');
   }, 180_000);
@@ -209,7 +199,7 @@ describe.skipIf(missing !== null)(`npm run eval on MiniWoB++${missing ? ` (skipp
         () => call('done', { success: true, summary: 'Entered the time.' }),
       ])(r);
     });
-    const { report } = await runEval(options({ suites: ['miniwob'], tasks: ['enter-date', 'miniwob/enter-time'], seed: 'wob', outDir: join(work, 'miniwob') }), () => undefined);
+    const { report } = await runEval(options({ suites: ['miniwob'], tasks: ['enter-date', 'miniwob/enter-time'], seed: 'wob', outDir: join(e2e.work, 'miniwob') }), () => undefined);
     const byId = Object.fromEntries(report.tasks.map((task) => [task.id, task]));
     expect(byId['miniwob/enter-date']).toMatchObject({ status: 'solved', score: 1, seed: 'wob/miniwob/enter-date' });
     expect(byId['miniwob/enter-time']).toMatchObject({ status: 'failed', agentClaimedSuccess: true });

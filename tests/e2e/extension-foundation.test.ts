@@ -1,15 +1,11 @@
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Page, WebWorker } from 'puppeteer-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import pkg from '../../package.json';
 import { EXTENSION_ID } from '../../shared/constants';
-import type { ExtensionBrowser } from '../../scripts/lib/launch-browser';
+import { useE2e } from './support/e2e-fixture';
 import { openDevTool } from './support/panel-harness';
-import { launchTestBrowser } from './support/test-hosts';
-import { registerHostInProfile, requireBuild } from './support/register-host';
-import { serveRoutes, type StaticServer } from './support/static-server';
 import { uiCall } from './support/ui-call';
 import { waitUntil } from './support/wait-until';
 
@@ -73,26 +69,12 @@ async function waitForStatus(panel: Page, expected: string): Promise<void> {
 }
 
 describe('the extension in Chromium with the built host registered', () => {
-  let profile: string;
-  let server: StaticServer;
-  let ext: ExtensionBrowser;
+  const e2e = useE2e({ host: true, routes: (url) => routes(url('/cross', 'localhost')), env: () => ({ DEPUTY_LOG_FILE: logFile() }) });
+  const logFile = (): string => join(e2e.profile, 'host.log');
   let worker: WebWorker;
-  let logFile: string;
 
   beforeAll(async () => {
-    requireBuild();
-    profile = await mkdtemp(join(tmpdir(), 'deputy-e2e-'));
-    logFile = join(profile, 'host.log');
-    await registerHostInProfile(profile);
-    server = await serveRoutes((url) => routes(url('/cross', 'localhost')));
-    ext = await launchTestBrowser({ userDataDir: profile, env: { DEPUTY_LOG_FILE: logFile } });
-    worker = await ext.worker();
-  });
-
-  afterAll(async () => {
-    await ext?.close();
-    await server?.close();
-    if (profile) await rm(profile, { recursive: true, force: true });
+    worker = await e2e.ext.worker();
   });
 
   it('starts the service worker of the pinned extension id', () => {
@@ -100,45 +82,45 @@ describe('the extension in Chromium with the built host registered', () => {
   });
 
   it('shows the host connected in the side panel after a real hello round trip', async () => {
-    const panel = await ext.openExtensionPage(PANEL);
+    const panel = await e2e.ext.openExtensionPage(PANEL);
     await waitForStatus(panel, 'host: connected');
     expect(await statusText(panel)).toContain(`host: connected, version ${pkg.version}`);
     const ping = await uiCall(panel, 'host.ping', { echoBytes: 3 * 1024 * 1024 });
     // A 3 MB echo cannot fit in one native message (1 MB cap): it arrives in chunks and is joined back.
     expect(ping.echoedBytes).toBe(3 * 1024 * 1024);
     // The host logs to its log file (and stderr), never to stdout, which carries the protocol.
-    expect(await readFile(logFile, 'utf8')).toMatch(/INFO \[host\] started/);
+    expect(await readFile(logFile(), 'utf8')).toMatch(/INFO \[host\] started/);
     await panel.close();
   });
 
   it('answers the content-script ping in the top frame and in every iframe', async () => {
-    const page = await ext.browser.newPage();
-    await page.goto(server.url('/'), { waitUntil: 'load' });
-    const panel = await ext.openExtensionPage(PANEL);
-    const tabId = await tabIdOf(panel, server.url('/'));
+    const page = await e2e.ext.browser.newPage();
+    await page.goto(e2e.site.url('/'), { waitUntil: 'load' });
+    const panel = await e2e.ext.openExtensionPage(PANEL);
+    const tabId = await tabIdOf(panel, e2e.site.url('/'));
     // Content scripts start after the page's load event (and a busy machine can lag): ask until every frame answers.
-    const expected = [server.url('/'), server.url('/frame'), server.url('/cross', 'localhost'), 'about:blank'];
+    const expected = [e2e.site.url('/'), e2e.site.url('/frame'), e2e.site.url('/cross', 'localhost'), 'about:blank'];
     const frames = await waitUntil('every frame\'s content script to answer', async () => {
       const answered = (await uiCall(panel, 'content.ping', { tabId })).frames;
       return expected.every((url) => answered.some((frame) => frame.url === url)) && answered;
     });
     const top = frames.filter((frame) => frame.top);
-    expect(top.map((frame) => frame.url)).toEqual([server.url('/')]);
+    expect(top.map((frame) => frame.url)).toEqual([e2e.site.url('/')]);
     const inner = frames.filter((frame) => !frame.top).map((frame) => frame.url);
-    expect(inner).toEqual(expect.arrayContaining([server.url('/frame'), server.url('/cross', 'localhost'), 'about:blank']));
-    expect(frames.find((frame) => frame.url === server.url('/cross', 'localhost'))?.title).toBe('Cross-origin frame');
+    expect(inner).toEqual(expect.arrayContaining([e2e.site.url('/frame'), e2e.site.url('/cross', 'localhost'), 'about:blank']));
+    expect(frames.find((frame) => frame.url === e2e.site.url('/cross', 'localhost'))?.title).toBe('Cross-origin frame');
     await panel.close();
     await page.close();
   });
 
   it('brings the worker back after it is stopped, and the side panel reconnects', async () => {
-    const panel = await ext.openExtensionPage(PANEL);
+    const panel = await e2e.ext.openExtensionPage(PANEL);
     await waitForStatus(panel, 'host: connected');
     const before = await updatedAt(panel);
     await worker.close();
     // The panel's port drops with the worker; its reconnect is the event that starts the worker again, and the new
     // worker's fresh hello reaches the panel as a newer status.
-    worker = await ext.worker();
+    worker = await e2e.ext.worker();
     await panel.waitForFunction(
       (previous) => Number(document.querySelector('[data-testid=host-status]')?.getAttribute('data-updated-at')) > previous,
       { timeout: 60_000 },
@@ -150,14 +132,14 @@ describe('the extension in Chromium with the built host registered', () => {
   });
 
   it('opens the chat flow for the tab where "Automate this chat" was clicked', async () => {
-    const page = await ext.browser.newPage();
-    await page.goto(server.url('/'), { waitUntil: 'load' });
-    const helper = await ext.openExtensionPage(PANEL);
-    const tabId = await tabIdOf(helper, server.url('/'));
+    const page = await e2e.ext.browser.newPage();
+    await page.goto(e2e.site.url('/'), { waitUntil: 'load' });
+    const helper = await e2e.ext.openExtensionPage(PANEL);
+    const tabId = await tabIdOf(helper, e2e.site.url('/'));
     await helper.close();
     // A headless browser has no context menu to click, so the test calls the registered handler the way the menu
     // does. Without a user gesture the side panel cannot open, and the handler falls back to the panel in a tab.
-    const opened = ext.browser.waitForTarget((target) => target.url().includes(`${PANEL}?tab=${tabId}`), { timeout: 20_000 });
+    const opened = e2e.ext.browser.waitForTarget((target) => target.url().includes(`${PANEL}?tab=${tabId}`), { timeout: 20_000 });
     await worker.evaluate(
       (id, pageUrl) =>
         (globalThis as unknown as { deputy: { onMenuClick: (click: object, tab: object) => Promise<unknown> } }).deputy.onMenuClick(
@@ -165,20 +147,20 @@ describe('the extension in Chromium with the built host registered', () => {
           { id },
         ),
       tabId,
-      server.url('/'),
+      e2e.site.url('/'),
     );
     const panel = await (await opened).page();
     if (!panel) throw new Error('The panel tab has no page');
     await panel.waitForSelector('[data-testid=chat-flow]', { timeout: 60_000 });
     expect(await panel.$eval('main', (main) => main.getAttribute('data-flow'))).toBe('chat');
     expect(await panel.$eval('main', (main) => main.getAttribute('data-tab-id'))).toBe(String(tabId));
-    expect(await panel.$eval('[data-testid=chat-site]', (element) => element.textContent)).toBe(new URL(server.url('/')).host);
+    expect(await panel.$eval('[data-testid=chat-site]', (element) => element.textContent)).toBe(new URL(e2e.site.url('/')).host);
     await panel.close();
     await page.close();
   });
   it('refuses the privileged "ui" channel to a content script', async () => {
-    const page = await ext.browser.newPage();
-    await page.goto(server.url('/'), { waitUntil: 'load' });
+    const page = await e2e.ext.browser.newPage();
+    await page.goto(e2e.site.url('/'), { waitUntil: 'load' });
     const reply = await evaluateInContentScript(
       page,
       `new Promise((resolve) => {
@@ -194,26 +176,21 @@ describe('the extension in Chromium with the built host registered', () => {
 });
 
 describe('the extension without the host registered', () => {
+  // A browser of its own: the host is not registered in its profile.
+  const e2e = useE2e();
   it('tells the user the exact command to install the host', async () => {
-    requireBuild();
-    const ext = await launchTestBrowser();
-    try {
-      await ext.worker();
-      const panel = await ext.openExtensionPage(PANEL);
-      await waitForStatus(panel, 'host not installed');
-      expect(await statusText(panel)).toContain('host not installed');
+    const panel = await e2e.ext.openExtensionPage(PANEL);
+    await waitForStatus(panel, 'host not installed');
+    expect(await statusText(panel)).toContain('host not installed');
+    expect(await panel.$eval('[data-testid=install-command]', (element) => element.textContent)).toBe('npm run host:install');
+    // Web tasks do not need the host: the Task view says nothing about it.
+    await panel.click('[data-testid=flow-task]');
+    await panel.waitForSelector('[data-testid=task-flow]');
+    expect(await panel.$('[data-testid=host-status]')).toBeNull();
+    for (const view of ['loop', 'desktop', 'shell'] as const) {
+      await openDevTool(panel, view);
+      await panel.waitForSelector('[data-testid=host-install]');
       expect(await panel.$eval('[data-testid=install-command]', (element) => element.textContent)).toBe('npm run host:install');
-      // Web tasks do not need the host: the Task view says nothing about it.
-      await panel.click('[data-testid=flow-task]');
-      await panel.waitForSelector('[data-testid=task-flow]');
-      expect(await panel.$('[data-testid=host-status]')).toBeNull();
-      for (const view of ['loop', 'desktop', 'shell'] as const) {
-        await openDevTool(panel, view);
-        await panel.waitForSelector('[data-testid=host-install]');
-        expect(await panel.$eval('[data-testid=install-command]', (element) => element.textContent)).toBe('npm run host:install');
-      }
-    } finally {
-      await ext.close();
     }
   });
 });

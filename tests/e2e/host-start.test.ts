@@ -11,6 +11,9 @@ import { EXTENSION_ORIGIN } from '../../shared/constants';
 import { BUILT_HOST, ROOT, ensureBuiltHost, helloFrame } from './host-harness';
 import { waitUntil } from './support/wait-until';
 
+// Not on the shared fixture (tests/e2e/support/e2e-fixture.ts): the host's own start-up is what is tested, over stdio
+// under a module hook, with no browser, page or model to share.
+
 /**
  * The starts something waits on (the browser's hello, `deputy --version`, `deputy mcp`'s `initialize`) must not read a
  * heavy library before they answer (issue 25). The built host runs under a module hook that logs every file Node

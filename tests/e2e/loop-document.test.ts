@@ -1,10 +1,10 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import type { LoopEvent } from '../../shared/protocol/loop-protocol';
-import { startFakeProvider, type FakeProvider } from '../fixtures/fake-provider/fake-provider-server';
 import { buildDeckServiceRepo, DECK_SCRIPT, fixTitleSize, type DeckServiceRepo } from '../fixtures/repo/deck-service';
 import { finished, killLoopAt, runLoopCli, startLoopCli } from '../fixtures/repo/loop-cli';
+import { useE2e } from './support/e2e-fixture';
 
 // Document mode from the built `deputy loop`: a service in a real git repo (with a bare remote) builds a deck with
 // pptxgenjs each iteration, the deck is judged against the template the defect-free service makes, and the fake
@@ -137,13 +137,7 @@ describe('deputy loop in document mode: the output judged against a template', (
 });
 
 describe('research when stuck, with the official clients against a local provider', () => {
-  let provider: FakeProvider;
-  beforeAll(async () => {
-    provider = await startFakeProvider();
-  });
-  afterAll(async () => {
-    await provider.close();
-  });
+  const e2e = useE2e({ browser: false, model: true });
 
   const ANALYSIS = 'Root cause: TITLE_SIZE at the top of service/deck.mjs is 36; every title uses it. Why the attempts failed: they edited COLOR. What to change: set TITLE_SIZE to 28.';
 
@@ -151,15 +145,15 @@ describe('research when stuck, with the official clients against a local provide
     it(`writes the root-cause analysis into the next fixer prompt, then fixes (${client})`, async () => {
       repo = buildDeckServiceRepo({ titleSize: 36 });
       repo.writeScenario({ runs: [NO_FIX, { ...NO_FIX, steps: [{ tool: 'Edit', file: DECK_SCRIPT, old: '// brand blue', new: '// the brand blue' }] }, { steps: [fixTitleSize(36)], result: 'Set TITLE_SIZE to 28 as the analysis says' }] });
-      const before = provider.requests.length;
-      provider.enqueue({ text: ANALYSIS, usage: { input: 3000, output: 120 }, model: client === 'openai' ? 'gpt-4.1' : 'claude-sonnet-4-6' });
+      const before = e2e.fake.requests.length;
+      e2e.fake.enqueue({ text: ANALYSIS, usage: { input: 3000, output: 120 }, model: client === 'openai' ? 'gpt-4.1' : 'claude-sonnet-4-6' });
       const env: Record<string, string> = client === 'openai' ? { OPENAI_API_KEY: 'sk-test-research' } : { ANTHROPIC_API_KEY: 'sk-ant-test-research' };
-      const baseUrl = client === 'openai' ? provider.openaiBaseUrl : provider.anthropicBaseUrl;
+      const baseUrl = client === 'openai' ? e2e.fake.openaiBaseUrl : e2e.fake.anthropicBaseUrl;
       const run = await runLoopCli(repo, documentArgs(repo, ['--research-provider', client, '--research-base-url', baseUrl, '--max-iterations', '10']), env);
 
       expect(run.code).toBe(0);
       expect(finished(run)?.outcome).toBe('passed');
-      const requests = provider.requests.slice(before);
+      const requests = e2e.fake.requests.slice(before);
       expect(requests).toHaveLength(1);
       const request = requests[0]!;
       expect(request.path).toBe(client === 'openai' ? '/v1/chat/completions' : '/v1/messages');

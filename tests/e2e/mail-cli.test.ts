@@ -9,6 +9,9 @@ import { startFakeGmail, type FakeGmail } from '../fixtures/mail/fake-gmail';
 import { BUILT_HOST, ensureBuiltHost } from './host-harness';
 import { dovecotMissing, imapSettings, startDovecot, type Dovecot } from './support/dovecot';
 
+// Not on the shared fixture (tests/e2e/support/e2e-fixture.ts): the mail CLI runs from the built bin against the Gmail
+// stand-in and Dovecot, with homes of its own; no browser, page or model is involved.
+
 /**
  * `deputy mail login --gmail`, `deputy mail wait` and `deputy doctor`'s mailbox section, run from the built bin with
  * a temporary home as a user would: the Gmail sign-in against the local Google stand-in with a scripted browser step

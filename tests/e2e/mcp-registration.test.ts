@@ -7,6 +7,9 @@ import { ROOT, ensureBuiltHost } from './host-harness';
 import { docLine } from './support/doc-lines';
 import { waitUntil } from './support/wait-until';
 
+// Not on the shared fixture (tests/e2e/support/e2e-fixture.ts): the README's registration lines run in bash with a
+// home of their own; no browser, page or model is involved.
+
 /**
  * The README's lines that register `deputy mcp` with Claude Code, Codex, Cursor and VS Code work as typed (issue 25):
  * each is taken from the README verbatim and run in bash from the repository, as a user pastes it, and the server it

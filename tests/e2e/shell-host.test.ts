@@ -1,13 +1,12 @@
-import { copyFile, mkdir, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { copyFile, mkdir, readFile, readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ShellTaskEvent } from '../../shared/protocol';
 import { startHost, type HostClient } from '../fixtures/desktop/host-client';
-import { startFakeProvider, type FakeProvider } from '../fixtures/fake-provider/fake-provider-server';
 import { call, scriptShellModel } from '../fixtures/fake-provider/scripted-shell-model';
 import { sshdMissingReason, startSshd, type SshServer } from '../fixtures/ssh/sshd-server';
 import { ensureBuiltHost } from './host-harness';
+import { useE2e } from './support/e2e-fixture';
 import { waitUntil } from './support/wait-until';
 
 const skipReason = sshdMissingReason();
@@ -35,17 +34,15 @@ async function logOf(dir: string): Promise<Record<string, unknown>[]> {
 }
 
 describe.skipIf(skipReason !== undefined)('shell tasks over native messaging (the built host, a real sshd, a scripted model)', () => {
+  const e2e = useE2e({ browser: false, model: true, work: true });
   let server: SshServer;
-  let fake: FakeProvider;
-  let scratch: string;
   let env: NodeJS.ProcessEnv;
-  const provider = (): unknown => ({ preset: 'custom', baseUrl: fake.openaiBaseUrl, model: 'fake-model', apiKey: 'test-key', maxRetries: 0, timeoutMs: 30_000 });
+  const provider = (): unknown => ({ preset: 'custom', baseUrl: e2e.fake.openaiBaseUrl, model: 'fake-model', apiKey: 'test-key', maxRetries: 0, timeoutMs: 30_000 });
 
   beforeAll(async () => {
     ensureBuiltHost();
     server = await startSshd();
-    fake = await startFakeProvider();
-    scratch = await mkdtemp(join(tmpdir(), 'deputy-shell-host-'));
+    const scratch = e2e.work;
     const home = join(scratch, 'home');
     await mkdir(join(home, '.ssh'), { recursive: true, mode: 0o700 });
     await copyFile(join(server.home, '.ssh', 'id_ed25519'), join(home, '.ssh', 'id_ed25519'));
@@ -55,15 +52,13 @@ describe.skipIf(skipReason !== undefined)('shell tasks over native messaging (th
   });
 
   afterAll(async () => {
-    await fake?.close();
     await server?.close();
-    await rm(scratch, { recursive: true, force: true });
   });
 
   it('survives 50 MB of output, binary output and a command that never ends: bounded results, a valid log, and the host keeps answering', async () => {
     const host = startHost(env);
     try {
-      const model = scriptShellModel(fake, {
+      const model = scriptShellModel(e2e.fake, {
         agent: [
           call('run', { command: "head -c 50000000 /dev/zero | tr '\\0' 'x' | fold -w 100" }),
           call('run', { command: 'head -c 3000000 /dev/urandom' }),
@@ -111,9 +106,9 @@ describe.skipIf(skipReason !== undefined)('shell tasks over native messaging (th
   });
 
   it('resumes a session after the host was killed mid-command, without running that command again', async () => {
-    const counter = join(scratch, 'counter');
+    const counter = join(e2e.work, 'counter');
     const first = startHost(env);
-    const model = scriptShellModel(fake, {
+    const model = scriptShellModel(e2e.fake, {
       agent: [
         call('run', { command: `sleep 2; echo ran >> ${counter}` }),
         // After the restart: the model reads that the command may or may not have run, and checks.
@@ -149,6 +144,6 @@ describe.skipIf(skipReason !== undefined)('shell tasks over native messaging (th
     } finally {
       await second.close();
     }
-    expect((await readdir(join(scratch, 'sessions'))).length).toBeGreaterThanOrEqual(2);
+    expect((await readdir(join(e2e.work, 'sessions'))).length).toBeGreaterThanOrEqual(2);
   });
 });
