@@ -234,7 +234,8 @@ describe('PageAgent', () => {
 
   it('ends a wait for a loading page as soon as it has loaded', async () => {
     let polls = 0;
-    const { agent, state } = fakeTab(() => snapshot([]), [0], {
+    // The page answers the look the settle takes once it has loaded (nothing changes on it).
+    const { agent, state } = fakeTab((method) => (method === 'settle' ? { mutations: 0, timedOut: false, waitedMs: 0, readyState: 'complete' } : snapshot([])), [0], {
       sleep: () => {
         polls += 1;
         if (polls === 3) state.status = 'complete';
