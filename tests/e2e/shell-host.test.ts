@@ -67,8 +67,10 @@ describe.skipIf(skipReason !== undefined)('shell tasks over native messaging (th
           call('report', { success: true, summary: 'Printed a lot; tail still runs as p3.' }),
         ],
       });
-      const started = await host.rpc.call('shell.run', { objective: 'stress the output', target: { kind: 'ssh', destination: server.destination }, mode: 'act', provider: provider(), waitSeconds: 60 });
-      const end = await until('the end', () => shellEvents(host, started.sessionId).find((e) => e.kind === 'finished'), 120_000);
+      const started = await host.rpc.call('shell.run', { objective: 'stress the output', target: { kind: 'ssh', destination: server.destination }, mode: 'act', provider: provider(), waitSeconds: 600 });
+      // The 50 MB command must finish in the foreground (the assertions read its exit code): the longest foreground wait
+      // the host allows, so a busy machine only makes it slower, never sends it to the background.
+      const end = await until('the end', () => shellEvents(host, started.sessionId).find((e) => e.kind === 'finished'), 540_000);
       expect(end).toMatchObject({ status: 'completed' });
       expect((await host.rpc.call('ping', {})).time).toBeGreaterThan(0);
 
@@ -103,7 +105,7 @@ describe.skipIf(skipReason !== undefined)('shell tasks over native messaging (th
     } finally {
       await host.close();
     }
-  });
+  }, 600_000);
 
   it('resumes a session after the host was killed mid-command, without running that command again', async () => {
     const counter = join(e2e.work, 'counter');
