@@ -10,6 +10,7 @@ import type { ActOptions, ElementOptions, PageAgentDeps, PageCore } from './page
 import { watchDialogs } from './page-dialogs';
 import { findOnPage, waitOnPage } from './page-find';
 import { settleTab, type SettleLimits, type Settled } from './page-settle';
+import { blockedReason } from './page-notices';
 import { LISTENER_SEARCH_MS, markListeners } from './listener-marks';
 import { snapshotTab, type SnapshotOptions, type TabMemory, type TabSnapshot } from './tab-snapshot';
 import { NAVIGATION_CAP_MS, runTabAction } from './tab-driver';
@@ -142,7 +143,7 @@ export class PageAgent {
           tabState: (id) => this.deps.tabs.state(id),
           ...(watch ? { inFlight: () => watch.inFlight(), documentRequested: () => watch.documentRequested() } : {}),
           ...(pending ? { navigationPending: pending } : {}),
-          ...(this.deps.loadFailure ? { showsError: async () => (await this.deps.loadFailure?.(tabId)) !== undefined } : {}),
+          showsError: () => this.neverAnswers(tabId),
           ...(changes ? { changes } : {}),
           domQuiet: (id, options) => callFrame(this.deps.frames, id, 0, 'settle', options, options.capMs + 3000).catch(() => undefined),
           sleep: this.deps.sleep,
@@ -154,6 +155,17 @@ export class PageAgent {
     } finally {
       changes?.stop();
     }
+  }
+
+  /**
+   * The tab shows a page no content script can answer from: the browser's error page, a page of the browser itself, a
+   * blank tab or an extension store. A settle does not ask it again until its cap (the Web Store cost each navigating
+   * step 3 s): it is as settled as it will get.
+   */
+  private async neverAnswers(tabId: number): Promise<boolean> {
+    if (this.deps.loadFailure && (await this.deps.loadFailure(tabId)) !== undefined) return true;
+    const tab = await this.deps.tabs.state(tabId);
+    return tab !== undefined && blockedReason(tab.url) !== null;
   }
 
   private async perform(tabId: number, action: PageAction, options: ActOptions & { settleMs: number }): Promise<PageOutcome> {

@@ -11,8 +11,8 @@ export interface SettlePorts {
   /** A navigation of the tab was begun (as the browser or the page reported it) and has not committed or failed yet. */
   navigationPending?: () => boolean;
   /**
-   * The tab shows the browser's error page (its page could not be loaded): no script of the page will answer or send
-   * anything, so it is not asked again.
+   * The tab shows a page no content script answers from (the browser's error page, a page of the browser itself, an
+   * extension store): nothing there will answer or send anything, so it is not asked again.
    */
   showsError?: () => Promise<boolean>;
   /** Waits until the top frame's DOM stops changing; undefined when the frame does not answer (still loading). */

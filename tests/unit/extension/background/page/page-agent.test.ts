@@ -247,4 +247,52 @@ describe('PageAgent', () => {
     expect(outcome.message).toMatch(/^The page finished loading after \d+\.\d s$/);
     expect(polls).toBe(3);
   });
+
+  it('settles a page no content script may answer from (a browser page, an extension store, a blank tab) once it has loaded, without asking it again', async () => {
+    for (const url of ['chrome://settings/', 'https://chromewebstore.google.com/detail/x', 'about:blank', 'edge://extensions/']) {
+      let polls = 0;
+      let looks = 0;
+      const { agent, state } = fakeTab(
+        (method) => {
+          if (method === 'settle') {
+            looks += 1;
+            throw new Error('Could not establish connection. Receiving end does not exist.');
+          }
+          return snapshot([]);
+        },
+        [0],
+        {
+          sleep: () => {
+            polls += 1;
+            if (polls === 2) state.status = 'complete';
+            return Promise.resolve();
+          },
+        },
+      );
+      state.url = url;
+      state.status = 'loading';
+      const outcome = await agent.act(1, { kind: 'wait', seconds: 20 });
+      expect(outcome.message, url).toMatch(/^The page finished loading after \d+\.\d s$/);
+      // Two polls while it loaded, one look at it, and no more: it is not asked again until the quiet cap.
+      expect([polls, looks], url).toEqual([2, 1]);
+    }
+    // An ordinary page that does not answer yet is asked again (its script may just be late).
+    let looks = 0;
+    const { agent, state } = fakeTab((method) => {
+      if (method === 'settle') {
+        looks += 1;
+        if (looks < 3) throw new Error('Could not establish connection. Receiving end does not exist.');
+        return { mutations: 0, timedOut: false, waitedMs: 0, readyState: 'complete' };
+      }
+      return snapshot([]);
+    }, [0], {
+      sleep: () => {
+        state.status = 'complete';
+        return Promise.resolve();
+      },
+    });
+    state.status = 'loading';
+    await agent.act(1, { kind: 'wait', seconds: 20 });
+    expect(looks).toBe(3);
+  });
 });
