@@ -30,6 +30,17 @@ export const routineUiMethods = {
   'routine.schedule': { params: ScheduleInput, result: RoutineSchedule },
   'routine.schedules': { params: z.object({}), result: z.array(RoutineSchedule) },
   'routine.unschedule': { params: RoutineRef, result: z.object({ deleted: z.boolean() }) },
+  /**
+   * Starts every schedule whose run is due (a missed one once), as their alarms would: what `deputy schedules run-due`
+   * asks of a browser it started. Says what each came to, and the schedules after it.
+   */
+  'routine.runDue': {
+    params: z.object({}),
+    result: z.object({
+      ran: z.array(z.object({ id: z.string(), label: z.string(), taskId: z.string().nullable(), error: z.string().nullable() })),
+      schedules: z.array(RoutineSchedule),
+    }),
+  },
   /** Takes the steps the model repaired in a replay into the routine. */
   'routine.update': { params: z.object({ taskId: z.string().min(1) }), result: StoredRoutine },
 } as const;

@@ -3,6 +3,7 @@ import { AppError } from '../../../shared/errors';
 import type { Settings, TaskRecord } from '../../../shared/protocol';
 import { checkParams } from '../../../shared/routines/routine-params';
 import { RoutineSchedule, ScheduleInput, nextRunAt, takeRun } from '../../../shared/routines/routine-schedule';
+import { dueSchedules, isDue } from '../../../shared/routines/host-schedules';
 import { dropClearSecrets, keepableScheduleParams, resolveScheduleParams } from '../../../shared/routines/schedule-secrets';
 import { taskWithoutClearSecrets } from './schedule-task-text';
 import type { Store } from '../../platform/storage';
@@ -14,6 +15,17 @@ const KEY = 'routineSchedules';
 const Saved = z.array(RoutineSchedule);
 export const SCHEDULE_ALARM = 'routine-schedule:';
 const ENDED = new Set(['completed', 'failed', 'stopped', 'handed_to_user']);
+/** An alarm rings at its time or a little after; one for a run further ahead than this is stale (the run already ran). */
+const ALARM_EARLY_MS = 60_000;
+
+/** What one due run came to when the host asked for the due runs (`routine.runDue`). */
+export interface DueRun {
+  id: string;
+  label: string;
+  taskId: string | null;
+  /** Why it did not start (its cap reached, a secret's placeholder no longer in personal data), or null. */
+  error: string | null;
+}
 
 export interface SchedulerDeps {
   store: Store;
@@ -32,6 +44,8 @@ export interface SchedulerDeps {
   notify(notice: { id: string; title: string; message: string }): Promise<void>;
   now(): number;
   newId(): string;
+  /** Every change of the schedules: the native host keeps a copy without their values, to run them when the browser is closed. */
+  onChange?(schedules: RoutineSchedule[]): void;
 }
 
 /**
@@ -41,6 +55,9 @@ export interface SchedulerDeps {
  * starts at most its runs-per-day. Its end arrives as a notification.
  */
 export class RoutineScheduler {
+  /** Runs ring one at a time: an alarm and the host's run-due that meet never start the same run twice. */
+  private queue: Promise<unknown> = Promise.resolve();
+
   constructor(private readonly deps: SchedulerDeps) {}
 
   async list(): Promise<RoutineSchedule[]> {
@@ -48,7 +65,12 @@ export class RoutineScheduler {
   }
 
   private async put(schedule: RoutineSchedule): Promise<void> {
-    await this.deps.store.set(KEY, [...(await this.list()).filter((s) => s.id !== schedule.id), schedule]);
+    await this.save([...(await this.list()).filter((s) => s.id !== schedule.id), schedule]);
+  }
+
+  private async save(all: RoutineSchedule[]): Promise<void> {
+    await this.deps.store.set(KEY, all);
+    this.deps.onChange?.(all);
   }
 
   async add(raw: ScheduleInput): Promise<RoutineSchedule> {
@@ -98,7 +120,7 @@ export class RoutineScheduler {
     const all = await this.list();
     await this.deps.clearAlarm(`${SCHEDULE_ALARM}${id}`);
     if (!all.some((s) => s.id === id)) return false;
-    await this.deps.store.set(KEY, all.filter((s) => s.id !== id));
+    await this.save(all.filter((s) => s.id !== id));
     return true;
   }
 
@@ -122,17 +144,40 @@ export class RoutineScheduler {
     }
   }
 
-  /** An alarm rang: the schedule's run starts (within its caps), and its next one is set. */
-  async ring(name: string): Promise<TaskRecord | null> {
+  /**
+   * Every schedule whose run is due now (missed ones too: each runs once, however many times it was missed) starts, as
+   * if its alarm rang: what the native host asks for when it runs the due schedules with the browser closed.
+   */
+  async runDue(): Promise<DueRun[]> {
+    const ran: DueRun[] = [];
+    for (const schedule of dueSchedules(await this.list(), this.deps.now())) {
+      const record = await this.ring(`${SCHEDULE_ALARM}${schedule.id}`, 0);
+      const after = (await this.list()).find((s) => s.id === schedule.id);
+      ran.push({ id: schedule.id, label: schedule.label, taskId: record?.id ?? null, error: record ? null : (after?.lastError ?? 'It did not start.') });
+    }
+    return ran;
+  }
+
+  /** An alarm rang: the schedule's run starts (within its caps), and its next one is set. Not yet due: nothing happens. */
+  ring(name: string, earlyMs = ALARM_EARLY_MS): Promise<TaskRecord | null> {
+    const next = this.queue.then(() => this.ringNow(name, earlyMs));
+    this.queue = next.catch(() => undefined);
+    return next;
+  }
+
+  private async ringNow(name: string, earlyMs: number): Promise<TaskRecord | null> {
     if (!name.startsWith(SCHEDULE_ALARM)) return null;
     const schedule = (await this.list()).find((s) => s.id === name.slice(SCHEDULE_ALARM.length));
     if (!schedule) return null;
     const now = this.deps.now();
-    const nextAt = nextRunAt(schedule, now + 1000);
+    if (!isDue(schedule, now + earlyMs)) return null;
+    // From its own time, not now: a run "once" is done, and a missed daily run moves to its next time to come.
+    const nextAt = nextRunAt(schedule, Math.max(now, schedule.nextAt ?? now) + 1000);
     const taken = takeRun(schedule, now);
     await this.put({ ...schedule, nextAt, runs: taken.runs });
     if (nextAt !== null) await this.deps.setAlarm(name, nextAt);
     if (!taken.allowed) {
+      await this.put({ ...schedule, nextAt, runs: taken.runs, lastError: `It already ran ${schedule.runsPerDay} time(s) today, its cap.` });
       await this.deps.notify({ id: `schedule-skipped:${schedule.id}`, title: 'Deputy: scheduled run skipped', message: `${schedule.label} already ran ${schedule.runsPerDay} time(s) today, its cap.` });
       return null;
     }
@@ -176,6 +221,7 @@ export class RoutineScheduler {
       'routine.schedule': (params) => this.add(params),
       'routine.schedules': () => this.list(),
       'routine.unschedule': async ({ id }) => ({ deleted: await this.remove(id) }),
+      'routine.runDue': async () => ({ ran: await this.runDue(), schedules: await this.list() }),
     };
   }
 }

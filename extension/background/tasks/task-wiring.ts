@@ -35,6 +35,7 @@ import { TaskStore } from './task-store';
 import { createTaskUiHandlers } from './task-ui-handlers';
 import { createRoutineUiHandlers, type RoutineUiHandlers } from '../routines/routine-ui-handlers';
 import { RoutineScheduler } from '../routines/routine-scheduler';
+import type { RoutineSchedule } from '../../../shared/routines/routine-schedule';
 import { RoutineStore } from '../routines/routine-store';
 
 /** Builds the task runner and its stores over chrome.storage.local and the page agent. */
@@ -49,6 +50,8 @@ export function createTaskServices(
     otherApprovals?: () => number;
     /** Tools of the user's MCP servers, which web tasks may use. */
     externalTools?: () => Promise<AnyTool<TabEnvironment>[]>;
+    /** The schedules changed: the native host keeps a copy, to run them when the browser is closed. */
+    schedulesChanged?: (schedules: RoutineSchedule[]) => void;
   } = {},
 ) {
   const local = chromeStore('local');
@@ -190,6 +193,7 @@ export function createTaskServices(
     notify: showNotification,
     now: () => Date.now(),
     newId: () => crypto.randomUUID(),
+    ...(extras.schedulesChanged ? { onChange: extras.schedulesChanged } : {}),
   });
   const allRoutineHandlers: RoutineUiHandlers = { ...routineHandlers, ...scheduler.handlers() };
   onAlarm((name) => void reminders.ring(name).catch((error: unknown) => log.warn('promise reminder failed', { error: String(error) })));
@@ -208,6 +212,7 @@ export function createTaskServices(
   onNotificationClicked((id) => void openNotice(id));
   return { runner, tasks, settings, notices, openNotice, guard, showPending, markers, environment: (tabId: number, owner?: { id: string; files: TaskFile[] }) => tabEnvironment(tabId, owner), handlers: createTaskUiHandlers(runner, tasks, settings),
     routineHandlers: allRoutineHandlers,
+    scheduler,
   };
 }
 
