@@ -1,7 +1,7 @@
 import { open, readFile, rm } from 'node:fs/promises';
 import { AppError } from '../../shared/errors';
 import type { ParamsOf, ResultOf, TaskRecord, UiMethods } from '../../shared/protocol';
-import { dueSchedules, toHostSchedule } from '../../shared/routines/host-schedules';
+import { dueSchedules, toHostSchedule, type HostSchedule } from '../../shared/routines/host-schedules';
 import { readSchedulesFile, writeSchedulesFile } from './schedules-file';
 
 /** A browser started on the user's profile with the extension, driven over its "ui" channel as the side panel does. */
@@ -24,6 +24,8 @@ export interface RunDueDeps {
   pid: number;
   /** How long one run may take before it is stopped (default 30 min). */
   runTimeoutMs?: number;
+  /** Only this schedule (its id, as `deputy schedules list` shows it): an id the file does not hold is an error. */
+  only?: string;
 }
 
 export interface RunDueResult {
@@ -34,6 +36,7 @@ export interface RunDueResult {
 
 const ENDED = new Set(['completed', 'failed', 'stopped', 'handed_to_user']);
 const POLL_MS = 500;
+const NOTICE_WAIT_MS = 10_000;
 
 /**
  * `deputy schedules run-due`: runs, with no browser of the user's open, every schedule whose time has come (a missed one
@@ -44,7 +47,14 @@ const POLL_MS = 500;
  */
 export async function runDue(deps: RunDueDeps): Promise<RunDueResult> {
   const saved = await readSchedulesFile(deps.file);
-  const due = dueSchedules(saved.schedules, deps.now());
+  if (deps.only !== undefined && !saved.schedules.some((s) => s.id === deps.only)) {
+    const known = saved.schedules.map((s) => `${s.id} (${s.label})`);
+    throw new AppError(
+      'not_found',
+      `No schedule ${deps.only} in ${deps.file}: ${known.length > 0 ? `its schedules are ${known.join(', ')}` : 'it holds no schedule'}. Run deputy schedules list to see them; a schedule set in the browser since comes here when Deputy next connects to the host.`,
+    );
+  }
+  const due = dueSchedules(saved.schedules, deps.now()).filter((s) => deps.only === undefined || s.id === deps.only);
   if (due.length === 0) {
     const next = saved.schedules.filter((s) => s.nextAt !== null).sort((a, b) => (a.nextAt ?? 0) - (b.nextAt ?? 0))[0];
     deps.say(next ? `Nothing is due. Next: ${next.label} at ${new Date(next.nextAt ?? 0).toLocaleString()}.` : `Nothing is due: no schedule is set (${deps.file}).`);
@@ -52,26 +62,28 @@ export async function runDue(deps: RunDueDeps): Promise<RunDueResult> {
   }
   if (!(await takeLock(deps))) return { exitCode: 0, outcomes: [] };
   try {
-    return await runInBrowser(deps, due.length);
+    return await runInBrowser(deps, due);
   } finally {
     await rm(deps.lockFile, { force: true });
   }
 }
 
-async function runInBrowser(deps: RunDueDeps, dueCount: number): Promise<RunDueResult> {
-  deps.say(`${dueCount} scheduled run${dueCount === 1 ? ' is' : 's are'} due: starting the browser.`);
+async function runInBrowser(deps: RunDueDeps, due: HostSchedule[]): Promise<RunDueResult> {
+  deps.say(`${due.length} scheduled run${due.length === 1 ? ' is' : 's are'} due: starting the browser.`);
   let browser: ScheduleBrowser;
   try {
     browser = await deps.openBrowser();
   } catch (error) {
     if (error instanceof AppError && error.code === 'busy') {
-      deps.say(`${error.message} Its extension runs the due schedules itself.`);
+      deps.say(`${error.message} Nothing ran and nothing is lost: while that browser is open its Deputy runs the due schedules itself; once it is closed, the next run-due runs them.`);
       return { exitCode: 0, outcomes: [] };
     }
     throw error;
   }
   try {
-    const { ran, schedules } = await browser.call('routine.runDue', {});
+    const known = due.map((s) => ({ id: s.id, ...(s.lastTaskId !== undefined ? { lastTaskId: s.lastTaskId } : {}) }));
+    const { ran: all, schedules } = await browser.call('routine.runDue', { known });
+    const ran = all.filter((run) => deps.only === undefined || run.id === deps.only);
     // The extension's schedules are the truth: the host's copy takes their next times now, before the runs end.
     await writeSchedulesFile(deps.file, schedules.map(toHostSchedule), deps.now());
     const outcomes: RunDueResult['outcomes'] = [];
@@ -82,6 +94,7 @@ async function runInBrowser(deps: RunDueDeps, dueCount: number): Promise<RunDueR
         continue;
       }
       const outcome = await watch(deps, browser, run.taskId);
+      await noticeKept(deps, browser, run.taskId);
       deps.say(`${run.label}: ${outcome} (in History as task ${run.taskId}).`);
       outcomes.push({ id: run.id, label: run.label, outcome, taskId: run.taskId });
     }
@@ -111,6 +124,20 @@ async function watch(deps: RunDueDeps, browser: ScheduleBrowser, taskId: string)
     }
     await deps.sleep(POLL_MS);
   }
+}
+
+/**
+ * The run's end is told as a notification, which the extension also keeps (it shows it again when the browser next
+ * starts): the browser is closed only once that record is written, or after a few seconds without it.
+ */
+async function noticeKept(deps: RunDueDeps, browser: ScheduleBrowser, taskId: string): Promise<void> {
+  const deadline = deps.now() + NOTICE_WAIT_MS;
+  while (deps.now() < deadline) {
+    const notices = await browser.call('routine.notices', {});
+    if (notices.some((n) => n.id === `schedule-run:${taskId}`)) return;
+    await deps.sleep(100);
+  }
+  deps.say(`(The notice of task ${taskId} was not kept in time: its result is in History.)`);
 }
 
 /** The lock holds the pid of the run that took it; one left by a run that died is taken over. */

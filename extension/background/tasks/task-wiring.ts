@@ -2,8 +2,8 @@ import { z } from 'zod';
 import { createProvider } from '../../../shared/agent/providers/create-provider';
 import { createConsoleLogger } from '../../../shared/logger';
 import type { TaskFile, TaskRecord, TaskThinking } from '../../../shared/protocol';
-import { clearNotification, hasOpenUiPage, notificationIds, onNotificationClicked, showNotification } from '../../platform/notifications';
-import { extensionUrl } from '../../platform/runtime';
+import { clearNotification, hasOpenUiPage, notificationIds, onNotificationClicked, onNotificationClosedByUser, showNotification } from '../../platform/notifications';
+import { extensionUrl, onStartup } from '../../platform/runtime';
 import { captureTabIfVisible } from '../../platform/capture';
 import { clearPageMarks, withoutPageMarks } from '../../platform/page-marks';
 import { applyConsentInTab } from '../../platform/consent-in-page';
@@ -35,6 +35,7 @@ import { TaskStore } from './task-store';
 import { createTaskUiHandlers } from './task-ui-handlers';
 import { createRoutineUiHandlers, type RoutineUiHandlers } from '../routines/routine-ui-handlers';
 import { RoutineScheduler } from '../routines/routine-scheduler';
+import { ScheduleNotices } from '../routines/schedule-notices';
 import type { RoutineSchedule } from '../../../shared/routines/routine-schedule';
 import { RoutineStore } from '../routines/routine-store';
 
@@ -180,6 +181,10 @@ export function createTaskServices(
   });
   const routines = new RoutineStore(local);
   const routineHandlers = createRoutineUiHandlers({ store: routines, task: (taskId) => tasks.get(taskId), start: (input) => runner.start(input), now: () => Date.now(), newId: () => crypto.randomUUID() });
+  // Scheduled runs' notices are kept as well as shown: one that ended in a headless run-due is shown at the next start.
+  const scheduleNotices = new ScheduleNotices({ store: local, show: showNotification, now: () => Date.now() });
+  onStartup(() => void scheduleNotices.showUnseen().catch((error: unknown) => log.warn('schedule notices not shown', { error: String(error) })));
+  onNotificationClosedByUser((id) => void scheduleNotices.seen(id));
   const scheduler: RoutineScheduler = new RoutineScheduler({
     store: local,
     routines,
@@ -190,7 +195,8 @@ export function createTaskServices(
     setAlarm,
     clearAlarm,
     alarmNames,
-    notify: showNotification,
+    notify: (notice) => scheduleNotices.notify(notice),
+    notices: () => scheduleNotices.list(),
     now: () => Date.now(),
     newId: () => crypto.randomUUID(),
     ...(extras.schedulesChanged ? { onChange: extras.schedulesChanged } : {}),
@@ -209,7 +215,10 @@ export function createTaskServices(
     if (tabId === undefined) return Promise.resolve();
     return openPanelOnTab(tabId, extensionUrl(`extension/sidepanel/index.html?tab=${tabId}`)).finally(() => notices.clicked(id));
   };
-  onNotificationClicked((id) => void openNotice(id));
+  onNotificationClicked((id) => {
+    void scheduleNotices.seen(id);
+    void openNotice(id);
+  });
   return { runner, tasks, settings, notices, openNotice, guard, showPending, markers, environment: (tabId: number, owner?: { id: string; files: TaskFile[] }) => tabEnvironment(tabId, owner), handlers: createTaskUiHandlers(runner, tasks, settings),
     routineHandlers: allRoutineHandlers,
     scheduler,

@@ -25,6 +25,7 @@ function fakeBrowser(extension: RoutineSchedule[], status: (taskId: string) => P
         for (const s of due) s.nextAt = NOW + 86_400_000;
         return Promise.resolve({ ran: due.map((s) => ({ id: s.id, label: s.label, taskId: `t-${s.id}`, error: null })), schedules: extension });
       }
+      if (method === 'routine.notices') return Promise.resolve(extension.map((s) => ({ id: `schedule-run:t-${s.id}`, title: 'Deputy: scheduled run completed', message: s.label, at: NOW, seen: false })));
       if (method === 'task.get') return { id: params.taskId, approval: null, question: null, ...status(params.taskId ?? '') };
       return Promise.resolve(null);
     }) as ScheduleBrowser['call'],
