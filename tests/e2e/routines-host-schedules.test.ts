@@ -41,7 +41,7 @@ const stateFile = (): string => join(e2e.work, 'state', 'schedules.json');
 /** The real CLI of the built host, as cron would start it (with the test's name mapping, so .test is loopback). */
 async function deputy(...args: string[]): Promise<{ code: number; out: string }> {
   try {
-    const { stdout, stderr } = await run(process.execPath, [BUILT_HOST, ...args], { env: { ...process.env, ...testHostEnv(), DEPUTY_STATE_DIR: join(e2e.work, 'state') }, timeout: 120_000 });
+    const { stdout, stderr } = await run(process.execPath, [BUILT_HOST, ...args], { env: { ...process.env, ...testHostEnv(), DEPUTY_STATE_DIR: join(e2e.work, 'state') }, timeout: 200_000 });
     return { code: 0, out: stdout + stderr };
   } catch (error) {
     const failed = error as { code?: number; stdout?: string; stderr?: string };
@@ -104,23 +104,26 @@ describe('schedules run by the host with the browser closed', () => {
   });
 
   it('bad input says what to do and loses nothing', async () => {
-    const missing = await deputy('schedules', 'run-due', '--profile', join(e2e.work, 'no-such-profile'));
-    expect(missing.code).not.toBe(0);
-    expect(missing.out).toMatch(/no browser profile at .*no-such-profile.*chrome:\/\/version/s);
-    const none = await deputy('schedules', 'run-due');
-    expect(none.code).not.toBe(0);
-    expect(none.out).toContain('--profile');
-    const unknown = await deputy('schedules', 'run-due', '--profile', e2e.profile, '--only', 'no-such-id');
-    expect(unknown.code).not.toBe(0);
-    expect(unknown.out).toContain('No schedule no-such-id');
-    expect(unknown.out).toContain(ids.order);
-    // What to add to cron: the real command, every 5 minutes, its output kept in a log beside the schedules.
-    const install = await deputy('schedules', 'install', '--profile', e2e.profile);
-    expect(install.out).toContain(`*/5 * * * * "${process.execPath}" "${join(process.cwd(), BUILT_HOST)}" schedules run-due --profile "${e2e.profile}" >> "${join(e2e.work, 'state', 'schedules.log')}" 2>&1`);
     const corrupt = join(e2e.work, 'corrupt.json');
     await writeFile(corrupt, '{"version": 1, "schedules": [');
-    const bad = await deputy('schedules', 'run-due', '--profile', e2e.profile, '--file', corrupt);
-    expect(bad.code).not.toBe(0);
+    // Independent calls of the real CLI, started together.
+    const [missing, none, unknown, install, bad] = await Promise.all([
+      deputy('schedules', 'run-due', '--profile', join(e2e.work, 'no-such-profile')),
+      deputy('schedules', 'run-due'),
+      deputy('schedules', 'run-due', '--profile', e2e.profile, '--only', 'no-such-id'),
+      deputy('schedules', 'install', '--profile', e2e.profile),
+      deputy('schedules', 'run-due', '--profile', e2e.profile, '--file', corrupt),
+    ]);
+    expect(missing.code).toBe(2);
+    expect(missing.out).toMatch(/no browser profile at .*no-such-profile.*chrome:\/\/version.*Nothing ran/s);
+    expect(none.code).toBe(2);
+    expect(none.out).toContain('--profile <folder> (or DEPUTY_PROFILE)');
+    expect(unknown.code).toBe(1);
+    expect(unknown.out).toContain('No schedule no-such-id');
+    expect(unknown.out).toContain(`${ids.order} (Routine "Place the order")`);
+    // What to add to cron: the real command, every 5 minutes, its output kept in a log beside the schedules.
+    expect(install.out).toContain(`*/5 * * * * "${process.execPath}" "${join(process.cwd(), BUILT_HOST)}" schedules run-due --profile "${e2e.profile}" >> "${join(e2e.work, 'state', 'schedules.log')}" 2>&1`);
+    expect(bad.code).toBe(1);
     expect(bad.out).toMatch(/is not one Deputy wrote.*left as it is.*move it aside/s);
     expect(await readFile(corrupt, 'utf8')).toBe('{"version": 1, "schedules": [');
     // None of this touched the real schedules or ran them.
@@ -168,5 +171,5 @@ describe('schedules run by the host with the browser closed', () => {
     } finally {
       await ext.close();
     }
-  });
+  }, 240_000);
 });

@@ -85,4 +85,29 @@ describe('deputy schedules run-due', () => {
     expect(fake.opened()).toBe(0);
     expect(said.join('\n')).toMatch(/Another run-due \(pid 999\)/);
   });
+
+  it('--only: an id the file does not hold is a clear error naming the ones it does; a known one runs alone', async () => {
+    const file = join(dir, 'schedules.json');
+    const extension = [schedule('a', NOW - 1), schedule('b', NOW - 1)];
+    await writeSchedulesFile(file, extension, NOW);
+    const fake = fakeBrowser(extension, () => ({ status: 'completed', agent: { outcome: { success: true } } } as Partial<TaskRecord>));
+    await expect(runDue({ ...deps(file, fake.open, []), only: 'zzz' })).rejects.toThrow(/No schedule zzz in .*its schedules are a \(Routine a\), b \(Routine b\)\. Run deputy schedules list/);
+    expect(fake.opened()).toBe(0);
+    const only = await runDue({ ...deps(file, fake.open, []), only: 'b' });
+    expect(only.outcomes.map((o) => o.id)).toEqual(['b']);
+  });
+
+  it('a browser that closes without keeping a run\'s notice in time is said, and the result stays in History', async () => {
+    const file = join(dir, 'schedules.json');
+    const extension = [schedule('a', NOW - 1)];
+    await writeSchedulesFile(file, extension, NOW);
+    const fake = fakeBrowser(extension, () => ({ status: 'completed', agent: { outcome: { success: true } } } as Partial<TaskRecord>));
+    const browser = await fake.open();
+    const silent: typeof browser = { ...browser, call: ((method: string, params: never) => (method === 'routine.notices' ? Promise.resolve([]) : browser.call(method as 'task.get', params))) as typeof browser.call };
+    let clock = NOW;
+    const said: string[] = [];
+    const result = await runDue({ ...deps(file, () => Promise.resolve(silent), said), now: () => (clock += 1000) });
+    expect(result.outcomes.map((o) => o.outcome)).toEqual(['completed']);
+    expect(said.join('\n')).toMatch(/notice of task t-a was not kept in time: its result is in History/);
+  });
 });
