@@ -79,28 +79,28 @@ describe('schedules run by the host with the browser closed', () => {
       { tool: 'type', args: { text: '{{card}}' }, target: box('Card number'), text: 'Type the card' },
       { tool: 'click', args: {}, target: button('Continue'), text: 'Click Continue' },
     ]));
+    // The host has connected and synced (nothing yet); with the browser open on the profile, run-due says so and
+    // leaves it alone, and the host's file stays as it was.
+    const before = await waitUntil('the host to sync the schedules at connect', () => readFile(stateFile(), 'utf8').catch(() => null), { timeoutMs: 60_000 });
+    const busy = await deputy('schedules', 'run-due', '--profile', e2e.profile);
+    expect(busy).toEqual({ code: 0, out: expect.stringContaining(`A browser is open on ${e2e.profile}: its Deputy runs the due schedules itself`) });
+    expect(await readFile(stateFile(), 'utf8')).toBe(before);
+
     // All three are due a few seconds from now: by then the browser is closed, and only the host can run them.
-    due = Date.now() + 20_000;
+    due = Date.now() + 15_000;
     const once = { every: 'once' as const, at: due, costCapUsd: 0.05, runsPerDay: 1 };
     ids.search = (await uiCall(helper, 'routine.schedule', { routineId: search, params: { item: 'blue mug' }, ...once })).id;
     ids.order = (await uiCall(helper, 'routine.schedule', { routineId: order, ...once })).id;
     ids.card = (await uiCall(helper, 'routine.schedule', { routineId: card, params: { card: '{{card_number}}' }, ...once })).id;
-
     const synced = await waitUntil('the host to hold the three schedules', async () => {
       const text = await readFile(stateFile(), 'utf8').catch(() => '');
       return Object.values(ids).every((id) => text.includes(id)) ? text : null;
-    }, { timeoutMs: 30_000 });
+    }, { timeoutMs: 10_000, everyMs: 50 });
+    await e2e.ext.browser.close();
+    expect(Date.now(), 'the browser closed before the schedules were due (a loaded machine: raise the 15 s)').toBeLessThan(due);
     // No value of any schedule reaches the host's file: not the item, not the card, not even its placeholder.
     for (const value of ['blue mug', CARD, CARD.replaceAll(' ', ''), 'card_number']) expect(synced).not.toContain(value);
     expect(JSON.parse(synced)).toMatchObject({ version: 1, schedules: expect.arrayContaining([expect.objectContaining({ id: ids.card, label: 'Routine "Card on file"', nextAt: due })]) });
-
-    // The browser is open on the profile: run-due says so, runs nothing, and the schedules stay as they were.
-    const busy = await deputy('schedules', 'run-due', '--profile', e2e.profile);
-    expect(busy).toEqual({ code: 0, out: expect.stringContaining(`A browser is open on ${e2e.profile}: its Deputy runs the due schedules itself`) });
-    expect(await readFile(stateFile(), 'utf8')).toBe(synced);
-
-    await e2e.ext.browser.close();
-    expect(Date.now(), 'the browser closed before the schedules were due (a loaded machine: raise the 20 s)').toBeLessThan(due);
   });
 
   it('bad input says what to do and loses nothing', async () => {

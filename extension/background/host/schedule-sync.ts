@@ -10,5 +10,6 @@ import type { HostConnection } from './host-connection';
  */
 export function syncSchedulesToHost(host: Pick<HostConnection, 'call' | 'status'>, schedules: RoutineSchedule[], log: Logger): void {
   if (host.status.state !== 'connected') return;
-  void host.call('schedules.sync', { schedules: schedules.map(toHostSchedule) }).catch((error: unknown) => log.warn('schedules not synced to the host', { error: String(error) }));
+  // Stamped now, just after the list was read: the host keeps the newest copy only.
+  void host.call('schedules.sync', { schedules: schedules.map(toHostSchedule), at: Date.now() }).catch((error: unknown) => log.warn('schedules not synced to the host', { error: String(error) }));
 }
