@@ -107,13 +107,15 @@ describe('schedules run by the host with the browser closed', () => {
     const corrupt = join(e2e.work, 'corrupt.json');
     await writeFile(corrupt, '{"version": 1, "schedules": [');
     // Independent calls of the real CLI, started together.
-    const [missing, none, unknown, install, bad] = await Promise.all([
+    const [missing, none, unknown, install, bad, list] = await Promise.all([
       deputy('schedules', 'run-due', '--profile', join(e2e.work, 'no-such-profile')),
       deputy('schedules', 'run-due'),
       deputy('schedules', 'run-due', '--profile', e2e.profile, '--only', 'no-such-id'),
       deputy('schedules', 'install', '--profile', e2e.profile),
       deputy('schedules', 'run-due', '--profile', e2e.profile, '--file', corrupt),
+      deputy('schedules', 'list'),
     ]);
+    expect(list.out).toContain(`${ids.card}  Routine "Card on file"  once, next `);
     expect(missing.code).toBe(2);
     expect(missing.out).toMatch(/no browser profile at .*no-such-profile.*chrome:\/\/version.*Nothing ran/s);
     expect(none.code).toBe(2);
