@@ -26,6 +26,7 @@ import { createDesktopUiHandlers } from './host/desktop-ui-handlers';
 import { createFormHandlers } from './page/form-wiring';
 import { createLoopUiHandlers } from './host/loop-ui-handlers';
 import { HostConnection } from './host/host-connection';
+import { syncSchedulesToHost } from './host/schedule-sync';
 import { isPassthroughEvent } from './host/host-passthrough';
 import { LaunchStore } from './stores/launch-store';
 import { LoopEventLog } from './host/loop-event-log';
@@ -63,6 +64,8 @@ const host = new HostConnection({
     void session.set('hostStatus', status);
     void desktopRuns.hostStatus(status);
     void shellRuns.hostStatus(status);
+    // A host that just connected gets the schedules, so run-due knows them even if it was installed after they were set.
+    if (status.state === 'connected') void tasks.scheduler.list().then((list) => syncSchedulesToHost(host, list, createConsoleLogger('bg:host')));
   },
   requests: {
     'mcp.status': (params) => mcp.hostRequests['mcp.status'](params),
@@ -114,7 +117,11 @@ const tasks = createTaskServices(
   chat,
   (record) => ui.broadcast('task.updated', record),
   (thinking) => ui.broadcast('task.thinking', thinking),
-  { otherApprovals: () => mcp.pendingApprovals(), externalTools: () => mcpServerTools(host, createConsoleLogger('bg:mcp')) },
+  {
+    otherApprovals: () => mcp.pendingApprovals(),
+    externalTools: () => mcpServerTools(host, createConsoleLogger('bg:mcp')),
+    schedulesChanged: (schedules) => syncSchedulesToHost(host, schedules, createConsoleLogger('bg:host')),
+  },
 );
 const mcp: McpServices = createMcpServices({
   store: session,

@@ -40,3 +40,10 @@ export async function notificationIds(): Promise<string[]> {
 export function onNotificationClicked(listener: (id: string) => void): void {
   browser.notifications.onClicked.addListener((id) => listener(id));
 }
+
+/** The user closed a notification (not the browser closing it). */
+export function onNotificationClosedByUser(listener: (id: string) => void): void {
+  browser.notifications.onClosed.addListener((id, byUser) => {
+    if (byUser) listener(id);
+  });
+}

@@ -15,7 +15,7 @@ const MARGIN_MS = 120_000;
  * One request on the background's "ui" channel, made inside an extension page. Sent as source text with the request
  * as JSON, so nothing of this module's compiled code has to exist in the page.
  */
-function uiCallSource(method: string, params: unknown): string {
+export function uiCallSource(method: string, params: unknown): string {
   return `new Promise((resolve) => {
     const port = chrome.runtime.connect(chrome.runtime.id, { name: 'ui' });
     const id = 'cli-form-' + Math.random().toString(36).slice(2);

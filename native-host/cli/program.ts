@@ -7,6 +7,7 @@ import { registerLoopCommands } from './loop-command';
 import { registerShellCommand } from './shell-command';
 import { registerMailCommands } from './mail-command';
 import { registerMcpCommand } from './mcp-command';
+import { registerSchedulesCommands } from './schedules-command';
 import type { CliEnv } from './cli-env';
 import { registerCompareCommand } from './compare-command';
 import { doctorCommand } from './doctor-command';
@@ -53,6 +54,7 @@ export function buildProgram(setExitCode: (code: number) => void, cliEnv: () => 
   registerShellCommand(program, setExitCode);
   registerMailCommands(program, setExitCode);
   registerMcpCommand(program, setExitCode);
+  registerSchedulesCommands(program, setExitCode);
 
   program
     .command('install')

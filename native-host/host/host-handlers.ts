@@ -6,6 +6,8 @@ import { loopHandlers } from '../loop/loop-handlers';
 import type { LoopManager } from '../loop/loop-manager';
 import { mcpHandlers } from '../mcp/mcp-handlers';
 import type { McpBroker } from '../mcp/mcp-broker';
+import { defaultSchedulesFile } from '../schedules/schedules-file';
+import { schedulesHandlers } from '../schedules/schedules-handlers';
 import type { ShellHostOptions } from '../shell/shell-handlers';
 import { helloResult } from './hello-result';
 import { lazyHandlers } from './lazy-handlers';
@@ -24,6 +26,8 @@ export interface HostInfo {
   shell?: ShellHostOptions;
   /** The MCP bridge: connected agents and the user's MCP servers; their methods answer "unavailable" when absent. */
   mcp?: McpBroker;
+  /** Where the extension's schedules are kept for `deputy schedules run-due` (default: schedules.json in the state folder). */
+  schedulesFile?: string;
   /** Told who is on the other end (the extension, the CLI, a test) once it says hello. */
   onHello?: (client: 'extension' | 'cli' | 'test') => void;
 }
@@ -41,6 +45,7 @@ export function hostHandlers(info: HostInfo): Handlers<HostMethods> {
     ...loopHandlers(info.loops),
     ...lazyHandlers(methodNames(shellMethods), async () => (await import('../shell/shell-handlers')).shellHandlers(info.shell)),
     ...mcpHandlers(info.mcp),
+    ...schedulesHandlers({ file: info.schedulesFile ?? defaultSchedulesFile(), now: info.now }),
   };
 }
 

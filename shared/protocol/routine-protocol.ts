@@ -30,6 +30,23 @@ export const routineUiMethods = {
   'routine.schedule': { params: ScheduleInput, result: RoutineSchedule },
   'routine.schedules': { params: z.object({}), result: z.array(RoutineSchedule) },
   'routine.unschedule': { params: RoutineRef, result: z.object({ deleted: z.boolean() }) },
+  /**
+   * Starts every schedule whose run is due (a missed one once), as their alarms would: what `deputy schedules run-due`
+   * asks of a browser it started. Says what each came to, and the schedules after it.
+   */
+  'routine.runDue': {
+    /** The due schedules as the host knew them (their last task), so a run the browser's own alarm started is said too. */
+    params: z.object({ known: z.array(z.object({ id: z.string(), lastTaskId: z.string().optional() })).max(1000).default([]) }),
+    result: z.object({
+      ran: z.array(z.object({ id: z.string(), label: z.string(), taskId: z.string().nullable(), error: z.string().nullable() })),
+      schedules: z.array(RoutineSchedule),
+    }),
+  },
+  /** The notices of scheduled runs, kept (newest last): what a run the host started headless said when it ended. */
+  'routine.notices': {
+    params: z.object({}),
+    result: z.array(z.object({ id: z.string(), title: z.string(), message: z.string(), at: z.number(), seen: z.boolean() })),
+  },
   /** Takes the steps the model repaired in a replay into the routine. */
   'routine.update': { params: z.object({ taskId: z.string().min(1) }), result: StoredRoutine },
 } as const;

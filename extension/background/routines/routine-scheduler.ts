@@ -3,17 +3,30 @@ import { AppError } from '../../../shared/errors';
 import type { Settings, TaskRecord } from '../../../shared/protocol';
 import { checkParams } from '../../../shared/routines/routine-params';
 import { RoutineSchedule, ScheduleInput, nextRunAt, takeRun } from '../../../shared/routines/routine-schedule';
+import { dueSchedules, isDue } from '../../../shared/routines/host-schedules';
 import { dropClearSecrets, keepableScheduleParams, resolveScheduleParams } from '../../../shared/routines/schedule-secrets';
 import { taskWithoutClearSecrets } from './schedule-task-text';
 import type { Store } from '../../platform/storage';
 import type { UiHandlers } from '../ui/ui-server';
 import type { RoutineStore } from './routine-store';
+import type { ScheduleNotice } from './schedule-notices';
 import type { ScheduleMethod } from './routine-ui-handlers';
 
 const KEY = 'routineSchedules';
 const Saved = z.array(RoutineSchedule);
 export const SCHEDULE_ALARM = 'routine-schedule:';
 const ENDED = new Set(['completed', 'failed', 'stopped', 'handed_to_user']);
+/** An alarm rings at its time or a little after; one for a run further ahead than this is stale (the run already ran). */
+const ALARM_EARLY_MS = 60_000;
+
+/** What one due run came to when the host asked for the due runs (`routine.runDue`). */
+export interface DueRun {
+  id: string;
+  label: string;
+  taskId: string | null;
+  /** Why it did not start (its cap reached, a secret's placeholder no longer in personal data), or null. */
+  error: string | null;
+}
 
 export interface SchedulerDeps {
   store: Store;
@@ -32,6 +45,10 @@ export interface SchedulerDeps {
   notify(notice: { id: string; title: string; message: string }): Promise<void>;
   now(): number;
   newId(): string;
+  /** The notices of scheduled runs as kept (see schedule-notices), for `routine.notices`. */
+  notices?(): Promise<ScheduleNotice[]>;
+  /** Every change of the schedules: the native host keeps a copy without their values, to run them when the browser is closed. */
+  onChange?(schedules: RoutineSchedule[]): void;
 }
 
 /**
@@ -41,6 +58,13 @@ export interface SchedulerDeps {
  * starts at most its runs-per-day. Its end arrives as a notification.
  */
 export class RoutineScheduler {
+  /** Runs ring one at a time: an alarm and the host's run-due that meet never start the same run twice. */
+  private queue: Promise<unknown> = Promise.resolve();
+  /** Scheduled runs waiting for an approval now, and what it is for (what their end's notice says if they are stopped). */
+  private readonly waitedFor = new Map<string, string>();
+  /** Scheduled runs whose end was told (in this worker's life). */
+  private readonly ended = new Set<string>();
+
   constructor(private readonly deps: SchedulerDeps) {}
 
   async list(): Promise<RoutineSchedule[]> {
@@ -48,7 +72,12 @@ export class RoutineScheduler {
   }
 
   private async put(schedule: RoutineSchedule): Promise<void> {
-    await this.deps.store.set(KEY, [...(await this.list()).filter((s) => s.id !== schedule.id), schedule]);
+    await this.save([...(await this.list()).filter((s) => s.id !== schedule.id), schedule]);
+  }
+
+  private async save(all: RoutineSchedule[]): Promise<void> {
+    await this.deps.store.set(KEY, all);
+    this.deps.onChange?.(all);
   }
 
   async add(raw: ScheduleInput): Promise<RoutineSchedule> {
@@ -98,7 +127,7 @@ export class RoutineScheduler {
     const all = await this.list();
     await this.deps.clearAlarm(`${SCHEDULE_ALARM}${id}`);
     if (!all.some((s) => s.id === id)) return false;
-    await this.deps.store.set(KEY, all.filter((s) => s.id !== id));
+    await this.save(all.filter((s) => s.id !== id));
     return true;
   }
 
@@ -122,17 +151,52 @@ export class RoutineScheduler {
     }
   }
 
-  /** An alarm rang: the schedule's run starts (within its caps), and its next one is set. */
-  async ring(name: string): Promise<TaskRecord | null> {
+  /**
+   * Every schedule whose run is due now (missed ones too: each runs once, however many times it was missed) starts, as
+   * if its alarm rang: what the native host asks for when it runs the due schedules with the browser closed.
+   */
+  async runDue(known: { id: string; lastTaskId?: string | undefined }[] = []): Promise<DueRun[]> {
+    const ran: DueRun[] = [];
+    for (const schedule of dueSchedules(await this.list(), this.deps.now())) {
+      const record = await this.ring(`${SCHEDULE_ALARM}${schedule.id}`, 0);
+      const after = (await this.list()).find((s) => s.id === schedule.id);
+      if (record) ran.push({ id: schedule.id, label: schedule.label, taskId: record.id, error: null });
+      else if (after?.lastTaskId !== undefined && after.lastTaskId !== schedule.lastTaskId && after.lastError === undefined) ran.push({ id: schedule.id, label: schedule.label, taskId: after.lastTaskId, error: null });
+      else ran.push({ id: schedule.id, label: schedule.label, taskId: null, error: after?.lastError ?? 'It did not start.' });
+    }
+    // A browser that starts rings its missed alarms itself: a run the host knew as due, started by such an alarm
+    // (its last task is not the one the host knew), is said too, so the host follows it to its end.
+    await this.queue;
+    for (const { id, lastTaskId } of known) {
+      if (ran.some((r) => r.id === id)) continue;
+      const schedule = (await this.list()).find((s) => s.id === id);
+      if (!schedule) ran.push({ id, label: id, taskId: null, error: 'That schedule is no longer set in the extension.' });
+      else if (schedule.lastTaskId !== undefined && schedule.lastTaskId !== lastTaskId) ran.push({ id, label: schedule.label, taskId: schedule.lastTaskId, error: null });
+      else if (schedule.lastError !== undefined) ran.push({ id, label: schedule.label, taskId: null, error: schedule.lastError });
+    }
+    return ran;
+  }
+
+  /** An alarm rang: the schedule's run starts (within its caps), and its next one is set. Not yet due: nothing happens. */
+  ring(name: string, earlyMs = ALARM_EARLY_MS): Promise<TaskRecord | null> {
+    const next = this.queue.then(() => this.ringNow(name, earlyMs));
+    this.queue = next.catch(() => undefined);
+    return next;
+  }
+
+  private async ringNow(name: string, earlyMs: number): Promise<TaskRecord | null> {
     if (!name.startsWith(SCHEDULE_ALARM)) return null;
     const schedule = (await this.list()).find((s) => s.id === name.slice(SCHEDULE_ALARM.length));
     if (!schedule) return null;
     const now = this.deps.now();
-    const nextAt = nextRunAt(schedule, now + 1000);
+    if (!isDue(schedule, now + earlyMs)) return null;
+    // From its own time, not now: a run "once" is done, and a missed daily run moves to its next time to come.
+    const nextAt = nextRunAt(schedule, Math.max(now, schedule.nextAt ?? now) + 1000);
     const taken = takeRun(schedule, now);
     await this.put({ ...schedule, nextAt, runs: taken.runs });
     if (nextAt !== null) await this.deps.setAlarm(name, nextAt);
     if (!taken.allowed) {
+      await this.put({ ...schedule, nextAt, runs: taken.runs, lastError: `It already ran ${schedule.runsPerDay} time(s) today, its cap.` });
       await this.deps.notify({ id: `schedule-skipped:${schedule.id}`, title: 'Deputy: scheduled run skipped', message: `${schedule.label} already ran ${schedule.runsPerDay} time(s) today, its cap.` });
       return null;
     }
@@ -162,12 +226,24 @@ export class RoutineScheduler {
     return resolveScheduleParams(saved.routine, schedule.params, (await this.deps.settings()).personalData);
   }
 
-  /** Every task change passes here: a scheduled run that ended gets its notification (once: the id is the task's). */
+  /**
+   * Every task change passes here: a scheduled run that ended gets its notification (once: the id is the task's). A
+   * run stopped while it waited for an approval says so: the step was not done, nobody approved it.
+   */
   taskUpdated(record: TaskRecord): void {
-    if (!record.schedule || !ENDED.has(record.status)) return;
-    const said = record.agent?.outcome?.summary ?? record.agent?.endReason ?? record.error?.message ?? '';
+    if (!record.schedule) return;
+    if (record.approval) this.waitedFor.set(record.id, record.approval.intent);
+    // An ended task can change again (its files let go, History pruned): its notice is sent once, at its end.
+    if (!ENDED.has(record.status) || this.ended.has(record.id)) return;
+    this.ended.add(record.id);
+    const intent = this.waitedFor.get(record.id);
+    this.waitedFor.delete(record.id);
+    const said =
+      record.status === 'stopped' && intent !== undefined
+        ? `it needed your approval of "${intent.slice(0, 240)}" and nobody was at the browser, so it was stopped there, not approved: run it again from Deputy's panel`
+        : (record.agent?.outcome?.summary ?? record.agent?.endReason ?? record.error?.message ?? '');
     void this.deps
-      .notify({ id: `schedule-run:${record.id}`, title: `Deputy: scheduled run ${record.status.replaceAll('_', ' ')}`, message: `${record.text.slice(0, 120)}${said ? ` — ${said.slice(0, 200)}` : ''}` })
+      .notify({ id: `schedule-run:${record.id}`, title: `Deputy: scheduled run ${record.status.replaceAll('_', ' ')}`, message: `${record.text.slice(0, 120)}${said ? ` — ${said.slice(0, 400)}` : ''}` })
       .catch(() => undefined);
   }
 
@@ -176,6 +252,8 @@ export class RoutineScheduler {
       'routine.schedule': (params) => this.add(params),
       'routine.schedules': () => this.list(),
       'routine.unschedule': async ({ id }) => ({ deleted: await this.remove(id) }),
+      'routine.notices': async () => (await this.deps.notices?.()) ?? [],
+      'routine.runDue': async ({ known }) => ({ ran: await this.runDue(known), schedules: await this.list() }),
     };
   }
 }

@@ -9,7 +9,7 @@ import type { UiHandlers } from '../ui/ui-server';
 import type { RoutineStore } from './routine-store';
 
 type RoutineHandlers = Pick<UiHandlers, Exclude<keyof typeof routineUiMethods, ScheduleMethod>>;
-export type ScheduleMethod = 'routine.schedule' | 'routine.schedules' | 'routine.unschedule';
+export type ScheduleMethod = 'routine.schedule' | 'routine.schedules' | 'routine.unschedule' | 'routine.runDue' | 'routine.notices';
 /** Every routine method of the panel: these, and the schedules' (routine-scheduler). */
 export type RoutineUiHandlers = Pick<UiHandlers, keyof typeof routineUiMethods>;
 

@@ -2,8 +2,8 @@ import { z } from 'zod';
 import { createProvider } from '../../../shared/agent/providers/create-provider';
 import { createConsoleLogger } from '../../../shared/logger';
 import type { TaskFile, TaskRecord, TaskThinking } from '../../../shared/protocol';
-import { clearNotification, hasOpenUiPage, notificationIds, onNotificationClicked, showNotification } from '../../platform/notifications';
-import { extensionUrl } from '../../platform/runtime';
+import { clearNotification, hasOpenUiPage, notificationIds, onNotificationClicked, onNotificationClosedByUser, showNotification } from '../../platform/notifications';
+import { extensionUrl, onStartup } from '../../platform/runtime';
 import { captureTabIfVisible } from '../../platform/capture';
 import { clearPageMarks, withoutPageMarks } from '../../platform/page-marks';
 import { applyConsentInTab } from '../../platform/consent-in-page';
@@ -35,6 +35,8 @@ import { TaskStore } from './task-store';
 import { createTaskUiHandlers } from './task-ui-handlers';
 import { createRoutineUiHandlers, type RoutineUiHandlers } from '../routines/routine-ui-handlers';
 import { RoutineScheduler } from '../routines/routine-scheduler';
+import { ScheduleNotices } from '../routines/schedule-notices';
+import type { RoutineSchedule } from '../../../shared/routines/routine-schedule';
 import { RoutineStore } from '../routines/routine-store';
 
 /** Builds the task runner and its stores over chrome.storage.local and the page agent. */
@@ -49,6 +51,8 @@ export function createTaskServices(
     otherApprovals?: () => number;
     /** Tools of the user's MCP servers, which web tasks may use. */
     externalTools?: () => Promise<AnyTool<TabEnvironment>[]>;
+    /** The schedules changed: the native host keeps a copy, to run them when the browser is closed. */
+    schedulesChanged?: (schedules: RoutineSchedule[]) => void;
   } = {},
 ) {
   const local = chromeStore('local');
@@ -177,6 +181,10 @@ export function createTaskServices(
   });
   const routines = new RoutineStore(local);
   const routineHandlers = createRoutineUiHandlers({ store: routines, task: (taskId) => tasks.get(taskId), start: (input) => runner.start(input), now: () => Date.now(), newId: () => crypto.randomUUID() });
+  // Scheduled runs' notices are kept as well as shown: one that ended in a headless run-due is shown at the next start.
+  const scheduleNotices = new ScheduleNotices({ store: local, show: showNotification, now: () => Date.now() });
+  onStartup(() => void scheduleNotices.showUnseen().catch((error: unknown) => log.warn('schedule notices not shown', { error: String(error) })));
+  onNotificationClosedByUser((id) => void scheduleNotices.seen(id));
   const scheduler: RoutineScheduler = new RoutineScheduler({
     store: local,
     routines,
@@ -187,9 +195,11 @@ export function createTaskServices(
     setAlarm,
     clearAlarm,
     alarmNames,
-    notify: showNotification,
+    notify: (notice) => scheduleNotices.notify(notice),
+    notices: () => scheduleNotices.list(),
     now: () => Date.now(),
     newId: () => crypto.randomUUID(),
+    ...(extras.schedulesChanged ? { onChange: extras.schedulesChanged } : {}),
   });
   const allRoutineHandlers: RoutineUiHandlers = { ...routineHandlers, ...scheduler.handlers() };
   onAlarm((name) => void reminders.ring(name).catch((error: unknown) => log.warn('promise reminder failed', { error: String(error) })));
@@ -205,9 +215,13 @@ export function createTaskServices(
     if (tabId === undefined) return Promise.resolve();
     return openPanelOnTab(tabId, extensionUrl(`extension/sidepanel/index.html?tab=${tabId}`)).finally(() => notices.clicked(id));
   };
-  onNotificationClicked((id) => void openNotice(id));
+  onNotificationClicked((id) => {
+    void scheduleNotices.seen(id);
+    void openNotice(id);
+  });
   return { runner, tasks, settings, notices, openNotice, guard, showPending, markers, environment: (tabId: number, owner?: { id: string; files: TaskFile[] }) => tabEnvironment(tabId, owner), handlers: createTaskUiHandlers(runner, tasks, settings),
     routineHandlers: allRoutineHandlers,
+    scheduler,
   };
 }
 

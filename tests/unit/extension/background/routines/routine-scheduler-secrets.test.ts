@@ -32,6 +32,7 @@ async function setup(personalData: Record<string, string>) {
   const notices: string[] = [];
   const settings = { personalData, redactEmails: false, redactPhones: false };
   let ids = 0;
+  const clock = { now: Date.now() };
   const scheduler = new RoutineScheduler({
     store,
     routines,
@@ -49,10 +50,15 @@ async function setup(personalData: Record<string, string>) {
       notices.push(notice.message);
       return Promise.resolve();
     },
-    now: () => Date.now(),
+    now: () => clock.now,
     newId: () => `s${(ids += 1)}`,
   });
-  return { store, scheduler, started, notices, settings };
+  // A schedule's alarm rings at its time: the clock is set there first.
+  const ringAt = async (schedule: { id: string; nextAt: number | null }) => {
+    clock.now = schedule.nextAt ?? clock.now;
+    return scheduler.ring(`${SCHEDULE_ALARM}${schedule.id}`);
+  };
+  return { store, scheduler, started, notices, settings, ringAt };
 }
 
 const daily = { routineId: 'r1', every: 'daily' as const, time: '07:30' };
@@ -67,10 +73,10 @@ describe('a schedule never keeps a secret in clear', () => {
   });
 
   it('keeps a placeholder naming a personal-data entry, resolves it only when the run starts, and never writes the value', async () => {
-    const { store, scheduler, started } = await setup({ card_number: CARD });
+    const { store, scheduler, started, ringAt } = await setup({ card_number: CARD });
     const schedule = await scheduler.add({ ...daily, params: { item: 'paper', redacted_card_1: '{{ card_number }}' } });
     expect(schedule.params).toEqual({ item: 'paper', redacted_card_1: '{{card_number}}' });
-    await scheduler.ring(`${SCHEDULE_ALARM}${schedule.id}`);
+    await ringAt(schedule);
     expect(started).toEqual([{ params: { item: 'paper', redacted_card_1: CARD } }]);
     // Every byte the scheduler stored: the card number (in any spacing) is nowhere in it.
     const stored = [...store.data.values()].join('\n');
@@ -79,11 +85,11 @@ describe('a schedule never keeps a secret in clear', () => {
   });
 
   it('a placeholder for an entry that is not in personal data is refused at once; one removed later stops the run with the reason', async () => {
-    const { scheduler, started, notices, settings } = await setup({ card_number: CARD });
+    const { scheduler, started, notices, settings, ringAt } = await setup({ card_number: CARD });
     await expect(scheduler.add({ ...daily, params: { item: 'paper', redacted_card_1: '{{visa}}' } })).rejects.toThrow(/\{\{visa\}\}.*not in Settings → Personal data.*card_number/);
     const schedule = await scheduler.add({ ...daily, params: { item: 'paper', redacted_card_1: '{{card_number}}' } });
     settings.personalData = {};
-    await scheduler.ring(`${SCHEDULE_ALARM}${schedule.id}`);
+    await ringAt(schedule);
     expect(started).toEqual([]);
     expect(notices.join('\n')).toMatch(/no longer in Settings → Personal data/);
     expect((await scheduler.list())[0]?.lastError).toMatch(/card_number/);
