@@ -118,7 +118,6 @@ describe('trusted input', () => {
     expect(verify?.evidence).toContain('appeared: "Verified code 493021"');
     // The clicks went where the bank's frame is, never onto the offers frame the page tried to pass it off as.
     expect(site.fetched('/pages/decoy-clicked.html')).toBe(0);
-    console.log('DEBUG', lastMessage(browser.fake.requests.at(-1)!));
   });
 
   it('falls back to synthetic events where trusted input is not allowed, and says why in the step', async () => {
