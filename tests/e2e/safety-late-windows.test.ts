@@ -296,7 +296,7 @@ describe('a window is its real opener’s, whichever tab Chromium’s tab event 
     userWindowLoaded = await waitUntil(
       'the user’s window to load',
       async () => (await refuse(), sites.evil.log.some((r) => r.path === '/chain/user-window') || null),
-      { timeoutMs: 15_000, everyMs: 150 },
+      { timeoutMs: 30_000, everyMs: 150 },
     ).catch(() => false);
     finished = true;
     record = await waitUntil(
