@@ -83,13 +83,52 @@ export function onRequestBlocked(listener: (request: BlockedRequest) => void): v
   );
 }
 
-/** A tab was opened; `openerTabId` is the tab that opened it (a link with a target, window.open), when one did. */
+/** How long a new tab's creation waits for the page-opened event that names its real opener. */
+const OPENER_WAIT_MS = 2000;
+
+/**
+ * A tab was opened; `openerTabId` is the tab that opened it (a link with a target, window.open), when one did.
+ *
+ * For a window a page opens, Chromium's `tabs.onCreated` may name the wrong opener: the tab created or active before
+ * it, not the page's (seen in Chromium 14x: a page's `window.open` in tab A reported opener B, the tab opened just
+ * before). `webNavigation.onCreatedNavigationTarget` names the real one, and fires for every window a page opens.
+ * So a tab created with an opener waits for that event and takes its source; only a tab no page opened (the
+ * extension's own, the browser's new-tab command) falls back on the opener the tab event gave. Until the listener is
+ * called the tab is nobody's, and the guard's rule for new tabs holds its loads.
+ */
 export function onTabOpened(listener: (tabId: number, openerTabId: number | undefined) => void): void {
+  const named = new Set<number>();
+  const waiting = new Map<number, ReturnType<typeof setTimeout>>();
   browser.tabs.onCreated.addListener((tab) => {
-    if (tab.id !== undefined) listener(tab.id, tab.openerTabId);
+    const tabId = tab.id;
+    if (tabId === undefined || named.has(tabId)) return;
+    if (tab.openerTabId === undefined) {
+      listener(tabId, undefined);
+      return;
+    }
+    const hint = tab.openerTabId;
+    waiting.set(
+      tabId,
+      setTimeout(() => {
+        waiting.delete(tabId);
+        if (!named.has(tabId)) listener(tabId, hint);
+      }, OPENER_WAIT_MS),
+    );
   });
-  // A window opened by a page names its opener here even when the tab event did not.
-  chrome.webNavigation?.onCreatedNavigationTarget?.addListener((details) => listener(details.tabId, details.sourceTabId));
+  // A window opened by a page names its real opener here, whatever the tab event said (or did not say).
+  chrome.webNavigation?.onCreatedNavigationTarget?.addListener((details) => {
+    named.add(details.tabId);
+    const timer = waiting.get(details.tabId);
+    if (timer !== undefined) clearTimeout(timer);
+    waiting.delete(details.tabId);
+    listener(details.tabId, details.sourceTabId);
+  });
+  browser.tabs.onRemoved.addListener((tabId) => {
+    named.delete(tabId);
+    const timer = waiting.get(tabId);
+    if (timer !== undefined) clearTimeout(timer);
+    waiting.delete(tabId);
+  });
 }
 
 export function onTabClosed(listener: (tabId: number) => void): void {

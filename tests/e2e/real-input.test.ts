@@ -101,6 +101,25 @@ describe('trusted input', () => {
     expect(verify?.evidence).toContain('appeared: "Verified code 493021"');
   });
 
+  it('places another site\'s frame where it is, whatever keys a hostile top page hands out or has its own frame claim', async () => {
+    const { tabId } = await browser.newTab(site.url('/pages/frame-swap-host.html'));
+    const { record } = await play(
+      tabId,
+      'Verify with the code 493021',
+      [
+        (r: RecordedRequest) => call('type', { ref: refIn(r, 'textbox', /^One-time code$/), text: '493021' }),
+        (r: RecordedRequest) => call('click', { ref: refIn(r, 'button', /^Verify$/) }),
+      ],
+      { approve: () => 'approve' },
+    );
+    expect(record.status, record.agent?.endReason ?? '').toBe('completed');
+    const [typed, verify] = results(record);
+    expect(typed?.content).toMatch(/^Typed into \[\d+\] textbox "One-time code" \(trusted input\)/);
+    expect(verify?.evidence).toContain('appeared: "Verified code 493021"');
+    // The clicks went where the bank's frame is, never onto the offers frame the page tried to pass it off as.
+    expect(site.fetched('/pages/decoy-clicked.html')).toBe(0);
+  });
+
   it('falls back to synthetic events where trusted input is not allowed, and says why in the step', async () => {
     await uiCall(browser.helper, 'settings.set', { trustedInput: false });
     try {

