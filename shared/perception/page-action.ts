@@ -64,4 +64,6 @@ export interface PageOutcome {
   evidence: string[];
   /** Set when the action moved the agent to another tab (a new or switched tab). */
   tabId?: number;
+  /** Where the action's time went, by part, in ms (see ActionOutcome.timings). */
+  timings?: Record<string, number>;
 }

@@ -199,7 +199,7 @@ export function createTabEnvironment(deps: TabEnvironmentDeps, startTabId: numbe
         // A tab the task opened or (with the user's approval) switched to is the task's from now on.
         if (egress) await egress.guard.adopt(egress.taskId, tabId);
       }
-      const result: ActionOutcome = { ok: outcome.ok, message: outcome.message, changed: outcome.changed, evidence: outcome.evidence };
+      const result: ActionOutcome = { ok: outcome.ok, message: outcome.message, changed: outcome.changed, evidence: outcome.evidence, ...(outcome.timings ? { timings: outcome.timings } : {}) };
       if (!egress) return result;
       const blocked = await heldDuring(egress, since, tabId, MAY_OPEN_WINDOW.has(action.kind));
       if (!blocked) return result;
