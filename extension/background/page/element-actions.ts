@@ -70,9 +70,11 @@ async function onElementWatched(
     const shape = toErrorShape(error);
     if (TRANSPORT_CODES.has(shape.code) && !shape.message.includes('[@]')) {
       // The frame went away with its report (Enter sent a form): what the background itself did still counts.
+      lap('act in page');
       const lost = await afterLostFrame(core, tabId, ref, entry, before?.url, shape.message, settleMs, watch, activity);
+      lap('tab settle (after act)');
       if (lost.ok && typed.typing) lost.evidence.unshift(`typed ${typed.typing}`);
-      return lost;
+      return { ...lost, timings, ...(activity ? { openedTabs: activity.seen().opened.length } : {}) };
     }
     const who = ref !== undefined && entry ? label(ref, entry) : 'the page';
     const message = shape.message.includes('[@]') ? shape.message.replaceAll('[@]', who) : `Could not ${action.kind} ${who}: ${shape.message}`;
@@ -117,7 +119,8 @@ async function onElementWatched(
   const verdict = finalVerdict({ ...result, evidence }, tab);
   const message = verdict.message.replaceAll('[@]', subject);
   lap('verdict');
-  return { ok: result.ok, message: message.charAt(0).toUpperCase() + message.slice(1), changed: verdict.changed, evidence: verdict.evidence, timings };
+  const opened = activity ? { openedTabs: activity.seen().opened.length } : {};
+  return { ok: result.ok, message: message.charAt(0).toUpperCase() + message.slice(1), changed: verdict.changed, evidence: verdict.evidence, timings, ...opened };
 }
 
 /** Sends the action once the frame's content script answers (see untilContentAnswers). */
