@@ -12,7 +12,7 @@ import type { TraceRecord } from '../shared/agent/trace';
 import type { WebEnvironment } from '../shared/agent/web-environment';
 import { fullPageTool, webTools } from '../shared/agent/web-tools';
 import type { PageView } from '../shared/agent/build-prompt';
-import { PHASES, STEP_KINDS, measureOverhead, percentile } from './bench/agent-overhead';
+import { ACTION_PART, PHASES, STEP_KINDS, measureOverhead, percentile } from './bench/agent-overhead';
 import { STAGEHAND_VERSION, ensureStagehand, measureStagehand } from './bench/stagehand-peer-run';
 import { startFakeProvider } from '../tests/fixtures/fake-provider/fake-provider-server';
 import { createPromptCache } from '../tests/fixtures/fake-provider/prompt-cache';
@@ -212,11 +212,16 @@ const labelWidth = Math.max(...labels.map((label) => label.length));
 process.stdout.write(`${''.padEnd(labelWidth)}  ${'model answers at once'.padEnd(24)}  model takes 1 s\n`);
 process.stdout.write(`${labels.map((label, i) => `${label.padEnd(labelWidth)}  ${(columns[0]?.[i] ?? '').padEnd(24)}  ${columns[1]?.[i] ?? ''}`).join('\n')}\n\n`);
 // Where a step's time goes (the task's trace: the mark before and after each part), with the model answering at once.
-const phaseWidth = Math.max(...PHASES.map((phase) => phase.length));
-process.stdout.write(`where a step's time goes (model answers at once; median, p90 over the task's steps):\n`);
-for (const phase of PHASES) {
-  const values = runs[0]?.phasesMs[phase] ?? [];
-  process.stdout.write(`  ${phase.padEnd(phaseWidth)}  ${ms(percentile(values, 50)).padStart(8)}  ${ms(percentile(values, 90)).padStart(8)}\n`);
+// The action's parts (timed in the extension) follow the action phase, indented, each over the steps that had it.
+const phasesMs = runs[0]?.phasesMs ?? {};
+const parts = Object.keys(phasesMs).filter((key) => key.startsWith(ACTION_PART));
+const shownPhases = PHASES.flatMap((phase) => (phase === PHASES[1] ? [phase, ...parts] : [phase]));
+const phaseWidth = Math.max(...shownPhases.map((phase) => phase.length));
+process.stdout.write(`where a step's time goes (model answers at once; median, p90 over the task's steps; an action's parts over the steps that had them):\n`);
+for (const phase of shownPhases) {
+  const values = phasesMs[phase] ?? [];
+  const count = phase.startsWith(ACTION_PART) ? `  (${values.length} steps)` : '';
+  process.stdout.write(`  ${phase.padEnd(phaseWidth)}  ${ms(percentile(values, 50)).padStart(8)}  ${ms(percentile(values, 90)).padStart(8)}${count}\n`);
 }
 const misreported = (o: (typeof runs)[number]): string => `${o.navigatingClicks.reportedNoEffect} of ${o.navigatingClicks.total}`;
 process.stdout.write(`navigating clicks reported as "no visible effect": ${runs.map(misreported).join(', ')} (target 0; load ${loadavg()[0]!.toFixed(2)} on ${cpus().length} cores)\n\n`);

@@ -12,26 +12,48 @@ const MARKER_TAG = 'deputy-tab-marker';
 /** What to do with the marks in each frame of a tab: take the highlights back always; the frame as asked. */
 type FrameMode = 'remove' | 'hide' | 'show' | 'keep';
 
-/** Runs in the page (serialized: self-contained, plain data only). */
-function applyMarks(highlightAttr: string, wasAttr: string, tag: string, frame: FrameMode): void {
+/**
+ * Runs in the page (serialized: self-contained, plain data only). When it hid something, it answers once the page has
+ * drawn that (two rendered frames), so a capture that follows does not catch the old frame; true when it did.
+ */
+async function applyMarks(highlightAttr: string, wasAttr: string, tag: string, frame: FrameMode): Promise<boolean> {
+  let changed = false;
   for (const el of Array.from(document.querySelectorAll(`[${highlightAttr}]`))) {
+    changed = true;
     if (el instanceof HTMLElement || el instanceof SVGElement) el.style.outline = el.getAttribute(wasAttr) ?? '';
     el.removeAttribute(highlightAttr);
     el.removeAttribute(wasAttr);
     el.removeAttribute('data-deputy-stamp');
     if (el.getAttribute('style') === '') el.removeAttribute('style');
   }
-  if (frame === 'keep') return;
-  for (const marker of Array.from(document.querySelectorAll(tag))) {
-    if (!(marker instanceof HTMLElement)) continue;
-    if (frame === 'remove') marker.remove();
-    else marker.style.display = frame === 'hide' ? 'none' : 'block';
+  if (frame !== 'keep') {
+    for (const marker of Array.from(document.querySelectorAll(tag))) {
+      if (!(marker instanceof HTMLElement)) continue;
+      changed = true;
+      if (frame === 'remove') marker.remove();
+      else marker.style.display = frame === 'hide' ? 'none' : 'block';
+    }
   }
+  if (!changed || frame !== 'hide') return changed;
+  // A page that draws no frames (hidden, or its window covered) is not waited on longer than the browser's usual
+  // frame delay: it is not what a capture shows.
+  await new Promise<void>((resolve) => {
+    let frames = 0;
+    const onFrame = (): void => {
+      frames += 1;
+      if (frames >= 2) resolve();
+      else requestAnimationFrame(onFrame);
+    };
+    requestAnimationFrame(onFrame);
+    setTimeout(resolve, 100);
+  });
+  return true;
 }
 
 /** A page frozen under a JavaScript dialog runs no script until the dialog is answered: never wait on it longer. */
 const SCRIPT_CAP_MS = 1500;
 
+/** True when some frame of the tab had a mark of Deputy's to change (and, hiding, has drawn the change). */
 async function run(tabId: number, frame: FrameMode): Promise<boolean> {
   const applied = chrome.scripting
     .executeScript({
@@ -41,7 +63,7 @@ async function run(tabId: number, frame: FrameMode): Promise<boolean> {
       injectImmediately: true,
     })
     .then(
-      () => true,
+      (results) => results.some((r) => r.result === true),
       // A page that cannot be scripted (a browser page, a closed tab) has no marks of ours.
       () => false,
     );
@@ -59,9 +81,8 @@ export function clearPageMarks(tabId: number, all: boolean): Promise<boolean> {
  * shows what Deputy drew rather than the page.
  */
 export async function withoutPageMarks<T>(tabId: number, capture: () => Promise<T>): Promise<T> {
+  // Each frame answers once the change is drawn; a page with no mark of Deputy's answers at once, and is left as it is.
   const hidden = await run(tabId, 'hide');
-  // The browser draws the change on its next frame: wait for it, so the capture does not catch the old one.
-  if (hidden) await new Promise((resolve) => setTimeout(resolve, 50));
   try {
     return await capture();
   } finally {

@@ -116,6 +116,9 @@ export interface OverheadFigures {
 /** The phases of a step as the task's trace shows them, in order. */
 export const PHASES = ['history screenshot (before acting)', 'action (gate, act, settle, verdict)', 'save, checks (after acting)', 'snapshot (observe)', 'prompt'] as const;
 
+/** The prefix of an action's parts in `phasesMs` (see stepPhases): printed under the action phase. */
+export const ACTION_PART = '  ';
+
 interface TraceLine {
   type: string;
   at: number;
@@ -124,6 +127,8 @@ interface TraceLine {
   name?: string;
   url?: string;
   content?: string;
+  /** Where a call's time went, by part (the trace's tool record). */
+  phases?: Record<string, number>;
 }
 
 /**
@@ -144,6 +149,18 @@ export function stepPhases(lines: TraceLine[]): Pick<OverheadFigures, 'phasesMs'
       tool = line;
       if (reply) push(PHASES[0], line.at - line.durationMs - reply.at);
       push(PHASES[1], line.durationMs);
+      // The action's parts as the extension timed them, and what none of them covers (the tool, the egress checks).
+      if (line.phases) {
+        let covered = 0;
+        for (const [part, ms] of Object.entries(line.phases)) {
+          if (part === 'page settle (in act)') continue;
+          (phasesMs[`${ACTION_PART}${part}`] ??= []).push(Math.max(0, ms));
+          covered += ms;
+        }
+        const inAct = line.phases['page settle (in act)'];
+        if (inAct !== undefined) (phasesMs[`${ACTION_PART}  of which the page's settle`] ??= []).push(inAct);
+        (phasesMs[`${ACTION_PART}other`] ??= []).push(Math.max(0, line.durationMs - covered));
+      }
       const before = observations.get(line.step);
       const after = observations.get((line.step ?? 0) + 1);
       if (line.name === 'click' && before?.url && after?.url && before.url !== after.url) {

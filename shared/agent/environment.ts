@@ -148,6 +148,8 @@ export const ActionOutcome = z.object({
   evidence: z.array(z.string()).default([]),
   /** A request the action made that the egress guard held: the tool asks the user, then retries or drops it. */
   blocked: BlockedEgress.optional(),
+  /** Where the action's time went, by part, in ms: kept with the task's trace only. */
+  timings: z.record(z.string(), z.number()).optional(),
 });
 export type ActionOutcome = z.input<typeof ActionOutcome>;
 

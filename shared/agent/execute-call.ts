@@ -137,7 +137,10 @@ function settle(call: CallRecord, status: CallRecord['status'], result: ToolResu
  * is persisted as `started` before the handler runs, so a crash mid-action is never followed by a blind repeat.
  * Returns the tool, so the loop knows whether the page may have changed.
  */
-export async function executeCall<E>(call: CallRecord, services: CallServices<E>): Promise<{ tool: AnyTool<E> | null; result: ToolResult | null; changesPage: boolean }> {
+export async function executeCall<E>(
+  call: CallRecord,
+  services: CallServices<E>,
+): Promise<{ tool: AnyTool<E> | null; result: ToolResult | null; changesPage: boolean; timings?: Record<string, number> }> {
   const { state, step, redactor } = services;
   const tool = services.tools.find((t) => t.name === call.name);
   if (!tool) {
@@ -152,13 +155,17 @@ export async function executeCall<E>(call: CallRecord, services: CallServices<E>
   }
   const page = pageLookup(step, state.steps);
   call.stepText = redactor.redact(tool.describe(parsed.args, page));
+  // Where the call's time goes, for the trace: the gate's look at the page, the mark saved before acting, the action.
+  const timings: Record<string, number> = {};
 
   if (call.status === 'proposed' || call.status === 'awaiting_approval') {
     // An environment with its own gate (the shell) decides its tools first; the shared gate decides the rest.
     const own = services.gate
       ? await services.gate({ tool: tool, args: parsed.args, state, step, callId: call.id, ...(services.signal ? { signal: services.signal } : {}) })
       : undefined;
+    const gateStarted = services.now();
     const facts = own ? undefined : await factsFor(services, tool.name, parsed.args);
+    if (services.gateFacts && !own) timings.gate = services.now() - gateStarted;
     let verdict =
       own ??
       gateToolCall({
@@ -220,6 +227,7 @@ export async function executeCall<E>(call: CallRecord, services: CallServices<E>
   call.status = 'started';
   call.startedAt = services.now();
   await services.save();
+  timings['save started'] = services.now() - call.startedAt;
   await armSecrets(services, parsed.args);
   const context: ToolContext<E> = {
     environment: services.environment,
@@ -250,5 +258,5 @@ export async function executeCall<E>(call: CallRecord, services: CallServices<E>
   const clean = redactor.redactDeep(result);
   settle(call, 'finished', clean, services.now());
   const mayChange = typeof tool.changesPage === 'function' ? tool.changesPage(parsed.args) : tool.changesPage;
-  return { tool, result: clean, changesPage: mayChange && clean.changed !== false };
+  return { tool, result: clean, changesPage: mayChange && clean.changed !== false, timings: { ...timings, ...result.timings } };
 }

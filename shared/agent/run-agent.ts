@@ -307,10 +307,10 @@ async function runLoop<E extends AgentEnvironment>(deps: AgentDeps<E>, state: Ag
       await holdWhilePaused();
       if (stopRequested()) return 'stop';
       const started = deps.now();
-      const { changesPage } = await executeCall(call, services(step));
+      const { changesPage, timings } = await executeCall(call, services(step));
       // executeCall returns without acting when the user stopped the task while an approval was pending.
       if (!settled(call) && stopRequested()) return 'stop';
-      emit(toolRecord(call, stepOf(), deps.now() - started, deps.now()));
+      emit(toolRecord(call, stepOf(), deps.now() - started, deps.now(), timings));
       // Not waited for: the next look at the page runs while it is written (the next save comes after it).
       saveBehind();
       if (changesPage) pageMayHaveChanged = true;

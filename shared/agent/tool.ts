@@ -32,6 +32,8 @@ export interface ToolResult {
   /** Whether the page changed, as verified by the environment; absent for tools that do not touch the page. */
   changed?: boolean;
   evidence?: string[];
+  /** Where the call's time went, by part, in ms (for the trace only; never stored with the call or shown). */
+  timings?: Record<string, number>;
 }
 
 /** What the loop lends a handler for one call: the environment and the few loop services a tool may use. */

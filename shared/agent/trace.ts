@@ -40,6 +40,11 @@ export type TraceRecord =
       content: string | null;
       changed: boolean | null;
       durationMs: number | null;
+      /**
+       * Where the call's time went, in ms, by part (the gate's look at the page, the action in the page, the settle
+       * after it...): present when the environment measured them; `npm run bench:agent` prints them.
+       */
+      phases?: Record<string, number>;
     }
   | { type: 'error'; at: number; step: number; code: string; message: string }
   | {
@@ -75,7 +80,7 @@ export function traceLine(record: TraceRecord): string {
 }
 
 /** The trace record of one call, whatever became of it. */
-export function toolRecord(call: CallRecord, step: number, durationMs: number | null, at: number): TraceRecord {
+export function toolRecord(call: CallRecord, step: number, durationMs: number | null, at: number, phases?: Record<string, number>): TraceRecord {
   return {
     type: 'tool',
     at,
@@ -91,5 +96,6 @@ export function toolRecord(call: CallRecord, step: number, durationMs: number | 
     content: call.result?.content ?? null,
     changed: call.result?.changed ?? null,
     durationMs,
+    ...(phases && Object.keys(phases).length > 0 ? { phases } : {}),
   };
 }

@@ -47,5 +47,5 @@ export async function perform(action: WebAction, context: WebContext): Promise<T
     evidence.length > 0
       ? `${outcome.message}\n${wrapUntrusted('untrusted_output', { from: action.kind }, evidence.map((line) => `- ${line}`).join('\n'))}`
       : outcome.message;
-  return { ok: outcome.ok, content, changed: outcome.changed, evidence };
+  return { ok: outcome.ok, content, changed: outcome.changed, evidence, ...(outcome.timings ? { timings: outcome.timings } : {}) };
 }

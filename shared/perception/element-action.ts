@@ -87,6 +87,8 @@ export const ActResult = z.object({
   inputPath: z.string().max(300).optional(),
   /** A navigation the page began during the action (a link, a submit, location.assign, pushState). */
   navigation: z.object({ url: z.string().max(4000), sameDocument: z.boolean() }).optional(),
+  /** How long the frame waited, after acting, for its DOM to go quiet (for the trace's timings). */
+  settledMs: z.number().nonnegative().optional(),
   /** When the target had been re-rendered: the local number of the element acted on instead. */
   replacedBy: z.number().int().positive().optional(),
   /** Candidates for a stale target that had no unique match: local numbers with role and name. */

@@ -64,4 +64,11 @@ export interface PageOutcome {
   evidence: string[];
   /** Set when the action moved the agent to another tab (a new or switched tab). */
   tabId?: number;
+  /** Where the action's time went, by part, in ms (see ActionOutcome.timings). */
+  timings?: Record<string, number>;
+  /**
+   * How many tabs or windows the page opened while the action ran, as the browser reported them; absent where the
+   * browser's view was not watched. The egress check waits for a new window's first request only when there is one.
+   */
+  openedTabs?: number;
 }

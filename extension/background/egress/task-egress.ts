@@ -72,18 +72,29 @@ export async function gateFactsFor(
   return found ? { effect: found } : {};
 }
 
+/** How long a window the action opened may take to have its first request held. */
+const NEW_WINDOW_GRACE_MS = 250;
+const NEW_WINDOW_POLL_MS = 25;
+
 /**
- * The request the guard held while an action ran, if any. A window the page opens is created a moment after the
- * action returns, so a click or key that may have opened one gets a short grace before the answer is "nothing held".
+ * The request the guard held while an action ran, if any. The acting tab's own requests are settled by then (the
+ * action's settle waits for them, and the guard records a block in the same event that ends one). A window the page
+ * opened is not: its first request is made a moment later, so it gets a short grace, which ends as soon as the guard
+ * holds something. `openedTabs` is how many windows the browser saw the page open during the action: with none there
+ * is nothing to wait for; unknown (not watched), a click or key that may have opened one gets the grace.
  */
-export async function heldDuring(egress: TaskEgress, since: number, tabId: number, mayOpenWindow: boolean): Promise<HeldRequest | undefined> {
+export async function heldDuring(egress: TaskEgress, since: number, tabId: number, mayOpenWindow: boolean, openedTabs?: number): Promise<HeldRequest | undefined> {
   // A request carrying a secret is asked about whenever it was made (a script may send it a while after the typing).
   const secret = egress.secrets?.takeHeld(egress.taskId);
   if (secret) return secret;
   const now = egress.guard.heldSince(egress.taskId, since, tabId);
-  if (now || !mayOpenWindow) return now;
-  await egress.sleep(250);
-  return egress.guard.heldSince(egress.taskId, since, tabId);
+  if (now || !mayOpenWindow || openedTabs === 0) return now;
+  const deadline = egress.now() + NEW_WINDOW_GRACE_MS;
+  for (;;) {
+    await egress.sleep(Math.max(0, Math.min(NEW_WINDOW_POLL_MS, deadline - egress.now())));
+    const held = egress.guard.heldSince(egress.taskId, since, tabId);
+    if (held || egress.now() >= deadline) return held;
+  }
 }
 
 export function publicView(held: HeldRequest): BlockedEgress {

@@ -46,21 +46,35 @@ async function onElementWatched(
       `There is no element [${ref}] in this tab's snapshots${memory.refs.lastRef > 0 ? ` (numbers go up to ${memory.refs.lastRef})` : ''}: take a snapshot and use a number from it`,
     );
   }
+  const now = core.deps.now ?? Date.now;
+  // Where the action's time goes, for the trace (see ActionOutcome.timings).
+  let mark = now();
+  const timings: Record<string, number> = {};
+  const lap = (part: string): void => {
+    const at = now();
+    timings[part] = (timings[part] ?? 0) + at - mark;
+    mark = at;
+  };
   const before = await core.deps.tabs.state(tabId);
   const frameId = entry?.frameId ?? 0;
   const target = entry ? { ref: entry.local, token: entry.token, role: entry.role, name: entry.name, url: entry.url } : null;
   let result: ActResult;
   const input = (await core.deps.input?.begin(options.owner, tabId, frameId)) ?? { reason: 'this browser offers no debugger to Deputy' };
+  lap('input lease');
   try {
     result = await callUntilReady(core, tabId, frameId, { target, action, settleMs, input });
+    lap('act in page');
+    if (result.settledMs !== undefined) timings['page settle (in act)'] = result.settledMs;
   } catch (error) {
     const typed = core.deps.input?.end(input.lease) ?? {};
     const shape = toErrorShape(error);
     if (TRANSPORT_CODES.has(shape.code) && !shape.message.includes('[@]')) {
       // The frame went away with its report (Enter sent a form): what the background itself did still counts.
+      lap('act in page');
       const lost = await afterLostFrame(core, tabId, ref, entry, before?.url, shape.message, settleMs, watch, activity);
+      lap('tab settle (after act)');
       if (lost.ok && typed.typing) lost.evidence.unshift(`typed ${typed.typing}`);
-      return lost;
+      return { ...lost, timings, ...(activity ? { openedTabs: activity.seen().opened.length } : {}) };
     }
     const who = ref !== undefined && entry ? label(ref, entry) : 'the page';
     const message = shape.message.includes('[@]') ? shape.message.replaceAll('[@]', who) : `Could not ${action.kind} ${who}: ${shape.message}`;
@@ -89,9 +103,9 @@ async function onElementWatched(
   // answers the action asked for (suggestions, search results): wait for those too, capped.
   // The verdict waits for a navigation the action began, whichever side saw it first: the page (its Navigation API)
   // or the browser (webNavigation), so a submit whose next page commits late is not read as having done nothing.
-  const now = core.deps.now ?? Date.now;
   const pending = navigationPending(activity, frameId === 0 ? result.navigation : undefined, now(), () => now());
   const settled = await core.settle(tabId, { loadCapMs: FOLLOW_LOAD_CAP_MS, quietCapMs: settleMs, alreadyLoading: before?.status === 'loading' }, watch, pending);
+  lap('tab settle (after act)');
   const after = settled.tab;
   const tab = tabEffect({
     topFrame: frameId === 0,
@@ -104,7 +118,9 @@ async function onElementWatched(
   if (after && before && after.title !== before.title) tab.lines.push(`title is now ${JSON.stringify(after.title)}`);
   const verdict = finalVerdict({ ...result, evidence }, tab);
   const message = verdict.message.replaceAll('[@]', subject);
-  return { ok: result.ok, message: message.charAt(0).toUpperCase() + message.slice(1), changed: verdict.changed, evidence: verdict.evidence };
+  lap('verdict');
+  const opened = activity ? { openedTabs: activity.seen().opened.length } : {};
+  return { ok: result.ok, message: message.charAt(0).toUpperCase() + message.slice(1), changed: verdict.changed, evidence: verdict.evidence, timings, ...opened };
 }
 
 /** Sends the action once the frame's content script answers (see untilContentAnswers). */

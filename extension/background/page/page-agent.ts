@@ -219,18 +219,31 @@ export class PageAgent {
         return findOnPage(this.core, tabId, action.text, action.budgetMs);
       case 'wait':
         return waitOnPage(this.core, tabId, action.seconds, action.text, watch);
-      default:
-        return runTabAction(
+      default: {
+        // Where the step's time goes, for the trace: the settle, and the rest (the navigation itself).
+        const now = this.deps.now ?? Date.now;
+        const started = now();
+        let settling = 0;
+        const outcome = await runTabAction(
           {
             tabs: this.deps.tabs,
             sleep: this.deps.sleep,
             ...(this.deps.watchChanges ? { watchChanges: this.deps.watchChanges } : {}),
-            settle: (id) => this.settle(id, { loadCapMs: NAVIGATION_CAP_MS, quietCapMs: settleMs }, id === tabId ? watch : undefined),
+            settle: async (id) => {
+              const from = now();
+              try {
+                return await this.settle(id, { loadCapMs: NAVIGATION_CAP_MS, quietCapMs: settleMs }, id === tabId ? watch : undefined);
+              } finally {
+                settling += now() - from;
+              }
+            },
             loadFailure: async (id) => (await this.deps.loadFailure?.(id))?.error,
           },
           tabId,
           action,
         );
+        return { ...outcome, timings: { 'navigate and load': now() - started - settling, 'tab settle (after act)': settling } };
+      }
     }
   }
 

@@ -199,9 +199,11 @@ export function createTabEnvironment(deps: TabEnvironmentDeps, startTabId: numbe
         // A tab the task opened or (with the user's approval) switched to is the task's from now on.
         if (egress) await egress.guard.adopt(egress.taskId, tabId);
       }
-      const result: ActionOutcome = { ok: outcome.ok, message: outcome.message, changed: outcome.changed, evidence: outcome.evidence };
+      const result: ActionOutcome = { ok: outcome.ok, message: outcome.message, changed: outcome.changed, evidence: outcome.evidence, ...(outcome.timings ? { timings: outcome.timings } : {}) };
       if (!egress) return result;
-      const blocked = await heldDuring(egress, since, tabId, MAY_OPEN_WINDOW.has(action.kind));
+      const checked = egress.now();
+      const blocked = await heldDuring(egress, since, tabId, MAY_OPEN_WINDOW.has(action.kind), outcome.openedTabs);
+      if (result.timings) result.timings['egress check'] = egress.now() - checked;
       if (!blocked) return result;
       held.set(blocked.id, { request: blocked, returnTo: blocked.tabId === actedIn ? before : undefined });
       return { ...result, blocked: publicView(blocked) };

@@ -323,5 +323,5 @@ async function act(doc: Document, win: Window, el: Element | null, action: Eleme
   message = message.includes('[@]') || !el ? message : `${message} [@]`;
   // Whether nothing changed is the background's verdict: it also sees navigations, new tabs and downloads.
   const flagsNoEffect = action.kind !== 'focus' && !message.startsWith('left');
-  return { ok, message, changed, evidence, flagsNoEffect, ...(used() ? { inputPath: driver.path() } : {}) };
+  return { ok, message, changed, evidence, flagsNoEffect, settledMs: report.waitedMs, ...(used() ? { inputPath: driver.path() } : {}) };
 }

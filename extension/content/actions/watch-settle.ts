@@ -13,7 +13,10 @@ export interface SettleReport {
 export interface SettleOptions {
   /** The longest wait. */
   capMs: number;
-  /** Once the page has changed, how long it must stay unchanged to count as settled. */
+  /**
+   * Once the page has changed, how long it must stay unchanged to count as settled. Left out (the rule everywhere):
+   * until it has rendered QUIET_FRAMES frames with no change and no animation the action started still running.
+   */
   quietMs?: number;
   /**
    * How long to wait for a first change when none has come yet. Nothing changing within one frame is the common
@@ -30,7 +33,15 @@ export interface SettleOptions {
 
 /** The time one frame takes to render; a page's reaction to an event lands within it when it is synchronous. */
 export const FRAME_MS = 20;
-const QUIET_MS = 150;
+/**
+ * Once the page has changed, it is quiet after rendering this many frames with no further change: a framework's
+ * follow-up render (a microtask, a timer of 0, the next animation frame) lands within them. The wait is counted in the
+ * page's own frames, so a busy machine that renders slowly is given the longer time it needs, and an idle one ends
+ * early; where frames do not come (a hidden tab) they are counted as FRAME_MS each.
+ */
+const QUIET_FRAMES = 3;
+/** Where a visible page renders no frames: how long without a change is quiet all the same (QUIET_FRAMES at 10 fps). */
+const NO_FRAMES_QUIET_MS = 300;
 const POLL_MS = 20;
 /** Nodes remembered per action, and how many of them the evidence names. */
 const KEPT = 40;
@@ -69,11 +80,17 @@ function shownTexts(nodes: Node[]): string[] {
 export function watchSettle(doc: Document): { settle(options: SettleOptions): Promise<SettleReport>; stop(): void } {
   let mutations = 0;
   let lastChange = 0;
+  /** Frames the page has rendered since its last change (counted while settling). */
+  let framesSinceChange = 0;
+  // Animations and transitions that start from now on are the action's (a menu sliding open): waited for while they run.
+  const now = doc.timeline?.currentTime;
+  const startedAt = typeof now === 'number' ? now : null;
   const added: Node[] = [];
   const removed: string[] = [];
   const observer = new MutationObserver((records) => {
     mutations += records.length;
     lastChange = Date.now();
+    framesSinceChange = 0;
     for (const record of records) {
       if (record.type !== 'childList') continue;
       for (const node of record.addedNodes) if (added.length < KEPT) added.push(node);
@@ -88,36 +105,71 @@ export function watchSettle(doc: Document): { settle(options: SettleOptions): Pr
     stop: () => observer.disconnect(),
     settle(options) {
       const started = Date.now();
-      const quietMs = options.quietMs ?? QUIET_MS;
       const frames = options.graceFrames;
       const graceMs = Math.min(frames !== undefined ? frames * FRAME_MS : (options.graceMs ?? FRAME_MS), options.capMs);
       let framesSeen = 0;
-      if (frames !== undefined && typeof requestAnimationFrame === 'function') {
+      let settling = true;
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      let check = (): void => undefined;
+      // The page's rendered frames, counted while this settle lasts: for the grace and for the quiet after a change.
+      // Each frame looks again at once, so a page that went quiet is settled on the frame that shows it.
+      const framesCome = typeof requestAnimationFrame === 'function' && doc.visibilityState !== 'hidden';
+      if (framesCome) {
         const onFrame = (): void => {
+          if (!settling) return;
           framesSeen += 1;
-          if (framesSeen < frames) requestAnimationFrame(onFrame);
+          framesSinceChange += 1;
+          requestAnimationFrame(onFrame);
+          check();
         };
         requestAnimationFrame(onFrame);
       }
+      framesSinceChange = 0;
+      const changedQuietly = (now: number): boolean => {
+        if (options.quietMs !== undefined) return now - lastChange >= options.quietMs;
+        // A visible page may still render no frame (its window covered): no change for as long as that many frames
+        // would take on a slow machine is quiet too.
+        const framesQuiet = framesCome ? framesSinceChange >= QUIET_FRAMES || now - lastChange >= NO_FRAMES_QUIET_MS : now - lastChange >= QUIET_FRAMES * FRAME_MS;
+        return framesQuiet && !animating(doc, startedAt);
+      };
       return new Promise((resolve) => {
-        const check = (): void => {
+        check = (): void => {
+          if (!settling) return;
           const now = Date.now();
           const graceOver = now - started >= graceMs || (frames !== undefined && framesSeen >= frames);
           // Mutation records are delivered at the end of the task that made them, so a change made in the frame after
           // the action is already counted here.
-          const quiet = mutations === 0 ? graceOver : now - lastChange >= quietMs;
+          const quiet = mutations === 0 ? graceOver : changedQuietly(now);
+          clearTimeout(timer);
           if (quiet || now - started >= options.capMs) {
+            settling = false;
             observer.disconnect();
             resolve({ mutations, timedOut: !quiet, waitedMs: now - started, added: shownTexts(added), removed: removed.slice(0, SHOWN) });
             return;
           }
-          setTimeout(check, mutations === 0 ? Math.min(POLL_MS, graceMs) : POLL_MS);
+          timer = setTimeout(check, mutations === 0 ? Math.min(POLL_MS, graceMs) : POLL_MS);
         };
         if (graceMs === 0 && mutations === 0) check();
-        else setTimeout(check, Math.min(POLL_MS, graceMs));
+        else timer = setTimeout(check, Math.min(POLL_MS, graceMs));
       });
     },
   };
+}
+
+/**
+ * Whether an animation or transition that began since `since` (on the document's timeline) is still running and will
+ * end: a menu sliding open, a panel fading in. Endless ones (a spinner) never end, so they are not waited for; the
+ * request a spinner stands for is waited for by the background, which sees it.
+ */
+function animating(doc: Document, since: number | null): boolean {
+  if (typeof doc.getAnimations !== 'function') return false;
+  return doc.getAnimations().some((animation) => {
+    if (animation.playState !== 'running') return false;
+    const begun = animation.startTime;
+    if (since !== null && typeof begun === 'number' && begun < since) return false;
+    const end = animation.effect?.getComputedTiming().endTime;
+    return typeof end === 'number' && Number.isFinite(end);
+  });
 }
 
 /** What came into view around an element without any change to the page's nodes (a menu a CSS :hover rule shows). */

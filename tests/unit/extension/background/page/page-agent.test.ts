@@ -73,7 +73,10 @@ describe('PageAgent', () => {
     }, [0, 3]);
     await agent.snapshot(1, { mode: 'page' });
     const outcome = await agent.act(1, { kind: 'click', ref: 1 });
-    expect(outcome).toEqual({ ok: true, message: 'Clicked [1] button "Send"', changed: true, evidence: ['1 changes on the page'] });
+    const { timings, ...reported } = outcome;
+    expect(reported).toEqual({ ok: true, message: 'Clicked [1] button "Send"', changed: true, evidence: ['1 changes on the page'] });
+    // Where the action's time went, by part, for the task's trace.
+    expect(Object.keys(timings ?? {})).toEqual(['input lease', 'act in page', 'tab settle (after act)', 'verdict']);
     expect(seen[0]).toMatchObject({ frameId: 3, target: { ref: 4, token: 'doc-9', role: 'button', name: 'Send' } });
   });
 
