@@ -1,5 +1,5 @@
 import type { Pixels } from './png-pixels';
-import { find, said, type SolverKit, Unsolvable } from './solver-kit';
+import { find, said, Unsolvable } from './solver-kit';
 import { submit, type Solver } from './solvers-forms';
 import { sight } from './solvers-sight';
 
@@ -69,11 +69,6 @@ function taskArea(pixels: Pixels): Box {
   return { x0: 0, y0: 50, x1: Math.min(pixels.width, 160), y1: Math.min(pixels.height, 210) };
 }
 
-async function dumpOnly(k: SolverKit): Promise<void> {
-  await sight(k);
-  throw new Unsolvable('not yet');
-}
-
 export const SIGHT9_SOLVERS: Record<string, Solver> = {
   // Blocks are light blue squares on either side of a "+": count each side's, type the sum.
   'visual-addition': async (k) => {
@@ -83,7 +78,6 @@ export const SIGHT9_SOLVERS: Record<string, Solver> = {
     await k.act({ kind: 'type', ref: find(k.text, 'textbox').ref, text: String(squares.length), clear: true, submit: false });
     await submit(k);
   },
-  'identify-shape': dumpOnly,
   // A regular polygon's outline: its distance from the centre, walked round, rises at each corner, so the strongest
   // of the profile's frequencies 3 to 7 is the number of sides.
   'count-sides': async (k) => {
@@ -127,7 +121,6 @@ export const SIGHT9_SOLVERS: Record<string, Solver> = {
     const sides = [3, 4, 5, 6, 7].reduce((a, b) => (strength(b) > strength(a) ? b : a));
     await k.act({ kind: 'click', ref: find(k.text, 'button', String(sides)).ref });
   },
-  'count-shape': dumpOnly,
   // Small squares in shades of red, green and blue: click each whose hue is the one asked for, then Submit.
   'click-shades': async (k) => {
     const [colour = ''] = said(k.text, /shades of (red|green|blue)/);
