@@ -2,6 +2,7 @@ import type { ActionEffect, FieldFact, FormFact } from '../../../shared/agent/ac
 import type { ElementAction } from '../../../shared/perception/element-action';
 import { accessibleName, clip, collapse } from '../perception/accessible-name';
 import { deepActiveElement, type DomAccess } from '../perception/dom-access';
+import { fromScreenshot } from './point-action';
 import { deepElementAt } from './pointer-events';
 import { isTextField } from './type-text';
 
@@ -104,7 +105,8 @@ function selectedLabels(el: Element, values: string[]): string[] {
  */
 export function describeEffect(doc: Document, el: Element | null, action: ElementAction, access: DomAccess): ActionEffect {
   const win = doc.defaultView;
-  const atPoint = action.kind === 'point' ? deepElementAt(doc, action.x, action.y, access) : null;
+  const point = action.kind === 'point' ? fromScreenshot(win, action.x, action.y) : null;
+  const atPoint = point ? deepElementAt(doc, point.x, point.y, access) : null;
   // Input at a point over a child frame lands in that frame: the gate judges it by the frame's site.
   const frameUrl = atPoint instanceof HTMLIFrameElement && atPoint.src ? atPoint.src : (win?.location.href ?? doc.URL);
   const target = el ?? atPoint ?? (action.kind === 'press' ? deepActiveElement(doc, access) : null) ?? doc.body;

@@ -6,13 +6,36 @@ import { deepElementAt, describeElement } from './pointer-events';
 
 type PointAction = Extract<ElementAction, { kind: 'point' }>;
 
-/** The element under a point of the viewport (into shadow roots), or an error that says where the viewport ends. */
+/**
+ * A position of the screenshot as a point of the top frame's viewport. The screenshot is the browser's capture of the
+ * tab, in device pixels: on a high-density screen, or with the page zoomed, one CSS pixel is `devicePixelRatio` of
+ * them, so a position read off the image is divided by it (at 1 they are the same).
+ */
+export function fromScreenshot(win: Window | null, x: number, y: number): { x: number; y: number } {
+  const scale = screenshotScale(win);
+  return { x: x / scale, y: y / scale };
+}
+
+/** Screenshot pixels per CSS pixel of the viewport. */
+function screenshotScale(win: Window | null): number {
+  return win && Number.isFinite(win.devicePixelRatio) && win.devicePixelRatio > 0 ? win.devicePixelRatio : 1;
+}
+
+/**
+ * The element under a position of the screenshot (into shadow roots), or an error that says where the visible page
+ * ends, in the screenshot's pixels.
+ */
 export function elementAtPoint(doc: Document, x: number, y: number, access: DomAccess): Element {
   const win = doc.defaultView;
-  if (win && (x >= win.innerWidth || y >= win.innerHeight)) {
-    throw new AppError('invalid_params', `(${Math.round(x)}, ${Math.round(y)}) is outside the visible page, which is ${win.innerWidth} x ${win.innerHeight}: scroll first, then read the position off a new screenshot`);
+  const at = fromScreenshot(win, x, y);
+  if (win && (at.x >= win.innerWidth || at.y >= win.innerHeight)) {
+    const scale = screenshotScale(win);
+    throw new AppError(
+      'invalid_params',
+      `(${Math.round(x)}, ${Math.round(y)}) is outside the visible page, which is ${Math.round(win.innerWidth * scale)} x ${Math.round(win.innerHeight * scale)} in screenshot pixels: scroll first, then read the position off a new screenshot`,
+    );
   }
-  const hit = deepElementAt(doc, x, y, access);
+  const hit = deepElementAt(doc, at.x, at.y, access);
   if (!hit) throw new AppError('not_found', `nothing of the page is at (${Math.round(x)}, ${Math.round(y)})`);
   return hit;
 }
@@ -30,9 +53,10 @@ function boxOf(el: Element): string {
  * the drag landed where it meant.
  */
 export async function pointAt(doc: Document, action: PointAction, access: DomAccess, driver: InputDriver): Promise<{ message: string; evidence: string[] }> {
-  const at = { x: action.x, y: action.y };
-  const where = `(${Math.round(at.x)}, ${Math.round(at.y)})`;
-  const hit = elementAtPoint(doc, at.x, at.y, access);
+  // Positions are told back as the model gave them (screenshot pixels); the input goes to the viewport's point.
+  const at = fromScreenshot(doc.defaultView, action.x, action.y);
+  const where = `(${Math.round(action.x)}, ${Math.round(action.y)})`;
+  const hit = elementAtPoint(doc, action.x, action.y, access);
   const evidence = [`under ${where}: ${describeElement(hit)}`];
   switch (action.op) {
     case 'click':
@@ -44,14 +68,15 @@ export async function pointAt(doc: Document, action: PointAction, access: DomAcc
       return { message: `moved the mouse to ${where}`, evidence };
     case 'drag': {
       if (action.toX === undefined || action.toY === undefined) throw new AppError('invalid_params', 'a drag at a position needs where it ends (to_x, to_y)');
-      const to = { x: action.toX, y: action.toY };
-      const drop = elementAtPoint(doc, to.x, to.y, access);
+      const to = fromScreenshot(doc.defaultView, action.toX, action.toY);
+      const drop = elementAtPoint(doc, action.toX, action.toY, access);
       const before = boxOf(hit);
       await driver.drag({ el: hit, at }, { el: drop, at: to });
       const after = boxOf(hit);
-      evidence.push(`under (${Math.round(to.x)}, ${Math.round(to.y)}) before the drop: ${describeElement(drop)}`);
-      if (hit.isConnected && after !== before) evidence.push(`the element it started on moved from ${before} to ${after}`);
-      return { message: `dragged from ${where} to (${Math.round(to.x)}, ${Math.round(to.y)})`, evidence };
+      const end = `(${Math.round(action.toX)}, ${Math.round(action.toY)})`;
+      evidence.push(`under ${end} before the drop: ${describeElement(drop)}`);
+      if (hit.isConnected && after !== before) evidence.push(`the element it started on moved from ${before} to ${after} (viewport CSS pixels)`);
+      return { message: `dragged from ${where} to ${end}`, evidence };
     }
   }
 }

@@ -20,7 +20,7 @@ import { Unsolvable, type SolverKit } from './solver-kit';
 export interface PageView {
   /** The page as the model reads it this step (snapshot, last step's verification). */
   text: string;
-  /** A PNG of the tab, only when the solution asked for sight (what a vision model would be sent). */
+  /** The image Deputy sent the model with this view (a JPEG), only when the solution asked for sight. */
   screenshot?: Buffer;
 }
 
@@ -64,7 +64,9 @@ export class ExpressibleDriver {
         stream: false,
         openaiApi: 'chat',
         toolCalling: 'native',
-        vision: false,
+        // A model that reads images: it gets a screenshot only when it asks for one (the screenshot tool), as
+        // step screenshots stay off; the sight solutions read that one.
+        vision: true,
         timeoutMs: 120_000,
         maxRetries: 0,
       },
@@ -116,6 +118,20 @@ export class ExpressibleDriver {
   }
 }
 
+/** The image attached to the request's latest page view (the chat wire format's data URL), if any. */
+function imageOf(request: ModelRequest): Buffer | undefined {
+  for (const message of [...request.messages].reverse()) {
+    if (message.role !== 'user' || !Array.isArray(message.content)) continue;
+    for (const part of message.content as { type?: string; image_url?: { url?: string } }[]) {
+      const url = part.type === 'image_url' ? part.image_url?.url : undefined;
+      const data = url ? /^data:image\/\w+;base64,(.*)$/.exec(url)?.[1] : undefined;
+      if (data) return Buffer.from(data, 'base64');
+    }
+    return undefined;
+  }
+  return undefined;
+}
+
 function lastToolResult(request: ModelRequest): string {
   const tool = request.messages.filter((m) => m.role === 'tool').at(-1);
   return typeof tool?.content === 'string' ? tool.content : '';
@@ -138,15 +154,15 @@ export class Episode {
     this.taskId = started.id;
     void this.watch();
     const viewOf = (request: ModelRequest): string => currentView({ json: request } as RecordedRequest);
-    let text = viewOf(await bridge.next());
+    let request = await bridge.next();
+    let text = viewOf(request);
     const ended = (): string | null => this.ended;
-    const page = this.page;
     const untilEnded = () => this.untilEnded();
     const call = async (action: Record<string, unknown>): Promise<ActOutcome> => {
       if (ended()) throw new Unsolvable(`the task ended (${ended()}) before the solution did`);
       const { kind, toRef, ...rest } = action;
       bridge.reply({ name: String(kind), arguments: { ...rest, ...(toRef === undefined ? {} : { to_ref: toRef }) } });
-      const request = await bridge.next();
+      request = await bridge.next();
       text = viewOf(request);
       const result = lastToolResult(request);
       return { ok: !result.startsWith('Error:'), message: result };
@@ -156,7 +172,12 @@ export class Episode {
         return text;
       },
       async look(sight = false) {
-        return sight ? { text, screenshot: Buffer.from(await page.screenshot({ type: 'png' })) } : { text };
+        if (!sight) return { text };
+        // Asked as a model asks: the screenshot tool, then the image that comes with the next page view.
+        await call({ kind: 'screenshot' });
+        const screenshot = imageOf(request);
+        if (!screenshot) throw new Unsolvable('Deputy sent no screenshot with the page view it was asked for');
+        return { text, screenshot };
       },
       async act(action) {
         const outcome = await call(action);

@@ -82,3 +82,19 @@ export function blackRuns(pixels: Pixels, box: { x0: number; y0: number; x1: num
   }
   return runs;
 }
+
+/** Decodes a screenshot as Deputy sends it (a JPEG from the browser's capture; a PNG is read here too). */
+export async function decodeImage(image: Buffer): Promise<Pixels> {
+  if (image.readUInt32BE(0) === 0x89504e47) return decodePng(image);
+  const { default: sharp } = await import('sharp');
+  const { data, info } = await sharp(image).removeAlpha().raw().toBuffer({ resolveWithObject: true });
+  const { width, height } = info;
+  return {
+    width,
+    height,
+    at: (x, y) => {
+      const i = (Math.min(height - 1, Math.max(0, Math.round(y))) * width + Math.min(width - 1, Math.max(0, Math.round(x)))) * 3;
+      return [data[i] ?? 0, data[i + 1] ?? 0, data[i + 2] ?? 0];
+    },
+  };
+}

@@ -1,5 +1,5 @@
 import { writeFileSync } from 'node:fs';
-import { blackRuns, decodePng, type Pixels } from './png-pixels';
+import { blackRuns, decodeImage, type Pixels } from './png-pixels';
 import { type SolverKit, Unsolvable } from './solver-kit';
 import type { Solver } from './solvers-forms';
 
@@ -17,11 +17,15 @@ const NAMED: Record<string, Rgb> = {
   green: [0, 128, 0], brown: [165, 42, 42], navy: [0, 0, 128], teal: [0, 128, 128], maroon: [128, 0, 0], silver: [192, 192, 192],
 };
 
-const distance = (a: Rgb, b: Rgb): number => Math.abs(a[0] - b[0]) + Math.abs(a[1] - b[1]) + Math.abs(a[2] - b[2]);
+export const distance = (a: Rgb, b: Rgb): number => Math.abs(a[0] - b[0]) + Math.abs(a[1] - b[1]) + Math.abs(a[2] - b[2]);
 
 /** The task's yellow instruction bar (MiniWoB's #query), whose place tells where the task area is. */
-function queryBar(pixels: Pixels): { x0: number; y0: number; x1: number; y1: number } {
-  const yellow = (x: number, y: number): boolean => distance(pixels.at(x, y), [255, 255, 0]) <= 6;
+export function queryBar(pixels: Pixels): { x0: number; y0: number; x1: number; y1: number } {
+  // Loosely: the screenshot is a JPEG, whose flat colours come back a little off.
+  const yellow = (x: number, y: number): boolean => {
+    const [r, g, b] = pixels.at(x, y);
+    return r > 200 && g > 200 && b < 110;
+  };
   for (let y = 0; y < Math.min(pixels.height, 400); y += 1) {
     for (let x = 0; x < Math.min(pixels.width, 600); x += 1) {
       if (!yellow(x, y)) continue;
@@ -50,11 +54,11 @@ function borderedBoxes(pixels: Pixels, area: { x0: number; y0: number; x1: numbe
   return found;
 }
 
-async function sight(k: SolverKit): Promise<Pixels> {
+export async function sight(k: SolverKit): Promise<Pixels> {
   const view = await k.look(true);
   if (!view.screenshot) throw new Unsolvable('no screenshot was given');
   if (process.env.SIGHT_DUMP) writeFileSync(process.env.SIGHT_DUMP, view.screenshot);
-  return decodePng(view.screenshot);
+  return decodeImage(view.screenshot);
 }
 
 export const SIGHT_SOLVERS: Record<string, Solver> = {
@@ -68,6 +72,23 @@ export const SIGHT_SOLVERS: Record<string, Solver> = {
   },
 };
 
+/**
+ * The colour of the first flat patch (4 x 4 pixels of one colour) in an area that is not its background: a swatch,
+ * where text's thin strokes never make one.
+ */
+export function flatPatch(pixels: Pixels, area: { x0: number; y0: number; x1: number; y1: number }, background: Rgb): Rgb | undefined {
+  for (let y = area.y0; y + 4 < area.y1; y += 1) {
+    for (let x = area.x0; x + 4 < area.x1; x += 1) {
+      const centre = pixels.at(x + 1, y + 1);
+      if (distance(centre, background) < 90) continue;
+      let flat = true;
+      for (let dy = 0; dy < 4 && flat; dy += 1) for (let dx = 0; dx < 4 && flat; dx += 1) flat = distance(pixels.at(x + dx, y + dy), centre) < 30;
+      if (flat) return pixels.at(x + 2, y + 2);
+    }
+  }
+  return undefined;
+}
+
 async function clickColor(k: SolverKit, pixels: Pixels): Promise<'clicked' | 'unclear'> {
   {
     const bar = queryBar(pixels);
@@ -75,9 +96,9 @@ async function clickColor(k: SolverKit, pixels: Pixels): Promise<'clicked' | 'un
     let wanted: Rgb | undefined = named ? NAMED[named.toLowerCase()] : undefined;
     if (named && !wanted) throw new Unsolvable(`a colour name the script does not know: ${named}`);
     if (!wanted) {
-      const swatch = borderedBoxes(pixels, { x0: bar.x0, y0: bar.y0, x1: bar.x1 + 1, y1: bar.y1 + 1 }, 12)[0];
+      const swatch = flatPatch(pixels, { x0: bar.x0, y0: bar.y0, x1: bar.x1 + 1, y1: bar.y1 + 1 }, [255, 255, 0]);
       if (!swatch) return 'unclear';
-      wanted = swatch.colour;
+      wanted = swatch;
     }
     const target = wanted;
     const area = { x0: bar.x0, y0: bar.y1 + 1, x1: Math.min(pixels.width, bar.x0 + 170), y1: Math.min(pixels.height, bar.y0 + 215) };
