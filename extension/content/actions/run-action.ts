@@ -8,6 +8,7 @@ import { aimAt, describeElement, scrollIntoViewIfNeeded } from './pointer-events
 import { parseChord } from './chord';
 import { pointAt } from './point-action';
 import { scrollableOf, scrollWithInput } from './scroll-by';
+import { boxForPageScroll } from './scroll-target';
 import { ariaOptionNames, findAriaOption, listboxOf, selectNative } from './select-option';
 import { setFiles } from './set-files';
 import { keyAriaValue, setValue, takesValue } from './set-value';
@@ -251,8 +252,10 @@ async function act(doc: Document, win: Window, el: Element | null, action: Eleme
         message = 'scrolled into view';
         break;
       }
-      const box = el ? scrollableOf(el) : null;
+      // Without a ref: the page, or the box that hides the rest when the page itself cannot move that way.
+      const box = el ? scrollableOf(el) : boxForPageScroll(win, action.direction);
       message = `scrolled ${action.direction}${el ? ' in' : ''}`;
+      if (!el && box) evidence.push(`the page itself does not scroll ${action.direction}: scrolled the ${describeElement(box)} that holds the rest`);
       const where = await scrollWithInput(win, box, action.direction, action.pages, driver);
       scrolledBox = box !== null && !where.startsWith('did not move');
       evidence.push(where);

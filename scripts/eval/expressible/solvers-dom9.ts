@@ -53,6 +53,8 @@ export const DOM9_SOLVERS: Record<string, Solver> = {
     // A person opens each submenu by pointing at its item and clicks only the last: clicking a parent item chooses it.
     const path = (said(k.text, /Select (.+)\n/)[0] ?? '').split('>').map((part) => part.trim());
     for (const [i, step] of path.entries()) {
+      // A submenu opens a moment after the pointer rests on its parent, as it does for a person.
+      if (i > 0 && findAll(k.text, 'menuitem', exactly(step)).length === 0) await k.act({ kind: 'wait', seconds: 0.5 });
       const item = find((await k.look()).text, 'menuitem', exactly(step));
       await k.act({ kind: 'hover', ref: item.ref });
       if (i === path.length - 1) await click(k, item.ref);
