@@ -7,6 +7,7 @@ import type { InputDriver } from './input-types';
 import { aimAt, describeElement, scrollIntoViewIfNeeded } from './pointer-events';
 import { parseChord } from './chord';
 import { pointAt } from './point-action';
+import { arriveAt } from './pointer-arrival';
 import { scrollableOf, scrollWithInput } from './scroll-by';
 import { boxForPageScroll } from './scroll-target';
 import { ariaOptionNames, findAriaOption, listboxOf, selectNative } from './select-option';
@@ -82,7 +83,8 @@ async function clickLike(el: Element, access: DomAccess, count: number, driver: 
     (el as HTMLElement).click();
     return 'clicked (with click(): the element has no visible point)';
   }
-  await driver.click(aim.target, { x: aim.x, y: aim.y }, count);
+  const landed = await arriveAt(el, aim, access, driver);
+  await driver.click(landed.target, { x: landed.x, y: landed.y }, count);
   return count === 2 ? 'double-clicked' : 'clicked';
 }
 
