@@ -10,6 +10,10 @@ const boxOf = (el: Element): string => {
   const r = el.getBoundingClientRect();
   return `${Math.round(r.left)},${Math.round(r.top)},${Math.round(r.width)},${Math.round(r.height)}`;
 };
+const hasArea = (el: Element): boolean => {
+  const r = el.getBoundingClientRect();
+  return r.width >= 1 && r.height >= 1;
+};
 
 const nextFrame = (win: Window): Promise<void> =>
   new Promise((resolve) => {
@@ -40,7 +44,8 @@ export async function arriveAt(el: Element, aim: Aim & { ok: true; target: Eleme
   for (let still = 0; still < FRAMES_STILL && Date.now() - began < ARRIVAL_CAP_MS; ) {
     await nextFrame(win);
     const now = boxOf(el);
-    still = now === last ? still + 1 : 0;
+    // A box with no area yet (its image still loading) is not where the press can land: it is waited for too.
+    still = now === last && hasArea(el) ? still + 1 : 0;
     if (now !== first) changed = true;
     last = now;
   }
