@@ -12,6 +12,7 @@ import { scrollableOf, scrollWithInput } from './scroll-by';
 import { boxForPageScroll } from './scroll-target';
 import { ariaOptionNames, findAriaOption, listboxOf, selectNative } from './select-option';
 import { setFiles } from './set-files';
+import { selectText } from './select-text';
 import { keyAriaValue, setValue, takesValue } from './set-value';
 import { heldAsWritten } from '../../../shared/perception/value-formats';
 import { isTextField, readBack, typeWithInput } from './type-text';
@@ -277,6 +278,12 @@ async function act(doc: Document, win: Window, el: Element | null, action: Eleme
       evidence.push(...done.evidence);
       break;
     }
+    case 'select_text': {
+      const done = await selectText(doc, el, action.text, driver);
+      message = done.message;
+      evidence.push(...done.evidence);
+      break;
+    }
     case 'set_files': {
       const target = need();
       message = setFiles(target, action.files);
@@ -327,6 +334,7 @@ async function act(doc: Document, win: Window, el: Element | null, action: Eleme
     report.mutations > 0 || after.url !== before.url || after.state !== before.state || focusMoved || after.scroll !== before.scroll || scrolledBox || revealed.length > 0;
   message = message.includes('[@]') || !el ? message : `${message} [@]`;
   // Whether nothing changed is the background's verdict: it also sees navigations, new tabs and downloads.
-  const flagsNoEffect = action.kind !== 'focus' && !message.startsWith('left');
+  // A selection changes nothing in the page's elements; it was read back instead.
+  const flagsNoEffect = action.kind !== 'focus' && action.kind !== 'select_text' && !message.startsWith('left');
   return { ok, message, changed, evidence, flagsNoEffect, ...(used() ? { inputPath: driver.path() } : {}) };
 }

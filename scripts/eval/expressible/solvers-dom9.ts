@@ -1,5 +1,6 @@
 import { exactly, find, findAll, lines, said, type SolverKit, SUBMIT, Unsolvable } from './solver-kit';
 import type { Solver } from './solvers-forms';
+import { MORE_SOLVERS } from './solvers-more';
 
 /**
  * DOM families (issue 26, second round): each reads only the snapshot the model is sent, acts through Deputy's tools,
@@ -48,7 +49,26 @@ export function bestMove(board: string[], me: string): number {
   return best;
 }
 
+/** The page's own text between the instruction and the page's footer (its "Last reward:" label), numbered lines left out. */
+function bodyText(text: string, instruction: RegExp): string {
+  const rows = text.split('\n');
+  const start = rows.findIndex((row) => instruction.test(row));
+  const end = rows.findIndex((row, i) => i > start && /label "Last reward:"/.test(row));
+  // A short paragraph may share the instruction's line: what follows the instruction there is the page's too.
+  const sameLine = (rows[start] ?? '').replace(instruction, '').trim();
+  return [sameLine, ...rows.slice(start + 1, end < 0 ? undefined : end).filter((row) => lines(row).length === 0)]
+    .join(' ')
+    .trim();
+}
+
 export const DOM9_SOLVERS: Record<string, Solver> = {
+  'highlight-text': async (k) => {
+    // The paragraph is the page's only text besides its instruction: selected as a person selects it, then submitted.
+    const paragraph = bodyText(k.text, /^Highlight the text in the paragraph below and click submit\./i);
+    if (!paragraph) throw new Unsolvable('no paragraph in the snapshot');
+    await k.act({ kind: 'select_text', text: paragraph });
+    await click(k, find((await k.look()).text, 'button', SUBMIT).ref);
+  },
   'click-menu': async (k) => {
     // A person opens each submenu by pointing at its item and clicks only the last: clicking a parent item chooses it.
     const path = (said(k.text, /Select (.+)\n/)[0] ?? '').split('>').map((part) => part.trim());
@@ -127,7 +147,8 @@ export const DOM9_SOLVERS: Record<string, Solver> = {
   },
   'order-food': async (k) => {
     const byName = /Order one of each item: (.+)\n/.exec(k.text)?.[1];
-    if (!byName) throw new Unsolvable('the instruction asks for a kind of dish; only named dishes are scripted here');
+    // A count of a kind of dish: the earlier solution, which reads the dishes' pictures.
+    if (!byName) return (MORE_SOLVERS['order-food'] as Solver)(k);
     const items = byName.split(/,\s*/).map((s) => s.trim()).filter(Boolean);
     for (const item of items) {
       // A long menu is read as a person reads it: scrolled to where the dish is (find brings its place into view).
