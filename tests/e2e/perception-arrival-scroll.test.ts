@@ -56,7 +56,24 @@ const LONG_PAGE = `<!doctype html><html><head><title>Long page</title>
 <div id="box">${ITEMS.slice(0, 10).map((item) => `<p>${item}</p>`).join('')}</div>
 ${ITEMS.map((item) => `<p style="height:80px">Section ${item}</p>`).join('')}</body></html>`;
 
-const e2e = useE2e({ model: 'act', stepBudget: 40, routes: { '/arrival': ARRIVAL_PAGE, '/framed': FRAMED_PAGE, '/long': LONG_PAGE } });
+/** Text to select, as a person would, in every kind of place text sits: each case's words and where they are. */
+const SELECT_CASES = [
+  { id: 'plain', html: '<p>Lorem ipsum dolor sit amet consectetur.</p>', select: 'ipsum dolor sit' },
+  { id: 'inline', html: '<p>Pack the <b>red</b> and <i>blue</i> boxes today.</p>', select: 'the red and blue boxes' },
+  { id: 'wrapped', html: `<p style="width:160px">${'alpha beta gamma delta epsilon zeta eta theta iota kappa'}</p>`, select: 'gamma delta epsilon zeta eta theta' },
+  { id: 'editable', html: '<div contenteditable="true">Tempor bibendum purus nulla.</div>', select: 'bibendum purus' },
+  { id: 'field', html: '<textarea id="area" aria-label="Notes">Copy this sentence exactly</textarea>', select: 'this sentence' },
+] as const;
+const SELECT_PAGE = `<!doctype html><html><head><title>Select text</title></head><body>
+${SELECT_CASES.map((c) => `<section>${c.html}</section>`).join('\n')}
+<script>
+  window.selections = [];
+  const squash = (t) => t.replace(/\\s+/g, ' ').trim();
+  document.addEventListener('selectionchange', () => { const t = squash(String(getSelection())); if (t) window.selections.push(t); });
+  document.getElementById('area').addEventListener('select', (e) => window.selections.push(e.target.value.slice(e.target.selectionStart, e.target.selectionEnd)));
+</script></body></html>`;
+
+const e2e = useE2e({ model: 'act', stepBudget: 40, routes: { '/arrival': ARRIVAL_PAGE, '/framed': FRAMED_PAGE, '/long': LONG_PAGE, '/select': SELECT_PAGE } });
 
 const FINISHED = ['completed', 'failed', 'stopped', 'handed_to_user'];
 
@@ -133,4 +150,44 @@ it('scrolls the box that hides the rest when the page cannot move, and the page 
   expect(await long.page.evaluate(() => window.scrollY)).toBeGreaterThan(0);
   expect(await long.page.$eval('#box', (el) => el.scrollTop)).toBe(0);
   await long.page.close();
+});
+
+it('selects text as a person does, wherever it sits, reads it back, and says so when the text is not there', async () => {
+  const helper = await e2e.helper();
+  const { page, tabId } = await openTab(e2e.ext, helper, e2e.site.url('/select', 'shop.test'));
+  const results: string[] = [];
+  const lastTool = (request: RecordedRequest): string => {
+    const messages = (request.json as { messages?: { role: string; content?: unknown }[] }).messages ?? [];
+    const content = messages.filter((m) => m.role === 'tool').at(-1)?.content;
+    return typeof content === 'string' ? content : JSON.stringify(content ?? '');
+  };
+  const steps = [
+    ...SELECT_CASES.map((c) => (view: string) => {
+      if (c.id !== 'field') return call('select_text', { text: c.select });
+      const ref = /\[(\d+)\] textbox "Notes"/.exec(view)?.[1];
+      return call('select_text', { text: c.select, ref: Number(ref) });
+    }),
+    () => call('select_text', { text: 'words nowhere on the page' }),
+  ];
+  for (const [i, step] of steps.entries()) {
+    e2e.fake.enqueue((request: RecordedRequest) => {
+      if (i > 0) results.push(lastTool(request));
+      return step(lastMessage(request));
+    });
+  }
+  e2e.fake.enqueue((request: RecordedRequest) => {
+    results.push(lastTool(request));
+    return call('done', { success: true, summary: 'Selected.' });
+  });
+  await runTask(tabId, 'Select each piece of text.');
+  const selections = await page.evaluate(() => (window as unknown as { selections: string[] }).selections);
+  for (const [i, c] of SELECT_CASES.entries()) {
+    // The page saw the selection, and the step said what it selected.
+    expect(selections, c.id).toContain(c.select);
+    expect(results[i]?.toLowerCase(), c.id).toContain(`selected "${c.select}"`);
+    // Page text is selected with the pointer, as a person does (a text field's own selection is set directly).
+    if (c.id !== 'field') expect(results[i], c.id).toContain('with the mouse');
+  }
+  expect(results.at(-1)).toMatch(/^Error: .*no "words nowhere on the page"/);
+  await page.close();
 });
