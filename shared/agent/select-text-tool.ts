@@ -8,11 +8,10 @@ import { perform, ref, type WebContext } from './web-perform';
  */
 export const selectTextTool = defineTool({
   name: 'select_text',
-  description:
-    'Select text on the page as with the mouse (to format it in an editor, copy it, or highlight it): the words as written, in the element given by ref or anywhere on the page.',
+  description: 'Select text as with the mouse, to format, copy or highlight it.',
   input: z.object({
-    text: z.string().min(1).max(2000).describe('The text to select, as the page shows it.'),
-    ref: ref.optional().describe('The element that holds it (a paragraph, an editor, a text field).'),
+    text: z.string().min(1).max(2000).describe('As the page shows it.'),
+    ref: ref.optional().describe('The element holding it.'),
   }),
   risk: 'act',
   changesPage: false,

@@ -70,7 +70,7 @@ export function findTextRange(root: Node, wanted: string): Hit | null {
 function selectedText(doc: Document): string {
   const active = doc.activeElement;
   if (active && isTextField(active) && 'selectionStart' in active) {
-    const field = active as HTMLInputElement | HTMLTextAreaElement;
+    const field = active;
     if (field.selectionStart !== null && field.selectionEnd !== null && field.selectionEnd > field.selectionStart) {
       return field.value.slice(field.selectionStart, field.selectionEnd);
     }
@@ -86,7 +86,7 @@ function selectedText(doc: Document): string {
  */
 export async function selectText(doc: Document, el: Element | null, text: string, driver: InputDriver): Promise<{ message: string; evidence: string[] }> {
   if (el && isTextField(el) && 'setSelectionRange' in el) {
-    const field = el as HTMLInputElement | HTMLTextAreaElement;
+    const field = el;
     const from = field.value.indexOf(text) >= 0 ? field.value.indexOf(text) : field.value.toLowerCase().indexOf(text.toLowerCase());
     if (from < 0) throw new AppError('not_found', `[@] does not hold ${JSON.stringify(text)}`);
     field.focus({ preventScroll: false });
