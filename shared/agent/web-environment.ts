@@ -34,6 +34,7 @@ export const WebAction = z.discriminatedUnion('kind', [
     toX: z.number().optional(),
     toY: z.number().optional(),
   }),
+  z.object({ kind: z.literal('select_text'), text: z.string().min(1), ref: Ref.optional() }),
   z.object({ kind: z.literal('upload'), ref: Ref, files: z.array(z.string()).min(1) }),
   z.object({ kind: z.literal('dialog'), action: z.enum(['accept', 'dismiss']), text: z.string().optional() }),
   z.object({ kind: z.literal('download'), id: z.string(), action: z.enum(['keep', 'discard']) }),

@@ -3,6 +3,7 @@ import { type AnyTool, defineTool, describeRef, quote } from './tool';
 import { controlTools } from './control-tools';
 import { inputTools } from './input-tools';
 import { pointTools } from './point-tools';
+import { selectTextTool } from './select-text-tool';
 import type { WebEnvironment } from './web-environment';
 import { perform, ref, type WebContext } from './web-perform';
 
@@ -189,6 +190,7 @@ export const webTools: AnyTool<WebEnvironment>[] = [
   pressTool,
   scrollTool,
   ...inputTools,
+  selectTextTool,
   ...pointTools,
   navigateTool,
   backTool,

@@ -57,6 +57,8 @@ export const ElementAction = z.discriminatedUnion('kind', [
     position: z.enum(['center', 'before', 'after']).default('center'),
   }),
   PointAction,
+  /** Selects text as a person does with the mouse: in the element, or (without one) on the page. */
+  z.object({ kind: z.literal('select_text'), text: z.string().min(1).max(2000) }),
   /** Puts files the user attached into a file field, the synthetic way (where the debugger cannot set them). */
   z.object({
     kind: z.literal('set_files'),

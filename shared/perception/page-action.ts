@@ -27,6 +27,7 @@ export const PageAction = z.discriminatedUnion('kind', [
   }),
   /** Pointer input at a point of the viewport (canvas and other surfaces without elements). */
   PointAction,
+  z.object({ kind: z.literal('select_text'), text: z.string().min(1).max(2000), ref: Ref.optional() }),
   /** Files the task's user attached, by name (never a path): the background looks them up. */
   z.object({ kind: z.literal('upload'), ref: Ref, files: z.array(z.string().min(1).max(255)).min(1).max(20) }),
   z.object({ kind: z.literal('dialog'), action: z.enum(['accept', 'dismiss']), text: z.string().max(5000).optional() }),

@@ -201,6 +201,9 @@ export class PageAgent {
       case 'point':
         // A position of the screenshot is a position of the top frame's viewport: its content script sends the input.
         return onElement(this.core, tabId, undefined, action, options);
+      case 'select_text':
+        // Without a ref the text is looked for in the top frame, as a person reads the page.
+        return onElement(this.core, tabId, action.ref, { kind: 'select_text', text: action.text }, options);
       case 'upload':
         return upload(this.core, tabId, action.ref, action.files, options);
       case 'dialog':

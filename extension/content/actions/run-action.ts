@@ -7,9 +7,12 @@ import type { InputDriver } from './input-types';
 import { aimAt, describeElement, scrollIntoViewIfNeeded } from './pointer-events';
 import { parseChord } from './chord';
 import { pointAt } from './point-action';
+import { arriveAt } from './pointer-arrival';
 import { scrollableOf, scrollWithInput } from './scroll-by';
+import { boxForPageScroll } from './scroll-target';
 import { ariaOptionNames, findAriaOption, listboxOf, selectNative } from './select-option';
 import { setFiles } from './set-files';
+import { selectText } from './select-text';
 import { keyAriaValue, setValue, takesValue } from './set-value';
 import { heldAsWritten } from '../../../shared/perception/value-formats';
 import { isTextField, readBack, typeWithInput } from './type-text';
@@ -81,7 +84,8 @@ async function clickLike(el: Element, access: DomAccess, count: number, driver: 
     (el as HTMLElement).click();
     return 'clicked (with click(): the element has no visible point)';
   }
-  await driver.click(aim.target, { x: aim.x, y: aim.y }, count);
+  const landed = await arriveAt(el, aim, access, driver);
+  await driver.click(landed.target, { x: landed.x, y: landed.y }, count);
   return count === 2 ? 'double-clicked' : 'clicked';
 }
 
@@ -251,8 +255,10 @@ async function act(doc: Document, win: Window, el: Element | null, action: Eleme
         message = 'scrolled into view';
         break;
       }
-      const box = el ? scrollableOf(el) : null;
+      // Without a ref: the page, or the box that hides the rest when the page itself cannot move that way.
+      const box = el ? scrollableOf(el) : boxForPageScroll(win, action.direction);
       message = `scrolled ${action.direction}${el ? ' in' : ''}`;
+      if (!el && box) evidence.push(`the page itself does not scroll ${action.direction}: scrolled the ${describeElement(box)} that holds the rest`);
       const where = await scrollWithInput(win, box, action.direction, action.pages, driver);
       scrolledBox = box !== null && !where.startsWith('did not move');
       evidence.push(where);
@@ -268,6 +274,12 @@ async function act(doc: Document, win: Window, el: Element | null, action: Eleme
     }
     case 'point': {
       const done = await pointAt(doc, action, access, driver);
+      message = done.message;
+      evidence.push(...done.evidence);
+      break;
+    }
+    case 'select_text': {
+      const done = await selectText(doc, el, action.text, driver);
       message = done.message;
       evidence.push(...done.evidence);
       break;
@@ -322,6 +334,7 @@ async function act(doc: Document, win: Window, el: Element | null, action: Eleme
     report.mutations > 0 || after.url !== before.url || after.state !== before.state || focusMoved || after.scroll !== before.scroll || scrolledBox || revealed.length > 0;
   message = message.includes('[@]') || !el ? message : `${message} [@]`;
   // Whether nothing changed is the background's verdict: it also sees navigations, new tabs and downloads.
-  const flagsNoEffect = action.kind !== 'focus' && !message.startsWith('left');
+  // A selection changes nothing in the page's elements; it was read back instead.
+  const flagsNoEffect = action.kind !== 'focus' && action.kind !== 'select_text' && !message.startsWith('left');
   return { ok, message, changed, evidence, flagsNoEffect, settledMs: report.waitedMs, ...(used() ? { inputPath: driver.path() } : {}) };
 }

@@ -9,7 +9,7 @@ const all = [...webTools, ...controlTools()] as AnyTool<never>[];
 
 describe('tool declarations', () => {
   it('declares exactly the web tools the issue names, plus the plan, question and done tools', () => {
-    expect(all.map((t) => t.name)).toEqual(['click', 'type', 'select', 'check', 'hover', 'press', 'scroll', 'drag', 'set_value', 'upload', 'dialog', 'download', 'click_at', 'hover_at', 'drag_at', 'screenshot', 'navigate', 'back', 'find', 'wait', 'tabs', 'update_plan', 'ask_user', 'done']);
+    expect(all.map((t) => t.name)).toEqual(['click', 'type', 'select', 'check', 'hover', 'press', 'scroll', 'drag', 'set_value', 'upload', 'dialog', 'download', 'select_text', 'click_at', 'hover_at', 'drag_at', 'screenshot', 'navigate', 'back', 'find', 'wait', 'tabs', 'update_plan', 'ask_user', 'done']);
   });
 
   it('gives every argument of every tool a description in the schema the provider sees', () => {
