@@ -81,10 +81,9 @@ describe('trusted input', () => {
     await expect.poll(() => debuggerHeld(browser.helper, tabId)).toBe(false);
   });
 
-  it('clicks and types in another site\'s frame, placed within the tab through the frames around it', async () => {
-    const { tabId } = await browser.newTab(site.url('/pages/frame-host.html'));
-    // Acting in another site's frame is acting on that site: the user approves it once for the task.
-    const { record, approvals } = await play(
+  /** The model types the one-time code into the bank's frame and clicks Verify; the user approves acting there. */
+  const verifyInFrame = (tabId: number): ReturnType<typeof play> =>
+    play(
       tabId,
       'Verify with the code 493021',
       [
@@ -93,6 +92,11 @@ describe('trusted input', () => {
       ],
       { approve: () => 'approve' },
     );
+
+  it('clicks and types in another site\'s frame, placed within the tab through the frames around it', async () => {
+    const { tabId } = await browser.newTab(site.url('/pages/frame-host.html'));
+    // Acting in another site's frame is acting on that site: the user approves it once for the task.
+    const { record, approvals } = await verifyInFrame(tabId);
     expect(record.status, record.agent?.endReason ?? '').toBe('completed');
     expect(approvals[0]?.reason).toMatch(/inside a frame from http:\/\/bank\.test:\d+/);
     const [typed, verify] = results(record);
@@ -103,15 +107,7 @@ describe('trusted input', () => {
 
   it('places another site\'s frame where it is, whatever keys a hostile top page hands out or has its own frame claim', async () => {
     const { tabId } = await browser.newTab(site.url('/pages/frame-swap-host.html'));
-    const { record } = await play(
-      tabId,
-      'Verify with the code 493021',
-      [
-        (r: RecordedRequest) => call('type', { ref: refIn(r, 'textbox', /^One-time code$/), text: '493021' }),
-        (r: RecordedRequest) => call('click', { ref: refIn(r, 'button', /^Verify$/) }),
-      ],
-      { approve: () => 'approve' },
-    );
+    const { record } = await verifyInFrame(tabId);
     expect(record.status, record.agent?.endReason ?? '').toBe('completed');
     const [typed, verify] = results(record);
     expect(typed?.content).toMatch(/^Typed into \[\d+\] textbox "One-time code" \(trusted input\)/);
