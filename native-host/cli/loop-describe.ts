@@ -4,7 +4,7 @@ import { draftLoop } from '../loop/describe-loop';
 import { draftFields, draftFieldsText } from '../loop/loop-draft-fields';
 import { researchModelFromEnv } from '../loop/research-model';
 import { shellWord } from '../loop/shell-quote';
-import { writeFileAtomic } from '../loop/state-store';
+import { writeFileAtomic } from '../atomic-file';
 import { terminalPrompts, type Terminal } from './terminal-prompts';
 import { UsageError } from './usage-error';
 

@@ -10,7 +10,7 @@ import type { LoopContext, StepHandler } from './loop-context';
 import { currentRecord } from './loop-state';
 import { isSameProcess, processStartTime } from './process-identity';
 import { backupProtected, changedProtected, restoreProtected, snapshotProtected, type ProtectedSnapshot } from './protected-files';
-import { writeFileAtomic } from './state-store';
+import { writeFileAtomic } from '../atomic-file';
 import { guardRules, nextIteration } from './step-support';
 import { CHANGE_APPROACH_AFTER, repeatCount } from './stuck-detector';
 

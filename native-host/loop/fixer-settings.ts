@@ -1,4 +1,4 @@
-import { writeFileAtomic } from './state-store';
+import { writeFileAtomic } from '../atomic-file';
 
 /** The tools that can change files; the guard hook runs for these only, so reads and searches pay nothing for it. */
 export const WRITING_TOOLS_MATCHER = 'Write|Edit|MultiEdit|NotebookEdit|Bash';

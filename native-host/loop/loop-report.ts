@@ -1,6 +1,6 @@
 import { formatSize } from '../../shared/mail-text';
 import type { LoopState } from './loop-state';
-import { writeFileAtomic } from './state-store';
+import { writeFileAtomic } from '../atomic-file';
 
 const money = (usd: number): string => `$${usd.toFixed(2)}`;
 

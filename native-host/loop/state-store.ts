@@ -1,7 +1,8 @@
-import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync, renameSync, unlinkSync, writeSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { basename, dirname, join } from 'node:path';
 import { AppError, describeZodError } from '../../shared/errors';
+import { writeFileAtomic } from '../atomic-file';
 import { appPaths, currentPathEnv } from '../paths';
 import { isAlive } from './kill-tree';
 import { isSameProcess, processStartTime } from './process-identity';
@@ -34,31 +35,6 @@ export function loopPaths(stateDir: string, repo: string): LoopPaths {
     rulesFile: join(dir, 'guard-rules.json'),
     lockFile: join(dir, 'lock'),
   };
-}
-
-/** Writes a file so that a crash leaves either the old content or the new, never a torn mix: temp, fsync, rename. */
-export function writeFileAtomic(file: string, content: string): void {
-  mkdirSync(dirname(file), { recursive: true });
-  const temp = `${file}.${process.pid}.tmp`;
-  const fd = openSync(temp, 'w', 0o600);
-  try {
-    writeSync(fd, content);
-    fsyncSync(fd);
-  } finally {
-    closeSync(fd);
-  }
-  renameSync(temp, file);
-  // The rename itself is durable only once the directory is flushed; not every platform allows opening one.
-  try {
-    const dirFd = openSync(dirname(file), 'r');
-    try {
-      fsyncSync(dirFd);
-    } finally {
-      closeSync(dirFd);
-    }
-  } catch {
-    // Windows cannot fsync a directory; NTFS journals the rename.
-  }
 }
 
 export function saveState(file: string, state: LoopState): void {

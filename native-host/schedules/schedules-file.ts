@@ -1,8 +1,8 @@
-import { randomUUID } from 'node:crypto';
-import { mkdir, open, readFile, rename, rm } from 'node:fs/promises';
+import { mkdir, readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { AppError } from '../../shared/errors';
 import { HostSchedule, SchedulesFile } from '../../shared/routines/host-schedules';
+import { writeFileAtomic } from '../atomic-file';
 import { appPaths, currentPathEnv } from '../paths';
 
 /** Where the host keeps its copy of the extension's schedules: DEPUTY_STATE_DIR, else the host's state folder. */
@@ -40,22 +40,9 @@ function badFile(file: string, why: string): string {
   return `The schedules file ${file} is not one Deputy wrote (${why}). It was left as it is and nothing ran: move it aside, then open Deputy in the browser once (it writes the file again from the schedules it keeps).`;
 }
 
-/** Writes the file atomically (temp file, fsync, rename), readable by the user only. */
+/** Writes the file atomically (the project's temp, fsync, rename), in a folder and file readable by the user only. */
 export async function writeSchedulesFile(file: string, schedules: HostSchedule[], now: number): Promise<void> {
   const content: SchedulesFile = { version: 1, syncedAt: now, schedules: schedules.map((s) => HostSchedule.parse(s)) };
   await mkdir(dirname(file), { recursive: true, mode: 0o700 });
-  const temp = `${file}.${randomUUID()}.tmp`;
-  const handle = await open(temp, 'w', 0o600);
-  try {
-    await handle.writeFile(`${JSON.stringify(content, null, 2)}\n`);
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
-  try {
-    await rename(temp, file);
-  } catch (error) {
-    await rm(temp, { force: true });
-    throw error;
-  }
+  writeFileAtomic(file, `${JSON.stringify(content, null, 2)}\n`);
 }

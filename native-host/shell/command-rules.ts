@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { z } from 'zod';
 import { AppError, describeZodError } from '../../shared/errors';
-import { writeFileAtomic } from '../loop/state-store';
+import { writeFileAtomic } from '../atomic-file';
 import { commandWords, effectiveWords, simpleCommands } from './command-words';
 
 const Patterns = z.array(z.string().min(1).max(500)).max(1000).default([]);

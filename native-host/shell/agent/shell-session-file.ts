@@ -5,7 +5,7 @@ import { AgentState } from '../../../shared/agent/agent-state';
 import { stoppedAtCostCap } from '../../../shared/agent/cost-cap';
 import { AppError, describeZodError } from '../../../shared/errors';
 import { ShellProcess } from '../../../shared/protocol/shell-protocol';
-import { writeFileAtomic } from '../../loop/state-store';
+import { writeFileAtomic } from '../../atomic-file';
 import { TargetSpec } from '../shell-target';
 
 export const ProcessRecordFile = ShellProcess.omit({ outputBytes: true, outputLines: true, unread: true });

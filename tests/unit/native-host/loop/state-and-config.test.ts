@@ -5,7 +5,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { loadLoopConfig } from '../../../../native-host/loop/load-loop-config';
 import type { LoopState } from '../../../../native-host/loop/loop-state';
 import { processStartTime } from '../../../../native-host/loop/process-identity';
-import { acquireLock, loadState, loopPaths, saveState, setAside, writeFileAtomic } from '../../../../native-host/loop/state-store';
+import { writeFileAtomic } from '../../../../native-host/atomic-file';
+import { acquireLock, loadState, loopPaths, saveState, setAside } from '../../../../native-host/loop/state-store';
 import { LoopConfig } from '../../../../shared/protocol/loop-protocol';
 
 let dir: string;
