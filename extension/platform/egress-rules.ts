@@ -116,18 +116,18 @@ export function onTabOpened(listener: (tabId: number, openerTabId: number | unde
     );
   });
   // A window opened by a page names its real opener here, whatever the tab event said (or did not say).
+  const stopWaiting = (tabId: number): void => {
+    clearTimeout(waiting.get(tabId));
+    waiting.delete(tabId);
+  };
   chrome.webNavigation?.onCreatedNavigationTarget?.addListener((details) => {
     named.add(details.tabId);
-    const timer = waiting.get(details.tabId);
-    if (timer !== undefined) clearTimeout(timer);
-    waiting.delete(details.tabId);
+    stopWaiting(details.tabId);
     listener(details.tabId, details.sourceTabId);
   });
   browser.tabs.onRemoved.addListener((tabId) => {
     named.delete(tabId);
-    const timer = waiting.get(tabId);
-    if (timer !== undefined) clearTimeout(timer);
-    waiting.delete(tabId);
+    stopWaiting(tabId);
   });
 }
 
