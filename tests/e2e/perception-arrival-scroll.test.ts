@@ -4,7 +4,7 @@ import { openTab } from './support/open-tab';
 import { call, lastMessage } from './support/snapshot-refs';
 import { uiCall } from './support/ui-call';
 import { useE2e } from './support/e2e-fixture';
-import { waitUntil } from './support/wait-until';
+import { untilTaskEnds } from './support/task-harness';
 
 // Issue 26, "drag and click land where the tool says" and "values that are true", on generated pages:
 // - A control whose hover changes its own box for a moment (an image swapped in by a :hover rule has no width while it
@@ -75,19 +75,10 @@ ${SELECT_CASES.map((c) => `<section>${c.html}</section>`).join('\n')}
 
 const e2e = useE2e({ model: 'act', stepBudget: 40, routes: { '/arrival': ARRIVAL_PAGE, '/framed': FRAMED_PAGE, '/long': LONG_PAGE, '/select': SELECT_PAGE } });
 
-const FINISHED = ['completed', 'failed', 'stopped', 'handed_to_user'];
-
 async function runTask(tabId: number, text: string): Promise<void> {
   const helper = await e2e.helper();
   const started = await uiCall(helper, 'task.start', { tabId, text, mode: 'act', flow: 'task' });
-  await waitUntil(
-    'the task to end',
-    async () => {
-      const record = await uiCall(helper, 'task.get', { taskId: started.id });
-      return record !== null && FINISHED.includes(record.status);
-    },
-    { timeoutMs: 90_000 },
-  );
+  await untilTaskEnds(helper, started.id, 90_000);
 }
 
 function refOf(view: string, name: string): number {

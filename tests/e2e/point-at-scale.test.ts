@@ -2,6 +2,7 @@ import sharp from 'sharp';
 import { expect, it } from 'vitest';
 import type { RecordedRequest } from '../fixtures/fake-provider/fake-provider-server';
 import { call } from './support/snapshot-refs';
+import { untilTaskEnds } from './support/task-harness';
 import { uiCall } from './support/ui-call';
 import { useE2e } from './support/e2e-fixture';
 import { waitUntil } from './support/wait-until';
@@ -144,14 +145,7 @@ it('click_at lands where the screenshot shows the target, at zoom 1, 1.5 and 2, 
     };
     for (let i = 0; i < 30; i += 1) e2e.fake.enqueue(step);
     const started = await uiCall(helper, 'task.start', { tabId, text: 'Click the biggest square you see, scroll, and again.', mode: 'act', flow: 'task' });
-    await waitUntil(
-      'the task to end',
-      async () => {
-        const record = await uiCall(helper, 'task.get', { taskId: started.id });
-        return record !== null && ['completed', 'failed', 'stopped', 'handed_to_user'].includes(record.status);
-      },
-      { timeoutMs: 60_000 },
-    );
+    await untilTaskEnds(helper, started.id, 60_000);
     // What the script still had queued for this task must not answer the next.
     e2e.fake.drop();
     const log = await page.$eval('#log', (el) => el.textContent ?? '');

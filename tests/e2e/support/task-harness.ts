@@ -5,6 +5,7 @@ import type { PendingApproval, TaskFileInput, TaskRecord } from '../../../shared
 import type { FakeProvider } from '../../fixtures/fake-provider/fake-provider-server';
 import { useE2e } from './e2e-fixture';
 import { uiCall } from './ui-call';
+import { waitUntil } from './wait-until';
 
 /** One browser with the built extension, a scripted model server and an extension page to drive the background. */
 export interface TaskBrowser {
@@ -87,6 +88,18 @@ export async function runTask(browser: TaskBrowser, tabId: number, text: string,
     if (process.env.DEBUG_TASK) console.log(record.status, JSON.stringify(results(record).slice(-2)).slice(0, 600));
     await new Promise((resolve) => setTimeout(resolve, 150));
   }
+}
+
+/** Waits until a task has ended, whatever its ending, answering nothing: for tests that read what happened after. */
+export function untilTaskEnds(helper: Page, taskId: string, timeoutMs: number): Promise<TaskRecord> {
+  return waitUntil(
+    'the task to end',
+    async () => {
+      const record = await uiCall(helper, 'task.get', { taskId });
+      return record !== null && FINISHED.has(record.status) ? record : null;
+    },
+    { timeoutMs },
+  );
 }
 
 /**
