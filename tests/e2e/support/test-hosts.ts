@@ -4,12 +4,18 @@ import { HOST_RULES_ENV, LOOPBACK_ONLY_RULES } from '../../../scripts/lib/host-r
 import { baseArgs, launchWithExtension, type ExtensionBrowser, type LaunchOptions } from '../../../scripts/lib/launch-browser';
 
 /**
+ * Only the `*.test` names mapped to this machine, every other name resolved as usual: for a run against a real model
+ * provider (npm run bench:safety -- --provider ...), whose address must resolve while the test sites stay local.
+ */
+export const TEST_NAMES_ONLY_RULES = 'MAP *.test 127.0.0.1';
+
+/**
  * The one name mapping every end-to-end test runs with: any `*.test` host (shop.test, evil.test, models.test) is this
  * machine, so tests reach truly different sites (different origins, different sites for cookies and the policy gate)
  * served on loopback, and every other name fails to resolve, so nothing leaves the machine. 127.0.0.1 and localhost
  * work as they are.
  */
-export const TEST_HOST_RULES = `MAP *.test 127.0.0.1, ${LOOPBACK_ONLY_RULES}`;
+export const TEST_HOST_RULES = `${TEST_NAMES_ONLY_RULES}, ${LOOPBACK_ONLY_RULES}`;
 
 /** The environment for a child process (`npm run task`, the demo) that must resolve names as the tests' browser does. */
 export function testHostEnv(): Record<string, string> {
