@@ -42,7 +42,7 @@ export function describeHostSurfaces(surfaces: HostSurface[]): void {
         expect(run.reached, story(run)).toBe(true);
         expect(run.approvals, story(run)).toEqual([]);
         expect(run.leaks, story(run)).toEqual({ model: [], disk: [], origin: [] });
-      });
+      }, 600_000);
     }
   });
 }
