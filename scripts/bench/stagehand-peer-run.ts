@@ -6,7 +6,8 @@ import { join } from 'node:path';
 import { build } from 'esbuild';
 import { findBrowser } from '../lib/find-browser';
 import { serveRoutes } from '../../tests/e2e/support/static-server';
-import { samplePeakRss, shop } from './agent-overhead';
+import { shop } from './agent-overhead';
+import { type ProcessSample, samplePeakRss } from './process-tree';
 
 /** The peer's version, pinned so figures from different days compare. */
 export const STAGEHAND_VERSION = '4.4.0';
@@ -17,6 +18,8 @@ export interface PeerFigures {
   coldStartMs: number;
   overheadByKind: Record<string, number[]>;
   peakRssKb: number;
+  /** The process tree when its memory peaked. */
+  atPeak: ProcessSample[];
   inputChars: number;
   modelCalls: number;
   failedSteps: number;
@@ -66,7 +69,7 @@ export async function measureStagehand(entry: string, steps: number): Promise<Pe
   child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
   child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   const exitCode = await new Promise<number | null>((resolve) => child.on('close', resolve));
-  const peakRssKb = await memory.stop();
+  const { peakRssKb, atPeak } = await memory.stop();
   await site.close();
   await rm(out, { recursive: true, force: true });
   const line = stdout.trim().split('\n').pop() ?? '';
@@ -83,6 +86,7 @@ export async function measureStagehand(entry: string, steps: number): Promise<Pe
     coldStartMs: parsed.firstModelCallAt - spawnedAt,
     overheadByKind,
     peakRssKb,
+    atPeak,
     inputChars: parsed.promptChars,
     modelCalls: parsed.modelCalls,
     failedSteps: parsed.timings.filter((t) => !t.ok).length,
