@@ -65,6 +65,11 @@ export function baseArgs(options: { hostRules?: string | undefined } = {}): stri
  */
 export const UNNEEDED_FEATURES = ['WebUIOmniboxPopup', 'WebUIOmniboxAimPopup', 'WebUIOmniboxFullPopup', 'SpareRendererForSitePerProcess'];
 
+/** The flags launchWithExtension adds to puppeteer's own: baseArgs and the features a task does not need. */
+export function extensionBrowserArgs(hostRules: string | undefined): string[] {
+  return [...baseArgs({ hostRules }), `--disable-features=${UNNEEDED_FEATURES.join(',')}`];
+}
+
 /**
  * Starts Chromium with the built extension loaded from `extensionDir` in a profile of its own. The native host is
  * found through `<userDataDir>/NativeMessagingHosts/`, so register it there before launching when a test needs it.
@@ -88,7 +93,7 @@ export async function launchWithExtension(options: LaunchOptions = {}): Promise<
     // user's keeps its own password store, or the cookies it holds (the logged-in sessions) could not be read.
     ignoreDefaultArgs: ['--enable-automation', ...(ownProfile ? [] : ['--password-store=basic', '--use-mock-keychain'])],
     env: { ...process.env, ...options.env },
-    args: [...baseArgs({ hostRules: options.hostRules ?? hostRulesFromEnv(process.env) }), `--disable-features=${UNNEEDED_FEATURES.join(',')}`, ...(options.args ?? [])],
+    args: [...extensionBrowserArgs(options.hostRules ?? hostRulesFromEnv(process.env)), ...(options.args ?? [])],
   });
 
   const isOurWorker = (candidate: Target): boolean =>

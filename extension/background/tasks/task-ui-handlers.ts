@@ -1,4 +1,5 @@
-import { createProvider, type ProviderSettings } from '../../../shared/agent/providers/create-provider';
+import { lazyProvider } from '../../../shared/agent/providers/lazy-provider';
+import type { ProviderSettings } from '../../../shared/agent/providers/provider-settings';
 import { toErrorShape } from '../../../shared/errors';
 import type { taskUiMethods } from '../../../shared/protocol';
 import type { SettingsStore } from '../stores/settings-store';
@@ -46,7 +47,7 @@ async function testConnection(given: ProviderSettings | undefined, saved: Provid
   const apiKey = chosen.apiKey?.trim() ? chosen.apiKey : sameEndpoint ? saved.apiKey : undefined;
   const started = Date.now();
   try {
-    const provider = createProvider({ ...chosen, ...(apiKey ? { apiKey } : {}), stream: false, maxRetries: 0, maxOutputTokens: 16, timeoutMs: 20_000 }, { browser: true });
+    const provider = lazyProvider({ ...chosen, ...(apiKey ? { apiKey } : {}), stream: false, maxRetries: 0, maxOutputTokens: 16, timeoutMs: 20_000 }, { browser: true });
     const reply = await provider.complete({ system: 'This is a connection test. Reply with the word OK.', messages: [{ role: 'user', content: 'Say OK.' }], tools: [] });
     const latencyMs = Date.now() - started;
     return { ok: true, message: `Connected: ${reply.model || chosen.model} answered in ${latencyMs} ms.`, model: reply.model, latencyMs };

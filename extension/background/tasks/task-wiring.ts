@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { createProvider } from '../../../shared/agent/providers/create-provider';
+import { lazyProvider } from '../../../shared/agent/providers/lazy-provider';
 import { createConsoleLogger } from '../../../shared/logger';
 import type { TaskFile, TaskRecord, TaskThinking } from '../../../shared/protocol';
 import { clearNotification, hasOpenUiPage, notificationIds, onNotificationClicked, onNotificationClosedByUser, showNotification } from '../../platform/notifications';
@@ -132,7 +132,8 @@ export function createTaskServices(
     chatEnvironment: (tabId, task) => createChatCaseEnvironment(chat, tabEnvironment(tabId, task), { goal: task.text, facts: task.facts, memory: supportSites }),
     keepFile: inputs.keepFile,
     egress: guard,
-    provider: (provider) => createProvider(provider, { browser: true }),
+    // The SDKs load with the first model call, not with the worker.
+    provider: (provider) => lazyProvider(provider, { browser: true }),
     now: () => Date.now(),
     newId: () => crypto.randomUUID(),
     // Session storage outlives the worker but not the browser: a new id here means the browser restarted.
