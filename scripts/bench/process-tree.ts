@@ -5,6 +5,8 @@ export interface ProcessSample {
   pid: number;
   kind: string;
   rssKb: number;
+  /** The browser process's flags (the one process whose command line says how the browser was started). */
+  flags?: string[];
 }
 
 /**
@@ -45,7 +47,10 @@ export async function processTree(root: number): Promise<ProcessSample[]> {
   for (const pid of tree) {
     const status = await readFile(`/proc/${pid}/status`, 'utf8').catch(() => '');
     const argv = (await readFile(`/proc/${pid}/cmdline`, 'utf8').catch(() => '')).split('\0').filter((a) => a !== '');
-    if (argv.length > 0) samples.push({ pid, kind: processKind(argv), rssKb: Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) });
+    if (argv.length === 0) continue;
+    const kind = processKind(argv);
+    const rssKb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);
+    samples.push({ pid, kind, rssKb, ...(kind === 'browser' ? { flags: argv.slice(1).filter((a) => a.startsWith('--')) } : {}) });
   }
   return samples;
 }
@@ -88,4 +93,15 @@ export function describeTree(samples: ProcessSample[]): string {
     .sort((a, b) => b[1].kb - a[1].kb)
     .map(([kind, { count, kb }]) => `${count > 1 ? `${count}x ` : ''}${kind} ${Math.round(kb / 1024)} MB`)
     .join(', ');
+}
+
+/** Flags that name a run's own folder, port or pipe: they differ between any two runs and say nothing of the browser. */
+const PER_RUN = /^--(user-data-dir|remote-debugging-port|remote-debugging-pipe|crashpad-handler-pid)(=|$)/;
+
+/** The browser flags one tree's browser had and the other's did not (per-run folders and ports left out). */
+export function flagDifference(mine: ProcessSample[], theirs: ProcessSample[]): { onlyMine: string[]; onlyTheirs: string[]; shared: number } {
+  const flags = (tree: ProcessSample[]): Set<string> => new Set((tree.find((p) => p.kind === 'browser')?.flags ?? []).filter((f) => !PER_RUN.test(f)));
+  const a = flags(mine);
+  const b = flags(theirs);
+  return { onlyMine: [...a].filter((f) => !b.has(f)), onlyTheirs: [...b].filter((f) => !a.has(f)), shared: [...a].filter((f) => b.has(f)).length };
 }

@@ -5,6 +5,7 @@ import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { build } from 'esbuild';
 import { findBrowser } from '../lib/find-browser';
+import { extensionBrowserArgs } from '../lib/launch-browser';
 import { serveRoutes } from '../../tests/e2e/support/static-server';
 import { shop } from './agent-overhead';
 import { type ProcessSample, samplePeakRss } from './process-tree';
@@ -55,14 +56,15 @@ export async function ensureStagehand(): Promise<{ entry: string } | { why: stri
  */
 export async function measureStagehand(entry: string, steps: number): Promise<PeerFigures> {
   const site = await serveRoutes(shop());
-  const flags = typeof (globalThis as { WebSocket?: unknown }).WebSocket === 'undefined' ? ['--experimental-websocket'] : [];
+  const nodeFlags = typeof (globalThis as { WebSocket?: unknown }).WebSocket === 'undefined' ? ['--experimental-websocket'] : [];
   // Bundled to plain JavaScript first, so the peer's start carries no TypeScript loader (Deputy's CLI is prebuilt too).
   const out = await mkdtemp(join(tmpdir(), 'deputy-bench-peer-'));
   const script = join(out, 'stagehand-peer.mjs');
   await build({ entryPoints: [join(import.meta.dirname, 'stagehand-peer.ts')], bundle: true, platform: 'node', format: 'esm', target: 'node20', outfile: script, logLevel: 'error' });
+  const flags = await sharedBrowserFlags();
   const spawnedAt = Date.now();
   // Asynchronous on purpose: the shop is served from this process.
-  const child = spawn(process.execPath, [...flags, script, entry, findBrowser(), site.url('/', 'shop.test'), String(steps)], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [...nodeFlags, script, entry, findBrowser(), site.url('/', 'shop.test'), String(steps), JSON.stringify(flags)], { stdio: ['ignore', 'pipe', 'pipe'] });
   const memory = samplePeakRss(child.pid);
   let stdout = '';
   let stderr = '';
@@ -91,4 +93,16 @@ export async function measureStagehand(entry: string, steps: number): Promise<Pe
     modelCalls: parsed.modelCalls,
     failedSteps: parsed.timings.filter((t) => !t.ok).length,
   };
+}
+
+/**
+ * The Chromium flags Deputy's launch gives the browser (puppeteer's defaults with Deputy's own, headless, the extension
+ * loaded), apart from the profile folder, the first page and how the browser is driven: the peer's browser runs with
+ * exactly these instead of its own defaults, so both sides start the same browser and differ only in what they open
+ * in it. `--remote-allow-origins=*` is the peer's own (its CDP socket needs it; Deputy drives over a pipe).
+ */
+export async function sharedBrowserFlags(): Promise<string[]> {
+  const { default: puppeteer } = await import('puppeteer-core');
+  const args = puppeteer.defaultArgs({ headless: true, enableExtensions: true, args: extensionBrowserArgs('MAP *.test 127.0.0.1') });
+  return [...args.filter((arg) => arg !== '--enable-automation' && arg.startsWith('--')), '--remote-allow-origins=*'];
 }
