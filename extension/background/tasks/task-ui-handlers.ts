@@ -1,5 +1,4 @@
-import { lazyProvider } from '../../../shared/agent/providers/lazy-provider';
-import type { ProviderSettings } from '../../../shared/agent/providers/provider-settings';
+import { createProvider, type ProviderSettings } from '../../../shared/agent/providers/create-provider';
 import { toErrorShape } from '../../../shared/errors';
 import type { taskUiMethods } from '../../../shared/protocol';
 import type { SettingsStore } from '../stores/settings-store';
@@ -47,7 +46,7 @@ async function testConnection(given: ProviderSettings | undefined, saved: Provid
   const apiKey = chosen.apiKey?.trim() ? chosen.apiKey : sameEndpoint ? saved.apiKey : undefined;
   const started = Date.now();
   try {
-    const provider = lazyProvider({ ...chosen, ...(apiKey ? { apiKey } : {}), stream: false, maxRetries: 0, maxOutputTokens: 16, timeoutMs: 20_000 }, { browser: true });
+    const provider = createProvider({ ...chosen, ...(apiKey ? { apiKey } : {}), stream: false, maxRetries: 0, maxOutputTokens: 16, timeoutMs: 20_000 }, { browser: true });
     const reply = await provider.complete({ system: 'This is a connection test. Reply with the word OK.', messages: [{ role: 'user', content: 'Say OK.' }], tools: [] });
     const latencyMs = Date.now() - started;
     return { ok: true, message: `Connected: ${reply.model || chosen.model} answered in ${latencyMs} ms.`, model: reply.model, latencyMs };

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { lazyProvider } from '../../../shared/agent/providers/lazy-provider';
+import { createProvider } from '../../../shared/agent/providers/create-provider';
 import { createConsoleLogger } from '../../../shared/logger';
 import type { TaskFile, TaskRecord, TaskThinking } from '../../../shared/protocol';
 import { clearNotification, hasOpenUiPage, notificationIds, onNotificationClicked, onNotificationClosedByUser, showNotification } from '../../platform/notifications';
@@ -132,8 +132,7 @@ export function createTaskServices(
     chatEnvironment: (tabId, task) => createChatCaseEnvironment(chat, tabEnvironment(tabId, task), { goal: task.text, facts: task.facts, memory: supportSites }),
     keepFile: inputs.keepFile,
     egress: guard,
-    // The SDKs load with the first model call, not with the worker.
-    provider: (provider) => lazyProvider(provider, { browser: true }),
+    provider: (provider) => createProvider(provider, { browser: true }),
     now: () => Date.now(),
     newId: () => crypto.randomUUID(),
     // Session storage outlives the worker but not the browser: a new id here means the browser restarted.
