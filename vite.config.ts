@@ -12,7 +12,7 @@ export default defineConfig({
     // The extension runs in current Chrome only; no legacy transforms.
     target: 'chrome116',
     rollupOptions: {
-      input: { popup: 'extension/popup/index.html' },
+      input: { popup: 'extension/popup/index.html', control: 'extension/control/index.html' },
     },
   },
   server: { port: 5173, strictPort: true, hmr: { port: 5173 } },

@@ -14,6 +14,7 @@ import { fullPageTool, webTools } from '../shared/agent/web-tools';
 import type { PageView } from '../shared/agent/build-prompt';
 import { ACTION_PART, PHASES, STEP_KINDS, measureOverhead, percentile } from './bench/agent-overhead';
 import { STAGEHAND_VERSION, ensureStagehand, measureStagehand } from './bench/stagehand-peer-run';
+import { type ProcessSample, describeTree, flagDifference } from './bench/process-tree';
 import { startFakeProvider } from '../tests/fixtures/fake-provider/fake-provider-server';
 import { createPromptCache } from '../tests/fixtures/fake-provider/prompt-cache';
 import type { ScriptedToolCall } from '../tests/fixtures/fake-provider/scripted-reply';
@@ -242,6 +243,7 @@ async function peerPairs(): Promise<void> {
   };
   const notes: string[] = [];
   const misreports = { clicks: 0, noEffect: 0 };
+  const trees: { deputy: ProcessSample[]; stagehand: ProcessSample[] } = { deputy: [], stagehand: [] };
   for (let pair = 0; pair < pairs; pair += 1) {
     // Alternate which side goes first, so neither always runs on a machine the other just warmed or loaded.
     let deputy: Awaited<ReturnType<typeof measureOverhead>> | undefined;
@@ -258,6 +260,8 @@ async function peerPairs(): Promise<void> {
       notes.push(`pair ${pair + 1}: ${String(error).slice(0, 300)}`);
       continue;
     }
+    trees.deputy = deputy.atPeak;
+    trees.stagehand = stagehand.atPeak;
     if (stagehand.failedSteps > 0) notes.push(`pair ${pair + 1}: Stagehand reported ${stagehand.failedSteps} failed act() steps`);
     for (const kind of STEP_KINDS) add(kind, percentile(deputy.overheadByKind[kind] ?? [], 50) / percentile(stagehand.overheadByKind[kind] ?? [], 50));
     const all = (byKind: Record<string, number[]>): number[] => Object.values(byKind).flat();
@@ -283,6 +287,19 @@ async function peerPairs(): Promise<void> {
   process.stdout.write(
     '  (Stagehand sends its model nothing for "go back": it is a page call there, a model step in Deputy. Deputy verifies every step and reads the page back; act() does not.)\n',
   );
+  // What each side's figures count, so a ratio is read as what it is.
+  process.stdout.write(
+    '  What is counted: cold start, from starting the process (Deputy: `npm run task`, the CLI as a user runs it; Stagehand: a Node script) to its first model request; ' +
+      "memory, the peak of the summed RSS of the whole process tree (Node, the browser and all its children, Deputy's native host when it runs), sampled every 250 ms; " +
+      "input, the characters of every request's body Deputy sent (system prompt, tools, history, pages) and of every prompt Stagehand built (system prompt, messages, response schema).\n",
+  );
+  if (trees.deputy.length > 0 && trees.stagehand.length > 0) {
+    process.stdout.write(`  Deputy's tree at its peak (last pair): ${describeTree(trees.deputy)}\n  Stagehand's: ${describeTree(trees.stagehand)}\n`);
+    const flags = flagDifference(trees.deputy, trees.stagehand);
+    process.stdout.write(
+      `  Browser flags: ${flags.shared} the same on both sides (Deputy's launch flags, given to Stagehand's browser in place of its defaults); only Deputy's: ${flags.onlyMine.join(' ') || 'none'}; only Stagehand's: ${flags.onlyTheirs.join(' ') || 'none'}\n`,
+    );
+  }
   process.stdout.write(`  Deputy's navigating clicks reported as "no visible effect" over the pairs: ${misreports.noEffect} of ${misreports.clicks} (target 0; load ${loadavg()[0]!.toFixed(2)})\n`);
   for (const note of notes) process.stdout.write(`  note: ${note}\n`);
 }

@@ -34,6 +34,8 @@ export interface ExtensionBrowser {
   extensionId: string;
   /** The extension's service worker, waiting until `chrome` is usable inside it. */
   worker(): Promise<WebWorker>;
+  /** The blank tab the browser opened with, when it is still blank; else a new tab. */
+  blankTab(): Promise<Page>;
   /** Opens one of the extension's pages (e.g. the side panel) in a tab. */
   openExtensionPage(path: string): Promise<Page>;
   close(): Promise<void>;
@@ -53,6 +55,19 @@ export function baseArgs(options: { hostRules?: string | undefined } = {}): stri
   if (process.getuid?.() === 0) args.push('--no-sandbox');
   if (options.hostRules) args.push(`--host-resolver-rules=${options.hostRules}`);
   return args;
+}
+
+/**
+ * Chromium features a task never uses that still cost a process each from the start: the omnibox popup drawn as a web
+ * page (preloaded into a renderer of its own, about 150 MB, in a browser nobody types an address into) and the spare
+ * renderer kept warm for the next site (about 75 MB; Deputy's task tab is already open). Passed as
+ * `--disable-features`, which puppeteer merges with its own list.
+ */
+export const UNNEEDED_FEATURES = ['WebUIOmniboxPopup', 'WebUIOmniboxAimPopup', 'WebUIOmniboxFullPopup', 'SpareRendererForSitePerProcess'];
+
+/** The flags launchWithExtension adds to puppeteer's own: baseArgs and the features a task does not need. */
+export function extensionBrowserArgs(hostRules: string | undefined): string[] {
+  return [...baseArgs({ hostRules }), `--disable-features=${UNNEEDED_FEATURES.join(',')}`];
 }
 
 /**
@@ -78,7 +93,7 @@ export async function launchWithExtension(options: LaunchOptions = {}): Promise<
     // user's keeps its own password store, or the cookies it holds (the logged-in sessions) could not be read.
     ignoreDefaultArgs: ['--enable-automation', ...(ownProfile ? [] : ['--password-store=basic', '--use-mock-keychain'])],
     env: { ...process.env, ...options.env },
-    args: [...baseArgs({ hostRules: options.hostRules ?? hostRulesFromEnv(process.env) }), ...(options.args ?? [])],
+    args: [...extensionBrowserArgs(options.hostRules ?? hostRulesFromEnv(process.env)), ...(options.args ?? [])],
   });
 
   const isOurWorker = (candidate: Target): boolean =>
@@ -109,6 +124,10 @@ export async function launchWithExtension(options: LaunchOptions = {}): Promise<
     userDataDir,
     extensionId: EXTENSION_ID,
     worker,
+    async blankTab() {
+      const pages = await browser.pages();
+      return pages.find((page) => page.url() === 'about:blank') ?? (await browser.newPage());
+    },
     async openExtensionPage(path) {
       const page = await browser.newPage();
       await page.goto(`chrome-extension://${EXTENSION_ID}/${path.replace(/^\//, '')}`);

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { type Command, Option } from 'commander';
-import { lazyProvider as createProvider } from '../agent/lazy-provider';
+import { lazyProvider as createProvider } from '../../shared/agent/providers/lazy-provider';
 import type { TraceRecord } from '../../shared/agent/trace';
 import { stoppedAtCostCap } from '../../shared/agent/cost-cap';
 import { AppError } from '../../shared/errors';

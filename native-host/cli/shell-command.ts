@@ -1,6 +1,6 @@
 import { userInfo } from 'node:os';
 import { type Command, Option } from 'commander';
-import { lazyProvider as createProvider } from '../agent/lazy-provider';
+import { lazyProvider as createProvider } from '../../shared/agent/providers/lazy-provider';
 import { stoppedAtCostCap } from '../../shared/agent/cost-cap';
 import { AppError } from '../../shared/errors';
 import { createLogger, streamSink } from '../log/logger';

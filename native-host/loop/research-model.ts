@@ -1,5 +1,5 @@
 import { ProviderSettings } from '../../shared/agent/providers/provider-settings';
-import { lazyProvider as createProvider } from '../agent/lazy-provider';
+import { lazyProvider as createProvider } from '../../shared/agent/providers/lazy-provider';
 import type { Provider } from '../../shared/agent/providers/provider';
 import { AppError, describeZodError } from '../../shared/errors';
 import type { LoopConfig } from '../../shared/protocol/loop-protocol';

@@ -1,5 +1,5 @@
 import { userInfo } from 'node:os';
-import { lazyProvider as createProvider } from '../agent/lazy-provider';
+import { lazyProvider as createProvider } from '../../shared/agent/providers/lazy-provider';
 import { AppError } from '../../shared/errors';
 import type { HostMethods } from '../../shared/protocol';
 import type { Handlers } from '../host/router';

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { HOST_RULES_ENV, LOOPBACK_ONLY_RULES } from '../lib/host-rules';
@@ -7,6 +7,7 @@ import { startFakeProvider } from '../../tests/fixtures/fake-provider/fake-provi
 import { currentView } from '../../tests/fixtures/fake-provider/prompt-view';
 import type { RecordedRequest, ScriptedMessage } from '../../tests/fixtures/fake-provider/scripted-reply';
 import { serveRoutes } from '../../tests/e2e/support/static-server';
+import { type ProcessSample, samplePeakRss } from './process-tree';
 
 /**
  * Deputy's own cost per step on a real run: `npm run task` (the CLI as a user runs it: the built extension in
@@ -52,46 +53,6 @@ function turn(n: number, steps: number, request: RecordedRequest): ScriptedMessa
   return ref === undefined ? call('wait', { seconds: 0.5 }) : call('click', { ref });
 }
 
-/** Resident memory of a process and all its descendants, in kB, from /proc (Linux). */
-export async function treeRssKb(root: number): Promise<number> {
-  const parents = new Map<number, number>();
-  for (const name of await readdir('/proc').catch(() => [] as string[])) {
-    if (!/^\d+$/.test(name)) continue;
-    const stat = await readFile(`/proc/${name}/stat`, 'utf8').catch(() => '');
-    const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-    if (Number.isFinite(ppid)) parents.set(Number(name), ppid);
-  }
-  const tree = new Set([root]);
-  for (let grew = true; grew; ) {
-    grew = false;
-    for (const [pid, ppid] of parents) if (!tree.has(pid) && tree.has(ppid)) grew = tree.add(pid) !== undefined;
-  }
-  let total = 0;
-  for (const pid of tree) {
-    const status = await readFile(`/proc/${pid}/status`, 'utf8').catch(() => '');
-    total += Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);
-  }
-  return total;
-}
-
-/** Samples a process tree's resident memory every 250 ms until stopped; `stop` gives the peak, in kB. */
-export function samplePeakRss(pid: number | undefined): { stop(): Promise<number> } {
-  let peak = 0;
-  let sampling = Promise.resolve();
-  const sampler = setInterval(() => {
-    sampling = sampling.then(async () => {
-      if (pid) peak = Math.max(peak, await treeRssKb(pid));
-    });
-  }, 250);
-  return {
-    async stop() {
-      clearInterval(sampler);
-      await sampling;
-      return peak;
-    },
-  };
-}
-
 export interface OverheadFigures {
   exitCode: number | null;
   steps: number;
@@ -104,6 +65,8 @@ export interface OverheadFigures {
   /** Characters of every request the model was sent over the task. */
   inputChars: number;
   peakRssKb: number;
+  /** The process tree when its memory peaked. */
+  atPeak: ProcessSample[];
   /** Actions whose result came back verified (a result with evidence or a stated failure), of all actions. */
   verified: { results: number; actions: number };
   inputCharsPerStep: number;
@@ -212,7 +175,7 @@ export async function measureOverhead(steps = 30, modelMs = 0): Promise<Overhead
   child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
   child.stderr.resume();
   const exitCode = await new Promise<number | null>((resolve) => child.on('close', resolve));
-  const peakRssKb = await memory.stop();
+  const { peakRssKb, atPeak } = await memory.stop();
   try {
     const end = stdout
       .trim()
@@ -239,6 +202,7 @@ export async function measureOverhead(steps = 30, modelMs = 0): Promise<Overhead
       overheadByKind,
       inputChars: fake.requests.reduce((sum, r) => sum + r.bytes.length, 0),
       peakRssKb,
+      atPeak,
       verified: { results: calls.filter((c) => c.result !== undefined && (!c.result.ok || (c.result.evidence?.length ?? 0) > 0 || c.result.changed !== undefined)).length, actions: calls.length },
       inputCharsPerStep: fake.requests.reduce((sum, r) => sum + r.bytes.length, 0) / Math.max(1, fake.requests.length),
       ...stepPhases(trace),

@@ -5,8 +5,10 @@ import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { build } from 'esbuild';
 import { findBrowser } from '../lib/find-browser';
+import { extensionBrowserArgs } from '../lib/launch-browser';
 import { serveRoutes } from '../../tests/e2e/support/static-server';
-import { samplePeakRss, shop } from './agent-overhead';
+import { shop } from './agent-overhead';
+import { type ProcessSample, samplePeakRss } from './process-tree';
 
 /** The peer's version, pinned so figures from different days compare. */
 export const STAGEHAND_VERSION = '4.4.0';
@@ -17,6 +19,8 @@ export interface PeerFigures {
   coldStartMs: number;
   overheadByKind: Record<string, number[]>;
   peakRssKb: number;
+  /** The process tree when its memory peaked. */
+  atPeak: ProcessSample[];
   inputChars: number;
   modelCalls: number;
   failedSteps: number;
@@ -52,21 +56,22 @@ export async function ensureStagehand(): Promise<{ entry: string } | { why: stri
  */
 export async function measureStagehand(entry: string, steps: number): Promise<PeerFigures> {
   const site = await serveRoutes(shop());
-  const flags = typeof (globalThis as { WebSocket?: unknown }).WebSocket === 'undefined' ? ['--experimental-websocket'] : [];
+  const nodeFlags = typeof (globalThis as { WebSocket?: unknown }).WebSocket === 'undefined' ? ['--experimental-websocket'] : [];
   // Bundled to plain JavaScript first, so the peer's start carries no TypeScript loader (Deputy's CLI is prebuilt too).
   const out = await mkdtemp(join(tmpdir(), 'deputy-bench-peer-'));
   const script = join(out, 'stagehand-peer.mjs');
   await build({ entryPoints: [join(import.meta.dirname, 'stagehand-peer.ts')], bundle: true, platform: 'node', format: 'esm', target: 'node20', outfile: script, logLevel: 'error' });
+  const flags = await sharedBrowserFlags();
   const spawnedAt = Date.now();
   // Asynchronous on purpose: the shop is served from this process.
-  const child = spawn(process.execPath, [...flags, script, entry, findBrowser(), site.url('/', 'shop.test'), String(steps)], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [...nodeFlags, script, entry, findBrowser(), site.url('/', 'shop.test'), String(steps), JSON.stringify(flags)], { stdio: ['ignore', 'pipe', 'pipe'] });
   const memory = samplePeakRss(child.pid);
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
   child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   const exitCode = await new Promise<number | null>((resolve) => child.on('close', resolve));
-  const peakRssKb = await memory.stop();
+  const { peakRssKb, atPeak } = await memory.stop();
   await site.close();
   await rm(out, { recursive: true, force: true });
   const line = stdout.trim().split('\n').pop() ?? '';
@@ -83,8 +88,21 @@ export async function measureStagehand(entry: string, steps: number): Promise<Pe
     coldStartMs: parsed.firstModelCallAt - spawnedAt,
     overheadByKind,
     peakRssKb,
+    atPeak,
     inputChars: parsed.promptChars,
     modelCalls: parsed.modelCalls,
     failedSteps: parsed.timings.filter((t) => !t.ok).length,
   };
+}
+
+/**
+ * The Chromium flags Deputy's launch gives the browser (puppeteer's defaults with Deputy's own, headless, the extension
+ * loaded), apart from the profile folder, the first page and how the browser is driven: the peer's browser runs with
+ * exactly these instead of its own defaults, so both sides start the same browser and differ only in what they open
+ * in it. `--remote-allow-origins=*` is the peer's own (its CDP socket needs it; Deputy drives over a pipe).
+ */
+export async function sharedBrowserFlags(): Promise<string[]> {
+  const { default: puppeteer } = await import('puppeteer-core');
+  const args = puppeteer.defaultArgs({ headless: true, enableExtensions: true, args: extensionBrowserArgs('MAP *.test 127.0.0.1') });
+  return [...args.filter((arg) => arg !== '--enable-automation' && arg.startsWith('--')), '--remote-allow-origins=*'];
 }

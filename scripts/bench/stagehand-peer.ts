@@ -26,10 +26,12 @@ interface StagehandModule {
  * Bundled to plain JavaScript before it runs (stagehand-peer-run.ts), so its start costs what a user's script's would,
  * as Deputy's prebuilt CLI does.
  *
- * Usage: node [--experimental-websocket] <bundled peer> <stagehand entry> <browser> <shop URL> <steps>
+ * Usage: node [--experimental-websocket] <bundled peer> <stagehand entry> <browser> <shop URL> <steps> <flags as JSON>
+ *
+ * The browser starts with the flags given (Deputy's, from stagehand-peer-run.ts) in place of Stagehand's defaults.
  */
-const [entry, browserPath, shopUrl, stepsArg] = process.argv.slice(2);
-if (!entry || !browserPath || !shopUrl || !stepsArg) throw new Error('usage: stagehand-peer <stagehand entry> <browser> <shop URL> <steps>');
+const [entry, browserPath, shopUrl, stepsArg, flagsArg] = process.argv.slice(2);
+if (!entry || !browserPath || !shopUrl || !stepsArg || !flagsArg) throw new Error('usage: stagehand-peer <stagehand entry> <browser> <shop URL> <steps> <browser flags as JSON>');
 const steps = Number(stepsArg);
 // The process's own start, on the wall clock the parent also reads: cold start counts Node's start too.
 const started = 0;
@@ -63,11 +65,12 @@ const model = {
   },
 };
 
-const root = process.getuid?.() === 0;
 const browser = await stagehand.localBrowser.launch({
   executablePath: browserPath,
-  headless: true,
-  args: [...(root ? ['--no-sandbox'] : []), '--host-resolver-rules=MAP *.test 127.0.0.1'],
+  // Headless and the rest come with the flags, which replace Stagehand's defaults.
+  headless: false,
+  ignoreDefaultArgs: true,
+  args: JSON.parse(flagsArg) as string[],
 });
 const agent = await stagehand.Stagehand.create({ browser, model, logging: { level: 'error' } });
 const [page] = await browser.context.pages();

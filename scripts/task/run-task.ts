@@ -74,16 +74,16 @@ export async function runTask(options: TaskOptions, io: TaskIo, hooks: TaskHooks
     const worker = await ext.worker();
     await hooks.onLaunched?.(ext);
     if (signal?.aborted) throw new ExitError('Interrupted before the task started.', EXIT.interrupted);
-    // A tab of the task's own, told apart by a fragment nobody else uses (a kept profile may restore other tabs).
-    const target = await ext.browser.newPage();
+    // A tab of the task's own, told apart by a fragment nobody else uses (a kept profile may restore other tabs). The
+    // blank tab the browser opened with is that tab, rather than a second one beside it (a renderer the task never uses).
+    const target = await ext.blankTab();
     const blank = `about:blank#deputy-${randomUUID()}`;
     await target.goto(blank);
-    // The tab is looked up from the service worker, so the side panel page is loaded once, already for that tab.
     const tabs = await worker.evaluate(() => chrome.tabs.query({}));
     const tabId = tabs.find((tab) => tab.url === blank)?.id;
     if (tabId === undefined) throw new Error('The task tab could not be found in the browser');
-    const panel = await ext.openExtensionPage(`extension/sidepanel/index.html?tab=${tabId}`);
-    const control = await ControlPage.open(panel);
+    // Driven from a blank page of the extension over the side panel's own port, without the panel's interface.
+    const control = await ControlPage.open(await ext.openExtensionPage('extension/control/index.html'));
     await hooks.beforeStart?.(target);
     await target.bringToFront();
     return await drive({ options, io, hooks, signal, emit, ext, target, control, tabId });

@@ -5,10 +5,10 @@ import { withJsonToolFallback } from './json-tool-fallback';
 import { createOpenAiChatProvider } from './openai-chat-provider';
 import { createOpenAiResponsesProvider } from './openai-responses-provider';
 import type { Provider } from './provider';
-import { checkProviderSettings, type ProviderSettings } from './provider-settings';
+import { checkProviderSettings, runsOnThisMachine, type ProviderSettings } from './provider-settings';
 import { type RetryOptions, withRetries } from './retrying-provider';
 
-export { ProviderSettings, checkProviderSettings } from './provider-settings';
+export { ProviderSettings, checkProviderSettings, runsOnThisMachine } from './provider-settings';
 
 export interface ProviderRuntime {
   /** True in the service worker: the SDKs refuse to run in a browser context without it. */
@@ -25,22 +25,6 @@ export interface ProviderRuntime {
  * retries around it. Settings that cannot work (no key where one is needed, no base URL for azure or custom) fail
  * here with a message that says what to set, before any request is made.
  */
-/**
- * A server named as this machine (Ollama, LM Studio, llama.cpp, vLLM at http://localhost:PORT, as the presets and the
- * CLI's hints write it) has no price per token: its tasks show tokens only, never dollars, and no cost cap applies.
- * An address written as an IP (127.0.0.1) is not taken as local: it is also how a tunnel or proxy to a paid service
- * is usually reached, so its price stays the model's.
- */
-export function runsOnThisMachine(baseURL: string | undefined): boolean {
-  if (!baseURL) return false;
-  try {
-    const host = new URL(baseURL).hostname.toLowerCase();
-    return host === 'localhost' || host.endsWith('.localhost');
-  } catch {
-    return false;
-  }
-}
-
 export function createProvider(input: ProviderSettings, runtime: ProviderRuntime): Provider {
   const { settings, preset, baseURL, apiKey } = checkProviderSettings(input);
   // Local servers ignore the key, but both clients insist on one.

@@ -52,3 +52,19 @@ export function checkProviderSettings(input: ProviderSettings): CheckedProviderS
   }
   return { settings, preset, baseURL, apiKey };
 }
+
+/**
+ * A server named as this machine (Ollama, LM Studio, llama.cpp, vLLM at http://localhost:PORT, as the presets and the
+ * CLI's hints write it) has no price per token: its tasks show tokens only, never dollars, and no cost cap applies.
+ * An address written as an IP (127.0.0.1) is not taken as local: it is also how a tunnel or proxy to a paid service
+ * is usually reached, so its price stays the model's.
+ */
+export function runsOnThisMachine(baseURL: string | undefined): boolean {
+  if (!baseURL) return false;
+  try {
+    const host = new URL(baseURL).hostname.toLowerCase();
+    return host === 'localhost' || host.endsWith('.localhost');
+  } catch {
+    return false;
+  }
+}
