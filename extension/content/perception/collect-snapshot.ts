@@ -38,6 +38,11 @@ export const SNAPSHOT_BUDGET_MS = 600;
 const SKIP = new Set(['SCRIPT', 'STYLE', 'NOSCRIPT', 'TEMPLATE', 'HEAD', 'META', 'LINK', 'TITLE', 'OPTION', 'DATALIST']);
 /** Elements whose subtree belongs to the element: a control's parts, or an icon's drawing. */
 const LEAF = new Set(['SELECT', 'TEXTAREA', 'INPUT', 'svg', 'IMG', 'VIDEO', 'AUDIO', 'CANVAS', 'OBJECT', 'EMBED']);
+/**
+ * SVG elements that are never drawn where they stand: definitions, a tooltip's title, descriptions, paint servers and
+ * clips (their tag names keep the SVG's own case). Their text is not what a person reads on the drawing.
+ */
+const SVG_UNDRAWN = new Set(['defs', 'symbol', 'title', 'desc', 'metadata', 'clipPath', 'mask', 'pattern', 'marker', 'linearGradient', 'radialGradient', 'filter', 'style', 'script']);
 const NOT_BLANK = /\S/;
 const LEADING_SPACE = /^\s/;
 const TRAILING_SPACE = /\s$/;
@@ -163,9 +168,10 @@ export function collectSnapshot(doc: Document, registry: RefRegistry, access: Do
       textRects.set(el, rect);
     }
     if (viewport && inView(rect, scope) !== 0) return null;
-    entries.push({ text, prio: 1, joinBefore, joinAfter: !spaceSeen, ...(afterBlock ? { blockStart: true } : {}) });
+    const box = boxOf(rect, scope);
+    entries.push({ text, prio: 1, joinBefore, joinAfter: !spaceSeen, ...(afterBlock ? { blockStart: true } : {}), ...(box ? { box } : {}) });
     afterBlock = false;
-    return boxOf(rect, scope);
+    return box;
   };
 
   /** A block-level element's text starts and ends its own run: nothing before or after it joins it. */
@@ -256,7 +262,7 @@ export function collectSnapshot(doc: Document, registry: RefRegistry, access: Do
       return null;
     }
     const tag = el.tagName;
-    if (SKIP.has(tag)) return null;
+    if (SKIP.has(tag) || SVG_UNDRAWN.has(tag)) return null;
     if (tag === 'BR') {
       spaceSeen = true;
       return null;
@@ -391,8 +397,9 @@ export function collectSnapshot(doc: Document, registry: RefRegistry, access: Do
       }
     }
 
-    // An SVG drawing is read into only for the links and the listened-to shapes it holds.
-    if (LEAF.has(tag) && !(tag === 'svg' && (el.querySelector('a') !== null || access.holdsListener?.(el) === true))) return box;
+    // An SVG drawing is read into only for what a person reads or uses on it: its text (a chart's labels, a letter
+    // drawn as a figure), and the links and listened-to shapes it holds.
+    if (LEAF.has(tag) && !(tag === 'svg' && (el.querySelector('text, a') !== null || access.holdsListener?.(el) === true))) return box;
     const editable = scope.editable || editableRoot;
     // The text of a label that gives a field its name is shown as that name, not again as text.
     const inLabel = scope.inLabel || (tag === 'LABEL' && ((el as HTMLLabelElement).control !== null || (namesField !== null && namesOwnField(namesField))));
@@ -412,7 +419,8 @@ export function collectSnapshot(doc: Document, registry: RefRegistry, access: Do
       : { win: scope.win, dx: scope.dx, dy: scope.dy, shiftY: childScope.shiftY, owner, parentPointer: pointer, editable, inLabel, showText, hideText, bg };
     const textStart = entries.length;
     const inner = visitContent(el, tag, child, child.owner === null && child.showText && !ownTextHidden, style);
-    if (entries.length > textStart && !inlineLevel(style.display)) endBlock(textStart);
+    // An SVG text is drawn at a place of its own, not in a line with the text before it: a block of its own.
+    if (entries.length > textStart && (!inlineLevel(style.display) || tag === 'text')) endBlock(textStart);
     box = unionBox(box, inner);
     if (layered && rect) {
       // Content painted over the page: a control under it is hit-tested for `covered`.

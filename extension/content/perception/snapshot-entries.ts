@@ -28,7 +28,12 @@ export interface TextEntry {
   joinAfter?: boolean;
   /** The first text of a block (a paragraph, a cell, a list item): it does not continue the text before it. */
   blockStart?: boolean;
+  /** Where the element that holds the text is drawn (page pixels), when it has a box. */
+  box?: { top: number; bottom: number };
 }
+
+/** The rows of the page a line of text takes, from the top of its highest piece to the bottom of its lowest. */
+type Rows = { top: number; bottom: number };
 
 /** One line as the walk finds it: a control, a context line, or a cross-origin frame's placeholder. */
 export type Entry = Pending | TextEntry | { key: string };
@@ -55,6 +60,8 @@ export function finishSnapshot(
   let lastJoinAfter = false;
   /** The text line a block's next inline piece continues (undefined once something else came in between). */
   let open: ContextItem | undefined;
+  /** Where each text line is drawn, for telling side-by-side lines from stacked ones (joinShortLines). */
+  const rows = new Map<ContextItem, Rows>();
   for (const entry of entries) {
     if ('el' in entry) {
       if (entry.dropped) continue;
@@ -74,9 +81,13 @@ export function finishSnapshot(
       const piece = cutText(entry.text, maxText * PIECE_LINES);
       if (open && entry.prio === 1 && entry.blockStart !== true && open.text.length < maxText) {
         open.text += `${lastJoinAfter && entry.joinBefore === true ? '' : ' '}${piece}`;
+        const had = rows.get(open);
+        if (had && entry.box) rows.set(open, { top: Math.min(had.top, entry.box.top), bottom: Math.max(had.bottom, entry.box.bottom) });
+        else rows.delete(open);
       } else {
         open = { k: 'ctx', text: piece, prio: entry.prio };
         items.push(open);
+        if (entry.box) rows.set(open, entry.box);
         if (entry.prio !== 1) open = undefined;
       }
       lastJoinAfter = entry.joinAfter === true;
@@ -85,7 +96,7 @@ export function finishSnapshot(
       open = undefined;
     }
   }
-  joinShortLines(items, maxText);
+  joinShortLines(items, maxText, rows);
   rememberAll(items, elements, registry);
   const focusedRef = meta.focused && elements.includes(meta.focused) ? registry.peek(meta.focused) : undefined;
   return {
@@ -104,21 +115,33 @@ export function finishSnapshot(
 
 /**
  * Lines of short text that end up next to each other in reading order (a label and its value in two cells) read as
- * one line when together they still fit. A line is never cut to make room for its neighbour.
+ * one line when together they still fit. A line is never cut to make room for its neighbour. Lines a person sees as
+ * separate blocks, one drawn below the other (three short paragraphs), stay separate: only lines drawn side by side
+ * (rows that overlap) are joined, or lines whose place is not known.
  */
-function joinShortLines(items: SnapshotItem[], maxText: number): void {
+function joinShortLines(items: SnapshotItem[], maxText: number, rows: Map<ContextItem, Rows>): void {
   let write = 0;
   for (let read = 0; read < items.length; read += 1) {
     const item = items[read] as SnapshotItem;
     const last = write > 0 ? items[write - 1] : undefined;
-    if (item.k === 'ctx' && item.prio === 1 && last?.k === 'ctx' && last.prio === 1 && last.text.length + 1 + item.text.length <= maxText) {
+    if (item.k === 'ctx' && item.prio === 1 && last?.k === 'ctx' && last.prio === 1 && last.text.length + 1 + item.text.length <= maxText && sideBySide(rows.get(last), rows.get(item))) {
       last.text = `${last.text} ${item.text}`;
+      const a = rows.get(last);
+      const b = rows.get(item);
+      if (a && b) rows.set(last, { top: Math.min(a.top, b.top), bottom: Math.max(a.bottom, b.bottom) });
+      else rows.delete(last);
       continue;
     }
     items[write] = item;
     write += 1;
   }
   items.length = write;
+}
+
+/** Whether two lines are drawn on the same rows of the page (or where either is drawn is not known). */
+function sideBySide(a: Rows | undefined, b: Rows | undefined): boolean {
+  if (!a || !b) return true;
+  return Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top) > 0;
 }
 
 /** Records what each numbered element looked like and where it was, for re-finding it after a re-render. */
