@@ -1,3 +1,4 @@
+import type { Pixels } from './png-pixels';
 import { find, findAll, lines, said, type SolverKit, Unsolvable } from './solver-kit';
 import { submit, type Solver } from './solvers-forms';
 import { sight, queryBar } from './solvers-sight';
@@ -61,6 +62,47 @@ function meaning(word: string): string {
   return w;
 }
 
+/** A colour picker opened by its field covers what is under it: Escape closes it, as it does for a person. */
+async function closeAndSubmit(k: SolverKit, field: number): Promise<void> {
+  const button = find(k.text, 'button', /^submit$/i);
+  const tried = await k.tryAct({ kind: 'click', ref: button.ref });
+  if (tried.ok) return;
+  if (!/covered/.test(tried.message)) throw new Unsolvable(`Submit failed: ${tried.message}`);
+  await k.act({ kind: 'press', ref: field, key: 'Escape' });
+  if ((await k.tryAct({ kind: 'click', ref: button.ref })).ok) return;
+  // Escape did not close it: a click on a blank part of the page does, as a person clicks beside a picker.
+  const pixels = await sight(k);
+  const blank = blankSpot(pixels);
+  if (!blank) throw new Unsolvable('the screenshot shows no blank place to click beside the picker');
+  await k.act({ kind: 'click_at', ...blank });
+  await submit(k);
+}
+
+/** A point in the lower right of the screenshot with nothing drawn around it (a 20 × 20 patch of one colour). */
+function blankSpot(pixels: Pixels): { x: number; y: number } | undefined {
+  const plain = (x: number, y: number, at: number[]) => pixels.at(x, y).every((c, i) => Math.abs(c - (at[i] ?? 0)) < 12);
+  for (let y = pixels.height - 15; y > pixels.height / 2; y -= 10) {
+    for (let x = pixels.width - 15; x > pixels.width / 2; x -= 10) {
+      let clear = true;
+      const at = pixels.at(x, y);
+      for (let dy = -10; dy <= 10 && clear; dy += 5) for (let dx = -10; dx <= 10 && clear; dx += 5) clear = plain(x + dx, y + dy, at);
+      if (clear) return { x, y };
+    }
+  }
+  return undefined;
+}
+
+/** The toolbar's unnamed button for bold, italic or underline, from how its glyph looks in the screenshot. */
+async function styleButton(k: SolverKit, style: string): Promise<{ ref: number }> {
+  const buttons = findAll(k.text, 'button', '');
+  const pixels = await sight(k);
+  const bar = queryBar(pixels);
+  // The glyphs: dark marks in the row under the instruction, grouped by the gaps between them.
+  const marks = blobs(pixels, { x0: bar.x0, y0: bar.y1 + 2, x1: bar.x1, y1: bar.y1 + 40 }, ([r, g, b]) => r + g + b < 300).filter((b) => b.size >= 4);
+  if (process.env.EXPRESSIBLE_DEBUG) process.stderr.write(`toolbar marks: ${JSON.stringify(marks.map((b) => [b.x0, b.y0, b.x1, b.y1, b.size]))}\n`);
+  throw new Unsolvable(`styles: ${buttons.length} buttons, ${marks.length} marks for ${style}`);
+}
+
 /** MiniWoB's example digits are 4 × 7 cells, white where a box is to be checked. */
 const DIGIT_ROWS = 7;
 const DIGIT_COLUMNS = 4;
@@ -102,7 +144,91 @@ const BANDS: [string, number, number][] = [
   ['ICE COLD', 40, Infinity],
 ];
 
+/** What a model reads an icon's name as: the words of the item that shows it ("seek-end" is the "Next" button). */
+const ICON_WORDS: Record<string, string> = { disk: 'save', 'seek-start': 'prev', 'seek-end': 'next', 'seek-prev': 'prev', 'seek-next': 'next', zoomin: 'zoom in', zoomout: 'zoom out' };
+
+const sameWords = (a: string, b: string) => a.toLowerCase().replace(/[\s-]/g, '') === b.toLowerCase().replace(/[\s-]/g, '');
+
+/** CSS's colour names, as a model knows them, in the hex a picker's field takes. */
+const NAMED_HEX: Record<string, string> = {
+  black: '000000', white: 'FFFFFF', aqua: '00FFFF', cyan: '00FFFF', blue: '0000FF', gray: '808080', grey: '808080', green: '008000', lime: '00FF00',
+  maroon: '800000', navy: '000080', olive: '808000', purple: '800080', red: 'FF0000', silver: 'C0C0C0', teal: '008080', yellow: 'FFFF00',
+  pink: 'FFC0CB', magenta: 'FF00FF', fuchsia: 'FF00FF', gold: 'FFD700', orange: 'FFA500',
+};
+
+/** A colour named in an instruction, as a model knows it: its hue in degrees (or null for none). */
+const HUES: Record<string, number> = { red: 0, orange: 36, yellow: 60, green: 120, blue: 210, purple: 270 };
+
+function hueOf(hex: string): { hue: number; chroma: number } {
+  const [r = 0, g = 0, b = 0] = [1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16));
+  const max = Math.max(r, g, b);
+  const chroma = max - Math.min(r, g, b);
+  if (chroma === 0) return { hue: 0, chroma };
+  const h = max === r ? ((g - b) / chroma) % 6 : max === g ? (b - r) / chroma + 2 : (r - g) / chroma + 4;
+  return { hue: (h * 60 + 360) % 360, chroma };
+}
+
 export const B10_SOLVERS: Record<string, Solver> = {
+  // The instruction shows the item's icon, written into its text as [icon "disk"]; the menu's items say their words.
+  'click-menu-2': async (k) => {
+    const label = /click on the item labeled "(.+?)"/.exec(k.text)?.[1];
+    const icon = /with the \[icon "(.+?)"\]\s+icon/.exec(k.text)?.[1];
+    if (!label && !icon) throw new Unsolvable('the instruction names no item and shows no icon');
+    const fits = (name: string) => (label ? name === label : sameWords(name, ICON_WORDS[icon ?? ''] ?? icon ?? ''));
+    await click(k, find(k.text, 'button', /^Menu$/).ref);
+    for (let turn = 0; turn < 3; turn += 1) {
+      const items = findAll((await k.look()).text, /^(menuitem|clickable|link|button)$/);
+      const hit = items.find((item) => fits(item.name));
+      if (hit) return click(k, hit.ref);
+      // A submenu opens when the pointer rests on its parent: each item with a submenu is pointed at in turn.
+      const parent = items.filter((item) => /collapsed|haspopup|submenu/.test(item.rest))[turn];
+      if (!parent) break;
+      await k.act({ kind: 'hover', ref: parent.ref });
+      await k.act({ kind: 'wait', seconds: 0.3 });
+    }
+    throw new Unsolvable(`no menu item for ${label ? `"${label}"` : `the icon "${icon}"`}`);
+  },
+  // The picker opened by the field covers Submit: closed as a person closes it before Submit is clicked.
+  'use-colorwheel': async (k) => {
+    const [name = ''] = said(k.text, /Select (\w+) with the color picker/);
+    const hex = NAMED_HEX[name.toLowerCase()];
+    if (!hex) throw new Unsolvable(`a colour name the script does not know: ${name}`);
+    const field = find(k.text, 'textbox').ref;
+    await k.act({ kind: 'type', ref: field, text: hex, clear: true, submit: false });
+    await closeAndSubmit(k, field);
+  },
+  // The colour asked for is a sample in the instruction, written [colour "#3a5f00"]; the picker's field takes hex.
+  'use-colorwheel-2': async (k) => {
+    const [hex = ''] = said(k.text, /Select the following color \[colour "#([0-9a-f]{6})"\]/i);
+    await k.act({ kind: 'type', ref: find(k.text, 'textbox').ref, text: hex.toUpperCase(), clear: true, submit: false });
+    await closeAndSubmit(k, find(k.text, 'textbox').ref);
+  },
+  'text-editor': async (k) => {
+    const m = /give (?:the text (.+?)|everything) the (style|color) (\w+)/.exec(k.text.replace(/\n/g, ' ')) ?? /make (everything) the (color) (\w+)/.exec(k.text);
+    if (!m) throw new Unsolvable('the instruction asks for no style the script knows');
+    const [, words, kind = '', value = ''] = m;
+    const editor = find(k.text, 'textbox');
+    const whole = /value="(.*?)"/.exec(editor.rest)?.[1] ?? '';
+    await k.act({ kind: 'select_text', ref: editor.ref, text: words && words !== 'everything' ? words : whole });
+    if (kind === 'style') {
+      // The toolbar's bold, italic and underline buttons show only their glyphs: told apart in the screenshot.
+      await click(k, (await styleButton(k, value)).ref);
+    } else {
+      const want = HUES[value.toLowerCase()];
+      if (want === undefined) throw new Unsolvable(`a colour the script does not know: ${value}`);
+      // The colour menu is the toolbar's first control; its swatches say their colours once it is open.
+      await click(k, findAll(k.text, /^(clickable|button)$/, '')[0]?.ref ?? 0);
+      const swatches = findAll((await k.look()).text, /^(clickable|button)$/, '').flatMap((line) => {
+        const colour = /colour "(#[0-9a-f]{6})"/.exec(line.rest)?.[1];
+        return colour ? [{ ref: line.ref, ...hueOf(colour) }] : [];
+      });
+      const gap = (h: number) => Math.min(Math.abs(h - want), 360 - Math.abs(h - want));
+      const best = swatches.filter((s) => s.chroma > 80).sort((a, b) => gap(a.hue) - gap(b.hue))[0];
+      if (!best) throw new Unsolvable('the colour menu shows no swatch with a colour');
+      await click(k, best.ref);
+    }
+    if (findAll(k.text, 'button', /^submit$/i).length > 0) await submit(k);
+  },
   'click-checkboxes-soft': async (k) => {
     const [list = ''] = said(k.text, /Select words similar to (.*?) and click Submit/);
     const wanted = new Set(list === 'nothing' ? [] : list.split(/,\s*/).map(meaning));
