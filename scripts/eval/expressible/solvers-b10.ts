@@ -1,8 +1,9 @@
 import type { Pixels } from './png-pixels';
-import { find, findAll, lines, said, type SolverKit, Unsolvable } from './solver-kit';
+import { find, findAll, said, type SolverKit, Unsolvable } from './solver-kit';
+import { CSS_COLOURS } from './solvers-families';
 import { submit, type Solver } from './solvers-forms';
 import { sight, queryBar } from './solvers-sight';
-import { blobs } from './solvers-sight9';
+import { blobs, hue } from './solvers-sight9';
 
 /**
  * Families solved through what the model is sent (issue 26, round 10): the snapshot after each step, and the
@@ -107,35 +108,6 @@ async function styleButton(k: SolverKit, style: string): Promise<{ ref: number }
 const DIGIT_ROWS = 7;
 const DIGIT_COLUMNS = 4;
 
-type Half = { ref: number; hour: number; half: number; covered: boolean };
-
-/** The calendar's half-hours: the two numbered cells after each hour's label ("8am"), in the snapshot's order. */
-function halfHours(text: string): Half[] {
-  const out: Half[] = [];
-  let hour = -1;
-  let seen = 0;
-  for (const row of text.split('\n')) {
-    const cell = lines(row)[0];
-    if (cell) {
-      if (hour >= 0 && cell.role === 'clickable' && seen < 2) out.push({ ref: cell.ref, hour, half: seen++, covered: /\bcovered\b/.test(cell.rest) });
-      continue;
-    }
-    const label = /(\d{1,2})(am|pm)\s*$/i.exec(row);
-    if (label) {
-      hour = (Number(label[1]) % 12) + (label[2]?.toLowerCase() === 'pm' ? 12 : 0);
-      seen = 0;
-    }
-  }
-  return out;
-}
-
-/** A clock time of the instruction ("8AM", "12PM") as an hour of the day. */
-function hourOf(time: string): number {
-  const m = /(\d{1,2})\s*(AM|PM)/i.exec(time);
-  if (!m) throw new Unsolvable(`not a time: ${time}`);
-  return (Number(m[1]) % 12) + (m[2]?.toUpperCase() === 'PM' ? 12 : 0);
-}
-
 /** The hot-cold page's answers, nearest first, and how far (in page pixels) each reaches. */
 const BANDS: [string, number, number][] = [
   ['HOT', 0, 5],
@@ -149,23 +121,12 @@ const ICON_WORDS: Record<string, string> = { disk: 'save', 'seek-start': 'prev',
 
 const sameWords = (a: string, b: string) => a.toLowerCase().replace(/[\s-]/g, '') === b.toLowerCase().replace(/[\s-]/g, '');
 
-/** CSS's colour names, as a model knows them, in the hex a picker's field takes. */
-const NAMED_HEX: Record<string, string> = {
-  black: '000000', white: 'FFFFFF', aqua: '00FFFF', cyan: '00FFFF', blue: '0000FF', gray: '808080', grey: '808080', green: '008000', lime: '00FF00',
-  maroon: '800000', navy: '000080', olive: '808000', purple: '800080', red: 'FF0000', silver: 'C0C0C0', teal: '008080', yellow: 'FFFF00',
-  pink: 'FFC0CB', magenta: 'FF00FF', fuchsia: 'FF00FF', gold: 'FFD700', orange: 'FFA500',
-};
-
 /** A colour named in an instruction, as a model knows it: its hue in degrees (or null for none). */
 const HUES: Record<string, number> = { red: 0, orange: 36, yellow: 60, green: 120, blue: 210, purple: 270 };
 
 function hueOf(hex: string): { hue: number; chroma: number } {
   const [r = 0, g = 0, b = 0] = [1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16));
-  const max = Math.max(r, g, b);
-  const chroma = max - Math.min(r, g, b);
-  if (chroma === 0) return { hue: 0, chroma };
-  const h = max === r ? ((g - b) / chroma) % 6 : max === g ? (b - r) / chroma + 2 : (r - g) / chroma + 4;
-  return { hue: (h * 60 + 360) % 360, chroma };
+  return { hue: hue([r, g, b]), chroma: Math.max(r, g, b) - Math.min(r, g, b) };
 }
 
 export const B10_SOLVERS: Record<string, Solver> = {
@@ -191,7 +152,7 @@ export const B10_SOLVERS: Record<string, Solver> = {
   // The picker opened by the field covers Submit: closed as a person closes it before Submit is clicked.
   'use-colorwheel': async (k) => {
     const [name = ''] = said(k.text, /Select (\w+) with the color picker/);
-    const hex = NAMED_HEX[name.toLowerCase()];
+    const hex = CSS_COLOURS[name.toLowerCase()];
     if (!hex) throw new Unsolvable(`a colour name the script does not know: ${name}`);
     const field = find(k.text, 'textbox').ref;
     await k.act({ kind: 'type', ref: field, text: hex, clear: true, submit: false });
@@ -256,38 +217,6 @@ export const B10_SOLVERS: Record<string, Solver> = {
       }
     }
     await submit(k);
-  },
-  // An event is made by dragging over the half-hours it takes, then named in the form that opens.
-  'daily-calendar': async (k) => {
-    const [amount = '', unit = '', name = '', from = '', to = ''] = said(k.text, /Create an? ([\d.]+) (hours?|mins) event named "(.+?)", between (\w+) and (\w+)\./);
-    const halves = Math.round(unit === 'mins' ? Number(amount) / 30 : Number(amount) * 2);
-    let cells = halfHours(k.text);
-    // The page's cells act through listeners, found at each look: looked at again when a look found none.
-    for (let look = 0; look < 3 && cells.length === 0; look += 1) {
-      await k.act({ kind: 'wait', seconds: 0.2 });
-      cells = halfHours(k.text);
-    }
-    // The event goes where the pointer can reach every half-hour it takes: none covered by another event, nor the
-    // one after, which an event drawn from there overlaps at its top. Only a half-hour in view can be seen to be
-    // covered: each place is scrolled into view (to the half-hour after it) and looked at before it is taken.
-    const end = hourOf(to) + (hourOf(to) <= hourOf(from) ? 24 : 0);
-    const inside = (cell: Half | undefined) => cell !== undefined && cell.hour >= hourOf(from) && cell.hour < end;
-    let first: Half | undefined;
-    let last: Half | undefined;
-    for (let i = cells.findIndex(inside); i >= 0 && inside(cells[i + halves - 1]) && !first; i += 1) {
-      const after = cells[i + halves] ?? cells[i + halves - 1];
-      if (after) await k.act({ kind: 'scroll', ref: after.ref });
-      const seen = halfHours(k.text);
-      if (process.env.EXPRESSIBLE_DEBUG) process.stderr.write(`calendar ${i}: ${seen.map((c) => `${c.ref}${c.covered ? "c" : ""}`).join(" ")}\n`);
-      const place = seen.slice(i, i + halves + 1);
-      if (place.length === halves + 1 && place.every((cell) => !cell.covered)) [first, last] = [place[0], place[halves - 1]];
-    }
-    if (!first || !last) throw new Unsolvable(`no ${halves} free half-hours between ${from} and ${to} in the calendar`);
-    // Over one half-hour the pointer still moves, within it.
-    if (first === last) await k.act({ kind: 'drag', ref: first.ref, dx: 10, dy: 0 });
-    else await k.act({ kind: 'drag', ref: first.ref, toRef: last.ref });
-    await k.act({ kind: 'type', ref: find((await k.look()).text, 'textbox').ref, text: name, clear: true, submit: false });
-    await click(k, find(k.text, 'button', /^create$/i).ref);
   },
   // Warmer or colder, as the page says under the pointer: every place still possible is kept, and the pointer goes
   // where the answer would halve them best, until one place is hot.
