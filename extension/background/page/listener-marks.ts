@@ -78,7 +78,10 @@ export async function markListeners(send: Send, now: () => number = Date.now): P
     // Resolved many at a time: each is a round trip through the debugger, and one after another they take too long.
     const wanted = nodes.slice(0, MAX_LISTENED);
     for (let at = 0; at < wanted.length; at += RESOLVE_BATCH) {
-      if (now() - started > LISTENER_SEARCH_MS) {
+      // The first batch is always resolved: the hand-over replaces the last search's marks, so a search that ran out
+      // of time before resolving anything (the listeners' listing alone can take that long on a busy machine) would
+      // leave the page with no listened-to element numbered at all.
+      if (at > 0 && now() - started > LISTENER_SEARCH_MS) {
         complete = false;
         break;
       }

@@ -2,6 +2,7 @@
 import type { SnapshotMode } from '../../../shared/perception/frame-snapshot';
 import { accessibleName, clip, collapse, dialogTitle, landmarkName } from './accessible-name';
 import { iconHint } from './icon-hint';
+import { inlineVisual, swatchColour } from './swatch-hint';
 import { deepActiveElement, type DomAccess } from './dom-access';
 import { cutText } from './text-cut';
 import { annotations } from './element-states';
@@ -293,6 +294,16 @@ export function collectSnapshot(doc: Document, registry: RefRegistry, access: Do
     const hideText = scope.hideText || hidesSubtree(style, rectOf, scope.win, tag === 'HTML' || tag === 'BODY');
     const bg = backgroundFor(style, scope.bg);
     const ownTextHidden = hideText || hidesOwnText(style, bg);
+    // An empty box in running text that shows an icon or a colour sample is written into the text, as a person reads
+    // it there ("the item with the [icon "disk"] icon"): the caller ends the text run with it. (An icon hides its own
+    // text, as jQuery UI's does by indenting it away; the box itself is still seen.)
+    if (!kind && scope.owner === null && scope.showText && !hideText && visible && el.firstChild === null) {
+      const seen = inlineVisual(el, style, scope.bg);
+      if (seen) {
+        pendingText = ` ${seen} `;
+        pendingTextEl = el;
+      }
+    }
     // A visible control numbers its content as its own, so the cursor of its children is never asked about.
     const pointer = kind?.kind === 'strong' && visible ? scope.parentPointer : style.cursor === 'pointer';
     const position = style.position;
@@ -350,7 +361,9 @@ export function collectSnapshot(doc: Document, registry: RefRegistry, access: Do
           if (!name) {
             // What a person sees on it instead of words: the icon's picture (its file's name) or symbol.
             const icon = iconHint(el, style);
-            ann.unshift(icon ? `unnamed, icon ${JSON.stringify(icon)}` : 'unnamed');
+            const shown = rect;
+            const colour = icon || el.firstElementChild !== null ? '' : swatchColour(style, () => shown, scope.bg);
+            ann.unshift(icon ? `unnamed, icon ${JSON.stringify(icon)}` : colour ? `unnamed, colour ${JSON.stringify(colour)}` : 'unnamed');
           }
           if (el === focused) ann.push('focused');
           if (rect.bottom + scope.dy > 0 && rect.top + scope.dy < vh) candidates.push({ el, rect, dx: scope.dx, dy: scope.dy, ann });

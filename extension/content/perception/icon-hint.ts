@@ -7,8 +7,11 @@
 
 const MAX_HINT = 40;
 
-/** Icon-font classes that name the glyph they draw: Font Awesome, Bootstrap Icons, Glyphicons, Ionicons, generic. */
-const GLYPH_CLASS = /^(?:fa|bi|glyphicon|ion|icon|mdi|ti|la)-([a-z][a-z0-9-]*)$/i;
+/**
+ * Classes that name the glyph they draw: Font Awesome, Bootstrap Icons, Glyphicons, Ionicons, generic, and jQuery UI's
+ * sprite icons (`ui-icon-disk`), whose picture is one sheet for all, told apart only by the class.
+ */
+const GLYPH_CLASS = /^(?:fa|bi|glyphicon|ion|icon|mdi|ti|la|ui-icon)-([a-z][a-z0-9-]*)$/i;
 const NOT_GLYPH = new Set(['fw', 'lg', 'xs', 'sm', '2x', '3x', 'solid', 'regular', 'light', 'brands', 'spin', 'pulse', 'inverse', 'stack', 'border']);
 
 /** The file name of the first url() in a CSS value, without folder, query or extension; empty for data: URLs. */
@@ -30,15 +33,16 @@ function fileName(url: string): string {
 }
 
 function ownIcon(el: Element, style: CSSStyleDeclaration): string {
+  // A glyph's class comes first: a sprite sheet's file name is the same for every icon cut from it.
+  for (const cls of el.classList) {
+    const glyph = GLYPH_CLASS.exec(cls)?.[1];
+    if (glyph && !NOT_GLYPH.has(glyph.toLowerCase())) return glyph.slice(0, MAX_HINT);
+  }
   const picture = urlName(style.content) || urlName(style.backgroundImage);
   if (picture) return picture;
   if (el.tagName === 'IMG') return fileName(el.getAttribute('src') ?? '');
   const use = el.tagName.toLowerCase() === 'use' ? (el.getAttribute('href') ?? el.getAttribute('xlink:href') ?? '') : '';
   if (use.includes('#')) return use.slice(use.indexOf('#') + 1, use.indexOf('#') + 1 + MAX_HINT);
-  for (const cls of el.classList) {
-    const glyph = GLYPH_CLASS.exec(cls)?.[1];
-    if (glyph && !NOT_GLYPH.has(glyph.toLowerCase())) return glyph.slice(0, MAX_HINT);
-  }
   return '';
 }
 

@@ -46,7 +46,7 @@ export function gridTarget(from: number, where: string): number {
 }
 
 /** CSS's named colours (the basic keywords and the few extended ones pages use), as hex: what a person knows by name. */
-const CSS_COLOURS: Record<string, string> = {
+export const CSS_COLOURS: Record<string, string> = {
   black: '000000', white: 'FFFFFF', aqua: '00FFFF', cyan: '00FFFF', blue: '0000FF', gray: '808080', grey: '808080', green: '008000', lime: '00FF00',
   maroon: '800000', navy: '000080', olive: '808000', purple: '800080', red: 'FF0000', silver: 'C0C0C0', teal: '008080', yellow: 'FFFF00',
   pink: 'FFC0CB', magenta: 'FF00FF', fuchsia: 'FF00FF', gold: 'FFD700', orange: 'FFA500',
