@@ -1,5 +1,5 @@
 import { fork } from 'node:child_process';
-import type { ProcessRegistry } from '../host/process-registry';
+import { endChild, type ProcessRegistry } from '../host/process-registry';
 import type { WorkerHandle } from './desktop-service';
 
 /**
@@ -23,20 +23,7 @@ export function forkDesktopWorker(entry: string, processes?: ProcessRegistry): W
     onMessage: (listener) => void child.on('message', listener),
     onExit: (listener) => void child.once('exit', listener),
     kill: () => void child.kill('SIGTERM'),
-    close: (graceMs = 5000) =>
-      new Promise<void>((resolve) => {
-        if (child.exitCode !== null || child.signalCode !== null) return resolve();
-        const timer = setTimeout(() => {
-          child.kill('SIGKILL');
-          resolve();
-        }, graceMs);
-        child.once('exit', () => {
-          clearTimeout(timer);
-          resolve();
-        });
-        // Disconnecting lets the worker finish writing its screenshots before it ends.
-        if (child.connected) child.disconnect();
-        else child.kill('SIGTERM');
-      }),
+    // Disconnecting lets the worker finish writing its screenshots before it ends.
+    close: (graceMs = 5000) => endChild(child, graceMs, () => (child.connected ? child.disconnect() : child.kill('SIGTERM'))),
   };
 }

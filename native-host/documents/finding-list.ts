@@ -72,6 +72,15 @@ export class FindingList {
     this.raw.push({ rule: input.rule, location: location.label, actual: input.actual });
     if (this.accepted.has(acceptKey(input.rule, this.templateLabel(location), input.actual))) return;
     this.reported.add(`${location.label}\u0000${input.rule}`);
+    const finding = {
+      rule: input.rule,
+      severity: override ?? input.severity,
+      location,
+      message: input.message,
+      expected: input.expected,
+      actual: input.actual,
+      fix: input.fix,
+    };
     if (location.sheet !== undefined && location.row !== undefined) {
       const group = `${input.rule}\u0000${location.sheet}\u0000${location.table ?? 1}\u0000${location.column ?? ''}`;
       const seen = (this.perGroup.get(group) ?? 0) + 1;
@@ -85,15 +94,7 @@ export class FindingList {
           const { row: _row, label: _label, ...rest } = location;
           const where = locate({ ...rest });
           this.folded.set(group, {
-            finding: {
-              rule: input.rule,
-              severity: override ?? input.severity,
-              location: where,
-              message: input.message,
-              expected: input.expected,
-              actual: '',
-              fix: input.fix,
-            },
+            finding: { ...finding, location: where, actual: '' },
             count: 1,
             rows: [location.row],
           });
@@ -103,18 +104,7 @@ export class FindingList {
     }
     if (location.row === undefined) {
       const key = `${input.rule}\u0000${input.expected}\u0000${input.actual}`;
-      const entry = this.repeated.get(key) ?? {
-        finding: {
-          rule: input.rule,
-          severity: override ?? input.severity,
-          location,
-          message: input.message,
-          expected: input.expected,
-          actual: input.actual,
-          fix: input.fix,
-        },
-        places: [],
-      };
+      const entry = this.repeated.get(key) ?? { finding, places: [] };
       this.repeated.set(key, entry);
       const seen = (this.perGroup.get(key) ?? 0) + 1;
       this.perGroup.set(key, seen);
@@ -123,15 +113,7 @@ export class FindingList {
         return;
       }
     }
-    this.items_.push({
-      rule: input.rule,
-      severity: override ?? input.severity,
-      location,
-      message: input.message,
-      expected: input.expected,
-      actual: input.actual,
-      fix: input.fix,
-    });
+    this.items_.push(finding);
   }
 }
 

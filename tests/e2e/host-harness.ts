@@ -153,7 +153,7 @@ export class HostProcess {
   }
 
   /** Waits until the replies parsed so far satisfy `done`, or the host exits, or the time is up. */
-  async waitForReplies(done: (replies: HostReply[]) => boolean, timeoutMs = 30_000): Promise<HostReply[]> {
+  async waitForReplies(done: (replies: HostReply[]) => boolean, timeoutMs = 100_000): Promise<HostReply[]> {
     const deadline = Date.now() + timeoutMs;
     for (;;) {
       const { replies } = parseHostStdout(this.completeFrames(), { complete: false });
@@ -171,12 +171,12 @@ export class HostProcess {
   }
 
   /** Closes stdin (the browser closed the port) and waits for the exit. */
-  async end(timeoutMs = 10_000): Promise<HostExit> {
+  async end(timeoutMs = 60_000): Promise<HostExit> {
     this.child.stdin.end();
     return this.waitForExit(timeoutMs);
   }
 
-  async waitForExit(timeoutMs = 10_000): Promise<HostExit> {
+  async waitForExit(timeoutMs = 60_000): Promise<HostExit> {
     let timer: ReturnType<typeof setTimeout> | undefined;
     const timeout = new Promise<'timeout'>((resolve) => (timer = setTimeout(() => resolve('timeout'), timeoutMs)));
     const result = await Promise.race([this.exited, timeout]);

@@ -305,6 +305,7 @@ describe.skipIf(dovecotMissing)('the fix loop with its output by mail, from the 
     return { service, site, fields };
   }
 
+  // Two iterations, each waiting for the job's mail over IMAP: minutes on a busy machine, hence a longer cap than 2.
   it('a web form trigger: the host asks the extension to fill the form; the panel shows the trigger, the wait ticking and the mail that arrived', async () => {
     // The job takes a few seconds to mail its deck, so the wait can be watched.
     const { service, site, fields } = await mailingLoop({ mailDelayMs: 3000 }, 60);
@@ -338,7 +339,7 @@ describe.skipIf(dovecotMissing)('the fix loop with its output by mail, from the 
     const [loop] = (await uiCall(panel, 'loop.status', {})).loops.filter((entry) => entry.repo === service.work);
     expect(readFileSync(loop?.stateFile ?? '', 'utf8')).not.toContain(dovecot.password);
     await panel.close();
-  });
+  }, 360_000);
 
   it('a form-encoded POST whose mail never comes: the panel shows the request sent, then says clearly that nothing came and what to check', async () => {
     const { site, fields } = await mailingLoop({ silent: true }, 4);

@@ -1,26 +1,13 @@
 import Anthropic from '@anthropic-ai/sdk';
 import { AppError } from '../../errors';
-import type { CompleteOptions, ConversationMessage, Provider, ProviderReply, ProviderRequest, ToolCall, Usage } from './provider';
+import type { CompleteOptions, ConversationMessage, Provider, ProviderOptions, ProviderReply, ProviderRequest, ToolCall, Usage } from './provider';
 import { providerWithErrors } from './provider-error';
-import type { ReasoningEffort } from './provider';
 
 type MessageParam = Anthropic.Messages.MessageParam;
 type UserBlock = Anthropic.Messages.TextBlockParam | Anthropic.Messages.ImageBlockParam | Anthropic.Messages.ToolResultBlockParam;
 type AssistantBlock = Anthropic.Messages.TextBlockParam | Anthropic.Messages.ToolUseBlockParam;
 
-export interface AnthropicProviderOptions {
-  /** A client built by the caller (with `dangerouslyAllowBrowser` in the service worker, `maxRetries: 0`). */
-  client: Anthropic;
-  model: string;
-  label?: string;
-  vision?: boolean;
-  stream?: boolean;
-  /** Anthropic requires a ceiling on the reply; tool calls are short, so the default is modest. */
-  maxOutputTokens?: number;
-  /** How hard a reasoning model thinks before it answers; left out, the model's own default. */
-  reasoningEffort?: ReasoningEffort;
-  now?: () => number;
-}
+export type AnthropicProviderOptions = ProviderOptions<Anthropic>;
 
 function parseInput(raw: string): Record<string, unknown> {
   try {

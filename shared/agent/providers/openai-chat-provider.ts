@@ -1,26 +1,12 @@
 import OpenAI from 'openai';
 import { AppError } from '../../errors';
-import type { CompleteOptions, ConversationMessage, Provider, ProviderReply, ProviderRequest, ToolCall, Usage } from './provider';
+import type { CompleteOptions, ConversationMessage, Provider, ProviderOptions, ProviderReply, ProviderRequest, ToolCall, Usage } from './provider';
 import { providerWithErrors } from './provider-error';
-import type { ReasoningEffort } from './provider';
 
 type ChatMessage = OpenAI.Chat.Completions.ChatCompletionMessageParam;
 type ChatTool = OpenAI.Chat.Completions.ChatCompletionTool;
 
-export interface OpenAiChatProviderOptions {
-  /** A client built by the caller (with `dangerouslyAllowBrowser` in the service worker, `maxRetries: 0`). */
-  client: OpenAI;
-  model: string;
-  /** The label in messages and traces: "openai", "ollama", "openrouter". */
-  label?: string;
-  vision?: boolean;
-  stream?: boolean;
-  maxOutputTokens?: number;
-  /** How hard a reasoning model thinks before it answers; left out, the model's own default. */
-  reasoningEffort?: ReasoningEffort;
-  /** The clock for Retry-After dates. */
-  now?: () => number;
-}
+export type OpenAiChatProviderOptions = ProviderOptions<OpenAI>;
 
 function toChatMessages(system: string, messages: ConversationMessage[], vision: boolean): ChatMessage[] {
   const out: ChatMessage[] = [{ role: 'system', content: system }];

@@ -1,23 +1,12 @@
 import OpenAI from 'openai';
 import { AppError } from '../../errors';
-import type { CompleteOptions, ConversationMessage, Provider, ProviderReply, ProviderRequest, ToolCall } from './provider';
+import type { CompleteOptions, ConversationMessage, Provider, ProviderOptions, ProviderReply, ProviderRequest, ToolCall } from './provider';
 import { providerWithErrors } from './provider-error';
-import type { ReasoningEffort } from './provider';
 
 type InputItem = OpenAI.Responses.ResponseInputItem;
 type Response = OpenAI.Responses.Response;
 
-export interface OpenAiResponsesProviderOptions {
-  client: OpenAI;
-  model: string;
-  label?: string;
-  vision?: boolean;
-  stream?: boolean;
-  maxOutputTokens?: number;
-  /** How hard a reasoning model thinks before it answers; left out, the model's own default. */
-  reasoningEffort?: ReasoningEffort;
-  now?: () => number;
-}
+export type OpenAiResponsesProviderOptions = ProviderOptions<OpenAI>;
 
 function toInput(messages: ConversationMessage[], vision: boolean): InputItem[] {
   const out: InputItem[] = [];

@@ -1,10 +1,27 @@
 import type { Screenshot } from '../environment';
 import type { ToolSchema } from '../tool';
 
-/** One tool call as the model wrote it. `arguments` stays raw text so invalid JSON can be shown back to the model. */
 /** How hard a reasoning model thinks: OpenAI's reasoning_effort / reasoning.effort, Anthropic's output_config.effort. */
 export type ReasoningEffort = 'low' | 'medium' | 'high';
 
+/** What every provider adapter is built with; `C` is its SDK's client. */
+export interface ProviderOptions<C> {
+  /** A client built by the caller (with `dangerouslyAllowBrowser` in the service worker, `maxRetries: 0`). */
+  client: C;
+  model: string;
+  /** The label in messages and traces: "openai", "anthropic", "ollama", "openrouter". */
+  label?: string;
+  vision?: boolean;
+  stream?: boolean;
+  /** A ceiling on the reply. Anthropic requires one; tool calls are short, so its default is modest. */
+  maxOutputTokens?: number;
+  /** How hard a reasoning model thinks before it answers; left out, the model's own default. */
+  reasoningEffort?: ReasoningEffort;
+  /** The clock for Retry-After dates. */
+  now?: () => number;
+}
+
+/** One tool call as the model wrote it. `arguments` stays raw text so invalid JSON can be shown back to the model. */
 export interface ToolCall {
   id: string;
   name: string;

@@ -20,7 +20,7 @@ describe.skipIf(!corpusPresent())(
       const results = await runCorpusPool<SelfCompareResult>(
         'self-compare',
         files.map((file) => file.path),
-        { workers: 2, timeoutMs: 60_000 },
+        { workers: 2, timeoutMs: 240_000 },
       );
       expect(results).toHaveLength(files.length);
       const problems: string[] = [];
@@ -29,7 +29,7 @@ describe.skipIf(!corpusPresent())(
         const name = result.file.slice(result.file.indexOf('office-corpus/') + 'office-corpus/'.length);
         if (result.outcome !== 'done') {
           problems.push(
-            `${name}: ${result.outcome === 'timeout' ? 'did not finish within 60 s' : `crashed the process (${result.detail})`}`,
+            `${name}: ${result.outcome === 'timeout' ? 'did not finish within 240 s (a hang: the slowest file takes seconds on a quiet machine)' : `crashed the process (${result.detail})`}`,
           );
           continue;
         }
@@ -45,6 +45,6 @@ describe.skipIf(!corpusPresent())(
       expect(problems).toEqual([]);
       // Most of the corpus is well-formed: a reader that refused them all would pass the loop above.
       expect(opened).toBeGreaterThan(files.length * 0.9);
-    }, 900_000);
+    }, 1_800_000);
   },
 );
