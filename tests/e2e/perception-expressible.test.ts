@@ -4,7 +4,7 @@ import { openTab } from './support/open-tab';
 import { call, lastMessage } from './support/snapshot-refs';
 import { uiCall } from './support/ui-call';
 import { useE2e } from './support/e2e-fixture';
-import { waitUntil } from './support/wait-until';
+import { untilTaskEnds } from './support/task-harness';
 
 // Issue 26, items 1 and 2, on generated pages: every kind of element a page makes clickable only through script
 // listeners (a span, a div cell, an SVG shape, a key-listening element) gets a number the model can click, while a
@@ -127,14 +127,7 @@ it('numbers script-listened elements and SVG targets, leaves delegation out, and
     return call('done', { success: true, summary: 'Clicked every control.' });
   });
   const started = await uiCall(helper, 'task.start', { tabId, text: 'Click every control on this page.', mode: 'act', flow: 'task' });
-  await waitUntil(
-    'the task to end',
-    async () => {
-      const record = await uiCall(helper, 'task.get', { taskId: started.id });
-      return record !== null && ['completed', 'failed', 'stopped', 'handed_to_user'].includes(record.status);
-    },
-    { timeoutMs: 90_000 },
-  );
+  await untilTaskEnds(helper, started.id, 90_000);
 
   const first = views[0] ?? '';
   // Script-only controls of every tag and event type are numbered, each on its own; the SVG link and shape too.
@@ -179,14 +172,7 @@ it('tells icon-only controls apart under a shared pointer cursor or a listening 
   for (let i = 1; i < clicks; i += 1) e2e.fake.enqueue(() => call('click', { ref: plan.shift() }));
   e2e.fake.enqueue(() => call('done', { success: true, summary: 'Clicked every icon.' }));
   const started = await uiCall(helper, 'task.start', { tabId, text: 'Click every icon on this page.', mode: 'act', flow: 'task' });
-  await waitUntil(
-    'the task to end',
-    async () => {
-      const record = await uiCall(helper, 'task.get', { taskId: started.id });
-      return record !== null && ['completed', 'failed', 'stopped', 'handed_to_user'].includes(record.status);
-    },
-    { timeoutMs: 90_000 },
-  );
+  await untilTaskEnds(helper, started.id, 90_000);
   const first = views[0] ?? '';
   // The cursor-only bars are not a control of their own: no clickable line is left for them besides their icons.
   const unnamedPlain = [...first.matchAll(/\[\d+\] clickable unnamed(?!, icon)/g)];

@@ -3,7 +3,7 @@ import { openTab } from './support/open-tab';
 import { call, lastMessage } from './support/snapshot-refs';
 import { uiCall } from './support/ui-call';
 import { useE2e } from './support/e2e-fixture';
-import { waitUntil } from './support/wait-until';
+import { untilTaskEnds } from './support/task-harness';
 
 // Issue 26 item 5 with item 1: a control with no words stays unnamed (as the accessibility tree has it), but what a
 // person sees on it is said: a swatch's colour. And what an instruction shows only as a picture inside its text (an
@@ -49,14 +49,7 @@ it('says the colour of an unnamed swatch and writes icons and colour samples int
   });
   e2e.fake.enqueue(() => call('done', { success: true, summary: 'Clicked the blue swatch.' }));
   const started = await uiCall(helper, 'task.start', { tabId, text: 'Click the blue swatch.', mode: 'act', flow: 'task' });
-  await waitUntil(
-    'the task to end',
-    async () => {
-      const record = await uiCall(helper, 'task.get', { taskId: started.id });
-      return record !== null && ['completed', 'failed', 'stopped', 'handed_to_user'].includes(record.status);
-    },
-    { timeoutMs: 90_000 },
-  );
+  await untilTaskEnds(helper, started.id, 90_000);
   const first = views[0] ?? '';
   // Each swatch is unnamed (no name is made up for it) and says its colour.
   for (const colour of SWATCHES) expect(first).toMatch(new RegExp(`\\[\\d+\\] button unnamed, colour "${colour}"`));

@@ -80,12 +80,6 @@ export const DOM9_SOLVERS: Record<string, Solver> = {
       if (i === path.length - 1) await click(k, item.ref);
     }
   },
-  'click-menu-2': async (k) => {
-    const label = /click on the item labeled "(.+?)"/.exec(k.text)?.[1];
-    if (!label) throw new Unsolvable('the item is shown only as an icon in the instruction, which the snapshot does not name');
-    await click(k, find(k.text, 'button', /^Menu$/).ref);
-    await click(k, find((await k.look()).text, /^(menuitem|link|clickable|button)$/, exactly(label)).ref);
-  },
   'click-tab-2-hard': async (k) => {
     const [word = ''] = said(k.text, /click on the link "(.+?)"/);
     const tabs = findAll(k.text, 'tab').map((tab) => tab.name);

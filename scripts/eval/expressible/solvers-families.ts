@@ -155,18 +155,6 @@ export const FAMILY_SOLVERS: Record<string, Solver> = {
     await click(k, hits[0]?.ref ?? 0);
   },
   'drag-circle': async (k) => (FAMILY_SOLVERS['drag-single-shape'] as Solver)(k),
-  'use-colorwheel': async (k) => {
-    const [name = ''] = said(k.text, /Select (\w+) with the color picker/);
-    const hex = CSS_COLOURS[name.toLowerCase()];
-    if (!hex) throw new Unsolvable(`a colour name the script does not know: ${name}`);
-    // The picker's field takes the colour written as hex, as a person may type it.
-    const field = find(k.text, 'textbox').ref;
-    await k.act({ kind: 'type', ref: field, text: hex, clear: true, submit: false });
-    // The picker it opened covers the Submit button; it has no number and no close control, and neither Tab,
-    // Enter nor Escape closes it (a person clicks beside it): the click on Submit is refused, and says why.
-    await k.act({ kind: 'press', ref: field, key: 'Escape' });
-    await submit(k);
-  },
   'drag-items-grid': async (k) => {
     const [name = '', where = ''] = said(k.text, /Drag (\S+) (.+?)\.\n/);
     const items = findAll(k.text, 'draggable');

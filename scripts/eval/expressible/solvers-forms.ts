@@ -160,7 +160,6 @@ export const FORM_SOLVERS: Record<string, Solver> = {
       await click(k, find(k.text, /^(link|clickable)$/, /^(>|Next)$/).ref);
     }
   },
-  'text-editor': () => Promise.reject(new Unsolvable('select_text selects the words, but the toolbar buttons have no name (no label, title or text) and its colour swatches show no colour: nothing tells which button is bold or red')),
 };
 
 async function checkboxes(k: SolverKit): Promise<void> {

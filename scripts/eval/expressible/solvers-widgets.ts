@@ -122,11 +122,6 @@ export const WIDGET_SOLVERS: Record<string, Solver> = {
       await click(k, item.ref);
     }
   },
-  'click-menu-2': async (k) => {
-    const [label = ''] = said(k.text, /click on the item labeled "(.+?)"/);
-    await click(k, find(k.text, 'button', /^Menu$/).ref);
-    await click(k, find((await k.look()).text, /^(menuitem|link|clickable|button)$/, exactly(label)).ref);
-  },
   'navigate-tree': async (k) => {
     const [name = ''] = said(k.text, /named "(.+?)"/);
     for (let turn = 0; turn < 12; turn += 1) {
