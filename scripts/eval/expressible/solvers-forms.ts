@@ -108,7 +108,7 @@ export const FORM_SOLVERS: Record<string, Solver> = {
     await submit(k);
   },
   'simple-algebra': async (k) => {
-    const [lhs = '', rhs = ''] = said(k.text, /\n(.+?) = (-?\d+) x =/);
+    const [lhs = '', rhs = ''] = said(k.text, /\n(.+?) = (-?\d+)\s+x =/);
     const m = /^(?:(-?\d+) ([+-]) x|x ([+-]) (-?\d+))$/.exec(lhs.trim());
     if (!m) throw new Unsolvable(`cannot read the equation "${lhs}"`);
     const r = Number(rhs);

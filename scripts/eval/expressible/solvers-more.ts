@@ -101,7 +101,8 @@ export const MORE_SOLVERS: Record<string, Solver> = {
     await click(k, find((await k.look()).text, /^(button|clickable)$/, /^Order!?$/i).ref);
   },
   'read-table-2': async (k) => {
-    const table = said(k.text, /submit when done\.\n(.+)\n/)[0] ?? '';
+    // The table's rows, one line each or run together in one line: everything between the instruction and the form.
+    const table = (said(k.text, /submit when done\.\n([^[]+)\n\[/)[0] ?? '').replace(/\s+/g, ' ');
     for (const box of findAll(k.text, 'textbox')) {
       const label = box.name.replace(/:$/, '');
       const value = new RegExp(`(?:^|\\s)${label} (\\S+)`).exec(table)?.[1];
