@@ -296,8 +296,9 @@ export function collectSnapshot(doc: Document, registry: RefRegistry, access: Do
     const ownTextHidden = hideText || hidesOwnText(style, bg);
     // An empty box in running text that shows an icon or a colour sample is written into the text, as a person reads
     // it there ("the item with the [icon "disk"] icon"): the caller ends the text run with it. (An icon hides its own
-    // text, as jQuery UI's does by indenting it away; the box itself is still seen.)
-    if (!kind && scope.owner === null && scope.showText && !hideText && visible && el.firstChild === null) {
+    // text, as jQuery UI's does by indenting it away; the box itself is still seen.) A box that is itself a control (a
+    // pointer or a listener) is numbered with its icon, so it is not written into the text a second time.
+    if (!kind && scope.owner === null && scope.showText && !hideText && visible && el.firstChild === null && style.cursor !== 'pointer' && access.listens?.(el) !== true) {
       const seen = inlineVisual(el, style, scope.bg);
       if (seen) {
         pendingText = ` ${seen} `;

@@ -26,7 +26,11 @@ function posts(text: string): { user: string; head: string; controls: { ref: num
     // The page's instruction names the user too, and may share the first post's line: it is no post.
     const rest = row.replace(/(For the user|Click the)\b.*?(button\.|Submit\.)/, '');
     const user = [...rest.matchAll(/@(\w+)/g)].at(-1)?.[1];
+    const last = out.at(-1);
     if (user) out.push({ user, head: rest.trim(), controls: [] });
+    // The post's own words, on the line under its author when the snapshot keeps them apart: they tell two posts of
+    // one author apart.
+    else if (last && last.controls.length === 0 && rest.trim()) last.head += ` ${rest.trim()}`;
   }
   return out;
 }
