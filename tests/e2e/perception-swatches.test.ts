@@ -19,6 +19,8 @@ const PAGE = `<!doctype html><html><head><title>Swatches</title>
     background-image: url(/img/ui-icons_444444_256x240.png); }
   .ui-icon-disk { background-position: -96px -112px; }
   .ui-icon-play { background-position: 0 -160px; }
+  .ui-icon-trash { background-position: -176px -96px; }
+  .ui-icon-pencil { background-position: -64px -112px; }
   .cc { display: inline-block; width: 20px; height: 20px; background-color: #3a5f00; }
 </style></head><body>
 <p id="pick">Click the swatch in the picker.</p>
@@ -26,11 +28,13 @@ const PAGE = `<!doctype html><html><head><title>Swatches</title>
 <p id="icon-query">Find the item with the <span class="ui-icon ui-icon-disk"></span> icon and press it.</p>
 <p id="colour-query">Select the following color <span class="cc"></span> with the picker.</p>
 <ul><li><span class="ui-icon ui-icon-play"></span>Play</li></ul>
+<div id="tools">Tools: <span class="ui-icon ui-icon-trash" style="cursor:pointer"></span> <span class="ui-icon ui-icon-pencil" id="edit"></span></div>
 <p>A rule <span style="display:inline-block;width:120px;height:2px;background:#333"></span> and a panel
 <span style="display:inline-block;width:300px;height:90px;background:#ddeeff"></span> and a white box
 <span style="display:inline-block;width:20px;height:20px;background:#ffffff"></span> end here.</p>
 <p id="log"></p>
 <script>
+  document.getElementById('edit').addEventListener('click', () => undefined);
   document.querySelectorAll('.sw').forEach((el) => el.addEventListener('click', () => { document.getElementById('log').textContent += el.dataset.value + ';'; }));
 </script></body></html>`;
 
@@ -58,6 +62,11 @@ it('says the colour of an unnamed swatch and writes icons and colour samples int
   expect(first.replace(/\s+/g, ' ')).toContain('Select the following color [colour "#3a5f00"] with the picker.');
   expect(first).toContain('[icon "play"]');
   expect(first).not.toContain('ui-icons_444444');
+  // An icon that is itself a control (by its pointer or its listener) is said once, on its numbered line.
+  for (const icon of ['trash', 'pencil']) {
+    expect(first).toMatch(new RegExp(`\\[\\d+\\] \\w+ unnamed, icon "${icon}"`));
+    expect(first).not.toContain(`[icon "${icon}"]`);
+  }
   // A thin rule, a large panel and a box the colour of the page are not swatches.
   expect(first.replace(/\s+/g, ' ')).toContain('A rule and a panel and a white box end here.');
   // The number the colour was read from reached that swatch.
