@@ -13,6 +13,7 @@ import { SIGHT9_SOLVERS } from './solvers-sight9';
 import { DOM9_SOLVERS } from './solvers-dom9';
 import { A10_SOLVERS } from './solvers-a10';
 import { B10_SOLVERS } from './solvers-b10';
+import { UNSOLVED_WHY } from './unsolved-why';
 
 /** Every family's scripted solution, by page name. */
 export const SOLVERS: Record<string, Solver> = { ...FORM_SOLVERS, ...WIDGET_SOLVERS, ...MORE_SOLVERS, ...SIGHT_SOLVERS, ...FAMILY_SOLVERS, ...PERCEPT_SOLVERS, ...SIGHT9_SOLVERS, ...DOM9_SOLVERS, ...A10_SOLVERS, ...B10_SOLVERS };
@@ -30,7 +31,7 @@ const PAGE_LIMIT_MS = 60_000;
 async function solveOne(driver: ExpressibleDriver, page: string, seed: string): Promise<PageVerdict> {
   const began = Date.now();
   const solver = SOLVERS[page];
-  if (!solver) return { page, solved: false, reason: 'no scripted solution for this family', ms: 0 };
+  if (!solver) return { page, solved: false, reason: `no scripted solution: ${UNSOLVED_WHY[page] ?? 'none written yet, and no reason recorded in unsolved-why.ts'}`, ms: 0 };
   const episode = await driver.open(page, seed);
   try {
     const kit = await episode.begin();
