@@ -75,17 +75,29 @@ export function clearPageMarks(tabId: number, all: boolean): Promise<boolean> {
   return run(tabId, all ? 'remove' : 'keep');
 }
 
+/** Tabs whose marks are being shown again after a capture, until they are. */
+const showing = new Map<number, Promise<void>>();
+
 /**
  * Runs `capture` with no mark of Deputy's on the page: the highlights are taken back (their card is answered by the
  * time the next step looks) and the frame is hidden, then shown again, so no screenshot, kept or sent to a model,
  * shows what Deputy drew rather than the page.
  */
 export async function withoutPageMarks<T>(tabId: number, capture: () => Promise<T>): Promise<T> {
+  // The frame shown again after the last capture is back before it is hidden for this one.
+  await showing.get(tabId);
   // Each frame answers once the change is drawn; a page with no mark of Deputy's answers at once, and is left as it is.
   const hidden = await run(tabId, 'hide');
   try {
     return await capture();
   } finally {
-    if (hidden) await run(tabId, 'show');
+    // The screenshot is in once captured: the step does not wait for the frame to come back (a settle and the
+    // verdict leave Deputy's marks out of what changed on the page: content/actions/watch-settle.ts).
+    if (hidden) {
+      const shown = run(tabId, 'show').then(() => {
+        if (showing.get(tabId) === shown) showing.delete(tabId);
+      });
+      showing.set(tabId, shown);
+    }
   }
 }

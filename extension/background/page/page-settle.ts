@@ -48,6 +48,23 @@ export interface Settled {
   /** False when requests were still open or the DOM still changing at the cap. */
   quiet: boolean;
   waitedMs: number;
+  /** Where the wait went, for the trace: loading, the page's requests, its script not answering yet, its DOM going quiet. */
+  parts?: SettleParts;
+}
+
+/** Adds a settle's parts to an action's timings, as parts of its settle (the trace prints them under it). */
+export function addSettleParts(timings: Record<string, number>, parts: SettleParts | undefined): void {
+  for (const [part, ms] of Object.entries(parts ?? {})) if (ms > 0) timings[`${SETTLE_PART}${part}`] = (timings[`${SETTLE_PART}${part}`] ?? 0) + ms;
+}
+
+/** The prefix of a settle's parts in an action's timings: parts of 'tab settle (after act)', not beside it. */
+export const SETTLE_PART = 'of which settle: ';
+
+export interface SettleParts {
+  loading: number;
+  requests: number;
+  script: number;
+  quiet: number;
 }
 
 const POLL_MS = 50;
@@ -78,6 +95,13 @@ export async function settleTab(ports: SettlePorts, tabId: number, limits: Settl
     else await ports.sleep(POLL_MS);
     seen = changes?.version() ?? 0;
   };
+  const parts: SettleParts = { loading: 0, requests: 0, script: 0, quiet: 0 };
+  let mark = started;
+  const lap = (part: keyof SettleParts): void => {
+    const at = ports.now();
+    parts[part] += at - mark;
+    mark = at;
+  };
   let tab = await ports.tabState(tabId);
   const loadDeadline = started + limits.loadCapMs;
   const loading = (state: TabState | undefined): boolean =>
@@ -89,7 +113,8 @@ export async function settleTab(ports: SettlePorts, tabId: number, limits: Settl
     tab = await ports.tabState(tabId);
   }
   const loaded = tab !== undefined && !loading(tab);
-  if (!tab || !loaded) return { tab, loaded, sawLoading, quiet: false, waitedMs: ports.now() - started };
+  lap('loading');
+  if (!tab || !loaded) return { tab, loaded, sawLoading, quiet: false, waitedMs: ports.now() - started, parts };
 
   const quietDeadline = ports.now() + limits.quietCapMs;
   let quiet = false;
@@ -102,6 +127,7 @@ export async function settleTab(ports: SettlePorts, tabId: number, limits: Settl
     if ((ports.inFlight?.() ?? 0) > 0) {
       waitedForNetwork = true;
       await nextChange(quietDeadline);
+      lap('requests');
       continue;
     }
     if (!waitedForNetwork) {
@@ -110,6 +136,7 @@ export async function settleTab(ports: SettlePorts, tabId: number, limits: Settl
     }
     // Answers came in (or a new page loaded): let the page render them, then look again (rendering may ask for more).
     const dom = await ports.domQuiet(tabId, { capMs: Math.max(0, quietDeadline - ports.now()), graceFrames: AFTER_ANSWER_FRAMES });
+    lap(dom ? 'quiet' : 'script');
     // Requests seen by now (some only reach the background late) are waited for, then the page is looked at again.
     if ((ports.inFlight?.() ?? 0) > 0) continue;
     if (!dom) {
@@ -121,6 +148,7 @@ export async function settleTab(ports: SettlePorts, tabId: number, limits: Settl
         break;
       }
       await ports.sleep(POLL_MS);
+      lap('script');
       continue;
     }
     waitedForNetwork = false;
@@ -130,5 +158,6 @@ export async function settleTab(ports: SettlePorts, tabId: number, limits: Settl
     }
   }
   tab = (await ports.tabState(tabId)) ?? tab;
-  return { tab, loaded: !loading(tab), sawLoading, quiet, waitedMs: ports.now() - started };
+  lap('quiet');
+  return { tab, loaded: !loading(tab), sawLoading, quiet, waitedMs: ports.now() - started, parts };
 }

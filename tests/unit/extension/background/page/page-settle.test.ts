@@ -41,6 +41,18 @@ describe('settleTab', () => {
     // 2 s to load, 1 s for the data, 0.2 s for the app to render it.
     expect(settled.waitedMs).toBe(3200);
     expect(calls.domQuiet).toEqual([{ capMs: 2000, graceFrames: 2 }]);
+    // The trace says where the wait went, and the parts add up to it.
+    expect(settled.parts).toEqual({ loading: 2000, requests: 1000, script: 0, quiet: 200 });
+  });
+
+  it("counts the wait for a new page's script apart from its loading and its going quiet", async () => {
+    const { ports } = fakePorts({ loadedAt: 1000, quietAfterMs: 40 });
+    const domQuiet = ports.domQuiet.bind(ports);
+    ports.domQuiet = async (tabId, options) => (ports.now() < 1300 ? undefined : domQuiet(tabId, options));
+    const settled = await settleTab(ports, 1, LIMITS);
+    expect(settled.parts).toMatchObject({ loading: 1000, requests: 0, quiet: 40 });
+    expect(settled.parts?.script).toBeGreaterThanOrEqual(300);
+    expect(Object.values(settled.parts ?? {}).reduce((a, b) => a + b, 0)).toBe(settled.waitedMs);
   });
 
   it('gives up at the load cap and says the page is still loading', async () => {
