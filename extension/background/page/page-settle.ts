@@ -54,7 +54,10 @@ export interface Settled {
 
 /** Adds a settle's parts to an action's timings, as parts of its settle (the trace prints them under it). */
 export function addSettleParts(timings: Record<string, number>, parts: SettleParts | undefined): void {
-  for (const [part, ms] of Object.entries(parts ?? {})) if (ms > 0) timings[`${SETTLE_PART}${part}`] = (timings[`${SETTLE_PART}${part}`] ?? 0) + ms;
+  if (!parts) return;
+  for (const part of ['loading', 'requests', 'script', 'quiet'] as const) {
+    if (parts[part] > 0) timings[`${SETTLE_PART}${part}`] = (timings[`${SETTLE_PART}${part}`] ?? 0) + parts[part];
+  }
 }
 
 /** The prefix of a settle's parts in an action's timings: parts of 'tab settle (after act)', not beside it. */
