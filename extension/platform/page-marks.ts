@@ -9,7 +9,11 @@ export const HIGHLIGHT_ATTR = 'data-deputy-highlight';
 export const OUTLINE_WAS_ATTR = 'data-deputy-outline-was';
 const MARKER_TAG = 'deputy-tab-marker';
 
-/** What to do with the marks in each frame of a tab: take the highlights back always; the frame as asked. */
+/**
+ * What to do with the marks in each frame of a tab: the frame as asked, and the highlights taken back, except when the
+ * frame is shown again after a capture. That runs beside the next action and any approval card (withoutPageMarks), so
+ * a highlight on the page by then is a card's that came after the capture, and stays.
+ */
 type FrameMode = 'remove' | 'hide' | 'show' | 'keep';
 
 /**
@@ -18,7 +22,8 @@ type FrameMode = 'remove' | 'hide' | 'show' | 'keep';
  */
 async function applyMarks(highlightAttr: string, wasAttr: string, tag: string, frame: FrameMode): Promise<boolean> {
   let changed = false;
-  for (const el of Array.from(document.querySelectorAll(`[${highlightAttr}]`))) {
+  const highlights = frame === 'show' ? [] : Array.from(document.querySelectorAll(`[${highlightAttr}]`));
+  for (const el of highlights) {
     changed = true;
     if (el instanceof HTMLElement || el instanceof SVGElement) el.style.outline = el.getAttribute(wasAttr) ?? '';
     el.removeAttribute(highlightAttr);
