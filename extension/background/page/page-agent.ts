@@ -141,7 +141,7 @@ export class PageAgent {
       return await settleTab(
         {
           tabState: (id) => this.deps.tabs.state(id),
-          ...(watch ? { inFlight: () => watch.inFlight(), documentRequested: () => watch.documentRequested() } : {}),
+          ...(watch ? { inFlight: () => watch.inFlight(), documentRequested: () => watch.documentRequested(), answered: () => watch.answered() } : {}),
           ...(pending ? { navigationPending: pending } : {}),
           showsError: () => this.neverAnswers(tabId),
           ...(changes ? { changes } : {}),
