@@ -116,6 +116,7 @@ async function onElementWatched(
     activity: activity?.seen(),
     navigation: result.navigation,
     stillLoading: after !== undefined && !settled.loaded,
+    sent: watch?.sent(),
   });
   if (after && before && after.title !== before.title) tab.lines.push(`title is now ${JSON.stringify(after.title)}`);
   const verdict = finalVerdict({ ...result, evidence }, tab);
