@@ -5,6 +5,7 @@ import { createInputDriver, pointIn } from './actions/input-driver';
 import type { ActionEffect } from '../../shared/agent/action-effect';
 import { describeEffect } from './actions/action-effect';
 import { runAction } from './actions/run-action';
+import { type AnswerLog, watchAnswers } from './actions/answer-log';
 import { watchSettle } from './actions/watch-settle';
 import { collectSnapshot, SNAPSHOT_BUDGET_MS } from './perception/collect-snapshot';
 import type { DomAccess } from './perception/dom-access';
@@ -48,8 +49,12 @@ export class PageSession {
   private readonly registry = new RefRegistry();
   /** Counts highlights, so a timer takes back only the mark it drew, not a newer one on the same element. */
   private highlights = 0;
+  /** The answers this document received, so a look after the background saw one waits until the page has it. */
+  private readonly answers: AnswerLog;
 
-  constructor(private readonly deps: PageSessionDeps) {}
+  constructor(private readonly deps: PageSessionDeps) {
+    this.answers = watchAnswers(deps.win);
+  }
 
   get token(): string {
     return this.deps.token;
@@ -83,21 +88,34 @@ export class PageSession {
     return { token: this.token, url, items: matches.slice(0, params.limit), total: matches.length, complete: snapshot.partial !== true };
   }
 
-  /** Waits until this document stops changing, up to `capMs`. */
-  async settle(params: { capMs: number; graceMs?: number | undefined; graceFrames?: number | undefined; quietMs?: number | undefined }): Promise<{ mutations: number; timedOut: boolean; waitedMs: number; readyState: string }> {
+  /**
+   * Waits until this document stops changing, up to `capMs`; first, until it holds the answers the background saw
+   * come in (`answered`), so what the page does with them is what the look waits for.
+   */
+  async settle(params: {
+    capMs: number;
+    graceMs?: number | undefined;
+    graceFrames?: number | undefined;
+    quietMs?: number | undefined;
+    answered?: string[] | undefined;
+  }): Promise<{ mutations: number; timedOut: boolean; waitedMs: number; readyState: string }> {
     const doc = this.deps.win.document;
+    const started = Date.now();
+    const received = await this.answers.received(params.answered ?? [], params.capMs);
     const report = await watchSettle(doc).settle({
-      capMs: params.capMs,
+      capMs: Math.max(0, params.capMs - (Date.now() - started)),
       ...(params.graceMs === undefined ? {} : { graceMs: params.graceMs }),
       ...(params.graceFrames === undefined ? {} : { graceFrames: params.graceFrames }),
       ...(params.quietMs === undefined ? {} : { quietMs: params.quietMs }),
     });
-    return { ...report, readyState: doc.readyState };
+    // An answer the page never got within the cap: still arriving, so the page is not quiet yet.
+    return { ...report, timedOut: report.timedOut || !received, waitedMs: Date.now() - started, readyState: doc.readyState };
   }
 
   async act(params: { target: ActTarget | null; action: ElementAction; settleMs: number; input?: { lease?: string | undefined; reason?: string | undefined } | undefined }): Promise<ActResult> {
     const doc = this.deps.win.document;
     const self = { token: this.token, url: this.deps.win.location.href };
+    this.answers.actionBegins();
     const driver = createInputDriver(params.input, { win: this.deps.win, frameKey: this.deps.frameKey(), ask: this.deps.ask, randomId: this.deps.randomId });
     const context = { access: this.deps.access, settleMs: params.settleMs, driver };
     if (params.target === null) return { ...self, ...(await runAction(doc, null, params.action, context)) };

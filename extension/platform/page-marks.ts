@@ -9,7 +9,11 @@ export const HIGHLIGHT_ATTR = 'data-deputy-highlight';
 export const OUTLINE_WAS_ATTR = 'data-deputy-outline-was';
 const MARKER_TAG = 'deputy-tab-marker';
 
-/** What to do with the marks in each frame of a tab: take the highlights back always; the frame as asked. */
+/**
+ * What to do with the marks in each frame of a tab: the frame as asked, and the highlights taken back, except when the
+ * frame is shown again after a capture. That runs beside the next action and any approval card (withoutPageMarks), so
+ * a highlight on the page by then is a card's that came after the capture, and stays.
+ */
 type FrameMode = 'remove' | 'hide' | 'show' | 'keep';
 
 /**
@@ -18,7 +22,8 @@ type FrameMode = 'remove' | 'hide' | 'show' | 'keep';
  */
 async function applyMarks(highlightAttr: string, wasAttr: string, tag: string, frame: FrameMode): Promise<boolean> {
   let changed = false;
-  for (const el of Array.from(document.querySelectorAll(`[${highlightAttr}]`))) {
+  const highlights = frame === 'show' ? [] : Array.from(document.querySelectorAll(`[${highlightAttr}]`));
+  for (const el of highlights) {
     changed = true;
     if (el instanceof HTMLElement || el instanceof SVGElement) el.style.outline = el.getAttribute(wasAttr) ?? '';
     el.removeAttribute(highlightAttr);
@@ -75,17 +80,29 @@ export function clearPageMarks(tabId: number, all: boolean): Promise<boolean> {
   return run(tabId, all ? 'remove' : 'keep');
 }
 
+/** Tabs whose marks are being shown again after a capture, until they are. */
+const showing = new Map<number, Promise<void>>();
+
 /**
  * Runs `capture` with no mark of Deputy's on the page: the highlights are taken back (their card is answered by the
  * time the next step looks) and the frame is hidden, then shown again, so no screenshot, kept or sent to a model,
  * shows what Deputy drew rather than the page.
  */
 export async function withoutPageMarks<T>(tabId: number, capture: () => Promise<T>): Promise<T> {
+  // The frame shown again after the last capture is back before it is hidden for this one.
+  await showing.get(tabId);
   // Each frame answers once the change is drawn; a page with no mark of Deputy's answers at once, and is left as it is.
   const hidden = await run(tabId, 'hide');
   try {
     return await capture();
   } finally {
-    if (hidden) await run(tabId, 'show');
+    // The screenshot is in once captured: the step does not wait for the frame to come back (a settle and the
+    // verdict leave Deputy's marks out of what changed on the page: content/actions/watch-settle.ts).
+    if (hidden) {
+      const shown = run(tabId, 'show').then(() => {
+        if (showing.get(tabId) === shown) showing.delete(tabId);
+      });
+      showing.set(tabId, shown);
+    }
   }
 }

@@ -117,6 +117,11 @@ export function stepPhases(lines: TraceLine[]): Pick<OverheadFigures, 'phasesMs'
         let covered = 0;
         for (const [part, ms] of Object.entries(line.phases)) {
           if (part === 'page settle (in act)') continue;
+          // A part of another part (the tab settle's loading, its wait for the page's script...) is shown, not added.
+          if (part.startsWith('of which ')) {
+            (phasesMs[`${ACTION_PART}  ${part}`] ??= []).push(Math.max(0, ms));
+            continue;
+          }
           (phasesMs[`${ACTION_PART}${part}`] ??= []).push(Math.max(0, ms));
           covered += ms;
         }

@@ -41,6 +41,19 @@ export interface CallServices<E> {
   egressChanged?: () => Promise<void>;
   /** Asks for a screenshot with the next page view (see ToolContext.requestScreenshot). */
   requestScreenshot?: () => boolean;
+  /**
+   * The screenshot kept of the page the model was shown, still being taken: waited for only before the call acts on
+   * the page or shows the user an approval (which may draw on it), so the gate's look and the saved mark run beside it.
+   */
+  pageKept?: Promise<void>;
+}
+
+/** Waits for the kept screenshot, once per call, and notes how long the call waited for it. */
+async function untilPageKept<E>(services: CallServices<E>, timings: Record<string, number>): Promise<void> {
+  if (!services.pageKept || 'kept screenshot' in timings) return;
+  const from = services.now();
+  await services.pageKept;
+  timings['kept screenshot'] = services.now() - from;
 }
 
 /**
@@ -198,6 +211,7 @@ export async function executeCall<E>(
       return { tool, result: null, changesPage: false };
     }
     if (verdict.decision === 'ask') {
+      await untilPageKept(services, timings);
       call.status = 'awaiting_approval';
       const answer = await askApproval(services, approvalRequest(call, services as CallServices<unknown>, verdict, tool.name));
       state.status = 'running';
@@ -229,6 +243,7 @@ export async function executeCall<E>(
   await services.save();
   timings['save started'] = services.now() - call.startedAt;
   await armSecrets(services, parsed.args);
+  await untilPageKept(services, timings);
   const context: ToolContext<E> = {
     environment: services.environment,
     ...(services.signal ? { signal: services.signal } : {}),

@@ -209,7 +209,11 @@ async function runLoop<E extends AgentEnvironment>(deps: AgentDeps<E>, state: Ag
     state.waitedMs += Math.max(0, deps.now() - from);
   };
 
+  // The screenshot kept of the page the model was last shown, while it is being taken (see CallServices.pageKept): in
+  // before the task ends or looks at the page again.
+  let pageKept: Promise<void> = Promise.resolve();
   const end = async (status: 'completed' | 'failed' | 'stopped' | 'handed_to_user', reason: string | null): Promise<AgentState> => {
+    await pageKept;
     state.status = status;
     state.endReason = reason;
     for (const call of state.steps.at(-1)?.calls ?? []) {
@@ -250,6 +254,7 @@ async function runLoop<E extends AgentEnvironment>(deps: AgentDeps<E>, state: Ag
   // A screenshot the model asked for (the screenshot tool) comes with the next page view only.
   let screenshotAsked = false;
   const services = (step: StepRecord) => ({
+    pageKept,
     requestScreenshot: (): boolean => {
       if (!deps.provider.vision) return false;
       screenshotAsked = true;
@@ -351,6 +356,7 @@ async function runLoop<E extends AgentEnvironment>(deps: AgentDeps<E>, state: Ag
         return await end('failed', `Stopped: the time budget of ${Math.round(limits.maxDurationMs / 60_000)} minutes ran out before the task was done.`);
       }
 
+      await pageKept;
       const observedAt = deps.now();
       const forModel = (deps.screenshots === true || screenshotAsked) && deps.provider.vision;
       screenshotAsked = false;
@@ -374,7 +380,7 @@ async function runLoop<E extends AgentEnvironment>(deps: AgentDeps<E>, state: Ag
       for (const message of trouble.notices) emit({ type: 'notice', at: deps.now(), step: step.index, message });
       if (trouble.stop !== null) return await end('failed', trouble.stop);
       if (raw.screenshot && deps.keepScreenshot) deps.keepScreenshot(step.index, raw.screenshot);
-      const kept = keepLater && !raw.dialog ? keepWhileThinking(deps, step.index) : Promise.resolve();
+      pageKept = keepLater && !raw.dialog ? keepWhileThinking(deps, step.index) : Promise.resolve();
       state.steps.push(step);
       maskOldObservations(state.steps, limits.keepObservations);
       if (deps.memory) {
@@ -437,8 +443,7 @@ async function runLoop<E extends AgentEnvironment>(deps: AgentDeps<E>, state: Ag
       // The reply is saved with the first call's mark just before it acts (or before a pause, an approval or a
       // question holds it); a reply without calls has no such mark.
       if (step.calls.length === 0) await save();
-      // The kept screenshot shows the page the model was shown: it is in before anything acts on the page.
-      await kept;
+      // The kept screenshot shows the page the model was shown: each call waits for it before it acts on the page.
       if ((await runCalls(step)) === 'stop') return await end('stopped', 'Stopped by the user.');
     }
   } catch (error) {

@@ -66,6 +66,8 @@ export const perceptionContentMethods = {
       graceMs: z.number().int().nonnegative().max(10_000).optional(),
       graceFrames: z.number().int().positive().max(10).optional(),
       quietMs: z.number().int().nonnegative().max(10_000).optional(),
+      /** The addresses of the frame's requests the background saw answered: the page is looked at once it holds them. */
+      answered: z.array(z.string().max(8192)).max(200).optional(),
     }),
     result: z.object({ mutations: z.number().int().nonnegative(), timedOut: z.boolean(), waitedMs: z.number(), readyState: z.string() }),
   },

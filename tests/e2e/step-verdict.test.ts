@@ -9,7 +9,8 @@ import { results, runTask, useTaskBrowser } from './support/task-harness';
 // The verdict on an action that leaves the page, on a busy machine: every way a click navigates (a form post answered
 // at once and late, a GET form sent with Enter, links, a slow redirect, a page that refreshes itself, location.assign
 // at once and after a fetch, a pushState view, a new tab) must come back to the model as what it did, never as "no
-// visible effect". The load is two busy processes per core, started here and stopped when the file ends.
+// visible effect"; so must a post by script that changes nothing on the page. The load is two busy processes per core,
+// started here and stopped when the file ends.
 
 const browser = useTaskBrowser();
 let site: NavigationServer;
@@ -59,6 +60,8 @@ const MATRIX: { what: string; step: ScriptStep; served: string; says: RegExp }[]
   { what: 'a link to a page that refreshes itself elsewhere', step: click('link', /^Open the old catalogue$/), served: '/meta-refresh', says: /URL is now .*\/(meta-refresh|landed\?via=meta-refresh)|going to .*\/(meta-refresh|landed\?via=meta-refresh)/ },
   { what: 'a button calling location.assign', step: click('button', /^Go to checkout$/), served: '/landed?via=assign', says: went('/landed?via=assign') },
   { what: 'a button that posts with fetch, then calls location.assign', step: click('button', /^Confirm payment$/), served: '/delivered?via=fetch', says: went('/delivered?via=fetch') },
+  // Not a navigation, and nothing on the page changes: what the background saw (the post) is the effect all the same.
+  { what: 'a button that only posts with fetch', step: click('button', /^Save a delivery note$/), served: '/api/note', says: /the page sent POST http:\/\/shop\.test:\d+\/api\/note \(answered\)/ },
   { what: 'a single-page app view by history.pushState', step: click('button', /^Show my orders$/), served: '/', says: /URL (is now|changed to) .*\/app\/orders/ },
   { what: 'a link that opens a new tab', step: click('link', /^Size guide in a new tab$/), served: '/landed?via=new-tab', says: /opened a new tab \(tab \d+\)/ },
 ];

@@ -8,6 +8,7 @@ import type { TabActivityWatch } from '../../platform/tab-activity';
 import { callFrame } from '../frames/content-frames';
 import { describePath } from '../input/debugger-session';
 import { type ElementOptions, FOLLOW_LOAD_CAP_MS, type PageCore, label } from './page-agent-core';
+import { addSettleParts } from './page-settle';
 import { finalVerdict, navigationPending, tabEffect } from './step-verdict';
 
 /**
@@ -106,6 +107,7 @@ async function onElementWatched(
   const pending = navigationPending(activity, frameId === 0 ? result.navigation : undefined, now(), () => now());
   const settled = await core.settle(tabId, { loadCapMs: FOLLOW_LOAD_CAP_MS, quietCapMs: settleMs, alreadyLoading: before?.status === 'loading' }, watch, pending);
   lap('tab settle (after act)');
+  addSettleParts(timings, settled.parts);
   const after = settled.tab;
   const tab = tabEffect({
     topFrame: frameId === 0,
@@ -114,6 +116,7 @@ async function onElementWatched(
     activity: activity?.seen(),
     navigation: result.navigation,
     stillLoading: after !== undefined && !settled.loaded,
+    sent: watch?.sent(),
   });
   if (after && before && after.title !== before.title) tab.lines.push(`title is now ${JSON.stringify(after.title)}`);
   const verdict = finalVerdict({ ...result, evidence }, tab);

@@ -9,7 +9,7 @@ import { drag, onElement, untilContentAnswers, upload } from './element-actions'
 import type { ActOptions, ElementOptions, PageAgentDeps, PageCore } from './page-agent-core';
 import { watchDialogs } from './page-dialogs';
 import { findOnPage, waitOnPage } from './page-find';
-import { settleTab, type SettleLimits, type Settled } from './page-settle';
+import { addSettleParts, settleTab, type SettleLimits, type Settled } from './page-settle';
 import { blockedReason } from './page-notices';
 import { LISTENER_SEARCH_MS, markListeners } from './listener-marks';
 import { snapshotTab, type SnapshotOptions, type TabMemory, type TabSnapshot } from './tab-snapshot';
@@ -141,7 +141,7 @@ export class PageAgent {
       return await settleTab(
         {
           tabState: (id) => this.deps.tabs.state(id),
-          ...(watch ? { inFlight: () => watch.inFlight(), documentRequested: () => watch.documentRequested() } : {}),
+          ...(watch ? { inFlight: () => watch.inFlight(), documentRequested: () => watch.documentRequested(), answered: () => watch.answered() } : {}),
           ...(pending ? { navigationPending: pending } : {}),
           showsError: () => this.neverAnswers(tabId),
           ...(changes ? { changes } : {}),
@@ -227,6 +227,7 @@ export class PageAgent {
         const now = this.deps.now ?? Date.now;
         const started = now();
         let settling = 0;
+        const parts: Record<string, number> = {};
         const outcome = await runTabAction(
           {
             tabs: this.deps.tabs,
@@ -235,7 +236,9 @@ export class PageAgent {
             settle: async (id) => {
               const from = now();
               try {
-                return await this.settle(id, { loadCapMs: NAVIGATION_CAP_MS, quietCapMs: settleMs }, id === tabId ? watch : undefined);
+                const done = await this.settle(id, { loadCapMs: NAVIGATION_CAP_MS, quietCapMs: settleMs }, id === tabId ? watch : undefined);
+                addSettleParts(parts, done.parts);
+                return done;
               } finally {
                 settling += now() - from;
               }
@@ -245,7 +248,7 @@ export class PageAgent {
           tabId,
           action,
         );
-        return { ...outcome, timings: { 'navigate and load': now() - started - settling, 'tab settle (after act)': settling } };
+        return { ...outcome, timings: { 'navigate and load': now() - started - settling, 'tab settle (after act)': settling, ...parts } };
       }
     }
   }

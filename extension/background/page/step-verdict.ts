@@ -1,3 +1,4 @@
+import type { SentRequest } from '../../platform/network-activity';
 import type { TabActivity } from '../../platform/tab-activity';
 
 /** The words a step says when its action changed nothing anyone could see. */
@@ -19,7 +20,12 @@ export interface TabFacts {
   navigation?: { url: string; sameDocument: boolean } | undefined;
   /** The next page was still loading when the settle gave up waiting. */
   stillLoading: boolean;
+  /** Requests sent while the action ran and settled that ask their server to change something (a POST by script). */
+  sent?: SentRequest[] | undefined;
 }
+
+/** Lines for the requests an action sent, at most: a page that posts in a loop is not listed whole. */
+const SENT_LINES = 3;
 
 /** The tab's side of the verdict: whether it changed, and the lines that say how. */
 export function tabEffect(facts: TabFacts): { changed: boolean; lines: string[] } {
@@ -60,6 +66,19 @@ export function tabEffect(facts: TabFacts): { changed: boolean; lines: string[] 
   if (facts.navigation && !facts.navigation.sameDocument && !confirmed && facts.topFrame) {
     changed = true;
     lines.push(`the page began going to ${facts.navigation.url}`);
+  }
+  // A request that changes something on the server is the action's effect there, whether the page shows it or not (an
+  // order a page places with fetch, then leaves once answered): never "nothing changed".
+  for (const request of (facts.sent ?? []).slice(0, SENT_LINES)) {
+    changed = true;
+    const what = `${request.method} ${request.url}`;
+    lines.push(
+      request.state === 'answered'
+        ? `the page sent ${what} (answered)`
+        : request.state === 'open'
+          ? `the page sent ${what} and is still waiting for the answer`
+          : `the page's ${what} failed${request.error ? `: ${request.error}` : ''}`,
+    );
   }
   return { changed, lines };
 }

@@ -71,6 +71,18 @@ function shownTexts(nodes: Node[]): string[] {
   return out;
 }
 
+/** The element Deputy draws around the page of the tab a task controls (platform/tab-marker.ts). */
+const MARKER_TAG = 'DEPUTY-TAB-MARKER';
+
+/** A change Deputy made to the page itself: its tab marker added, removed, hidden or shown, or a highlight's attributes. */
+export function isDeputyMark(record: Pick<MutationRecord, 'type' | 'target' | 'attributeName' | 'addedNodes' | 'removedNodes'>): boolean {
+  const isMarker = (node: Node): boolean => node.nodeName === MARKER_TAG;
+  if (record.type === 'attributes') return isMarker(record.target) || (record.attributeName?.startsWith('data-deputy-') ?? false);
+  if (record.type !== 'childList') return false;
+  const nodes = [...Array.from(record.addedNodes), ...Array.from(record.removedNodes)];
+  return nodes.length > 0 && nodes.every(isMarker);
+}
+
 /**
  * Starts counting DOM mutations (before an action, so none is missed), and afterwards waits until the page is quiet:
  * when nothing changes within the grace period it settles at once, with no fixed minimum; once something changes it
@@ -87,7 +99,11 @@ export function watchSettle(doc: Document): { settle(options: SettleOptions): Pr
   const startedAt = typeof now === 'number' ? now : null;
   const added: Node[] = [];
   const removed: string[] = [];
-  const observer = new MutationObserver((records) => {
+  const observer = new MutationObserver((all) => {
+    // Deputy's own marks (the controlled tab's frame, drawn again after each load and hidden for each screenshot; an
+    // approval card's highlight) are not the page changing: a settle never waits on them, nor reports them.
+    const records = all.filter((record) => !isDeputyMark(record));
+    if (records.length === 0) return;
     mutations += records.length;
     lastChange = Date.now();
     framesSinceChange = 0;

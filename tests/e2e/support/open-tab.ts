@@ -29,7 +29,7 @@ export async function openTab(ext: ExtensionBrowser, helper: Page, url?: string)
     }
   } else if (url) {
     await page.goto(url);
-    // The content script comes in with the page through a module import: wait until it answers.
+    // The content script starts with the document; the tab may still be committing the page: wait until it answers.
     for (let tries = 0; (await uiCall(helper, 'content.ping', { tabId })).frames.length === 0; tries += 1) {
       if (tries > 100) throw new Error(`The content script never answered on ${url}`);
       await new Promise((resolve) => setTimeout(resolve, 50));

@@ -198,7 +198,7 @@ describe('PageAgent', () => {
       },
       [0],
       {
-        watchRequests: () => ({ inFlight: () => open, documentRequested: () => false, stop: () => order.push('stop') }),
+        watchRequests: () => ({ inFlight: () => open, documentRequested: () => false, answered: () => [], sent: () => [], stop: () => order.push('stop') }),
         sleep: () => {
           open -= 1;
           order.push('wait');

@@ -41,6 +41,52 @@ describe('settleTab', () => {
     // 2 s to load, 1 s for the data, 0.2 s for the app to render it.
     expect(settled.waitedMs).toBe(3200);
     expect(calls.domQuiet).toEqual([{ capMs: 2000, graceFrames: 2 }]);
+    // The trace says where the wait went, and the parts add up to it.
+    expect(settled.parts).toEqual({ loading: 2000, requests: 1000, script: 0, quiet: 200 });
+  });
+
+  it('hands the look the answers the browser saw, so the page is looked at once it holds them, not frames after the network', async () => {
+    // A button that posts with fetch and navigates once answered: the browser reports the answer before the page's
+    // script has it (on a busy machine, frames before): the look is told which answers to wait for.
+    const { ports, calls } = fakePorts({ answeredAt: 1500 });
+    ports.answered = () => (ports.now() >= 1500 ? ['https://shop.test/api/pay'] : []);
+    const settled = await settleTab(ports, 1, LIMITS);
+    expect(settled).toMatchObject({ loaded: true, quiet: true });
+    expect(calls.domQuiet).toEqual([{ capMs: 1500, graceFrames: 2, answered: ['https://shop.test/api/pay'] }]);
+  });
+
+  it('waits for the page a navigation loads when the page began it on an answer, while it was being looked at', async () => {
+    // Placed by fetch: the answer comes at 1.5 s, the page goes to its receipt on it, and the receipt loads by 4 s.
+    const { ports, calls } = fakePorts({ answeredAt: 1500 });
+    const tabState = ports.tabState.bind(ports);
+    let navigatedAt: number | undefined;
+    const domQuiet = ports.domQuiet.bind(ports);
+    ports.domQuiet = async (tabId, options) => {
+      const dom = await domQuiet(tabId, options);
+      navigatedAt ??= ports.now();
+      return dom;
+    };
+    ports.tabState = async (id) => {
+      const tab = await tabState(id);
+      if (navigatedAt === undefined || tab === undefined) return tab;
+      return ports.now() < 4000 ? { ...tab, status: 'loading' } : { ...tab, url: 'https://spa.test/receipt' };
+    };
+    const settled = await settleTab(ports, 1, LIMITS);
+    expect(settled).toMatchObject({ loaded: true, quiet: true, sawLoading: true, tab: { url: 'https://spa.test/receipt' } });
+    expect(settled.waitedMs).toBeGreaterThanOrEqual(4000);
+    // The receipt is looked at too, once it has loaded.
+    expect(calls.domQuiet.length).toBe(2);
+  });
+
+  it("counts the wait for a new page's script apart from its loading and its going quiet", async () => {
+    const { ports } = fakePorts({ loadedAt: 1000, quietAfterMs: 40 });
+    const domQuiet = ports.domQuiet.bind(ports);
+    ports.domQuiet = async (tabId, options) => (ports.now() < 1300 ? undefined : domQuiet(tabId, options));
+    const settled = await settleTab(ports, 1, LIMITS);
+    const parts = settled.parts ?? { loading: 0, requests: 0, script: 0, quiet: 0 };
+    expect(parts).toMatchObject({ loading: 1000, requests: 0, quiet: 40 });
+    expect(parts.script).toBeGreaterThanOrEqual(300);
+    expect(parts.loading + parts.requests + parts.script + parts.quiet).toBe(settled.waitedMs);
   });
 
   it('gives up at the load cap and says the page is still loading', async () => {

@@ -25,6 +25,9 @@ describe('the verdict on an action', () => {
     ['a load to a known address was begun and not ended', { activity: { ...quiet, pending: true, pendingUrl: 'http://shop.test/pay' } }, /^the next page is still loading \(going to http:\/\/shop\.test\/pay\)$/],
     ['the page said where it was going and it still loads', { stillLoading: true, navigation: { url: 'http://shop.test/next', sameDocument: false } }, /still loading \(going to http:\/\/shop\.test\/next\)/],
     ['the page said it was leaving and the browser said nothing yet', { navigation: { url: 'http://shop.test/next', sameDocument: false } }, /began going to http:\/\/shop\.test\/next/],
+    ['the page posted by script and got its answer', { sent: [{ method: 'POST', url: 'http://shop.test/api/pay', state: 'answered' }] }, /^the page sent POST http:\/\/shop\.test\/api\/pay \(answered\)$/],
+    ['the page posted by script and waits for the answer', { sent: [{ method: 'POST', url: 'http://shop.test/api/pay', state: 'open' }] }, /^the page sent POST http:\/\/shop\.test\/api\/pay and is still waiting for the answer$/],
+    ['a post by script failed', { sent: [{ method: 'DELETE', url: 'http://shop.test/api/item', state: 'failed', error: 'net::ERR_CONNECTION_RESET' }] }, /^the page's DELETE http:\/\/shop\.test\/api\/item failed: net::ERR_CONNECTION_RESET$/],
   ];
   it.each(seen)('never says "no visible effect" when %s', (_what, over, line) => {
     for (const flagged of [true, false]) {
