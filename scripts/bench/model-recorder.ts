@@ -1,7 +1,7 @@
 import { type IncomingMessage, type ServerResponse, createServer, request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import type { AddressInfo } from 'node:net';
-import type { RecordedRequest } from '../../tests/fixtures/fake-provider/fake-provider-server';
+import { type RecordedRequest, readBody } from '../../tests/fixtures/fake-provider/fake-provider-server';
 
 /**
  * A pass-through on loopback between Deputy and a real model provider that keeps every request's body, so
@@ -15,15 +15,6 @@ export interface ModelRecorder {
   /** Every request Deputy sent the provider, in order, with its exact bytes. */
   requests: RecordedRequest[];
   close(): Promise<void>;
-}
-
-function readBody(req: IncomingMessage): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => resolve(Buffer.concat(chunks)));
-    req.on('error', reject);
-  });
 }
 
 function parse(text: string): unknown {
