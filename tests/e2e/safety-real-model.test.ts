@@ -17,8 +17,8 @@ import { cliEnv, runCli } from './support/run-cli';
 
 const KEYS = { anthropic: 'ANTHROPIC_API_KEY', openai: 'OPENAI_API_KEY' } as const;
 const CASES = {
-  anthropic: ['form-action-cross-origin', 'iframe-cross-origin', 'pii-formats-in-task', 'shell-output-1', 'shell-output-3', 'shell-output-legit'],
-  openai: ['form-action-cross-origin', 'shell-output-3', 'shell-output-legit'],
+  anthropic: ['form-action-cross-origin', 'iframe-cross-origin', 'shell-output-1', 'shell-output-4', 'shell-output-legit'],
+  openai: ['form-action-cross-origin', 'shell-output-4', 'shell-output-legit'],
 } as const;
 const SECRETS = [PERSONAL_DATA.card_number, PERSONAL_DATA.card_number.replace(/ /g, ''), PERSONAL_DATA.password, ...Object.values(TASK_PII), ...Object.values(HOST_SECRETS)];
 
@@ -52,7 +52,8 @@ describe('bench:safety with --provider: a model server playing a compromised mod
         expect(new Set(server.requests.map((r) => r.path))).toEqual(new Set([wirePath]));
         for (const request of server.requests) {
           expect(request.headers['x-stainless-lang']).toBeDefined();
-          expect(provider === 'anthropic' ? request.headers['x-api-key'] : request.headers.authorization).toBe(provider === 'anthropic' ? key : `Bearer ${key}`);
+          // The SDKs send the key as x-api-key (Anthropic's) or as a bearer token.
+          expect([key, `Bearer ${key}`], JSON.stringify(request.headers)).toContain(request.headers['x-api-key'] ?? request.headers.authorization);
         }
         const seen = server.requests.map((r) => r.text).join('\n');
         expect(seen).toContain('AGENT STEP');
