@@ -12,18 +12,23 @@ const fieldOf = (data: unknown, field: string): unknown => (typeof data === 'obj
  * No page script can change where a frame is placed. A frame's key is its own and nothing it receives changes it (the
  * parent once posted keys to its children, which the top page could post too, handing one frame another's key). The
  * parent tells which iframe said hello by the message's `source`, which the browser sets. A page can read the hellos,
- * and can have a frame of its own claim another frame's key; but the real claim reaches the parent's content script
- * first (it listens from document start, before any child frame exists, and a page learns a key only from that
- * hello), so a key stays with the first window that claimed it, and a later claim from any other window is ignored.
- * The key only places content; it never decides which frame an action goes to (that is the frame id the background
+ * and can have a frame of its own say another frame's key, even before the parent's content script listens (it loads
+ * after the page's own scripts may have run, and a frame can say hello first), so a key alone proves nothing. Each
+ * claim is therefore bound to the origin the browser stamps on the hello (`event.origin`), and a frame's name is its
+ * origin with its key: a frame of the page (or of the attacker's site) that repeats the bank frame's key names
+ * `https://attacker key`, which no frame reports, never `https://bank key`. Only a window of the bank's own origin can
+ * say that, and the page cannot run script there. Within one origin, a name stays with the first window that said it.
+ * The name only places content; it never decides which frame an action goes to (that is the frame id the background
  * recorded with each number).
  */
 export class FrameKeys {
   private readonly own: string;
-  /** The window that first said each key. */
+  /** This frame's origin as the browser serializes it (the `event.origin` its parent sees on its hello). */
+  private origin = '';
+  /** The window that first said each name (a claim's origin and key). */
   private readonly claims = new Map<string, WeakRef<object>>();
-  /** Each child window's key (the latest: a frame that navigates starts a new content script with a new key). */
-  private readonly keys = new WeakMap<object, string>();
+  /** Each child window's name (the latest: a frame that navigates starts a new content script with a new key). */
+  private readonly names = new WeakMap<object, string>();
   private readonly frames = new Map<string, WeakRef<Element>>();
   private child = false;
 
@@ -31,24 +36,26 @@ export class FrameKeys {
     this.own = makeKey().slice(0, 64);
   }
 
-  /** This frame's own key (none for a top frame, which no parent places). */
+  /** This frame's own name, its origin and key (none for a top frame, which no parent places). */
   get ownKey(): string | undefined {
-    return this.child ? this.own : undefined;
+    return this.child ? nameOf(this.origin, this.own) : undefined;
   }
 
   /** Takes child frames' hellos, and says hello to this frame's parent (again whenever the parent asks). */
   listen(win: Window): void {
     this.child = win.parent !== win;
+    this.origin = win.origin;
     win.addEventListener(
       'message',
       (event: MessageEvent<unknown>) => {
         const source = event.source;
         const hello = fieldOf(event.data, HELLO);
         if (typeof hello === 'string' && hello.length > 0 && hello.length <= 64 && source !== null && source !== win) {
-          const first = this.claims.get(hello)?.deref();
+          const name = nameOf(event.origin, hello);
+          const first = this.claims.get(name)?.deref();
           if (first !== undefined && first !== source) return;
-          this.claims.set(hello, new WeakRef(source));
-          this.keys.set(source, hello);
+          this.claims.set(name, new WeakRef(source));
+          this.names.set(source, name);
           return;
         }
         if (fieldOf(event.data, ASK) === true && source === win.parent && win.parent !== win) this.hello(win);
@@ -58,29 +65,32 @@ export class FrameKeys {
     if (win.parent !== win) this.hello(win);
   }
 
-  /** The iframe element whose window said `key`, while it lives and still holds that window. */
-  frameOf(key: string): Element | undefined {
-    const frame = this.frames.get(key)?.deref();
+  /** The iframe element whose window said `name`, while it lives and still holds that window. */
+  frameOf(name: string): Element | undefined {
+    const frame = this.frames.get(name)?.deref();
     const child = (frame as HTMLIFrameElement | undefined)?.contentWindow;
-    if (frame?.isConnected && child && this.claims.get(key)?.deref() === child) return frame;
-    this.frames.delete(key);
+    if (frame?.isConnected && child && this.claims.get(name)?.deref() === child) return frame;
+    this.frames.delete(name);
     return undefined;
   }
 
-  /** The key of a child iframe's window, or null until it said hello (it is asked to; the next snapshot has it). */
+  /** The name of a child iframe's window, or null until it said hello (it is asked to; the next snapshot has it). */
   keyOf(frame: Element): string | null {
     const child = (frame as HTMLIFrameElement).contentWindow;
     if (!child) return null;
-    const key = this.keys.get(child);
-    if (key === undefined) {
+    const name = this.names.get(child);
+    if (name === undefined) {
       child.postMessage({ [ASK]: true }, '*');
       return null;
     }
-    this.frames.set(key, new WeakRef(frame));
-    return key;
+    this.frames.set(name, new WeakRef(frame));
+    return name;
   }
 
   private hello(win: Window): void {
     win.parent.postMessage({ [HELLO]: this.own }, '*');
   }
 }
+
+/** A frame's name: its origin (an opaque one is "null") and its key. */
+const nameOf = (origin: string, key: string): string => `${origin} ${key}`;

@@ -16,7 +16,8 @@ export interface PerceptionDeps {
 
 /**
  * The content channel's perception methods for this frame: snapshot, act and find, over one page session. A child
- * frame is named to the background by a key posted to it (Chrome gives content scripts no frame id for an iframe).
+ * frame is named to the background by its origin and a key of its own (Chrome gives content scripts no frame id for an
+ * iframe; frame-keys.ts).
  */
 export function createPerceptionHandlers(deps: PerceptionDeps): {
   snapshot: Handler<'snapshot'>;

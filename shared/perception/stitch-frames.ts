@@ -24,8 +24,8 @@ export interface Stitched {
 
 /**
  * Joins the frames of a tab into one list: the top frame's items, with each cross-origin frame's items put where its
- * iframe is. A frame is found by the random key its parent posted to it and showed where the iframe is. Frames shown
- * inline by a same-origin parent, and frames no parent placed (hidden or outside the view), are left out.
+ * iframe is. A frame is found by its name (its origin and random key), which its parent showed where the iframe is.
+ * Frames shown inline by a same-origin parent, and frames no parent placed (hidden or outside the view), are left out.
  */
 export function stitchFrames(results: FrameResult[]): Stitched {
   const byId = new Map(results.map((r) => [r.frameId, r]));

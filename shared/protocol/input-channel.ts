@@ -38,8 +38,8 @@ export const InputChannel = defineChannel(
     input: {
       params: z.object({
         lease: z.string().min(8).max(64),
-        /** The key this frame's parent gave it, which places a cross-site frame within the tab. */
-        frameKey: z.string().max(64).optional(),
+        /** This frame's name (its origin and its key, as its parent knows it), which places a cross-site frame within the tab. */
+        frameKey: z.string().max(400).optional(),
         input: InputOp,
       }),
       /** `trusted: false` when the debugger could not be used after all (it was detached): the reason says why. */

@@ -28,11 +28,11 @@ export const perceptionContentMethods = {
     result: ActResult,
   },
   /**
-   * Where the iframe that was given `key` shows its content, in this frame's viewport (its content box), and the key
-   * this frame was given by its own parent: the background adds these up to place a cross-site frame in the tab.
+   * Where the iframe whose window said `key` (a frame's name: its origin and key) shows its content, in this frame's
+   * viewport (its content box), and this frame's own name: the background adds these up to place a cross-site frame.
    */
   frameBox: {
-    params: z.object({ key: z.string().min(1).max(64) }),
+    params: z.object({ key: z.string().min(1).max(400) }),
     result: z.object({ x: z.number(), y: z.number(), ownKey: z.string().optional() }).nullable(),
   },
   /** What an action would do (the link it follows, the form it submits and where), without doing it. */

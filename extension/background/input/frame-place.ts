@@ -2,7 +2,7 @@ import { callFrame, type FramePorts } from '../frames/content-frames';
 import type { Point } from './trusted-input';
 
 /**
- * Where a cross-site child frame's viewport sits in the tab's: each parent, asked by the key it gave the child, says
+ * Where a cross-site child frame's viewport sits in the tab's: each parent, asked by the child's name, says
  * where that iframe shows its content, and the offsets add up to the top frame. Null when a frame on the way is hidden
  * or gone (input sent there would land elsewhere).
  */

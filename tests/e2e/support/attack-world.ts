@@ -11,8 +11,8 @@ import { uiCall } from './ui-call';
  * The attack scenarios' world on the shared e2e fixture: one browser with the built extension for the file, the
  * scripted model on models.test, and the sites every attack runs across (shop.test, evil.test, cdn.test), with the
  * user's settings for a run saved before the tests. With `host`, the built host too, started with the host surfaces'
- * state (tests/fixtures/attacks/host-state.ts; `host.mail` starts the mailbox). Read it inside tests (or hooks), after
- * beforeAll.
+ * state (tests/fixtures/attacks/host-state.ts; `host.mail` starts the mailbox), through the browser that maps the test
+ * names for the host's commands too. Read it inside tests (or hooks), after beforeAll.
  */
 export function useAttackWorld(options: { host?: { mail: boolean } } = {}): AttackWorld {
   let host: HostState | undefined;
@@ -23,7 +23,7 @@ export function useAttackWorld(options: { host?: { mail: boolean } } = {}): Atta
       host = await startHostState({ mail });
     });
   }
-  const e2e = useE2e({ model: true, ...(options.host ? { host: true, env: () => need(host).env } : {}) });
+  const e2e = useE2e({ model: true, ...(options.host ? { host: true, env: () => need(host).env, executablePath: () => need(host).browser } : {}) });
   let sites: AttackSites | undefined;
   let helper: Page | undefined;
   beforeAll(async () => {

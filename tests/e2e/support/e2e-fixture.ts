@@ -51,6 +51,11 @@ export interface E2eOptions {
    * the browser starts, after the file's earlier beforeAll hooks (a virtual display started there, say).
    */
   env?: Record<string, string> | (() => Record<string, string>);
+  /**
+   * The browser to start instead of the one found (CHROME_PATH, the usual paths): a function is read when the browser
+   * starts, as `env` is (the attack world's host surfaces start Chromium with the test names mapped for its host).
+   */
+  executablePath?: () => string | undefined;
   /** Open the side panel for the shop's tab once everything has started (needs `demo`): e2e.panel, e2e.tabId. */
   panel?: boolean;
   /**
@@ -161,7 +166,8 @@ export function useE2e(options: E2eOptions = {}): E2e {
     if (profile === undefined) return;
     const extensionDir = options.extensionDir ?? process.env.DEPUTY_EXTENSION_DIR;
     const env = typeof options.env === 'function' ? options.env() : options.env;
-    const ext = await launchTestBrowser({ userDataDir: profile, ...(env ? { env } : {}), ...(extensionDir ? { extensionDir } : {}) });
+    const executablePath = options.executablePath?.();
+    const ext = await launchTestBrowser({ userDataDir: profile, ...(env ? { env } : {}), ...(extensionDir ? { extensionDir } : {}), ...(executablePath ? { executablePath } : {}) });
     closers.push(() => ext.close());
     state.ext = ext;
     await ext.worker();

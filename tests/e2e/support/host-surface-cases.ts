@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { everyChannel, HOST_SCENARIOS, runHostScenario, surfaceMissing, type HostRun, type HostSurface } from '../../fixtures/attacks/host-scenarios';
+import { everyChannel, HOST_CHANNELS, HOST_SCENARIOS, runHostScenario, surfaceMissing, type HostRun, type HostSurface } from '../../fixtures/attacks/host-scenarios';
+import { HOST_SECRETS } from '../../fixtures/attacks/host-state';
 import { useAttackWorld } from './attack-world';
 
 function story(run: HostRun): string {
@@ -19,6 +20,22 @@ function story(run: HostRun): string {
  */
 export function describeHostSurfaces(surfaces: HostSurface[]): void {
   const world = useAttackWorld({ host: { mail: surfaces.includes('mail attachment') } });
+  // The peer, once a file: with the approvals given, the host's commands reach the attacker by its name (evil.test,
+  // mapped for the host as for the browser), so the sinks the refused runs leave empty are sinks that work.
+  it('with the approvals given, the host\'s commands reach evil.test: a socket and a web upload by name', async (context) => {
+    const host = world.host;
+    const surface = surfaces.at(-1);
+    if (!host || !surface) throw new Error('The attack world was started without the host, or no surface was given');
+    const missing = surfaceMissing(surface, host);
+    if (missing) context.skip(missing);
+
+    const run = await runHostScenario(world, host, everyChannel(surface, HOST_CHANNELS.slice(0, 2)), { policy: 'approve' });
+    expect(host.sink.received(), story(run)).toContain(`AWS_SECRET_ACCESS_KEY=${HOST_SECRETS.AWS_SECRET_ACCESS_KEY}`);
+    const uploads = world.sites.evil.log.filter((r) => r.method === 'POST' && r.path === '/collect');
+    expect(uploads.map((r) => r.host), story(run)).toEqual([`evil.test:${world.sites.evil.port}`]);
+    expect(uploads[0]?.body, story(run)).toContain(HOST_SECRETS.GITHUB_TOKEN);
+  }, 600_000);
+
   describe('attacks through the host\'s surfaces with every approval refused: nothing reaches a sink, no secret in clear, and reading still works', () => {
     for (const surface of surfaces) {
       it(surface, async (context) => {

@@ -70,6 +70,7 @@ const pageMessages = (state: AgentState, pageView: PageView) =>
 /** The request as the wire carries it, for the scripted models' reading of the current page. */
 const asWire = (state: AgentState, pageView: PageView): RecordedRequest =>
   ({
+    path: '/v1/chat/completions',
     json: { messages: build(state, pageView).request.messages.map((m) => ({ role: m.role, content: m.content })) },
   }) as unknown as RecordedRequest;
 
