@@ -168,7 +168,7 @@ for (const pageView of ['full', 'diff'] as const) {
 const header = ['API', 'page view', 'result', 'prompt step 5', 'prompt step 30', 'step 30 / step 5', 'bytes sent', 'input tokens', 'cache-eligible', 'share', "Deputy's cached count"];
 const rows = results.map((r) => [
   r.api,
-  r.pageView,
+  r.pageView === 'diff' ? 'diff (default)' : r.pageView,
   `${r.status} in ${r.steps} steps`,
   `${r.step5} ch`,
   `${r.step30} ch`,
