@@ -130,18 +130,25 @@ function stepMessage(
 
 /**
  * Every prompt is built again from the whole task, so the same pair of pages is compared at each later step until the
- * earlier one leaves the prompt; the last few comparisons are kept. The key is both texts, so a hit is always exact.
+ * earlier one leaves the prompt; the comparisons with the last few bases are kept. They are keyed by the texts
+ * themselves (the strings the task's steps hold, not copies), so a hit is always exact.
  */
-const DIFF_MEMO_SIZE = 32;
-const diffMemo = new Map<string, string>();
+const DIFF_MEMO_BASES = 8;
+const DIFF_MEMO_PER_BASE = 16;
+const diffMemo = new Map<string, Map<string, string>>();
 
 function memoPageDiff(before: string, after: string): string {
-  const key = `${before}\u0000${after}`;
-  const known = diffMemo.get(key);
+  let byAfter = diffMemo.get(before);
+  if (byAfter) diffMemo.delete(before);
+  byAfter ??= new Map<string, string>();
+  // Most recently used last, so the oldest base is the first to go.
+  diffMemo.set(before, byAfter);
+  if (diffMemo.size > DIFF_MEMO_BASES) diffMemo.delete(diffMemo.keys().next().value as string);
+  const known = byAfter.get(after);
   if (known !== undefined) return known;
   const hunks = pageDiff(before, after);
-  diffMemo.set(key, hunks);
-  if (diffMemo.size > DIFF_MEMO_SIZE) diffMemo.delete(diffMemo.keys().next().value as string);
+  byAfter.set(after, hunks);
+  if (byAfter.size > DIFF_MEMO_PER_BASE) byAfter.delete(byAfter.keys().next().value as string);
   return hunks;
 }
 
