@@ -16,9 +16,9 @@ export interface PromptOptions {
   /** How the model can get summarized steps back, said beside the working memory ("search_history finds them"). */
   recallHint?: string;
   /**
-   * How a page after an action is sent: `full`, the whole snapshot every step; `diff`, what changed since the latest
-   * full snapshot in the prompt (the whole page again at every mask block's first step, and whenever the change is not
-   * smaller than the page).
+   * How a page after an action is sent: `full`, the whole snapshot every step; `diff`, what changed since a whole
+   * snapshot earlier in the prompt (whole where none is, after a full_page call, and whenever the change is not smaller
+   * than the page). Callers default to `diff` for web tasks; absent here means `full`.
    */
   pageView?: PageView;
 }
