@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { AgentState, StepRecord } from '../../../../shared/agent/agent-state';
+import { StepRecord } from '../../../../shared/agent/agent-state';
 import { type PageView, buildPrompt } from '../../../../shared/agent/build-prompt';
 import { nextCall } from '../../../../scripts/demo/scripted-model';
+import { runningState } from '../../shared/agent/support/running-state';
 
 /** The demo shop's front page: the cart count at the top, the account link far below it. */
 function shop(cart: number): string {
@@ -26,19 +27,7 @@ function request(pageView: PageView) {
       calls: index < 2 ? [{ ...calls[index], status: 'finished', result: { ok: true, content: 'done' } }] : [],
     }),
   );
-  const state = AgentState.parse({
-    version: 1,
-    taskId: 't',
-    task: 'Buy the cheapest earphones',
-    startUrl: 'https://shop.test/',
-    status: 'running',
-    startedAt: 0,
-    plan: null,
-    steps,
-    outcome: null,
-    endReason: null,
-    usage: { inputTokens: 0, outputTokens: 0, costUsd: null },
-  });
+  const state = runningState('Buy the cheapest earphones', 'https://shop.test/', steps);
   const built = buildPrompt(state, 'system', [], { keepObservations: 3, maxPromptChars: 1_000_000, attachScreenshot: false, pageView });
   return {
     messages: built.request.messages.map((m) =>

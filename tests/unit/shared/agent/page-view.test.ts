@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { AgentState, StepRecord } from '../../../../shared/agent/agent-state';
+import { type AgentState, StepRecord } from '../../../../shared/agent/agent-state';
 import { DIFF_LEGEND, type PageView, buildPrompt, diffHeader, verbatimFrom } from '../../../../shared/agent/build-prompt';
 import { applyPageDiff, pageDiff } from '../../../../shared/agent/page-diff';
 import { webSystemPrompt } from '../../../../shared/agent/system-prompt';
+import { runningState } from './support/running-state';
 import { currentView } from '../../../fixtures/fake-provider/prompt-view';
 import type { RecordedRequest } from '../../../fixtures/fake-provider/scripted-reply';
 
@@ -42,19 +43,7 @@ function stateOf(pages: { text: string; url?: string; calls?: string[] }[]): Age
       })),
     }),
   );
-  return AgentState.parse({
-    version: 1,
-    taskId: 't',
-    task: 'Add items',
-    startUrl: 'https://shop.example/',
-    status: 'running',
-    startedAt: 0,
-    plan: null,
-    steps,
-    outcome: null,
-    endReason: null,
-    usage: { inputTokens: 0, outputTokens: 0, costUsd: null },
-  });
+  return runningState('Add items', 'https://shop.example/', steps);
 }
 
 const build = (state: AgentState, pageView: PageView) =>
