@@ -168,7 +168,7 @@ for (const pageView of ['full', 'diff'] as const) {
 const header = ['API', 'page view', 'result', 'prompt step 5', 'prompt step 30', 'step 30 / step 5', 'bytes sent', 'input tokens', 'cache-eligible', 'share', "Deputy's cached count"];
 const rows = results.map((r) => [
   r.api,
-  r.pageView,
+  r.pageView === 'diff' ? 'diff (default)' : r.pageView,
   `${r.status} in ${r.steps} steps`,
   `${r.step5} ch`,
   `${r.step30} ch`,
@@ -184,6 +184,8 @@ const line = (cells: string[]): string => cells.map((cell, column) => (column < 
 process.stdout.write(`deputy agent benchmark (tokens): one scripted ${STEPS}-step task per API; Node ${process.version}, ${cpus().length} cores, load ${loadavg()[0]!.toFixed(2)}\n\n`);
 process.stdout.write(`${line(header)}\n${rows.map(line).join('\n')}\n\n`);
 process.stdout.write('targets: step 30 <= 1.3x step 5; >= 70% of input tokens cache-eligible (Anthropic counts cache reads only; writes are not eligible).\n');
+// `--tokens` stops here: the figures above need no build and no browser, and input tokens are exact with a scripted model.
+if (process.argv.includes('--tokens')) process.exit(0);
 
 // Part two: Deputy's own time and memory on a real run of the CLI (built extension, Chromium): once with a model that
 // answers at once, once with one that takes a second (a fast hosted model), whose time is taken off each step.

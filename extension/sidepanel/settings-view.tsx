@@ -191,7 +191,7 @@ export function SettingsView(props: { client: BackgroundClient; hostStatus: Host
         </label>
         <label class="check">
           <input type="checkbox" data-testid="page-diff" checked={form.pageDiff} onChange={(e) => edit({ pageDiff: e.currentTarget.checked })} />
-          After an action, send the model only what changed on the page (fewer tokens; the whole page again every five steps and when the model asks)
+          After an action, send the model only what changed on the page (fewer tokens; the whole page when it is new and when the model asks)
         </label>
       </fieldset>
 

@@ -1,5 +1,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { currentView, textOf } from '../../tests/fixtures/fake-provider/prompt-view';
+import type { RecordedRequest } from '../../tests/fixtures/fake-provider/scripted-reply';
 
 /**
  * A scripted stand-in for a model, used by `npm run demo` when no API key is set. It is NOT AI: it follows a fixed
@@ -61,19 +63,12 @@ interface ChatRequest {
   messages?: { role: string; content?: unknown; tool_calls?: unknown[] }[];
 }
 
-function textOf(content: unknown): string {
-  if (typeof content === 'string') return content;
-  if (Array.isArray(content)) {
-    return content.map((part: unknown) => (typeof part === 'object' && part !== null && 'text' in part ? String(part.text) : '')).join('\n');
-  }
-  return '';
-}
-
 /** Decides the next call: the script's next step after the calls already made, resolved against the latest page. */
 export function nextCall(request: ChatRequest): { name: string; arguments: string } {
   const messages = request.messages ?? [];
   const made = messages.filter((m) => m.role === 'assistant').reduce((sum, m) => sum + (m.tool_calls?.length ?? 0), 0);
-  const snapshot = [...messages].reverse().find((m) => m.role === 'user' && /<untrusted_page[^>]*>[^]*\[\d+\] /.test(textOf(m.content)));
+  // The latest page as a model reads it: a page sent as what changed (the diff page view) is read with its base.
+  const snapshot = currentView({ json: request } as RecordedRequest);
   const step = SCRIPT[Math.min(made, SCRIPT.length - 1)] as Step;
   // Saving an account's email asks the user: when they said no, the summary says what was not done.
   const refused = messages.some((m) => m.role === 'tool' && /did not approve/.test(textOf(m.content)));
@@ -83,7 +78,7 @@ export function nextCall(request: ChatRequest): { name: string; arguments: strin
       arguments: JSON.stringify({ success: false, summary: 'Added Pocket Buds earphones ($39, the cheapest) to the cart. Saving the account details was not approved, so they were not saved.' }),
     };
   }
-  const args = step.args(snapshot ? textOf(snapshot.content) : '');
+  const args = step.args(snapshot);
   if (args === null) {
     return {
       name: 'done',

@@ -112,7 +112,7 @@ async function drive(context: DriveContext): Promise<TaskRun> {
     provider: options.provider,
     defaultMode: options.mode,
     screenshots: options.screenshots,
-    pageView: options.pageView ?? 'full',
+    pageView: options.pageView ?? 'diff',
     ...(options.steps === undefined ? {} : { stepBudget: options.steps }),
     maxCostUsd: options.maxCost ?? null,
   });

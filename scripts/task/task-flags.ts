@@ -85,7 +85,7 @@ export function parseTaskFlags(argv: string[], env: NodeJS.ProcessEnv): TaskOpti
     .option('--steps <n>', 'step budget', parsePositive)
     .option('--max-cost <dollars>', 'stop the task when it has spent this much on the model (state saved)', parseDollars)
     .option('--screenshots', 'send a screenshot with each page (for models that accept images)')
-    .addOption(new Option('--page-view <view>', 'after an action send the whole page, or what changed since the last full page (fewer tokens)').choices(['full', 'diff']).default('full'))
+    .addOption(new Option('--page-view <view>', 'after an action send what changed since a whole page shown before (fewer tokens), or the whole page').choices(['full', 'diff']).default('diff'))
     .option('--headful', 'show the browser window')
     .option('--profile <dir>', 'use this browser profile and keep it: its logins work (never the profile of a running browser)')
     .option('--browser <path>', 'the browser to run: Chrome, Chromium, Brave or Edge (default: CHROME_PATH, then the usual paths)')

@@ -16,9 +16,9 @@ export interface PromptOptions {
   /** How the model can get summarized steps back, said beside the working memory ("search_history finds them"). */
   recallHint?: string;
   /**
-   * How a page after an action is sent: `full`, the whole snapshot every step; `diff`, what changed since the latest
-   * full snapshot in the prompt (the whole page again at every mask block's first step, and whenever the change is not
-   * smaller than the page).
+   * How a page after an action is sent: `full`, the whole snapshot every step; `diff`, what changed since a whole
+   * snapshot earlier in the prompt (whole where none is, after a full_page call, and whenever the change is not smaller
+   * than the page). Callers default to `diff` for web tasks; absent here means `full`.
    */
   pageView?: PageView;
 }
@@ -62,12 +62,15 @@ function lastStepReport(step: StepRecord | undefined): string {
   return `Last step (verification):\n${lines.join('\n')}`;
 }
 
-/** A page is labelled as a page; a support chat as another person's words. Both are data, never instructions. */
-function wrapObservation(observation: StepRecord['observation'], text: string): string {
+/**
+ * A page is labelled as a page; a support chat as another person's words. Both are data, never instructions. In the
+ * diff view a whole page also carries its step, which later pages sent as what changed name as their base.
+ */
+function wrapObservation(observation: StepRecord['observation'], text: string, step?: number): string {
   // Deputy's own account of a shell session; the output of commands, which is untrusted, arrives in tool results.
   if (observation.kind === 'shell') return `[${observation.title} ${observation.url}]\n${text}`;
   const tag = observation.kind === 'chat' ? 'untrusted_chat' : 'untrusted_page';
-  return wrapUntrusted(tag, { url: observation.url, title: observation.title }, text);
+  return wrapUntrusted(tag, { url: observation.url, title: observation.title, ...(step === undefined ? {} : { step: String(step) }) }, text);
 }
 
 interface Limits {
@@ -92,14 +95,25 @@ export function verbatimFrom(current: number, keep: number, block = MASK_BLOCK):
   return Math.max(0, Math.floor((current - (keep - 1)) / block) * block);
 }
 
-/** The full snapshot a page step's diff is made against: the latest page in the prompt in full, of the same kind. */
-type Anchor = StepRecord | undefined;
+/**
+ * The whole pages a page step's diff may be made against: those in the prompt in full since the last masked step,
+ * oldest first. Empty in the full view.
+ */
+type Anchors = StepRecord[];
 
 /**
  * A page's message: in full, as a pointer to the same page before, as one summary line once masked, or (in the diff
- * view) as what changed since `anchor`, whose full text is earlier in the same prompt. Returns whether it went in full.
+ * view) as what changed since one of `anchors`, whose full text is earlier in the same prompt. Returns whether it went
+ * in full.
  */
-function stepMessage(step: StepRecord, previous: StepRecord | undefined, verbatim: boolean, previousVerbatim: boolean, currentChars: number, anchor: Anchor): { text: string; full: boolean } {
+function stepMessage(
+  step: StepRecord,
+  previous: StepRecord | undefined,
+  verbatim: boolean,
+  previousVerbatim: boolean,
+  currentChars: number,
+  anchors: Anchors | undefined,
+): { text: string; full: boolean } {
   // A page that did not change since the step before (a plan update, a failed click) is not repeated in full, as long
   // as the one before is in the prompt in full.
   const unchanged = previous !== undefined && previousVerbatim && previous.observation.hash === step.observation.hash;
@@ -109,24 +123,64 @@ function stepMessage(step: StepRecord, previous: StepRecord | undefined, verbati
   const notices = step.notices.length > 0 ? `Notice: ${step.notices.join(' ')}\n` : '';
   if (unchanged) return { text: `${notices}[Step ${step.index + 1} ${step.observation.kind === 'shell' ? 'shell state' : 'page'}: unchanged since step ${step.index}]`, full: false };
   if (!verbatim) return { text: `${notices}${observationSummary(step, previous)}`, full: false };
-  const diff = anchor && cut === text ? changesSince(anchor, step) : null;
+  const diff = anchors && cut === text ? changesSince(anchors, step) : null;
   if (diff !== null) return { text: `${notices}${diff}`, full: false };
-  return { text: `${notices}${wrapObservation(step.observation, cut)}`, full: true };
+  return { text: `${notices}${wrapObservation(step.observation, cut, anchors ? step.index + 1 : undefined)}`, full: true };
 }
 
-/** What changed on the page since `anchor`'s full snapshot, when that is shorter than the page itself. */
-function changesSince(anchor: StepRecord, step: StepRecord): string | null {
-  const before = anchor.observation.text;
-  const after = step.observation.text;
-  if (before === null || after === null || anchor.observation.kind !== step.observation.kind || step.observation.kind === 'shell') return null;
+/**
+ * Every prompt is built again from the whole task, so the same pair of pages is compared at each later step until the
+ * earlier one leaves the prompt; the comparisons with the last few bases are kept. They are keyed by the texts
+ * themselves (the strings the task's steps hold, not copies), so a hit is always exact.
+ */
+const DIFF_MEMO_BASES = 8;
+const DIFF_MEMO_PER_BASE = 16;
+const diffMemo = new Map<string, Map<string, string>>();
+
+function memoPageDiff(before: string, after: string): string {
+  let byAfter = diffMemo.get(before);
+  if (byAfter) diffMemo.delete(before);
+  byAfter ??= new Map<string, string>();
+  // Most recently used last, so the oldest base is the first to go.
+  diffMemo.set(before, byAfter);
+  if (diffMemo.size > DIFF_MEMO_BASES) diffMemo.delete(diffMemo.keys().next().value as string);
+  const known = byAfter.get(after);
+  if (known !== undefined) return known;
   const hunks = pageDiff(before, after);
-  if (hunks.length >= after.length) return null;
-  return (
-    `[Step ${step.index + 1} page: what changed since the full page of step ${anchor.index + 1}. Lines starting with "-" were removed, "+" added, " " are unchanged ` +
-    `context; "@@ -a,b +c,d @@" gives line numbers in step ${anchor.index + 1}'s page; every other line is as it was there. Call full_page for the whole page.]\n` +
-    wrapObservation(step.observation, hunks)
-  );
+  byAfter.set(after, hunks);
+  if (byAfter.size > DIFF_MEMO_PER_BASE) byAfter.delete(byAfter.keys().next().value as string);
+  return hunks;
 }
+
+/**
+ * What changed on the page since a whole page earlier in the prompt, when that is shorter than the page itself. The
+ * base is whichever whole page in the prompt gives the fewest lines: the page before the action, or one the task
+ * left and came back to (a list after opening one of its items). How to read the hunks is said once, in the system
+ * prompt (DIFF_LEGEND); the header names the base by its step, which its tag carries.
+ */
+function changesSince(anchors: Anchors, step: StepRecord): string | null {
+  const after = step.observation.text;
+  if (after === null || step.observation.kind === 'shell') return null;
+  let best: { anchor: StepRecord; hunks: string } | null = null;
+  for (const anchor of anchors) {
+    const before = anchor.observation.text;
+    if (before === null || anchor.observation.kind !== step.observation.kind) continue;
+    const hunks = memoPageDiff(before, after);
+    // On a tie the later page is the base: it is nearer in the prompt.
+    if (hunks.length < after.length && (best === null || hunks.length <= best.hunks.length)) best = { anchor, hunks };
+  }
+  if (best === null) return null;
+  return `${diffHeader(step.index + 1, best.anchor.index + 1)}\n${wrapObservation(step.observation, best.hunks)}`;
+}
+
+/** The line above a page sent as what changed: the scripted models (tests/fixtures/fake-provider/prompt-view.ts) read it too. */
+export function diffHeader(step: number, base: number): string {
+  return `[Step ${step} page: changes since step ${base}'s page]`;
+}
+
+/** How a page sent as what changed reads, for the system prompt of a task in the diff view. */
+export const DIFF_LEGEND =
+  '- In the diff view a page after an action may come as "[Step 9 page: changes since step 7\'s page]": unified-diff hunks against the whole page tagged step="7" above ("@@ -a,b +c,d @@" gives line numbers there; "-" removed, "+" added, " " unchanged context). Lines not shown are as they were. full_page shows the whole page next.';
 
 /** Whether the model asked for the whole page in that step (the full_page tool). */
 function fullAsked(step: StepRecord | undefined): boolean {
@@ -155,7 +209,7 @@ function build(state: AgentState, limits: Limits, options: PromptOptions): { mes
   const from = verbatimFrom(current.index, limits.keep, limits.block);
   const shown = (step: StepRecord | undefined): boolean => step !== undefined && step.observation.text !== null && step.index >= from;
   let masked = 0;
-  let anchor: Anchor;
+  let anchors: Anchors = [];
   steps.forEach((step, i) => {
     addFollowUps(step.index);
     const isCurrent = step === current;
@@ -163,14 +217,16 @@ function build(state: AgentState, limits: Limits, options: PromptOptions): { mes
     if (!verbatim) masked += 1;
     // Each step's page goes into the prompt the same way whether it is the current step or an earlier one, so a turn
     // is sent unchanged in every later turn; what only the current turn needs follows it in a message of its own.
-    // In the diff view a page is sent whole at each mask block's first step (so the diff's base stays in the prompt as
-    // long as the diff does, and earlier turns stay byte-identical), after a full_page call, and as the first page shown.
+    // In the diff view a page is sent as what changed since a whole page shown earlier in the same prompt; it is sent
+    // whole when there is none (the first page shown, the first after masked ones), after a full_page call, and when
+    // the change is not smaller. Masking moves in blocks and drops every base before it, so between two block
+    // boundaries each turn is sent byte-identical, and a diff's base is in the prompt for as long as the diff is.
     const asked = fullAsked(steps[i - 1]);
-    const fullDue = options.pageView !== 'diff' || !verbatim || step.index % limits.block === 0 || asked;
     // Asked for, the whole page is sent even when it did not change (instead of a pointer to the step before).
-    const message = stepMessage(step, steps[i - 1], verbatim, shown(steps[i - 1]) && !asked, isCurrent ? limits.currentChars : Infinity, fullDue ? undefined : anchor);
-    if (!verbatim) anchor = undefined;
-    else if (message.full) anchor = step;
+    const bases = options.pageView !== 'diff' ? undefined : asked ? [] : anchors;
+    const message = stepMessage(step, steps[i - 1], verbatim, shown(steps[i - 1]) && !asked, isCurrent ? limits.currentChars : Infinity, bases);
+    if (!verbatim) anchors = [];
+    else if (message.full) anchors = [...anchors, step];
     messages.push({ role: 'user', content: message.text, ...(isCurrent ? { cacheBreakpoint: true } : {}) });
     if (isCurrent || !step.reply) return;
     messages.push({ role: 'assistant', content: step.reply.text, toolCalls: step.reply.toolCalls });

@@ -166,7 +166,7 @@ async function runLoop<E extends AgentEnvironment>(deps: AgentDeps<E>, state: Ag
   const tools = deps.tools;
   const schemas = tools.map((t) => toToolSchema(t as AnyTool<never>));
   const system = redactor.redact(
-    (deps.systemPrompt ?? webSystemPrompt)({ mode: policy.mode, placeholders: deps.vault.names().filter((n) => !n.startsWith('redacted_')), allowedSites: policy.allowedSites }),
+    (deps.systemPrompt ?? webSystemPrompt)({ mode: policy.mode, placeholders: deps.vault.names().filter((n) => !n.startsWith('redacted_')), allowedSites: policy.allowedSites, ...(deps.pageView ? { pageView: deps.pageView } : {}) }),
   );
   const stepOf = (): number => state.steps.length - 1;
   const emit = (record: TraceRecord): void => deps.trace?.(redactor.redactDeep(record));

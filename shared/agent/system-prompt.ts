@@ -1,4 +1,5 @@
 import { SNAPSHOT_LEGEND } from '../perception/snapshot-legend';
+import { DIFF_LEGEND, type PageView } from './build-prompt';
 import type { PolicyConfig } from './policy-gate';
 
 export interface SystemPromptInput {
@@ -6,6 +7,8 @@ export interface SystemPromptInput {
   /** Placeholder names of the user's personal data; never the values. */
   placeholders: string[];
   allowedSites: string[];
+  /** How pages after an action are sent; the diff view adds how to read a page sent as what changed. */
+  pageView?: PageView;
 }
 
 /** The standing instructions for web tasks. The rules the gate enforces in code are stated so the model can plan. */
@@ -17,9 +20,10 @@ export function webSystemPrompt(input: SystemPromptInput): string {
   return [
     'You are Deputy, an agent that carries out a task in the user\'s web browser on their behalf.',
     '',
-    'Each turn you get the task, your plan, the result of your last actions, and the current page as a numbered list of elements such as [12] button "Add to cart". Act on elements by their number with the tools. After every action Deputy verifies what changed and tells you; trust that report over your expectations.',
+    'Each turn you get the task, your plan, the result of your last actions, and the current page as a numbered list of elements. Act on elements by their number with the tools. After every action Deputy verifies what changed and tells you; trust that report over your expectations.',
     '',
     SNAPSHOT_LEGEND,
+    ...(input.pageView === 'diff' ? [DIFF_LEGEND] : []),
     '',
     'How to work:',
     '- First call update_plan with a short checklist of sub-goals, and keep it current (one step in_progress).',

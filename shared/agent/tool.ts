@@ -114,12 +114,30 @@ function dropIntegerNoise(node: unknown): void {
   }
 }
 
+/**
+ * The caps on a string's length and an array's items (5,000 characters to type, 20 plan steps) are a defence against
+ * runaway input, far from any call made in earnest; every request carried them with every tool. They still hold:
+ * parseToolArguments checks the declaration and names the field and its limit when a call goes past one.
+ */
+const LENGTH_CAPS = ['minLength', 'maxLength', 'minItems', 'maxItems'];
+
+function dropLengthCaps(node: unknown): void {
+  if (Array.isArray(node)) node.forEach(dropLengthCaps);
+  else if (node !== null && typeof node === 'object') {
+    const record = node as Record<string, unknown>;
+    for (const key of LENGTH_CAPS) if (typeof record[key] === 'number') delete record[key];
+    // A property may itself be named like a cap; only the schema keywords go, never a field.
+    Object.entries(record).forEach(([key, value]) => (key === 'properties' ? Object.values(value as object).forEach(dropLengthCaps) : dropLengthCaps(value)));
+  }
+}
+
 /** JSON Schema of the tool's input as the model writes it: fields with defaults are optional. */
 export function toToolSchema(tool: AnyTool<never>): ToolSchema {
   if (tool.parameters) return { name: tool.name, description: tool.description, parameters: tool.parameters };
   const schema = z.toJSONSchema(tool.input, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
   delete schema.$schema;
   dropIntegerNoise(schema);
+  dropLengthCaps(schema);
   return { name: tool.name, description: tool.description, parameters: schema };
 }
 

@@ -19,12 +19,11 @@ export const clickTool = defineTool({
 
 export const typeTool = defineTool({
   name: 'type',
-  description:
-    'Type text into a field by its ref number. For the user\'s personal data, type the placeholder shown in the task (e.g. {{card_number}}) or the redacted token exactly as you saw it; Deputy fills in the real value.',
+  description: 'Type text into a field by its ref number. For personal data type its {{placeholder}} or {{redacted_...}} token exactly as shown; Deputy fills in the real value.',
   input: z.object({
     ref,
     text: z.string().max(5000).describe('The text to type, or a {{placeholder}} for personal data.'),
-    clear: z.boolean().default(true).describe('Clear the field first (default true).'),
+    clear: z.boolean().default(true).describe('Clear the field first.'),
     submit: z.boolean().default(false).describe('Press Enter after typing, which usually submits the form.'),
   }),
   risk: 'act',
@@ -75,7 +74,7 @@ export const pressTool = defineTool({
   input: z.object({
     key: z.string().min(1).max(40).describe('The key, as in KeyboardEvent.key, with modifiers joined by +.'),
     ref: ref.optional(),
-    times: z.number().int().min(1).max(100).default(1).describe('How many times (default 1).'),
+    times: z.number().int().min(1).max(100).default(1).describe('How many times.'),
   }),
   risk: 'act',
   changesPage: true,
@@ -89,7 +88,7 @@ export const scrollTool = defineTool({
   input: z.object({
     direction: z.enum(['up', 'down', 'left', 'right']).default('down').describe('Which way to scroll.'),
     ref: ref.optional(),
-    pages: z.number().positive().max(10).default(1).describe('How far, in screen heights (default 1).'),
+    pages: z.number().positive().max(10).default(1).describe('How far, in screen heights.'),
   }),
   risk: 'read',
   changesPage: false,
@@ -143,8 +142,7 @@ export const waitTool = defineTool({
 
 export const tabsTool = defineTool({
   name: 'tabs',
-  description:
-    "Open a new tab, switch to a tab, close a tab, or list the window's tabs. The task's own tabs are listed with each page snapshot; list shows the titles of the user's other tabs too, when the task needs one of them.",
+  description: "Open a new tab, switch to or close a tab, or list the window's tabs (with the titles of the user's other tabs, when the task needs one).",
   input: z.object({
     action: z.enum(['new', 'switch', 'close', 'list']).describe('What to do.'),
     tabId: z.number().int().optional().describe('The tab to switch to or close (from the tab list).'),

@@ -259,10 +259,11 @@ export const Settings = z.object({
   /** Send a screenshot with each page to models that accept images (more tokens, better on visual pages). */
   screenshots: z.boolean().default(false),
   /**
-   * How the page is sent to the model after an action: `full`, the whole snapshot each step; `diff`, what changed since
-   * the last full snapshot (sent again every few steps and when the model asks with full_page), fewer tokens.
+   * How the page is sent to the model after an action: `diff` (the default), what changed since a whole snapshot
+   * earlier in the prompt (whole where there is none, when the change is not smaller, and when the model asks with
+   * full_page), a third fewer input tokens; `full`, the whole snapshot each step.
    */
-  pageView: z.enum(['full', 'diff']).default('full'),
+  pageView: z.enum(['full', 'diff']).default('diff'),
   /** Personal values the model may use only as `{{name}}` placeholders, typed into pages by Deputy itself. */
   personalData: z.record(z.string().regex(/^[a-z][a-z0-9_]{0,63}$/), z.string()),
   /** Keep a screenshot of each step of a web task with its trace (shown in the history). */
@@ -304,7 +305,7 @@ export const DEFAULT_SETTINGS: Settings = {
   redactEmails: false,
   redactPhones: false,
   screenshots: false,
-  pageView: 'full',
+  pageView: 'diff',
   personalData: {},
   stepScreenshots: true,
   historyMaxTasks: 200,

@@ -80,9 +80,11 @@ export async function runTaskAgent(core: TaskCore, record: TaskRecord, startUrl:
     return buildCaseFile({ goal: record.text, messages: seen.messages, vendor: seen.vendor, facts: facts ?? {}, escalations: seen.escalations, promiseShots, promises, redact: (text) => redactor.redact(text), outcome, summary, open: options.open, ...(seen.written ? { written: { ...seen.written, sending: draftSending(state.steps.flatMap((step) => step.calls)) } } : {}) });
   };
   const thinking = createThinkingFeed(taskId, (event) => deps.onThinking?.(event), deps.now);
+  // The diff page view is for web tasks: a support chat's prompt does not explain it and its tools have no full_page.
+  const pageView = chatCase ? 'full' : settings.pageView;
   const agentDeps: AgentDeps<AgentEnvironment> = {
     environment,
-    tools: chatCase ? chatAgentTools() : [...webTools, ...(settings.pageView === 'diff' ? [fullPageTool] : []), ...controlTools<TabEnvironment>(), ...((await deps.externalTools?.()) ?? [])],
+    tools: chatCase ? chatAgentTools() : [...webTools, ...(pageView === 'diff' ? [fullPageTool] : []), ...controlTools<TabEnvironment>(), ...((await deps.externalTools?.()) ?? [])],
     ...(settings.riskClassifier ? { riskClassifier: createRiskClassifier(deps.provider(settings.provider)) } : {}),
     ...(chatCase ? { systemPrompt: (input) => chatSystemPrompt({ ...input, facts }) } : {}),
     provider: watch?.provider ?? deps.provider(settings.provider),
@@ -119,7 +121,7 @@ export async function runTaskAgent(core: TaskCore, record: TaskRecord, startUrl:
     // A scheduled run has its own cap: the lower of it and the user's cap for every task holds.
     limits: { maxSteps: settings.stepBudget, ...costCap(settings.maxCostUsd, record.schedule?.costCapUsd) },
     screenshots: settings.screenshots,
-    pageView: settings.pageView,
+    pageView,
     ...(settings.stepScreenshots && !chatCase
       ? {
           keepScreenshot: (step: number, shot: Screenshot) => {

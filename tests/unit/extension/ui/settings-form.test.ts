@@ -83,7 +83,8 @@ describe('the settings form', () => {
         screenshots: false,
         trustedInput: true,
         riskClassifier: false,
-        pageView: 'full',
+        // After an action the model gets what changed on the page, until the user asks for whole pages.
+        pageView: 'diff',
         historyMaxTasks: 200,
         historyMaxDays: 30,
         // Connected agents stay off until the user turns them on; shell and desktop each need their own yes.
@@ -95,10 +96,13 @@ describe('the settings form', () => {
     });
     const synthetic = validateForm({ ...formFromSettings(empty), trustedInput: false }, empty);
     expect(synthetic.ok && synthetic.change.trustedInput).toBe(false);
-    // The page view after an action: the whole page by default, what changed when the box is ticked, and back.
-    const diff = validateForm({ ...formFromSettings(empty), pageDiff: true }, empty);
+    // The page view after an action: what changed by default (the box ticked), the whole page when it is cleared, and back.
+    expect(formFromSettings(empty).pageDiff).toBe(true);
+    const full = validateForm({ ...formFromSettings(empty), pageDiff: false }, empty);
+    expect(full.ok && full.change.pageView).toBe('full');
+    expect(formFromSettings({ ...empty, pageView: 'full' }).pageDiff).toBe(false);
+    const diff = validateForm({ ...formFromSettings({ ...empty, pageView: 'full' }), pageDiff: true }, empty);
     expect(diff.ok && diff.change.pageView).toBe('diff');
-    expect(formFromSettings({ ...empty, pageView: 'diff' }).pageDiff).toBe(true);
   });
 
   it("saves the model's options: the Responses API, JSON tool calls, screenshots and reasoning effort", () => {

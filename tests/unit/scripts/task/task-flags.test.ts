@@ -42,8 +42,9 @@ describe('npm run task flags', () => {
     expect(parseTaskFlags(['go'], { OPENAI_API_KEY: 'k' }).provider).not.toHaveProperty('reasoningEffort');
   });
 
-  it('sends whole pages by default, and what changed with --page-view diff', () => {
-    expect(parseTaskFlags(['go'], { OPENAI_API_KEY: 'k' }).pageView).toBe('full');
+  it('sends what changed by default, and whole pages with --page-view full', () => {
+    expect(parseTaskFlags(['go'], { OPENAI_API_KEY: 'k' }).pageView).toBe('diff');
+    expect(parseTaskFlags(['--page-view', 'full', 'go'], { OPENAI_API_KEY: 'k' }).pageView).toBe('full');
     expect(parseTaskFlags(['--page-view', 'diff', 'go'], { OPENAI_API_KEY: 'k' }).pageView).toBe('diff');
     expect(() => parseTaskFlags(['--page-view', 'some', 'go'], { OPENAI_API_KEY: 'k' })).toThrow(/full, diff/);
   });

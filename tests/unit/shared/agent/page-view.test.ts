@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { AgentState, StepRecord } from '../../../../shared/agent/agent-state';
-import { type PageView, buildPrompt } from '../../../../shared/agent/build-prompt';
+import { type AgentState, StepRecord } from '../../../../shared/agent/agent-state';
+import { DIFF_LEGEND, type PageView, buildPrompt, diffHeader, verbatimFrom } from '../../../../shared/agent/build-prompt';
 import { applyPageDiff, pageDiff } from '../../../../shared/agent/page-diff';
+import { webSystemPrompt } from '../../../../shared/agent/system-prompt';
+import { runningState } from './support/running-state';
 import { currentView } from '../../../fixtures/fake-provider/prompt-view';
 import type { RecordedRequest } from '../../../fixtures/fake-provider/scripted-reply';
 
@@ -41,19 +43,7 @@ function stateOf(pages: { text: string; url?: string; calls?: string[] }[]): Age
       })),
     }),
   );
-  return AgentState.parse({
-    version: 1,
-    taskId: 't',
-    task: 'Add items',
-    startUrl: 'https://shop.example/',
-    status: 'running',
-    startedAt: 0,
-    plan: null,
-    steps,
-    outcome: null,
-    endReason: null,
-    usage: { inputTokens: 0, outputTokens: 0, costUsd: null },
-  });
+  return runningState('Add items', 'https://shop.example/', steps);
 }
 
 const build = (state: AgentState, pageView: PageView) =>
@@ -111,31 +101,53 @@ describe('pageDiff', () => {
 
 describe('the diff page view', () => {
   const pages = Array.from({ length: 9 }, (_, i) => ({ text: page(i) }));
+  const DIFF = /^\[Step (\d+) page: changes since step (\d+)'s page\]\n<untrusted_page url="[^"]+" title="Shop">\n@@ /;
+  const masked = (state: AgentState, keepObservations: number) =>
+    buildPrompt(state, 'system', [], { keepObservations, maxPromptChars: 1_000_000, attachScreenshot: false, pageView: 'diff' }).request.messages.map((m) => m.content);
 
-  it('sends what changed since the last full page, the whole page at each mask block, and never loses a line', () => {
+  it('sends what changed since a whole page in the prompt, the whole page only where none is, and never loses a line', () => {
     const messages = pageMessages(stateOf(pages), 'diff');
     expect(messages).toHaveLength(9);
-    // Steps 1 and 6 (indexes 0 and 5) open mask blocks: whole pages; the others are diffs against them.
-    messages.forEach((message, i) => {
-      const full = i % 5 === 0;
-      expect(message.includes('what changed since the full page of step'), `step ${i + 1}`).toBe(!full);
-      if (!full) {
-        expect(message).toContain(`since the full page of step ${i < 5 ? 1 : 6}`);
-        expect(message.length).toBeLessThan(page(i).length / 2);
-      }
+    // Nothing is masked: the first page goes whole, tagged with its step, and every later one is a diff against it.
+    expect(messages[0]).toMatch(/^<untrusted_page url="https:\/\/shop.example\/" title="Shop" step="1">\n/);
+    messages.slice(1).forEach((message, i) => {
+      expect(DIFF.exec(message)?.slice(1), `step ${i + 2}`).toEqual([String(i + 2), '1']);
+      expect(message.length).toBeLessThan(page(i + 1).length / 2);
     });
     // The scripted models' reading of the current page rebuilds it exactly.
     for (let n = 1; n <= pages.length; n += 1)
       expect(currentView(asWire(stateOf(pages.slice(0, n)), 'diff'))).toContain(page(n - 1));
   });
 
-  it('keeps every message sent before byte-identical in the next step', () => {
-    for (let n = 2; n <= pages.length; n += 1) {
-      const sent = (state: AgentState) => build(state, 'diff').request.messages.map((m) => m.content);
-      const before = sent(stateOf(pages.slice(0, n - 1)));
-      const after = sent(stateOf(pages.slice(0, n)));
-      // All but the last message (this turn's verification and plan) are sent again unchanged (the cache marker moves).
-      expect(after.slice(0, before.length - 1)).toEqual(before.slice(0, -1));
+  it('sends whole the first page after the masked ones, and bases later pages on it', () => {
+    // Step 9 with three pages kept: steps 1-5 are masked (in a block of five), step 6 is the first page shown.
+    const messages = masked(stateOf(pages), 3).filter((m) => m.includes('<untrusted_page'));
+    expect(messages).toHaveLength(4);
+    expect(messages[0]).toContain('step="6">');
+    expect(messages[0]).toContain(page(5));
+    for (const [i, message] of messages.slice(1).entries()) expect(DIFF.exec(message)?.slice(1)).toEqual([String(i + 7), '6']);
+  });
+
+  it('bases a page on the one the task came back to when that says less than the page before the action', () => {
+    const product = 'https://shop.example/p/1';
+    const state = stateOf([{ text: page(0) }, { text: page(0, product), url: product }, { text: page(1) }]);
+    const messages = pageMessages(state, 'diff');
+    // The product page shares no line with the list: whole. Back on the list, the list of step 1 is the base.
+    expect(messages[1]).toContain('step="2">');
+    expect(DIFF.exec(messages[2]!)?.slice(1)).toEqual(['3', '1']);
+    expect(messages[2]!.length).toBeLessThan(page(1).length / 4);
+    expect(currentView(asWire(state, 'diff'))).toContain(page(1));
+  });
+
+  it('keeps every message sent before byte-identical in the next step, between two boundaries of the masking', () => {
+    for (const keep of [100, 3]) {
+      for (let n = 2; n <= pages.length; n += 1) {
+        if (verbatimFrom(n - 1, keep) !== verbatimFrom(n - 2, keep)) continue;
+        const before = masked(stateOf(pages.slice(0, n - 1)), keep);
+        const after = masked(stateOf(pages.slice(0, n)), keep);
+        // All but the last message (this turn's verification and plan) are sent again unchanged (the cache marker moves).
+        expect(after.slice(0, before.length - 1), `keep ${keep}, step ${n}`).toEqual(before.slice(0, -1));
+      }
     }
   });
 
@@ -144,18 +156,29 @@ describe('the diff page view', () => {
       { text: page(0) },
       { text: page(1, 'https://elsewhere.example/'), url: 'https://elsewhere.example/' },
     ]);
-    expect(pageMessages(other, 'diff')[1]).not.toContain('what changed');
+    expect(pageMessages(other, 'diff')[1]).toMatch(/^<untrusted_page url="https:\/\/elsewhere.example\/" title="Shop" step="2">\n/);
     const asked = stateOf([{ text: page(0) }, { text: page(1), calls: ['full_page'] }, { text: page(2) }]);
     const messages = pageMessages(asked, 'diff');
-    expect(messages[1]).toContain('what changed since the full page of step 1');
-    expect(messages[2]).not.toContain('what changed');
+    expect(DIFF.exec(messages[1]!)?.slice(1)).toEqual(['2', '1']);
+    expect(messages[2]).toMatch(/^<untrusted_page [^>]* step="3">\n/);
     // Asked for on a page that did not change: the whole page, not a pointer to the diff before it.
     const same = stateOf([{ text: page(0) }, { text: page(1), calls: ['full_page'] }, { text: page(1) }]);
     same.steps[2]!.observation.hash = same.steps[1]!.observation.hash;
     expect(pageMessages(same, 'diff')[2]).toContain(page(1));
   });
 
-  it('is off in the full page view: every page whole', () => {
-    for (const message of pageMessages(stateOf(pages), 'full')) expect(message).not.toContain('what changed');
+  it('tells the model how to read it in the system prompt, once, and only in the diff view', () => {
+    const diff = webSystemPrompt({ mode: 'act', placeholders: [], allowedSites: [], pageView: 'diff' });
+    expect(diff).toContain(DIFF_LEGEND);
+    expect(DIFF_LEGEND).toContain(diffHeader(9, 7));
+    expect(webSystemPrompt({ mode: 'act', placeholders: [], allowedSites: [], pageView: 'full' })).not.toContain(DIFF_LEGEND);
+    expect(webSystemPrompt({ mode: 'act', placeholders: [], allowedSites: [] })).not.toContain(DIFF_LEGEND);
+  });
+
+  it('is off in the full page view: every page whole, without a step', () => {
+    for (const message of pageMessages(stateOf(pages), 'full')) {
+      expect(message).toMatch(/^<untrusted_page url="https:\/\/shop.example\/" title="Shop">\n/);
+      expect(message).not.toContain('changes since');
+    }
   });
 });

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { controlTools } from '../../../../shared/agent/control-tools';
 import { intentOf } from '../../../../shared/agent/step-text';
-import { type AnyTool, parseToolArguments, toToolSchema } from '../../../../shared/agent/tool';
+import { z } from 'zod';
+import { type AnyTool, defineTool, parseToolArguments, toToolSchema } from '../../../../shared/agent/tool';
 import { wrapUntrusted } from '../../../../shared/agent/untrusted';
 import { webTools } from '../../../../shared/agent/web-tools';
 
@@ -37,8 +38,31 @@ describe('tool declarations', () => {
     expect((type.parameters.properties as Record<string, unknown>).ref).toEqual({
       type: 'integer',
       minimum: 0,
-      description: 'The number in brackets before the element in the page snapshot, e.g. 14 for [14].',
+      description: "The element's number, e.g. 14 for [14].",
     });
+  });
+
+  it('sends no length caps to the model, and still refuses a call past one, naming the field', () => {
+    const schemas = JSON.stringify(all.map((tool) => toToolSchema(tool)));
+    expect(schemas).not.toMatch(/"(minLength|maxLength|minItems|maxItems)":/);
+    // The caps are still declared, and the parser holds them.
+    const type = all[1] as AnyTool<never>;
+    expect(parseToolArguments(type, JSON.stringify({ ref: 3, text: 'x'.repeat(5001) }))).toEqual({ ok: false, message: expect.stringMatching(/^Invalid arguments for type: text: .*5000/) as unknown });
+    const plan = all.find((t) => t.name === 'update_plan') as AnyTool<never>;
+    const steps = Array.from({ length: 21 }, (_, i) => ({ step: `Step ${i}`, status: 'pending' }));
+    expect(parseToolArguments(plan, JSON.stringify({ explanation: 'x', steps }))).toEqual({ ok: false, message: expect.stringMatching(/^Invalid arguments for update_plan: steps: .*20/) as unknown });
+    // Only the schema's keywords go: a field that happens to be named like one stays.
+    const named = defineTool({
+      name: 'named',
+      description: 'A tool with a field named like a cap.',
+      input: z.object({ maxLength: z.string().max(9).describe('A field called maxLength.') }),
+      risk: 'read',
+      changesPage: false,
+      describe: () => 'named',
+      handler: () => Promise.resolve({ ok: true, content: '' }),
+    });
+    expect(toToolSchema(named as AnyTool<never>).parameters).toMatchObject({ properties: { maxLength: { type: 'string', description: 'A field called maxLength.' } }, required: ['maxLength'] });
+    expect(JSON.stringify(toToolSchema(named as AnyTool<never>).parameters)).not.toContain('"maxLength":9');
   });
 
   it('reports bad arguments in words that name the field', () => {

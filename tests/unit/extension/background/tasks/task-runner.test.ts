@@ -1,4 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
+import { DIFF_LEGEND } from '../../../../../shared/agent/build-prompt';
 import type { Provider, ProviderReply, ProviderRequest } from '../../../../../shared/agent/providers/provider';
 import type { WebAction } from '../../../../../shared/agent/web-environment';
 import type { TaskRecord } from '../../../../../shared/protocol';
@@ -211,6 +212,14 @@ describe('the background task runner', () => {
     expect((await tasks.trace(started.id)).map((line) => (JSON.parse(line) as { type: string }).type)).toContain('end');
   });
 
+  it('sends a web task the diff page view by default: the full_page tool, and how to read a diff in the system prompt', async () => {
+    const { runner, tasks, provider } = await setup([doneTurn]);
+    const started = await runner.start({ tabId: 5, text: 'Add one to the cart', flow: 'task' });
+    await until(async () => (await tasks.get(started.id))?.status === 'completed');
+    expect(provider.requests[0]?.tools.map((tool) => tool.name)).toContain('full_page');
+    expect(provider.requests[0]?.system).toContain(DIFF_LEGEND);
+  });
+
   it('opens the address a task is given before the model looks, and takes its site from it', async () => {
     const { runner, tasks, tab, provider } = await setup([doneTurn]);
     const { id, site } = await runner.start({ tabId: 5, text: 'Look around', flow: 'task', url: 'https://docs.example/start' });
@@ -406,6 +415,12 @@ describe('the background task runner', () => {
     expect(updates.map((u) => u.status)).toEqual(expect.arrayContaining(['queued', 'running', 'awaiting_approval', 'completed']));
     expect(provider.requests[0]?.system).toContain('Order number: 1234');
     expect(JSON.stringify(provider.requests[0]?.messages)).toMatch(/<untrusted_chat[^>]*>\\n.*support: We can offer a \$25 store credit/);
+    // A chat is sent whole every turn whatever the page view: its prompt does not explain diffs, its tools have no full_page.
+    expect(provider.requests.length).toBeGreaterThan(1);
+    for (const request of provider.requests) {
+      expect(request.tools.map((tool) => tool.name)).not.toContain('full_page');
+      expect(JSON.stringify(request.messages)).not.toMatch(/changes since step/);
+    }
   });
 
   it('fails with a clear error when no provider is set', async () => {
