@@ -34,8 +34,10 @@ function controlledBy(field: Element): Element[] {
 /**
  * A text field whose page shows suggestions for what is typed: a combobox, an ARIA autocomplete, a popup it controls;
  * or one whose page turned the browser's own suggestions off (autocomplete="off") and listens to its keys itself, as
- * script autocompletes do (jQuery UI's says nothing else about itself). A datalist is not one: its suggestions are the
- * browser's own popup, shown at once and never part of the page.
+ * script autocompletes do (jQuery UI's says nothing else about itself). Before the page's listeners are known (a task's
+ * first step, before it holds the debugger) such a field counts: a wait for suggestions that do not come costs the
+ * cap, a settle that ends before they show costs the step. A datalist is not one: its suggestions are the browser's own
+ * popup, shown at once and never part of the page.
  */
 export function expectsSuggestions(el: Element, access: DomAccess): boolean {
   const autocomplete = el.getAttribute('aria-autocomplete');
@@ -46,8 +48,15 @@ export function expectsSuggestions(el: Element, access: DomAccess): boolean {
     (el.getAttribute('aria-haspopup') ?? 'false') !== 'false' ||
     el.hasAttribute('aria-controls') ||
     el.hasAttribute('aria-owns') ||
-    (el.getAttribute('autocomplete')?.toLowerCase() === 'off' && access.listens?.(el) === true)
+    (el.getAttribute('autocomplete')?.toLowerCase() === 'off' && isTextEntry(el) && (access.listens?.(el) === true || access.listenersKnown?.() !== true))
   );
+}
+
+/** A field typed into as text (not a password, a number, a date or a checkbox). */
+function isTextEntry(el: Element): boolean {
+  if (el.tagName === 'TEXTAREA') return true;
+  const type = el.tagName === 'INPUT' ? (el as HTMLInputElement).type : '';
+  return type === 'text' || type === 'search';
 }
 
 /** Shown, with at least one item that has words: a popup that holds suggestions, not an empty shell. */
