@@ -121,7 +121,8 @@ export async function runAction(doc: Document, el: Element | null, action: Eleme
   const watch = watchSettle(doc);
   const navigation = watchNavigation(win);
   // Typing into a field that shows suggestions is answered by them, a moment later: watched from before the typing.
-  const suggestions = action.kind === 'type' && el && expectsSuggestions(el, context.access) ? watchSuggestions(el) : null;
+  // (Typing that ends with Enter has taken its value: the list it would have shown is not waited for.)
+  const suggestions = action.kind === 'type' && !action.submit && el && expectsSuggestions(el, context.access) ? watchSuggestions(el) : null;
   try {
     const outcome = await act(doc, win, el, action, context, watch, suggestions);
     const seen = navigation.seen();

@@ -22,7 +22,8 @@ function halfHours(text: string): Half[] {
       }
       continue;
     }
-    const label = /(\d{1,2})(am|pm)\s*$/i.exec(row);
+    // The day's labels are written in lower case ("8am"); the instruction's times are not ("8AM").
+    const label = /\b(\d{1,2})(am|pm)\b/.exec(row);
     if (label) {
       hour = (Number(label[1]) % 12) + (label[2]?.toLowerCase() === 'pm' ? 12 : 0);
       seen = 0;
