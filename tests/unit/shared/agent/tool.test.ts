@@ -71,7 +71,7 @@ describe('tool declarations', () => {
     expect(tool('drag').describe({ ref: 6, to_ref: 7, dx: 0, dy: 0, position: 'after' }, page)).toBe('Dragged [6] draggable unnamed after [7] clickable "Bin"');
     expect(tool('click').describe({ ref: 5, double: false }, page)).toBe('Clicked [5] clickable unnamed');
     for (const ref of [5, 6]) {
-      for (const t of all.filter((tool) => 'ref' in (toToolSchema(tool).parameters.properties ?? {}))) {
+      for (const t of all.filter((tool) => Object.keys(toToolSchema(tool).parameters.properties ?? {}).includes('ref'))) {
         const text = t.describe({ ref, to_ref: ref, dx: 0, dy: 0, position: 'center', text: 't', values: ['v'], checked: true, key: 'Enter', times: 1, value: 'v', files: ['f'], pages: 1, double: false }, page);
         expect(text, t.name).not.toContain('""');
       }
