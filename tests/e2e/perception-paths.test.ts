@@ -38,7 +38,10 @@ const PAGE = `<!doctype html><html><head><title>Pads</title><style>body{margin:0
 .pad{width:300px;height:200px;border:1px solid;margin:20px;touch-action:none;display:block}</style></head><body>
 <svg id="mouse" class="pad"></svg>
 <div id="pointer" class="pad"></div>
+<p id="drawn">0 strokes</p>
 <script>
+  // Each stroke shows on the page, as a drawing does (a page that changed nothing would read as a step that did nothing).
+  const drawn = () => { document.getElementById('drawn').textContent = (tracks.mouse.length + tracks.pointer.length) + ' strokes'; };
   window.tracks = { mouse: [], pointer: [] };
   const at = (pad, event) => { const r = pad.getBoundingClientRect(); return [event.clientX - r.left, event.clientY - r.top]; };
   // As d3's drag: pressed on the pad, then the window's mouse moves until the button is let go.
@@ -47,7 +50,7 @@ const PAGE = `<!doctype html><html><head><title>Pads</title><style>body{margin:0
     const stroke = [at(mouse, event)];
     tracks.mouse.push(stroke);
     const move = (e) => stroke.push(at(mouse, e));
-    const up = () => { window.removeEventListener('mousemove', move); window.removeEventListener('mouseup', up); };
+    const up = () => { window.removeEventListener('mousemove', move); window.removeEventListener('mouseup', up); drawn(); };
     window.addEventListener('mousemove', move);
     window.addEventListener('mouseup', up);
   });
@@ -56,7 +59,7 @@ const PAGE = `<!doctype html><html><head><title>Pads</title><style>body{margin:0
   let stroke = null;
   pointer.addEventListener('pointerdown', (event) => { pointer.setPointerCapture(event.pointerId); stroke = [at(pointer, event)]; tracks.pointer.push(stroke); });
   pointer.addEventListener('pointermove', (event) => { if (stroke) stroke.push(at(pointer, event)); });
-  pointer.addEventListener('pointerup', () => { stroke = null; });
+  pointer.addEventListener('pointerup', () => { stroke = null; drawn(); });
 </script></body></html>`;
 
 const e2e = useE2e({ model: 'act', stepBudget: 20, routes: { '/pads': PAGE } });
