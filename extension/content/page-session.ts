@@ -10,6 +10,7 @@ import { watchSettle } from './actions/watch-settle';
 import { collectSnapshot, SNAPSHOT_BUDGET_MS } from './perception/collect-snapshot';
 import type { DomAccess } from './perception/dom-access';
 import { RefRegistry } from './perception/ref-registry';
+import { coveringName } from './perception/covering-name';
 import { refindElement, type Candidate } from './perception/refind-element';
 
 /** True when this frame's parent can reach into it (same origin), so the parent's snapshot already shows it. */
@@ -117,7 +118,7 @@ export class PageSession {
     const self = { token: this.token, url: this.deps.win.location.href };
     this.answers.actionBegins();
     const driver = createInputDriver(params.input, { win: this.deps.win, frameKey: this.deps.frameKey(), ask: this.deps.ask, randomId: this.deps.randomId });
-    const context = { access: this.deps.access, settleMs: params.settleMs, driver };
+    const context = { access: this.deps.access, settleMs: params.settleMs, driver, coverName: (el: Element) => coveringName(el, this.registry) };
     if (params.target === null) return { ...self, ...(await runAction(doc, null, params.action, context)) };
     const resolved = this.resolve(params.target);
     if ('candidates' in resolved) {

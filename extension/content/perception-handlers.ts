@@ -36,6 +36,7 @@ export function createPerceptionHandlers(deps: PerceptionDeps): {
     shadowRootOf: deps.shadowRootOf,
     frameKeyOf: (frame) => keys.keyOf(frame),
     listens: (el) => marks.has(el),
+    listenersKnown: () => marks.known(),
     delegates: (el) => marks.delegates(el),
     holdsListener: (el) => marks.holdsAny(el),
   };

@@ -56,11 +56,17 @@ export const dragAtTool = defineTool({
     y: coordinate('Start y'),
     to_x: coordinate('End x'),
     to_y: coordinate('End y'),
+    via: z
+      .array(z.object({ x: coordinate('x'), y: coordinate('y') }))
+      .max(64)
+      .optional()
+      .describe('Points passed on the way, in order, to draw a path (a circle: points round it).'),
   }),
   risk: 'act',
   changesPage: true,
-  describe: (args) => `Dragged from ${at(args.x, args.y)} to ${at(args.to_x, args.to_y)}`,
-  handler: (args, context: WebContext) => perform({ kind: 'point', op: 'drag', x: args.x, y: args.y, toX: args.to_x, toY: args.to_y }, context),
+  describe: (args) => `Dragged from ${at(args.x, args.y)}${args.via?.length ? ` through ${args.via.length} points` : ''} to ${at(args.to_x, args.to_y)}`,
+  handler: (args, context: WebContext) =>
+    perform({ kind: 'point', op: 'drag', x: args.x, y: args.y, toX: args.to_x, toY: args.to_y, ...(args.via?.length ? { via: args.via } : {}) }, context),
 });
 
 export const screenshotTool = defineTool({

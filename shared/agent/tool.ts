@@ -173,8 +173,12 @@ export function quote(text: string, max = 60): string {
   return `"${flat.length > max ? `${flat.slice(0, max - 1)}…` : flat}"`;
 }
 
-/** `[14] button "Add to cart"`, or just `[14]` when the ref is not on the page the model saw. */
+/**
+ * `[14] button "Add to cart"`, `[15] clickable unnamed` as the snapshot writes a control with no name (never an empty
+ * quote), or just `[14]` when the ref is not on the page the model saw.
+ */
 export function describeRef(ref: number, page: PageLookup): string {
   const element = page.element(ref);
-  return element ? `[${ref}] ${element.role} ${quote(element.name)}` : `[${ref}]`;
+  if (!element) return `[${ref}]`;
+  return `[${ref}] ${element.role} ${element.name.trim() ? quote(element.name) : 'unnamed'}`;
 }

@@ -33,6 +33,7 @@ export const WebAction = z.discriminatedUnion('kind', [
     y: z.number(),
     toX: z.number().optional(),
     toY: z.number().optional(),
+    via: z.array(z.object({ x: z.number(), y: z.number() })).max(64).optional(),
   }),
   z.object({ kind: z.literal('select_text'), text: z.string().min(1), ref: Ref.optional() }),
   z.object({ kind: z.literal('upload'), ref: Ref, files: z.array(z.string()).min(1) }),
@@ -40,7 +41,8 @@ export const WebAction = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('download'), id: z.string(), action: z.enum(['keep', 'discard']) }),
   z.object({
     kind: z.literal('scroll'),
-    direction: z.enum(['up', 'down', 'left', 'right']),
+    /** Left out with a ref: the element is brought into view. */
+    direction: z.enum(['up', 'down', 'left', 'right']).optional(),
     ref: Ref.optional(),
     pages: z.number().positive(),
   }),

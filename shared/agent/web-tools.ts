@@ -84,17 +84,26 @@ export const pressTool = defineTool({
 
 export const scrollTool = defineTool({
   name: 'scroll',
-  description: 'Scroll the page, or a scrollable element by its ref number, to see more of it.',
+  description:
+    'Scroll the page a screen or more in a direction. With a ref and no direction: bring that element into view, inside a box that scrolls on its own too (a list, a calendar). With a ref and a direction: scroll that element, or the box that holds it, that way.',
   input: z.object({
-    direction: z.enum(['up', 'down', 'left', 'right']).default('down').describe('Which way to scroll.'),
-    ref: ref.optional(),
+    direction: z.enum(['up', 'down', 'left', 'right']).optional().describe('Which way to scroll (down when left out without a ref).'),
+    ref: ref.optional().describe('An element to bring into view (no direction), or whose scrolling box to scroll.'),
     pages: z.number().positive().max(10).default(1).describe('How far, in screen heights.'),
   }),
   risk: 'read',
   changesPage: false,
-  describe: (args, page) => `Scrolled ${args.direction}${args.ref === undefined ? '' : ` in ${describeRef(args.ref, page)}`}`,
-  handler: (args, context: WebContext) =>
-    perform({ kind: 'scroll', direction: args.direction, ref: args.ref, pages: args.pages }, context),
+  describe: (args, page) =>
+    args.ref === undefined
+      ? `Scrolled ${args.direction ?? 'down'}`
+      : args.direction === undefined
+        ? `Scrolled ${describeRef(args.ref, page)} into view`
+        : `Scrolled ${args.direction} in ${describeRef(args.ref, page)}`,
+  handler: (args, context: WebContext) => {
+    // Without a ref there is nothing to bring into view: the page scrolls, down unless told otherwise.
+    const direction = args.direction ?? (args.ref === undefined ? 'down' : undefined);
+    return perform({ kind: 'scroll', ...(direction ? { direction } : {}), ref: args.ref, pages: args.pages }, context);
+  },
 });
 
 export const navigateTool = defineTool({

@@ -12,6 +12,8 @@ export const PointAction = z.object({
   y: z.number().finite().min(0).max(20_000),
   toX: z.number().finite().min(0).max(20_000).optional(),
   toY: z.number().finite().min(0).max(20_000).optional(),
+  /** For a drag, the points the pointer passes between its ends (a drawn path), in order. */
+  via: z.array(z.object({ x: z.number().finite().min(0).max(20_000), y: z.number().finite().min(0).max(20_000) })).max(64).optional(),
 });
 
 /** The element an action targets, with what the background last saw of it, so a stale number can be re-found. */

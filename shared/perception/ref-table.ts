@@ -53,6 +53,11 @@ export class RefTable {
     this.next = Math.max(this.next, n + 1);
   }
 
+  /** The number already given to a frame's element, if any (a lookup: no number is given). */
+  numberOf(frameId: number, token: string, local: number): number | undefined {
+    return this.byKey.get(`${frameId}/${token}/${local}`);
+  }
+
   lookup(n: number): RefEntry | undefined {
     return this.entries.get(n);
   }

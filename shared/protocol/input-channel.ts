@@ -23,7 +23,8 @@ export const InputOp = z.discriminatedUnion('op', [
   z.object({ op: z.literal('wheel'), at: Point, dx: Coordinate, dy: Coordinate }),
   z.object({ op: z.literal('press'), chord: Chord, times: z.number().int().min(1).max(500).default(1) }),
   z.object({ op: z.literal('type'), text: z.string().max(100_000) }),
-  z.object({ op: z.literal('drag'), from: Point, to: Point }),
+  /** `via`: the points a drawn path passes between its ends (a circle, a signature), in order. */
+  z.object({ op: z.literal('drag'), from: Point, to: Point, via: z.array(Point).max(64).optional() }),
 ]);
 export type InputOp = z.infer<typeof InputOp>;
 export type InputOpInput = z.input<typeof InputOp>;

@@ -16,7 +16,8 @@ describe('perception and actions on pages that change', () => {
 
     const blocked = await h.act(tabId, { kind: 'click', ref: buy });
     expect(blocked.ok).toBe(false);
-    expect(blocked.message).toContain('is covered by <div id="backdrop"');
+    // What covers it is named as the snapshot names it: the dialog whose backdrop it is (never a class or an id).
+    expect(blocked.message).toContain('is covered by the backdrop of dialog "Accept cookies"');
     expect(await page.$eval('#status', (el) => el.textContent)).toBe('Not bought');
 
     await h.act(tabId, { kind: 'click', ref: refOf(shot, 'button', 'Accept') });

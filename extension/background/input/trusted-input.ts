@@ -23,6 +23,25 @@ export interface TrustedInputDeps {
 const KEYED_TEXT_MAX = 300;
 /** How many pointer moves a drag makes on its way: enough for sortable lists to notice the pointer passing items. */
 const DRAG_STEPS = 12;
+/** Resolves at the page's next frame: evaluated in the page only to wait, it reads and changes nothing. */
+const NEXT_FRAME = 'new Promise((resolve) => requestAnimationFrame(() => resolve(0)))';
+/** Along a drawn path, the longest single move (CSS pixels): a page that draws the pointer's track sees its shape. */
+const PATH_STEP = 10;
+
+/** The points a drag's pointer moves through after it is pressed: evenly between the ends, or along the path given. */
+function dragMoves(from: Point, to: Point, via: Point[]): Point[] {
+  if (via.length === 0) {
+    return Array.from({ length: DRAG_STEPS }, (_, i) => ({ x: from.x + ((to.x - from.x) * (i + 1)) / DRAG_STEPS, y: from.y + ((to.y - from.y) * (i + 1)) / DRAG_STEPS }));
+  }
+  const moves: Point[] = [];
+  let last = from;
+  for (const next of [...via, to]) {
+    const steps = Math.max(1, Math.ceil(Math.hypot(next.x - last.x, next.y - last.y) / PATH_STEP));
+    for (let i = 1; i <= steps; i += 1) moves.push({ x: last.x + ((next.x - last.x) * i) / steps, y: last.y + ((next.y - last.y) * i) / steps });
+    last = next;
+  }
+  return moves;
+}
 
 const MAC_COMMANDS: Record<string, string> = { a: 'selectAll', c: 'copy', v: 'paste', x: 'cut', z: 'undo' };
 
@@ -124,21 +143,28 @@ export async function wheel(send: Send, at: Point, dx: number, dy: number): Prom
 /**
  * Drags from one point to another with the left button held, in small moves. A page whose elements start a native
  * drag (draggable="true") gets it as a real drag and drop, handed over by the browser; any other page sees the mouse
- * moves and the release (jQuery UI, range thumbs, canvas editors).
+ * moves and the release (jQuery UI, range thumbs, canvas editors). With `via`, the pointer goes through those points
+ * in order, as a hand draws a path (a circle round a mark, a signature).
  */
-export async function drag(deps: TrustedInputDeps, from: Point, to: Point): Promise<'native' | 'mouse'> {
+export async function drag(deps: TrustedInputDeps, from: Point, to: Point, via: Point[] = []): Promise<'native' | 'mouse'> {
   const { send } = deps;
   await send('Input.setInterceptDrags', { enabled: true });
   try {
     await mouse(send, 'mouseMoved', from);
     await mouse(send, 'mousePressed', from, { button: 'left', buttons: 1, clickCount: 1 });
     let data: unknown;
-    for (let step = 1; step <= DRAG_STEPS; step += 1) {
-      const at = { x: from.x + ((to.x - from.x) * step) / DRAG_STEPS, y: from.y + ((to.y - from.y) * step) / DRAG_STEPS };
+    let step = 0;
+    for (const at of dragMoves(from, to, via)) {
+      step += 1;
       await mouse(send, 'mouseMoved', at, { button: 'left', buttons: 1 });
       // The browser reports a native drag a moment after the move that started it; later moves get a frame each, so
       // the browser does not merge them and a script that follows the pointer (a sortable list) sees every one.
-      await deps.sleep(step <= 2 ? 30 : 16);
+      if (via.length > 0) {
+        // A drawn path is all in its moves: the browser merges moves that come within one frame into the last, which
+        // would make a circle a dot, so each waits for the page's next frame (moves are delivered before it), or for
+        // a while where the page draws no frames (a page that withholds them only slows the drag).
+        await Promise.race([send('Runtime.evaluate', { expression: NEXT_FRAME, awaitPromise: true }).catch(() => undefined), deps.sleep(100)]);
+      } else await deps.sleep(step <= 2 ? 30 : 16);
       data = deps.interceptedDrag();
       if (data) break;
     }
@@ -178,7 +204,7 @@ export async function sendInput(deps: TrustedInputDeps, input: InputOp, offset: 
       return mode.note;
     }
     case 'drag':
-      await drag(deps, shift(input.from), shift(input.to));
+      await drag(deps, shift(input.from), shift(input.to), (input.via ?? []).map(shift));
       return;
   }
 }

@@ -1,7 +1,7 @@
 import { AppError, toErrorShape } from '../../../shared/errors';
 import type { ActResult, ActTarget, ElementAction } from '../../../shared/perception/element-action';
 import type { PageAction, PageOutcome } from '../../../shared/perception/page-action';
-import type { RefEntry } from '../../../shared/perception/ref-table';
+import type { RefEntry, RefTable } from '../../../shared/perception/ref-table';
 import type { TaskFile } from '../../../shared/protocol';
 import type { RequestWatch } from '../../platform/network-activity';
 import type { TabActivityWatch } from '../../platform/tab-activity';
@@ -78,7 +78,8 @@ async function onElementWatched(
       return { ...lost, timings, ...(activity ? { openedTabs: activity.seen().opened.length } : {}) };
     }
     const who = ref !== undefined && entry ? label(ref, entry) : 'the page';
-    const message = shape.message.includes('[@]') ? shape.message.replaceAll('[@]', who) : `Could not ${action.kind} ${who}: ${shape.message}`;
+    const said = entry ? tabNumbers(shape.message, memory.refs, entry) : shape.message;
+    const message = said.includes('[@]') ? said.replaceAll('[@]', who) : `Could not ${action.kind} ${who}: ${said}`;
     return { ok: false, message: message.charAt(0).toUpperCase() + message.slice(1), changed: false, evidence: [] };
   } finally {
     core.deps.input?.end(input.lease);
@@ -120,10 +121,21 @@ async function onElementWatched(
   });
   if (after && before && after.title !== before.title) tab.lines.push(`title is now ${JSON.stringify(after.title)}`);
   const verdict = finalVerdict({ ...result, evidence }, tab);
-  const message = verdict.message.replaceAll('[@]', subject);
+  const message = tabNumbers(verdict.message, memory.refs, { frameId, token: result.token }).replaceAll('[@]', subject);
   lap('verdict');
   const opened = activity ? { openedTabs: activity.seen().opened.length } : {};
   return { ok: result.ok, message: message.charAt(0).toUpperCase() + message.slice(1), changed: verdict.changed, evidence: verdict.evidence, timings, ...opened };
+}
+
+/**
+ * The frame's numbers in what it reported (`[@7]`, another element of the same document, such as what covers the one
+ * acted on) as the tab's numbers the model knows; one the model was never given a number for is named without one.
+ */
+function tabNumbers(text: string, refs: Pick<RefTable, 'numberOf'>, frame: { frameId: number; token: string }): string {
+  return text.replace(/\[@(\d+)\] /g, (_, local: string) => {
+    const n = refs.numberOf(frame.frameId, frame.token, Number(local));
+    return n === undefined ? '' : `[${n}] `;
+  });
 }
 
 /** Sends the action once the frame's content script answers (see untilContentAnswers). */

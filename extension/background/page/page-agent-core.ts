@@ -52,5 +52,6 @@ export interface PageCore {
 export const FOLLOW_LOAD_CAP_MS = 10_000;
 
 export function label(n: number, entry: Pick<RefEntry, 'role' | 'name'>): string {
-  return `[${n}] ${entry.role}${entry.name ? ` ${JSON.stringify(entry.name)}` : ''}`;
+  // An element with no name is said to have none, as the snapshot writes it.
+  return `[${n}] ${entry.role} ${entry.name ? JSON.stringify(entry.name) : 'unnamed'}`;
 }

@@ -1,6 +1,7 @@
 import { AppError } from '../../../shared/errors';
 import type { DomAccess } from '../perception/dom-access';
 import { visiblePoint } from '../perception/hit-test';
+import { clipOf, clipped } from '../perception/scroll-clip';
 import type { InputDriver, Point } from './input-types';
 import { aimAt, describeElement, scrollIntoViewIfNeeded } from './pointer-events';
 
@@ -73,17 +74,19 @@ export async function dragElement(
   position: DropPosition,
   access: DomAccess,
   driver: InputDriver,
+  cover: (el: Element) => string = describeElement,
 ): Promise<{ watch: DragWatch }> {
   if (target) scrollIntoViewIfNeeded(target);
   const aim = aimAt(el, access);
-  if (!aim.ok) throw new AppError('forbidden', `[@] is covered by ${describeElement(aim.coveredBy)}: a drag would start there. Close or dismiss it first`);
+  if (!aim.ok) throw new AppError('forbidden', `[@] is covered by ${cover(aim.coveredBy)}: a drag would start there. Close or dismiss it first`);
   if (aim.target === null) throw new AppError('forbidden', '[@] has no visible point to start a drag from: scroll it into view first');
   const from = { x: aim.x, y: aim.y };
   let to: Point | null;
   if (target) {
     if (target === el) throw new AppError('invalid_params', '[@] cannot be dropped onto itself: name another element, or an offset');
     const rect = target.getBoundingClientRect();
-    const centre = visiblePoint(target, rect);
+    // The part of the target that shows in the boxes that scroll it, as for the start.
+    const centre = visiblePoint(target, clipped(rect, clipOf(target)) ?? rect);
     to = centre && dropPoint(rect, centre, from, placeFor(el, target, centre, from, position));
     if (!to) throw new AppError('forbidden', 'the drop target is not in view together with [@]: scroll so that both show, or drag by an offset');
   } else {

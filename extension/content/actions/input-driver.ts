@@ -34,7 +34,7 @@ const synthetic = (reason: string): InputDriver => ({
   },
   typeText: () => Promise.resolve(false),
   wheel: () => Promise.resolve(false),
-  drag: (from, to) => Promise.resolve(syntheticDrag(from, to)),
+  drag: (from, to, via) => Promise.resolve(syntheticDrag(from, to, via)),
 });
 
 export interface RelayOptions {
@@ -112,8 +112,9 @@ function relayed(options: RelayOptions): InputDriver {
     typeText: (text) => send({ op: 'type', text }),
     typing: () => typing,
     wheel: (target, point, dx, dy) => send({ op: 'wheel', at: at(target, point), dx, dy }),
-    drag: async (from, to) => {
-      if (!(await send({ op: 'drag', from: at(from.el, from.at), to: at(to.el, to.at) }))) await fallback?.drag(from, to);
+    drag: async (from, to, via) => {
+      const path = via?.length ? { via: via.map((p) => at(from.el, p)) } : {};
+      if (!(await send({ op: 'drag', from: at(from.el, from.at), to: at(to.el, to.at), ...path }))) await fallback?.drag(from, to, via);
     },
   };
   return driver;

@@ -23,6 +23,7 @@ export interface InputDriver {
   typing?(): string | undefined;
   /** Turns the wheel over a point of an element; false when not trusted (the caller scrolls the synthetic way). */
   wheel(target: Element, at: Point, dx: number, dy: number): Promise<boolean>;
-  drag(from: { el: Element; at: Point }, to: { el: Element; at: Point }): Promise<void>;
+  /** With `via`, through those points in order (a drawn path), in the viewport of `from`'s element. */
+  drag(from: { el: Element; at: Point }, to: { el: Element; at: Point }, via?: Point[]): Promise<void>;
 }
 

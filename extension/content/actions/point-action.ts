@@ -70,13 +70,16 @@ export async function pointAt(doc: Document, action: PointAction, access: DomAcc
       if (action.toX === undefined || action.toY === undefined) throw new AppError('invalid_params', 'a drag at a position needs where it ends (to_x, to_y)');
       const to = fromScreenshot(doc.defaultView, action.toX, action.toY);
       const drop = elementAtPoint(doc, action.toX, action.toY, access);
+      // Each point of a drawn path must be on the visible page, as its ends must.
+      for (const point of action.via ?? []) elementAtPoint(doc, point.x, point.y, access);
+      const via = (action.via ?? []).map((point) => fromScreenshot(doc.defaultView, point.x, point.y));
       const before = boxOf(hit);
-      await driver.drag({ el: hit, at }, { el: drop, at: to });
+      await driver.drag({ el: hit, at }, { el: drop, at: to }, via);
       const after = boxOf(hit);
       const end = `(${Math.round(action.toX)}, ${Math.round(action.toY)})`;
       evidence.push(`under ${end} before the drop: ${describeElement(drop)}`);
       if (hit.isConnected && after !== before) evidence.push(`the element it started on moved from ${before} to ${after} (viewport CSS pixels)`);
-      return { message: `dragged from ${where} to ${end}`, evidence };
+      return { message: `dragged from ${where}${via.length ? ` through ${via.length} points` : ''} to ${end}`, evidence };
     }
   }
 }

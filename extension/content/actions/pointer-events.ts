@@ -1,34 +1,27 @@
 import type { DomAccess } from '../perception/dom-access';
 import { reaches, visiblePoint } from '../perception/hit-test';
+import { clipOf, clipped } from '../perception/scroll-clip';
+
+/** Less than this much of an element showing in the box that scrolls it (in either direction) is too little to aim at. */
+const MIN_SHOWN = 8;
 
 /**
- * Scrolls the element to the middle of the viewport, and of every scrolling box that holds it, unless it is already
- * wholly visible. A box that scrolls on its own (a mail list, a menu in a 160-pixel panel) clips what it holds: the
- * centre of an element scrolled out of it is a point on whatever is drawn there instead, often the box itself, where
- * a click does nothing.
+ * Scrolls the element to the middle of the viewport, and of every scrolling box that holds it, unless it is wholly in
+ * the viewport and shows in those boxes. A box that scrolls on its own (a mail list, a menu in a 160-pixel panel) clips
+ * what it holds: the centre of an element scrolled out of it is a point on whatever is drawn there instead, often the
+ * box itself, where a click does nothing. An element that shows in part is aimed at in that part, as the snapshot
+ * judged it (covered or not) by that part.
  */
 export function scrollIntoViewIfNeeded(el: Element): void {
   const rect = el.getBoundingClientRect();
   const win = el.ownerDocument.defaultView;
   if (!win) return;
   const inside = rect.top >= 0 && rect.left >= 0 && rect.bottom <= win.innerHeight && rect.right <= win.innerWidth;
-  if (!inside || clippedByScroller(el, rect, win)) el.scrollIntoView({ block: 'center', inline: 'center', behavior: 'instant' });
+  if (!inside || !showsEnough(rect, clipped(rect, clipOf(el)))) el.scrollIntoView({ block: 'center', inline: 'center', behavior: 'instant' });
 }
 
-/** Whether a box between the element and the page scrolls and cuts part of the element off. */
-function clippedByScroller(el: Element, rect: DOMRect, win: Window): boolean {
-  const root = el.ownerDocument.scrollingElement;
-  for (let up = el.parentElement; up && up !== root && up !== el.ownerDocument.body; up = up.parentElement) {
-    if (up.scrollHeight <= up.clientHeight && up.scrollWidth <= up.clientWidth) continue;
-    const style = win.getComputedStyle(up);
-    if (!/(auto|scroll)/.test(style.overflowY + style.overflowX)) continue;
-    const box = up.getBoundingClientRect();
-    const top = box.top + up.clientTop;
-    const left = box.left + up.clientLeft;
-    // Half a pixel of rounding on either side is not a cut.
-    if (rect.top < top - 0.5 || rect.left < left - 0.5 || rect.bottom > top + up.clientHeight + 0.5 || rect.right > left + up.clientWidth + 0.5) return true;
-  }
-  return false;
+function showsEnough(rect: DOMRect, shown: DOMRect | null): boolean {
+  return shown !== null && shown.width >= Math.min(MIN_SHOWN, rect.width) && shown.height >= Math.min(MIN_SHOWN, rect.height);
 }
 
 /** The deepest element at a point, looking into open and closed shadow roots. */
@@ -60,7 +53,8 @@ export type Aim = { ok: true; target: Element; x: number; y: number } | { ok: fa
  */
 export function aimAt(el: Element, access: DomAccess): Aim {
   scrollIntoViewIfNeeded(el);
-  const point = visiblePoint(el, el.getBoundingClientRect());
+  const rect = el.getBoundingClientRect();
+  const point = visiblePoint(el, clipped(rect, clipOf(el)) ?? rect);
   if (!point) return { ok: true, target: null };
   const root = el.getRootNode() as Document | ShadowRoot;
   const hit = root.elementFromPoint(point.x, point.y);

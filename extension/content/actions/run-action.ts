@@ -17,6 +17,7 @@ import { keyAriaValue, setValue, takesValue } from './set-value';
 import { heldAsWritten } from '../../../shared/perception/value-formats';
 import { isTextField, readBack, typeWithInput } from './type-text';
 import { watchNavigation } from './watch-navigation';
+import { expectsSuggestions, SUGGESTIONS_CAP_MS, type SuggestionWatch, watchSuggestions } from './suggestion-popup';
 import { FRAME_MS, type ShownWatch, watchSettle, watchShown } from './watch-settle';
 
 type Outcome = Omit<ActResult, 'replacedBy' | 'candidates' | 'token' | 'url' | 'navigation'>;
@@ -25,20 +26,6 @@ function checkedState(el: Element): boolean | null {
   if (el.tagName === 'INPUT' && ['checkbox', 'radio'].includes((el as HTMLInputElement).type)) return (el as HTMLInputElement).checked;
   const aria = el.getAttribute('aria-checked') ?? el.getAttribute('aria-pressed');
   return aria === null ? null : aria === 'true';
-}
-
-/** A text field that announces a list of suggestions: a combobox, an ARIA autocomplete, a datalist, a popup it controls. */
-export function expectsSuggestions(el: Element): boolean {
-  const autocomplete = el.getAttribute('aria-autocomplete');
-  return (
-    el.getAttribute('role') === 'combobox' ||
-    autocomplete === 'list' ||
-    autocomplete === 'both' ||
-    (el.getAttribute('aria-haspopup') ?? 'false') !== 'false' ||
-    el.hasAttribute('list') ||
-    el.hasAttribute('aria-controls') ||
-    el.hasAttribute('aria-owns')
-  );
 }
 
 function isDisabled(el: Element): boolean {
@@ -70,15 +57,15 @@ function tracked(driver: InputDriver): { driver: InputDriver; used: () => boolea
       typeText: mark((text) => driver.typeText(text)),
       typing: () => driver.typing?.(),
       wheel: mark((target, at, dx, dy) => driver.wheel(target, at, dx, dy)),
-      drag: mark((from, to) => driver.drag(from, to)),
+      drag: mark((from, to, via) => driver.drag(from, to, via)),
     },
   };
 }
 
-async function clickLike(el: Element, access: DomAccess, count: number, driver: InputDriver): Promise<string> {
+async function clickLike(el: Element, access: DomAccess, count: number, driver: InputDriver, cover: CoverName): Promise<string> {
   const aim = aimAt(el, access);
   if (!aim.ok) {
-    throw new AppError('unavailable', `[@] is covered by ${describeElement(aim.coveredBy)}: a click would land there. Close or dismiss it first`);
+    throw new AppError('unavailable', `[@] is covered by ${cover(aim.coveredBy)}: a click would land there. Close or dismiss it first`);
   }
   if (aim.target === null) {
     (el as HTMLElement).click();
@@ -92,10 +79,10 @@ async function clickLike(el: Element, access: DomAccess, count: number, driver: 
 /** Runs a step of an action and waits for what it shows (a list that opens) before the next step. */
 type Settled = (step: () => Promise<unknown>) => Promise<void>;
 
-async function selectAria(el: Element, access: DomAccess, values: string[], settled: Settled, driver: InputDriver): Promise<string> {
+async function selectAria(el: Element, access: DomAccess, values: string[], settled: Settled, driver: InputDriver, cover: CoverName): Promise<string> {
   let listbox = listboxOf(el);
   if (!listbox || listbox.getClientRects().length === 0) {
-    await settled(() => clickLike(el, access, 1, driver));
+    await settled(() => clickLike(el, access, 1, driver, cover));
     listbox = listboxOf(el);
   }
   if (!listbox) throw new AppError('not_found', '[@] opened no listbox: click it and pick the option from the next snapshot');
@@ -104,7 +91,7 @@ async function selectAria(el: Element, access: DomAccess, values: string[], sett
     if (!option) {
       throw new AppError('not_found', `no option ${JSON.stringify(wanted)} in the list; the options are: ${ariaOptionNames(listbox).map((n) => JSON.stringify(n)).join(', ')}`);
     }
-    await settled(() => clickLike(option, access, 1, driver));
+    await settled(() => clickLike(option, access, 1, driver, cover));
   }
   return `selected ${values.map((v) => JSON.stringify(v)).join(', ')}`;
 }
@@ -115,7 +102,12 @@ export interface RunContext {
   driver: InputDriver;
   /** For a drag onto another element: that element, resolved in this frame. */
   dropTarget?: Element | null;
+  /** Names what covers an element as the snapshot names it (covering-name.ts); its tag and words without it. */
+  coverName?: CoverName;
 }
+
+/** What an error says covers an element. */
+export type CoverName = (el: Element) => string;
 
 /**
  * Performs one action on an element (or, for press and scroll, on the focused element or the page), waits for the
@@ -128,19 +120,32 @@ export async function runAction(doc: Document, el: Element | null, action: Eleme
   if (!win) throw new AppError('unavailable', 'the frame has no window');
   const watch = watchSettle(doc);
   const navigation = watchNavigation(win);
+  // Typing into a field that shows suggestions is answered by them, a moment later: watched from before the typing.
+  // (Typing that ends with Enter has taken its value: the list it would have shown is not waited for.)
+  const suggestions = action.kind === 'type' && !action.submit && el && expectsSuggestions(el, context.access) ? watchSuggestions(el) : null;
   try {
-    const outcome = await act(doc, win, el, action, context, watch);
+    const outcome = await act(doc, win, el, action, context, watch, suggestions);
     const seen = navigation.seen();
     return seen ? { ...outcome, navigation: seen } : outcome;
   } finally {
     watch.stop();
     navigation.stop();
+    suggestions?.stop();
   }
 }
 
-async function act(doc: Document, win: Window, el: Element | null, action: ElementAction, context: RunContext, watch: ReturnType<typeof watchSettle>): Promise<Outcome> {
+async function act(
+  doc: Document,
+  win: Window,
+  el: Element | null,
+  action: ElementAction,
+  context: RunContext,
+  watch: ReturnType<typeof watchSettle>,
+  suggestions: SuggestionWatch | null,
+): Promise<Outcome> {
   const { access, settleMs } = context;
   const { driver, used } = tracked(context.driver);
+  const cover = context.coverName ?? describeElement;
   const before = { url: win.location.href, focus: deepActiveElement(doc, access), state: stateOf(el), scroll: win.scrollY };
   const settled: Settled = async (step) => {
     const inner = watchSettle(doc);
@@ -163,7 +168,7 @@ async function act(doc: Document, win: Window, el: Element | null, action: Eleme
   let shown: ShownWatch | null = null;
   switch (action.kind) {
     case 'click':
-      message = await clickLike(need(), access, action.double ? 2 : 1, driver);
+      message = await clickLike(need(), access, action.double ? 2 : 1, driver, cover);
       break;
     case 'type': {
       const target = need();
@@ -173,7 +178,7 @@ async function act(doc: Document, win: Window, el: Element | null, action: Eleme
         const set = await setValue(target, action.text, driver);
         evidence.push(...set.evidence.slice(1));
       } else {
-        await typeWithInput(target, action.text, action.clear, driver, () => clickLike(target, access, 1, driver));
+        await typeWithInput(target, action.text, action.clear, driver, () => clickLike(target, access, 1, driver, cover));
       }
       const typing = driver.typing?.();
       if (typing) evidence.push(`typed ${typing}`);
@@ -186,7 +191,7 @@ async function act(doc: Document, win: Window, el: Element | null, action: Eleme
       scrollIntoViewIfNeeded(target);
       const numeric = target.tagName === 'INPUT' && (target as HTMLInputElement).type === 'number';
       if (!takesValue(target) && !numeric && (isTextField(target) || (target as HTMLElement).isContentEditable)) {
-        await typeWithInput(target, action.value, true, driver, () => clickLike(target, access, 1, driver));
+        await typeWithInput(target, action.value, true, driver, () => clickLike(target, access, 1, driver, cover));
         message = 'typed into';
         // A text field that is a spin button (jQuery UI's spinner) may refuse typing: its arrow keys still move it.
         const number = Number(action.value.trim());
@@ -209,7 +214,7 @@ async function act(doc: Document, win: Window, el: Element | null, action: Eleme
         const chosen = selectNative(target as HTMLSelectElement, action.values);
         message = `selected ${chosen.map((c) => JSON.stringify(c)).join(', ')} in`;
       } else {
-        message = await selectAria(target, access, action.values, settled, driver);
+        message = await selectAria(target, access, action.values, settled, driver, cover);
       }
       break;
     }
@@ -221,7 +226,7 @@ async function act(doc: Document, win: Window, el: Element | null, action: Eleme
         message = `left [@] ${action.checked ? 'checked' : 'unchecked'}: it already was`;
         break;
       }
-      await clickLike(target, access, 1, driver);
+      await clickLike(target, access, 1, driver, cover);
       message = action.checked ? 'checked' : 'unchecked';
       break;
     }
@@ -229,7 +234,7 @@ async function act(doc: Document, win: Window, el: Element | null, action: Eleme
       const target = need();
       shown = watchShown(target);
       const aim = aimAt(target, access);
-      if (!aim.ok) throw new AppError('unavailable', `[@] is covered by ${describeElement(aim.coveredBy)}`);
+      if (!aim.ok) throw new AppError('unavailable', `[@] is covered by ${cover(aim.coveredBy)}`);
       const rect = target.getBoundingClientRect();
       await driver.hover(aim.target ?? target, aim.target ? { x: aim.x, y: aim.y } : { x: rect.left + rect.width / 2, y: rect.top + rect.height / 2 });
       message = 'hovered over';
@@ -251,8 +256,14 @@ async function act(doc: Document, win: Window, el: Element | null, action: Eleme
     }
     case 'scroll': {
       if (!action.direction) {
-        need().scrollIntoView({ block: 'center', behavior: 'instant' });
-        message = 'scrolled into view';
+        // Every box that holds it scrolls too (a list or a calendar that scrolls on its own), not only the page.
+        const target = need();
+        const from = target.getBoundingClientRect();
+        target.scrollIntoView({ block: 'center', inline: 'nearest', behavior: 'instant' });
+        const to = target.getBoundingClientRect();
+        scrolledBox = Math.abs(to.top - from.top) >= 1 || Math.abs(to.left - from.left) >= 1;
+        message = scrolledBox ? 'scrolled [@] into view' : 'left [@] where it was: it was in view already, or no box around it scrolls it further';
+        if (scrolledBox) evidence.push(`it moved by ${Math.round(to.left - from.left)}, ${Math.round(to.top - from.top)} px`);
         break;
       }
       // Without a ref: the page, or the box that hides the rest when the page itself cannot move that way.
@@ -268,7 +279,7 @@ async function act(doc: Document, win: Window, el: Element | null, action: Eleme
       const target = need();
       const drop = context.dropTarget ?? null;
       if (action.to && !drop) throw new AppError('not_found', 'the element to drop [@] onto is no longer on the page: take a new snapshot');
-      dragged = (await dragElement(target, drop, { x: action.dx, y: action.dy }, action.position, access, driver)).watch;
+      dragged = (await dragElement(target, drop, { x: action.dx, y: action.dy }, action.position, access, driver, cover)).watch;
       message = drop ? `dragged [@] onto its target${action.position === 'center' ? '' : ` (${action.position} it)`}` : `dragged [@] by ${action.dx}, ${action.dy} px`;
       break;
     }
@@ -290,10 +301,10 @@ async function act(doc: Document, win: Window, el: Element | null, action: Eleme
       break;
     }
   }
-  // A field that says it shows suggestions (an autocomplete) gets time for its list to come; anything else settles as
-  // soon as nothing changes.
-  const graceMs = action.kind === 'type' && el && expectsSuggestions(el) ? 600 : FRAME_MS;
-  const report = await watch.settle({ capMs: settleMs, graceMs });
+  // A field that shows suggestions (an autocomplete) is settled once they show (the page looks them up after a pause
+  // in the typing, and may change other things first), up to a cap; anything else settles as soon as nothing changes.
+  const until = suggestions ? { until: { holds: () => suggestions.answered(), capMs: Math.min(settleMs, SUGGESTIONS_CAP_MS) } } : {};
+  const report = await watch.settle({ capMs: settleMs, graceMs: FRAME_MS, ...until });
   const after = { url: win.location.href, focus: deepActiveElement(doc, access), state: stateOf(el), scroll: win.scrollY };
   if (el && (action.kind === 'type' || action.kind === 'set_value' || (action.kind === 'select' && el.tagName === 'SELECT'))) {
     const value = readBack(el);

@@ -7,9 +7,9 @@ function mouseInit(view: Window | null, at: Point, buttons: number): MouseEventI
 /**
  * A drag made of dispatched events, where trusted input is not available. An element that starts a native drag
  * (draggable="true") gets the HTML drag-and-drop events with a shared DataTransfer; anything else gets the pointer and
- * mouse events that script-driven drags (jQuery UI, sliders) listen for, in a few moves.
+ * mouse events that script-driven drags (jQuery UI, sliders) listen for, in a few moves (through `via`, when given).
  */
-export function syntheticDrag(from: { el: Element; at: Point }, to: { el: Element; at: Point }): void {
+export function syntheticDrag(from: { el: Element; at: Point }, to: { el: Element; at: Point }, via: Point[] = []): void {
   const view = from.el.ownerDocument.defaultView;
   const native = from.el.closest('[draggable=true]');
   if (native) {
@@ -27,8 +27,8 @@ export function syntheticDrag(from: { el: Element; at: Point }, to: { el: Elemen
   from.el.dispatchEvent(new PointerEvent('pointerdown', { ...mouseInit(view, from.at, 1), pointerId: 1, pointerType: 'mouse', isPrimary: true }));
   from.el.dispatchEvent(new MouseEvent('mousedown', mouseInit(view, from.at, 1)));
   const doc = from.el.ownerDocument;
-  for (let step = 1; step <= steps; step += 1) {
-    const at = { x: from.at.x + ((to.at.x - from.at.x) * step) / steps, y: from.at.y + ((to.at.y - from.at.y) * step) / steps };
+  const moves = via.length > 0 ? [...via, to.at] : Array.from({ length: steps }, (_, i) => ({ x: from.at.x + ((to.at.x - from.at.x) * (i + 1)) / steps, y: from.at.y + ((to.at.y - from.at.y) * (i + 1)) / steps }));
+  for (const at of moves) {
     const under = doc.elementFromPoint(at.x, at.y) ?? doc.documentElement;
     under.dispatchEvent(new PointerEvent('pointermove', { ...mouseInit(view, at, 1), pointerId: 1, pointerType: 'mouse', isPrimary: true }));
     under.dispatchEvent(new MouseEvent('mousemove', mouseInit(view, at, 1)));

@@ -29,6 +29,11 @@ export interface SettleOptions {
    * tab). Ends by the page's own events, with no fixed tail.
    */
   graceFrames?: number;
+  /**
+   * A state the action is answered by (a field's suggestions showing): not settled before it holds, up to its own cap,
+   * whatever changes or does not change before; once it holds (or its cap is over) the page settles by the rules above.
+   */
+  until?: { holds(): boolean; capMs: number };
 }
 
 /** The time one frame takes to render; a page's reaction to an event lands within it when it is synchronous. */
@@ -155,7 +160,8 @@ export function watchSettle(doc: Document): { settle(options: SettleOptions): Pr
           const graceOver = now - started >= graceMs || (frames !== undefined && framesSeen >= frames);
           // Mutation records are delivered at the end of the task that made them, so a change made in the frame after
           // the action is already counted here.
-          const quiet = mutations === 0 ? graceOver : changedQuietly(now);
+          const waiting = options.until !== undefined && now - started < options.until.capMs && !options.until.holds();
+          const quiet = !waiting && (mutations === 0 ? graceOver : changedQuietly(now));
           clearTimeout(timer);
           if (quiet || now - started >= options.capMs) {
             settling = false;
@@ -163,7 +169,7 @@ export function watchSettle(doc: Document): { settle(options: SettleOptions): Pr
             resolve({ mutations, timedOut: !quiet, waitedMs: now - started, added: shownTexts(added), removed: removed.slice(0, SHOWN) });
             return;
           }
-          timer = setTimeout(check, mutations === 0 ? Math.min(POLL_MS, graceMs) : POLL_MS);
+          timer = setTimeout(check, mutations === 0 && !waiting ? Math.min(POLL_MS, graceMs) : POLL_MS);
         };
         if (graceMs === 0 && mutations === 0) check();
         else timer = setTimeout(check, Math.min(POLL_MS, graceMs));

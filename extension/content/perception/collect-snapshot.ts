@@ -10,6 +10,7 @@ import { headingLevel, interactiveKind, landmarkRole, structureRole } from './el
 import { markCovered, type CoverCandidate, type Layer } from './hit-test';
 import { fieldAfterLabel } from './orphan-label';
 import { readingOrder, unionBox, type Box } from './reading-order';
+import { clipped, innerClip, ownClip, type Clip } from './scroll-clip';
 import type { RefRegistry } from './ref-registry';
 import { finishSnapshot, type Collected, type Entry, type Pending } from './snapshot-entries';
 import { backgroundFor, hidesOwnText, hidesSubtree, visibleText, type Rgb } from './visual-hiding';
@@ -71,6 +72,8 @@ interface Scope {
   hideText: boolean;
   /** The colour the content is drawn on, or null where it cannot be told (a background image). */
   bg: Rgb | null;
+  /** The part of the frame's viewport the boxes around this point let through (scroll-clip.ts); null for all of it. */
+  clip: Clip | null;
 }
 
 /** Whether a field takes its name from the label before it: it has no label, ARIA name or title of its own. */
@@ -309,6 +312,10 @@ export function collectSnapshot(doc: Document, registry: RefRegistry, access: Do
     const pointer = kind?.kind === 'strong' && visible ? scope.parentPointer : style.cursor === 'pointer';
     const position = style.position;
     const layered = position === 'fixed' || position === 'absolute' || position === 'sticky';
+    // The root and the body scroll with the viewport: they clip nothing of their own.
+    const root = tag === 'HTML' || tag === 'BODY';
+    const seenThrough = root ? scope.clip : ownClip(position, scope.clip);
+    const clipInside = root ? seenThrough : innerClip(el, style, rectOf, seenThrough);
     let rect: DOMRect | null = null;
     let box: Box | null = null;
     let childScope = scope;
@@ -367,7 +374,11 @@ export function collectSnapshot(doc: Document, registry: RefRegistry, access: Do
             ann.unshift(icon ? `unnamed, icon ${JSON.stringify(icon)}` : colour ? `unnamed, colour ${JSON.stringify(colour)}` : 'unnamed');
           }
           if (el === focused) ann.push('focused');
-          if (rect.bottom + scope.dy > 0 && rect.top + scope.dy < vh) candidates.push({ el, rect, dx: scope.dx, dy: scope.dy, ann });
+          // A control scrolled out of the box that holds it (a calendar that scrolls on its own) is not seen, whatever
+          // is drawn where it would be; one partly out is hit-tested, and would be clicked, in the part that shows.
+          const seen = clipped(rect, seenThrough);
+          if (!seen) ann.push('offscreen');
+          else if (seen.bottom + scope.dy > 0 && seen.top + scope.dy < vh) candidates.push({ el, rect: seen, dx: scope.dx, dy: scope.dy, ann });
           const item: Pending = { el, role: kind.role, name, ann, weakByCursor: weakByCursor || listenedInside, dropped: false };
           if (owner?.weakByCursor && (kind.kind === 'strong' || (listenedInside && access.delegates?.(owner.el) !== true))) owner.dropped = true;
           entries.push(item);
@@ -427,10 +438,11 @@ export function collectSnapshot(doc: Document, registry: RefRegistry, access: Do
       showText === scope.showText &&
       hideText === scope.hideText &&
       bg === scope.bg &&
+      clipInside === scope.clip &&
       childScope.shiftY === scope.shiftY;
     const child: Scope = same
       ? scope
-      : { win: scope.win, dx: scope.dx, dy: scope.dy, shiftY: childScope.shiftY, owner, parentPointer: pointer, editable, inLabel, showText, hideText, bg };
+      : { win: scope.win, dx: scope.dx, dy: scope.dy, shiftY: childScope.shiftY, owner, parentPointer: pointer, editable, inLabel, showText, hideText, bg, clip: clipInside };
     const textStart = entries.length;
     const inner = visitContent(el, tag, child, child.owner === null && child.showText && !ownTextHidden, style);
     // An SVG text is drawn at a place of its own, not in a line with the text before it: a block of its own.
@@ -486,6 +498,8 @@ export function collectSnapshot(doc: Document, registry: RefRegistry, access: Do
         dx: scope.dx + rect.left + frame.clientLeft,
         dy: scope.dy + rect.top + frame.clientTop,
         parentPointer: false,
+        // The frame's document has a viewport of its own.
+        clip: null,
       };
       return visitChildren([inner.documentElement], frame, frameScope, false, null);
     }
@@ -496,7 +510,7 @@ export function collectSnapshot(doc: Document, registry: RefRegistry, access: Do
     return boxOf(rect, scope);
   };
 
-  const top: Scope = { win, dx: 0, dy: 0, shiftY: 0, owner: null, parentPointer: false, editable: false, showText: true, inLabel: false, hideText: false, bg: [255, 255, 255] };
+  const top: Scope = { win, dx: 0, dy: 0, shiftY: 0, owner: null, parentPointer: false, editable: false, showText: true, inLabel: false, hideText: false, bg: [255, 255, 255], clip: null };
   if (doc.documentElement) visitChildren([doc.documentElement], doc.documentElement, top, false, null);
   // Hit tests come last, once every layer that could cover a control is known.
   markCovered(candidates, layers, win.innerWidth, vh);

@@ -9,6 +9,8 @@ export interface DomAccess {
   frameKeyOf(frame: Element): string | null;
   /** Whether the page gave the element script listeners for clicks, pointer or keys (see listener-marks.ts). */
   listens?(el: Element): boolean;
+  /** Whether `listens` can tell: the page's listeners were searched (a task holds the tab's debugger). */
+  listenersKnown?(): boolean;
   /**
    * Whether the page listens on `el` itself while it also holds listened-to elements (an email row that opens on a
    * click and holds star and bin icons): such a container keeps its own number beside theirs.

@@ -43,7 +43,10 @@ export function reaches(hit: Element, el: Element): boolean {
 /** A control shown in the view, to be hit-tested once the walk is done. */
 export interface CoverCandidate {
   el: Element;
-  /** Its box in its own frame's viewport, and that viewport's offset in the top frame's. */
+  /**
+   * The part of its box that the boxes around it let show (scroll-clip.ts), in its own frame's viewport, and that
+   * viewport's offset in the top frame's: its click point is in that part, not on what covers the rest.
+   */
   rect: DOMRect;
   dx: number;
   dy: number;

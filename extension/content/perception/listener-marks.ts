@@ -16,6 +16,7 @@ export const CONTAINER_EVENT = 'deputy-listens-container';
 export class ListenerMarks {
   private marked = new Set<Element>();
   private containers = new Set<Element>();
+  private searched = false;
 
   /** Starts catching the hand-over in this window. */
   listen(win: Window): void {
@@ -25,6 +26,7 @@ export class ListenerMarks {
         event.stopImmediatePropagation();
         this.marked = new Set();
         this.containers = new Set();
+        this.searched = true;
       },
       { capture: true },
     );
@@ -47,6 +49,11 @@ export class ListenerMarks {
       },
       { capture: true },
     );
+  }
+
+  /** Whether this document was searched at all: before that, no element is known to listen or not to. */
+  known(): boolean {
+    return this.searched;
   }
 
   delegates(el: Element): boolean {

@@ -14,9 +14,10 @@ import { DOM9_SOLVERS } from './solvers-dom9';
 import { A10_SOLVERS } from './solvers-a10';
 import { B10_SOLVERS } from './solvers-b10';
 import { UNSOLVED_WHY } from './unsolved-why';
+import { P11_SOLVERS } from './solvers-p11';
 
 /** Every family's scripted solution, by page name. */
-export const SOLVERS: Record<string, Solver> = { ...FORM_SOLVERS, ...WIDGET_SOLVERS, ...MORE_SOLVERS, ...SIGHT_SOLVERS, ...FAMILY_SOLVERS, ...PERCEPT_SOLVERS, ...SIGHT9_SOLVERS, ...DOM9_SOLVERS, ...A10_SOLVERS, ...B10_SOLVERS };
+export const SOLVERS: Record<string, Solver> = { ...FORM_SOLVERS, ...WIDGET_SOLVERS, ...MORE_SOLVERS, ...SIGHT_SOLVERS, ...FAMILY_SOLVERS, ...PERCEPT_SOLVERS, ...SIGHT9_SOLVERS, ...DOM9_SOLVERS, ...A10_SOLVERS, ...B10_SOLVERS, ...P11_SOLVERS };
 
 export interface PageVerdict {
   page: string;

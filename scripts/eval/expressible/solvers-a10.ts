@@ -170,6 +170,23 @@ export const A10_SOLVERS: Record<string, Solver> = {
     await k.act({ kind: 'drag_at', x: x0, y: y0, to_x: x1, to_y: y1 });
     await submit(k);
   },
+  // A circle is drawn round the mark as a hand draws it: one drag through points on the circle, back to its start. The
+  // page scores how evenly the pointer's track keeps its distance from the mark, so the mark's middle is its pixels'
+  // centroid (a pixel's middle is half a pixel in); 15 pixels keeps the whole circle inside the drawing wherever the
+  // mark is, and wide enough for the page's size check.
+  'draw-circle': async (k) => {
+    const pixels = await sight(k);
+    const mark = blobs(pixels, below(pixels, 115), (rgb) => chroma(rgb) > 50).sort((a, b) => b.size - a.size)[0];
+    if (!mark) throw new Unsolvable('the screenshot shows no marked point');
+    const [cx, cy] = [mark.cx + 0.5, mark.cy + 0.5];
+    const radius = 15;
+    const round = Array.from({ length: 25 }, (_, i) => ({ x: cx + radius * Math.cos((i * Math.PI) / 12), y: cy + radius * Math.sin((i * Math.PI) / 12) }));
+    const [start, ...rest] = round;
+    const end = rest.pop();
+    if (!start || !end) throw new Unsolvable('no circle to draw');
+    await k.act({ kind: 'drag_at', x: start.x, y: start.y, to_x: end.x, to_y: end.y, via: rest });
+    await submit(k);
+  },
   // The textarea's resize grip is in its bottom right corner: dragged in or out along the dimension asked.
   'resize-textarea': async (k) => {
     const [dimension = '', direction = ''] = said(k.text, /so that the (width|height) is (smaller|larger)/);

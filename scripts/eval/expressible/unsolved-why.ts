@@ -17,6 +17,4 @@ export const UNSOLVED_WHY: Readonly<Record<string, string>> = {
   'simon-says': 'not yet: the sequence to repeat is shown as 250 ms flashes, and no tool watches a page change over time',
   'count-shape': 'not yet: the shapes\' colours and sizes are only in the picture; no solution reads them from the screenshot',
   'drag-cube': 'not yet: nothing the model is sent says which face of the cube is in front',
-  'daily-calendar': 'not yet: an entry is marked covered when it is only scrolled inside the calendar\'s own scroller',
-  'draw-circle': 'not yet: a drag along a path of several points draws nothing on the canvas',
 };

@@ -82,6 +82,49 @@ describe('tool declarations', () => {
     expect(intentOf('Clicked [14] button "Add to cart"')).toBe('Click [14] button "Add to cart"');
     expect(intentOf('Typed "a" into [3] textbox "q" and pressed Enter')).toBe('Type "a" into [3] textbox "q" and press Enter');
   });
+
+  it('says an element with no name is unnamed, as the snapshot writes it, in every step that names one (never an empty quote)', () => {
+    const elements: Record<number, { ref: number; role: string; name: string }> = {
+      5: { ref: 5, role: 'clickable', name: '' },
+      6: { ref: 6, role: 'draggable', name: '  ' },
+      7: { ref: 7, role: 'clickable', name: 'Bin' },
+    };
+    const page = { url: 'https://x', element: (ref: number) => elements[ref] };
+    const tool = (name: string) => all.find((t) => t.name === name) as AnyTool<never>;
+    expect(tool('drag').describe({ ref: 6, to_ref: 5, dx: 0, dy: 0, position: 'center' }, page)).toBe('Dragged [6] draggable unnamed onto [5] clickable unnamed');
+    expect(tool('drag').describe({ ref: 6, to_ref: 7, dx: 0, dy: 0, position: 'after' }, page)).toBe('Dragged [6] draggable unnamed after [7] clickable "Bin"');
+    expect(tool('click').describe({ ref: 5, double: false }, page)).toBe('Clicked [5] clickable unnamed');
+    for (const ref of [5, 6]) {
+      for (const t of all.filter((tool) => Object.keys(toToolSchema(tool).parameters.properties ?? {}).includes('ref'))) {
+        const text = t.describe({ ref, to_ref: ref, dx: 0, dy: 0, position: 'center', text: 't', values: ['v'], checked: true, key: 'Enter', times: 1, value: 'v', files: ['f'], pages: 1, double: false }, page);
+        expect(text, t.name).not.toContain('""');
+      }
+    }
+  });
+
+  it('scrolls an element into view when given its ref and no direction, as its description says, and the page down by default', async () => {
+    const scroll = all.find((t) => t.name === 'scroll') as AnyTool<never>;
+    expect(scroll.description).toMatch(/With a ref and no direction: bring that element into view/);
+    const page = { url: 'https://x', element: (ref: number) => (ref === 9 ? { ref, role: 'gridcell', name: '9am' } : undefined) };
+    const acted: unknown[] = [];
+    const context = {
+      environment: { act: (action: unknown) => (acted.push(action), Promise.resolve({ ok: true, changed: true, message: 'ok' })) },
+    } as never;
+    const run = async (json: string) => {
+      const parsed = parseToolArguments(scroll, json);
+      if (!parsed.ok) throw new Error(parsed.message);
+      await scroll.handler(parsed.args, context);
+      return scroll.describe(parsed.args, page);
+    };
+    expect(await run('{"ref": 9}')).toBe('Scrolled [9] gridcell "9am" into view');
+    expect(await run('{"ref": 9, "direction": "up"}')).toBe('Scrolled up in [9] gridcell "9am"');
+    expect(await run('{}')).toBe('Scrolled down');
+    expect(acted).toEqual([
+      { kind: 'scroll', ref: 9, pages: 1 },
+      { kind: 'scroll', direction: 'up', ref: 9, pages: 1 },
+      { kind: 'scroll', direction: 'down', ref: undefined, pages: 1 },
+    ]);
+  });
 });
 
 describe('wrapUntrusted', () => {

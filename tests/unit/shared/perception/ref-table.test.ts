@@ -21,4 +21,13 @@ describe('RefTable', () => {
     expect(table.lastRef).toBe(3);
     expect(table.lookup(99)).toBeUndefined();
   });
+
+  it('tells the number already given to a frame\'s element without giving one', () => {
+    const table = new RefTable();
+    const n = table.numberFor(entry);
+    expect(table.numberOf(0, 'doc-a', 3)).toBe(n);
+    expect(table.numberOf(0, 'doc-a', 4)).toBeUndefined();
+    expect(table.numberOf(7, 'doc-a', 3)).toBeUndefined();
+    expect(table.lastRef).toBe(n);
+  });
 });

@@ -75,4 +75,20 @@ describe('trusted input', () => {
       ['drop', 90],
     ]);
   });
+
+  it('draws a path through the points given, in order, in moves no longer than a few pixels, as a hand draws a circle', async () => {
+    const mouse = recorder();
+    const centre = { x: 100, y: 100 };
+    const round = Array.from({ length: 17 }, (_, i) => ({ x: centre.x + 30 * Math.cos((i * Math.PI) / 8), y: centre.y + 30 * Math.sin((i * Math.PI) / 8) }));
+    const [start, ...rest] = round;
+    const end = rest.pop();
+    if (!start || !end) throw new Error('no circle');
+    await drag({ send: mouse.send, sleep: () => Promise.resolve(), interceptedDrag: () => undefined, mac: false }, start, end, rest);
+    const held = mouse.sent.filter((s) => s.params.type === 'mouseMoved' && s.params.buttons === 1).map((s) => ({ x: Number(s.params.x), y: Number(s.params.y) }));
+    // Every point of the path is passed through, and no move strays from the circle (a straight drag would cut across it).
+    for (const point of rest) expect(held.some((m) => Math.hypot(m.x - point.x, m.y - point.y) < 1e-9)).toBe(true);
+    for (const m of held) expect(Math.hypot(m.x - centre.x, m.y - centre.y)).toBeGreaterThan(29);
+    expect(mouse.sent.find((s) => s.params.type === 'mousePressed')?.params).toMatchObject({ x: start.x, y: start.y });
+    expect(mouse.sent.at(-2)?.params).toMatchObject({ type: 'mouseReleased', x: end.x, y: end.y });
+  });
 });
