@@ -68,7 +68,7 @@ export function nextCall(request: ChatRequest): { name: string; arguments: strin
   const messages = request.messages ?? [];
   const made = messages.filter((m) => m.role === 'assistant').reduce((sum, m) => sum + (m.tool_calls?.length ?? 0), 0);
   // The latest page as a model reads it: a page sent as what changed (the diff page view) is read with its base.
-  const snapshot = currentView({ json: request } as RecordedRequest);
+  const snapshot = currentView({ json: request, path: '/v1/chat/completions' } as RecordedRequest);
   const step = SCRIPT[Math.min(made, SCRIPT.length - 1)] as Step;
   // Saving an account's email asks the user: when they said no, the summary says what was not done.
   const refused = messages.some((m) => m.role === 'tool' && /did not approve/.test(textOf(m.content)));

@@ -18,6 +18,7 @@ const ALLOWED: Record<string, { count: number; reason: string }> = {
   'mcp-safety.test.ts': { count: 1, reason: 'proves an absence: nothing left behind by a closed agent runs in the 1.5 s it is given; there is no state to wait for' },
   'safety-egress-matrix.test.ts': { count: 1, reason: 'proves an absence: a late request of the page, had it been let out, would arrive within the window' },
   'perception-arrival-scroll.test.ts': { count: 1, reason: 'the generated page\'s own script: a control whose hover effect lasts a set time (an image loading) is the input under test, not a wait of the test' },
+  'perception-suggestions.test.ts': { count: 2, reason: 'the generated page\'s own script: suggestions that show a set time after typing (a search that answers late) are the input under test, not a wait of the test' },
   'safety-late-windows.test.ts': { count: 8, reason: 'the attack pages\' own scripts: a page (or its frame, or its worker) that opens a window some time after the action is the input under test, not a wait of the test' },
   'agent-restart.test.ts': { count: 1, reason: 'the poll interval of a hand-written wait for a state (its own deadline); to move onto waitUntil (issue 32)' },
   'mcp-server.test.ts': { count: 1, reason: 'the poll interval of a hand-written wait for the next line, with a deadline; to move onto waitUntil (issue 32)' },

@@ -153,7 +153,7 @@ export class Episode {
     const started = (await this.driver.ui('task.start', { tabId: this.tabId, text: TASK_TEXT, mode: 'act', flow: 'task', files: [] })) as { id: string };
     this.taskId = started.id;
     void this.watch();
-    const viewOf = (request: ModelRequest): string => currentView({ json: request } as RecordedRequest);
+    const viewOf = (request: ModelRequest): string => currentView({ json: request, path: '/v1/chat/completions' } as RecordedRequest);
     let request = await bridge.next();
     let text = viewOf(request);
     const ended = (): string | null => this.ended;
