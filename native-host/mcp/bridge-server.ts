@@ -80,13 +80,24 @@ export async function startBridgeServer(options: { paths: BridgePaths; backend: 
     log.info('removing a stale bridge socket left by a host that is gone', { socket: paths.socket });
     await unlink(paths.socket).catch(() => undefined);
   }
-  if (platform !== 'win32') await chmod(paths.socket, 0o600);
+  const closeServer = (): Promise<void> => new Promise<void>((resolve) => server.close(() => resolve()));
+  if (platform !== 'win32') {
+    // Another host starting or stopping beside this one can take the file away between the listen and here: the server
+    // must not stay open on a file that is gone (it would keep the process alive after the host stops).
+    await chmod(paths.socket, 0o600).catch(async (error: unknown) => {
+      await closeServer();
+      throw new AppError(
+        'internal',
+        `The bridge for deputy mcp listened on ${paths.socket}, but its socket file went away at once (another Deputy host starting or stopping beside this one): ${error instanceof Error ? error.message : String(error)}. Reload Deputy to try again.`,
+      );
+    });
+  }
   log.info('bridge listening', { socket: paths.socket });
   return {
     socket: paths.socket,
     close: async () => {
       for (const socket of connections) socket.destroy();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await closeServer();
       if (platform !== 'win32') await unlink(paths.socket).catch(() => undefined);
     },
   };
