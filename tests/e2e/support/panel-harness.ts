@@ -91,7 +91,8 @@ export async function openDevTool(page: Page, tool: 'loop' | 'desktop' | 'shell'
  */
 export async function openPanelOn(ext: ExtensionBrowser, url: string, settings?: ParamsOf<UiMethods, 'settings.set'>): Promise<{ target: Page; panel: Page; tabId: number }> {
   const target = await ext.browser.newPage();
-  await target.goto(url, { waitUntil: 'load' });
+  // A cap, not a wait (puppeteer's default 30 s ran out on a busy machine).
+  await target.goto(url, { waitUntil: 'load', timeout: 120_000 });
   const helper = await ext.openExtensionPage(PANEL);
   const tabId = await tabIdOf(helper, url);
   if (settings) await uiCall(helper, 'settings.set', settings);

@@ -75,7 +75,8 @@ export function usePerception(): PerceptionHarness {
       const page = await e2e.ext.browser.newPage();
       await page.setViewport({ width: 1280, height: 800 });
       const url = need(server).url(path, host);
-      await page.goto(url, { waitUntil: 'load' });
+      // A cap, not a wait: a page of 200 frames loads in seconds, but puppeteer's default 30 s ran out on a busy machine.
+      await page.goto(url, { waitUntil: 'load', timeout: 120_000 });
       await page.bringToFront();
       const tabId = await need(panel).evaluate(async (href) => {
         const tabs = await chrome.tabs.query({});
