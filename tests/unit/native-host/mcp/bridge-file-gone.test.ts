@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import type { Logger } from '../../../../native-host/log/logger';
+import type { BridgeBackend } from '../../../../native-host/mcp/bridge-server';
 
 // Between the bridge's listen and its chmod, another host starting or stopping beside this one can take the socket
 // file away (seen with hosts started together on one machine: chmod failed with ENOENT, and the server left open on
@@ -35,7 +36,12 @@ describe.skipIf(process.platform === 'win32')('the bridge socket file gone right
     const servers = (): number => (process as unknown as { _getActiveHandles(): unknown[] })._getActiveHandles().filter((handle) => handle instanceof Server && handle.listening).length;
     const before = servers();
     const paths = { dir: join(dir, 'run'), socket: join(dir, 'run', 'bridge.sock'), tokenFile: join(dir, 'run', 'token') };
-    const backend = { hostVersion: '0.0.0', open: () => Promise.reject(new Error('no session in this test')) };
+    const backend: BridgeBackend = {
+      hostVersion: '0.0.0',
+      open: () => {
+        throw new Error('no session in this test');
+      },
+    };
     await expect(startBridgeServer({ paths, backend, log })).rejects.toThrow(/socket file went away at once .*Reload Deputy to try again/);
     expect(servers()).toBe(before);
     // The next start (the extension reloaded) listens as usual.
