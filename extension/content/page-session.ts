@@ -5,7 +5,7 @@ import { createInputDriver, pointIn } from './actions/input-driver';
 import type { ActionEffect } from '../../shared/agent/action-effect';
 import { describeEffect } from './actions/action-effect';
 import { runAction } from './actions/run-action';
-import { type AnswerLog, watchAnswers } from './actions/answer-log';
+import { type AnswerLog, watchAnswers, withoutHash } from './actions/answer-log';
 import { watchSettle } from './actions/watch-settle';
 import { collectSnapshot, SNAPSHOT_BUDGET_MS } from './perception/collect-snapshot';
 import type { DomAccess } from './perception/dom-access';
@@ -17,17 +17,13 @@ import { refindElement, type Candidate } from './perception/refind-element';
 
 /** Line length of a search: long enough that a found paragraph is read whole (4 lines of it per piece: 4000 characters). */
 const FIND_LINE = 1000;
+
 export function isInlinedFrame(win: Window): boolean {
   try {
     return win.frameElement !== null;
   } catch {
     return false;
   }
-}
-
-function stripHash(url: string): string {
-  const hash = url.indexOf('#');
-  return hash < 0 ? url : url.slice(0, hash);
 }
 
 export interface PageSessionDeps {
@@ -192,7 +188,7 @@ export class PageSession {
     const sameDocument = target.token === this.token;
     const record = (sameDocument ? this.registry.record(target.ref) : undefined) ?? { role: target.role, name: target.name };
     // A number from another page is never matched to this one's elements; from an earlier load of this page it may be.
-    const samePage = sameDocument || stripHash(target.url) === stripHash(this.deps.win.location.href);
+    const samePage = sameDocument || withoutHash(target.url) === withoutHash(this.deps.win.location.href);
     const { snapshot, elements } = collectSnapshot(this.deps.win.document, this.registry, this.deps.access, { mode: 'page' });
     const current: Candidate[] = [];
     let index = 0;

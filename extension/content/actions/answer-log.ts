@@ -15,7 +15,8 @@ export interface AnswerLog {
   received(urls: readonly string[], capMs: number): Promise<boolean>;
 }
 
-function withoutHash(url: string): string {
+/** The address without its fragment: what a request or a document is fetched by. */
+export function withoutHash(url: string): string {
   const hash = url.indexOf('#');
   return hash < 0 ? url : url.slice(0, hash);
 }
