@@ -50,3 +50,9 @@ export function normalizeHost(host: string): string | null {
   if (!parsed || /[/?#@\\]/.test(host) || (/:/.test(host) && !host.startsWith('['))) return null;
   return parsed.host;
 }
+
+/** The address without its fragment: what a request or a document is fetched by. */
+export function withoutHash(url: string): string {
+  const hash = url.indexOf('#');
+  return hash < 0 ? url : url.slice(0, hash);
+}

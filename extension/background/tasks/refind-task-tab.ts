@@ -1,3 +1,4 @@
+import { withoutHash } from '../../../shared/agent/web-address';
 import type { AgentState, CallRecord } from '../../../shared/agent/agent-state';
 import type { TaskRecord } from '../../../shared/protocol';
 
@@ -33,11 +34,6 @@ export interface RefindRequest {
 export interface RefoundTab {
   tabId: number;
   how: 'same' | 'found' | 'reopened';
-}
-
-function withoutHash(url: string): string {
-  const hash = url.indexOf('#');
-  return hash === -1 ? url : url.slice(0, hash);
 }
 
 /** The open tab showing `url`, not owned by another task: the same address first, then the same one without its #part. */

@@ -1,3 +1,4 @@
+import { withoutHash } from '../../../shared/agent/web-address';
 /** The page's script is reached by its answers only through its own task queue: how long a look waits for that. */
 const POLL_MS = 20;
 /** Answers remembered per document (a page that polls forever must not grow this without end). */
@@ -13,12 +14,6 @@ export interface AnswerLog {
    * the action, which the background saw answered during it, counts.
    */
   received(urls: readonly string[], capMs: number): Promise<boolean>;
-}
-
-/** The address without its fragment: what a request or a document is fetched by. */
-export function withoutHash(url: string): string {
-  const hash = url.indexOf('#');
-  return hash < 0 ? url : url.slice(0, hash);
 }
 
 /**
