@@ -9,7 +9,7 @@ import { callFrame } from '../frames/content-frames';
 import { describePath } from '../input/debugger-session';
 import { type ElementOptions, FOLLOW_LOAD_CAP_MS, type PageCore, label } from './page-agent-core';
 import { addSettleParts } from './page-settle';
-import { finalVerdict, navigationPending, tabEffect } from './step-verdict';
+import { finalVerdict, lateTabEffect, navigationPending, tabEffect } from './step-verdict';
 
 /**
  * Actions on an element by its tab-wide number: sent to the frame that holds it (waiting for a content script that is
@@ -106,19 +106,29 @@ async function onElementWatched(
   // The verdict waits for a navigation the action began, whichever side saw it first: the page (its Navigation API)
   // or the browser (webNavigation), so a submit whose next page commits late is not read as having done nothing.
   const pending = navigationPending(activity, frameId === 0 ? result.navigation : undefined, now(), () => now());
-  const settled = await core.settle(tabId, { loadCapMs: FOLLOW_LOAD_CAP_MS, quietCapMs: settleMs, alreadyLoading: before?.status === 'loading' }, watch, pending);
+  let settled = await core.settle(tabId, { loadCapMs: FOLLOW_LOAD_CAP_MS, quietCapMs: settleMs, alreadyLoading: before?.status === 'loading' }, watch, pending);
   lap('tab settle (after act)');
   addSettleParts(timings, settled.parts);
-  const after = settled.tab;
-  const tab = tabEffect({
+  const facts = (): Parameters<typeof tabEffect>[0] => ({
     topFrame: frameId === 0,
     urlBefore: before?.url,
-    urlAfter: after?.url,
+    urlAfter: settled.tab?.url,
     activity: activity?.seen(),
     navigation: result.navigation,
-    stillLoading: after !== undefined && !settled.loaded,
+    stillLoading: settled.tab !== undefined && !settled.loaded,
     sent: watch?.sent(),
   });
+  let tab = tabEffect(facts());
+  if (result.ok && !result.changed && !tab.changed && result.flagsNoEffect === true && activity) {
+    // Nothing yet: a page may act a moment after the click (a timer that navigates, opens a tab or posts). "No
+    // visible effect" is said only once a short look has seen nothing begin; what it sees is waited for as above.
+    if (await lateTabEffect({ activity, sent: watch ? () => watch.sent() : undefined, sleep: core.deps.sleep, now })) {
+      settled = await core.settle(tabId, { loadCapMs: FOLLOW_LOAD_CAP_MS, quietCapMs: settleMs, alreadyLoading: false }, watch, navigationPending(activity, undefined, now(), now));
+      tab = tabEffect(facts());
+    }
+    lap('late look (no effect yet)');
+  }
+  const after = settled.tab;
   if (after && before && after.title !== before.title) tab.lines.push(`title is now ${JSON.stringify(after.title)}`);
   const verdict = finalVerdict({ ...result, evidence }, tab);
   const message = tabNumbers(verdict.message, memory.refs, { frameId, token: result.token }).replaceAll('[@]', subject);

@@ -122,6 +122,37 @@ export function withEffect<T extends { message: string; changed: boolean; eviden
   };
 }
 
+/**
+ * How long a step whose action showed no effect looks again for one the browser sees begin a moment later: a button
+ * whose handler navigates, opens a tab or posts from a short timer. Only such steps wait (an action that changed
+ * something ends as before), and the look ends at the first sign of one. A change to the page's own content after
+ * the settle is not counted: a page that ticks (a clock, a feed) would make every idle click look effective.
+ */
+export const LATE_EFFECT_MS = 1500;
+const LATE_POLL_MS = 50;
+
+/** Whether the browser has seen the tab begin to act since the watch began: a load, an address, a tab, a post. */
+export function tabActed(activity: { seen(): TabActivity } | undefined, sent: (() => SentRequest[]) | undefined): boolean {
+  const seen = activity?.seen();
+  const moved =
+    seen !== undefined &&
+    (seen.pending || seen.committed.length > 0 || seen.sameDocument.length > 0 || seen.opened.length > 0 || seen.failed.some((failure) => !QUIET_LOAD_ERRORS.test(failure.error)));
+  return moved || (sent?.().length ?? 0) > 0;
+}
+
+/** Waits up to `capMs` for the tab to act (see tabActed); true when it did. */
+export async function lateTabEffect(
+  ports: { activity?: { seen(): TabActivity } | undefined; sent?: (() => SentRequest[]) | undefined; sleep(ms: number): Promise<void>; now(): number },
+  capMs = LATE_EFFECT_MS,
+): Promise<boolean> {
+  const started = ports.now();
+  for (;;) {
+    if (tabActed(ports.activity, ports.sent)) return true;
+    if (ports.now() - started >= capMs) return false;
+    await ports.sleep(LATE_POLL_MS);
+  }
+}
+
 /** How long a navigation the page said it began may take to show in the browser's own events, under load. */
 export const NAVIGATION_START_GRACE_MS = 5000;
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { finalVerdict, navigationPending, tabEffect, withEffect, type TabFacts } from '../../../../../extension/background/page/step-verdict';
+import { finalVerdict, LATE_EFFECT_MS, lateTabEffect, navigationPending, tabEffect, withEffect, type TabFacts } from '../../../../../extension/background/page/step-verdict';
 import type { TabActivity } from '../../../../../extension/platform/tab-activity';
 
 const quiet: TabActivity = { committed: [], sameDocument: [], opened: [], failed: [], pending: false };
@@ -73,5 +73,55 @@ describe('waiting for a navigation', () => {
     now = 10;
     expect(navigationPending(watch, { url: 'http://shop.test/#a', sameDocument: true }, 0, () => now)()).toBe(false);
     expect(navigationPending(undefined, { url: 'http://shop.test/next', sameDocument: false }, 0, () => now)()).toBe(false);
+  });
+});
+
+describe('the late look of a step that saw no effect', () => {
+  const empty = (): TabActivity => ({ committed: [], sameDocument: [], opened: [], failed: [], pending: false });
+  /** A clock the look's sleeps move, and a tab whose activity appears at `at` ms (never when undefined). */
+  const world = (at: number | undefined, change: Partial<TabActivity>, sentAt?: number) => {
+    let clock = 0;
+    return {
+      activity: { seen: () => (at !== undefined && clock >= at ? { ...empty(), ...change } : empty()) },
+      sent: () => (sentAt !== undefined && clock >= sentAt ? [{ method: 'POST', url: 'http://shop.test/api/order', state: 'open' as const }] : []),
+      sleep: (ms: number) => {
+        clock += ms;
+        return Promise.resolve();
+      },
+      now: () => clock,
+      elapsed: () => clock,
+    };
+  };
+
+  it.each([
+    ['a navigation a timer begins', { pending: true, pendingUrl: 'http://shop.test/next' }],
+    ['a load that commits at once', { committed: [{ url: 'http://shop.test/next', transition: 'link' }] }],
+    ['an address changed within the page', { sameDocument: ['http://shop.test/#reviews'] }],
+    ['a tab the page opens', { opened: [{ tabId: 7, url: 'http://shop.test/help' }] }],
+    ['a load that fails', { failed: [{ url: 'http://shop.test/next', error: 'net::ERR_CONNECTION_REFUSED' }] }],
+  ])('sees %s that begins after the settle, and stops looking then', async (_, change) => {
+    const w = world(400, change);
+    await expect(lateTabEffect(w)).resolves.toBe(true);
+    expect(w.elapsed()).toBeGreaterThanOrEqual(400);
+    expect(w.elapsed()).toBeLessThan(500);
+  });
+
+  it('sees a post a timer sends', async () => {
+    const w = world(undefined, {}, 700);
+    await expect(lateTabEffect(w)).resolves.toBe(true);
+  });
+
+  it('gives up at its cap when nothing begins, and counts a 204 or a download as nothing', async () => {
+    const idle = world(undefined, {});
+    await expect(lateTabEffect(idle)).resolves.toBe(false);
+    expect(idle.elapsed()).toBeGreaterThanOrEqual(LATE_EFFECT_MS);
+    const quiet = world(100, { failed: [{ url: 'http://shop.test/204', error: 'net::ERR_ABORTED' }] });
+    await expect(lateTabEffect(quiet)).resolves.toBe(false);
+  });
+
+  it('waits for nothing when the tab had already acted', async () => {
+    const w = world(0, { pending: true });
+    await expect(lateTabEffect(w)).resolves.toBe(true);
+    expect(w.elapsed()).toBe(0);
   });
 });
