@@ -1,4 +1,5 @@
 import { browser, type Tabs } from './browser';
+import { extensionOrigin } from './runtime';
 import { watchTabChanges } from './tab-changes';
 
 /** Tab-level navigation for the page agent: the chrome.tabs calls, each narrow, each returning plain data. */
@@ -34,8 +35,14 @@ export async function listAllTabs(): Promise<TabState[]> {
   return (await browser.tabs.query({})).map(toState);
 }
 
+/**
+ * The window's tabs as a task sees them: the user's and the task's pages. Deputy's own pages (the control page the
+ * terminal drives it through, its options) are neither: they are left out, so no model is shown one or told of it
+ * as one of the user's tabs, and a task cannot switch to one.
+ */
 export async function listWindowTabs(windowId: number): Promise<TabState[]> {
-  return (await browser.tabs.query({ windowId })).map(toState);
+  const own = `${extensionOrigin()}/`;
+  return (await browser.tabs.query({ windowId })).map(toState).filter((tab) => !tab.url.startsWith(own));
 }
 
 export async function navigateTab(tabId: number, url: string): Promise<void> {

@@ -75,6 +75,11 @@ describe('npm run task', () => {
     expect(e2e.fake.probes.map((probe) => probe.headers.host)).toEqual([`models.test:${port}`]);
     expect(e2e.fake.requests.map((request) => request.headers.host)).toEqual([`models.test:${port}`]);
     expect(e2e.fake.requests[0]?.headers.authorization).toBe('Bearer key-for-this-run');
+    // The control page the CLI drives the extension through is Deputy's own, not a tab of the user's or the task's:
+    // the model is neither shown it nor told of it as another tab open.
+    for (const request of e2e.fake.requests) {
+      expect(request.text).not.toMatch(/driven from the terminal|chrome-extension:|other tabs? (is|are) open/);
+    }
 
     // The profile keeps its login, and not the key of this run.
     const after = await launchTestBrowser({ userDataDir: profile });
