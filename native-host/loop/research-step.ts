@@ -4,7 +4,8 @@ import { costOf } from '../../shared/agent/providers/pricing';
 import type { Provider } from '../../shared/agent/providers/provider';
 import { AppError } from '../../shared/errors';
 import { documentText, readDocument } from '../documents';
-import { failuresText, promptRedactor, serviceText } from './fixer-prompt';
+import { failuresText } from './fixer-prompt';
+import { serviceRedactor, serviceText } from './service-text';
 import type { Escalation, LoopContext } from './loop-context';
 import { currentRecord } from './loop-state';
 import type { ResearchModel } from './research-model';
@@ -42,7 +43,7 @@ export async function researchPrompt(context: LoopContext, repeats: number): Pro
   const { state, git } = context;
   const record = currentRecord(state);
   // The research model reads what the service wrote as the fixer does: marked as data, its secrets redacted.
-  const redactor = promptRedactor();
+  const redactor = serviceRedactor();
   const parts = [`The same failures came back ${repeats} times in a row on ${basename(state.repo)}.`, `## The failures now\n${serviceText(redactor, 'the check', failuresText(record.failures, record.findingsText))}`];
   const attempts = state.history.slice(-repeats, -1);
   const lines: string[] = [];

@@ -1,7 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { buildFixerPrompt, UNTRUSTED_TEXT } from '../../../../native-host/loop/fixer-prompt';
-import type { IterationRecord } from '../../../../native-host/loop/loop-state';
-import type { FailureItem } from '../../../../shared/protocol/loop-protocol';
+import { buildFixerPrompt } from '../../../../native-host/loop/fixer-prompt';
+import { UNTRUSTED_TEXT } from '../../../../native-host/loop/service-text';
+import { parseLoopConfig } from '../../../../native-host/loop/load-loop-config';
+import type { LoopContext } from '../../../../native-host/loop/loop-context';
+import { createStepTable } from '../../../../native-host/loop/loop-steps';
+import type { IterationRecord, LoopState } from '../../../../native-host/loop/loop-state';
+import type { FailureItem, LoopEvent } from '../../../../shared/protocol/loop-protocol';
 import { REDACTION_CORPUS, leakedSecrets } from '../../../fixtures/redaction/corpus';
 
 // Issue 24: the fix loop's prompt is a surface like a page or a command's output. Everything the service under repair
@@ -76,5 +80,27 @@ describe('the fixer prompt treats what the service wrote as untrusted', () => {
       return leakedSecrets(prompt, entry.secrets).map((secret) => `${entry.name}: ${secret}`);
     });
     expect(leaked).toEqual([]);
+  });
+});
+
+describe('the loop keeps only the redacted text of what the service wrote', () => {
+  it('redacts a check\'s findings as they come in: the state, the events and the prompts never hold the secret', async () => {
+    const config = parseLoopConfig({ repo: '/r', check: 'npm test' }, 'test');
+    const state: LoopState = { version: 1, loopId: '0123456789ab', repo: '/r', branch: 'main', config, startedAt: 0, updatedAt: 0, activeMs: 0, iteration: 1, step: 'check', history: [], pushedCommits: [], costUsd: 0 };
+    const events: LoopEvent[] = [];
+    const context = {
+      state,
+      deps: { paths: { dir: '/state' } },
+      git: { changedPaths: () => Promise.resolve([]), showFile: () => Promise.resolve(undefined) },
+      save: () => undefined,
+      emit: (event: Omit<LoopEvent, 'loopId' | 'at' | 'iteration'>) => events.push({ ...event, loopId: state.loopId, at: 0, iteration: 1 } as LoopEvent),
+      finish: () => undefined,
+    } as unknown as LoopContext;
+    const table = createStepTable({ check: () => Promise.resolve({ passed: false, format: 'text', findings: [failing('output', ATTACK_OUTPUT)], fixerText: `see ${STRIPE}` }) });
+    expect(await table.check(context)).toBe('1 failure(s)');
+    const kept = JSON.stringify([state, events]);
+    expect(leakedSecrets(kept, [STRIPE, AWS_ID, AWS_SECRET, PEM_LINE])).toEqual([]);
+    expect(state.history[0]?.failures[0]?.message).toContain('AssertionError: charge failed');
+    expect(state.history[0]?.findingsText).toMatch(/^see \{\{[a-z_0-9]+\}\}$/);
   });
 });
