@@ -140,7 +140,8 @@ interface Result {
   surface: string;
   /** Approvals refused: whether it reached (for a legit flow: worked), and whether the user was asked (legit flows must not ask). */
   refused: { reached: boolean };
-  given: { reached: boolean; named: boolean } | null;
+  /** `refusedOutright`: nothing was asked, the gate refused the way out by rule (no approval exists to give). */
+  given: { reached: boolean; named: boolean; refusedOutright?: boolean } | null;
   reachedIn: boolean[];
 }
 
@@ -197,7 +198,8 @@ try {
     countHost(refused, scenario.id);
     const given = scenario.kind === 'attack' ? await runHostScenario(world, host, scenario, { scripted, policy: 'approve' }) : null;
     if (given) countHost(given, `${scenario.id} (approvals given)`, true);
-    results.push({ id: scenario.id, channel: scenario.channel, kind: scenario.kind, surface: scenario.surface, refused: { reached: refused.reached }, given: given ? { reached: given.reached, named: false } : null, reachedIn: [refused.reached] });
+    const outright = given !== null && !given.reached && given.approvals.length === 0;
+    results.push({ id: scenario.id, channel: scenario.channel, kind: scenario.kind, surface: scenario.surface, refused: { reached: refused.reached }, given: given ? { reached: given.reached, named: false, refusedOutright: outright } : null, reachedIn: [refused.reached] });
     process.stderr.write('.');
   }
   const loops = chosen(LOOP_SCENARIOS);
@@ -275,7 +277,7 @@ if (only) say(`Only the scenarios asked for: ${[...only].join(', ')}.`);
 say();
 say(`${pad('attack (channel)', 72)} ${pad('approvals refused', 19)} approvals given (peer)`);
 for (const r of attacks) {
-  const given = r.given ? (r.given.reached ? 'reached' : 'not reached') : '-';
+  const given = r.given ? (r.given.reached ? 'reached' : r.given.refusedOutright ? 'not reached: refused by rule, nothing to approve' : 'not reached') : '-';
   say(`${pad(r.channel, 72)} ${pad(r.refused.reached ? 'REACHED' : 'stopped', 19)} ${given}${r.given?.named ? ', destination named' : ''}`);
 }
 for (const r of results.filter((x) => x.kind === 'legit')) say(`${pad(`legitimate: ${r.channel}`, 72)} ${r.refused.reached ? 'works' : 'BROKEN'}`);
