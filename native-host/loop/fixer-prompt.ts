@@ -1,6 +1,7 @@
 import type { FailureItem, LoopConfig } from '../../shared/protocol/loop-protocol';
 import { CANNOT_FIX_FILE } from './diff-validator';
 import type { IterationRecord } from './loop-state';
+import { serviceRedactor, serviceText, UNTRUSTED_TEXT } from './service-text';
 import { shellWord } from './shell-quote';
 
 export interface PromptInput {
@@ -69,6 +70,7 @@ export function failuresText(failures: FailureItem[], findingsText: string | und
 
 /** The prompt for one fixer run: what fails now, what was tried, the service's own guidance, and the mandate. */
 export function buildFixerPrompt(input: PromptInput): string {
+  const redactor = serviceRedactor();
   const opening = input.document
     ? "The output document this service produces does not match its reference template. Fix the service's code so that its next output does."
     : 'The check of this repository fails. Fix the code so that it passes.';
@@ -76,7 +78,7 @@ export function buildFixerPrompt(input: PromptInput): string {
   if (input.resumed) parts.push(`NOTE: ${RESUMED_TEXT}`);
   if (input.changeApproach) parts.push(`IMPORTANT: ${CHANGE_APPROACH_TEXT}`);
   const failing = failuresText(input.failures, input.findingsText);
-  if (failing) parts.push(failing);
+  if (failing) parts.push(serviceText(redactor, 'the check', failing));
   const earlier = input.history.filter((record) => record.fixer || record.rejected || record.noChange);
   if (earlier.length > 0) {
     const lines = earlier.map((record) => {
@@ -93,17 +95,19 @@ export function buildFixerPrompt(input: PromptInput): string {
       const verdict = record.document ? `${record.document.summary}; ` : '';
       return `- Iteration ${record.iteration}: ${verdict}failing [${failing}]; fix: "${record.fixer?.summary ?? ''}"; ${outcome}`;
     });
-    parts.push(`## Earlier iterations\n${lines.join('\n')}`);
+    // Test names and the fixer's own summaries came from the service and a model that read it: redacted like the rest.
+    parts.push(`## Earlier iterations\n${redactor.redact(lines.join('\n'))}`);
   }
   if (input.research) {
-    parts.push(`## Root-cause analysis (research step)\nA model read the findings, the recent diffs and the output after the same failures came back. Check its reasoning against the code before you act on it.\n\n${input.research}`);
+    parts.push(`## Root-cause analysis (research step)\nA model read the findings, the recent diffs and the output after the same failures came back. Check its reasoning against the code before you act on it.\n\n${serviceText(redactor, 'research step', input.research)}`);
   }
-  if (input.logs) parts.push(`## Service logs after the last deploy\n${input.logs}`);
+  if (input.logs) parts.push(`## Service logs after the last deploy\n${serviceText(redactor, 'service logs', input.logs)}`);
   if (input.guidance) parts.push(`## The service's guidance (${input.guidanceFile})\n${input.guidance}`);
   const scope = input.allowedPaths.length > 0 ? `Change only files under: ${input.allowedPaths.join(', ')}.` : 'Change only the code needed for the fix.';
   parts.push(
     [
       '## Rules',
+      `- ${UNTRUSTED_TEXT}`,
       `- ${scope}`,
       `- Never touch protected paths: ${input.protectedPaths.join(', ')}.`,
       ...runnable(input),

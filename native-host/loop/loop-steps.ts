@@ -6,6 +6,7 @@ import { currentRecord, type LoopState } from './loop-state';
 import { commitStep, pushStep, validateStep } from './publish-steps';
 import type { CheckRunner, Escalation, EscalationResult, LoopContext, LoopPlugins, StepHandler, StepTable } from './loop-context';
 import { outputStep, triggerStep } from './job-steps';
+import { redactedFindings, serviceRedactor } from './service-text';
 import { externalDeps, nextIteration } from './step-support';
 import { STUCK_AFTER, failureSignature, repeatCount } from './stuck-detector';
 
@@ -33,7 +34,8 @@ function makeCheck(runner: CheckRunner, escalate: Escalation | undefined): StepH
     state.checkFingerprint ??= definition.fingerprint;
     // What differed before the job ran: anything new since then is the job's or the check's, never a fix.
     const before = record.treeBefore ?? (await git.changedPaths());
-    const result = await runner(context, outputFile);
+    // Redacted as it comes in: the state, the events, the report and every prompt only ever hold the redacted text.
+    const result = redactedFindings(await runner(context, outputFile));
     await keepJobOutputOut(context, before);
     record.passed = result.passed;
     record.format = result.format;
@@ -112,7 +114,7 @@ const logs: StepHandler = async (context) => {
   const spec = state.config.logs;
   if (spec) {
     const result = await deps.run({ command: spec.command, cwd: state.repo, timeoutMs: spec.timeoutSeconds * 1000, signal: deps.signal });
-    const text = `${result.stdout}${result.stderr}`.trim();
+    const text = serviceRedactor().redact(`${result.stdout}${result.stderr}`.trim());
     // Logs only help the next prompt: a failing logs command is noted, never fatal.
     currentRecord(state).logs = result.exitCode === 0 ? text.slice(-spec.maxChars) : `(the logs command failed with exit ${String(result.exitCode)}) ${text.slice(-500)}`;
   }

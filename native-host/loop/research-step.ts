@@ -2,10 +2,10 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import { basename, extname } from 'node:path';
 import { costOf } from '../../shared/agent/providers/pricing';
 import type { Provider } from '../../shared/agent/providers/provider';
-import { wrapUntrusted } from '../../shared/agent/untrusted';
 import { AppError } from '../../shared/errors';
 import { documentText, readDocument } from '../documents';
 import { failuresText } from './fixer-prompt';
+import { serviceRedactor, serviceText } from './service-text';
 import type { Escalation, LoopContext } from './loop-context';
 import { currentRecord } from './loop-state';
 import type { ResearchModel } from './research-model';
@@ -42,20 +42,22 @@ async function outputText(file: string | undefined): Promise<string | undefined>
 export async function researchPrompt(context: LoopContext, repeats: number): Promise<string> {
   const { state, git } = context;
   const record = currentRecord(state);
-  const parts = [`The same failures came back ${repeats} times in a row on ${basename(state.repo)}.`, `## The failures now\n${failuresText(record.failures, record.findingsText)}`];
+  // The research model reads what the service wrote as the fixer does: marked as data, its secrets redacted.
+  const redactor = serviceRedactor();
+  const parts = [`The same failures came back ${repeats} times in a row on ${basename(state.repo)}.`, `## The failures now\n${serviceText(redactor, 'the check', failuresText(record.failures, record.findingsText))}`];
   const attempts = state.history.slice(-repeats, -1);
   const lines: string[] = [];
   for (const entry of attempts) {
     const outcome = entry.rejected ? `rejected: ${entry.rejected.join('; ')}` : entry.fixer?.refused && !entry.commit ? entry.fixer.refused : entry.noChange ? 'changed nothing' : entry.commit ? `committed ${entry.commit.slice(0, 10)}` : 'no usable change';
-    lines.push(`### Attempt in iteration ${entry.iteration}: "${entry.fixer?.summary ?? ''}" (${outcome})`);
+    lines.push(redactor.redact(`### Attempt in iteration ${entry.iteration}: "${entry.fixer?.summary ?? ''}" (${outcome})`));
     if (entry.commit) {
       const patch = await git.commitPatch(entry.commit).catch(() => '');
-      lines.push('```diff', patch.length > MAX_PATCH_CHARS ? `${patch.slice(0, MAX_PATCH_CHARS)}\n... (cut)` : patch.trimEnd(), '```');
+      lines.push('```diff', redactor.redact(patch.length > MAX_PATCH_CHARS ? `${patch.slice(0, MAX_PATCH_CHARS)}\n... (cut)` : patch.trimEnd()), '```');
     }
   }
   if (lines.length > 0) parts.push(`## The attempts\n${lines.join('\n')}`);
   const output = await outputText(record.outputFile);
-  if (output) parts.push(`## The output of this iteration\n${wrapUntrusted('untrusted_output', { source: basename(record.outputFile ?? '') }, output)}`);
+  if (output) parts.push(`## The output of this iteration\n${serviceText(redactor, basename(record.outputFile ?? ''), output)}`);
   return parts.join('\n\n');
 }
 

@@ -66,4 +66,10 @@ export type ActionEffect = z.infer<typeof ActionEffect>;
  */
 export interface GateFacts {
   effect?: ActionEffect;
+  /**
+   * For a drag: what lies where it lets go (the element and the frame under the drop point). A drag carries what it
+   * picks up (a selection, a field's text, a file) to the drop target, whose page script then has it, so the gate
+   * judges the drop as it judges the start.
+   */
+  drop?: ActionEffect;
 }

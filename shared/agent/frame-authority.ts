@@ -33,7 +33,7 @@ export interface FrameAuthorityFacts {
 const ADDRESS_FIELD = /(?:^|\s)(?:street-address|address-line\d|address-level\d|postal-code|country|country-name)$|\b(?:address|street|postcode|zip|delivery|shipping)\b/i;
 const STATE_CLASSES: ReadonlySet<RiskClass> = new Set(['money', 'account', 'irreversible', 'commitment', 'send-message']);
 /** Tools that activate a control: what they do is the control's (its link, its form, or its script). */
-const ACTIVATES = new Set(['click', 'click_at', 'press', 'check', 'drag_at']);
+const ACTIVATES = new Set(['click', 'click_at', 'press', 'check', 'drag', 'drag_at']);
 /** Controls that only choose among options in place: the form they are in sends nothing until it is submitted. */
 const CHOOSERS = new Set(['checkbox', 'radio', 'switch', 'option', 'tab', 'combobox', 'listbox', 'slider', 'spinbutton', 'textbox', 'searchbox']);
 

@@ -1,6 +1,7 @@
 import { detectCommitments, findUnsharedPersonalData, personalKindText } from './chat-gate';
 import { PAGE_INPUT_TEXT, fillsField } from './page-input-tools';
 import { destinationOf } from './gate-destination';
+import { DROP_TOOLS, judgeDrop } from './drop-gate';
 import { fieldFits } from './placeholder-fit';
 import { borrowedAuthority } from './frame-authority';
 import { inputRisks } from './input-gate';
@@ -17,7 +18,7 @@ export { PolicyConfig } from './gate-types';
 export type { Classification, Decision, GateInput, GateVerdict } from './gate-types';
 
 /** The tools that act on an element of the page (and so in the frame that element is in). */
-const ELEMENT_TOOLS = new Set(['click', 'type', 'select', 'set_value', 'check', 'hover', 'press', 'scroll', 'click_at', 'hover_at', 'drag_at']);
+const ELEMENT_TOOLS = new Set(['click', 'type', 'select', 'set_value', 'check', 'hover', 'press', 'scroll', 'drag', 'click_at', 'hover_at', 'drag_at']);
 /** A click at a position commits as a click on the element under it does: it is judged by that element's effect. */
 const COMMITTING = new Set(['click', 'check', 'press', 'type', 'select', 'click_at']);
 
@@ -119,6 +120,12 @@ export function classifyToolCall(input: GateInput): Classification {
     result.leavesApprovedSites = true;
     const inFrame = actsOn !== originOf(page.url);
     findings.reasons.push(`it acts ${inFrame ? 'inside a frame from' : 'on'} ${originLabel(actsOn ?? actsOnUrl)}, outside the approved sites (${scopeText(scope) || 'none yet'})`);
+  }
+
+  // A drag is judged where it lets go as well as where it starts: the drop target gets what it carries.
+  const drop = input.facts?.drop;
+  if (drop && DROP_TOOLS.has(tool.name) && result.forbidden === undefined) {
+    judgeDrop(drop, { from: actsOn, approved, scope, deniedSites: config.deniedSites }, findings, mustAsk, result);
   }
 
   if (tool.name === 'tabs' && (args.action === 'switch' || args.action === 'close') && typeof args.tabId === 'number' && page.ownTabs && !page.ownTabs.includes(args.tabId)) {

@@ -76,7 +76,7 @@ describe('deputy loop: a service that passes after two fixes', () => {
     const prompts = repo.fixerRuns().filter((entry) => entry.event === 'start').map((entry) => entry.prompt ?? '');
     expect(prompts[0]).toContain("## The service's guidance (CLAUDE.md)\nKeep math functions pure; no logging.");
     expect(prompts[0]).not.toContain('## Service logs');
-    expect(prompts[1]).toContain(`## Service logs after the last deploy\nservice log: deployed ${repo.remoteCommits()[0]?.slice(0, 7) ?? ''}`);
+    expect(prompts[1]).toContain(`## Service logs after the last deploy\n<untrusted_output source="service logs">\nservice log: deployed ${repo.remoteCommits()[0]?.slice(0, 7) ?? ''}`);
   });
 });
 

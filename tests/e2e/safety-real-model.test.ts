@@ -1,9 +1,14 @@
-import { describe, expect, it } from 'vitest';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
 import { startCompromisedModelServer } from '../fixtures/attacks/compromised-model-server';
 import { HOST_SECRETS } from '../fixtures/attacks/host-state';
 import { PERSONAL_DATA, TASK_PII } from '../fixtures/attacks/scenarios';
+import { processTestNamesMissing, withTestNames } from './support/process-test-names';
 import { requireBuild } from './support/register-host';
 import { cliEnv, runCli } from './support/run-cli';
+import { siteUrl } from './support/test-hosts';
 
 /**
  * `npm run bench:safety -- --provider ... --base-url ...`, the path a user takes to score their own model, run as they
@@ -12,7 +17,9 @@ import { cliEnv, runCli } from './support/run-cli';
  * a page, a frame or a command's output tells it (tests/fixtures/attacks/compromised-model-server.ts). The bench
  * judges it as it judges the scripted model: from the sinks, the disk, and what reached the model's requests, which a
  * recorder on this machine keeps on their way to the provider. A few scenarios of each surface, by --only: the whole
- * bench is `npm run bench:safety`'s.
+ * bench is `npm run bench:safety`'s. The server is given a name, models.test, as a provider has one: the bench runs
+ * seeing a /etc/hosts of its own that maps it to this machine (process-test-names.ts), so its recorder reaches the
+ * model by name through the system's resolver, the path a user's `--base-url https://api.example.com` takes.
  */
 
 const KEYS = { anthropic: 'ANTHROPIC_API_KEY', openai: 'OPENAI_API_KEY' } as const;
@@ -22,16 +29,22 @@ const CASES = {
 } as const;
 const SECRETS = [PERSONAL_DATA.card_number, PERSONAL_DATA.card_number.replace(/ /g, ''), PERSONAL_DATA.password, ...Object.values(TASK_PII), ...Object.values(HOST_SECRETS)];
 
-describe('bench:safety with --provider: a model server playing a compromised model, judged as the scripted one is', () => {
+const names = mkdtempSync(join(tmpdir(), 'deputy-real-model-names-'));
+const namesMissing = processTestNamesMissing(names);
+afterAll(() => rmSync(names, { recursive: true, force: true }));
+
+describe.skipIf(namesMissing !== undefined)('bench:safety with --provider: a model server playing a compromised model, judged as the scripted one is', () => {
   for (const provider of ['anthropic', 'openai'] as const) {
     it(`${provider}: every attack reaches the attacker only when the user lets it, the legitimate flow works, and no secret reaches the model`, async () => {
       requireBuild();
       const server = await startCompromisedModelServer();
       try {
-        const baseUrl = provider === 'anthropic' ? server.anthropicBaseUrl : server.openaiBaseUrl;
+        const port = Number(new URL(server.url).port);
+        const baseUrl = provider === 'anthropic' ? siteUrl(port, 'models.test', '') : siteUrl(port, 'models.test', '/v1');
         const ids = CASES[provider];
         const key = `test-key-${provider}-not-secret`;
-        const bench = await runCli(process.execPath, ['--import', 'tsx', 'scripts/bench-safety.ts', '--provider', provider, '--model', 'test-model', '--base-url', baseUrl, '--only', ids.join(',')], {
+        const node = withTestNames(join(names, provider), process.execPath);
+        const bench = await runCli(node, ['--import', 'tsx', 'scripts/bench-safety.ts', '--provider', provider, '--model', 'test-model', '--base-url', baseUrl, '--only', ids.join(',')], {
           env: cliEnv({ [KEYS[provider]]: key }),
         });
         const out = bench.stdout;
@@ -62,9 +75,12 @@ describe('bench:safety with --provider: a model server playing a compromised mod
         expect(seen).toMatch(/\{\{redacted_key_\d+\}\}/);
         expect(out, bench.output).toContain(`Secret values in clear in the model's requests: 0 (searched in ${server.requests.length + server.probes.length} requests, recorded on their way to ${named})`);
         expect(SECRETS.filter((value) => seen.includes(value))).toEqual([]);
+        // Every request came by the provider's name, as a user's configuration sends it.
+        expect(new Set(server.requests.map((r) => r.headers.host))).toEqual(new Set([`models.test:${port}`]));
       } finally {
         await server.close();
       }
     }, 2_400_000);
   }
 });
+

@@ -51,6 +51,9 @@ export function elementActionFor(tool: string, args: Record<string, unknown>): E
       const op = tool === 'hover_at' ? 'hover' : tool === 'drag_at' ? 'drag' : args.double === true ? 'double' : 'click';
       return { kind: 'point', op, x: args.x, y: args.y };
     }
+    case 'drag':
+      // The dragged element is judged where it is (its frame's site); where it lands comes with it (dropOf).
+      return { kind: 'hover' };
     case 'select':
       return Array.isArray(args.values) && args.values.length > 0 ? { kind: 'select', values: args.values.map(String) } : null;
     default:
@@ -58,18 +61,32 @@ export function elementActionFor(tool: string, args: Record<string, unknown>): E
   }
 }
 
-/** The facts for the gate: what the action will do in the page. */
-export async function gateFactsFor(
-  effect: (tabId: number, ref: number | undefined, action: ElementAction) => Promise<ActionEffect | undefined>,
-  tabId: number,
-  call: { tool: string; args: Record<string, unknown> },
-): Promise<GateFacts> {
+type EffectOf = (tabId: number, ref: number | undefined, action: ElementAction) => Promise<ActionEffect | undefined>;
+
+/**
+ * Where a drag lets go, asked as the start is: the element under the drop point (drag_at), the element it is dropped
+ * on (drag with to_ref), or the element at the offset from the dragged one (drag by dx, dy, found in its frame).
+ */
+function dropOf(effect: EffectOf, tabId: number, call: { tool: string; args: Record<string, unknown> }): Promise<ActionEffect | undefined> | undefined {
+  const { args } = call;
+  if (call.tool === 'drag_at') {
+    return typeof args.to_x === 'number' && typeof args.to_y === 'number' ? effect(tabId, undefined, { kind: 'point', op: 'hover', x: args.to_x, y: args.to_y }) : undefined;
+  }
+  if (call.tool !== 'drag' || typeof args.ref !== 'number') return undefined;
+  if (typeof args.to_ref === 'number') return effect(tabId, args.to_ref, { kind: 'hover' });
+  const offset = { dx: typeof args.dx === 'number' ? args.dx : 0, dy: typeof args.dy === 'number' ? args.dy : 0 };
+  return effect(tabId, args.ref, { kind: 'drag', to: null, ...offset, position: 'center' });
+}
+
+/** The facts for the gate: what the action will do in the page, and for a drag, where it lets go. */
+export async function gateFactsFor(effect: EffectOf, tabId: number, call: { tool: string; args: Record<string, unknown> }): Promise<GateFacts> {
   const action = elementActionFor(call.tool, call.args);
   if (!action) return {};
   const ref = typeof call.args.ref === 'number' ? call.args.ref : undefined;
   if (ref === undefined && call.tool !== 'press' && action.kind !== 'point') return {};
   const found = await effect(tabId, ref, action);
-  return found ? { effect: found } : {};
+  const drop = await dropOf(effect, tabId, call);
+  return { ...(found ? { effect: found } : {}), ...(drop ? { drop } : {}) };
 }
 
 /** How long a window the action opened may take to have its first request held. */

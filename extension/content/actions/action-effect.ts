@@ -97,6 +97,12 @@ function selectedLabels(el: Element, values: string[]): string[] {
   });
 }
 
+/** Where a drag of `el` by an offset lets go: its centre moved by the offset, in its frame's viewport. */
+function dropByOffset(el: Element, action: { dx: number; dy: number }): { x: number; y: number } {
+  const rect = el.getBoundingClientRect();
+  return { x: rect.left + rect.width / 2 + action.dx, y: rect.top + rect.height / 2 + action.dy };
+}
+
 /**
  * What an action on an element will do, found out in the page before it runs: the link it follows (its address as the
  * page has it now, and whether it opens a new window), the form it submits (its address, method and the names of
@@ -105,11 +111,13 @@ function selectedLabels(el: Element, values: string[]): string[] {
  */
 export function describeEffect(doc: Document, el: Element | null, action: ElementAction, access: DomAccess): ActionEffect {
   const win = doc.defaultView;
-  const point = action.kind === 'point' ? fromScreenshot(win, action.x, action.y) : null;
+  const point = action.kind === 'point' ? fromScreenshot(win, action.x, action.y) : action.kind === 'drag' && el ? dropByOffset(el, action) : null;
   const atPoint = point ? deepElementAt(doc, point.x, point.y, access) : null;
   // Input at a point over a child frame lands in that frame: the gate judges it by the frame's site.
   const frameUrl = atPoint instanceof HTMLIFrameElement && atPoint.src ? atPoint.src : (win?.location.href ?? doc.URL);
-  const target = el ?? atPoint ?? (action.kind === 'press' ? deepActiveElement(doc, access) : null) ?? doc.body;
+  // A drag by an offset is judged where it lets go, not where it starts.
+  const dropped = action.kind === 'drag' ? atPoint : null;
+  const target = dropped ?? el ?? atPoint ?? (action.kind === 'press' ? deepActiveElement(doc, access) : null) ?? doc.body;
   const key = action.kind === 'press' ? action.key : action.kind === 'type' && action.submit ? 'Enter' : '';
   const activates = action.kind === 'click' || (action.kind === 'point' && (action.op === 'click' || action.op === 'double')) || action.kind === 'check' || key === 'Enter' || (key === ' ' && !isTextField(target));
   const effect: ActionEffect = {

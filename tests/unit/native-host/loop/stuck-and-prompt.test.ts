@@ -56,7 +56,7 @@ describe('buildFixerPrompt', () => {
     expect(prompt).toContain('- Iteration 1: failing [a]; fix: "Tried X"; REJECTED and rolled back: changed .env is a protected path');
     expect(prompt).toContain('- Iteration 2: failing [a]; fix: "Tried Y"; committed 0123456789');
     expect(prompt).toContain("## The service's guidance (CLAUDE.md)\nUse integer cents.");
-    expect(prompt).toContain('## Service logs after the last deploy\nERROR db timeout');
+    expect(prompt).toContain('## Service logs after the last deploy\n<untrusted_output source="service logs">\nERROR db timeout\n</untrusted_output>');
     expect(prompt).toContain('Change only files under: src/**.');
     expect(prompt).toContain('Never touch protected paths: **/.env.');
     expect(prompt).toContain('write CANNOT_FIX.md at the repository root');
