@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll } from 'vitest';
@@ -19,7 +19,11 @@ const root = mkdtempSync(join(tmpdir(), 'dpe-'));
 const home = join(root, 'home');
 const temp = join(root, 'tmp');
 mkdirSync(home, { mode: 0o700 });
-mkdirSync(temp, { mode: 0o700 });
+mkdirSync(temp);
+// The temp folder is what /tmp is to other users: servers a test starts as root drop to users of their own (Dovecot's
+// mail and login processes run as nobody and dovenull) and must reach their folders under it.
+chmodSync(root, 0o755);
+chmodSync(temp, 0o1777);
 
 for (const name of [
   'XDG_CONFIG_HOME',
