@@ -7,7 +7,8 @@ import { join } from 'node:path';
  * processes per core, as a user's laptop under load would be. The load is started before the suite and stopped after
  * it, whatever happens: the suite passing or failing, Ctrl-C, or this script being killed. Timings under load mean
  * nothing; what counts is that every test still passes, so a test that waits for time rather than for a state shows
- * up here. DEPUTY_LOAD_PER_CORE changes the two.
+ * up here. DEPUTY_LOAD_PER_CORE changes the two. The suite runs as vitest.e2e.config.ts says (two files at a time);
+ * vitest's own flags pass through, so `-- --maxWorkers=1 FILE...` runs the files one at a time.
  */
 
 const perCore = Number(process.env.DEPUTY_LOAD_PER_CORE ?? 2);
@@ -36,6 +37,7 @@ function stopLoad(): void {
 }
 process.on('exit', stopLoad);
 
+// Files to run, and any vitest flags given with them.
 const files = process.argv.slice(2);
 // vitest itself (no npx between: it would not pass a signal on), in a process group of its own with the browsers and
 // hosts it starts, so a stop reaches all of them.

@@ -1,4 +1,4 @@
-import { chmod, unlink } from 'node:fs/promises';
+import { chmod } from 'node:fs/promises';
 import { createServer, type Server, type Socket } from 'node:net';
 import { AppError, toErrorShape } from '../../shared/errors';
 import { BridgeChannel, errorResponse, okResponse, parseRequest, type BridgeMethods, type ParamsOf, type ResultOf } from '../../shared/protocol';
@@ -6,6 +6,7 @@ import { canConnect } from '../desktop/socket-connect';
 import type { Logger } from '../log/logger';
 import { MAX_SOCKET_PATH_BYTES, type BridgePaths } from './bridge-paths';
 import { ensurePrivateDir, readOrCreateToken, sameToken } from './bridge-security';
+import { placeSocketFile, privateSocketPath, removeSocketFileIfOurs, socketFileId, type SocketFileId } from './bridge-socket-file';
 import { framedSocket, type FramedSocket } from './framed-socket';
 
 /** What the other end of one connection can be told. */
@@ -47,60 +48,92 @@ export async function startBridgeServer(options: { paths: BridgePaths; backend: 
   const platform = options.platform ?? process.platform;
   await ensurePrivateDir(paths.dir, platform);
   const token = await readOrCreateToken(paths.tokenFile);
-  if (platform !== 'win32' && Buffer.byteLength(paths.socket) > MAX_SOCKET_PATH_BYTES) {
-    throw new AppError('bad_config', `The bridge socket path ${paths.socket} is too long for a Unix socket; set DEPUTY_RUN_DIR to a shorter folder.`);
-  }
   const connections = new Set<Socket>();
   const server: Server = createServer((socket) => {
     connections.add(socket);
     socket.once('close', () => connections.delete(socket));
     serveConnection(socket, token, backend, log);
   });
-  // Two hosts may start at once (two browsers, or a browser restarting its host): the socket is never removed before
-  // listening, so of two racing hosts exactly one listens. The other finds the address in use, sees a live host
-  // behind it and leaves the bridge to that one; a socket file with nobody behind it (a host that crashed) is
-  // removed and listened on.
-  for (let attempt = 0; ; attempt += 1) {
-    const error = await listen(server, paths.socket);
-    if (!error) break;
-    if (error.code !== 'EADDRINUSE' || attempt > 0) {
-      throw new AppError(
-        'internal',
-        `The bridge for deputy mcp cannot listen on ${paths.socket}: ${error.message}. Another program holds it, or the folder is not writable; set DEPUTY_RUN_DIR to another folder, or close the other Deputy host and reload the extension.`,
-      );
-    }
-    if (await canConnect({ path: paths.socket }, 500)) {
-      log.warn(
-        'another Deputy host (another browser) serves the bridge socket already; deputy mcp reaches the browser whose host started first. To use this browser instead, close the other one, then reload Deputy here.',
-        { socket: paths.socket },
-      );
+  const closeServer = (): Promise<void> => new Promise<void>((resolve) => server.close(() => resolve()));
+  const listening = platform === 'win32' ? undefined : await listenPrivately(server, paths.socket, closeServer);
+  if (listening === undefined) {
+    const deferred = await listenOnPipe(server, paths.socket, log);
+    if (deferred) return deferred;
+  } else {
+    const onStale = (): void => log.info('removing a stale bridge socket left by a host that is gone', { socket: paths.socket });
+    const placed = await placeSocketFile(listening.path, paths.socket, onStale).catch(async (error: unknown) => {
+      await closeServer();
+      throw cannotListen(paths.socket, error instanceof Error ? error : new Error(String(error)));
+    });
+    if (placed === 'taken') {
+      log.warn(ANOTHER_HOST, { socket: paths.socket });
+      await closeServer();
       return { socket: undefined, close: () => Promise.resolve() };
     }
-    if (platform === 'win32') continue;
-    log.info('removing a stale bridge socket left by a host that is gone', { socket: paths.socket });
-    await unlink(paths.socket).catch(() => undefined);
-  }
-  const closeServer = (): Promise<void> => new Promise<void>((resolve) => server.close(() => resolve()));
-  if (platform !== 'win32') {
-    // Another host starting or stopping beside this one can take the file away between the listen and here: the server
-    // must not stay open on a file that is gone (it would keep the process alive after the host stops).
-    await chmod(paths.socket, 0o600).catch(async (error: unknown) => {
-      await closeServer();
-      throw new AppError(
-        'internal',
-        `The bridge for deputy mcp listened on ${paths.socket}, but its socket file went away at once (another Deputy host starting or stopping beside this one): ${error instanceof Error ? error.message : String(error)}. Reload Deputy to try again.`,
-      );
-    });
   }
   log.info('bridge listening', { socket: paths.socket });
   return {
     socket: paths.socket,
     close: async () => {
+      // The public name goes first, while this server still answers on it, so no other host can take it over as stale
+      // in between; a newer host's socket there (this one's file was removed and the name taken meanwhile) stays.
+      if (listening !== undefined) await removeSocketFileIfOurs(paths.socket, listening.id);
       for (const socket of connections) socket.destroy();
       await closeServer();
-      if (platform !== 'win32') await unlink(paths.socket).catch(() => undefined);
     },
   };
+}
+
+const ANOTHER_HOST =
+  'another Deputy host (another browser) serves the bridge socket already; deputy mcp reaches the browser whose host started first. To use this browser instead, close the other one, then reload Deputy here.';
+
+/**
+ * Listens on a private name beside the public socket (bridge-socket-file.ts says why), made 0600 before anyone can reach
+ * it under the public name. Returns that name and which file it is.
+ */
+async function listenPrivately(server: Server, socket: string, closeServer: () => Promise<void>): Promise<{ path: string; id: SocketFileId }> {
+  for (let attempt = 0; ; attempt += 1) {
+    const path = privateSocketPath(socket);
+    if (Buffer.byteLength(path) > MAX_SOCKET_PATH_BYTES) {
+      throw new AppError('bad_config', `The bridge socket path ${socket} is too long for a Unix socket; set DEPUTY_RUN_DIR to a shorter folder.`);
+    }
+    const error = await listen(server, path);
+    // A private name in use already (left by a host that crashed, by chance): another one.
+    if (error?.code === 'EADDRINUSE' && attempt < 3) continue;
+    if (error) throw cannotListen(socket, error);
+    // Only this host uses the private name, but a user or a cleaner of the run folder can still remove the file, and the
+    // server must not stay open on a file that is gone (it would keep the process alive after the host stops).
+    const id = await chmod(path, 0o600).then(
+      () => socketFileId(path),
+      () => undefined,
+    );
+    if (id !== undefined) return { path, id };
+    await closeServer();
+    throw new AppError('internal', `The bridge for deputy mcp listened on ${path}, but its socket file went away at once (removed by hand, or by a cleaner of the run folder). Reload Deputy to try again.`);
+  }
+}
+
+/**
+ * Windows: a named pipe has no file to link. The pipe is never removed before listening, so of two hosts starting at
+ * once exactly one listens, and the other leaves the bridge to it: that other one's bridge is returned.
+ */
+async function listenOnPipe(server: Server, pipe: string, log: Logger): Promise<RunningBridge | undefined> {
+  for (let attempt = 0; ; attempt += 1) {
+    const error = await listen(server, pipe);
+    if (!error) return undefined;
+    if (error.code !== 'EADDRINUSE' || attempt > 0) throw cannotListen(pipe, error);
+    if (await canConnect({ path: pipe }, 500)) {
+      log.warn(ANOTHER_HOST, { socket: pipe });
+      return { socket: undefined, close: () => Promise.resolve() };
+    }
+  }
+}
+
+function cannotListen(socket: string, error: Error): AppError {
+  return new AppError(
+    'internal',
+    `The bridge for deputy mcp cannot listen on ${socket}: ${error.message}. Another program holds it, or the folder is not writable; set DEPUTY_RUN_DIR to another folder, or close the other Deputy host and reload the extension.`,
+  );
 }
 
 function listen(server: Server, path: string): Promise<NodeJS.ErrnoException | undefined> {

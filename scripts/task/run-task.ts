@@ -10,6 +10,7 @@ import { ControlPage } from './control-page';
 import { formatEvent } from './event-format';
 import { EXIT, ExitError } from './exit-codes';
 import { checkModelServer } from './model-preflight';
+import { newRunDir } from './run-dir';
 import { type TaskEvent, taskEvents } from './task-events';
 import type { TaskOptions } from './task-flags';
 
@@ -254,8 +255,7 @@ async function keepRoutine(context: DriveContext, record: TaskRecord): Promise<v
 /** Writes the trace, the screenshots and the task record to runs/<time>/ and reports the end. */
 async function saveRun(context: DriveContext, record: TaskRecord, interrupted: boolean): Promise<TaskRun> {
   const { options, control, emit } = context;
-  const runDir = join(options.runsDir, new Date().toISOString().replace(/[:.]/g, '-'));
-  await mkdir(runDir, { recursive: true });
+  const runDir = await newRunDir(options.runsDir, new Date().toISOString().replace(/[:.]/g, '-'));
   await writeFile(join(runDir, 'task.json'), `${JSON.stringify(record, null, 2)}\n`);
   const alive = context.ext.browser.connected;
   const trace = alive ? await control.call('task.trace', { taskId: record.id }).catch(() => undefined) : undefined;

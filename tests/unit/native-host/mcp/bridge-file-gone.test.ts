@@ -7,16 +7,17 @@ import { afterAll, describe, expect, it, vi } from 'vitest';
 import type { Logger } from '../../../../native-host/log/logger';
 import type { BridgeBackend } from '../../../../native-host/mcp/bridge-server';
 
-// Between the bridge's listen and its chmod, another host starting or stopping beside this one can take the socket
-// file away (seen with hosts started together on one machine: chmod failed with ENOENT, and the server left open on
-// the vanished file kept the host alive after it stopped, which then ended by its forced exit). Here chmod fails once.
+// Between the bridge's listen and its chmod, the socket file can be taken away (seen when hosts started together on one
+// machine all listened on the public name: chmod failed with ENOENT, and the server left open on the vanished file kept
+// the host alive after it stopped, which then ended by its forced exit). Each host now listens on a private name first;
+// a user or a cleaner of the run folder can still remove that one. Here chmod of the socket fails once.
 vi.mock('node:fs/promises', async (original) => {
   const real = await original<typeof fsPromises>();
   let failed = false;
   return {
     ...real,
     chmod: async (...args: Parameters<typeof real.chmod>) => {
-      if (!failed && String(args[0]).endsWith('bridge.sock')) {
+      if (!failed && String(args[0]).endsWith('.sock')) {
         failed = true;
         throw Object.assign(new Error(`ENOENT: no such file or directory, chmod '${String(args[0])}'`), { code: 'ENOENT' });
       }

@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, unlinkSync } from 'node:fs';
 import { spawn } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -70,5 +70,57 @@ describe.skipIf(process.platform === 'win32')('two hosts racing for the bridge s
     expect(bridge.socket).toBe(where.socket);
     expect(log.warnings).toEqual([]);
     expect(await canConnect({ path: where.socket }, 2000)).toBe(true);
+  });
+});
+
+// libuv removes the path a Unix socket server listened on when the server closes, whatever file that path holds by then.
+// A host that stops must not take a newer host's socket file with it: deputy mcp could then reach no browser at all,
+// while the newer host still believes it serves the bridge.
+async function start(where: ReturnType<typeof paths>): Promise<RunningBridge> {
+  const bridge = await startBridgeServer({ paths: where, backend, log: recordingLog() });
+  running.push(bridge);
+  return bridge;
+}
+
+describe.skipIf(process.platform === 'win32')('a host that stops beside a newer one', () => {
+  it("leaves the newer host's socket file in place when its own was removed and taken meanwhile", async () => {
+    const where = paths();
+    const older = await start(where);
+    expect(older.socket).toBe(where.socket);
+    // The file goes (a user, or a cleaner of the run folder); a host started now listens on the free name.
+    unlinkSync(where.socket);
+    const newer = await start(where);
+    expect(newer.socket).toBe(where.socket);
+    await older.close();
+    expect(existsSync(where.socket)).toBe(true);
+    expect(await canConnect({ path: where.socket }, 2000)).toBe(true);
+    await newer.close();
+    expect(existsSync(where.socket)).toBe(false);
+  });
+
+  it.each([1, 2, 3, 4, 5, 6, 7, 8])(
+    'stopping while another starts (round %i): a host that says it serves the bridge is reachable',
+    async () => {
+      const where = paths();
+      const older = await start(where);
+      const [, newer] = await Promise.all([older.close(), start(where)]);
+      if (newer.socket === undefined) {
+        // It found the older host still answering and left the bridge to it, which then stopped: nothing is left behind.
+        expect(existsSync(where.socket)).toBe(false);
+      } else {
+        expect(await canConnect({ path: where.socket }, 2000)).toBe(true);
+      }
+    },
+  );
+
+  it('leaves no file but the socket and the token in the run folder, and only the token once stopped', async () => {
+    const where = paths();
+    const bridge = await start(where);
+    const deferred = await start(where);
+    expect(deferred.socket).toBeUndefined();
+    expect(readdirSync(where.dir).sort()).toEqual(['bridge.sock', 'token']);
+    await deferred.close();
+    await bridge.close();
+    expect(readdirSync(where.dir)).toEqual(['token']);
   });
 });
