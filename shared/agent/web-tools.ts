@@ -206,7 +206,10 @@ export const webTools: AnyTool<WebEnvironment>[] = [
   tabsTool,
 ];
 
-/** Everything a web task offers the model: the web tools and the plan, question and done tools. */
+/**
+ * Every tool a web task can offer the model: the web tools, full_page and the plan, question and done tools. A task
+ * offers those its facts call for (see taskTools); the gate's tests walk all of them.
+ */
 export function webAgentTools(): AnyTool<WebEnvironment>[] {
-  return [...webTools, ...controlTools<WebEnvironment>()];
+  return [...webTools, fullPageTool, ...controlTools<WebEnvironment>()];
 }
