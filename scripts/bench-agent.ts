@@ -1,7 +1,6 @@
 import Anthropic from '@anthropic-ai/sdk';
 import OpenAI from 'openai';
 import { cpus, loadavg } from 'node:os';
-import { controlTools } from '../shared/agent/control-tools';
 import { createAnthropicProvider } from '../shared/agent/providers/anthropic-provider';
 import { createOpenAiChatProvider } from '../shared/agent/providers/openai-chat-provider';
 import { createOpenAiResponsesProvider } from '../shared/agent/providers/openai-responses-provider';
@@ -10,7 +9,7 @@ import { startAgent } from '../shared/agent/run-agent';
 import { createSecretVault } from '../shared/agent/secret-vault';
 import type { TraceRecord } from '../shared/agent/trace';
 import type { WebEnvironment } from '../shared/agent/web-environment';
-import { fullPageTool, webTools } from '../shared/agent/web-tools';
+import { taskTools } from '../shared/agent/task-tools';
 import type { PageView } from '../shared/agent/build-prompt';
 import { ACTION_PART, PHASES, STEP_KINDS, measureOverhead, percentile } from './bench/agent-overhead';
 import { STAGEHAND_VERSION, ensureStagehand, measureStagehand } from './bench/stagehand-peer-run';
@@ -129,7 +128,8 @@ async function run(api: Api, pageView: PageView): Promise<Figures> {
     const state = await startAgent<WebEnvironment>(
       {
         environment: createFakeWeb(pages, `${SITE}/search`),
-        tools: [...webTools, ...(pageView === 'diff' ? [fullPageTool] : []), ...controlTools<WebEnvironment>()],
+        // The tools the extension offers this task: no files attached, a model not sent images.
+        tools: taskTools<WebEnvironment>({ flow: 'web', attachedFiles: 0, vision: provider.vision, screenshotsEachStep: false, pageView }).tools,
         provider,
         policy: { mode: 'act' },
         vault: createSecretVault({ entries: {} }),

@@ -51,6 +51,19 @@ function callResultText(call: CallRecord): { content: string; isError: boolean }
   return { content: 'Not run.', isError: true };
 }
 
+/** The evidence an action's result carries under its message (see web-perform's perform): lines quoting the page. */
+const EVIDENCE_BLOCK = /\n<untrusted_output from="[a-z_]+">\n[\s\S]*\n<\/untrusted_output>$/;
+
+/**
+ * A result as it stays in the history once its step's page is masked: the message, which says what was done and what
+ * the verification found, without the evidence under it, which quotes a page the prompt no longer shows. It is masked
+ * with its page, in the same blocks, so earlier messages stay byte-identical between block boundaries.
+ */
+function maskedResult(call: CallRecord | undefined, content: string): string {
+  if (!call?.result?.evidence?.length) return content;
+  return content.replace(EVIDENCE_BLOCK, '');
+}
+
 function lastStepReport(step: StepRecord | undefined): string {
   if (!step) return 'Last step: none yet; this is the first turn.';
   if (step.calls.length === 0) return 'Last step: you called no tool.';
@@ -232,7 +245,9 @@ function build(state: AgentState, limits: Limits, options: PromptOptions): { mes
     messages.push({ role: 'assistant', content: step.reply.text, toolCalls: step.reply.toolCalls });
     for (const toolCall of step.reply.toolCalls) {
       const record = step.calls.find((c) => c.id === toolCall.id);
-      const { content, isError } = record ? callResultText(record) : { content: 'Not run.', isError: true };
+      const result = record ? callResultText(record) : { content: 'Not run.', isError: true };
+      const content = verbatim ? result.content : maskedResult(record, result.content);
+      const { isError } = result;
       const short = content.length > limits.resultChars ? `${content.slice(0, limits.resultChars)}… [cut]` : content;
       messages.push({ role: 'tool', toolCallId: toolCall.id, name: toolCall.name, content: short, isError });
     }

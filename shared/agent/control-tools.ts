@@ -5,7 +5,7 @@ import { type AnyTool, defineTool, quote } from './tool';
 export const updatePlanTool = defineTool({
   name: 'update_plan',
   description:
-    'Record your plan as a checklist of sub-goals, and update it as you go (mark one step in_progress, finished ones completed). Call it before your first action.',
+    'Record your plan as a checklist of sub-goals before your first action, and keep it current as you go.',
   input: Plan,
   risk: 'read',
   changesPage: false,
@@ -18,8 +18,8 @@ export const updatePlanTool = defineTool({
 
 export const askUserTool = defineTool({
   name: 'ask_user',
-  description: 'Ask the user a question when the task is ambiguous or needs information only they have. The task pauses until they answer.',
-  input: z.object({ question: z.string().min(1).max(1000).describe('The question, in one or two plain sentences.') }),
+  description: 'Ask the user when the task is ambiguous or needs what only they know; the task waits for the answer.',
+  input: z.object({ question: z.string().min(1).max(1000).describe('The question, in plain words.') }),
   risk: 'read',
   changesPage: false,
   describe: (args) => `Asked the user ${quote(args.question, 80)}`,
@@ -34,10 +34,10 @@ export const askUserTool = defineTool({
 
 export const doneTool = defineTool({
   name: 'done',
-  description: 'Finish the task: say whether it succeeded and summarise what was done (or what stopped you).',
+  description: 'End the task, finished or not, with an honest summary.',
   input: z.object({
-    success: z.boolean().describe('true only if the whole task was completed.'),
-    summary: z.string().min(1).max(2000).describe('What was done, for the user, in a few sentences.'),
+    success: z.boolean().describe('true only if the whole task was done.'),
+    summary: z.string().min(1).max(2000).describe('What was done, or what stopped you, for the user.'),
   }),
   risk: 'read',
   changesPage: false,

@@ -20,6 +20,8 @@ export interface CallServices<E> {
   state: AgentState;
   step: StepRecord;
   tools: AnyTool<E>[];
+  /** Deputy's tools this task does not offer, with why (see taskTools): a call to one is told the reason. */
+  withheld?: Readonly<Record<string, string>>;
   environment: E;
   policy: PolicyConfig;
   vault: SecretVault;
@@ -158,7 +160,9 @@ export async function executeCall<E>(
   const tool = services.tools.find((t) => t.name === call.name);
   if (!tool) {
     const names = services.tools.map((t) => t.name).join(', ');
-    settle(call, 'finished', { ok: false, content: `There is no tool named "${call.name}". Use one of: ${names}.` }, services.now());
+    const why = Object.hasOwn(services.withheld ?? {}, call.name) ? services.withheld?.[call.name] : undefined;
+    const content = why === undefined ? `There is no tool named "${call.name}".` : `The tool "${call.name}" is not offered in this task: ${why}.`;
+    settle(call, 'finished', { ok: false, content: `${content} Use one of: ${names}.` }, services.now());
     return { tool: null, result: null, changesPage: false };
   }
   const parsed = parseToolArguments(tool, call.arguments);

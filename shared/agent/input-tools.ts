@@ -6,13 +6,13 @@ import { perform, ref, type WebContext } from './web-perform';
 export const dragTool = defineTool({
   name: 'drag',
   description:
-    'Drag an element onto another (to_ref) or by dx, dy pixels. In a list, drop it before or after the item whose place it takes. The result says where it ended up.',
+    'Drag an element onto another (to_ref), or by dx, dy pixels.',
   input: z.object({
     ref,
-    to_ref: ref.optional().describe('The element to drop it on.'),
-    dx: z.number().min(-5000).max(5000).default(0).describe('Pixels right (negative: left), without to_ref.'),
-    dy: z.number().min(-5000).max(5000).default(0).describe('Pixels down (negative: up), without to_ref.'),
-    position: z.enum(['center', 'before', 'after']).default('center').describe('Drop on the centre of to_ref, or before or after it.'),
+    to_ref: ref.optional().describe('Where to drop it.'),
+    dx: z.number().min(-5000).max(5000).default(0).describe('Pixels right (negative: left).'),
+    dy: z.number().min(-5000).max(5000).default(0).describe('Pixels down (negative: up).'),
+    position: z.enum(['center', 'before', 'after']).default('center').describe('Before or after to_ref, in a list.'),
   }),
   risk: 'act',
   changesPage: true,
@@ -27,8 +27,8 @@ export const dragTool = defineTool({
 export const setValueTool = defineTool({
   name: 'set_value',
   description:
-    'Set a slider or a date, time, month, week, colour or number field to a value written as people write it ("10/16/2012", "10:15 PM", "#ff8800", "42"). It is read back: a value the field does not take fails the step.',
-  input: z.object({ ref, value: z.string().min(1).max(500).describe('The value, e.g. "10/16/2012" or "75".') }),
+    'Set a slider, or a date, time, month, week, colour or number field, to a value as people write it ("10/16/2012", "10:15 PM", "#ff8800", "42"). A value the field refuses fails the step.',
+  input: z.object({ ref, value: z.string().min(1).max(500).describe('The value.') }),
   risk: 'act',
   changesPage: false,
   describe: (args, page) => `Set ${describeRef(args.ref, page)} to ${quote(args.value, 40)}`,
@@ -52,7 +52,7 @@ export const uploadTool = defineTool({
 export const dialogTool = defineTool({
   name: 'dialog',
   description:
-    'Answer the JavaScript dialog over the page (alert, confirm, prompt, "leave this page?"): accept or dismiss it; a prompt is accepted with text. The page is frozen until then.',
+    'Answer the JavaScript dialog over the page; a prompt is accepted with text.',
   input: z.object({
     action: z.enum(['accept', 'dismiss']).describe('accept (OK, Leave) or dismiss (Cancel, Stay).'),
     text: z.string().max(2000).optional().describe('A prompt\'s answer.'),
@@ -71,7 +71,7 @@ export const dialogTool = defineTool({
 export const downloadTool = defineTool({
   name: 'download',
   description:
-    'Keep or discard a download of this task. A held program (installer, script) is kept only if the user approves.',
+    'Keep or discard a download of this task; keeping a program waits for the user.',
   input: z.object({
     id: z.string().min(1).max(20).describe('The download id, e.g. "d2".'),
     action: z.enum(['keep', 'discard']).describe('keep or discard.'),

@@ -4,20 +4,20 @@ export const PlanStepStatus = z.enum(['pending', 'in_progress', 'completed']);
 export type PlanStepStatus = z.infer<typeof PlanStepStatus>;
 
 export const PlanStep = z.object({
-  step: z.string().min(1).max(300).describe('One sub-goal, in a short sentence.'),
-  status: PlanStepStatus.describe('pending, in_progress (at most one) or completed.'),
+  step: z.string().min(1).max(300).describe('A sub-goal, in a few words.'),
+  status: PlanStepStatus.describe('At most one in_progress.'),
 });
 export type PlanStep = z.infer<typeof PlanStep>;
 
 /** The model's visible checklist. The loop keeps the latest one and shows it in every turn. */
 export const Plan = z.object({
-  explanation: z.string().max(1000).describe('Why the plan is what it is, or what changed since the last update.'),
+  explanation: z.string().max(1000).describe('Why, or what changed.'),
   steps: z.array(PlanStep).min(1).max(20).describe('The sub-goals in order.'),
   sites: z
     .array(z.string().min(1).max(200))
     .max(10)
     .optional()
-    .describe('The sites the plan visits besides the one the task starts on, as addresses or host names ("docs.example.com"). The user approves them with the plan; any other site asks again.'),
+    .describe('Other sites it visits ("docs.example.com"), approved with the plan.'),
 });
 export type Plan = z.infer<typeof Plan>;
 

@@ -55,6 +55,8 @@ export const DEFAULT_AGENT_LIMITS: AgentLimits = {
 export interface AgentDeps<E extends AgentEnvironment> {
   environment: E;
   tools: AnyTool<E>[];
+  /** Deputy's tools this task does not offer, with why (see taskTools): a call to one is told the reason. */
+  withheldTools?: Readonly<Record<string, string>>;
   provider: Provider;
   policy: PolicyConfig | Partial<PolicyConfig>;
   vault: SecretVault;
@@ -263,6 +265,7 @@ async function runLoop<E extends AgentEnvironment>(deps: AgentDeps<E>, state: Ag
     state,
     step,
     tools,
+    ...(deps.withheldTools ? { withheld: deps.withheldTools } : {}),
     environment: deps.environment,
     policy,
     vault: deps.vault,

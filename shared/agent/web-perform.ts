@@ -11,7 +11,7 @@ export type WebContext = ToolContext<WebEnvironment>;
  * The ref field every web tool that acts on an element takes. Its description goes out with a dozen tools in every
  * request, so it is short: the system prompt's snapshot legend says what the numbers are.
  */
-export const ref = z.number().int().nonnegative().describe("The element's number, e.g. 14 for [14].");
+export const ref = z.number().int().nonnegative().describe("The element's number.");
 
 /**
  * A request the egress guard held while the action ran: the user decides; approved, it is sent again, refused, the tab

@@ -9,8 +9,8 @@ import { perform, ref, type WebContext } from './web-perform';
 
 export const clickTool = defineTool({
   name: 'click',
-  description: 'Click an element of the page by its ref number.',
-  input: z.object({ ref, double: z.boolean().default(false).describe('Double-click instead of a single click.') }),
+  description: 'Click an element.',
+  input: z.object({ ref, double: z.boolean().default(false).describe('Double-click.') }),
   risk: 'act',
   changesPage: true,
   describe: (args, page) => `${args.double ? 'Double-clicked' : 'Clicked'} ${describeRef(args.ref, page)}`,
@@ -19,12 +19,12 @@ export const clickTool = defineTool({
 
 export const typeTool = defineTool({
   name: 'type',
-  description: 'Type text into a field by its ref number. For personal data type its {{placeholder}} or {{redacted_...}} token exactly as shown; Deputy fills in the real value.',
+  description: 'Type text into a field.',
   input: z.object({
     ref,
-    text: z.string().max(5000).describe('The text to type, or a {{placeholder}} for personal data.'),
+    text: z.string().max(5000).describe('The text; personal data as its {{placeholder}} token.'),
     clear: z.boolean().default(true).describe('Clear the field first.'),
-    submit: z.boolean().default(false).describe('Press Enter after typing, which usually submits the form.'),
+    submit: z.boolean().default(false).describe('Press Enter after (usually submits).'),
   }),
   risk: 'act',
   changesPage: (args) => args.submit,
@@ -35,10 +35,10 @@ export const typeTool = defineTool({
 
 export const selectTool = defineTool({
   name: 'select',
-  description: 'Choose one or more options of a select element (or a listbox) by its ref number, by option label or value.',
+  description: 'Choose options of a select or listbox.',
   input: z.object({
     ref,
-    values: z.array(z.string()).min(1).describe('The labels or values of the options to choose.'),
+    values: z.array(z.string()).min(1).describe('Option labels or values.'),
   }),
   risk: 'act',
   changesPage: false,
@@ -49,8 +49,8 @@ export const selectTool = defineTool({
 
 export const checkTool = defineTool({
   name: 'check',
-  description: 'Set a checkbox, radio button or switch by its ref number to checked or unchecked.',
-  input: z.object({ ref, checked: z.boolean().default(true).describe('true to check, false to uncheck.') }),
+  description: 'Check or uncheck a checkbox, radio button or switch.',
+  input: z.object({ ref, checked: z.boolean().default(true).describe('false to uncheck.') }),
   risk: 'act',
   changesPage: false,
   describe: (args, page) => `${args.checked ? 'Checked' : 'Unchecked'} ${describeRef(args.ref, page)}`,
@@ -59,7 +59,7 @@ export const checkTool = defineTool({
 
 export const hoverTool = defineTool({
   name: 'hover',
-  description: 'Move the mouse over an element by its ref number, e.g. to open a menu.',
+  description: 'Move the mouse over an element (to open a menu).',
   input: z.object({ ref }),
   risk: 'act',
   changesPage: false,
@@ -70,9 +70,9 @@ export const hoverTool = defineTool({
 export const pressTool = defineTool({
   name: 'press',
   description:
-    'Press a key or key combination (Enter, Escape, Tab, ArrowDown, Control+A, Control+C), optionally on an element by its ref number, and several times if asked.',
+    'Press a key or combination (Enter, Escape, Tab, ArrowDown, Control+A), on an element or the page.',
   input: z.object({
-    key: z.string().min(1).max(40).describe('The key, as in KeyboardEvent.key, with modifiers joined by +.'),
+    key: z.string().min(1).max(40).describe('As KeyboardEvent.key; modifiers joined by +.'),
     ref: ref.optional(),
     times: z.number().int().min(1).max(100).default(1).describe('How many times.'),
   }),
@@ -85,10 +85,10 @@ export const pressTool = defineTool({
 export const scrollTool = defineTool({
   name: 'scroll',
   description:
-    'Scroll the page a screen or more in a direction. With a ref and no direction: bring that element into view, inside a box that scrolls on its own too (a list, a calendar). With a ref and a direction: scroll that element, or the box that holds it, that way.',
+    'Scroll the page. With a ref and no direction: bring it into view (also in a box that scrolls on its own); with both: scroll its box.',
   input: z.object({
-    direction: z.enum(['up', 'down', 'left', 'right']).optional().describe('Which way to scroll (down when left out without a ref).'),
-    ref: ref.optional().describe('An element to bring into view (no direction), or whose scrolling box to scroll.'),
+    direction: z.enum(['up', 'down', 'left', 'right']).optional().describe('Which way (down if left out without a ref).'),
+    ref: ref.optional().describe('An element to bring into view, or whose box to scroll.'),
     pages: z.number().positive().max(10).default(1).describe('How far, in screen heights.'),
   }),
   risk: 'read',
@@ -108,8 +108,8 @@ export const scrollTool = defineTool({
 
 export const navigateTool = defineTool({
   name: 'navigate',
-  description: 'Open a URL in the current tab. Only http and https addresses.',
-  input: z.object({ url: z.url({ protocol: /^https?$/ }).describe('The full address, starting with https://.') }),
+  description: 'Open an http(s) address in this tab.',
+  input: z.object({ url: z.url({ protocol: /^https?$/ }).describe('The full address.') }),
   risk: 'navigate',
   changesPage: true,
   describe: (args) => `Opened ${args.url}`,
@@ -118,7 +118,7 @@ export const navigateTool = defineTool({
 
 export const backTool = defineTool({
   name: 'back',
-  description: 'Go back to the previous page of the current tab.',
+  description: 'Go back a page in this tab.',
   input: z.object({}),
   risk: 'navigate',
   changesPage: true,
@@ -128,8 +128,8 @@ export const backTool = defineTool({
 
 export const findTool = defineTool({
   name: 'find',
-  description: 'Search the whole page (including parts not in the snapshot) for text and report where it is.',
-  input: z.object({ text: z.string().min(1).max(200).describe('The text to look for, case-insensitive.') }),
+  description: 'Search the whole page, also parts not in the snapshot, for text.',
+  input: z.object({ text: z.string().min(1).max(200).describe('The text, case-insensitive.') }),
   risk: 'read',
   changesPage: false,
   describe: (args) => `Searched the page for ${quote(args.text, 40)}`,
@@ -138,10 +138,10 @@ export const findTool = defineTool({
 
 export const waitTool = defineTool({
   name: 'wait',
-  description: 'Wait for the page: for some text to appear, or a number of seconds (at most 30).',
+  description: 'Wait for text to appear, or some seconds (at most 30).',
   input: z.object({
-    seconds: z.number().min(0).max(30).optional().describe('How long to wait, in seconds.'),
-    text: z.string().max(200).optional().describe('Wait until this text appears on the page.'),
+    seconds: z.number().min(0).max(30).optional().describe('Seconds to wait.'),
+    text: z.string().max(200).optional().describe('Text to wait for.'),
   }),
   risk: 'read',
   changesPage: false,
@@ -151,11 +151,11 @@ export const waitTool = defineTool({
 
 export const tabsTool = defineTool({
   name: 'tabs',
-  description: "Open a new tab, switch to or close a tab, or list the window's tabs (with the titles of the user's other tabs, when the task needs one).",
+  description: 'Open a new tab, switch to or close a tab, or list the tabs.',
   input: z.object({
     action: z.enum(['new', 'switch', 'close', 'list']).describe('What to do.'),
-    tabId: z.number().int().optional().describe('The tab to switch to or close (from the tab list).'),
-    url: z.string().optional().describe('For new: the address to open.'),
+    tabId: z.number().int().optional().describe('For switch and close.'),
+    url: z.string().optional().describe('For new: the address.'),
   }),
   risk: 'navigate',
   changesPage: true,
@@ -179,7 +179,7 @@ export const tabsTool = defineTool({
  */
 export const fullPageTool = defineTool({
   name: 'full_page',
-  description: 'Show the whole current page in the next message, instead of what changed since the last full page.',
+  description: 'Show the whole page next, not what changed.',
   input: z.object({}),
   risk: 'read',
   changesPage: false,
@@ -206,7 +206,10 @@ export const webTools: AnyTool<WebEnvironment>[] = [
   tabsTool,
 ];
 
-/** Everything a web task offers the model: the web tools and the plan, question and done tools. */
+/**
+ * Every tool a web task can offer the model: the web tools, full_page and the plan, question and done tools. A task
+ * offers those its facts call for (see taskTools); the gate's tests walk all of them.
+ */
 export function webAgentTools(): AnyTool<WebEnvironment>[] {
-  return [...webTools, ...controlTools<WebEnvironment>()];
+  return [...webTools, fullPageTool, ...controlTools<WebEnvironment>()];
 }

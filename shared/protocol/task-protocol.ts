@@ -243,8 +243,17 @@ export const StepScreenshot = z.object({
 });
 export type StepScreenshot = z.infer<typeof StepScreenshot>;
 
+/**
+ * The version of the saved settings' shape and defaults. Saved settings of an earlier version are brought up to date
+ * when read (extension/background/stores/settings-migrations.ts): 1 (no version saved) is before the diff page view
+ * became the default, when every save stored pageView 'full' whether or not the user chose it.
+ */
+export const SETTINGS_VERSION = 2;
+
 /** The user's settings. The API key stays in chrome.storage.local and goes nowhere but the provider. */
 export const Settings = z.object({
+  /** Which SETTINGS_VERSION wrote them; Deputy sets it on every save. */
+  version: z.number().int().min(1).default(SETTINGS_VERSION),
   provider: ProviderSettings.nullable(),
   defaultMode: TaskMode,
   /** Ask first: approve every action one by one too, not only the plan (whose routine steps it otherwise approves). */
@@ -295,6 +304,7 @@ export const Settings = z.object({
 export type Settings = z.infer<typeof Settings>;
 
 export const DEFAULT_SETTINGS: Settings = {
+  version: SETTINGS_VERSION,
   provider: null,
   defaultMode: 'ask',
   approveEachStep: false,

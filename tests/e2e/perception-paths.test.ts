@@ -74,6 +74,10 @@ function toSegment(p: Point, a: Point, b: Point): number {
 
 it('drag_at through via points draws the path on pads that follow the mouse or capture the pointer', async () => {
   const helper = await e2e.helper();
+  // Positions are offered only to a model that reads images (one that is shown a screenshot when it asks).
+  await uiCall(helper, 'settings.set', {
+    provider: { preset: 'custom', baseUrl: e2e.modelBaseUrl, model: 'gpt-4o', stream: true, openaiApi: 'chat', toolCalling: 'native', vision: true, timeoutMs: 60_000, maxRetries: 0 },
+  });
   const { page, tabId } = await openTab(e2e.ext, helper, e2e.site.url('/pads', 'shop.test'));
   const boxes = await page.evaluate((ids: readonly string[]) => ids.map((id) => {
     const r = document.getElementById(id)?.getBoundingClientRect();

@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { AppError, describeZodError } from '../../../shared/errors';
-import { DEFAULT_SETTINGS, Settings } from '../../../shared/protocol';
+import { DEFAULT_SETTINGS, SETTINGS_VERSION, Settings } from '../../../shared/protocol';
 import type { Store } from '../../platform/storage';
+import { migrateSettings } from './settings-migrations';
 
 const KEY = 'settings';
 
@@ -19,7 +20,8 @@ export class SettingsStore {
 
   async get(): Promise<Settings> {
     const saved = await this.store.get(KEY, z.unknown());
-    const merged = Settings.safeParse({ ...DEFAULT_SETTINGS, ...(isObject(saved) ? saved : {}) });
+    // Settings saved by an earlier version are read as that version meant them (see settings-migrations).
+    const merged = Settings.safeParse({ ...DEFAULT_SETTINGS, ...(isObject(saved) ? migrateSettings(saved) : {}) });
     return merged.success ? merged.data : DEFAULT_SETTINGS;
   }
 
@@ -33,7 +35,8 @@ export class SettingsStore {
    */
   async update(change: SettingsChange): Promise<PublicSettings> {
     const current = await this.get();
-    const next: Record<string, unknown> = { ...current, ...change };
+    // Saved under this version whatever the change says, so what the user chooses now is never migrated again.
+    const next: Record<string, unknown> = { ...current, ...change, version: SETTINGS_VERSION };
     if (change.provider && change.provider.apiKey === undefined && current.provider?.apiKey) {
       next.provider = { ...change.provider, apiKey: current.provider.apiKey };
     }

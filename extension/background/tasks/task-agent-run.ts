@@ -1,8 +1,6 @@
 import { type AgentState, isFinished } from '../../../shared/agent/agent-state';
 import type { ApprovalAnswer, ApprovalRequest } from '../../../shared/agent/approval';
 import { chatSystemPrompt } from '../../../shared/agent/chat-prompt';
-import { chatAgentTools } from '../../../shared/agent/chat-tools';
-import { controlTools } from '../../../shared/agent/control-tools';
 import type { AgentEnvironment, Screenshot } from '../../../shared/agent/environment';
 import { createRedactor } from '../../../shared/agent/redactor';
 import { buildCaseFile, carryReminders } from '../../../shared/agent/support-case';
@@ -11,7 +9,7 @@ import { extractPromises } from '../../../shared/agent/support-promises';
 import { createRiskClassifier } from '../../../shared/agent/risk-classifier';
 import { resumeAgent, startAgent, type AgentDeps } from '../../../shared/agent/run-agent';
 import type { TraceRecord } from '../../../shared/agent/trace';
-import { fullPageTool, webTools } from '../../../shared/agent/web-tools';
+import { taskTools } from '../../../shared/agent/task-tools';
 import { AppError } from '../../../shared/errors';
 import type { ChatCaseResult, TaskRecord } from '../../../shared/protocol';
 import type { ChatCaseEnvironment } from '../chat/chat-case-environment';
@@ -82,12 +80,22 @@ export async function runTaskAgent(core: TaskCore, record: TaskRecord, startUrl:
   const thinking = createThinkingFeed(taskId, (event) => deps.onThinking?.(event), deps.now);
   // The diff page view is for web tasks: a support chat's prompt does not explain it and its tools have no full_page.
   const pageView = chatCase ? 'full' : settings.pageView;
+  const provider = watch?.provider ?? deps.provider(settings.provider);
+  // The tools follow the task's facts, decided here once for the whole run: its files, the model, the page view.
+  const offered = taskTools<AgentEnvironment>({
+    flow: chatCase ? 'chat' : 'web',
+    attachedFiles: record.files?.length ?? 0,
+    vision: provider.vision,
+    screenshotsEachStep: settings.screenshots,
+    pageView,
+  });
   const agentDeps: AgentDeps<AgentEnvironment> = {
     environment,
-    tools: chatCase ? chatAgentTools() : [...webTools, ...(pageView === 'diff' ? [fullPageTool] : []), ...controlTools<TabEnvironment>(), ...((await deps.externalTools?.()) ?? [])],
+    tools: chatCase ? offered.tools : [...offered.tools, ...((await deps.externalTools?.()) ?? [])],
+    withheldTools: offered.withheld,
     ...(settings.riskClassifier ? { riskClassifier: createRiskClassifier(deps.provider(settings.provider)) } : {}),
     ...(chatCase ? { systemPrompt: (input) => chatSystemPrompt({ ...input, facts }) } : {}),
-    provider: watch?.provider ?? deps.provider(settings.provider),
+    provider,
     policy: { mode: record.mode, approveEachStep: settings.approveEachStep, allowedSites: settings.allowedSites, deniedSites: settings.deniedSites, allowedFacts: facts },
     vault,
     redaction: { emails: settings.redactEmails, phones: settings.redactPhones },

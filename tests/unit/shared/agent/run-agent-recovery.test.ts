@@ -168,7 +168,7 @@ describe('a model without tool calling', () => {
     const first = fake.requests[0]?.json as { tools?: unknown; messages: { role: string; content: string }[] };
     expect(first.tools).toBeUndefined();
     expect(first.messages[0]?.content).toContain('Reply with exactly one JSON object and nothing else: {"tool": "<tool name>", "arguments": { ... }}.');
-    expect(first.messages[0]?.content).toContain('- click: Click an element of the page by its ref number.');
+    expect(first.messages[0]?.content).toContain('- click: Click an element.');
     // The earlier call and its result come back as plain text, and the missing call is pointed out.
     const third = fake.requests[2]?.json as { messages: { role: string; content: string }[] };
     expect(third.messages.some((m) => m.role === 'assistant' && m.content.includes('{"tool": "click", "arguments": {"ref":1}}'))).toBe(true);

@@ -38,7 +38,7 @@ describe('tool declarations', () => {
     expect((type.parameters.properties as Record<string, unknown>).ref).toEqual({
       type: 'integer',
       minimum: 0,
-      description: "The element's number, e.g. 14 for [14].",
+      description: "The element's number.",
     });
   });
 
@@ -104,7 +104,7 @@ describe('tool declarations', () => {
 
   it('scrolls an element into view when given its ref and no direction, as its description says, and the page down by default', async () => {
     const scroll = all.find((t) => t.name === 'scroll') as AnyTool<never>;
-    expect(scroll.description).toMatch(/With a ref and no direction: bring that element into view/);
+    expect(scroll.description).toMatch(/With a ref and no direction: bring it into view/);
     const page = { url: 'https://x', element: (ref: number) => (ref === 9 ? { ref, role: 'gridcell', name: '9am' } : undefined) };
     const acted: unknown[] = [];
     const context = {

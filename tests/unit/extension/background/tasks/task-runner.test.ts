@@ -29,13 +29,13 @@ function memorySecrets() {
 type Turn = { name: string; args: Record<string, unknown> };
 
 /** A model that plays a fixed list of tool calls, one per turn, and records what it was sent. */
-function scriptedProvider(turns: Turn[]): Provider & { requests: ProviderRequest[] } {
+function scriptedProvider(turns: Turn[], vision = false): Provider & { requests: ProviderRequest[] } {
   const requests: ProviderRequest[] = [];
   let index = 0;
   return {
     label: 'scripted',
     model: 'scripted-1',
-    vision: false,
+    vision,
     free: true,
     requests,
     complete(request): Promise<ProviderReply> {
@@ -108,6 +108,8 @@ interface SetupOptions {
   screenshots?: ReturnType<typeof memoryScreenshots>;
   /** The address of the tab the task starts in; the shop's cart by default. */
   tabUrl?: string;
+  /** The model reads images. */
+  vision?: boolean;
 }
 
 /** Holds the model's answer to request number `at` (1-based) until the test releases it, as a slow model would. */
@@ -158,7 +160,7 @@ async function setup(turns: Turn[], mode: 'ask' | 'act' = 'act', options: SetupO
   const tasks = new TaskStore(store, options.screenshots);
   const settings = new SettingsStore(store);
   await settings.update({ provider: { preset: 'ollama', model: 'scripted-1' }, defaultMode: mode });
-  const provider = scriptedProvider(turns);
+  const provider = scriptedProvider(turns, options.vision);
   const tab = fakeTab();
   const environments: number[] = [];
   const browser = options.tabs ?? fakeTabs([{ id: 5, url: 'https://shop.example/cart' }]);
@@ -218,6 +220,21 @@ describe('the background task runner', () => {
     await until(async () => (await tasks.get(started.id))?.status === 'completed');
     expect(provider.requests[0]?.tools.map((tool) => tool.name)).toContain('full_page');
     expect(provider.requests[0]?.system).toContain(DIFF_LEGEND);
+  });
+
+  it('offers the tools the task calls for: upload only with files attached, positions only to a model that reads images', async () => {
+    const plain = await setup([doneTurn]);
+    const first = await plain.runner.start({ tabId: 5, text: 'Add one to the cart', flow: 'task' });
+    await until(async () => (await plain.tasks.get(first.id))?.status === 'completed');
+    const offered = plain.provider.requests[0]?.tools.map((tool) => tool.name) ?? [];
+    expect(offered).toEqual(expect.arrayContaining(['click', 'type', 'dialog', 'download', 'tabs', 'done']));
+    for (const name of ['upload', 'click_at', 'hover_at', 'drag_at', 'screenshot', 'chat_send']) expect(offered).not.toContain(name);
+
+    const attached = await setup([doneTurn], 'act', { vision: true });
+    const files = [{ name: 'cv.txt', size: 3, type: 'text/plain', path: '/tmp/cv.txt' }];
+    const second = await attached.runner.start({ tabId: 5, text: 'Apply with my CV', flow: 'task', files });
+    await until(async () => (await attached.tasks.get(second.id))?.status === 'completed');
+    expect(attached.provider.requests[0]?.tools.map((tool) => tool.name)).toEqual(expect.arrayContaining(['upload', 'click_at', 'hover_at', 'drag_at', 'screenshot']));
   });
 
   it('opens the address a task is given before the model looks, and takes its site from it', async () => {
