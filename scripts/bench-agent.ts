@@ -28,6 +28,20 @@ import { type FakePage, createFakeWeb } from '../tests/unit/shared/agent/support
  * step, cold start and memory on a real CLI run, and the peer's availability.
  */
 const STEPS = 30;
+
+const USAGE = `npx tsx scripts/bench-agent.ts [--tokens | --pairs | --deputy-only]  (npm run bench:agent builds first; the CLI runs need the build)
+  (no option)    the token part, Deputy's overhead table (model at once, model taking 1 s), then BENCH_PAIRS pairs with Stagehand
+  --tokens       the token part alone: no build, no browser
+  --pairs        the token part, then the pairs with Stagehand only (ratios), without the overhead table
+  --deputy-only  the token part and Deputy's overhead table, without the peer
+environment: BENCH_PAIRS=n pairs with the peer (default 3); BENCH_STEPS=n steps of each CLI run (default 30, at least 4);
+  BENCH_KEEP_RUNS=dir keeps each CLI run's trace and screenshots there`;
+if (process.argv.includes('--help')) {
+  process.stdout.write(`${USAGE}\n`);
+  process.exit(0);
+}
+/** Steps of each run of the CLI and of the peer (the token part always takes STEPS). */
+const CLI_STEPS = Math.max(4, Math.round(Number(process.env.BENCH_STEPS ?? STEPS)) || STEPS);
 const SITE = 'https://shop.example';
 const PRODUCTS = 6;
 
@@ -189,48 +203,54 @@ if (process.argv.includes('--tokens')) process.exit(0);
 
 // Part two: Deputy's own time and memory on a real run of the CLI (built extension, Chromium): once with a model that
 // answers at once, once with one that takes a second (a fast hosted model), whose time is taken off each step.
+// `--pairs` leaves this out and goes to the pairs with the peer; `--deputy-only` leaves the peer out.
 const ms = (value: number): string => `${Math.round(value)} ms`;
-const runs = [await measureOverhead(STEPS, 0), await measureOverhead(STEPS, 1000)];
-process.stdout.write(`\ndeputy agent benchmark (overhead): npm run task on a local shop, ${STEPS}-step scripted task (open a product, show details, back)\n\n`);
-const rowsOf = (o: (typeof runs)[number]): string[] => [
-  `exit ${o.exitCode}, ${o.steps} steps`,
-  ms(percentile(o.overheadMs, 50)),
-  ms(percentile(o.overheadMs, 90)),
-  ms(o.coldStartMs),
-  `${Math.round(o.peakRssKb / 1024)} MB`,
-  `${o.verified.results} of ${o.verified.actions}`,
-  `${Math.round(o.inputCharsPerStep / 1000)} kB`,
-];
-const labels = [
-  'result',
-  'per-step overhead, median',
-  'per-step overhead, p90',
-  'cold start to first model request',
-  'peak RSS (CLI, browser, host; summed)',
-  'actions with a verified result',
-  'request size per step',
-];
-const columns = runs.map(rowsOf);
-const labelWidth = Math.max(...labels.map((label) => label.length));
-process.stdout.write(`${''.padEnd(labelWidth)}  ${'model answers at once'.padEnd(24)}  model takes 1 s\n`);
-process.stdout.write(`${labels.map((label, i) => `${label.padEnd(labelWidth)}  ${(columns[0]?.[i] ?? '').padEnd(24)}  ${columns[1]?.[i] ?? ''}`).join('\n')}\n\n`);
-// Where a step's time goes (the task's trace: the mark before and after each part), with the model answering at once.
-// The action's parts (timed in the extension) follow the action phase, indented, each over the steps that had it.
-const phasesMs = runs[0]?.phasesMs ?? {};
-const parts = Object.keys(phasesMs).filter((key) => key.startsWith(ACTION_PART));
-const shownPhases = PHASES.flatMap((phase) => (phase === PHASES[1] ? [phase, ...parts] : [phase]));
-const phaseWidth = Math.max(...shownPhases.map((phase) => phase.length));
-process.stdout.write(`where a step's time goes (model answers at once; median, p90 over the task's steps; an action's parts over the steps that had them):\n`);
-for (const phase of shownPhases) {
-  const values = phasesMs[phase] ?? [];
-  const count = phase.startsWith(ACTION_PART) ? `  (${values.length} steps)` : '';
-  process.stdout.write(`  ${phase.padEnd(phaseWidth)}  ${ms(percentile(values, 50)).padStart(8)}  ${ms(percentile(values, 90)).padStart(8)}${count}\n`);
+if (!process.argv.includes('--pairs')) await overheadTable();
+if (!process.argv.includes('--deputy-only')) await peerPairs();
+
+async function overheadTable(): Promise<void> {
+  const runs = [await measureOverhead(CLI_STEPS, 0), await measureOverhead(CLI_STEPS, 1000)];
+  process.stdout.write(`\ndeputy agent benchmark (overhead): npm run task on a local shop, ${CLI_STEPS}-step scripted task (open a product, show details, back)\n\n`);
+  const rowsOf = (o: (typeof runs)[number]): string[] => [
+    `exit ${o.exitCode}, ${o.steps} steps`,
+    ms(percentile(o.overheadMs, 50)),
+    ms(percentile(o.overheadMs, 90)),
+    ms(o.coldStartMs),
+    `${Math.round(o.peakRssKb / 1024)} MB`,
+    `${o.verified.results} of ${o.verified.actions}`,
+    `${Math.round(o.inputCharsPerStep / 1000)} kB`,
+  ];
+  const labels = [
+    'result',
+    'per-step overhead, median',
+    'per-step overhead, p90',
+    'cold start to first model request',
+    'peak RSS (CLI, browser, host; summed)',
+    'actions with a verified result',
+    'request size per step',
+  ];
+  const columns = runs.map(rowsOf);
+  const labelWidth = Math.max(...labels.map((label) => label.length));
+  process.stdout.write(`${''.padEnd(labelWidth)}  ${'model answers at once'.padEnd(24)}  model takes 1 s\n`);
+  process.stdout.write(`${labels.map((label, i) => `${label.padEnd(labelWidth)}  ${(columns[0]?.[i] ?? '').padEnd(24)}  ${columns[1]?.[i] ?? ''}`).join('\n')}\n\n`);
+  // Where a step's time goes (the task's trace: the mark before and after each part), with the model answering at once.
+  // The action's parts (timed in the extension) follow the action phase, indented, each over the steps that had it.
+  const phasesMs = runs[0]?.phasesMs ?? {};
+  const parts = Object.keys(phasesMs).filter((key) => key.startsWith(ACTION_PART));
+  const shownPhases = PHASES.flatMap((phase) => (phase === PHASES[1] ? [phase, ...parts] : [phase]));
+  const phaseWidth = Math.max(...shownPhases.map((phase) => phase.length));
+  process.stdout.write(`where a step's time goes (model answers at once; median, p90 over the task's steps; an action's parts over the steps that had them):\n`);
+  for (const phase of shownPhases) {
+    const values = phasesMs[phase] ?? [];
+    const count = phase.startsWith(ACTION_PART) ? `  (${values.length} steps)` : '';
+    process.stdout.write(`  ${phase.padEnd(phaseWidth)}  ${ms(percentile(values, 50)).padStart(8)}  ${ms(percentile(values, 90)).padStart(8)}${count}\n`);
+  }
+  const misreported = (o: (typeof runs)[number]): string => `${o.navigatingClicks.reportedNoEffect} of ${o.navigatingClicks.total}`;
+  process.stdout.write(`navigating clicks reported as "no visible effect": ${runs.map(misreported).join(', ')} (target 0; load ${loadavg()[0]!.toFixed(2)} on ${cpus().length} cores)\n\n`);
 }
-const misreported = (o: (typeof runs)[number]): string => `${o.navigatingClicks.reportedNoEffect} of ${o.navigatingClicks.total}`;
-process.stdout.write(`navigating clicks reported as "no visible effect": ${runs.map(misreported).join(', ')} (target 0; load ${loadavg()[0]!.toFixed(2)} on ${cpus().length} cores)\n\n`);
+
 // Part three: the peer, Stagehand's act() (npm), on the same shop and script, interleaved with Deputy run by run; the
 // ratios are medians of each pair's ratio, so a machine that slows down between runs weighs on both sides alike.
-await peerPairs();
 
 async function peerPairs(): Promise<void> {
   const pairs = Math.max(1, Number(process.env.BENCH_PAIRS ?? 3));
@@ -252,11 +272,11 @@ async function peerPairs(): Promise<void> {
     let stagehand: Awaited<ReturnType<typeof measureStagehand>> | undefined;
     try {
       if (pair % 2 === 0) {
-        deputy = await measureOverhead(STEPS, 0);
-        stagehand = await measureStagehand(peer.entry, STEPS);
+        deputy = await measureOverhead(CLI_STEPS, 0);
+        stagehand = await measureStagehand(peer.entry, CLI_STEPS);
       } else {
-        stagehand = await measureStagehand(peer.entry, STEPS);
-        deputy = await measureOverhead(STEPS, 0);
+        stagehand = await measureStagehand(peer.entry, CLI_STEPS);
+        deputy = await measureOverhead(CLI_STEPS, 0);
       }
     } catch (error) {
       notes.push(`pair ${pair + 1}: ${String(error).slice(0, 300)}`);
@@ -280,7 +300,7 @@ async function peerPairs(): Promise<void> {
     );
   }
   const targets: Record<string, string> = { 'whole step': '<= 0.5x', 'whole step, p90': '<= 0.5x', 'cold start': '<= 0.8x', 'peak memory': '<= 1.0x' };
-  process.stdout.write(`\ndeputy vs Stagehand ${STAGEHAND_VERSION} act() (same shop, same ${STEPS}-step script, ${pairs} interleaved pairs; median of pair ratios; Deputy / Stagehand):\n`);
+  process.stdout.write(`\ndeputy vs Stagehand ${STAGEHAND_VERSION} act() (same shop, same ${CLI_STEPS}-step script, ${pairs} interleaved pairs; median of pair ratios; Deputy / Stagehand):\n`);
   for (const key of [...STEP_KINDS, 'whole step', 'whole step, p90', 'cold start', 'peak memory', 'input over the task']) {
     const values = ratios[key] ?? [];
     const figure = values.length > 0 ? `${percentile(values, 50).toFixed(2)}x` : 'not measured';

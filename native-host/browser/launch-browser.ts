@@ -36,7 +36,10 @@ export interface ExtensionBrowser {
   worker(): Promise<WebWorker>;
   /** The blank tab the browser opened with, when it is still blank; else a new tab. */
   blankTab(): Promise<Page>;
-  /** Opens one of the extension's pages (e.g. the side panel) in a tab. */
+  /**
+   * Opens one of the extension's pages (e.g. the side panel) in a tab, once the extension is installed: its worker
+   * may still be starting, and answers the page's messages once it has.
+   */
   openExtensionPage(path: string): Promise<Page>;
   close(): Promise<void>;
 }
@@ -99,6 +102,10 @@ export async function launchWithExtension(options: LaunchOptions = {}): Promise<
   const isOurWorker = (candidate: Target): boolean =>
     candidate.type() === TargetType.SERVICE_WORKER && candidate.url().startsWith(`chrome-extension://${EXTENSION_ID}/`);
 
+  // puppeteer installs the extension after the launch without waiting for it: its worker's target is the sign it is in.
+  const installed = browser.waitForTarget(isOurWorker, { timeout: 30_000 }).then(() => undefined);
+  installed.catch(() => undefined);
+
   const worker = async (): Promise<WebWorker> => {
     const deadline = Date.now() + 30_000;
     let lastError: unknown;
@@ -129,7 +136,7 @@ export async function launchWithExtension(options: LaunchOptions = {}): Promise<
       return pages.find((page) => page.url() === 'about:blank') ?? (await browser.newPage());
     },
     async openExtensionPage(path) {
-      const page = await browser.newPage();
+      const [page] = await Promise.all([browser.newPage(), installed]);
       await page.goto(`chrome-extension://${EXTENSION_ID}/${path.replace(/^\//, '')}`);
       return page;
     },

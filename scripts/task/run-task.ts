@@ -72,19 +72,25 @@ export async function runTask(options: TaskOptions, io: TaskIo, hooks: TaskHooks
     throw new ExitError(`The browser could not be started: ${error instanceof Error ? error.message : String(error)}`, EXIT.browser);
   }
   try {
-    const worker = await ext.worker();
-    await hooks.onLaunched?.(ext);
-    if (signal?.aborted) throw new ExitError('Interrupted before the task started.', EXIT.interrupted);
     // A tab of the task's own, told apart by a fragment nobody else uses (a kept profile may restore other tabs). The
     // blank tab the browser opened with is that tab, rather than a second one beside it (a renderer the task never uses).
-    const target = await ext.blankTab();
+    // Driven from a blank page of the extension over the side panel's own port, without the panel's interface. Both
+    // are made ready while the extension's worker starts; the first call over the port is what waits for the worker.
     const blank = `about:blank#deputy-${randomUUID()}`;
-    await target.goto(blank);
-    const tabs = await worker.evaluate(() => chrome.tabs.query({}));
+    const tabReady = ext.blankTab().then(async (page) => {
+      await page.goto(blank);
+      return page;
+    });
+    const controlReady = ext.openExtensionPage('extension/control/index.html').then((page) => ControlPage.open(page));
+    // Waited for below; a failure of one while the other is awaited is not left unhandled meanwhile.
+    tabReady.catch(() => undefined);
+    const control = await controlReady;
+    await hooks.onLaunched?.(ext);
+    if (signal?.aborted) throw new ExitError('Interrupted before the task started.', EXIT.interrupted);
+    const target = await tabReady;
+    const tabs = await control.page.evaluate(() => chrome.tabs.query({}));
     const tabId = tabs.find((tab) => tab.url === blank)?.id;
     if (tabId === undefined) throw new Error('The task tab could not be found in the browser');
-    // Driven from a blank page of the extension over the side panel's own port, without the panel's interface.
-    const control = await ControlPage.open(await ext.openExtensionPage('extension/control/index.html'));
     await hooks.beforeStart?.(target);
     await target.bringToFront();
     return await drive({ options, io, hooks, signal, emit, ext, target, control, tabId });

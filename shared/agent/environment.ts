@@ -155,11 +155,15 @@ export type ActionOutcome = z.input<typeof ActionOutcome>;
 
 /** Anything the loop can drive: it gives an observation each step; its tools do the acting. */
 export interface AgentEnvironment {
-  observe(options: { screenshot: boolean; signal?: AbortSignal }): Promise<Observation>;
+  /**
+   * `keep`: the loop will ask capture() for this look's screenshot next (one kept with the trace, not sent to the
+   * model): the environment may take it beside its reading of the page, and capture() then hands that one over.
+   */
+  observe(options: { screenshot: boolean; keep?: boolean; signal?: AbortSignal }): Promise<Observation>;
   /**
    * A screenshot of the page as it is now, apart from observing it: the loop takes the one kept with the trace while
    * the model thinks, so the browser's capture quota (two a second) does not hold up the step. Undefined when the page
-   * cannot be captured (not in front, under a dialog).
+   * cannot be captured (not in front, under a dialog). Right after an observe() told to `keep`, the one taken with it.
    */
   capture?(): Promise<Screenshot | undefined>;
   /** What a call will do, found out before the policy gate decides on it (the form a click submits, and where to). */

@@ -365,7 +365,11 @@ async function runLoop<E extends AgentEnvironment>(deps: AgentDeps<E>, state: Ag
       screenshotAsked = false;
       // A screenshot only kept with the trace is taken beside the model's turn when the environment can (see capture).
       const keepLater = !forModel && deps.keepScreenshot !== undefined && deps.environment.capture !== undefined;
-      const raw = await deps.environment.observe({ screenshot: forModel || (deps.keepScreenshot !== undefined && !keepLater), ...(deps.signal ? { signal: deps.signal } : {}) });
+      const raw = await deps.environment.observe({
+        screenshot: forModel || (deps.keepScreenshot !== undefined && !keepLater),
+        ...(keepLater ? { keep: true } : {}),
+        ...(deps.signal ? { signal: deps.signal } : {}),
+      });
       const observation = observationRecord(forModel ? raw : { ...raw, screenshot: undefined }, redactor);
       // The task's own site is where it first looks at a web page: the tab it started on, or where its start address
       // led (http to https, a bare domain to www); a task that started on a browser page takes the first site it

@@ -79,6 +79,8 @@ export function createTabEnvironment(deps: TabEnvironmentDeps, startTabId: numbe
       others: all.filter((t) => !mine.has(t.id)),
     };
   };
+  /** The screenshot taken beside the last look's snapshot (observe with `keep`), until capture() hands it over. */
+  let takenWithLook: { tabId: number; shot: Promise<Screenshot | undefined> } | undefined;
   return {
     currentTabId: () => tabId,
     restoreRefs: (url, elements) => deps.page.restoreRefs(tabId, url, elements),
@@ -94,11 +96,15 @@ export function createTabEnvironment(deps: TabEnvironmentDeps, startTabId: numbe
       return { ok: outcome.ok, changed: outcome.changed, message: outcome.message, evidence: outcome.evidence ?? [] };
     },
     async capture(): Promise<Screenshot | undefined> {
+      const taken = takenWithLook;
+      takenWithLook = undefined;
+      if (taken?.tabId === tabId) return taken.shot;
       // A page under a JavaScript dialog draws no frames: a capture would wait for one.
       if (await deps.input?.dialogs.current(tabId)) return undefined;
       return deps.capture(tabId);
     },
     async observe(options): Promise<Observation> {
+      takenWithLook = undefined;
       const tab = await deps.tabState(tabId);
       if (!tab) throw new AppError('not_found', 'The tab the task worked in was closed.');
       const { own, others } = await windowTabs(tab.windowId);
@@ -139,6 +145,11 @@ export function createTabEnvironment(deps: TabEnvironmentDeps, startTabId: numbe
       if (deps.consent) {
         const answered = await answerCookieBanner(deps.consent, tabId);
         if (answered) await deps.consent.note(answered);
+      }
+      // The screenshot to keep shows the page the snapshot reads: taken beside it, so the step does not wait for it after.
+      if (options.keep === true && !options.screenshot) {
+        const shot = deps.capture(tabId).catch(() => undefined);
+        takenWithLook = { tabId, shot };
       }
       let snapshot: Awaited<ReturnType<PageAgent['snapshot']>>;
       try {

@@ -101,7 +101,9 @@ export function createTaskServices(
         listWindowTabs,
         sleep,
         capture: async (id) => {
-          const shot = await withoutPageMarks(id, () => captureTabIfVisible(id));
+          // Through the task's debugger attachment when it has one: no capture quota to wait for (platform/capture.ts).
+          const devtools = inputs.sessions.isAttached(id) ? (method: string, params?: Record<string, unknown>) => inputs.sessions.send(id, method, params) : undefined;
+          const shot = await withoutPageMarks(id, () => captureTabIfVisible(id, 60, devtools));
           if (!shot) log.info('no screenshot of this step: the tab is not in front, or the browser gave none', { tabId: id });
           return shot;
         },

@@ -27,7 +27,7 @@ describe('screenshots kept with the trace', () => {
     const environment = {
       ...web,
       observe: (options: Parameters<typeof web.observe>[0]) => {
-        events.push(`observe screenshot=${options.screenshot}`);
+        events.push(`observe screenshot=${options.screenshot} keep=${options.keep === true}`);
         return web.observe(options);
       },
       act: (action: Parameters<typeof web.act>[0], options: Parameters<typeof web.act>[1]) => {
@@ -45,8 +45,9 @@ describe('screenshots kept with the trace', () => {
     fake.enqueue(call('click', { ref: 1 }), call('done', { success: true, summary: 'On B.' }));
     const state = await startAgent(h.deps, { taskId: 'kept', task: 'Go to B.', startUrl: 'https://shop.example/a' });
     expect(state.status).toBe('completed');
-    // The observation itself no longer waits for a capture; the capture of page A is in before the click acts on it.
-    expect(events).toEqual(['observe screenshot=false', 'capture of https://shop.example/a', 'act click', 'observe screenshot=false', 'capture of https://shop.example/b']);
+    // The observation itself does not wait for a capture (it is told one will be asked for, to take it beside its
+    // reading of the page); the capture of page A is in before the click acts on it.
+    expect(events).toEqual(['observe screenshot=false keep=true', 'capture of https://shop.example/a', 'act click', 'observe screenshot=false keep=true', 'capture of https://shop.example/b']);
     expect(kept).toEqual([[0, 'shot-1']]);
   });
 

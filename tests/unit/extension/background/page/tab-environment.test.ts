@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { blockedReason } from '../../../../../extension/background/page/page-notices';
 import type { HeldRequest } from '../../../../../extension/background/egress/egress-guard';
 import { createTabEnvironment, type TabEnvironmentDeps } from '../../../../../extension/background/page/tab-environment';
@@ -63,6 +63,46 @@ describe('what the model is shown of a tab', () => {
     };
     expect((await environment({ status: 'loading' }, silent).observe({ screenshot: false })).status).toBe('loading');
     await expect(environment({}, { tabState: () => Promise.resolve(undefined) }).observe({ screenshot: false })).rejects.toThrow('The tab the task worked in was closed.');
+  });
+
+  it('takes the screenshot to keep beside the snapshot when told to, hands it over once, and takes a new one after', async () => {
+    const order: string[] = [];
+    let shots = 0;
+    let readPage: () => void = () => undefined;
+    const env = environment(
+      {},
+      {
+        capture: () => {
+          shots += 1;
+          order.push(`capture ${shots}`);
+          return Promise.resolve({ mediaType: 'image/jpeg', base64: `shot-${shots}` });
+        },
+        page: {
+          snapshot: () => {
+            order.push('snapshot begun');
+            return new Promise((resolve) => (readPage = () => resolve({ text: 'Page: Shop — https://shop.test/', url: 'https://shop.test/', title: 'Shop', elements: [], tokens: 3 })));
+          },
+          act: () => Promise.resolve({ ok: true, message: 'ok', changed: true, evidence: [] }),
+          restoreRefs: () => 0,
+          effect: () => Promise.resolve(undefined),
+          settle: () => Promise.reject(new Error('not used')),
+        },
+      },
+    );
+    const looked = env.observe({ screenshot: false, keep: true });
+    await vi.waitFor(() => expect(order).toContain('snapshot begun'));
+    // The capture is under way before the snapshot is in: the step does not wait for it after.
+    expect(order).toEqual(['capture 1', 'snapshot begun']);
+    readPage();
+    expect((await looked).screenshot).toBeUndefined();
+    expect(await env.capture?.()).toEqual({ mediaType: 'image/jpeg', base64: 'shot-1' });
+    expect(await env.capture?.()).toEqual({ mediaType: 'image/jpeg', base64: 'shot-2' });
+    // A look not told to keep takes none beside its snapshot.
+    const plain = env.observe({ screenshot: false });
+    await vi.waitFor(() => expect(order.filter((o) => o === 'snapshot begun')).toHaveLength(2));
+    readPage();
+    await plain;
+    expect(shots).toBe(2);
   });
 
   it('knows which pages no extension may read', () => {
