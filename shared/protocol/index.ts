@@ -9,6 +9,7 @@ export * from './shell-ui-protocol';
 export * from './content-channel';
 export * from './ui-channel';
 export * from './task-protocol';
+export * from './settings-version';
 export * from './routine-protocol';
 export * from './chat-protocol';
 export * from './rpc-client';

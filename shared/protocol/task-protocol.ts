@@ -3,6 +3,7 @@ import { RoutineRun, TargetIdentity } from '../routines/routine';
 import { AgentState } from '../agent/agent-state';
 import { ObservedDownload } from '../agent/environment';
 import { ProviderSettings } from '../agent/providers/provider-settings';
+import { SETTINGS_VERSION } from './settings-version';
 import { RiskClass } from '../agent/risk-class';
 import { ErrorShape } from '../errors';
 import { Flow } from './flow';
@@ -242,13 +243,6 @@ export const StepScreenshot = z.object({
   at: z.number(),
 });
 export type StepScreenshot = z.infer<typeof StepScreenshot>;
-
-/**
- * The version of the saved settings' shape and defaults. Saved settings of an earlier version are brought up to date
- * when read (extension/background/stores/settings-migrations.ts): 1 (no version saved) is before the diff page view
- * became the default, when every save stored pageView 'full' whether or not the user chose it.
- */
-export const SETTINGS_VERSION = 2;
 
 /** The user's settings. The API key stays in chrome.storage.local and goes nowhere but the provider. */
 export const Settings = z.object({
