@@ -167,7 +167,10 @@ describe('research when stuck, with the official clients against a local provide
 
       const sent = prompts(repo);
       expect(sent).toHaveLength(3);
-      expect(sent[2]).toContain(`## Root-cause analysis (research step)\nA model read the findings, the recent diffs and the output after the same failures came back. Check its reasoning against the code before you act on it.\n\n${ANALYSIS}`);
+      // The analysis is a model's reading of what the service wrote: the fixer gets it marked as untrusted, whole.
+      expect(sent[2]).toContain(
+        `## Root-cause analysis (research step)\nA model read the findings, the recent diffs and the output after the same failures came back. Check its reasoning against the code before you act on it.\n\n<untrusted_output source="research step">\n${ANALYSIS}\n</untrusted_output>`,
+      );
       expect(sent[1]).not.toContain('Root-cause analysis');
       expect(run.events.some((event) => event.type === 'notice' && /^Root-cause analysis by (gpt-4\.1|claude-sonnet-4-6) \(\$0\.0\d\) added to the next fixer prompt$/.test(event.message))).toBe(true);
       const report = readFileSync(finished(run)?.reportPath ?? '', 'utf8');
