@@ -83,7 +83,9 @@ export async function createNutDriver(options: NutDriverOptions = {}): Promise<D
     pressChord: async (keys) => {
       const codes = keys.map(keyOf);
       await keyboard.pressKey(...codes);
-      await keyboard.releaseKey(...[...codes].reverse());
+      // The same order as pressed: nut-js releases the last key given with the ones before it as its modifiers. Given
+      // in reverse, it let go of the modifier alone, and the key stayed down for X to repeat (a paste typed "vvvv").
+      await keyboard.releaseKey(...codes);
     },
     activeWindowTitle: async () => {
       if (options.windowTitle) return options.windowTitle();
