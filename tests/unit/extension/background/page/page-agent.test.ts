@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { PageAgent } from '../../../../../extension/background/page/page-agent';
 import type { TabPorts } from '../../../../../extension/background/page/tab-driver';
+import { SETTLE_PART } from '../../../../../extension/background/page/page-settle';
 import type { TabState } from '../../../../../extension/platform/tab-control';
 import type { FrameSnapshot } from '../../../../../shared/perception/frame-snapshot';
 import { ContentChannel, okResponse, parseRequest } from '../../../../../shared/protocol';
@@ -75,8 +76,9 @@ describe('PageAgent', () => {
     const outcome = await agent.act(1, { kind: 'click', ref: 1 });
     const { timings, ...reported } = outcome;
     expect(reported).toEqual({ ok: true, message: 'Clicked [1] button "Send"', changed: true, evidence: ['1 changes on the page'] });
-    // Where the action's time went, by part, for the task's trace.
-    expect(Object.keys(timings ?? {})).toEqual(['input lease', 'act in page', 'tab settle (after act)', 'verdict']);
+    // Where the action's time went, by part, for the task's trace. The settle's own parts are listed when they took
+    // a millisecond or more, which a busy machine decides: they are parts of the settle, not beside it.
+    expect(Object.keys(timings ?? {}).filter((part) => !part.startsWith(SETTLE_PART))).toEqual(['input lease', 'act in page', 'tab settle (after act)', 'verdict']);
     expect(seen[0]).toMatchObject({ frameId: 3, target: { ref: 4, token: 'doc-9', role: 'button', name: 'Send' } });
   });
 
