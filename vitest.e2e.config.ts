@@ -1,11 +1,12 @@
 import { defineConfig } from 'vitest/config';
 import unit from './vitest.config';
 
-// End-to-end tests drive real Chromium and the built host. Two files run at a time, each in a process of its own with
-// a home and a temp folder of its own (tests/e2e/support/own-home.ts), so neither sees the other's host, bridge
-// socket, settings or temp files; their screens, ports and servers are each the file's own too. Two at a time keeps a
-// 2-core CI machine busy while one file waits on a browser or a host, and the suite holds under far more CPU contention
-// than that (npm run test:e2e:loaded). `--maxWorkers=1` runs the files one at a time.
+// End-to-end tests drive real Chromium and the built host. Each file runs in a process of its own with a home and a
+// temp folder of its own (tests/e2e/support/own-home.ts), so two files could run at once without seeing each other's
+// host, bridge socket, settings or temp files; `--maxWorkers=2` does that (2622 s for the whole suite beside other
+// work on a 2-core machine, against ~3200 s one at a time). They run one at a time by default all the same: run two at
+// a time, three tests still decide by the clock under the extra load (routines-host-schedules' 45 s until schedules
+// fall due, perception-corpus's 120 s for a real page, web-page-states' 30 s search of a 40,000-row page).
 export default defineConfig({
   // Tests that import a panel module for its text helpers load it in Node, as the unit tests do.
   resolve: unit.resolve,
@@ -14,8 +15,8 @@ export default defineConfig({
     environment: 'node',
     setupFiles: ['tests/e2e/support/own-home.ts'],
     pool: 'forks',
-    fileParallelism: true,
-    maxWorkers: 2,
+    fileParallelism: false,
+    maxWorkers: 1,
     testTimeout: 120_000,
     // expect.poll waits for a state; its default of 1 s decided tests by timing on a busy machine.
     expect: { poll: { timeout: 60_000, interval: 100 } },

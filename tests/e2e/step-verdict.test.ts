@@ -69,7 +69,8 @@ const MATRIX: { what: string; step: ScriptStep; served?: string; says: RegExp }[
   // location.replace took the timer's page out of the history: back is the page before it.
   { what: 'a button calling history.back', step: click('button', /^Back to where I was$/), says: went('/delivered?via=script') },
   { what: 'a button in a frame that navigates the top page', step: click('button', /^See the sale$/), served: '/landed?via=frame', says: went('/landed?via=frame') },
-  { what: 'a button calling location.reload', step: click('button', /^Refresh prices$/), says: /(loaded anew at|going to) .*\/landed\?via=frame|the next page is still loading$/m },
+  // The page it reloads is the frame's, whether or not the frame's navigation had ended when the last step did.
+  { what: 'a button calling location.reload', step: click('button', /^Refresh prices$/), says: /(loaded anew at|going to|URL is now) .*\/landed\?via=frame|the next page is still loading$/m },
   { what: 'a link to a fragment of the page', step: click('link', /^Jump to reviews$/), says: /URL (is now|changed to) .*#reviews/ },
   { what: 'a button calling window.open', step: click('button', /^Open the returns form$/), served: '/landed?via=window-open', says: /opened a new tab \(tab \d+\)/ },
   { what: 'a form posted to a new tab', step: click('button', /^Buy in a new tab$/), served: '/delivered?via=new-tab-post', says: /opened a new tab \(tab \d+\)/ },
