@@ -9,7 +9,7 @@ import { callFrame } from '../frames/content-frames';
 import { describePath } from '../input/debugger-session';
 import { type ElementOptions, FOLLOW_LOAD_CAP_MS, type PageCore, label } from './page-agent-core';
 import { addSettleParts } from './page-settle';
-import { finalVerdict, lateTabEffect, navigationPending, tabEffect } from './step-verdict';
+import { finalVerdict, LATE_EFFECT_MS, lateTabEffect, navigationPending, tabEffect } from './step-verdict';
 
 /**
  * Actions on an element by its tab-wide number: sent to the frame that holds it (waiting for a content script that is
@@ -119,10 +119,12 @@ async function onElementWatched(
     sent: watch?.sent(),
   });
   let tab = tabEffect(facts());
-  if (result.ok && !result.changed && !tab.changed && result.flagsNoEffect === true && activity) {
+  if (result.ok && !result.changed && !tab.changed && result.flagsNoEffect === true && activity && settleMs > 0) {
     // Nothing yet: a page may act a moment after the click (a timer that navigates, opens a tab or posts). "No
     // visible effect" is said only once a short look has seen nothing begin; what it sees is waited for as above.
-    if (await lateTabEffect({ activity, sent: watch ? () => watch.sent() : undefined, sleep: core.deps.sleep, now })) {
+    // The look is part of the settle: a caller that asks for none (settleMs 0) gets none, and never a longer one.
+    const look = { activity, sent: watch ? () => watch.sent() : undefined, sleep: core.deps.sleep, now };
+    if (await lateTabEffect(look, Math.min(LATE_EFFECT_MS, settleMs))) {
       settled = await core.settle(tabId, { loadCapMs: FOLLOW_LOAD_CAP_MS, quietCapMs: settleMs, alreadyLoading: false }, watch, navigationPending(activity, undefined, now(), now));
       tab = tabEffect(facts());
     }
