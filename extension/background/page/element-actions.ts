@@ -123,7 +123,7 @@ async function onElementWatched(
     // Nothing yet: a page may act a moment after the click (a timer that navigates, opens a tab or posts). "No
     // visible effect" is said only once a short look has seen nothing begin; what it sees is waited for as above.
     // The look is part of the settle: a caller that asks for none (settleMs 0) gets none, and never a longer one.
-    const look = { activity, sent: watch ? () => watch.sent() : undefined, sleep: core.deps.sleep, now };
+    const look = { changed: () => tabEffect(facts()).changed, sleep: core.deps.sleep, now };
     if (await lateTabEffect(look, Math.min(LATE_EFFECT_MS, settleMs))) {
       settled = await core.settle(tabId, { loadCapMs: FOLLOW_LOAD_CAP_MS, quietCapMs: settleMs, alreadyLoading: false }, watch, navigationPending(activity, undefined, now(), now));
       tab = tabEffect(facts());

@@ -131,23 +131,14 @@ export function withEffect<T extends { message: string; changed: boolean; eviden
 export const LATE_EFFECT_MS = 1500;
 const LATE_POLL_MS = 50;
 
-/** Whether the browser has seen the tab begin to act since the watch began: a load, an address, a tab, a post. */
-export function tabActed(activity: { seen(): TabActivity } | undefined, sent: (() => SentRequest[]) | undefined): boolean {
-  const seen = activity?.seen();
-  const moved =
-    seen !== undefined &&
-    (seen.pending || seen.committed.length > 0 || seen.sameDocument.length > 0 || seen.opened.length > 0 || seen.failed.some((failure) => !QUIET_LOAD_ERRORS.test(failure.error)));
-  return moved || (sent?.().length ?? 0) > 0;
-}
-
-/** Waits up to `capMs` for the tab to act (see tabActed); true when it did. */
-export async function lateTabEffect(
-  ports: { activity?: { seen(): TabActivity } | undefined; sent?: (() => SentRequest[]) | undefined; sleep(ms: number): Promise<void>; now(): number },
-  capMs = LATE_EFFECT_MS,
-): Promise<boolean> {
+/**
+ * Waits up to `capMs` until `changed` says the tab acted (tabEffect over the tab's facts as they are now: a load, an
+ * address, a tab, a post); true when it did.
+ */
+export async function lateTabEffect(ports: { changed(): boolean; sleep(ms: number): Promise<void>; now(): number }, capMs = LATE_EFFECT_MS): Promise<boolean> {
   const started = ports.now();
   for (;;) {
-    if (tabActed(ports.activity, ports.sent)) return true;
+    if (ports.changed()) return true;
     if (ports.now() - started >= capMs) return false;
     await ports.sleep(LATE_POLL_MS);
   }

@@ -81,9 +81,11 @@ describe('the late look of a step that saw no effect', () => {
   /** A clock the look's sleeps move, and a tab whose activity appears at `at` ms (never when undefined). */
   const world = (at: number | undefined, change: Partial<TabActivity>, sentAt?: number) => {
     let clock = 0;
+    const activity = { seen: () => (at !== undefined && clock >= at ? { ...empty(), ...change } : empty()) };
+    const sent = () => (sentAt !== undefined && clock >= sentAt ? [{ method: 'POST', url: 'http://shop.test/api/order', state: 'open' as const }] : []);
     return {
-      activity: { seen: () => (at !== undefined && clock >= at ? { ...empty(), ...change } : empty()) },
-      sent: () => (sentAt !== undefined && clock >= sentAt ? [{ method: 'POST', url: 'http://shop.test/api/order', state: 'open' as const }] : []),
+      // The tab's side of the verdict over its facts as they are at each look, as the action's code asks it.
+      changed: () => tabEffect(facts({ activity: activity.seen(), sent: sent() })).changed,
       sleep: (ms: number) => {
         clock += ms;
         return Promise.resolve();
