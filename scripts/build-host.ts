@@ -109,6 +109,9 @@ await chmod(staged(outfile), 0o755);
  */
 const hookfile = 'dist-host/loop-hook.mjs';
 await bundle('native-host/loop-hook.ts', staged(hookfile), { inline: true });
+/** The fixer's redaction (PostToolUse hook and shell prefix), started for every tool call and command: the same. */
+const redactfile = 'dist-host/loop-redact.mjs';
+await bundle('native-host/loop-redact.ts', staged(redactfile), { inline: true });
 
 /**
  * `npm run task`, prebuilt: the CLI starts without compiling TypeScript (scripts/task.mjs runs it, and falls back to
@@ -117,4 +120,4 @@ await bundle('native-host/loop-hook.ts', staged(hookfile), { inline: true });
 const taskfile = 'dist-host/run-task.mjs';
 await bundle('scripts/run-task.ts', staged(taskfile));
 await publishBuild({ staging: STAGING, target: TARGET, chunksDir: 'chunks', keepUnusedMs: KEEP_UNUSED_CHUNKS_MS });
-process.stderr.write(`built ${outfile} (and its chunks), ${hookfile} and ${taskfile}\n`);
+process.stderr.write(`built ${outfile} (and its chunks), ${hookfile}, ${redactfile} and ${taskfile}\n`);

@@ -11,7 +11,7 @@ import { createCommandRunner } from '../loop/run-command';
 import { savedLoops } from '../loop/saved-loops';
 import type { ResumeChanges } from '../loop/prepare-loop';
 import { researchModelFromEnv } from '../loop/research-model';
-import { compareCommandLine, hookCommandLine, startLoop } from '../loop/start-loop';
+import { compareCommandLine, fixerPrograms, startLoop } from '../loop/start-loop';
 import { describeLoop } from './loop-describe';
 import { defaultLoopStateDir } from '../loop/state-store';
 import { UsageError } from './usage-error';
@@ -103,7 +103,7 @@ async function loopAction(given: LoopOptions): Promise<number> {
       ...(resumeChanges ? { resumeChanges } : {}),
       ...(options.approve ? { approve: true } : {}),
       stateDir,
-      hookCommand: (rulesFile) => hookCommandLine(process.execPath, script, rulesFile),
+      fixerPrograms: (rulesFile) => fixerPrograms(process.execPath, script, rulesFile),
       compareCommand: compareCommandLine(process.execPath, script),
       researchModel: (spec) => researchModelFromEnv(spec, process.env),
       // A web form trigger is filled in a Chromium started with the extension built beside this script (dist/).
@@ -191,7 +191,7 @@ async function hookAction(options: { rules: string }): Promise<number> {
   return result.exitCode;
 }
 
-/** Adds `deputy loop` and the hidden `deputy loop-hook` to the program. */
+/** Adds `deputy loop` and the hidden `deputy loop-hook` and `deputy loop-redact` to the program. */
 export function registerLoopCommands(program: Command, setExitCode: (code: number) => void): void {
   program
     .command('loop')
@@ -294,4 +294,23 @@ export function registerLoopCommands(program: Command, setExitCode: (code: numbe
     .description('the PreToolUse guard hook Claude Code runs during a fix loop')
     .requiredOption('--rules <file>', 'the loop guard rules file')
     .action(async (options: { rules: string }) => setExitCode(await hookAction(options)));
+
+  program
+    .command('loop-redact', { hidden: true })
+    .description('the redaction Claude Code runs during a fix loop: "hook" (PostToolUse) or "shell <shell> <command line>"')
+    .argument('<mode...>')
+    .allowUnknownOption()
+    .action(async (words: string[]) => {
+      const { loopRedact } = await import('../loop/redact-command');
+      setExitCode(
+        await loopRedact(words, {
+          stdin: () => readFileSync(0, 'utf8'),
+          stdout: (text) => void process.stdout.write(text),
+          stderr: (text) => void process.stderr.write(text),
+          onSignal: (forward) => {
+            for (const signal of ['SIGTERM', 'SIGINT', 'SIGHUP'] as const) process.on(signal, () => forward(signal));
+          },
+        }),
+      );
+    });
 }

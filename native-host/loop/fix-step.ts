@@ -1,6 +1,6 @@
 import { join, resolve } from 'node:path';
 import { AppError } from '../../shared/errors';
-import { writeFixerSettings } from './fixer-settings';
+import { fixerShell, writeFixerSettings, writeFixerShell } from './fixer-settings';
 import { runFixer, type FixerResult } from './fixer';
 import { buildFixerPrompt, fixerCheckCommand, type PromptInput } from './fixer-prompt';
 import { protectedList } from './guard-rules';
@@ -50,7 +50,7 @@ export const fixStep: StepHandler = async (context) => {
   const checkCommand = fixerCheckCommand(state.config, record.outputFile);
   const document = documentCommands(context);
   writeFixerSettings(deps.paths.settingsFile, {
-    hookCommand: deps.hookCommand,
+    programs: deps.fixerPrograms,
     allowedCommands: [
       ...(checkCommand ? [checkCommand] : []),
       ...(state.config.build ? [state.config.build] : []),
@@ -59,6 +59,7 @@ export const fixStep: StepHandler = async (context) => {
       ...state.config.fixer.allowCommands,
     ],
   });
+  const fixerEnv = state.config.fixer.kind === 'claude' ? writeFixerShell(deps.paths.shellFile, deps.fixerPrograms.redact, fixerShell(deps.env)) : undefined;
   const guidance = readGuidance(state.repo, state.config.guidanceFile);
   const previous = state.history[state.history.length - 2];
   const prompt = buildFixerPrompt({
@@ -85,6 +86,7 @@ export const fixStep: StepHandler = async (context) => {
       prompt,
       repo: state.repo,
       settingsFile: deps.paths.settingsFile,
+      ...(fixerEnv ? { env: fixerEnv } : {}),
       ...(record.resumeSession ? { resumeSession: record.resumeSession } : {}),
       ...(state.config.fixer.kind === 'claude' ? { maxBudgetUsd: left } : {}),
       onProgress: (action) => context.emit({ type: 'fixer.progress', action: action.split(`${state.repo}/`).join('') }),

@@ -14,6 +14,8 @@ export interface FixerRequest {
   repo: string;
   /** The Claude Code settings file Deputy wrote for this run (guard hook, allowed commands). */
   settingsFile: string;
+  /** Variables added to the CLI's environment: the shell prefix that redacts every command's output. */
+  env?: Record<string, string>;
   /** Continue this Claude session instead of starting a new one. */
   resumeSession?: string;
   /** What is left of the loop's cost budget; the CLI stops the run when it is spent. */
@@ -96,6 +98,7 @@ export async function runFixer(config: FixerConfig, request: FixerRequest, run: 
     command: spec.command,
     ...(spec.args ? { args: spec.args } : {}),
     cwd: request.repo,
+    ...(request.env && config.kind === 'claude' ? { env: request.env } : {}),
     input: request.prompt,
     timeoutMs: config.timeoutSeconds * 1000,
     onSpawn: request.onSpawn,

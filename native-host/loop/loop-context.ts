@@ -1,5 +1,6 @@
 import type { DocumentVerdict, FailureItem, LoopEvent, LoopOutcome, LoopStep } from '../../shared/protocol/loop-protocol';
 import type { Logger } from '../log/logger';
+import type { FixerPrograms } from './fixer-settings';
 import type { Git } from './git-ops';
 import type { LoopState } from './loop-state';
 import type { MailboxConfig } from '../../shared/protocol/mail-protocol';
@@ -19,8 +20,8 @@ export interface LoopDeps {
   sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
   emit: (event: LoopEvent) => void;
   paths: LoopPaths;
-  /** The shell command Claude Code runs as the PreToolUse guard hook. */
-  hookCommand: string;
+  /** Deputy's guard and redaction programs, which Claude Code runs as hooks and as the shell prefix. */
+  fixerPrograms: FixerPrograms;
   /** `deputy compare` as a shell command (quoted node and script), which the fixer may run in document mode. */
   compareCommand?: string;
   /** Aborted when the user asks the loop to stop (Ctrl-C, `loop.stop`). */

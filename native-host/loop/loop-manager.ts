@@ -69,7 +69,7 @@ export function createLoopManager(deps: LoopManagerDeps): LoopManager {
   return {
     async start(params, emit) {
       // The loop's engine (checks, report parsers, the document readers) is loaded by the first loop, not by the host's start.
-      const { compareCommandLine, hookCommandLine, startLoop } = await import('./start-loop');
+      const { compareCommandLine, fixerPrograms, startLoop } = await import('./start-loop');
       if (!isObject(params.config) || typeof params.config.repo !== 'string') {
         throw new AppError('invalid_params', 'loop.start needs config.repo: the path of the git checkout to fix');
       }
@@ -90,7 +90,7 @@ export function createLoopManager(deps: LoopManagerDeps): LoopManager {
         restart: params.restart === true && !params.resume,
         ...(params.resume && params.approve ? { approve: true } : {}),
         stateDir,
-        hookCommand: (rulesFile) => hookCommandLine(process.execPath, deps.entry, rulesFile),
+        fixerPrograms: (rulesFile) => fixerPrograms(process.execPath, deps.entry, rulesFile),
         compareCommand: compareCommandLine(process.execPath, deps.entry),
         // The host never reads model keys from its environment: only the model the side panel's settings send.
         researchModel: (spec) => researchModelFromSettings(spec, params.provider),

@@ -2,6 +2,7 @@ import { homedir, tmpdir } from 'node:os';
 import { isAbsolute, join, relative, resolve } from 'node:path';
 import picomatch from 'picomatch';
 import { analyzeBash } from './bash-writes';
+import { fileHead, toolRefusal } from './fixer-tools';
 import { commandViolation, contentViolations, pathViolation, type GuardRules } from './guard-rules';
 
 /**
@@ -48,10 +49,11 @@ function isScratch(absolute: string): boolean {
 }
 
 /**
- * Decides one PreToolUse call. Reasons are written for the fixer to read: Claude Code shows the hook's stderr to the
- * model when the hook exits with code 2, so the fixer learns why and can choose another way.
+ * Decides one PreToolUse call (the hook runs for every tool). Reasons are written for the fixer to read: Claude Code
+ * shows the hook's stderr to the model when the hook exits with code 2, so the fixer learns why and can choose another
+ * way. `head` reads a file's first bytes, for a Read of a picture whose name does not say so.
  */
-export function decidePreToolUse(raw: unknown, rules: HookRulesFile): HookDecision {
+export function decidePreToolUse(raw: unknown, rules: HookRulesFile, head: (path: string) => Buffer | undefined = fileHead): HookDecision {
   const call = (typeof raw === 'object' && raw !== null ? raw : {}) as Record<string, unknown>;
   const tool = call.tool_name;
   if (typeof tool !== 'string') return { block: true, reason: 'Deputy guard: the tool call could not be read, so it is refused.' };
@@ -61,6 +63,8 @@ export function decidePreToolUse(raw: unknown, rules: HookRulesFile): HookDecisi
   const toRepoPath = (absolute: string): string => relative(rules.repo, absolute).split('\\').join('/');
 
   const file = str(input.file_path) || str(input.notebook_path);
+  const unreadable = toolRefusal(tool, tool === 'Read' && file ? absoluteOf(file) : '', head);
+  if (unreadable) return { block: true, reason: `Deputy guard: ${unreadable}.` };
   if (file && EDITING_TOOLS.has(tool)) {
     const violation = pathViolation(toRepoPath(absoluteOf(file)), rules);
     if (violation) return { block: true, reason: `Deputy guard: ${violation}; change the code that reads it instead.` };

@@ -5,6 +5,7 @@ import type { Logger } from '../log/logger';
 import { mailEnv, mailSourceFactory } from '../mail/mail-settings';
 import { currentPathEnv } from '../paths';
 import { LOOP_FILE } from './load-loop-config';
+import type { FixerPrograms } from './fixer-settings';
 import type { LoopPlugins, MailSourceFactory } from './loop-context';
 import { runLoop } from './loop-engine';
 import { createStepTable } from './loop-steps';
@@ -23,8 +24,8 @@ export interface StartLoopOptions {
   resume: boolean;
   restart: boolean;
   stateDir: string;
-  /** Builds the guard hook's command line from the loop's rules file. */
-  hookCommand: (rulesFile: string) => string;
+  /** Deputy's guard (given the loop's rules file) and redaction programs for the fixer's Claude Code. */
+  fixerPrograms: (rulesFile: string) => FixerPrograms;
   run: CommandRunner;
   emit: (event: LoopEvent) => void;
   signal: AbortSignal;
@@ -95,7 +96,7 @@ export async function startLoop(options: StartLoopOptions): Promise<LoopState> {
         sleep: options.sleep ?? abortableSleep,
         emit: options.emit,
         paths: prepared.paths,
-        hookCommand: options.hookCommand(prepared.paths.rulesFile),
+        fixerPrograms: options.fixerPrograms(prepared.paths.rulesFile),
         ...(options.compareCommand ? { compareCommand: options.compareCommand } : {}),
         signal: options.signal,
         log: options.log,
@@ -112,13 +113,20 @@ export async function startLoop(options: StartLoopOptions): Promise<LoopState> {
 }
 
 /**
- * The guard hook's command line, run by the same Node with the loop's rules file: the small hook file built beside
- * the host (dist-host/loop-hook.mjs), or the host's own `loop-hook` command where that file is missing.
+ * The guard hook and the redaction, run by the same Node: the small files built beside the host
+ * (dist-host/loop-hook.mjs, dist-host/loop-redact.mjs), or the host's own hidden commands where they are missing.
  */
-export function hookCommandLine(nodePath: string, scriptPath: string, rulesFile: string): string {
-  const small = join(dirname(scriptPath), 'loop-hook.mjs');
-  const words = existsSync(small) ? [nodePath, small, '--rules', rulesFile] : [nodePath, scriptPath, 'loop-hook', '--rules', rulesFile];
-  return words.map(shellQuote).join(' ');
+export function fixerPrograms(nodePath: string, scriptPath: string, rulesFile: string): FixerPrograms {
+  const beside = (file: string): string | undefined => {
+    const path = join(dirname(scriptPath), file);
+    return existsSync(path) ? path : undefined;
+  };
+  const hook = beside('loop-hook.mjs');
+  const redact = beside('loop-redact.mjs');
+  return {
+    guard: { command: nodePath, args: [...(hook ? [hook] : [scriptPath, 'loop-hook']), '--rules', rulesFile] },
+    redact: { command: nodePath, args: redact ? [redact] : [scriptPath, 'loop-redact'] },
+  };
 }
 
 /** `deputy compare` run by the same Node and script, for the fixer in document mode. */

@@ -14,6 +14,8 @@ export interface LoopPaths {
   reportFile: string;
   settingsFile: string;
   rulesFile: string;
+  /** The shell prefix the fixer's commands run through (fixer-settings.ts writeFixerShell). */
+  shellFile: string;
   lockFile: string;
 }
 
@@ -33,6 +35,7 @@ export function loopPaths(stateDir: string, repo: string): LoopPaths {
     reportFile: join(dir, 'report.md'),
     settingsFile: join(dir, 'claude-settings.json'),
     rulesFile: join(dir, 'guard-rules.json'),
+    shellFile: join(dir, 'fixer-shell'),
     lockFile: join(dir, 'lock'),
   };
 }
