@@ -1,3 +1,4 @@
+import { rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { AppError } from '../../shared/errors';
 import { fixerShell, writeFixerSettings, writeFixerShell } from './fixer-settings';
@@ -156,17 +157,25 @@ async function dropInterruptedRun(context: LoopContext): Promise<void> {
   context.save();
 }
 
-/** Puts back protected files a run changed, however it changed them; returns the paths it found changed. */
+/**
+ * Puts back protected files a run changed, however it changed them; returns the paths it found changed. Then drops the
+ * copies: they hold the user's secret files (.env, keys), so they live only while a fixer run can change the originals.
+ */
 function undoProtectedChanges(context: LoopContext, before: ProtectedSnapshot | undefined): string[] {
   const { state, deps } = context;
-  if (!before) return [];
-  const changed = changedProtected(before, snapshotProtected(state.repo, guardRules(state)));
-  if (changed.length === 0) return [];
-  const lost = restoreProtected(state.repo, before, changed, join(deps.paths.dir, 'protected'));
-  if (lost.length > 0) {
-    context.emit({ type: 'notice', level: 'error', message: `The fixer changed protected files Deputy could not put back: ${lost.join(', ')}` });
+  const backupDir = join(deps.paths.dir, 'protected');
+  try {
+    if (!before) return [];
+    const changed = changedProtected(before, snapshotProtected(state.repo, guardRules(state)));
+    if (changed.length === 0) return [];
+    const lost = restoreProtected(state.repo, before, changed, backupDir);
+    if (lost.length > 0) {
+      context.emit({ type: 'notice', level: 'error', message: `The fixer changed protected files Deputy could not put back: ${lost.join(', ')}` });
+    }
+    return changed;
+  } finally {
+    rmSync(backupDir, { recursive: true, force: true });
   }
-  return changed;
 }
 
 /** Records a finished (or timed-out) run, decides what its ending means, and saves before telling anyone. */

@@ -108,6 +108,7 @@ export function buildFixerPrompt(input: PromptInput): string {
     [
       '## Rules',
       `- ${UNTRUSTED_TEXT}`,
+      '- What your tools return (command output, files) passes the same redaction: secrets show as {{placeholders}} while the files keep the real values. Tools whose results cannot be redacted (WebFetch, images, PDFs) are refused with what to use instead.',
       `- ${scope}`,
       `- Never touch protected paths: ${input.protectedPaths.join(', ')}.`,
       ...runnable(input),
