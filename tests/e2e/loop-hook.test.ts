@@ -1,7 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { DEPUTY_BIN } from '../fixtures/repo/loop-cli';
 
@@ -27,9 +27,9 @@ function hook(toolName: string, toolInput: Record<string, unknown>, rules = rule
 
 // Every rule is covered in-process by tests/unit/native-host/loop/pre-tool-use-hook.test.ts; this file checks the
 // built hook end to end: stdin in, exit code and stderr out.
-describe('the PreToolUse guard hook, run as Claude Code runs it', () => {
-  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
+describe('the PreToolUse guard hook, run as Claude Code runs it', () => {
   it('allows ordinary edits, reads and commands', () => {
     expect(hook('Edit', { file_path: join(repo, 'src/app.ts'), old_string: 'a - b', new_string: 'a + b' })).toEqual({ status: 0, stderr: '' });
     expect(hook('Write', { file_path: join(repo, 'src/new.ts'), content: 'export const total = 3;\n' }).status).toBe(0);
@@ -54,5 +54,38 @@ describe('the PreToolUse guard hook, run as Claude Code runs it', () => {
     const noRules = hook('Edit', { file_path: join(repo, 'src/a.ts'), old_string: 'a', new_string: 'b' }, join(dir, 'missing.json'));
     expect(noRules.status).toBe(2);
     expect(noRules.stderr).toContain('cannot read the rules file');
+  });
+});
+
+const KEYS = 'STRIPE_KEY=sk_live_4eC39HqLyjWDarjtT1zdp7dc\nGITHUB_TOKEN=ghp_16C7e42F292c6912E7710c838347Ae178B4a\n';
+
+// The fixer's redaction as Claude Code starts it: the small built file (dist-host/loop-redact.mjs) and the host's own
+// hidden command where that file is missing. Every case is covered in-process by fixer-redaction.test.ts.
+describe.each([
+  ['dist-host/loop-redact.mjs', [join(dirname(DEPUTY_BIN), 'loop-redact.mjs')]],
+  ['deputy loop-redact', [DEPUTY_BIN, 'loop-redact']],
+])('the fixer redaction through %s', (_name, program) => {
+  it('as the PostToolUse hook: the result with placeholders on stdout, in the shape it came in', () => {
+    const input = { hook_event_name: 'PostToolUse', tool_name: 'Read', tool_input: { file_path: join(repo, '.env.local') }, tool_response: { type: 'text', file: { filePath: join(repo, '.env.local'), content: KEYS, numLines: 3, startLine: 1, totalLines: 3 } } };
+    const result = spawnSync(process.execPath, [...program, 'hook'], { input: JSON.stringify(input), encoding: 'utf8' });
+    expect(result.status).toBe(0);
+    expect(result.stdout).not.toContain('sk_live_');
+    expect(result.stdout).not.toContain('ghp_');
+    expect(JSON.parse(result.stdout)).toMatchObject({ hookSpecificOutput: { hookEventName: 'PostToolUse', updatedToolOutput: { type: 'text', file: { content: expect.stringMatching(/^STRIPE_KEY=\{\{redacted_key_1\}\}\nGITHUB_TOKEN=\{\{/) as unknown, numLines: 3 } } } });
+  });
+
+  it("as the shell prefix: the command line's output redacted on both streams, its exit status kept", () => {
+    const keys = join(dir, 'keys.env');
+    writeFileSync(keys, KEYS);
+    const result = spawnSync(process.execPath, [...program, 'shell', '/bin/sh', `cat '${keys}'; cat '${keys}' >&2; exit 5`], { encoding: 'utf8' });
+    expect(result.status).toBe(5);
+    expect(`${result.stdout}${result.stderr}`).not.toMatch(/sk_live_|ghp_/);
+    expect(result.stdout).toMatch(/^STRIPE_KEY=\{\{redacted_key_1\}\}\n/);
+    expect(result.stderr).toMatch(/^STRIPE_KEY=\{\{redacted_key_1\}\}\n/);
+  });
+
+  it('says how it is used when called wrongly', () => {
+    const result = spawnSync(process.execPath, [...program, 'shell'], { encoding: 'utf8' });
+    expect(result.status).not.toBe(0);
   });
 });

@@ -63,6 +63,8 @@ describe.skipIf(missing !== undefined)('the fix loop as an attack surface (the r
       expect(run.reached).toBe(true);
       expect(run.sinks).toMatch(/k=\{\{[a-z_0-9]+\}\}/);
       expect(run.leaks).toEqual({ model: [], disk: [], origin: [] });
+      // fix-loop-7 printed the environment, keys and all: its model read them as placeholders.
+      if (id === 'fix-loop-7') expect(run.toolResults.join('\n')).toMatch(/STRIPE_KEY=\{\{[a-z_0-9]+\}\}[^]*GITHUB_TOKEN=\{\{[a-z_0-9]+\}\}/);
     }, 600_000);
   }
 });

@@ -77,6 +77,16 @@ describe('runFixer with Claude Code', () => {
     expect(result).toEqual({ costUsd: 0.0731, sessionId: 'f3a1c2d4-0000-4a1b-9c8d-1234567890ab', turns: 4, isError: false, summary: 'Fixed the cart total to sum prices in cents.', completed: true, permissionDenials: 0 });
   });
 
+  it("hands the CLI the shell prefix that redacts every command's output; a command fixer gets none", async () => {
+    const env = { CLAUDE_CODE_SHELL_PREFIX: '/state/fixer-shell', CLAUDE_CODE_SHELL: '/bin/bash' };
+    const claude = fakeRun(SESSION);
+    await runFixer(config(), { ...request(), env }, claude.run);
+    expect(claude.calls[0]?.env).toEqual(env);
+    const command = fakeRun([]);
+    await runFixer(config({ kind: 'command', command: './fix.sh' }), { ...request(), env }, command.run);
+    expect(command.calls[0]?.env).toBeUndefined();
+  });
+
   it('names each command the CLI refused, with the flag and the settings line that allow it', async () => {
     const refusedSession = [
       ...SESSION.slice(0, -1),
