@@ -109,6 +109,6 @@ await bundle('native-host/loop-hook.ts', staged(hookfile), { inline: true });
  * the sources through tsx when it has not been built), and with the libraries it reads first bundled in (task-bundle.ts).
  */
 const taskfile = 'dist-host/run-task.mjs';
-await build(taskBundle(staged(taskfile)));
+await build(taskBundle(STAGING));
 await publishBuild({ staging: STAGING, target: TARGET, chunksDir: 'chunks', keepUnusedMs: KEEP_UNUSED_CHUNKS_MS });
 process.stderr.write(`built ${outfile} (and its chunks), ${hookfile} and ${taskfile}\n`);

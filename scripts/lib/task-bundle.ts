@@ -1,4 +1,4 @@
-import { resolve } from 'node:path';
+import { basename, resolve } from 'node:path';
 import type { BuildOptions } from 'esbuild';
 import { NODE_BUNDLE, NODE_REQUIRE, externalPackages, zodEnglishOnly } from './node-bundle';
 
@@ -6,24 +6,40 @@ import { NODE_BUNDLE, NODE_REQUIRE, externalPackages, zodEnglishOnly } from './n
 export const TASK_ENTRY = 'scripts/run-task.ts';
 
 /**
- * The libraries the CLI reads before it starts the browser (zod for the protocol's schemas, commander for its flags):
- * loaded from node_modules they were hundreds of small files, a third of a second of every `npm run task` before the
- * model check; bundled into run-task.mjs (zod with its English messages only) they are one read. Every other
- * dependency (puppeteer-core above all) stays in node_modules and is loaded with `await import()` where first needed.
+ * The libraries the CLI reads before the first model request. zod (the protocol's schemas) and commander (its flags)
+ * are read at start; puppeteer-core where the browser is launched, as a chunk of its own loaded by `await import()`.
+ * From node_modules they were hundreds of small files each: zod a third of a second of every start on a busy machine,
+ * puppeteer-core about 0.6 s of CPU before the browser could start (0.25 s bundled). zod keeps its English messages only.
+ * Every other dependency stays in node_modules.
  */
-export const TASK_INLINE = ['zod', 'commander'] as const;
+export const TASK_INLINE = ['zod', 'commander', 'puppeteer-core'] as const;
 
-/** How build:host bundles the prebuilt CLI (dist-host/run-task.mjs); `root` holds the package.json to read. */
-export function taskBundle(outfile: string, root = '.'): BuildOptions {
+/** The CLI's chunks share dist-host/chunks/ with the host's; this prefix tells them apart (the host's package leaves them out). */
+const TASK_CHUNK_PREFIX = 'task-cli-';
+
+/**
+ * How build:host bundles the prebuilt CLI: `<outdir>/run-task.mjs` and its chunks in `<outdir>/chunks/`; `root` holds
+ * the package.json to read.
+ */
+export function taskBundle(outdir: string, root = '.'): BuildOptions {
   return {
     ...NODE_BUNDLE,
     absWorkingDir: resolve(root),
-    entryPoints: [TASK_ENTRY],
-    outfile,
+    entryPoints: { 'run-task': TASK_ENTRY },
+    outdir,
+    outExtension: { '.js': '.mjs' },
+    splitting: true,
+    chunkNames: `chunks/${TASK_CHUNK_PREFIX}[name]-[hash]`,
     external: externalPackages(TASK_INLINE, root),
     plugins: [zodEnglishOnly],
-    // Bundled CommonJS (commander) asks for Node's built-ins through `require`.
+    // Bundled CommonJS (commander, puppeteer's ws and debug) asks for Node's built-ins through `require`, in every file.
     banner: { js: NODE_REQUIRE },
     sourcemap: 'linked',
   };
+}
+
+/** Whether a file of dist-host/ belongs to the task CLI (the entry or one of its chunks), not to the host. */
+export function isTaskCliFile(path: string): boolean {
+  const name = basename(path);
+  return name === 'run-task.mjs' || (basename(resolve(path, '..')) === 'chunks' && name.startsWith(TASK_CHUNK_PREFIX));
 }
