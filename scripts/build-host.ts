@@ -2,7 +2,8 @@ import { build, type Metafile, type Plugin } from 'esbuild';
 import { chmod, mkdir, writeFile } from 'node:fs/promises';
 import { readFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
-import { NODE_BUNDLE, NODE_REQUIRE, NODE_SHEBANG, zodEnglishOnly } from './lib/node-bundle';
+import { NODE_BUNDLE, NODE_REQUIRE, NODE_SHEBANG, externalPackages, zodEnglishOnly } from './lib/node-bundle';
+import { taskBundle } from './lib/task-bundle';
 import { publishBuild, removeStaleStaging } from './lib/publish-build';
 
 /**
@@ -32,13 +33,6 @@ await removeStaleStaging(ROOT_DIR, STAGING_PREFIX);
  * node_modules one by one. Every other dependency stays external and is loaded with `await import()` where needed.
  */
 const INLINE = ['zod', 'commander', '@modelcontextprotocol/sdk'];
-
-function externalPackages(): string[] {
-  const pkg = JSON.parse(readFileSync('package.json', 'utf8')) as { dependencies: Record<string, string> };
-  return Object.keys(pkg.dependencies)
-    .filter((name) => !INLINE.includes(name))
-    .flatMap((name) => [name, `${name}/*`]);
-}
 
 /**
  * The MCP SDK and ajv-formats (which the SDK loads) each install their own copy of ajv, of the same version: bundled
@@ -92,7 +86,7 @@ const host = await build({
   outExtension: { '.js': '.mjs' },
   splitting: true,
   chunkNames: 'chunks/[name]-[hash]',
-  external: externalPackages(),
+  external: externalPackages(INLINE),
   sourcemap: 'linked',
   metafile: true,
   plugins: [zodEnglishOnly, oneAjv],
@@ -115,9 +109,9 @@ await bundle('native-host/loop-redact.ts', staged(redactfile), { inline: true })
 
 /**
  * `npm run task`, prebuilt: the CLI starts without compiling TypeScript (scripts/task.mjs runs it, and falls back to
- * the sources through tsx when it has not been built).
+ * the sources through tsx when it has not been built), and with the libraries it reads first bundled in (task-bundle.ts).
  */
 const taskfile = 'dist-host/run-task.mjs';
-await bundle('scripts/run-task.ts', staged(taskfile));
+await build(taskBundle(STAGING));
 await publishBuild({ staging: STAGING, target: TARGET, chunksDir: 'chunks', keepUnusedMs: KEEP_UNUSED_CHUNKS_MS });
 process.stderr.write(`built ${outfile} (and its chunks), ${hookfile}, ${redactfile} and ${taskfile}\n`);

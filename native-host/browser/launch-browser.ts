@@ -74,6 +74,15 @@ export function extensionBrowserArgs(hostRules: string | undefined): string[] {
 }
 
 /**
+ * Starts reading puppeteer-core (a few hundred milliseconds of a busy machine) without waiting for it, for a caller
+ * with something else to wait for before it launches: `npm run task` checks the model server meanwhile.
+ * launchWithExtension's own import then finds it loaded. A failure is left to that import to report.
+ */
+export function preloadBrowserLibrary(): void {
+  import('puppeteer-core').catch(() => undefined);
+}
+
+/**
  * Starts Chromium with the built extension loaded from `extensionDir` in a profile of its own. The native host is
  * found through `<userDataDir>/NativeMessagingHosts/`, so register it there before launching when a test needs it.
  */

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { BuildOptions, Plugin } from 'esbuild';
 
@@ -26,3 +27,14 @@ export const zodEnglishOnly: Plugin = {
     build.onLoad({ filter: /.*/, namespace: 'zod-english-only' }, (args) => ({ contents: 'export { default as en } from "./en.js";', resolveDir: args.path, loader: 'js' }));
   },
 };
+
+/**
+ * The project's dependencies a bundle leaves to node_modules (each with its subpaths): all of them but `inline`, which
+ * are bundled into it. Development packages are never imported by what is bundled for Node.
+ */
+export function externalPackages(inline: readonly string[], root = '.'): string[] {
+  const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { dependencies: Record<string, string> };
+  return Object.keys(pkg.dependencies)
+    .filter((name) => !inline.includes(name))
+    .flatMap((name) => [name, `${name}/*`]);
+}

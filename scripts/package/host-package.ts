@@ -1,6 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { cp, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { isTaskCliFile } from '../lib/task-bundle';
 
 /**
  * The Node versions the host's own dependencies (not the build tools') all run on: checked against package-lock.json
@@ -75,7 +76,7 @@ export async function packHost(rootDir: string, outDir: string, releaseDir: stri
   await mkdir(outDir, { recursive: true });
   // Source maps stay out: they name sources the package does not carry, and double its size.
   const noMaps = (source: string): boolean => !source.endsWith('.map') && !source.endsWith('.meta.json');
-  await cp(join(rootDir, 'dist-host'), join(outDir, 'dist-host'), { recursive: true, filter: (source) => noMaps(source) && !source.endsWith('run-task.mjs') });
+  await cp(join(rootDir, 'dist-host'), join(outDir, 'dist-host'), { recursive: true, filter: (source) => noMaps(source) && !isTaskCliFile(source) });
   await cp(join(rootDir, 'dist'), join(outDir, 'dist'), { recursive: true });
   await cp(join(rootDir, 'LICENSE'), join(outDir, 'LICENSE'));
   await writeFile(join(outDir, 'README.md'), HOST_README(root.version));

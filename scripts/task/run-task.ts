@@ -5,7 +5,7 @@ import { dirname, join } from 'node:path';
 import type { Page } from 'puppeteer-core';
 import type { ApprovalDecision, TaskRecord } from '../../shared/protocol';
 import { browserAt } from '../lib/find-browser';
-import { launchWithExtension, type ExtensionBrowser } from '../lib/launch-browser';
+import { launchWithExtension, preloadBrowserLibrary, type ExtensionBrowser } from '../lib/launch-browser';
 import { ControlPage } from './control-page';
 import { formatEvent } from './event-format';
 import { EXIT, ExitError } from './exit-codes';
@@ -52,6 +52,8 @@ export async function runTask(options: TaskOptions, io: TaskIo, hooks: TaskHooks
   };
   if (!existsSync('dist/manifest.json')) throw new ExitError('The extension is not built: run `npm run build` first.', EXIT.browser);
   const executablePath = options.browser === undefined ? undefined : browserAt(options.browser, '--browser');
+  // The browser library is read while the model server is checked: the browser itself starts only after the check.
+  preloadBrowserLibrary();
   // A replay needs the model only to repair a step: a server that is down is worth a warning, not a refusal.
   const preflight = await checkModelServer(options.provider, { hostRules: options.hostRules }).catch((error: unknown) => {
     if (options.routine === undefined) throw error;
