@@ -86,6 +86,12 @@ export function preloadBrowserLibrary(): void {
  * Starts Chromium with the built extension loaded from `extensionDir` in a profile of its own. The native host is
  * found through `<userDataDir>/NativeMessagingHosts/`, so register it there before launching when a test needs it.
  */
+/**
+ * How long Chromium may take to start, and its extension's worker to answer: a cap, not a wait. A laptop busy with other
+ * work (or two test files run at once on two cores) takes well over the 30 s puppeteer allows by default.
+ */
+const START_CAP_MS = 90_000;
+
 export async function launchWithExtension(options: LaunchOptions = {}): Promise<ExtensionBrowser> {
   const extensionDir = resolve(options.extensionDir ?? 'dist');
   const ownProfile = options.userDataDir === undefined;
@@ -95,6 +101,7 @@ export async function launchWithExtension(options: LaunchOptions = {}): Promise<
   // Loaded when a browser is needed: the host and the CLI start without it.
   const { default: puppeteer, TargetType } = await import('puppeteer-core');
   const browser = await puppeteer.launch({
+    timeout: START_CAP_MS,
     ...(options.protocolTimeoutMs !== undefined ? { protocolTimeout: options.protocolTimeoutMs } : {}),
     executablePath,
     headless: options.headless ?? true,
@@ -112,11 +119,11 @@ export async function launchWithExtension(options: LaunchOptions = {}): Promise<
     candidate.type() === TargetType.SERVICE_WORKER && candidate.url().startsWith(`chrome-extension://${EXTENSION_ID}/`);
 
   // puppeteer installs the extension after the launch without waiting for it: its worker's target is the sign it is in.
-  const installed = browser.waitForTarget(isOurWorker, { timeout: 30_000 }).then(() => undefined);
+  const installed = browser.waitForTarget(isOurWorker, { timeout: START_CAP_MS }).then(() => undefined);
   installed.catch(() => undefined);
 
   const worker = async (): Promise<WebWorker> => {
-    const deadline = Date.now() + 30_000;
+    const deadline = Date.now() + START_CAP_MS;
     let lastError: unknown;
     while (Date.now() < deadline) {
       try {
@@ -132,7 +139,7 @@ export async function launchWithExtension(options: LaunchOptions = {}): Promise<
       }
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
-    throw new Error(`The extension's service worker did not start within 30 s: ${String(lastError)}`);
+    throw new Error(`The extension's service worker did not start within ${START_CAP_MS / 1000} s: ${String(lastError)}`);
   };
 
   return {

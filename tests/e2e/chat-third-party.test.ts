@@ -52,13 +52,13 @@ describe('chat UIs nobody here wrote, found by their structure alone', () => {
 
       const sent = await uiCall(panel, 'chat.send', { tabId, text: 'I need a refund' });
       expect(sent.sent).toBe(true);
-      const reply = await uiCall(panel, 'chat.wait', { tabId, timeoutMs: 10_000, quietMs: QUIET_MS });
+      const reply = await uiCall(panel, 'chat.wait', { tabId, timeoutMs: 60_000, quietMs: QUIET_MS });
       expect(reply.status).toBe('replied');
       // The reply streams in word by word; the wait returns it whole.
       expect(reply.newMessages.map((message) => [message.author, message.text])).toEqual([['them', 'Sorry to hear that. What is your order number?']]);
 
       await uiCall(panel, 'chat.send', { tabId, text: 'It is order 1234' });
-      const second = await uiCall(panel, 'chat.wait', { tabId, timeoutMs: 10_000, quietMs: QUIET_MS });
+      const second = await uiCall(panel, 'chat.wait', { tabId, timeoutMs: 60_000, quietMs: QUIET_MS });
       expect(second.newMessages.map((message) => message.text)).toEqual(['Let me check that for you. Could you tell me a little more?']);
 
       const transcript = await uiCall(panel, 'chat.read', { tabId });

@@ -48,14 +48,14 @@ describe('support chat driver on the vendor fixtures, in Chromium with the built
 
   /** The scripted refund conversation every fixture supports, driven and checked step by step. */
   async function converse(page: Page, tabId: number, fixture: VendorFixture): Promise<void> {
-    const greeting = await uiCall(panel, 'chat.wait', { tabId, timeoutMs: 10_000, quietMs: QUIET_MS });
+    const greeting = await uiCall(panel, 'chat.wait', { tabId, timeoutMs: 60_000, quietMs: QUIET_MS });
     expect(greeting.status).toBe('replied');
     expect(texts(greeting.newMessages)).toEqual(GREETING(fixture));
     expect(greeting.state.choices.map((choice) => choice.label)).toEqual(['Track my order', 'Request a refund', 'Talk to a human']);
 
     const chosen = await uiCall(panel, 'chat.choose', { tabId, choice: 'request a refund' });
     expect(chosen.chosen).toBe('Request a refund');
-    const refund = await uiCall(panel, 'chat.wait', { tabId, timeoutMs: 10_000, quietMs: QUIET_MS });
+    const refund = await uiCall(panel, 'chat.wait', { tabId, timeoutMs: 60_000, quietMs: QUIET_MS });
     expect(refund.status).toBe('replied');
     // All three bursts, the streamed one whole: the wait did not stop at the first burst or mid-stream.
     expect(texts(refund.newMessages)).toEqual(REFUND_REPLY);
@@ -68,14 +68,14 @@ describe('support chat driver on the vendor fixtures, in Chromium with the built
     expect(filled).toMatchObject({ filled: ['Order number', 'Email'], submitted: true });
     // Support has typed and answered before anyone waits: the typing it showed in between still counts.
     await waitUntil('support\'s answer to the form on the page', () => pageShows(page, 'Could you upload a photo of the damage?'));
-    const thanks = await uiCall(panel, 'chat.wait', { tabId, timeoutMs: 10_000, quietMs: QUIET_MS });
+    const thanks = await uiCall(panel, 'chat.wait', { tabId, timeoutMs: 60_000, quietMs: QUIET_MS });
     expect(thanks.typingSeen).toBe(true);
     expect(texts(thanks.newMessages)).toEqual(['Thanks! I found order #1234.', 'Could you upload a photo of the damage?']);
     expect(thanks.state.uploads).toEqual([{ label: 'Photo of the damage', accept: 'image/*' }]);
 
     const sent = await uiCall(panel, 'chat.send', { tabId, text: 'Is a photo from my phone fine?' });
     expect(sent).toMatchObject({ sent: true, via: fixture.submit });
-    const answer = await uiCall(panel, 'chat.wait', { tabId, timeoutMs: 10_000, quietMs: QUIET_MS });
+    const answer = await uiCall(panel, 'chat.wait', { tabId, timeoutMs: 60_000, quietMs: QUIET_MS });
     expect(texts(answer.newMessages)).toEqual(['Let me check that for you.', 'Could you tell me a little more?']);
 
     const transcript = await uiCall(panel, 'chat.read', { tabId });
@@ -121,7 +121,7 @@ describe('support chat driver on the vendor fixtures, in Chromium with the built
     expect(detection.evidence.some((item) => item.layer === 'global')).toBe(false);
     const opened = await uiCall(panel, 'chat.open', { tabId });
     expect(opened).toMatchObject({ opened: true, how: 'launcher' });
-    const greeting = await uiCall(panel, 'chat.wait', { tabId, timeoutMs: 10_000, quietMs: QUIET_MS });
+    const greeting = await uiCall(panel, 'chat.wait', { tabId, timeoutMs: 60_000, quietMs: QUIET_MS });
     expect(greeting.newMessages.map((message) => message.author)).toEqual(['them', 'them']);
     await page.close();
   });
@@ -129,9 +129,9 @@ describe('support chat driver on the vendor fixtures, in Chromium with the built
   it.each(['tidio', 'salesforce'])('reads the hand-over note in %s as a system message', async (vendor) => {
     const { page, tabId } = await openTab(vendorPath(vendor));
     await uiCall(panel, 'chat.open', { tabId });
-    await uiCall(panel, 'chat.wait', { tabId, timeoutMs: 10_000, quietMs: QUIET_MS });
+    await uiCall(panel, 'chat.wait', { tabId, timeoutMs: 60_000, quietMs: QUIET_MS });
     await uiCall(panel, 'chat.choose', { tabId, choice: 2 });
-    const handover = await uiCall(panel, 'chat.wait', { tabId, timeoutMs: 10_000, quietMs: QUIET_MS });
+    const handover = await uiCall(panel, 'chat.wait', { tabId, timeoutMs: 60_000, quietMs: QUIET_MS });
     expect(handover.newMessages.map((message) => [message.author, message.text])).toEqual([
       ['system', 'Alex joined the conversation'],
       ['them', 'Hi, Alex here. How can I help?'],
@@ -153,12 +153,12 @@ describe('support chat driver on the vendor fixtures, in Chromium with the built
   it('counts the reply from our last action even when the service worker was stopped in between', async () => {
     const { page, tabId } = await openTab(vendorPath('crisp'));
     await uiCall(panel, 'chat.open', { tabId });
-    await uiCall(panel, 'chat.wait', { tabId, timeoutMs: 10_000, quietMs: QUIET_MS });
+    await uiCall(panel, 'chat.wait', { tabId, timeoutMs: 60_000, quietMs: QUIET_MS });
     await uiCall(panel, 'chat.choose', { tabId, choice: 'Request a refund' });
     await (await e2e.ext.worker()).close();
     // The whole reply arrives while no worker runs; the next call starts a fresh one.
     await page.waitForFunction(() => document.body.innerText.includes('What is your order number?'));
-    const refund = await uiCall(panel, 'chat.wait', { tabId, timeoutMs: 10_000, quietMs: QUIET_MS });
+    const refund = await uiCall(panel, 'chat.wait', { tabId, timeoutMs: 60_000, quietMs: QUIET_MS });
     expect(refund.status).toBe('replied');
     expect(texts(refund.newMessages)).toEqual(REFUND_REPLY);
     await page.close();
@@ -167,7 +167,7 @@ describe('support chat driver on the vendor fixtures, in Chromium with the built
   it('ends a wait with a clear timeout when nobody answers', async () => {
     const { page, tabId } = await openTab(`${vendorPath('livechat')}?silent=1`);
     await uiCall(panel, 'chat.open', { tabId });
-    await uiCall(panel, 'chat.wait', { tabId, timeoutMs: 10_000, quietMs: QUIET_MS });
+    await uiCall(panel, 'chat.wait', { tabId, timeoutMs: 60_000, quietMs: QUIET_MS });
     const sent = await uiCall(panel, 'chat.send', { tabId, text: 'Hello, is anyone there?' });
     expect(sent.sent).toBe(true);
     const wait = await uiCall(panel, 'chat.wait', { tabId, timeoutMs: 1500, quietMs: QUIET_MS });
@@ -193,9 +193,9 @@ describe('support chat driver on the vendor fixtures, in Chromium with the built
     const { page, tabId } = await openTab(vendorPath('olark'));
     await expect(uiCall(panel, 'chat.send', { tabId, text: '' })).rejects.toThrow(/invalid_params: Invalid params for chat.send: text/);
     await uiCall(panel, 'chat.open', { tabId });
-    await uiCall(panel, 'chat.wait', { tabId, timeoutMs: 10_000, quietMs: QUIET_MS });
+    await uiCall(panel, 'chat.wait', { tabId, timeoutMs: 60_000, quietMs: QUIET_MS });
     await uiCall(panel, 'chat.choose', { tabId, choice: 'Request a refund' });
-    await uiCall(panel, 'chat.wait', { tabId, timeoutMs: 10_000, quietMs: QUIET_MS });
+    await uiCall(panel, 'chat.wait', { tabId, timeoutMs: 60_000, quietMs: QUIET_MS });
     await expect(uiCall(panel, 'chat.fill', { tabId, values: { 'Order number': '1234', 'Card number': '4111' } })).rejects.toThrow(
       /invalid_params: The chat form has no field "Card number"; its fields are: "Order number", "Email"/,
     );
@@ -208,7 +208,7 @@ describe('support chat driver on the vendor fixtures, in Chromium with the built
   it('answers a choice that is not offered with the choices that are', async () => {
     const { page, tabId } = await openTab(vendorPath('crisp'));
     await uiCall(panel, 'chat.open', { tabId });
-    await uiCall(panel, 'chat.wait', { tabId, timeoutMs: 10_000, quietMs: QUIET_MS });
+    await uiCall(panel, 'chat.wait', { tabId, timeoutMs: 60_000, quietMs: QUIET_MS });
     await expect(uiCall(panel, 'chat.choose', { tabId, choice: 'Cancel my subscription' })).rejects.toThrow(
       /No choice "Cancel my subscription" in the chat; the choices offered are: "Track my order", "Request a refund", "Talk to a human"/,
     );

@@ -139,7 +139,7 @@ describe('the extension in Chromium with the built host registered', () => {
     await helper.close();
     // A headless browser has no context menu to click, so the test calls the registered handler the way the menu
     // does. Without a user gesture the side panel cannot open, and the handler falls back to the panel in a tab.
-    const opened = e2e.ext.browser.waitForTarget((target) => target.url().includes(`${PANEL}?tab=${tabId}`), { timeout: 20_000 });
+    const opened = e2e.ext.browser.waitForTarget((target) => target.url().includes(`${PANEL}?tab=${tabId}`), { timeout: 60_000 });
     await worker.evaluate(
       (id, pageUrl) =>
         (globalThis as unknown as { deputy: { onMenuClick: (click: object, tab: object) => Promise<unknown> } }).deputy.onMenuClick(

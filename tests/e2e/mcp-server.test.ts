@@ -225,7 +225,7 @@ describe('deputy mcp: the official MCP client SDK drives the built deputy mcp, h
       lines.push(...parts.filter((l) => l.trim() !== ''));
     });
     const next = async (): Promise<Record<string, unknown>> => {
-      const deadline = Date.now() + 15_000;
+      const deadline = Date.now() + 60_000;
       while (lines.length === 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
       const line = lines.shift();
       if (line === undefined) throw new Error('deputy mcp did not answer');

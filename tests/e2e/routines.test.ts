@@ -229,7 +229,7 @@ describe('routines', () => {
         const box = button.getBoundingClientRect();
         return document.elementFromPoint(box.x + box.width / 2, box.y + box.height / 2) === button;
       },
-      { timeout: 20_000, polling: 100 },
+      { timeout: 60_000, polling: 100 },
     );
     await panel.click('[data-testid=save-routine-button]');
     await panel.waitForFunction(() => document.querySelector('[data-testid=routine-said]')?.textContent?.includes('asks for item'), { timeout: 60_000, polling: 100 });

@@ -24,7 +24,7 @@ async function automateChat(url: string): Promise<{ panel: Page; tabId: number; 
   const helper = await e2e.ext.openExtensionPage(PANEL);
   const tabId = await tabIdOf(helper, url);
   await helper.close();
-  const opened = e2e.ext.browser.waitForTarget((candidate) => candidate.url().includes(`${PANEL}?tab=${tabId}`), { timeout: 20_000 });
+  const opened = e2e.ext.browser.waitForTarget((candidate) => candidate.url().includes(`${PANEL}?tab=${tabId}`), { timeout: 60_000 });
   await worker.evaluate(
     (id, pageUrl) =>
       (globalThis as unknown as { deputy: { onMenuClick: (click: object, tab: object) => Promise<unknown> } }).deputy.onMenuClick(

@@ -90,7 +90,7 @@ describe('desktop notifications for a task waiting on the user', () => {
         const box = button.getBoundingClientRect();
         return document.elementFromPoint(box.x + box.width / 2, box.y + box.height / 2) === button;
       },
-      { timeout: 15_000 },
+      { timeout: 60_000 },
     );
     await panel.click('[data-testid=approve]');
     await panel.waitForSelector('[data-testid=task-progress][data-status=completed]', { timeout: 60_000 });

@@ -54,6 +54,9 @@ function inlineLevel(display: string): boolean {
   return display.startsWith('inline') || display === 'contents';
 }
 
+/** Whether a parent's text runs are shown; a function when it is worth asking only once a text run is met. */
+type Text = boolean | (() => boolean);
+
 interface Scope {
   win: Window;
   /** Offset of this document's viewport inside the top frame's viewport. */
@@ -194,7 +197,8 @@ export function collectSnapshot(doc: Document, registry: RefRegistry, access: Do
    * Visits a parent's child nodes (text only when `text`), each child's lines kept together as a block, then puts
    * the blocks in reading order. Returns the union of their boxes.
    */
-  const visitChildren = (from: Node | Node[], parent: Element, scope: Scope, text: boolean, style: CSSStyleDeclaration | null): Box | null => {
+  const visitChildren = (from: Node | Node[], parent: Element, scope: Scope, showsText: Text, style: CSSStyleDeclaration | null): Box | null => {
+    let text = showsText === false ? false : showsText === true ? true : null;
     // Most elements have one child block or none, so the lists are made only when a first block appears.
     let starts = null as number[] | null;
     let boxes = null as Array<Box | null> | null;
@@ -216,7 +220,7 @@ export function collectSnapshot(doc: Document, registry: RefRegistry, access: Do
         let box = visit(node as Element, scope);
         if (pendingText) box = unionBox(box, flushText(scope));
         block(start, box);
-      } else if (type === 3 && text) {
+      } else if (type === 3 && (text ??= (showsText as () => boolean)())) {
         const data = node.nodeValue;
         if (data && NOT_BLANK.test(data)) {
           pendingText += data;
@@ -294,14 +298,16 @@ export function collectSnapshot(doc: Document, registry: RefRegistry, access: Do
     let rectCache: DOMRect | null = null;
     const rectOf = (): DOMRect => (rectCache ??= el.getBoundingClientRect());
     // Text a person cannot see is not page text: an instruction in white on white or moved off the screen is left out.
-    const hideText = scope.hideText || hidesSubtree(style, rectOf, scope.win, tag === 'HTML' || tag === 'BODY');
+    // Asked only where text is shown: inside a numbered element its children's text is its name, whatever the rules
+    // say, and reading the dozen styles these rules need for every link of a huge page was most of a find's time.
+    let hidden: boolean | undefined;
+    const hidesAll = (): boolean => (hidden ??= scope.hideText || hidesSubtree(style, rectOf, scope.win, tag === 'HTML' || tag === 'BODY'));
     const bg = backgroundFor(style, scope.bg);
-    const ownTextHidden = hideText || hidesOwnText(style, bg);
     // An empty box in running text that shows an icon or a colour sample is written into the text, as a person reads
     // it there ("the item with the [icon "disk"] icon"): the caller ends the text run with it. (An icon hides its own
     // text, as jQuery UI's does by indenting it away; the box itself is still seen.) A box that is itself a control (a
     // pointer or a listener) is numbered with its icon, so it is not written into the text a second time.
-    if (!kind && scope.owner === null && scope.showText && !hideText && visible && el.firstChild === null && style.cursor !== 'pointer' && access.listens?.(el) !== true) {
+    if (!kind && scope.owner === null && scope.showText && visible && el.firstChild === null && style.cursor !== 'pointer' && access.listens?.(el) !== true && !hidesAll()) {
       const seen = inlineVisual(el, style, scope.bg);
       if (seen) {
         pendingText = ` ${seen} `;
@@ -395,6 +401,10 @@ export function collectSnapshot(doc: Document, registry: RefRegistry, access: Do
       }
     }
 
+    // Under a numbered element (owner) no text is shown, so whether this one hides its text decides nothing below.
+    const hideText = owner === null ? hidesAll() : scope.hideText;
+    /** Whether this element's own text runs are hidden: asked only when one is met. */
+    const ownTextHidden = (): boolean => hideText || hidesOwnText(style, bg);
     if (owner === null && visible) {
       const level = headingLevel(el, tag);
       const landmark = level === 0 ? landmarkRole(el, tag) : null;
@@ -403,7 +413,7 @@ export function collectSnapshot(doc: Document, registry: RefRegistry, access: Do
         if (!viewport || inView(rect, scope) === 0) {
           // A heading made of a link is shown by the link's own line; a plain heading is one context line.
           if (level > 0 && !el.querySelector('a[href], button, input, [role=link], [role=button]')) {
-            if (ownTextHidden && el.firstElementChild === null) return null;
+            if (el.firstElementChild === null && ownTextHidden()) return null;
             const text = cutText(collapse(el.firstElementChild === null ? (el.textContent ?? '') : visibleText(el)), maxText * 2);
             if (!text) return null;
             entries.push({ text: `${'#'.repeat(level)} ${text}`, prio: 2 });
@@ -444,7 +454,7 @@ export function collectSnapshot(doc: Document, registry: RefRegistry, access: Do
       ? scope
       : { win: scope.win, dx: scope.dx, dy: scope.dy, shiftY: childScope.shiftY, owner, parentPointer: pointer, editable, inLabel, showText, hideText, bg, clip: clipInside };
     const textStart = entries.length;
-    const inner = visitContent(el, tag, child, child.owner === null && child.showText && !ownTextHidden, style);
+    const inner = visitContent(el, tag, child, child.owner === null && child.showText ? () => !ownTextHidden() : false, style);
     // An SVG text is drawn at a place of its own, not in a line with the text before it: a block of its own.
     if (entries.length > textStart && (!inlineLevel(style.display) || tag === 'text')) endBlock(textStart);
     box = unionBox(box, inner);
@@ -460,7 +470,7 @@ export function collectSnapshot(doc: Document, registry: RefRegistry, access: Do
   };
 
   /** An element's children: a frame's document, a shadow root, a slot's assigned nodes, or its child nodes. */
-  const visitContent = (el: Element, tag: string, scope: Scope, text: boolean, style: CSSStyleDeclaration | null): Box | null => {
+  const visitContent = (el: Element, tag: string, scope: Scope, text: Text, style: CSSStyleDeclaration | null): Box | null => {
     if (tag === 'IFRAME' || tag === 'FRAME') return visitFrame(el, scope);
     const root = access.shadowRootOf(el);
     if (tag === 'DETAILS' && !(el as HTMLDetailsElement).open) {

@@ -21,7 +21,7 @@ export async function tabIdOf(extensionPage: Page, url: string): Promise<number>
 export async function waitForHost(extensionPage: Page): Promise<void> {
   await extensionPage.waitForFunction(
     async () => ((await chrome.storage.session.get('hostStatus')) as { hostStatus?: { state?: string } }).hostStatus?.state === 'connected',
-    { timeout: 30_000 },
+    { timeout: 90_000 },
   );
 }
 

@@ -22,7 +22,7 @@ export async function waitUntil<T>(what: string, read: () => T | Promise<T>, opt
  * storage or the host has shown their answers), with a generous cap on the whole wait.
  */
 export async function waitForQuietDom(page: Page, options: { quietMs?: number; timeoutMs?: number } = {}): Promise<void> {
-  const { quietMs = 300, timeoutMs = 30_000 } = options;
+  const { quietMs = 300, timeoutMs = 60_000 } = options;
   const settled = await page.evaluate(
     (quiet, cap) =>
       new Promise<boolean>((resolve) => {

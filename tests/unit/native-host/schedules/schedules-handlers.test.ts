@@ -23,6 +23,16 @@ describe('schedules.sync', () => {
     expect(await readSchedulesFile(file)).toEqual({ version: 1, syncedAt: 300, schedules: [schedule('a', null)] });
   });
 
+  it('keeps the newest of syncs that arrive together (one per schedule set in a row): none is written over by an older one', async () => {
+    const file = join(dir, 'schedules.json');
+    const sync = schedulesHandlers({ file, now: () => 500 })['schedules.sync'];
+    // The extension sends one sync per change, in order: each copy holds one schedule more than the one before.
+    const ids = Array.from({ length: 200 }, (_, i) => `s${i}`);
+    const replies = await Promise.all(ids.map(async (_, i) => sync({ schedules: ids.slice(0, i + 1).map((id) => schedule(id, 100)), at: 1000 + i }, {} as never)));
+    expect(replies.every((r) => r.kept)).toBe(true);
+    expect(await readSchedulesFile(file)).toMatchObject({ syncedAt: 1199, schedules: ids.map((id) => schedule(id, 100)) });
+  });
+
   it('moves a file that is not one Deputy wrote aside (nothing lost) and writes the extension\'s schedules', async () => {
     const file = join(dir, 'schedules.json');
     await writeFile(file, '{"version": 1, "schedules": [');
