@@ -114,6 +114,12 @@ export class EgressGuard {
   /** Tabs known to be nobody's task tab (the user's own), as of their creation. */
   private readonly userTabs = new Set<number>();
   private queue: Promise<unknown> = Promise.resolve();
+  /**
+   * The rules last put in force for each task's block of ids: the browser clears every tab's back/forward cache (and
+   * its renderers' memory caches) at each update of an extension's rules, so rules that would not change are not sent
+   * again (an action that may open a tab asks for its rules to be applied before and after it).
+   */
+  private readonly inForce = new Map<number, string>();
 
   constructor(private readonly ports: GuardPorts) {}
 
@@ -196,7 +202,10 @@ export class EgressGuard {
     if (!task) return;
     this.tasks.delete(taskId);
     this.held = this.held.filter((h) => h.taskId !== taskId);
-    await this.serial(() => this.ports.replaceRules(slotIds(task.slot), []));
+    await this.serial(async () => {
+      this.inForce.delete(task.slot);
+      await this.ports.replaceRules(slotIds(task.slot), []);
+    });
     await this.persist();
   }
 
@@ -308,7 +317,13 @@ export class EgressGuard {
       const tabs = await this.ports.tabIds();
       const current = this.tasks.get(task.taskId);
       if (current !== task) return;
-      await this.ports.replaceRules(slotIds(task.slot), guardRules(task, tabs));
+      const rules = guardRules(task, tabs);
+      const key = JSON.stringify(rules);
+      if (this.inForce.get(task.slot) === key) return;
+      // Forgotten first: an update that fails midway leaves rules that must be sent again.
+      this.inForce.delete(task.slot);
+      await this.ports.replaceRules(slotIds(task.slot), rules);
+      this.inForce.set(task.slot, key);
     });
     await this.persist();
   }

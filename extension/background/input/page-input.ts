@@ -1,5 +1,6 @@
 import type { ObservedDownload } from '../../../shared/agent/environment';
 import type { TaskFile } from '../../../shared/protocol';
+import type { RequestEvents } from '../../platform/request-events';
 import type { DebuggerSessions, InputPath } from './debugger-session';
 import type { DialogWatch } from './dialogs';
 import type { InputRelay } from './input-relay';
@@ -26,6 +27,8 @@ export interface PageInputDeps {
   dialogs: DialogWatch;
   downloads?: TaskDownloads;
   loadFile?: LoadFile;
+  /** The tabs' shared request listeners, kept while a task works in a tab (see request-events.ts). */
+  requests?: Pick<RequestEvents, 'keep'>;
 }
 
 /** Page-world function that puts files given as base64 into a file field (`this`), as a drop would. */
@@ -76,6 +79,9 @@ export class PageInput {
     if (owner === undefined) {
       return Promise.resolve(this.deps.sessions.isAttached(tabId) ? { trusted: true } : { trusted: false, reason: 'the action is not part of a task, which is what attaches the debugger' });
     }
+    // The tab's request listeners stay while the task works in it: adding and removing them for each wait would clear
+    // every tab's back/forward cache, and "back" would load the page again.
+    this.deps.requests?.keep(owner, tabId);
     return this.deps.sessions.acquire(owner, tabId);
   }
 

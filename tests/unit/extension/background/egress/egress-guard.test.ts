@@ -188,6 +188,30 @@ describe('the egress guard', () => {
     expect(guard.heldSince('t', 0, 1)).toBeUndefined();
   });
 
+  it("sends the browser its rules only when they change (each update clears every tab's back/forward cache)", async () => {
+    const b = browser([1, 2]);
+    const updates: number[][] = [];
+    const guard = new EgressGuard({ ...b.ports, replaceRules: (remove, add) => (updates.push(add.map((r) => r.id)), b.ports.replaceRules(remove, add)) });
+    await guard.setScope('t', 1, scope);
+    expect(updates).toHaveLength(1);
+    // A click may open a tab: the watch around it asks for the rules again, which have not changed.
+    const unwatch = await guard.watchNewTabs('t');
+    await unwatch();
+    await guard.setScope('t', 1, scope);
+    expect(updates).toHaveLength(1);
+    // A tab the user opened meanwhile changes the rule for new tabs: it is sent.
+    b.tabs.push(3);
+    await (await guard.watchNewTabs('t'))();
+    expect(updates).toHaveLength(2);
+    expect(blocks(b.rules.values(), { url: 'http://evil.test:9/', tabId: 3, type: 'main_frame' })).toBe(false);
+    // A task that ends takes its rules away; the same task started again puts them back.
+    await guard.end('t');
+    expect(b.rules.size).toBe(0);
+    await guard.setScope('t', 1, scope);
+    expect(updates).toHaveLength(4);
+    expect(blocks(b.rules.values(), { url: 'http://evil.test:9/', tabId: 1, type: 'main_frame' })).toBe(true);
+  });
+
   it('survives a restart of the worker: it takes back the tasks it guarded and drops the rules of tasks that ended', async () => {
     const b = browser();
     const first = new EgressGuard(b.ports);
