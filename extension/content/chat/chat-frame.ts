@@ -1,5 +1,5 @@
 import { AppError } from '../../../shared/errors';
-import { matchChoiceLabel, type ChatBaseline, type ChatState, type ChatWaitResult } from '../../../shared/protocol';
+import { matchChoiceLabel, type ChatBaseline, type ChatState, type ChatWaitResult } from '../../../shared/protocol/chat-protocol';
 import { controlTest, describeForm, fieldLabel, findChoices, findForms, findUploads, isTyping, type ChatParts } from './chat-controls';
 import { findLauncher } from './chat-launcher';
 import { clickLikeAUser, composerText, pressEnter, setFieldValue, typeInto } from './composer-input';
