@@ -44,8 +44,10 @@ export interface CallServices<E> {
   /** Asks for a screenshot with the next page view (see ToolContext.requestScreenshot). */
   requestScreenshot?: () => boolean;
   /**
-   * The screenshot kept of the page the model was shown, still being taken: waited for only before the call acts on
-   * the page or shows the user an approval (which may draw on it), so the gate's look and the saved mark run beside it.
+   * The screenshot kept of the page the model was shown, still being taken: waited for only before the call shows the
+   * user an approval (which may draw on it). An action does not wait for it: the capture began with the look at the
+   * page (or, where the environment cannot take it there, as soon as the look returned), before any action of the step
+   * was even proposed, so what it copies is the page as the model saw it; only its encoding and transfer are left.
    */
   pageKept?: Promise<void>;
 }
@@ -247,7 +249,6 @@ export async function executeCall<E>(
   await services.save();
   timings['save started'] = services.now() - call.startedAt;
   await armSecrets(services, parsed.args);
-  await untilPageKept(services, timings);
   const context: ToolContext<E> = {
     environment: services.environment,
     ...(services.signal ? { signal: services.signal } : {}),

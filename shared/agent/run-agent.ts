@@ -450,7 +450,6 @@ async function runLoop<E extends AgentEnvironment>(deps: AgentDeps<E>, state: Ag
       // The reply is saved with the first call's mark just before it acts (or before a pause, an approval or a
       // question holds it); a reply without calls has no such mark.
       if (step.calls.length === 0) await save();
-      // The kept screenshot shows the page the model was shown: each call waits for it before it acts on the page.
       if ((await runCalls(step)) === 'stop') return await end('stopped', 'Stopped by the user.');
     }
   } catch (error) {
