@@ -49,13 +49,21 @@ async function mouse(send: Send, type: string, at: Point, extra: Record<string, 
   await send('Input.dispatchMouseEvent', { type, x: at.x, y: at.y, ...extra });
 }
 
-/** A left click (or a double click) as a mouse makes it: onto the point, down, up; the second press says clickCount 2. */
-export async function click(send: Send, at: Point, count: number): Promise<void> {
-  await mouse(send, 'mouseMoved', at);
+/**
+ * A left click (or a double click) as a mouse makes it: onto the point, down, up; the second press says clickCount 2.
+ * A pointer already on the point (the action moved it there and waited for its hover to settle) is not moved again.
+ * The events go out together, not each after the last was handled: one attachment's input reaches the page in the
+ * order it was sent (Puppeteer's mouse.click sends its move, press and release the same way), and a round trip to the
+ * page for each of them only made the click slower.
+ */
+export async function click(send: Send, at: Point, count: number, pointer?: Point): Promise<void> {
+  const events: Promise<void>[] = [];
+  if (pointer?.x !== at.x || pointer.y !== at.y) events.push(mouse(send, 'mouseMoved', at));
   for (let n = 1; n <= count; n += 1) {
-    await mouse(send, 'mousePressed', at, { button: 'left', buttons: 1, clickCount: n });
-    await mouse(send, 'mouseReleased', at, { button: 'left', buttons: 0, clickCount: n });
+    events.push(mouse(send, 'mousePressed', at, { button: 'left', buttons: 1, clickCount: n }));
+    events.push(mouse(send, 'mouseReleased', at, { button: 'left', buttons: 0, clickCount: n }));
   }
+  await Promise.all(events);
 }
 
 async function key(send: Send, type: 'keyDown' | 'rawKeyDown' | 'keyUp', def: KeyDefinition, modifiers: number, commands?: string[]): Promise<void> {
@@ -180,12 +188,21 @@ export async function drag(deps: TrustedInputDeps, from: Point, to: Point, via: 
   }
 }
 
-/** Sends one relayed piece of input, in the tab's own viewport coordinates; for typed text, how it was typed. */
-export async function sendInput(deps: TrustedInputDeps, input: InputOp, offset: Point): Promise<string | void> {
+/** Where the pointer is after a piece of input (in the frame's coordinates), or undefined when it does not move it. */
+export function pointerAfter(input: InputOp): Point | undefined {
+  if (input.op === 'drag') return input.to;
+  return input.op === 'click' || input.op === 'move' || input.op === 'wheel' ? input.at : undefined;
+}
+
+/**
+ * Sends one relayed piece of input, in the tab's own viewport coordinates; for typed text, how it was typed. `pointer`
+ * is where the action's own input left the pointer, in the tab's coordinates, when it did.
+ */
+export async function sendInput(deps: TrustedInputDeps, input: InputOp, offset: Point, pointer?: Point): Promise<string | void> {
   const shift = (p: Point): Point => ({ x: p.x + offset.x, y: p.y + offset.y });
   switch (input.op) {
     case 'click':
-      return click(deps.send, shift(input.at), input.count);
+      return click(deps.send, shift(input.at), input.count, pointer);
     case 'move':
       return mouse(deps.send, 'mouseMoved', shift(input.at));
     case 'wheel':

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { keyForCharacter } from '../../../../../extension/background/input/keyboard-layout';
-import { drag, pressChord, typeText } from '../../../../../extension/background/input/trusted-input';
+import { click, drag, pointerAfter, pressChord, typeText } from '../../../../../extension/background/input/trusted-input';
 
 function recorder() {
   const sent: { method: string; params: Record<string, unknown> }[] = [];
@@ -16,6 +16,28 @@ const keys = (sent: { method: string; params: Record<string, unknown> }[]) =>
     });
 
 describe('trusted input', () => {
+  it('clicks with its events sent together, in order, and moves the pointer only when it is not on the point already', async () => {
+    const sent: string[] = [];
+    const answers: (() => void)[] = [];
+    // Nothing is answered until every event was sent: a click that waited for each answer would never finish.
+    const send = (_method: string, params: Record<string, unknown> = {}) =>
+      new Promise<void>((resolve) => {
+        sent.push(`${String(params.type)}${params.clickCount ? ` ${String(params.clickCount)}` : ''}`);
+        answers.push(resolve);
+        if (sent.length === expected) answers.forEach((answer) => answer());
+      });
+    let expected = 3;
+    await click(send, { x: 5, y: 6 }, 1);
+    expect(sent).toEqual(['mouseMoved', 'mousePressed 1', 'mouseReleased 1']);
+    sent.length = 0;
+    answers.length = 0;
+    expected = 4;
+    await click(send, { x: 5, y: 6 }, 2, { x: 5, y: 6 });
+    expect(sent).toEqual(['mousePressed 1', 'mouseReleased 1', 'mousePressed 2', 'mouseReleased 2']);
+    expect(pointerAfter({ op: 'move', at: { x: 1, y: 2 } })).toEqual({ x: 1, y: 2 });
+    expect(pointerAfter({ op: 'press', chord: { key: 'a', ctrl: false, shift: false, alt: false, meta: false }, times: 1 })).toBeUndefined();
+  });
+
   it('presses a chord as a keyboard does: the modifier down, the key, the modifier up, and the key types nothing', async () => {
     const r = recorder();
     await pressChord({ send: r.send, mac: false }, { key: 'a', ctrl: true, shift: false, alt: false, meta: false });
