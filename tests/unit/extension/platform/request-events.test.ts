@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { createRequestEvents, type RequestEvent, type RequestEventSource } from '../../../../extension/platform/request-events';
+import {
+  createRequestEvents,
+  type RequestEvent,
+  type RequestEventSource,
+} from '../../../../extension/platform/request-events';
 
 type Listener = (details: RequestEvent) => void;
 
@@ -29,7 +33,13 @@ function fakeSources() {
   return { sources, calls, live: () => listeners.size };
 }
 
-const request = (id: string): RequestEvent => ({ requestId: id, type: 'xmlhttprequest', frameId: 0, url: `https://shop.test/${id}`, method: 'GET' });
+const request = (id: string): RequestEvent => ({
+  requestId: id,
+  type: 'xmlhttprequest',
+  frameId: 0,
+  url: `https://shop.test/${id}`,
+  method: 'GET',
+});
 
 describe('the tabs’ shared request listeners', () => {
   it("adds a tab's listeners once for every watch of it, and removes them when the last watch of a tab no task keeps ends", () => {

@@ -15,7 +15,11 @@ afterEach(async () => {
 });
 
 const pages = [
-  { url: 'https://shop.example/a', title: 'A', elements: [{ ref: 1, role: 'link', name: 'To B', to: 'https://shop.example/b' }] },
+  {
+    url: 'https://shop.example/a',
+    title: 'A',
+    elements: [{ ref: 1, role: 'link', name: 'To B', to: 'https://shop.example/b' }],
+  },
   { url: 'https://shop.example/b', title: 'B', elements: [] },
 ];
 
@@ -37,17 +41,27 @@ describe('screenshots kept with the trace', () => {
       capture: (): Promise<Screenshot | undefined> => {
         captures += 1;
         events.push(`capture of ${web.url()}`);
-        return captures === 2 ? Promise.reject(new Error('quota')) : Promise.resolve({ mediaType: 'image/jpeg', base64: `shot-${captures}` });
+        return captures === 2
+          ? Promise.reject(new Error('quota'))
+          : Promise.resolve({ mediaType: 'image/jpeg', base64: `shot-${captures}` });
       },
     };
     const kept: [number, string][] = [];
-    const h = harness(environment, providerFor('openai-stream', fake), { keepScreenshot: (step, shot) => kept.push([step, shot.base64]) });
+    const h = harness(environment, providerFor('openai-stream', fake), {
+      keepScreenshot: (step, shot) => kept.push([step, shot.base64]),
+    });
     fake.enqueue(call('click', { ref: 1 }), call('done', { success: true, summary: 'On B.' }));
     const state = await startAgent(h.deps, { taskId: 'kept', task: 'Go to B.', startUrl: 'https://shop.example/a' });
     expect(state.status).toBe('completed');
     // The observation itself does not wait for a capture (it is told one will be asked for, to take it beside its
     // reading of the page); the capture of page A is in before the click acts on it.
-    expect(events).toEqual(['observe screenshot=false keep=true', 'capture of https://shop.example/a', 'act click', 'observe screenshot=false keep=true', 'capture of https://shop.example/b']);
+    expect(events).toEqual([
+      'observe screenshot=false keep=true',
+      'capture of https://shop.example/a',
+      'act click',
+      'observe screenshot=false keep=true',
+      'capture of https://shop.example/b',
+    ]);
     expect(kept).toEqual([[0, 'shot-1']]);
   });
 
@@ -71,7 +85,8 @@ describe('screenshots kept with the trace', () => {
       capture: (): Promise<Screenshot | undefined> => {
         events.push(`capture of ${web.url()} begun`);
         // Only the first look's capture is held (until the action); the next one is in at once.
-        if (events.includes('act click')) return Promise.resolve({ mediaType: 'image/jpeg', base64: `shot of ${web.url()}` });
+        if (events.includes('act click'))
+          return Promise.resolve({ mediaType: 'image/jpeg', base64: `shot of ${web.url()}` });
         return new Promise((resolve) => {
           finishCapture = () => {
             finishCapture = undefined;
@@ -90,14 +105,24 @@ describe('screenshots kept with the trace', () => {
       },
     });
     fake.enqueue(call('click', { ref: 1 }), call('done', { success: true, summary: 'On B.' }));
-    const state = await startAgent(h.deps, { taskId: 'kept-beside', task: 'Go to B.', startUrl: 'https://shop.example/a' });
+    const state = await startAgent(h.deps, {
+      taskId: 'kept-beside',
+      task: 'Go to B.',
+      startUrl: 'https://shop.example/a',
+    });
     expect(state.status).toBe('completed');
     const order = events.filter((e) => !e.startsWith('capture of https://shop.example/b') && e !== 'start mark saved');
-    expect(order.slice(0, 4)).toEqual(['capture of https://shop.example/a begun', 'gate looks', 'act click', 'capture in']);
+    expect(order.slice(0, 4)).toEqual([
+      'capture of https://shop.example/a begun',
+      'gate looks',
+      'act click',
+      'capture in',
+    ]);
     expect(events.indexOf('start mark saved')).toBeLessThan(events.indexOf('act click'));
     // The picture is still step 0's, kept before the next look (it was begun before the action).
     expect(kept[0]).toEqual([0, 'shot of https://shop.example/a']);
-    const tool = h.trace.find((r) => r.type === 'tool' && r.name === 'click') as { phases?: Record<string, number> } | undefined;
+    const tool = h.trace.find((r) => r.type === 'tool' && r.name === 'click') as
+      { phases?: Record<string, number> } | undefined;
     expect(tool?.phases?.['kept screenshot']).toBeUndefined();
   });
 });

@@ -16,7 +16,10 @@ function page(hoverStartsTransition: boolean) {
   };
   // getAnimations hands out the same objects each time, as the browser does.
   const doc = { defaultView: win, getAnimations: () => running as Animation[] };
-  const el = { ownerDocument: doc, getBoundingClientRect: () => ({ left: 10, top: 20, width: 90, height: 18 }) } as unknown as Element;
+  const el = {
+    ownerDocument: doc,
+    getBoundingClientRect: () => ({ left: 10, top: 20, width: 90, height: 18 }),
+  } as unknown as Element;
   const hovered: string[] = [];
   const driver = {
     trusted: () => true,
