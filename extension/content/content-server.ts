@@ -1,4 +1,5 @@
-import { ContentChannel, serveRequest, type ChannelHandlers, type ContentMethods } from '../../shared/protocol';
+import { ContentChannel, type ContentMethods } from '../../shared/protocol/content-channel';
+import { type ChannelHandlers, serveRequest } from '../../shared/protocol/serve-request';
 
 export type ContentHandlers = ChannelHandlers<ContentMethods>;
 

@@ -1,3 +1,5 @@
+import { type RequestEvent, type RequestEvents, requestEvents } from './request-events';
+
 /** The requests of a tab that the page is still waiting for, while a watch is on. */
 export interface RequestWatch {
   /** Requests started since the watch began and not finished, not counting long-lived ones (a long poll, a stream). */
@@ -43,36 +45,41 @@ function withoutQuery(url: string): string {
 const ANSWERED_KEPT = 200;
 
 /** Requests whose answer changes what a page shows: documents, frames, scripts, and its own fetch/XHR calls. */
-const WATCHED: chrome.webRequest.ResourceType[] = ['main_frame', 'sub_frame', 'xmlhttprequest', 'script'];
+const WATCHED: ReadonlySet<string> = new Set(['main_frame', 'sub_frame', 'xmlhttprequest', 'script']);
 /** A request open longer than this is a long poll or a stream, not something the page waits for to render. */
 const LONG_LIVED_MS = 10_000;
 
 /**
  * Watches one tab's network requests (observing only: nothing is delayed or changed), so the page agent can wait for
  * the answers an action asked for (an autocomplete's suggestions, a single-page app's data) before it reads the page.
- * The listeners exist only while the watch is on and only for that tab.
+ * It hears the tab's requests through the tab's shared listeners (see request-events.ts), only while it is on.
  */
-export function watchTabRequests(tabId: number, now: () => number = Date.now): RequestWatch {
+export function watchTabRequests(
+  tabId: number,
+  now: () => number = Date.now,
+  events: RequestEvents = requestEvents,
+): RequestWatch {
   const open = new Map<string, number>();
   const documents = new Set<string>();
   /** The top frame's own requests in flight (a fetch, an XHR, a script), by id: the address the page asked for. */
   const topFrame = new Map<string, string>();
   let answered: string[] = [];
   const sent = new Map<string, SentRequest>();
-  if (typeof chrome.webRequest?.onBeforeRequest === 'undefined') return { inFlight: () => 0, documentRequested: () => false, answered: () => [], sent: () => [], stop: () => undefined };
-  const filter: chrome.webRequest.RequestFilter = { urls: ['<all_urls>'], tabId, types: WATCHED };
-  const started = (details: { requestId: string; type: string; frameId: number; url: string; method: string }): undefined => {
+  const started = (details: RequestEvent): void => {
     // A redirect is the same request again: it keeps the time and the address it began with.
-    if (open.has(details.requestId)) return undefined;
+    if (!WATCHED.has(details.type) || open.has(details.requestId)) return;
     open.set(details.requestId, now());
     if (details.type === 'xmlhttprequest' && !READ_METHODS.has(details.method.toUpperCase()) && sent.size < SENT_KEPT) {
-      sent.set(details.requestId, { method: details.method.toUpperCase(), url: withoutQuery(details.url), state: 'open' });
+      sent.set(details.requestId, {
+        method: details.method.toUpperCase(),
+        url: withoutQuery(details.url),
+        state: 'open',
+      });
     }
     if (details.type === 'main_frame') documents.add(details.requestId);
     else if (details.frameId === 0 && details.type !== 'sub_frame') topFrame.set(details.requestId, details.url);
-    return undefined;
   };
-  const ended = (details: { requestId: string; error?: string }, state: SentRequest['state']): void => {
+  const ended = (details: Pick<RequestEvent, 'requestId' | 'error'>, state: SentRequest['state']): void => {
     const request = sent.get(details.requestId);
     if (request) {
       request.state = state;
@@ -82,16 +89,15 @@ export function watchTabRequests(tabId: number, now: () => number = Date.now): R
     documents.delete(details.requestId);
     topFrame.delete(details.requestId);
   };
-  const completed = (details: { requestId: string; type: string }): void => {
+  // Only watched requests were counted as begun: the end of any other finds nothing to end.
+  const completed = (details: RequestEvent): void => {
     const url = topFrame.get(details.requestId);
     if (details.type === 'main_frame') answered = [];
     else if (url !== undefined) answered = [...answered, url].slice(-ANSWERED_KEPT);
     ended(details, 'answered');
   };
-  const failed = (details: { requestId: string; error: string }): void => ended(details, 'failed');
-  chrome.webRequest.onBeforeRequest.addListener(started, filter);
-  chrome.webRequest.onCompleted.addListener(completed, filter);
-  chrome.webRequest.onErrorOccurred.addListener(failed, filter);
+  const failed = (details: RequestEvent): void => ended(details, 'failed');
+  const unsubscribe = events.subscribe(tabId, { started, completed, failed });
   return {
     inFlight() {
       const cutoff = now() - LONG_LIVED_MS;
@@ -102,12 +108,6 @@ export function watchTabRequests(tabId: number, now: () => number = Date.now): R
     documentRequested: () => documents.size > 0,
     answered: () => [...answered],
     sent: () => [...sent.values()].map((request) => ({ ...request })),
-    stop() {
-      // chrome-types declares removeListener with the type of addListener (listener plus filter); it takes the listener.
-      const remove = (event: { removeListener: (listener: never) => void }, listener: unknown): void => event.removeListener(listener as never);
-      remove(chrome.webRequest.onBeforeRequest, started);
-      remove(chrome.webRequest.onCompleted, completed);
-      remove(chrome.webRequest.onErrorOccurred, failed);
-    },
+    stop: unsubscribe,
   };
 }

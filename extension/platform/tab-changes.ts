@@ -1,3 +1,5 @@
+import { type RequestEvents, requestEvents } from './request-events';
+
 /**
  * Tells a waiter when something about one tab changed, so waits for a page end on the browser's own events instead of
  * polling the tab's state: tabs.onUpdated and onRemoved, webNavigation (committed, DOM ready, completed, failed,
@@ -50,7 +52,7 @@ interface BrowserEvent {
 const asEvent = (event: unknown): BrowserEvent | undefined => event as BrowserEvent | undefined;
 
 /** Watches one tab's events while a wait is on; stop() removes every listener. */
-export function watchTabChanges(tabId: number): TabChanges {
+export function watchTabChanges(tabId: number, events: RequestEvents = requestEvents): TabChanges {
   const counter = changeCounter();
   const forTab = (details: { tabId: number }): void => {
     if (details.tabId === tabId) counter.bump();
@@ -59,7 +61,7 @@ export function watchTabChanges(tabId: number): TabChanges {
     if (id === tabId) counter.bump();
   };
   const navigation = chrome.webNavigation;
-  const subscriptions: [BrowserEvent | undefined, (arg: never) => void, unknown?][] = [
+  const subscriptions: [BrowserEvent | undefined, (arg: never) => void][] = [
     [asEvent(chrome.tabs?.onUpdated), forId],
     [asEvent(chrome.tabs?.onRemoved), forId],
     [asEvent(navigation?.onCommitted), forTab],
@@ -68,18 +70,17 @@ export function watchTabChanges(tabId: number): TabChanges {
     [asEvent(navigation?.onErrorOccurred), forTab],
     [asEvent(navigation?.onHistoryStateUpdated), forTab],
     [asEvent(navigation?.onReferenceFragmentUpdated), forTab],
-    [asEvent(chrome.webRequest?.onCompleted), forTab, { urls: ['<all_urls>'], tabId }],
-    [asEvent(chrome.webRequest?.onErrorOccurred), forTab, { urls: ['<all_urls>'], tabId }],
   ];
   const added = subscriptions.filter(([event]) => event !== undefined);
-  for (const [event, listener, filter] of added) {
-    if (filter === undefined) event?.addListener(listener);
-    else event?.addListener(listener, filter);
-  }
+  for (const [event, listener] of added) event?.addListener(listener);
+  // The tab's requests come through its shared listeners: adding and removing webRequest listeners per wait would
+  // clear every tab's back/forward cache (see request-events.ts).
+  const unsubscribe = events.subscribe(tabId, { completed: () => counter.bump(), failed: () => counter.bump() });
   return {
     version: () => counter.version(),
     next: (since, ms) => counter.next(since, ms),
     stop() {
+      unsubscribe();
       for (const [event, listener] of added) event?.removeListener(listener);
       counter.stop();
     },

@@ -44,8 +44,10 @@ export interface CallServices<E> {
   /** Asks for a screenshot with the next page view (see ToolContext.requestScreenshot). */
   requestScreenshot?: () => boolean;
   /**
-   * The screenshot kept of the page the model was shown, still being taken: waited for only before the call acts on
-   * the page or shows the user an approval (which may draw on it), so the gate's look and the saved mark run beside it.
+   * The screenshot kept of the page the model was shown, still being taken: waited for only before the call shows the
+   * user an approval (which may draw on it). An action does not wait for it: the capture began with the look at the
+   * page (or, where the environment cannot take it there, as soon as the look returned), before any action of the step
+   * was even proposed, so what it copies is the page as the model saw it; only its encoding and transfer are left.
    */
   pageKept?: Promise<void>;
 }
@@ -75,7 +77,11 @@ async function armSecrets<E>(services: CallServices<E>, args: Record<string, unk
 }
 
 /** The facts for a call; a page that does not answer leaves the gate to decide without them (the guard stays). */
-async function factsFor<E>(services: CallServices<E>, tool: string, args: Record<string, unknown>): Promise<GateFacts | undefined> {
+async function factsFor<E>(
+  services: CallServices<E>,
+  tool: string,
+  args: Record<string, unknown>,
+): Promise<GateFacts | undefined> {
   if (!services.gateFacts) return undefined;
   try {
     return await services.gateFacts({ tool, args });
@@ -100,7 +106,12 @@ async function askApproval<E>(services: CallServices<E>, request: ApprovalReques
   return answer;
 }
 
-function approvalRequest(call: CallRecord, services: CallServices<unknown>, verdict: GateVerdict, toolName: string): ApprovalRequest {
+function approvalRequest(
+  call: CallRecord,
+  services: CallServices<unknown>,
+  verdict: GateVerdict,
+  toolName: string,
+): ApprovalRequest {
   const { state, step } = services;
   return {
     taskId: state.taskId,
@@ -143,7 +154,12 @@ export function pageLookup(step: StepRecord, earlier: readonly StepRecord[] = []
 
 function settle(call: CallRecord, status: CallRecord['status'], result: ToolResult, now: number): void {
   call.status = status;
-  call.result = { ok: result.ok, content: result.content, ...(result.changed === undefined ? {} : { changed: result.changed }), ...(result.evidence ? { evidence: result.evidence } : {}) };
+  call.result = {
+    ok: result.ok,
+    content: result.content,
+    ...(result.changed === undefined ? {} : { changed: result.changed }),
+    ...(result.evidence ? { evidence: result.evidence } : {}),
+  };
   call.finishedAt = now;
 }
 
@@ -155,13 +171,21 @@ function settle(call: CallRecord, status: CallRecord['status'], result: ToolResu
 export async function executeCall<E>(
   call: CallRecord,
   services: CallServices<E>,
-): Promise<{ tool: AnyTool<E> | null; result: ToolResult | null; changesPage: boolean; timings?: Record<string, number> }> {
+): Promise<{
+  tool: AnyTool<E> | null;
+  result: ToolResult | null;
+  changesPage: boolean;
+  timings?: Record<string, number>;
+}> {
   const { state, step, redactor } = services;
   const tool = services.tools.find((t) => t.name === call.name);
   if (!tool) {
     const names = services.tools.map((t) => t.name).join(', ');
     const why = Object.hasOwn(services.withheld ?? {}, call.name) ? services.withheld?.[call.name] : undefined;
-    const content = why === undefined ? `There is no tool named "${call.name}".` : `The tool "${call.name}" is not offered in this task: ${why}.`;
+    const content =
+      why === undefined
+        ? `There is no tool named "${call.name}".`
+        : `The tool "${call.name}" is not offered in this task: ${why}.`;
     settle(call, 'finished', { ok: false, content: `${content} Use one of: ${names}.` }, services.now());
     return { tool: null, result: null, changesPage: false };
   }
@@ -178,7 +202,14 @@ export async function executeCall<E>(
   if (call.status === 'proposed' || call.status === 'awaiting_approval') {
     // An environment with its own gate (the shell) decides its tools first; the shared gate decides the rest.
     const own = services.gate
-      ? await services.gate({ tool: tool, args: parsed.args, state, step, callId: call.id, ...(services.signal ? { signal: services.signal } : {}) })
+      ? await services.gate({
+          tool: tool,
+          args: parsed.args,
+          state,
+          step,
+          callId: call.id,
+          ...(services.signal ? { signal: services.signal } : {}),
+        })
       : undefined;
     const gateStarted = services.now();
     const facts = own ? undefined : await factsFor(services, tool.name, parsed.args);
@@ -197,7 +228,15 @@ export async function executeCall<E>(
         ...(facts ? { facts } : {}),
       });
     if (!own && verdict.decision === 'allow' && tool.risk !== 'read' && services.classifier) {
-      const extra = await services.classifier({ tool: tool.name, intent: intentOf(call.stepText ?? tool.name), url: page.url, verdict, ...(facts ? { facts } : {}) }).catch(() => null);
+      const extra = await services
+        .classifier({
+          tool: tool.name,
+          intent: intentOf(call.stepText ?? tool.name),
+          url: page.url,
+          verdict,
+          ...(facts ? { facts } : {}),
+        })
+        .catch(() => null);
       if (extra && extra.classes.length > 0) verdict = decide(services.policy, withCaution(verdict, extra));
     }
     call.classes = verdict.classes;
@@ -209,7 +248,10 @@ export async function executeCall<E>(
       if (verdict.askUser !== undefined) {
         await services.save();
         const answer = await services.askUser(verdict.askUser);
-        content += answer === null ? ' Nobody can answer right now: tell the other side you cannot share it, or end the chat for the user.' : ` Deputy asked the user what to do instead; they answered: ${answer}`;
+        content +=
+          answer === null
+            ? ' Nobody can answer right now: tell the other side you cannot share it, or end the chat for the user.'
+            : ` Deputy asked the user what to do instead; they answered: ${answer}`;
       }
       settle(call, 'denied', { ok: false, content }, services.now());
       return { tool, result: null, changesPage: false };
@@ -217,7 +259,10 @@ export async function executeCall<E>(
     if (verdict.decision === 'ask') {
       await untilPageKept(services, timings);
       call.status = 'awaiting_approval';
-      const answer = await askApproval(services, approvalRequest(call, services as CallServices<unknown>, verdict, tool.name));
+      const answer = await askApproval(
+        services,
+        approvalRequest(call, services as CallServices<unknown>, verdict, tool.name),
+      );
       state.status = 'running';
       if (!answer.approved) {
         const note = answer.note ? ` They said: ${redactor.redact(answer.note)}` : '';
@@ -231,11 +276,15 @@ export async function executeCall<E>(
         return { tool, result: null, changesPage: false };
       }
       // The approved step may go where the task could not go before: the browser's guard must let it through.
-      let widened = recordApprovedOrigins(state, { reach: verdict.destination, site: answer.scope === 'site' ? verdict.siteApproval : null });
+      let widened = recordApprovedOrigins(state, {
+        reach: verdict.destination,
+        site: answer.scope === 'site' ? verdict.siteApproval : null,
+      });
       if (verdict.newPlan) {
         state.approvedPlan = verdict.newPlan;
         // The sites the user saw on the plan card and approved with it; only an approval ever adds them.
-        for (const site of planOrigins(verdict.newPlan, state.startUrl, services.policy.deniedSites)) widened = recordApprovedOrigins(state, { site }) || widened;
+        for (const site of planOrigins(verdict.newPlan, state.startUrl, services.policy.deniedSites))
+          widened = recordApprovedOrigins(state, { site }) || widened;
       }
       if (widened) await services.egressChanged?.();
     }
@@ -247,7 +296,6 @@ export async function executeCall<E>(
   await services.save();
   timings['save started'] = services.now() - call.startedAt;
   await armSecrets(services, parsed.args);
-  await untilPageKept(services, timings);
   const context: ToolContext<E> = {
     environment: services.environment,
     ...(services.signal ? { signal: services.signal } : {}),
@@ -259,8 +307,17 @@ export async function executeCall<E>(
     ...(services.requestScreenshot ? { requestScreenshot: services.requestScreenshot } : {}),
     finish: (success, summary, extra) => services.finish(success, summary, extra),
     approveEgress: async (blocked) => {
-      const answer = await askApproval(services, approvalForEgress(call, services.state, services.step, tool.name, blocked));
-      if (answer.approved && recordApprovedOrigins(state, { reach: blocked.origin, site: answer.scope === 'site' && blocked.method === 'GET' ? blocked.origin : null })) {
+      const answer = await askApproval(
+        services,
+        approvalForEgress(call, services.state, services.step, tool.name, blocked),
+      );
+      if (
+        answer.approved &&
+        recordApprovedOrigins(state, {
+          reach: blocked.origin,
+          site: answer.scope === 'site' && blocked.method === 'GET' ? blocked.origin : null,
+        })
+      ) {
         await services.egressChanged?.();
       }
       return answer;
@@ -277,5 +334,10 @@ export async function executeCall<E>(
   const clean = redactor.redactDeep(result);
   settle(call, 'finished', clean, services.now());
   const mayChange = typeof tool.changesPage === 'function' ? tool.changesPage(parsed.args) : tool.changesPage;
-  return { tool, result: clean, changesPage: mayChange && clean.changed !== false, timings: { ...timings, ...result.timings } };
+  return {
+    tool,
+    result: clean,
+    changesPage: mayChange && clean.changed !== false,
+    timings: { ...timings, ...result.timings },
+  };
 }

@@ -1,5 +1,12 @@
 import type { BlockedEgress, EgressScope } from '../../../shared/agent/egress';
-import { inScope, originOf, originPattern, parseSitePattern, patternRegex, type SitePattern } from '../../../shared/agent/site-list';
+import {
+  inScope,
+  originOf,
+  originPattern,
+  parseSitePattern,
+  patternRegex,
+  type SitePattern,
+} from '../../../shared/agent/site-list';
 import type { BlockedRequest, DnrRule } from '../../platform/egress-rules';
 import { type Sealed, sealedRules } from './sealed-channels';
 
@@ -67,7 +74,10 @@ function patternsOf(scope: EgressScope): SitePattern[] {
  * anywhere (pages embed payment forms, maps and videos from other sites); what the task does inside them is judged by
  * their own origin.
  */
-export function guardRules(task: Pick<TaskGuard, 'tabs' | 'scope' | 'slot' | 'watching' | 'sealed'>, otherTabs: number[]): DnrRule[] {
+export function guardRules(
+  task: Pick<TaskGuard, 'tabs' | 'scope' | 'slot' | 'watching' | 'sealed'>,
+  otherTabs: number[],
+): DnrRule[] {
   const patterns = patternsOf(task.scope);
   if (patterns.length === 0 || task.tabs.length === 0) return [];
   const base = FIRST_ID + task.slot * SLOT_SIZE;
@@ -77,7 +87,12 @@ export function guardRules(task: Pick<TaskGuard, 'tabs' | 'scope' | 'slot' | 'wa
   const newborn = { excludedTabIds: [...new Set([-1, ...otherTabs, ...task.tabs])] };
   const rules: DnrRule[] = [
     { id: base, priority: 1, action: BLOCK, condition: { ...mine, resourceTypes: ['main_frame'] } },
-    { id: base + 1, priority: 1, action: BLOCK, condition: { ...mine, resourceTypes: ['sub_frame'], requestMethods: ['post'] } },
+    {
+      id: base + 1,
+      priority: 1,
+      action: BLOCK,
+      condition: { ...mine, resourceTypes: ['sub_frame'], requestMethods: ['post'] },
+    },
     { id: base + 2, priority: 1, action: BLOCK, condition: { ...mine, resourceTypes: ['ping'] } },
     // A tab born while the task runs is held on its first request until its opener is known, however late the page
     // opens it: a tab opened by one of the task's tabs is the task's (tabOpened), any other is the user's and reloaded.
@@ -90,7 +105,11 @@ export function guardRules(task: Pick<TaskGuard, 'tabs' | 'scope' | 'slot' | 'wa
       .slice(i, i + PER_RULE)
       .map((p) => `(?:${patternRegex(p).slice(1)})`)
       .join('|');
-    const condition = { regexFilter: `^(?:${regexFilter})`, isUrlFilterCaseSensitive: false, resourceTypes: ['main_frame', 'sub_frame', 'ping'] as ResourceType[] };
+    const condition = {
+      regexFilter: `^(?:${regexFilter})`,
+      isUrlFilterCaseSensitive: false,
+      resourceTypes: ['main_frame', 'sub_frame', 'ping'] as ResourceType[],
+    };
     rules.push({ id, priority: 2, action: ALLOW, condition: { ...condition, ...mine } });
     rules.push({ id: id + 1, priority: 2, action: ALLOW, condition: { ...condition, ...newborn } });
     id += 2;
@@ -114,6 +133,12 @@ export class EgressGuard {
   /** Tabs known to be nobody's task tab (the user's own), as of their creation. */
   private readonly userTabs = new Set<number>();
   private queue: Promise<unknown> = Promise.resolve();
+  /**
+   * The rules last put in force for each task's block of ids: the browser clears every tab's back/forward cache (and
+   * its renderers' memory caches) at each update of an extension's rules, so rules that would not change are not sent
+   * again (an action that may open a tab asks for its rules to be applied before and after it).
+   */
+  private readonly inForce = new Map<number, string>();
 
   constructor(private readonly ports: GuardPorts) {}
 
@@ -121,7 +146,8 @@ export class EgressGuard {
   async restore(): Promise<void> {
     const saved = (await this.ports.load().catch(() => null)) as { tasks?: TaskGuard[] } | null;
     for (const task of saved?.tasks ?? []) {
-      if (typeof task?.taskId === 'string' && Array.isArray(task.tabs) && typeof task.slot === 'number') this.tasks.set(task.taskId, task);
+      if (typeof task?.taskId === 'string' && Array.isArray(task.tabs) && typeof task.slot === 'number')
+        this.tasks.set(task.taskId, task);
     }
     await this.serial(async () => {
       const ours = (await this.ports.ruleIds()).filter((id) => id >= FIRST_ID);
@@ -196,7 +222,10 @@ export class EgressGuard {
     if (!task) return;
     this.tasks.delete(taskId);
     this.held = this.held.filter((h) => h.taskId !== taskId);
-    await this.serial(() => this.ports.replaceRules(slotIds(task.slot), []));
+    await this.serial(async () => {
+      this.inForce.delete(task.slot);
+      await this.ports.replaceRules(slotIds(task.slot), []);
+    });
     await this.persist();
   }
 
@@ -213,7 +242,8 @@ export class EgressGuard {
     // The user's own tab may have been held in the moment before it was known to be theirs: load it again.
     for (const request of this.held.filter((h) => h.tabId === tabId)) {
       this.held = this.held.filter((h) => h !== request);
-      if (request.method === 'GET' && request.type === 'main_frame') await this.ports.reopen(tabId, request.url).catch(() => undefined);
+      if (request.method === 'GET' && request.type === 'main_frame')
+        await this.ports.reopen(tabId, request.url).catch(() => undefined);
     }
   }
 
@@ -274,7 +304,9 @@ export class EgressGuard {
   heldSince(taskId: string, since: number, startTabId: number): HeldRequest | undefined {
     const task = this.tasks.get(taskId);
     if (!task) return undefined;
-    const found = this.held.find((h) => h.at >= since && h.type !== 'ping' && !h.reported && task.tabs.includes(h.tabId));
+    const found = this.held.find(
+      (h) => h.at >= since && h.type !== 'ping' && !h.reported && task.tabs.includes(h.tabId),
+    );
     if (found) found.reported = true;
     return found ? { ...found, taskId, newTab: found.tabId !== startTabId } : undefined;
   }
@@ -308,7 +340,13 @@ export class EgressGuard {
       const tabs = await this.ports.tabIds();
       const current = this.tasks.get(task.taskId);
       if (current !== task) return;
-      await this.ports.replaceRules(slotIds(task.slot), guardRules(task, tabs));
+      const rules = guardRules(task, tabs);
+      const key = JSON.stringify(rules);
+      if (this.inForce.get(task.slot) === key) return;
+      // Forgotten first: an update that fails midway leaves rules that must be sent again.
+      this.inForce.delete(task.slot);
+      await this.ports.replaceRules(slotIds(task.slot), rules);
+      this.inForce.set(task.slot, key);
     });
     await this.persist();
   }
@@ -318,7 +356,9 @@ export class EgressGuard {
   }
 
   private persist(): Promise<void> {
-    return this.ports.save({ tasks: [...this.tasks.values()].map(({ watching: _watching, ...task }) => task) }).catch(() => undefined);
+    return this.ports
+      .save({ tasks: [...this.tasks.values()].map(({ watching: _watching, ...task }) => task) })
+      .catch(() => undefined);
   }
 
   /** Rule changes one after another: two updates of the same ids must not interleave. */

@@ -5,6 +5,7 @@ import { chromeDebugger, hasDebugger } from '../../platform/debugger';
 import { chromeDownloads, hasDownloads } from '../../platform/downloads';
 import { indexedDbFiles } from '../../platform/file-db';
 import { isContentScriptSender, onRuntimeMessage } from '../../platform/runtime';
+import { requestEvents } from '../../platform/request-events';
 import type { Store } from '../../platform/storage';
 import { listScriptableFrames, parentFrameOf } from '../../platform/tab-control';
 import { sendToFrame } from '../../platform/tabs';
@@ -24,7 +25,12 @@ export interface InputServicesDeps {
 }
 
 function isInputRequest(message: unknown): boolean {
-  return typeof message === 'object' && message !== null && (message as { method?: unknown }).method === 'input' && InputChannel.Request.safeParse(message).success;
+  return (
+    typeof message === 'object' &&
+    message !== null &&
+    (message as { method?: unknown }).method === 'input' &&
+    InputChannel.Request.safeParse(message).success
+  );
 }
 
 /**
@@ -33,7 +39,12 @@ function isInputRequest(message: unknown): boolean {
  */
 export function createInputServices(deps: InputServicesDeps) {
   const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
-  const sessions = new DebuggerSessions({ ports: hasDebugger() ? chromeDebugger : null, enabled: deps.trustedInput, store: deps.session, log: deps.log });
+  const sessions = new DebuggerSessions({
+    ports: hasDebugger() ? chromeDebugger : null,
+    enabled: deps.trustedInput,
+    store: deps.session,
+    log: deps.log,
+  });
   const frames = { listFrames: listScriptableFrames, sendToFrame };
   const relay = new InputRelay({
     sessions,
@@ -44,10 +55,24 @@ export function createInputServices(deps: InputServicesDeps) {
   });
   const dialogs = new DialogWatch({ sessions, store: deps.session, now: () => Date.now() });
   const downloads = hasDownloads()
-    ? new DownloadWatch({ ports: chromeDownloads, sessions, onUpdate: deps.onDownloads, sleep, now: () => Date.now(), log: deps.log })
+    ? new DownloadWatch({
+        ports: chromeDownloads,
+        sessions,
+        onUpdate: deps.onDownloads,
+        sleep,
+        now: () => Date.now(),
+        log: deps.log,
+      })
     : undefined;
   const files = indexedDbFiles();
-  const input = new PageInput({ sessions, relay, dialogs, ...(downloads ? { downloads } : {}), loadFile: (id) => files.load(id) });
+  const input = new PageInput({
+    sessions,
+    relay,
+    dialogs,
+    ...(downloads ? { downloads } : {}),
+    loadFile: (id) => files.load(id),
+    requests: requestEvents,
+  });
   onRuntimeMessage((message, sender, respond) => {
     if (!isContentScriptSender(sender) || sender.tab.id === undefined || !isInputRequest(message)) return false;
     void relay.handle(message, { tabId: sender.tab.id, frameId: sender.frameId ?? 0 }).then(respond);
@@ -57,8 +82,9 @@ export function createInputServices(deps: InputServicesDeps) {
     input,
     sessions,
     keepFile: (taskId: string, name: string, base64: string) => files.save(taskId, name, base64),
-    /** Everything a task held, let go when it ends: its debugger attachments and the files chosen for it. */
+    /** Everything a task held, let go when it ends: its debugger attachments, its tabs' request listeners and its files. */
     async release(taskId: string): Promise<void> {
+      requestEvents.release(taskId);
       await sessions.release(taskId);
       await files.deleteTask(taskId).catch(() => undefined);
     },

@@ -31,13 +31,17 @@ const PATH_STEP = 10;
 /** The points a drag's pointer moves through after it is pressed: evenly between the ends, or along the path given. */
 function dragMoves(from: Point, to: Point, via: Point[]): Point[] {
   if (via.length === 0) {
-    return Array.from({ length: DRAG_STEPS }, (_, i) => ({ x: from.x + ((to.x - from.x) * (i + 1)) / DRAG_STEPS, y: from.y + ((to.y - from.y) * (i + 1)) / DRAG_STEPS }));
+    return Array.from({ length: DRAG_STEPS }, (_, i) => ({
+      x: from.x + ((to.x - from.x) * (i + 1)) / DRAG_STEPS,
+      y: from.y + ((to.y - from.y) * (i + 1)) / DRAG_STEPS,
+    }));
   }
   const moves: Point[] = [];
   let last = from;
   for (const next of [...via, to]) {
     const steps = Math.max(1, Math.ceil(Math.hypot(next.x - last.x, next.y - last.y) / PATH_STEP));
-    for (let i = 1; i <= steps; i += 1) moves.push({ x: last.x + ((next.x - last.x) * i) / steps, y: last.y + ((next.y - last.y) * i) / steps });
+    for (let i = 1; i <= steps; i += 1)
+      moves.push({ x: last.x + ((next.x - last.x) * i) / steps, y: last.y + ((next.y - last.y) * i) / steps });
     last = next;
   }
   return moves;
@@ -49,16 +53,30 @@ async function mouse(send: Send, type: string, at: Point, extra: Record<string, 
   await send('Input.dispatchMouseEvent', { type, x: at.x, y: at.y, ...extra });
 }
 
-/** A left click (or a double click) as a mouse makes it: onto the point, down, up; the second press says clickCount 2. */
-export async function click(send: Send, at: Point, count: number): Promise<void> {
-  await mouse(send, 'mouseMoved', at);
+/**
+ * A left click (or a double click) as a mouse makes it: onto the point, down, up; the second press says clickCount 2.
+ * A pointer already on the point (the action moved it there and waited for its hover to settle) is not moved again.
+ * The events go out together, not each after the last was handled: one attachment's input reaches the page in the
+ * order it was sent (Puppeteer's mouse.click sends its move, press and release the same way), and a round trip to the
+ * page for each of them only made the click slower.
+ */
+export async function click(send: Send, at: Point, count: number, pointer?: Point): Promise<void> {
+  const events: Promise<void>[] = [];
+  if (pointer?.x !== at.x || pointer.y !== at.y) events.push(mouse(send, 'mouseMoved', at));
   for (let n = 1; n <= count; n += 1) {
-    await mouse(send, 'mousePressed', at, { button: 'left', buttons: 1, clickCount: n });
-    await mouse(send, 'mouseReleased', at, { button: 'left', buttons: 0, clickCount: n });
+    events.push(mouse(send, 'mousePressed', at, { button: 'left', buttons: 1, clickCount: n }));
+    events.push(mouse(send, 'mouseReleased', at, { button: 'left', buttons: 0, clickCount: n }));
   }
+  await Promise.all(events);
 }
 
-async function key(send: Send, type: 'keyDown' | 'rawKeyDown' | 'keyUp', def: KeyDefinition, modifiers: number, commands?: string[]): Promise<void> {
+async function key(
+  send: Send,
+  type: 'keyDown' | 'rawKeyDown' | 'keyUp',
+  def: KeyDefinition,
+  modifiers: number,
+  commands?: string[],
+): Promise<void> {
   await send('Input.dispatchKeyEvent', {
     type,
     key: def.key,
@@ -75,7 +93,10 @@ async function key(send: Send, type: 'keyDown' | 'rawKeyDown' | 'keyUp', def: Ke
 export async function pressChord(deps: Pick<TrustedInputDeps, 'send' | 'mac'>, chord: Chord, times = 1): Promise<void> {
   const { send } = deps;
   const def = keyDefinition(chord.key);
-  if (!def) throw new Error(`no key is named "${chord.key}": use a key such as Enter, Tab, Escape, ArrowDown, PageDown or a single character`);
+  if (!def)
+    throw new Error(
+      `no key is named "${chord.key}": use a key such as Enter, Tab, Escape, ArrowDown, PageDown or a single character`,
+    );
   const held: Modifier[] = [];
   if (chord.ctrl) held.push('Control');
   if (chord.alt) held.push('Alt');
@@ -92,7 +113,10 @@ export async function pressChord(deps: Pick<TrustedInputDeps, 'send' | 'mac'>, c
   const commandKey = chord.key.toLowerCase();
   const commands = deps.mac && chord.meta && MAC_COMMANDS[commandKey] ? [MAC_COMMANDS[commandKey]] : undefined;
   for (let n = 0; n < times; n += 1) {
-    const shown = types && chord.shift && def.text ? { ...def, text: def.text.toUpperCase(), key: def.key.length === 1 ? def.key.toUpperCase() : def.key } : def;
+    const shown =
+      types && chord.shift && def.text
+        ? { ...def, text: def.text.toUpperCase(), key: def.key.length === 1 ? def.key.toUpperCase() : def.key }
+        : def;
     await key(send, types ? 'keyDown' : 'rawKeyDown', shown, modifiers, commands);
     await key(send, 'keyUp', shown, modifiers);
   }
@@ -146,7 +170,12 @@ export async function wheel(send: Send, at: Point, dx: number, dy: number): Prom
  * moves and the release (jQuery UI, range thumbs, canvas editors). With `via`, the pointer goes through those points
  * in order, as a hand draws a path (a circle round a mark, a signature).
  */
-export async function drag(deps: TrustedInputDeps, from: Point, to: Point, via: Point[] = []): Promise<'native' | 'mouse'> {
+export async function drag(
+  deps: TrustedInputDeps,
+  from: Point,
+  to: Point,
+  via: Point[] = [],
+): Promise<'native' | 'mouse'> {
   const { send } = deps;
   await send('Input.setInterceptDrags', { enabled: true });
   try {
@@ -163,7 +192,10 @@ export async function drag(deps: TrustedInputDeps, from: Point, to: Point, via: 
         // A drawn path is all in its moves: the browser merges moves that come within one frame into the last, which
         // would make a circle a dot, so each waits for the page's next frame (moves are delivered before it), or for
         // a while where the page draws no frames (a page that withholds them only slows the drag).
-        await Promise.race([send('Runtime.evaluate', { expression: NEXT_FRAME, awaitPromise: true }).catch(() => undefined), deps.sleep(100)]);
+        await Promise.race([
+          send('Runtime.evaluate', { expression: NEXT_FRAME, awaitPromise: true }).catch(() => undefined),
+          deps.sleep(100),
+        ]);
       } else await deps.sleep(step <= 2 ? 30 : 16);
       data = deps.interceptedDrag();
       if (data) break;
@@ -180,12 +212,26 @@ export async function drag(deps: TrustedInputDeps, from: Point, to: Point, via: 
   }
 }
 
-/** Sends one relayed piece of input, in the tab's own viewport coordinates; for typed text, how it was typed. */
-export async function sendInput(deps: TrustedInputDeps, input: InputOp, offset: Point): Promise<string | void> {
+/** Where the pointer is after a piece of input (in the frame's coordinates), or undefined when it does not move it. */
+export function pointerAfter(input: InputOp): Point | undefined {
+  if (input.op === 'drag') return input.to;
+  return input.op === 'click' || input.op === 'move' || input.op === 'wheel' ? input.at : undefined;
+}
+
+/**
+ * Sends one relayed piece of input, in the tab's own viewport coordinates; for typed text, how it was typed. `pointer`
+ * is where the action's own input left the pointer, in the tab's coordinates, when it did.
+ */
+export async function sendInput(
+  deps: TrustedInputDeps,
+  input: InputOp,
+  offset: Point,
+  pointer?: Point,
+): Promise<string | void> {
   const shift = (p: Point): Point => ({ x: p.x + offset.x, y: p.y + offset.y });
   switch (input.op) {
     case 'click':
-      return click(deps.send, shift(input.at), input.count);
+      return click(deps.send, shift(input.at), input.count, pointer);
     case 'move':
       return mouse(deps.send, 'mouseMoved', shift(input.at));
     case 'wheel':

@@ -15,7 +15,11 @@ afterEach(async () => {
 });
 
 const pages = [
-  { url: 'https://shop.example/a', title: 'A', elements: [{ ref: 1, role: 'link', name: 'To B', to: 'https://shop.example/b' }] },
+  {
+    url: 'https://shop.example/a',
+    title: 'A',
+    elements: [{ ref: 1, role: 'link', name: 'To B', to: 'https://shop.example/b' }],
+  },
   { url: 'https://shop.example/b', title: 'B', elements: [] },
 ];
 
@@ -37,21 +41,31 @@ describe('screenshots kept with the trace', () => {
       capture: (): Promise<Screenshot | undefined> => {
         captures += 1;
         events.push(`capture of ${web.url()}`);
-        return captures === 2 ? Promise.reject(new Error('quota')) : Promise.resolve({ mediaType: 'image/jpeg', base64: `shot-${captures}` });
+        return captures === 2
+          ? Promise.reject(new Error('quota'))
+          : Promise.resolve({ mediaType: 'image/jpeg', base64: `shot-${captures}` });
       },
     };
     const kept: [number, string][] = [];
-    const h = harness(environment, providerFor('openai-stream', fake), { keepScreenshot: (step, shot) => kept.push([step, shot.base64]) });
+    const h = harness(environment, providerFor('openai-stream', fake), {
+      keepScreenshot: (step, shot) => kept.push([step, shot.base64]),
+    });
     fake.enqueue(call('click', { ref: 1 }), call('done', { success: true, summary: 'On B.' }));
     const state = await startAgent(h.deps, { taskId: 'kept', task: 'Go to B.', startUrl: 'https://shop.example/a' });
     expect(state.status).toBe('completed');
     // The observation itself does not wait for a capture (it is told one will be asked for, to take it beside its
     // reading of the page); the capture of page A is in before the click acts on it.
-    expect(events).toEqual(['observe screenshot=false keep=true', 'capture of https://shop.example/a', 'act click', 'observe screenshot=false keep=true', 'capture of https://shop.example/b']);
+    expect(events).toEqual([
+      'observe screenshot=false keep=true',
+      'capture of https://shop.example/a',
+      'act click',
+      'observe screenshot=false keep=true',
+      'capture of https://shop.example/b',
+    ]);
     expect(kept).toEqual([[0, 'shot-1']]);
   });
 
-  it('hold only the action: the gate looks and the start mark is saved while the capture is still being taken', async () => {
+  it('hold nothing of the step: the gate looks, the start mark is saved and the action runs while the capture is still being taken', async () => {
     const web = createFakeWeb(pages, 'https://shop.example/a');
     const events: string[] = [];
     let finishCapture: (() => void) | undefined;
@@ -63,37 +77,52 @@ describe('screenshots kept with the trace', () => {
       },
       act: (action: Parameters<typeof web.act>[0], options: Parameters<typeof web.act>[1]) => {
         events.push(`act ${action.kind}`);
+        // The capture of the page the model was shown ends only once the action has run: an action that waited for it
+        // would never run.
+        finishCapture?.();
         return web.act(action, options);
       },
       capture: (): Promise<Screenshot | undefined> => {
         events.push(`capture of ${web.url()} begun`);
+        // Only the first look's capture is held (until the action); the next one is in at once.
+        if (events.includes('act click'))
+          return Promise.resolve({ mediaType: 'image/jpeg', base64: `shot of ${web.url()}` });
         return new Promise((resolve) => {
           finishCapture = () => {
+            finishCapture = undefined;
             events.push('capture in');
-            resolve({ mediaType: 'image/jpeg', base64: 'shot' });
+            resolve({ mediaType: 'image/jpeg', base64: `shot of ${web.url()}` });
           };
         });
       },
     };
-    const kept: number[] = [];
+    const kept: [number, string][] = [];
     const h = harness(environment, providerFor('openai-stream', fake), {
-      keepScreenshot: (step) => kept.push(step),
+      keepScreenshot: (step, shot) => kept.push([step, shot.base64]),
       persist: (state) => {
-        const started = state.steps.at(-1)?.calls.some((c) => c.status === 'started');
-        if (started) events.push('start mark saved');
-        // The capture ends only once the call's start mark is saved: an action that waited for it first would hang.
-        if (started && finishCapture) setTimeout(finishCapture, 0);
+        if (state.steps.at(-1)?.calls.some((c) => c.status === 'started')) events.push('start mark saved');
         return Promise.resolve();
       },
     });
     fake.enqueue(call('click', { ref: 1 }), call('done', { success: true, summary: 'On B.' }));
-    const state = await startAgent(h.deps, { taskId: 'kept-beside', task: 'Go to B.', startUrl: 'https://shop.example/a' });
+    const state = await startAgent(h.deps, {
+      taskId: 'kept-beside',
+      task: 'Go to B.',
+      startUrl: 'https://shop.example/a',
+    });
     expect(state.status).toBe('completed');
-    const order = events.filter((e) => !e.startsWith('capture of https://shop.example/b'));
-    expect(order.slice(0, 5)).toEqual(['capture of https://shop.example/a begun', 'gate looks', 'start mark saved', 'capture in', 'act click']);
-    expect(kept[0]).toBe(0);
-    // Every call waits for the kept screenshot, and the trace says how long it waited.
-    const tool = h.trace.find((r) => r.type === 'tool' && r.name === 'click') as { phases?: Record<string, number> } | undefined;
-    expect(tool?.phases?.['kept screenshot']).toBeGreaterThan(0);
+    const order = events.filter((e) => !e.startsWith('capture of https://shop.example/b') && e !== 'start mark saved');
+    expect(order.slice(0, 4)).toEqual([
+      'capture of https://shop.example/a begun',
+      'gate looks',
+      'act click',
+      'capture in',
+    ]);
+    expect(events.indexOf('start mark saved')).toBeLessThan(events.indexOf('act click'));
+    // The picture is still step 0's, kept before the next look (it was begun before the action).
+    expect(kept[0]).toEqual([0, 'shot of https://shop.example/a']);
+    const tool = h.trace.find((r) => r.type === 'tool' && r.name === 'click') as
+      { phases?: Record<string, number> } | undefined;
+    expect(tool?.phases?.['kept screenshot']).toBeUndefined();
   });
 });

@@ -33,7 +33,10 @@ function browser(tabs: number[] = [1, 2]) {
 }
 
 /** Whether the rules block a request, the way declarativeNetRequest decides it: the highest priority match wins. */
-function blocks(rules: Iterable<DnrRule>, request: { url: string; tabId: number; type: string; method?: string }): boolean {
+function blocks(
+  rules: Iterable<DnrRule>,
+  request: { url: string; tabId: number; type: string; method?: string },
+): boolean {
   let best: DnrRule | undefined;
   for (const rule of rules) {
     const c = rule.condition;
@@ -41,8 +44,14 @@ function blocks(rules: Iterable<DnrRule>, request: { url: string; tabId: number;
     if (c.excludedTabIds?.includes(request.tabId)) continue;
     if (c.resourceTypes && !c.resourceTypes.includes(request.type as never)) continue;
     if (c.requestMethods && !c.requestMethods.includes((request.method ?? 'get') as never)) continue;
-    if (c.regexFilter && !new RegExp(c.regexFilter, c.isUrlFilterCaseSensitive === false ? 'i' : '').test(request.url)) continue;
-    if (!best || (rule.priority ?? 1) > (best.priority ?? 1) || (rule.priority === best.priority && rule.action.type === 'allow')) best = rule;
+    if (c.regexFilter && !new RegExp(c.regexFilter, c.isUrlFilterCaseSensitive === false ? 'i' : '').test(request.url))
+      continue;
+    if (
+      !best ||
+      (rule.priority ?? 1) > (best.priority ?? 1) ||
+      (rule.priority === best.priority && rule.action.type === 'allow')
+    )
+      best = rule;
   }
   return best?.action.type === 'block';
 }
@@ -65,7 +74,8 @@ describe('the egress guard rules', () => {
 
   it('lets the task tab reach only its approved origins, and covers new tabs for the whole task', () => {
     const rules = guardRules({ tabs: [1], scope, slot: 0 }, [1, 2]);
-    const page = (url: string, tabId = 1, type = 'main_frame', method = 'get') => blocks(rules, { url, tabId, type, method });
+    const page = (url: string, tabId = 1, type = 'main_frame', method = 'get') =>
+      blocks(rules, { url, tabId, type, method });
     expect(page('http://shop.test:8080/cart')).toBe(false);
     expect(page('https://docs.example/a')).toBe(false);
     expect(page('https://www.docs.example/a')).toBe(false);
@@ -83,8 +93,11 @@ describe('the egress guard rules', () => {
     expect(page('http://shop.test:8080/', 3)).toBe(false);
   });
 
-  it('seals the channels it cannot read (sockets, WebTransport) for the task tabs but towards the secrets\' origins', () => {
-    const rules = guardRules({ tabs: [1], scope, slot: 0, sealed: { origins: ['http://shop.test:8080'], everything: false } }, [1, 2]);
+  it("seals the channels it cannot read (sockets, WebTransport) for the task tabs but towards the secrets' origins", () => {
+    const rules = guardRules(
+      { tabs: [1], scope, slot: 0, sealed: { origins: ['http://shop.test:8080'], everything: false } },
+      [1, 2],
+    );
     const send = (url: string, type: string, tabId = 1) => blocks(rules, { url, tabId, type });
     expect(send('ws://evil.test:9/socket', 'websocket')).toBe(true);
     expect(send('ws://shop.test:8080/live', 'websocket')).toBe(false);
@@ -95,7 +108,10 @@ describe('the egress guard rules', () => {
     expect(send('ws://evil.test:9/socket', 'websocket', 2)).toBe(false);
     // What the debugger reads is left to it: an image elsewhere is not blocked by the rules.
     expect(send('http://cdn.test:7/a.png', 'image')).toBe(false);
-    const blind = guardRules({ tabs: [1], scope, slot: 0, sealed: { origins: ['http://shop.test:8080'], everything: true } }, [1, 2]);
+    const blind = guardRules(
+      { tabs: [1], scope, slot: 0, sealed: { origins: ['http://shop.test:8080'], everything: true } },
+      [1, 2],
+    );
     expect(blocks(blind, { url: 'http://cdn.test:7/a.png', tabId: 1, type: 'image' })).toBe(true);
     expect(blocks(blind, { url: 'http://evil.test:9/c', tabId: 1, type: 'xmlhttprequest' })).toBe(true);
     expect(blocks(blind, { url: 'http://shop.test:8080/api', tabId: 1, type: 'xmlhttprequest' })).toBe(false);
@@ -141,10 +157,26 @@ describe('the egress guard', () => {
     await guard.setScope('t', 1, scope);
     await guard.requestBlocked(blocked({ requestId: 'p', type: 'ping', method: 'POST' }));
     await guard.requestBlocked(blocked({ requestId: 'a', url: 'http://shop.test:8080/x', method: 'GET' }));
-    await guard.requestBlocked(blocked({ requestId: 'f', type: 'sub_frame', method: 'GET', url: 'http://ads.test/frame' }));
-    await guard.requestBlocked(blocked({ requestId: 'b', method: 'POST', url: 'http://evil.test:9/collect', formData: { card: ['4111'], name: ['Ada'] } }));
+    await guard.requestBlocked(
+      blocked({ requestId: 'f', type: 'sub_frame', method: 'GET', url: 'http://ads.test/frame' }),
+    );
+    await guard.requestBlocked(
+      blocked({
+        requestId: 'b',
+        method: 'POST',
+        url: 'http://evil.test:9/collect',
+        formData: { card: ['4111'], name: ['Ada'] },
+      }),
+    );
     const held = guard.heldSince('t', 0, 1);
-    expect(held).toMatchObject({ id: 'b', origin: 'http://evil.test:9', address: 'http://evil.test:9/collect', fields: ['card', 'name'], method: 'POST', newTab: false });
+    expect(held).toMatchObject({
+      id: 'b',
+      origin: 'http://evil.test:9',
+      address: 'http://evil.test:9/collect',
+      fields: ['card', 'name'],
+      method: 'POST',
+      newTab: false,
+    });
     guard.release('b');
     expect(guard.heldSince('t', 0, 1)).toBeUndefined();
   });
@@ -169,7 +201,9 @@ describe('the egress guard', () => {
     b2.tabs.push(6);
     await guard2.tabOpened(6, 1);
     expect(guard2.heldSince('t', 0, 1)?.id).toBe('a');
-    expect(guard2.unreported('t', 1).map((h) => [h.id, h.newTab, h.address])).toEqual([['late', true, 'http://evil.test:9/late']]);
+    expect(guard2.unreported('t', 1).map((h) => [h.id, h.newTab, h.address])).toEqual([
+      ['late', true, 'http://evil.test:9/late'],
+    ]);
     expect(guard2.unreported('t', 1)).toEqual([]);
     expect(guard2.heldSince('t', 0, 1)).toBeUndefined();
     // Another task's holds and the user's tabs are not this task's to tell.
@@ -186,6 +220,35 @@ describe('the egress guard', () => {
     await guard.tabOpened(5, undefined);
     expect(b.reopened).toEqual([[5, 'https://news.example/']]);
     expect(guard.heldSince('t', 0, 1)).toBeUndefined();
+  });
+
+  it("sends the browser its rules only when they change (each update clears every tab's back/forward cache)", async () => {
+    const b = browser([1, 2]);
+    const updates: number[][] = [];
+    const guard = new EgressGuard({
+      ...b.ports,
+      replaceRules: (remove, add) => (updates.push(add.map((r) => r.id)), b.ports.replaceRules(remove, add)),
+    });
+    await guard.setScope('t', 1, scope);
+    expect(updates).toHaveLength(1);
+    // A click may open a tab: the watch around it asks for the rules again, which have not changed.
+    const unwatch = await guard.watchNewTabs('t');
+    await unwatch();
+    await guard.setScope('t', 1, scope);
+    expect(updates).toHaveLength(1);
+    // A tab the user opened meanwhile changes the rule for new tabs: it is sent.
+    b.tabs.push(3);
+    await (
+      await guard.watchNewTabs('t')
+    )();
+    expect(updates).toHaveLength(2);
+    expect(blocks(b.rules.values(), { url: 'http://evil.test:9/', tabId: 3, type: 'main_frame' })).toBe(false);
+    // A task that ends takes its rules away; the same task started again puts them back.
+    await guard.end('t');
+    expect(b.rules.size).toBe(0);
+    await guard.setScope('t', 1, scope);
+    expect(updates).toHaveLength(4);
+    expect(blocks(b.rules.values(), { url: 'http://evil.test:9/', tabId: 1, type: 'main_frame' })).toBe(true);
   });
 
   it('survives a restart of the worker: it takes back the tasks it guarded and drops the rules of tasks that ended', async () => {
