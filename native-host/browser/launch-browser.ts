@@ -83,15 +83,15 @@ export function preloadBrowserLibrary(): void {
 }
 
 /**
- * Starts Chromium with the built extension loaded from `extensionDir` in a profile of its own. The native host is
- * found through `<userDataDir>/NativeMessagingHosts/`, so register it there before launching when a test needs it.
- */
-/**
  * How long Chromium may take to start, and its extension's worker to answer: a cap, not a wait. A laptop busy with other
  * work (or two test files run at once on two cores) takes well over the 30 s puppeteer allows by default.
  */
 const START_CAP_MS = 90_000;
 
+/**
+ * Starts Chromium with the built extension loaded from `extensionDir` in a profile of its own. The native host is
+ * found through `<userDataDir>/NativeMessagingHosts/`, so register it there before launching when a test needs it.
+ */
 export async function launchWithExtension(options: LaunchOptions = {}): Promise<ExtensionBrowser> {
   const extensionDir = resolve(options.extensionDir ?? 'dist');
   const ownProfile = options.userDataDir === undefined;
