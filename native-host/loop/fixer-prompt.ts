@@ -102,13 +102,14 @@ export function buildFixerPrompt(input: PromptInput): string {
     parts.push(`## Root-cause analysis (research step)\nA model read the findings, the recent diffs and the output after the same failures came back. Check its reasoning against the code before you act on it.\n\n${serviceText(redactor, 'research step', input.research)}`);
   }
   if (input.logs) parts.push(`## Service logs after the last deploy\n${serviceText(redactor, 'service logs', input.logs)}`);
-  if (input.guidance) parts.push(`## The service's guidance (${input.guidanceFile})\n${input.guidance}`);
+  // The repository's guidance is the owner's instructions, not service output, but a key pasted into it is still a key.
+  if (input.guidance) parts.push(`## The service's guidance (${input.guidanceFile})\n${redactor.redact(input.guidance)}`);
   const scope = input.allowedPaths.length > 0 ? `Change only files under: ${input.allowedPaths.join(', ')}.` : 'Change only the code needed for the fix.';
   parts.push(
     [
       '## Rules',
       `- ${UNTRUSTED_TEXT}`,
-      '- What your tools return (command output, files) passes the same redaction: secrets show as {{placeholders}} while the files keep the real values. Tools whose results cannot be redacted (WebFetch, images, PDFs) are refused with what to use instead.',
+      '- What your tools return (command output, files) passes the same redaction: secrets show as {{…}} placeholders while the files keep the real values. Tools whose results cannot be redacted (WebFetch, images, PDFs) are refused with what to use instead.',
       `- ${scope}`,
       `- Never touch protected paths: ${input.protectedPaths.join(', ')}.`,
       ...runnable(input),

@@ -73,6 +73,12 @@ describe('the fixer prompt treats what the service wrote as untrusted', () => {
     expect(names.size).toBe(2);
   });
 
+  it("redacts a key pasted into the repository's guidance (CLAUDE.md, AGENTS.md), which is read by the same model", () => {
+    const prompt = buildFixerPrompt({ ...base, failures: [failing('a', 'b')], guidance: `Deploy with STRIPE_KEY=${STRIPE}; keep functions short.` });
+    expect(leakedSecrets(prompt, [STRIPE])).toEqual([]);
+    expect(prompt).toContain('keep functions short.');
+  });
+
   it('lets no secret of the redaction corpus through in a check failure', () => {
     const leaked = REDACTION_CORPUS.flatMap((entry) => {
       if (entry.stored) return []; // a user's stored values are the extension's, not the fix loop's
