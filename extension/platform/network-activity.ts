@@ -54,11 +54,7 @@ const LONG_LIVED_MS = 10_000;
  * the answers an action asked for (an autocomplete's suggestions, a single-page app's data) before it reads the page.
  * It hears the tab's requests through the tab's shared listeners (see request-events.ts), only while it is on.
  */
-export function watchTabRequests(
-  tabId: number,
-  now: () => number = Date.now,
-  events: RequestEvents = requestEvents,
-): RequestWatch {
+export function watchTabRequests(tabId: number, now: () => number = Date.now, events: RequestEvents = requestEvents): RequestWatch {
   const open = new Map<string, number>();
   const documents = new Set<string>();
   /** The top frame's own requests in flight (a fetch, an XHR, a script), by id: the address the page asked for. */
@@ -70,11 +66,7 @@ export function watchTabRequests(
     if (!WATCHED.has(details.type) || open.has(details.requestId)) return;
     open.set(details.requestId, now());
     if (details.type === 'xmlhttprequest' && !READ_METHODS.has(details.method.toUpperCase()) && sent.size < SENT_KEPT) {
-      sent.set(details.requestId, {
-        method: details.method.toUpperCase(),
-        url: withoutQuery(details.url),
-        state: 'open',
-      });
+      sent.set(details.requestId, { method: details.method.toUpperCase(), url: withoutQuery(details.url), state: 'open' });
     }
     if (details.type === 'main_frame') documents.add(details.requestId);
     else if (details.frameId === 0 && details.type !== 'sub_frame') topFrame.set(details.requestId, details.url);

@@ -57,10 +57,9 @@ export function createRequestEvents(sources: () => RequestEventSources | undefin
   const byTab = new Map<number, TabListeners>();
   const listen = (tabId: number, events: RequestEventSources): TabListeners => {
     const entry: TabListeners = { handlers: new Set(), owners: new Set(), remove: () => undefined };
-    const each =
-      (pick: (h: RequestHandlers) => ((details: RequestEvent) => void) | undefined) => (details: RequestEvent) => {
-        for (const handlers of [...entry.handlers]) pick(handlers)?.(details);
-      };
+    const each = (pick: (h: RequestHandlers) => ((details: RequestEvent) => void) | undefined) => (details: RequestEvent) => {
+      for (const handlers of [...entry.handlers]) pick(handlers)?.(details);
+    };
     const started = each((h) => h.started);
     const completed = each((h) => h.completed);
     const failed = each((h) => h.failed);

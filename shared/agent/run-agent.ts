@@ -138,8 +138,7 @@ export async function startAgent<E extends AgentEnvironment>(deps: AgentDeps<E>,
  */
 export function withFollowUp(saved: unknown, text: string, at: number): AgentState {
   const parsed = AgentState.safeParse(saved);
-  if (!parsed.success)
-    throw new AppError('bad_request', `The saved task cannot be continued: ${describeZodError(parsed.error)}`);
+  if (!parsed.success) throw new AppError('bad_request', `The saved task cannot be continued: ${describeZodError(parsed.error)}`);
   const state = parsed.data;
   return {
     ...state,
@@ -156,35 +155,20 @@ export function withFollowUp(saved: unknown, text: string, at: number): AgentSta
  */
 export async function resumeAgent<E extends AgentEnvironment>(deps: AgentDeps<E>, saved: unknown): Promise<AgentState> {
   const parsed = AgentState.safeParse(saved);
-  if (!parsed.success)
-    throw new AppError('bad_request', `The saved task cannot be resumed: ${describeZodError(parsed.error)}`);
+  if (!parsed.success) throw new AppError('bad_request', `The saved task cannot be resumed: ${describeZodError(parsed.error)}`);
   return runLoop(deps, parsed.data, true);
 }
 
-async function runLoop<E extends AgentEnvironment>(
-  deps: AgentDeps<E>,
-  state: AgentState,
-  resumed: boolean,
-): Promise<AgentState> {
-  const limits = {
-    ...DEFAULT_AGENT_LIMITS,
-    ...deps.limits,
-    recovery: { ...DEFAULT_RECOVERY_LIMITS, ...deps.limits?.recovery },
-  };
+async function runLoop<E extends AgentEnvironment>(deps: AgentDeps<E>, state: AgentState, resumed: boolean): Promise<AgentState> {
+  const limits = { ...DEFAULT_AGENT_LIMITS, ...deps.limits, recovery: { ...DEFAULT_RECOVERY_LIMITS, ...deps.limits?.recovery } };
   const policyParsed = PolicyConfig.safeParse(deps.policy);
-  if (!policyParsed.success)
-    throw new AppError('bad_config', `The task's safety settings are invalid: ${describeZodError(policyParsed.error)}`);
+  if (!policyParsed.success) throw new AppError('bad_config', `The task's safety settings are invalid: ${describeZodError(policyParsed.error)}`);
   const policy = policyParsed.data;
   const redactor = createRedactor(deps.vault, deps.redaction);
   const tools = deps.tools;
   const schemas = tools.map((t) => toToolSchema(t as AnyTool<never>));
   const system = redactor.redact(
-    (deps.systemPrompt ?? webSystemPrompt)({
-      mode: policy.mode,
-      placeholders: deps.vault.names().filter((n) => !n.startsWith('redacted_')),
-      allowedSites: policy.allowedSites,
-      ...(deps.pageView ? { pageView: deps.pageView } : {}),
-    }),
+    (deps.systemPrompt ?? webSystemPrompt)({ mode: policy.mode, placeholders: deps.vault.names().filter((n) => !n.startsWith('redacted_')), allowedSites: policy.allowedSites, ...(deps.pageView ? { pageView: deps.pageView } : {}) }),
   );
   const stepOf = (): number => state.steps.length - 1;
   const emit = (record: TraceRecord): void => deps.trace?.(redactor.redactDeep(record));
@@ -230,10 +214,7 @@ async function runLoop<E extends AgentEnvironment>(
   // The screenshot kept of the page the model was last shown, while it is being taken (see CallServices.pageKept): in
   // before the task ends or looks at the page again.
   let pageKept: Promise<void> = Promise.resolve();
-  const end = async (
-    status: 'completed' | 'failed' | 'stopped' | 'handed_to_user',
-    reason: string | null,
-  ): Promise<AgentState> => {
+  const end = async (status: 'completed' | 'failed' | 'stopped' | 'handed_to_user', reason: string | null): Promise<AgentState> => {
     await pageKept;
     state.status = status;
     state.endReason = reason;
@@ -263,16 +244,7 @@ async function runLoop<E extends AgentEnvironment>(
   if (isFinished(state.status)) return state;
   // Time spent waiting for the user, or with the worker stopped, does not count against the time budget.
   if (resumed && state.updatedAt !== undefined) state.waitedMs += Math.max(0, deps.now() - state.updatedAt);
-  emit({
-    type: 'task',
-    at: deps.now(),
-    taskId: state.taskId,
-    task: state.task,
-    mode: policy.mode,
-    provider: deps.provider.label,
-    model: deps.provider.model,
-    resumed,
-  });
+  emit({ type: 'task', at: deps.now(), taskId: state.taskId, task: state.task, mode: policy.mode, provider: deps.provider.label, model: deps.provider.model, resumed });
 
   let finished: TaskOutcome | null = null;
   // The browser's egress guard follows the task's approved origins: set now (a resumed task keeps its approvals),
@@ -311,22 +283,14 @@ async function runLoop<E extends AgentEnvironment>(
       return redactor.redact(answer);
     },
     finish: (success: boolean, summary: string, extra?: Pick<TaskOutcome, 'label' | 'handedToUser'>) => {
-      finished = {
-        success,
-        summary: redactor.redact(summary),
-        ...(extra?.label ? { label: extra.label } : {}),
-        ...(extra?.handedToUser ? { handedToUser: true } : {}),
-      };
+      finished = { success, summary: redactor.redact(summary), ...(extra?.label ? { label: extra.label } : {}), ...(extra?.handedToUser ? { handedToUser: true } : {}) };
     },
     save,
     now: () => deps.now(),
     stopRequested,
     ...(deps.signal ? { signal: deps.signal } : {}),
     ...(deps.environment.gateFacts
-      ? {
-          gateFacts: (call: { tool: string; args: Record<string, unknown> }) =>
-            deps.environment.gateFacts?.(call, deps.signal ? { signal: deps.signal } : {}) ?? Promise.resolve({}),
-        }
+      ? { gateFacts: (call: { tool: string; args: Record<string, unknown> }) => deps.environment.gateFacts?.(call, deps.signal ? { signal: deps.signal } : {}) ?? Promise.resolve({}) }
       : {}),
     // What the classifier reads is redacted like every other text sent to a model.
     ...(classifier ? { classifier: ((input) => classifier(redactor.redactDeep(input))) satisfies RiskClassifier } : {}),
@@ -386,20 +350,13 @@ async function runLoop<E extends AgentEnvironment>(
       await holdWhilePaused();
       if (stopRequested()) return await end('stopped', 'Stopped by the user.');
       // Each follow-up gets the whole step budget for its own turn.
-      if (state.steps.length - turnStart(state) >= limits.maxSteps)
-        return await end(
-          'failed',
-          `Stopped: the step budget of ${limits.maxSteps} steps ran out before the task was done.`,
-        );
+      if (state.steps.length - turnStart(state) >= limits.maxSteps) return await end('failed', `Stopped: the step budget of ${limits.maxSteps} steps ran out before the task was done.`);
       const spent = turnCost(state);
       if (limits.maxCostUsd !== undefined && spent >= limits.maxCostUsd) {
         return await end('stopped', costCapReason(spent, limits.maxCostUsd, deps.costCapNext ?? FOLLOW_UP_TO_CONTINUE));
       }
       if (deps.now() - state.startedAt - state.waitedMs > limits.maxDurationMs) {
-        return await end(
-          'failed',
-          `Stopped: the time budget of ${Math.round(limits.maxDurationMs / 60_000)} minutes ran out before the task was done.`,
-        );
+        return await end('failed', `Stopped: the time budget of ${Math.round(limits.maxDurationMs / 60_000)} minutes ran out before the task was done.`);
       }
 
       await pageKept;
@@ -418,41 +375,15 @@ async function runLoop<E extends AgentEnvironment>(
       // led (http to https, a bare domain to www); a task that started on a browser page takes the first site it
       // reaches. The origin it was started with stays approved too.
       const seen = originOf(raw.url);
-      if (
-        seen !== null &&
-        (state.steps.length === 0 || originOf(state.startUrl) === null) &&
-        originOf(state.startUrl) !== seen
-      ) {
+      if (seen !== null && (state.steps.length === 0 || originOf(state.startUrl) === null) && originOf(state.startUrl) !== seen) {
         const asked = originOf(state.startUrl);
         if (asked !== null && !state.approvedOrigins.sites.includes(asked)) state.approvedOrigins.sites.push(asked);
         state.startUrl = observation.url;
         await egressChanged();
       }
-      const trouble = detectTrouble(
-        state.steps,
-        { url: raw.url, hash: observation.hash, status: observation.status },
-        limits.recovery,
-      );
-      const step: StepRecord = {
-        index: state.steps.length,
-        startedAt: observedAt,
-        observation,
-        notices: trouble.notices,
-        reply: null,
-        calls: [],
-        usage: null,
-        costUsd: null,
-      };
-      emit({
-        type: 'observation',
-        at: deps.now(),
-        step: step.index,
-        url: observation.url,
-        title: observation.title,
-        chars: observation.chars,
-        hash: observation.hash,
-        durationMs: deps.now() - observedAt,
-      });
+      const trouble = detectTrouble(state.steps, { url: raw.url, hash: observation.hash, status: observation.status }, limits.recovery);
+      const step: StepRecord = { index: state.steps.length, startedAt: observedAt, observation, notices: trouble.notices, reply: null, calls: [], usage: null, costUsd: null };
+      emit({ type: 'observation', at: deps.now(), step: step.index, url: observation.url, title: observation.title, chars: observation.chars, hash: observation.hash, durationMs: deps.now() - observedAt });
       for (const message of trouble.notices) emit({ type: 'notice', at: deps.now(), step: step.index, message });
       if (trouble.stop !== null) return await end('failed', trouble.stop);
       if (raw.screenshot && deps.keepScreenshot) deps.keepScreenshot(step.index, raw.screenshot);
@@ -461,11 +392,7 @@ async function runLoop<E extends AgentEnvironment>(
       maskOldObservations(state.steps, limits.keepObservations);
       if (deps.memory) {
         const compactedAt = deps.now();
-        const compaction = await compactMemory(state, deps.memory, {
-          provider: deps.provider,
-          redactor,
-          ...(deps.signal ? { signal: deps.signal } : {}),
-        });
+        const compaction = await compactMemory(state, deps.memory, { provider: deps.provider, redactor, ...(deps.signal ? { signal: deps.signal } : {}) });
         if (compaction) {
           emit({
             type: 'memory',
@@ -491,15 +418,7 @@ async function runLoop<E extends AgentEnvironment>(
         ...(deps.pageView ? { pageView: deps.pageView } : {}),
         ...(deps.memory?.recallHint ? { recallHint: deps.memory.recallHint } : {}),
       });
-      emit({
-        type: 'prompt',
-        at: deps.now(),
-        step: step.index,
-        chars: prompt.chars,
-        messages: prompt.request.messages.length,
-        maskedObservations: prompt.maskedObservations,
-        trimmed: prompt.trimmed,
-      });
+      emit({ type: 'prompt', at: deps.now(), step: step.index, chars: prompt.chars, messages: prompt.request.messages.length, maskedObservations: prompt.maskedObservations, trimmed: prompt.trimmed });
       const asked = deps.now();
       const reply = await deps.provider.complete(prompt.request, {
         ...(deps.signal ? { signal: deps.signal } : {}),
@@ -534,10 +453,7 @@ async function runLoop<E extends AgentEnvironment>(
       if ((await runCalls(step)) === 'stop') return await end('stopped', 'Stopped by the user.');
     }
   } catch (error) {
-    const appError =
-      error instanceof AppError
-        ? error
-        : new AppError('internal', error instanceof Error ? error.message : String(error), { cause: error });
+    const appError = error instanceof AppError ? error : new AppError('internal', error instanceof Error ? error.message : String(error), { cause: error });
     emit({ type: 'error', at: deps.now(), step: stepOf(), code: appError.code, message: appError.message });
     if (appError.code === 'cancelled' || stopRequested()) return end('stopped', 'Stopped by the user.');
     return end('failed', appError.message);

@@ -1,12 +1,5 @@
 import type { BlockedEgress, EgressScope } from '../../../shared/agent/egress';
-import {
-  inScope,
-  originOf,
-  originPattern,
-  parseSitePattern,
-  patternRegex,
-  type SitePattern,
-} from '../../../shared/agent/site-list';
+import { inScope, originOf, originPattern, parseSitePattern, patternRegex, type SitePattern } from '../../../shared/agent/site-list';
 import type { BlockedRequest, DnrRule } from '../../platform/egress-rules';
 import { type Sealed, sealedRules } from './sealed-channels';
 
@@ -74,10 +67,7 @@ function patternsOf(scope: EgressScope): SitePattern[] {
  * anywhere (pages embed payment forms, maps and videos from other sites); what the task does inside them is judged by
  * their own origin.
  */
-export function guardRules(
-  task: Pick<TaskGuard, 'tabs' | 'scope' | 'slot' | 'watching' | 'sealed'>,
-  otherTabs: number[],
-): DnrRule[] {
+export function guardRules(task: Pick<TaskGuard, 'tabs' | 'scope' | 'slot' | 'watching' | 'sealed'>, otherTabs: number[]): DnrRule[] {
   const patterns = patternsOf(task.scope);
   if (patterns.length === 0 || task.tabs.length === 0) return [];
   const base = FIRST_ID + task.slot * SLOT_SIZE;
@@ -87,12 +77,7 @@ export function guardRules(
   const newborn = { excludedTabIds: [...new Set([-1, ...otherTabs, ...task.tabs])] };
   const rules: DnrRule[] = [
     { id: base, priority: 1, action: BLOCK, condition: { ...mine, resourceTypes: ['main_frame'] } },
-    {
-      id: base + 1,
-      priority: 1,
-      action: BLOCK,
-      condition: { ...mine, resourceTypes: ['sub_frame'], requestMethods: ['post'] },
-    },
+    { id: base + 1, priority: 1, action: BLOCK, condition: { ...mine, resourceTypes: ['sub_frame'], requestMethods: ['post'] } },
     { id: base + 2, priority: 1, action: BLOCK, condition: { ...mine, resourceTypes: ['ping'] } },
     // A tab born while the task runs is held on its first request until its opener is known, however late the page
     // opens it: a tab opened by one of the task's tabs is the task's (tabOpened), any other is the user's and reloaded.
@@ -105,11 +90,7 @@ export function guardRules(
       .slice(i, i + PER_RULE)
       .map((p) => `(?:${patternRegex(p).slice(1)})`)
       .join('|');
-    const condition = {
-      regexFilter: `^(?:${regexFilter})`,
-      isUrlFilterCaseSensitive: false,
-      resourceTypes: ['main_frame', 'sub_frame', 'ping'] as ResourceType[],
-    };
+    const condition = { regexFilter: `^(?:${regexFilter})`, isUrlFilterCaseSensitive: false, resourceTypes: ['main_frame', 'sub_frame', 'ping'] as ResourceType[] };
     rules.push({ id, priority: 2, action: ALLOW, condition: { ...condition, ...mine } });
     rules.push({ id: id + 1, priority: 2, action: ALLOW, condition: { ...condition, ...newborn } });
     id += 2;
@@ -146,8 +127,7 @@ export class EgressGuard {
   async restore(): Promise<void> {
     const saved = (await this.ports.load().catch(() => null)) as { tasks?: TaskGuard[] } | null;
     for (const task of saved?.tasks ?? []) {
-      if (typeof task?.taskId === 'string' && Array.isArray(task.tabs) && typeof task.slot === 'number')
-        this.tasks.set(task.taskId, task);
+      if (typeof task?.taskId === 'string' && Array.isArray(task.tabs) && typeof task.slot === 'number') this.tasks.set(task.taskId, task);
     }
     await this.serial(async () => {
       const ours = (await this.ports.ruleIds()).filter((id) => id >= FIRST_ID);
@@ -242,8 +222,7 @@ export class EgressGuard {
     // The user's own tab may have been held in the moment before it was known to be theirs: load it again.
     for (const request of this.held.filter((h) => h.tabId === tabId)) {
       this.held = this.held.filter((h) => h !== request);
-      if (request.method === 'GET' && request.type === 'main_frame')
-        await this.ports.reopen(tabId, request.url).catch(() => undefined);
+      if (request.method === 'GET' && request.type === 'main_frame') await this.ports.reopen(tabId, request.url).catch(() => undefined);
     }
   }
 
@@ -304,9 +283,7 @@ export class EgressGuard {
   heldSince(taskId: string, since: number, startTabId: number): HeldRequest | undefined {
     const task = this.tasks.get(taskId);
     if (!task) return undefined;
-    const found = this.held.find(
-      (h) => h.at >= since && h.type !== 'ping' && !h.reported && task.tabs.includes(h.tabId),
-    );
+    const found = this.held.find((h) => h.at >= since && h.type !== 'ping' && !h.reported && task.tabs.includes(h.tabId));
     if (found) found.reported = true;
     return found ? { ...found, taskId, newTab: found.tabId !== startTabId } : undefined;
   }
@@ -356,9 +333,7 @@ export class EgressGuard {
   }
 
   private persist(): Promise<void> {
-    return this.ports
-      .save({ tasks: [...this.tasks.values()].map(({ watching: _watching, ...task }) => task) })
-      .catch(() => undefined);
+    return this.ports.save({ tasks: [...this.tasks.values()].map(({ watching: _watching, ...task }) => task) }).catch(() => undefined);
   }
 
   /** Rule changes one after another: two updates of the same ids must not interleave. */

@@ -53,44 +53,38 @@ export class InputRelay {
 
   /** Answers one request from a content script in `tabId`/`frameId`; never throws. */
   handle(message: unknown, sender: { tabId: number; frameId: number }): Promise<unknown> {
-    return serveRequest(
-      InputChannel,
-      {
-        input: async ({ lease, frameKey, input }) => {
-          const held = this.leases.get(lease);
-          if (!held || held.tabId !== sender.tabId || held.frameId !== sender.frameId) {
-            throw new AppError('forbidden', 'no action of Deputy is under way in this frame');
-          }
-          if (!this.deps.sessions.isAttached(sender.tabId)) {
-            return { trusted: false, reason: 'the debugger was detached from the tab during the action' };
-          }
-          const offset =
-            sender.frameId === 0 ? { x: 0, y: 0 } : await this.deps.placeFrame(sender.tabId, sender.frameId, frameKey);
-          if (!offset)
-            return { trusted: false, reason: 'the frame could not be placed in the tab (it is hidden or moved)' };
-          this.drags.delete(sender.tabId);
-          const pointer = held.pointer;
-          // Forgotten while input is on its way: if it fails halfway, where the pointer is is not known.
-          delete held.pointer;
-          const typing = await sendInput(
-            {
-              send: (method, params) => this.deps.sessions.send(sender.tabId, method, params),
-              sleep: this.deps.sleep,
-              interceptedDrag: () => this.drags.get(sender.tabId),
-              mac: this.deps.mac,
-            },
-            input,
-            offset,
-            pointer,
-          );
-          const moved = pointerAfter(input);
-          held.pointer = moved ? { x: moved.x + offset.x, y: moved.y + offset.y } : pointer;
-          if (!typing) return { trusted: true };
-          held.typing = typing;
-          return { trusted: true, typing };
-        },
+    return serveRequest(InputChannel, {
+      input: async ({ lease, frameKey, input }) => {
+        const held = this.leases.get(lease);
+        if (!held || held.tabId !== sender.tabId || held.frameId !== sender.frameId) {
+          throw new AppError('forbidden', 'no action of Deputy is under way in this frame');
+        }
+        if (!this.deps.sessions.isAttached(sender.tabId)) {
+          return { trusted: false, reason: 'the debugger was detached from the tab during the action' };
+        }
+        const offset = sender.frameId === 0 ? { x: 0, y: 0 } : await this.deps.placeFrame(sender.tabId, sender.frameId, frameKey);
+        if (!offset) return { trusted: false, reason: 'the frame could not be placed in the tab (it is hidden or moved)' };
+        this.drags.delete(sender.tabId);
+        const pointer = held.pointer;
+        // Forgotten while input is on its way: if it fails halfway, where the pointer is is not known.
+        delete held.pointer;
+        const typing = await sendInput(
+          {
+            send: (method, params) => this.deps.sessions.send(sender.tabId, method, params),
+            sleep: this.deps.sleep,
+            interceptedDrag: () => this.drags.get(sender.tabId),
+            mac: this.deps.mac,
+          },
+          input,
+          offset,
+          pointer,
+        );
+        const moved = pointerAfter(input);
+        held.pointer = moved ? { x: moved.x + offset.x, y: moved.y + offset.y } : pointer;
+        if (!typing) return { trusted: true };
+        held.typing = typing;
+        return { trusted: true, typing };
       },
-      message,
-    );
+    }, message);
   }
 }

@@ -58,10 +58,7 @@ export class PageInput {
     deps.sessions.on('Page.fileChooserOpened', (tabId, params) => {
       const backendNodeId = typeof params.backendNodeId === 'number' ? params.backendNodeId : undefined;
       if (backendNodeId === undefined) return;
-      this.choosers.settle(tabId, {
-        backendNodeId,
-        mode: params.mode === 'selectMultiple' ? 'selectMultiple' : 'selectSingle',
-      });
+      this.choosers.settle(tabId, { backendNodeId, mode: params.mode === 'selectMultiple' ? 'selectMultiple' : 'selectSingle' });
     });
   }
 
@@ -80,11 +77,7 @@ export class PageInput {
   /** Attaches the task's debugger to the tab (once), or says why its input will be synthetic. */
   attach(owner: string | undefined, tabId: number): Promise<InputPath> {
     if (owner === undefined) {
-      return Promise.resolve(
-        this.deps.sessions.isAttached(tabId)
-          ? { trusted: true }
-          : { trusted: false, reason: 'the action is not part of a task, which is what attaches the debugger' },
-      );
+      return Promise.resolve(this.deps.sessions.isAttached(tabId) ? { trusted: true } : { trusted: false, reason: 'the action is not part of a task, which is what attaches the debugger' });
     }
     // The tab's request listeners stay while the task works in it: adding and removing them for each wait would clear
     // every tab's back/forward cache, and "back" would load the page again.
@@ -116,32 +109,19 @@ export class PageInput {
    * (DOM.setFileInputFiles), by content for files chosen in the side panel. Returns the names the field holds after.
    */
   async setChooserFiles(tabId: number, backendNodeId: number, files: readonly TaskFile[]): Promise<string[]> {
-    const send = (method: string, params: Record<string, unknown>): Promise<unknown> =>
-      this.deps.sessions.send(tabId, method, params);
+    const send = (method: string, params: Record<string, unknown>): Promise<unknown> => this.deps.sessions.send(tabId, method, params);
     const paths = files.flatMap((file) => (file.path ? [file.path] : []));
     if (paths.length === files.length) {
       await send('DOM.setFileInputFiles', { files: paths, backendNodeId });
     } else if (paths.length === 0) {
-      const contents = await Promise.all(
-        files.map(async (file) => ({ name: file.name, type: file.type, base64: (await this.load(file)) ?? '' })),
-      );
+      const contents = await Promise.all(files.map(async (file) => ({ name: file.name, type: file.type, base64: (await this.load(file)) ?? '' })));
       const { object } = (await send('DOM.resolveNode', { backendNodeId })) as { object: { objectId: string } };
-      await send('Runtime.callFunctionOn', {
-        objectId: object.objectId,
-        functionDeclaration: SET_FILES_IN_PAGE,
-        arguments: [{ value: contents }],
-      });
+      await send('Runtime.callFunctionOn', { objectId: object.objectId, functionDeclaration: SET_FILES_IN_PAGE, arguments: [{ value: contents }] });
     } else {
-      throw new Error(
-        'files from the command line and from the side panel cannot go into one field together: upload them one kind at a time',
-      );
+      throw new Error('files from the command line and from the side panel cannot go into one field together: upload them one kind at a time');
     }
     const { object } = (await send('DOM.resolveNode', { backendNodeId })) as { object: { objectId: string } };
-    const held = (await send('Runtime.callFunctionOn', {
-      objectId: object.objectId,
-      functionDeclaration: FILE_NAMES_IN_PAGE,
-      returnByValue: true,
-    })) as { result?: { value?: unknown } };
+    const held = (await send('Runtime.callFunctionOn', { objectId: object.objectId, functionDeclaration: FILE_NAMES_IN_PAGE, returnByValue: true })) as { result?: { value?: unknown } };
     return Array.isArray(held.result?.value) ? held.result.value.map(String) : [];
   }
 

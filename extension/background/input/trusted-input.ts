@@ -31,17 +31,13 @@ const PATH_STEP = 10;
 /** The points a drag's pointer moves through after it is pressed: evenly between the ends, or along the path given. */
 function dragMoves(from: Point, to: Point, via: Point[]): Point[] {
   if (via.length === 0) {
-    return Array.from({ length: DRAG_STEPS }, (_, i) => ({
-      x: from.x + ((to.x - from.x) * (i + 1)) / DRAG_STEPS,
-      y: from.y + ((to.y - from.y) * (i + 1)) / DRAG_STEPS,
-    }));
+    return Array.from({ length: DRAG_STEPS }, (_, i) => ({ x: from.x + ((to.x - from.x) * (i + 1)) / DRAG_STEPS, y: from.y + ((to.y - from.y) * (i + 1)) / DRAG_STEPS }));
   }
   const moves: Point[] = [];
   let last = from;
   for (const next of [...via, to]) {
     const steps = Math.max(1, Math.ceil(Math.hypot(next.x - last.x, next.y - last.y) / PATH_STEP));
-    for (let i = 1; i <= steps; i += 1)
-      moves.push({ x: last.x + ((next.x - last.x) * i) / steps, y: last.y + ((next.y - last.y) * i) / steps });
+    for (let i = 1; i <= steps; i += 1) moves.push({ x: last.x + ((next.x - last.x) * i) / steps, y: last.y + ((next.y - last.y) * i) / steps });
     last = next;
   }
   return moves;
@@ -70,13 +66,7 @@ export async function click(send: Send, at: Point, count: number, pointer?: Poin
   await Promise.all(events);
 }
 
-async function key(
-  send: Send,
-  type: 'keyDown' | 'rawKeyDown' | 'keyUp',
-  def: KeyDefinition,
-  modifiers: number,
-  commands?: string[],
-): Promise<void> {
+async function key(send: Send, type: 'keyDown' | 'rawKeyDown' | 'keyUp', def: KeyDefinition, modifiers: number, commands?: string[]): Promise<void> {
   await send('Input.dispatchKeyEvent', {
     type,
     key: def.key,
@@ -93,10 +83,7 @@ async function key(
 export async function pressChord(deps: Pick<TrustedInputDeps, 'send' | 'mac'>, chord: Chord, times = 1): Promise<void> {
   const { send } = deps;
   const def = keyDefinition(chord.key);
-  if (!def)
-    throw new Error(
-      `no key is named "${chord.key}": use a key such as Enter, Tab, Escape, ArrowDown, PageDown or a single character`,
-    );
+  if (!def) throw new Error(`no key is named "${chord.key}": use a key such as Enter, Tab, Escape, ArrowDown, PageDown or a single character`);
   const held: Modifier[] = [];
   if (chord.ctrl) held.push('Control');
   if (chord.alt) held.push('Alt');
@@ -113,10 +100,7 @@ export async function pressChord(deps: Pick<TrustedInputDeps, 'send' | 'mac'>, c
   const commandKey = chord.key.toLowerCase();
   const commands = deps.mac && chord.meta && MAC_COMMANDS[commandKey] ? [MAC_COMMANDS[commandKey]] : undefined;
   for (let n = 0; n < times; n += 1) {
-    const shown =
-      types && chord.shift && def.text
-        ? { ...def, text: def.text.toUpperCase(), key: def.key.length === 1 ? def.key.toUpperCase() : def.key }
-        : def;
+    const shown = types && chord.shift && def.text ? { ...def, text: def.text.toUpperCase(), key: def.key.length === 1 ? def.key.toUpperCase() : def.key } : def;
     await key(send, types ? 'keyDown' : 'rawKeyDown', shown, modifiers, commands);
     await key(send, 'keyUp', shown, modifiers);
   }
@@ -170,12 +154,7 @@ export async function wheel(send: Send, at: Point, dx: number, dy: number): Prom
  * moves and the release (jQuery UI, range thumbs, canvas editors). With `via`, the pointer goes through those points
  * in order, as a hand draws a path (a circle round a mark, a signature).
  */
-export async function drag(
-  deps: TrustedInputDeps,
-  from: Point,
-  to: Point,
-  via: Point[] = [],
-): Promise<'native' | 'mouse'> {
+export async function drag(deps: TrustedInputDeps, from: Point, to: Point, via: Point[] = []): Promise<'native' | 'mouse'> {
   const { send } = deps;
   await send('Input.setInterceptDrags', { enabled: true });
   try {
@@ -192,10 +171,7 @@ export async function drag(
         // A drawn path is all in its moves: the browser merges moves that come within one frame into the last, which
         // would make a circle a dot, so each waits for the page's next frame (moves are delivered before it), or for
         // a while where the page draws no frames (a page that withholds them only slows the drag).
-        await Promise.race([
-          send('Runtime.evaluate', { expression: NEXT_FRAME, awaitPromise: true }).catch(() => undefined),
-          deps.sleep(100),
-        ]);
+        await Promise.race([send('Runtime.evaluate', { expression: NEXT_FRAME, awaitPromise: true }).catch(() => undefined), deps.sleep(100)]);
       } else await deps.sleep(step <= 2 ? 30 : 16);
       data = deps.interceptedDrag();
       if (data) break;
@@ -222,12 +198,7 @@ export function pointerAfter(input: InputOp): Point | undefined {
  * Sends one relayed piece of input, in the tab's own viewport coordinates; for typed text, how it was typed. `pointer`
  * is where the action's own input left the pointer, in the tab's coordinates, when it did.
  */
-export async function sendInput(
-  deps: TrustedInputDeps,
-  input: InputOp,
-  offset: Point,
-  pointer?: Point,
-): Promise<string | void> {
+export async function sendInput(deps: TrustedInputDeps, input: InputOp, offset: Point, pointer?: Point): Promise<string | void> {
   const shift = (p: Point): Point => ({ x: p.x + offset.x, y: p.y + offset.y });
   switch (input.op) {
     case 'click':

@@ -38,12 +38,7 @@ const nextFrame = (win: Window): Promise<void> =>
  * no width for a moment: a press at once lands on what is behind it). Only with trusted input: script events set no
  * CSS :hover. The first aim holds when nothing moved or the element cannot be aimed at again.
  */
-export async function arriveAt(
-  el: Element,
-  aim: Aim & { ok: true; target: Element },
-  access: DomAccess,
-  driver: InputDriver,
-): Promise<Aim & { ok: true; target: Element }> {
+export async function arriveAt(el: Element, aim: Aim & { ok: true; target: Element }, access: DomAccess, driver: InputDriver): Promise<Aim & { ok: true; target: Element }> {
   if (!driver.trusted()) return aim;
   const win = el.ownerDocument.defaultView;
   if (!win) return aim;
@@ -53,16 +48,11 @@ export async function arriveAt(
   // The move is answered once the page has handled it: its :hover rules apply and its mouseover and mouseenter handlers
   // have run, and reading the box lays the page out. A hover that changed nothing there and started no transition or
   // animation is over, and the press follows at once; any other is waited for frame by frame below.
-  if (
-    boxOf(el) === first &&
-    hasArea(el) &&
-    !animationsOf(el.ownerDocument).some((animation) => !animations.has(animation))
-  )
-    return aim;
+  if (boxOf(el) === first && hasArea(el) && !animationsOf(el.ownerDocument).some((animation) => !animations.has(animation))) return aim;
   let last = first;
   let changed = false;
   const began = Date.now();
-  for (let still = 0; still < FRAMES_STILL && Date.now() - began < ARRIVAL_CAP_MS;) {
+  for (let still = 0; still < FRAMES_STILL && Date.now() - began < ARRIVAL_CAP_MS; ) {
     await nextFrame(win);
     const now = boxOf(el);
     // A box with no area yet (its image still loading) is not where the press can land: it is waited for too.

@@ -1,20 +1,6 @@
 import { AppError } from '../../../shared/errors';
-import {
-  matchChoiceLabel,
-  type ChatBaseline,
-  type ChatState,
-  type ChatWaitResult,
-} from '../../../shared/protocol/chat-protocol';
-import {
-  controlTest,
-  describeForm,
-  fieldLabel,
-  findChoices,
-  findForms,
-  findUploads,
-  isTyping,
-  type ChatParts,
-} from './chat-controls';
+import { matchChoiceLabel, type ChatBaseline, type ChatState, type ChatWaitResult } from '../../../shared/protocol/chat-protocol';
+import { controlTest, describeForm, fieldLabel, findChoices, findForms, findUploads, isTyping, type ChatParts } from './chat-controls';
 import { findLauncher } from './chat-launcher';
 import { clickLikeAUser, composerText, pressEnter, setFieldValue, typeInto } from './composer-input';
 import { deepDom, firstMatch, isShown, type DeepDom, type ShadowRootOf } from './deep-query';
@@ -62,9 +48,7 @@ export class ChatFrame {
     const root = generic?.root ?? list ?? composer;
     if (!root) return null;
     const send =
-      (profile && firstMatch(dom, profile.send, isShown)) ??
-      generic?.send ??
-      (composer ? findSendControl(root, composer, this.deps.shadowRootOf) : null);
+      (profile && firstMatch(dom, profile.send, isShown)) ?? generic?.send ?? (composer ? findSendControl(root, composer, this.deps.shadowRootOf) : null);
     return { root, composer, send, list, profile };
   }
 
@@ -78,8 +62,7 @@ export class ChatFrame {
       },
       targets: () => {
         const targets: Node[] = [this.deps.doc];
-        for (let node = parts.root.getRootNode(); node instanceof ShadowRoot; node = node.host.getRootNode())
-          targets.push(node);
+        for (let node = parts.root.getRootNode(); node instanceof ShadowRoot; node = node.host.getRootNode()) targets.push(node);
         return targets;
       },
       setTimer: (run, ms) => {
@@ -92,10 +75,7 @@ export class ChatFrame {
   private requireParts(vendor: string, dom: DeepDom): ChatParts {
     const parts = this.parts(vendor, dom);
     if (!parts) {
-      throw new AppError(
-        'not_found',
-        `No open ${vendor} chat in this frame (${this.deps.doc.location.href}): open the chat first, then try again`,
-      );
+      throw new AppError('not_found', `No open ${vendor} chat in this frame (${this.deps.doc.location.href}): open the chat first, then try again`);
     }
     return parts;
   }
@@ -104,16 +84,7 @@ export class ChatFrame {
     const dom = this.dom();
     const parts = this.parts(vendor, dom);
     if (!parts) {
-      return {
-        vendor,
-        open: false,
-        messages: [],
-        typing: false,
-        choices: [],
-        forms: [],
-        uploads: [],
-        composer: { found: false, kind: 'none', disabled: false },
-      };
+      return { vendor, open: false, messages: [], typing: false, choices: [], forms: [], uploads: [], composer: { found: false, kind: 'none', disabled: false } };
     }
     return this.stateOf(vendor, parts, dom);
   }
@@ -130,16 +101,9 @@ export class ChatFrame {
   }
 
   /** The quick replies on offer now, each with the label a person reads on it. */
-  private choicesOf(
-    parts: ChatParts,
-    dom: DeepDom,
-    read: readonly ReadMessage[] = this.messagesOf(parts, dom),
-  ): { element: Element; label: string }[] {
+  private choicesOf(parts: ChatParts, dom: DeepDom, read: readonly ReadMessage[] = this.messagesOf(parts, dom)): { element: Element; label: string }[] {
     const ourLast = read.filter((item) => item.message.author === 'us').at(-1)?.element ?? null;
-    return findChoices(parts, dom, this.deps.shadowRootOf, ourLast).map((element) => ({
-      element,
-      label: labelOf(element),
-    }));
+    return findChoices(parts, dom, this.deps.shadowRootOf, ourLast).map((element) => ({ element, label: labelOf(element) }));
   }
 
   private stateOf(vendor: string, parts: ChatParts, dom: DeepDom): ChatState {
@@ -156,17 +120,8 @@ export class ChatFrame {
       uploads: findUploads(parts, shadowRootOf),
       composer: {
         found: composer !== null,
-        kind:
-          composer === null
-            ? 'none'
-            : composer instanceof HTMLTextAreaElement || composer instanceof HTMLInputElement
-              ? 'textarea'
-              : 'contenteditable',
-        disabled:
-          composer !== null &&
-          (composer.matches(':disabled') ||
-            composer.getAttribute('aria-disabled') === 'true' ||
-            composer.getAttribute('contenteditable') === 'false'),
+        kind: composer === null ? 'none' : composer instanceof HTMLTextAreaElement || composer instanceof HTMLInputElement ? 'textarea' : 'contenteditable',
+        disabled: composer !== null && (composer.matches(':disabled') || composer.getAttribute('aria-disabled') === 'true' || composer.getAttribute('contenteditable') === 'false'),
       },
     };
   }
@@ -184,20 +139,9 @@ export class ChatFrame {
     const dom = this.dom();
     const parts = this.requireParts(vendor, dom);
     const composer = parts.composer;
-    if (!composer)
-      throw new AppError(
-        'not_found',
-        'The chat has no composer to type into: it may be closed or waiting for a choice',
-      );
-    if (
-      composer.matches(':disabled') ||
-      composer.getAttribute('aria-disabled') === 'true' ||
-      composer.getAttribute('contenteditable') === 'false'
-    ) {
-      throw new AppError(
-        'unavailable',
-        'The chat does not take typed messages right now (its composer is disabled): pick one of the offered choices or fill its form instead',
-      );
+    if (!composer) throw new AppError('not_found', 'The chat has no composer to type into: it may be closed or waiting for a choice');
+    if (composer.matches(':disabled') || composer.getAttribute('aria-disabled') === 'true' || composer.getAttribute('contenteditable') === 'false') {
+      throw new AppError('unavailable', 'The chat does not take typed messages right now (its composer is disabled): pick one of the offered choices or fill its form instead');
     }
     this.watchTyping(vendor, parts);
     typeInto(composer, text);
@@ -216,9 +160,7 @@ export class ChatFrame {
       cleared = await this.until(() => composerText(composer).trim() === '', 1000);
     }
     const state = this.read(vendor);
-    const shown = state.messages.some(
-      (message) => message.author === 'us' && message.text.includes(text.trim().slice(0, 40)),
-    );
+    const shown = state.messages.some((message) => message.author === 'us' && message.text.includes(text.trim().slice(0, 40)));
     return { sent: cleared || shown, via, state };
   }
 
@@ -240,10 +182,7 @@ export class ChatFrame {
     const target = choices[index];
     if (!target) {
       const offered = labels.length > 0 ? labels.map((label) => `"${label}"`).join(', ') : 'none';
-      throw new AppError(
-        'not_found',
-        `No choice ${JSON.stringify(choice)} in the chat; the choices offered are: ${offered}`,
-      );
+      throw new AppError('not_found', `No choice ${JSON.stringify(choice)} in the chat; the choices offered are: ${offered}`);
     }
     this.watchTyping(vendor, parts);
     clickLikeAUser(target.element);
@@ -265,17 +204,12 @@ export class ChatFrame {
     const forms = findForms(parts, this.deps.shadowRootOf);
     const form = forms[formIndex];
     if (!form) throw new AppError('not_found', `The chat shows ${forms.length} form(s); there is no form ${formIndex}`);
-    const labels = form.fields.map((field) =>
-      [fieldLabel(field), field.name, field.getAttribute('placeholder') ?? ''].join(' '),
-    );
+    const labels = form.fields.map((field) => [fieldLabel(field), field.name, field.getAttribute('placeholder') ?? ''].join(' '));
     // Every key is matched before anything is typed, so a wrong key changes nothing in the form.
     const targets = Object.entries(values).map(([key, value]) => {
       const field = form.fields[matchLabel(labels, key)];
       if (!field) {
-        throw new AppError(
-          'invalid_params',
-          `The chat form has no field "${key}"; its fields are: ${form.fields.map((f) => `"${fieldLabel(f)}"`).join(', ')}`,
-        );
+        throw new AppError('invalid_params', `The chat form has no field "${key}"; its fields are: ${form.fields.map((f) => `"${fieldLabel(f)}"`).join(', ')}`);
       }
       return { field, value };
     });
@@ -341,8 +275,6 @@ export function matchLabel(labels: readonly string[], wanted: string): number {
 }
 
 function optionValue(select: HTMLSelectElement, wanted: string): string {
-  const option = [...select.options].find(
-    (candidate) => candidate.value === wanted || candidate.text.trim().toLowerCase() === wanted.trim().toLowerCase(),
-  );
+  const option = [...select.options].find((candidate) => candidate.value === wanted || candidate.text.trim().toLowerCase() === wanted.trim().toLowerCase());
   return option?.value ?? wanted;
 }
